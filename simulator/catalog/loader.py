@@ -1,0 +1,230 @@
+"""Load the catalog from data files and match requests to endpoints."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from ..errors import CatalogError, UnknownEndpoint
+from ..request import SimRequest
+from .models import Endpoint, Param, Platform
+
+__all__ = ["Catalog", "DATA_DIR", "Match", "load_catalog"]
+
+DATA_DIR = Path(__file__).parent / "data"
+
+
+@dataclass(frozen=True)
+class Match:
+    """A request matched to an endpoint, with its parameters by canonical name.
+
+    ``params`` holds query and path parameters under the catalog's names (aliases and,
+    where the platform says so, other letter cases folded in); empty values are dropped,
+    as the real APIs treat them as absent.
+    """
+
+    endpoint: Endpoint
+    params: dict[str, str]
+    #: Names as sent, for parameters the catalog does not know (kept in the collection key).
+    unknown: tuple[str, ...] = ()
+
+
+class _Route:
+    def __init__(self, ep: Endpoint) -> None:
+        self.endpoint = ep
+        pieces = ep.path.strip("/").split("/")
+        # Trailing optional path params may be omitted (Seoul's positional filters).
+        regex = ""
+        self.path_names: list[str] = []
+        for piece in pieces:
+            m = re.fullmatch(r"\{([^}]+)\}", piece)
+            if m:
+                name = m.group(1)
+                p = ep.param(name)
+                assert p is not None
+                self.path_names.append(name)
+                if p.required or p.role in ("auth", "format", "range_start", "range_end"):
+                    regex += r"/([^/]*)"
+                else:
+                    regex += r"(?:/([^/]*))?"
+            else:
+                regex += "/" + re.escape(piece)
+        self.regex = re.compile("^" + regex + "/?$")
+        self.literal_count = sum(1 for p in pieces if not p.startswith("{"))
+
+
+class Catalog:
+    """All platforms and endpoints, with request matching and tool schemas.
+
+    >>> cat = load_catalog()
+    >>> ep = cat.endpoint("molit_apt_trade")   # doctest: +SKIP
+    """
+
+    def __init__(self, platforms: list[Platform]) -> None:
+        self.platforms: dict[str, Platform] = {}
+        self.endpoints: dict[str, Endpoint] = {}
+        self._routes: dict[str, list[_Route]] = {}
+        for plat in platforms:
+            if plat.id in self.platforms:
+                raise CatalogError(f"duplicate platform id={plat.id!r}")
+            merged = [self._merge(plat, ep) for ep in plat.endpoints]
+            plat = plat.model_copy(update={"endpoints": merged})
+            self.platforms[plat.id] = plat
+            for ep in merged:
+                if ep.id in self.endpoints:
+                    raise CatalogError(
+                        f"endpoint id={ep.id!r} is used by platforms "
+                        f"{self.endpoints[ep.id].platform!r} and {plat.id!r}; ids are tool names "
+                        "and must be unique"
+                    )
+                self.endpoints[ep.id] = ep
+                self._routes.setdefault(ep.host.lower(), []).append(_Route(ep))
+        for routes in self._routes.values():
+            # Most literal segments first, then most match conditions: the specific wins.
+            routes.sort(key=lambda r: (-r.literal_count, -len(r.endpoint.match)))
+
+    def endpoint(self, endpoint_id: str) -> Endpoint:
+        try:
+            return self.endpoints[endpoint_id]
+        except KeyError:
+            near = _nearest(endpoint_id, list(self.endpoints))
+            raise CatalogError(
+                f"unknown endpoint id={endpoint_id!r}; did you mean {near}? "
+                "`simulator tools` lists every endpoint"
+            ) from None
+
+    def platform_of(self, ep: Endpoint) -> Platform:
+        return self.platforms[ep.platform]
+
+    def hosts(self) -> list[str]:
+        return sorted(self._routes)
+
+    def tools(self, *, platforms: list[str] | None = None) -> list[dict[str, Any]]:
+        """OpenAI function-calling schemas of every endpoint (optionally of some platforms)."""
+        return [
+            ep.tool_schema()
+            for ep in self.endpoints.values()
+            if platforms is None or ep.platform in platforms
+        ]
+
+    def match(self, req: SimRequest) -> Match:
+        """Find the endpoint serving ``req`` and read its parameters.
+
+        Raises:
+            UnknownEndpoint: with the known paths of the host, or the known hosts.
+        """
+        routes = self._routes.get(req.host)
+        if routes is None:
+            raise UnknownEndpoint(
+                f"unknown host={req.host!r}: the catalog serves {', '.join(self.hosts())}"
+            )
+        query: dict[str, str] = {}
+        for k, v in req.query:
+            query.setdefault(k, v)
+        best: Match | None = None
+        for route in routes:
+            m = route.regex.match(req.path)
+            if m is None:
+                continue
+            ep = route.endpoint
+            params, unknown = _read_params(ep, query)
+            if any(params.get(k, "").lower() != v.lower() for k, v in ep.match.items()):
+                continue
+            for name, value in zip(route.path_names, m.groups()):
+                if value:
+                    params[name] = value
+            best = Match(ep, params, tuple(unknown))
+            break
+        if best is None:
+            paths = sorted({r.endpoint.path for r in routes})
+            raise UnknownEndpoint(
+                f"unknown path={req.path!r} on host={req.host!r}; known paths: "
+                + ", ".join(paths[:12])
+                + (" …" if len(paths) > 12 else "")
+            )
+        return best
+
+
+def _read_params(ep: Endpoint, query: dict[str, str]) -> tuple[dict[str, str], list[str]]:
+    fold = bool(ep.opt("param_case_insensitive", False))
+    lookup: dict[str, str] = {}
+    for p in ep.params:
+        if p.location != "query":
+            continue
+        for name in (p.name, *p.aliases):
+            lookup[name] = p.name
+            if fold:
+                lookup[name.lower()] = p.name
+    params: dict[str, str] = {}
+    unknown: list[str] = []
+    for k, v in query.items():
+        canon = lookup.get(k) or (lookup.get(k.lower()) if fold else None)
+        if canon is None:
+            if v != "":
+                params[k] = v
+                unknown.append(k)
+            continue
+        if v == "":
+            continue
+        params.setdefault(canon, v)
+    return params, unknown
+
+
+def _nearest(name: str, names: list[str]) -> str:
+    import difflib
+
+    near = difflib.get_close_matches(name, names, n=3, cutoff=0.4)
+    return ", ".join(repr(n) for n in near) if near else "(no close name)"
+
+
+def _merge_raw(raw: dict[str, Any]) -> dict[str, Any]:
+    """Merge a platform's common params and options into each endpoint (before validation)."""
+    common = raw.get("common_params", [])
+    opts = raw.get("options", {})
+    endpoints = []
+    for ep in raw.get("endpoints", []):
+        ep = dict(ep)
+        names = {p["name"] for p in ep.get("params", [])}
+        ep["params"] = list(ep.get("params", [])) + [
+            dict(p) for p in common if p["name"] not in names
+        ]
+        ep["options"] = {**opts, **ep.get("options", {})}
+        ep.setdefault("host", raw.get("host", ""))
+        ep["platform"] = raw.get("id", "")
+        ep["domain"] = raw.get("domain", "")
+        endpoints.append(ep)
+    return {**raw, "endpoints": endpoints}
+
+
+def load_platform_file(path: Path) -> Platform:
+    """Load and validate one platform file; errors name the file and the fix."""
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        raise CatalogError(f"catalog file {str(path)!r} is not valid YAML: {exc}") from exc
+    if not isinstance(raw, dict):
+        raise CatalogError(f"catalog file {str(path)!r} must hold a mapping (a platform)")
+    try:
+        return Platform.model_validate(_merge_raw(raw))
+    except ValidationError as exc:
+        raise CatalogError(f"catalog file {str(path)!r} is invalid:\n{exc}") from exc
+
+
+def load_catalog(directory: Path | None = None) -> Catalog:
+    """Load every ``*.yaml`` platform file of ``directory`` (default: the shipped catalog)."""
+    if directory is None:
+        return _default_catalog()
+    files = sorted(Path(directory).glob("*.yaml"))
+    return Catalog([load_platform_file(f) for f in files])
+
+
+@lru_cache(maxsize=1)
+def _default_catalog() -> Catalog:
+    files = sorted(DATA_DIR.glob("*.yaml"))
+    return Catalog([load_platform_file(f) for f in files])

@@ -1,0 +1,83 @@
+"""Exceptions raised by kopa-sim.
+
+The tree::
+
+    SimulatorError
+    ├── CatalogError            a catalog data file is invalid, or a name is unknown
+    │   └── UnknownEndpoint     no catalog endpoint serves this host and path
+    ├── DialectError            a native body could not be parsed or a request not split
+    ├── StoreError              cassette store problems
+    │   ├── VersionNotFound     no such set or version
+    │   ├── CorruptVersion      a file's sha256 differs from the manifest, or it does not parse
+    │   └── FormatVersionError  a cassette written by an incompatible format version
+    ├── ReplayMiss              strict miss: nothing recorded answers this request
+    └── RecordError             a recording job failed (nothing was published)
+
+Every message names the offending value as ``name=value!r`` and says how to fix it.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "CatalogError",
+    "CorruptVersion",
+    "DialectError",
+    "FormatVersionError",
+    "RecordError",
+    "ReplayMiss",
+    "SimulatorError",
+    "StoreError",
+    "UnknownEndpoint",
+    "VersionNotFound",
+]
+
+
+class SimulatorError(Exception):
+    """Base class of every error kopa-sim raises on purpose."""
+
+
+class CatalogError(SimulatorError):
+    """A catalog file is invalid or a catalog name is unknown."""
+
+
+class UnknownEndpoint(CatalogError):
+    """No endpoint of the catalog serves the requested host and path."""
+
+
+class DialectError(SimulatorError):
+    """A native response could not be parsed, or a request could not be split."""
+
+
+class StoreError(SimulatorError):
+    """A problem with the cassette store."""
+
+
+class VersionNotFound(StoreError):
+    """The requested cassette set or version does not exist."""
+
+
+class CorruptVersion(StoreError):
+    """A version's file does not match the sha256 in its manifest, or does not parse."""
+
+    def __init__(self, message: str, *, path: str | None = None) -> None:
+        super().__init__(message)
+        self.path = path
+
+
+class FormatVersionError(StoreError):
+    """The cassette was written with a format version this kopa-sim cannot read."""
+
+
+class ReplayMiss(SimulatorError):
+    """A strict miss: nothing recorded answers the request.
+
+    ``nearest`` lists the closest recorded requests with what differs from each.
+    """
+
+    def __init__(self, message: str, *, nearest: list[dict[str, object]] | None = None) -> None:
+        super().__init__(message)
+        self.nearest = nearest or []
+
+
+class RecordError(SimulatorError):
+    """A recording job failed; nothing was published."""

@@ -1,0 +1,87 @@
+"""The simulator's view of a request and response, independent of any HTTP library."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from urllib.parse import parse_qsl, quote, unquote, urlsplit
+
+__all__ = ["SimRequest", "SimResponse"]
+
+
+@dataclass(frozen=True)
+class SimRequest:
+    """A request as the resolver sees it.
+
+    ``host`` is lowercase and without the port; ``path`` is percent-decoded; ``query`` keeps
+    the order and repeats of the wire.
+
+    >>> r = SimRequest.from_url("http://openapi.seoul.go.kr:8088/sample/json/X/1/5")
+    >>> (r.host, r.port, r.path)
+    ('openapi.seoul.go.kr', 8088, '/sample/json/X/1/5')
+    """
+
+    method: str
+    host: str
+    path: str
+    query: tuple[tuple[str, str], ...] = ()
+    headers: tuple[tuple[str, str], ...] = ()
+    body: bytes = b""
+    scheme: str = "https"
+    port: int | None = None
+
+    @classmethod
+    def from_url(
+        cls,
+        url: str,
+        *,
+        method: str = "GET",
+        headers: dict[str, str] | list[tuple[str, str]] | None = None,
+        body: bytes = b"",
+    ) -> SimRequest:
+        parts = urlsplit(url)
+        hdrs = list(headers.items()) if isinstance(headers, dict) else list(headers or [])
+        return cls(
+            method=method.upper(),
+            host=(parts.hostname or "").lower(),
+            path=unquote(parts.path or "/"),
+            query=tuple(parse_qsl(parts.query, keep_blank_values=True)),
+            headers=tuple((k.lower(), v) for k, v in hdrs),
+            body=body,
+            scheme=parts.scheme or "https",
+            port=parts.port,
+        )
+
+    def header(self, name: str) -> str | None:
+        name = name.lower()
+        for k, v in self.headers:
+            if k == name:
+                return v
+        return None
+
+    @property
+    def url(self) -> str:
+        """The full URL (keys included: never log or store this; see ``secrets.redact_url``)."""
+        netloc = self.host if self.port is None else f"{self.host}:{self.port}"
+        qs = "&".join(f"{quote(k, safe='')}={quote(v, safe='')}" for k, v in self.query)
+        path = quote(self.path, safe="/:@!$&'()*+,;=-._~")
+        return f"{self.scheme}://{netloc}{path}" + (f"?{qs}" if qs else "")
+
+
+@dataclass
+class SimResponse:
+    """A response: status, headers (lowercase names, in order) and body bytes."""
+
+    status: int
+    headers: list[tuple[str, str]] = field(default_factory=list)
+    body: bytes = b""
+
+    def header(self, name: str) -> str | None:
+        name = name.lower()
+        for k, v in self.headers:
+            if k == name:
+                return v
+        return None
+
+    def set_header(self, name: str, value: str) -> None:
+        name = name.lower()
+        self.headers = [(k, v) for k, v in self.headers if k != name] + [(name, value)]
