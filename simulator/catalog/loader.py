@@ -198,6 +198,7 @@ def _merge_raw(raw: dict[str, Any]) -> dict[str, Any]:
         ep.setdefault("host", raw.get("host", ""))
         ep["platform"] = raw.get("id", "")
         ep["domain"] = raw.get("domain", "")
+        ep.setdefault("dialect", raw.get("dialect", ""))
         endpoints.append(ep)
     return {**raw, "endpoints": endpoints}
 

@@ -128,6 +128,8 @@ class Endpoint(_Model):
     options: dict[str, Any] = Field(default_factory=dict)
     platform: str = ""
     domain: str = ""
+    #: Wire family of this endpoint (default: its platform's ``dialect``).
+    dialect: str = ""
 
     @field_validator("id")
     @classmethod

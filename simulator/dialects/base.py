@@ -114,6 +114,9 @@ class Parsed:
     envelope: dict[str, Any] = field(default_factory=dict)
     outcome: Literal["ok", "empty", "error"] = "ok"
     code: str | None = None
+    #: For ``empty`` and ``error`` outcomes: which ``render_error`` kind reproduces the body
+    #: (None when ``empty`` is the platform's success-shaped empty result).
+    kind: ErrorKind | None = None
 
 
 class Dialect(Protocol):

@@ -1,0 +1,59 @@
+"""Fidelity: parse a recorded native body and render it back (``simulator fidelity``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from .catalog import Catalog
+from .dialects import equivalent, get_dialect
+from .request import SimRequest
+
+__all__ = ["FidelityResult", "check_fidelity", "sniff_format"]
+
+
+@dataclass
+class FidelityResult:
+    endpoint: str
+    fmt: str
+    outcome: str
+    differences: list[str] = field(default_factory=list)
+    rendered: bytes = b""
+
+    @property
+    def ok(self) -> bool:
+        return not self.differences
+
+
+def sniff_format(body: bytes) -> str:
+    """``json``, ``xml``, ``zip`` or ``text``, from the body itself (errors ignore the flag)."""
+    head = body.lstrip(b"\xef\xbb\xbf \r\n\t")[:1]
+    if body[:4] == b"PK\x03\x04":
+        return "zip"
+    if head in (b"{", b"["):
+        return "json"
+    if head == b"<":
+        return "xml"
+    return "text"
+
+
+def check_fidelity(catalog: Catalog, url: str, body: bytes, *, status: int = 200) -> FidelityResult:
+    """Parse ``body`` (recorded for ``url``) and render it back; list the differences.
+
+    Raises ``UnknownEndpoint`` if the catalog does not serve ``url``.
+    """
+    req = SimRequest.from_url(url)
+    match = catalog.match(req)
+    ep = match.endpoint
+    dialect = get_dialect(ep.dialect)
+    fmt = sniff_format(body)
+    parsed = dialect.parse(ep, body, fmt)
+    if parsed.outcome != "ok" and parsed.kind is not None:
+        rendered = dialect.render_error(ep, parsed.kind, fmt)
+    else:
+        split = replace(dialect.split(match), fmt=fmt)
+        total = parsed.total if parsed.total is not None else len(parsed.records)
+        rendered = dialect.render(split, parsed.records, total, parsed.envelope)
+    diffs = equivalent(body, rendered.body, fmt)
+    if rendered.status != status:
+        diffs.insert(0, f"status {status} != rendered {rendered.status}")
+    return FidelityResult(ep.id, fmt, parsed.outcome, diffs, rendered.body)
