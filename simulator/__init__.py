@@ -1,0 +1,63 @@
+"""kopa-sim: record/replay simulator for Korean public open APIs.
+
+The public names below are what ``edge``, ``bench`` and ``train`` (and users) import.
+
+>>> from simulator import Store, Resolver, SimTransport   # doctest: +SKIP
+>>> import httpx                                           # doctest: +SKIP
+>>> resolver = Resolver(Store().open("kopa"))             # doctest: +SKIP
+>>> client = httpx.Client(transport=SimTransport(resolver))  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from .catalog import Catalog, Endpoint, Param, Platform, load_catalog
+from .dialects import get_dialect
+from .errors import (
+    CatalogError,
+    CorruptVersion,
+    DialectError,
+    FormatVersionError,
+    RecordError,
+    ReplayMiss,
+    SimulatorError,
+    StoreError,
+    UnknownEndpoint,
+    VersionNotFound,
+)
+from .fidelity import check_fidelity
+from .request import SimRequest, SimResponse
+from .resolve import FaultConfig, Resolver
+from .store import Manifest, Store, Version, VersionBuilder
+from .transports import AsyncSimTransport, SimTransport
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "AsyncSimTransport",
+    "Catalog",
+    "CatalogError",
+    "CorruptVersion",
+    "DialectError",
+    "Endpoint",
+    "FaultConfig",
+    "FormatVersionError",
+    "Manifest",
+    "Param",
+    "Platform",
+    "RecordError",
+    "ReplayMiss",
+    "Resolver",
+    "SimRequest",
+    "SimResponse",
+    "SimTransport",
+    "SimulatorError",
+    "Store",
+    "StoreError",
+    "UnknownEndpoint",
+    "Version",
+    "VersionBuilder",
+    "VersionNotFound",
+    "check_fidelity",
+    "get_dialect",
+    "load_catalog",
+]

@@ -1,0 +1,281 @@
+"""The resolver: one request in, one response out, deterministically (DESIGN §6).
+
+Tiers, in order:
+
+1. **exact** — the request's fingerprint was recorded: its bytes, verbatim;
+2. **window** — its collection was recorded whole: the requested page, rendered natively;
+3. **query** — the endpoint declares query semantics and the full collection is recorded:
+   filter, order and page it for values never requested while recording;
+4. **miss** — by policy: ``strict`` (a simulator error naming the nearest recordings),
+   ``native`` (the platform's own no-data body) or ``live`` (forwarded and recorded).
+
+Every answer carries ``x-sim-source`` (exact / window / query / miss / fault / error) and
+``x-sim-version`` (the version's content hash). Faults are injected only when configured,
+chosen by a hash of (seed, episode id, call index), so a seeded rollout replays exactly.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any, Callable, Literal
+
+from .catalog import Catalog, Endpoint, Match, load_catalog
+from .dialects import Split, SplitError, collection_key, get_dialect
+from .errors import UnknownEndpoint
+from .query import apply_query, query_split
+from .request import SimRequest, SimResponse
+from .secrets import canonical_request, fingerprint
+from .store import Version
+
+__all__ = ["FaultConfig", "MissPolicy", "Resolver", "FAULT_KINDS", "sim_error"]
+
+MissPolicy = Literal["strict", "native", "live"]
+FAULT_KINDS = ("timeout", "server_error", "rate_limited", "truncated", "latency")
+
+#: Forwards a request to the live API (or a sandbox) and returns its answer; used by the
+#: ``live`` miss policy. It must record what it fetched itself (see ``simulator.record``).
+LiveForwarder = Callable[[SimRequest], SimResponse]
+
+
+@dataclass(frozen=True)
+class FaultConfig:
+    """Seeded fault injection: a fraction ``rate`` of calls get one of ``kinds``."""
+
+    seed: int = 0
+    rate: float = 0.1
+    kinds: tuple[str, ...] = FAULT_KINDS
+    latency_ms: int = 250
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.rate <= 1.0:
+            raise ValueError(f"rate={self.rate!r} must be between 0 and 1")
+        bad = [k for k in self.kinds if k not in FAULT_KINDS]
+        if bad:
+            raise ValueError(f"kinds={bad!r} unknown; choose from {', '.join(FAULT_KINDS)}")
+
+    def choose(self, episode: str | None, call_index: int) -> str | None:
+        digest = hashlib.sha256(f"{self.seed}:{episode or ''}:{call_index}".encode()).digest()
+        u = int.from_bytes(digest[:8], "big") / 2**64
+        if u >= self.rate or not self.kinds:
+            return None
+        return self.kinds[int.from_bytes(digest[8:16], "big") % len(self.kinds)]
+
+
+def sim_error(status: int, kind: str, message: str, **extra: Any) -> SimResponse:
+    """A documented simulator error (not a platform's): JSON ``{"error": {...}}``."""
+    body = json.dumps(
+        {"error": {"type": kind, "message": message, **extra}}, ensure_ascii=False, indent=1
+    ).encode("utf-8")
+    return SimResponse(
+        status,
+        [("content-type", "application/json; charset=utf-8"), ("x-sim-error", kind)],
+        body,
+    )
+
+
+@dataclass
+class _Cache:
+    """A small LRU for filtered full collections (query tier), keyed by (coll, query)."""
+
+    size: int = 64
+    data: OrderedDict[tuple[Any, ...], list[dict[str, Any]]] = field(default_factory=OrderedDict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def get(self, key: tuple[Any, ...]) -> list[dict[str, Any]] | None:
+        with self.lock:
+            v = self.data.get(key)
+            if v is not None:
+                self.data.move_to_end(key)
+            return v
+
+    def put(self, key: tuple[Any, ...], value: list[dict[str, Any]]) -> None:
+        with self.lock:
+            self.data[key] = value
+            self.data.move_to_end(key)
+            while len(self.data) > self.size:
+                self.data.popitem(last=False)
+
+
+class Resolver:
+    """Answers requests from one opened version.
+
+    Args:
+        version: an opened version (``Store.open``).
+        catalog: the catalog (default: the shipped one).
+        miss: ``strict``, ``native`` or ``live``.
+        faults: seeded fault injection, off when None.
+        live: forwarder for the ``live`` miss policy.
+    """
+
+    def __init__(
+        self,
+        version: Version,
+        catalog: Catalog | None = None,
+        *,
+        miss: MissPolicy = "strict",
+        faults: FaultConfig | None = None,
+        live: LiveForwarder | None = None,
+    ) -> None:
+        if miss not in ("strict", "native", "live"):
+            raise ValueError(f"miss={miss!r} is not a miss policy; use strict, native or live")
+        if miss == "live" and live is None:
+            raise ValueError("miss='live' needs a live forwarder (simulator.record.LiveClient)")
+        self.version = version
+        self.catalog = catalog or load_catalog()
+        self.miss = miss
+        self.faults = faults
+        self.live = live
+        self._query_cache = _Cache()
+
+    # ---- public ----------------------------------------------------------------------
+    def resolve(
+        self, req: SimRequest, *, episode: str | None = None, call_index: int = 0
+    ) -> SimResponse:
+        """Answer ``req``; never raises for bad input (errors are responses)."""
+        resp = self._resolve(req)
+        if self.faults is not None:
+            kind = self.faults.choose(episode or req.header("x-sim-episode"), call_index)
+            if kind is not None:
+                resp = self._fault(kind, req, resp)
+        resp.set_header("x-sim-version", self.version.content_hash)
+        return resp
+
+    # ---- tiers -----------------------------------------------------------------------
+    def _resolve(self, req: SimRequest) -> SimResponse:
+        try:
+            match: Match | None = self.catalog.match(req)
+        except UnknownEndpoint as exc:
+            match = None
+            unknown = str(exc)
+        canon = canonical_request(req, self.catalog, match)
+        hit = self.version.index.interaction(fingerprint(canon))
+        if hit is not None:
+            status, headers, body = hit
+            return _tag(SimResponse(status, list(headers), body), "exact")
+        if match is None:
+            return _tag(
+                sim_error(404, "unknown_endpoint", unknown, request=canon), "error"
+            )
+        ep = match.endpoint
+        dialect = get_dialect(ep.dialect)
+        try:
+            split = dialect.split(match)
+        except SplitError as exc:
+            return _tag(dialect.render_error(ep, exc.kind, exc.fmt, exc.detail), "error")
+        coll = self.version.index.collection(split.key)
+        if coll is not None:
+            records = self.version.index.records(coll.id, split.window.offset, split.window.limit)
+            return _tag(dialect.render(split, records, coll.total, coll.envelope), "window")
+        answered = self._query(ep, split)
+        if answered is not None:
+            return answered
+        return self._miss(req, match, split, canon)
+
+    def _query(self, ep: Endpoint, split: Split) -> SimResponse | None:
+        if ep.query is None:
+            return None
+        base, query = query_split(ep, split.filters)
+        if not query:
+            return None
+        full = self.version.index.collection(collection_key(ep.id, base))
+        if full is None:
+            return None
+        cache_key = (full.id, tuple(sorted(query.items())))
+        selected = self._query_cache.get(cache_key)
+        if selected is None:
+            everything = self.version.index.records(full.id, 0, full.count)
+            selected = apply_query(ep, everything, query)
+            self._query_cache.put(cache_key, selected)
+        w = split.window
+        page = selected[w.offset : w.offset + w.limit]
+        dialect = get_dialect(ep.dialect)
+        return _tag(dialect.render(split, page, len(selected), full.envelope), "query")
+
+    def _miss(self, req: SimRequest, match: Match, split: Split, canon: str) -> SimResponse:
+        ep = match.endpoint
+        if self.miss == "native":
+            dialect = get_dialect(ep.dialect)
+            return _tag(dialect.render(split, [], 0, {}), "miss")
+        if self.miss == "live" and self.live is not None:
+            return _tag(self.live(req), "live")
+        nearest = self.nearest(ep, canon, split)
+        lines = [f"  {i + 1}. {n['request']}  (differs: {n['differs']})" for i, n in enumerate(nearest)]
+        message = (
+            f"no recording answers {canon!r} in version {self.version.id} "
+            f"({self.version.content_hash[:12]}).\n"
+            + ("nearest recorded requests:\n" + "\n".join(lines) + "\n" if lines else
+               f"nothing is recorded for endpoint {ep.id!r}.\n")
+            + "to fix: record it with `simulator record --live` (a plan entry for this endpoint), "
+            "or replay with miss policy 'native' to get the platform's own no-data answer"
+        )
+        return _tag(
+            sim_error(404, "replay_miss", message, request=canon, endpoint=ep.id, nearest=nearest),
+            "miss",
+        )
+
+    def nearest(self, ep: Endpoint, canon: str, split: Split, n: int = 3) -> list[dict[str, str]]:
+        """The recorded requests and collections of ``ep`` closest to ``canon``."""
+        cands: list[tuple[str, dict[str, str]]] = []
+        for _fp, rc in self.version.index.interaction_requests(ep.id):
+            cands.append((rc, _params_of(rc)))
+        for c in self.version.index.collections(ep.id):
+            cands.append((f"collection {c.key}", c.filters))
+        wanted = split.filters
+        scored = []
+        for text, params in cands:
+            ratio = difflib.SequenceMatcher(None, canon, text).ratio()
+            scored.append((-ratio, text, params))
+        scored.sort()
+        out = []
+        for _r, text, params in scored[:n]:
+            diffs = [
+                f"{k}={wanted.get(k)!r} vs {params.get(k)!r}"
+                for k in sorted(set(wanted) | set(params))
+                if wanted.get(k) != params.get(k)
+            ]
+            out.append({"request": text, "differs": ", ".join(diffs) or "paging or format"})
+        return out
+
+    # ---- faults ----------------------------------------------------------------------
+    def _fault(self, kind: str, req: SimRequest, resp: SimResponse) -> SimResponse:
+        if kind == "timeout":
+            out = sim_error(504, "fault_timeout", "injected timeout (seeded fault)")
+        elif kind == "server_error":
+            out = SimResponse(
+                503, [("content-type", "text/plain; charset=utf-8")], b"Service Unavailable"
+            )
+        elif kind == "rate_limited":
+            try:
+                match = self.catalog.match(req)
+                dialect = get_dialect(match.endpoint.dialect)
+                fmt = dialect.split(match).fmt
+                out = dialect.render_error(match.endpoint, "rate_limited", fmt)
+            except Exception:  # noqa: BLE001 - unknown endpoint or bad input: plain 429
+                out = SimResponse(429, [("content-type", "text/plain")], b"Too Many Requests")
+        elif kind == "truncated":
+            out = SimResponse(resp.status, list(resp.headers), resp.body[: len(resp.body) // 2])
+        else:  # latency
+            out = SimResponse(resp.status, list(resp.headers), resp.body)
+            out.set_header("x-sim-latency-ms", str(self.faults.latency_ms if self.faults else 0))
+        out.set_header("x-sim-source", "fault")
+        out.set_header("x-sim-fault", kind)
+        return out
+
+
+def _tag(resp: SimResponse, source: str) -> SimResponse:
+    resp.set_header("x-sim-source", source)
+    return resp
+
+
+def _params_of(canon: str) -> dict[str, str]:
+    from urllib.parse import parse_qsl
+
+    if "?" not in canon:
+        return {}
+    qs = canon.split("?", 1)[1].split(" ", 1)[0]
+    return dict(parse_qsl(qs))

@@ -1,0 +1,216 @@
+"""The ASGI app behind ``simulator serve``: replay over HTTP, and read-only admin routes.
+
+Routing:
+
+* ``GET /{upstream-host}/{path}?{query}`` replays, e.g.
+  ``/apis.data.go.kr/1613000/RTMSDataSvcAptTrade/getRTMSDataSvcAptTrade?LAWD_CD=11680&…``;
+* absolute-form requests (``GET http://host/path`` through ``HTTP_PROXY``) replay with the
+  ``Host`` header naming the upstream;
+* ``/_sim/health``, ``/_sim/versions``, ``/_sim/collections``, ``/_sim/tools`` (JSON, GET only).
+
+Hardening: request line and body size limits, no stack traces in answers (a failure is a
+documented ``{"error": …}`` body), admin routes read-only. It is a raw ASGI callable (no
+framework routing in the hot path) so it stays close to a static-response floor.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any, Awaitable, Callable
+from urllib.parse import parse_qsl, quote
+
+from ..request import SimRequest, SimResponse
+from ..resolve import Resolver, sim_error
+from ..store import Store
+
+__all__ = ["create_app", "MAX_BODY", "MAX_TARGET"]
+
+log = logging.getLogger("kopa_sim.server")
+
+MAX_BODY = 1 << 20  # 1 MiB: the Korean APIs are all GETs with small bodies, if any
+MAX_TARGET = 16 << 10  # 16 KiB of path + query
+
+Scope = dict[str, Any]
+Receive = Callable[[], Awaitable[dict[str, Any]]]
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+_LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1", "0.0.0.0", "testserver", ""}
+
+
+def _json(obj: Any, status: int = 200) -> SimResponse:
+    body = json.dumps(obj, ensure_ascii=False, indent=1).encode("utf-8")
+    return SimResponse(status, [("content-type", "application/json; charset=utf-8")], body)
+
+
+class SimApp:
+    """ASGI application replaying one version through one resolver."""
+
+    def __init__(self, resolver: Resolver, store: Store | None = None) -> None:
+        self.resolver = resolver
+        self.store = store
+        self._calls: dict[str | None, int] = {}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            while True:
+                msg = await receive()
+                if msg["type"] == "lifespan.startup":
+                    await send({"type": "lifespan.startup.complete"})
+                elif msg["type"] == "lifespan.shutdown":
+                    await send({"type": "lifespan.shutdown.complete"})
+                    return
+        if scope["type"] != "http":
+            return
+        try:
+            resp = await self._handle(scope, receive)
+        except Exception:  # noqa: BLE001 - never a stack trace on the wire
+            log.exception("internal error")
+            resp = sim_error(500, "internal_error", "the simulator failed on this request; see its log")
+        await send(
+            {
+                "type": "http.response.start",
+                "status": resp.status,
+                "headers": [(k.encode("latin-1"), v.encode("latin-1")) for k, v in resp.headers]
+                + [(b"content-length", str(len(resp.body)).encode())],
+            }
+        )
+        await send({"type": "http.response.body", "body": resp.body})
+
+    async def _handle(self, scope: Scope, receive: Receive) -> SimResponse:
+        raw_path: bytes = scope.get("raw_path") or scope["path"].encode("utf-8")
+        qs: bytes = scope.get("query_string", b"")
+        if len(raw_path) + len(qs) > MAX_TARGET:
+            return sim_error(414, "uri_too_long", f"request target over {MAX_TARGET} bytes")
+        body = b""
+        more = True
+        while more:
+            msg = await receive()
+            body += msg.get("body", b"")
+            more = msg.get("more_body", False)
+            if len(body) > MAX_BODY:
+                return sim_error(413, "body_too_large", f"request body over {MAX_BODY} bytes")
+        path: str = scope["path"]
+        method: str = scope["method"]
+        headers = [(k.decode("latin-1").lower(), v.decode("latin-1")) for k, v in scope["headers"]]
+        if path.startswith("/_sim/") or path == "/_sim":
+            if method not in ("GET", "HEAD"):
+                return sim_error(405, "read_only", "admin routes are read-only (GET)")
+            return self._admin(path, qs)
+        host_header = next((v for k, v in headers if k == "host"), "")
+        upstream_host, upstream_path = self._upstream(path, host_header)
+        if upstream_host is None:
+            return sim_error(
+                404,
+                "no_upstream",
+                "name the upstream host as the first path segment, e.g. "
+                "/apis.data.go.kr/1613000/…, or use this server as an HTTP proxy",
+            )
+        host, _, port = upstream_host.partition(":")
+        try:
+            query = tuple(parse_qsl(qs.decode("utf-8"), keep_blank_values=True))
+        except UnicodeDecodeError:
+            query = tuple(parse_qsl(qs.decode("latin-1"), keep_blank_values=True))
+        req = SimRequest(
+            method=method,
+            host=host.lower(),
+            path=upstream_path,
+            query=query,
+            headers=tuple(headers),
+            body=body,
+            scheme=scope.get("scheme", "http"),
+            port=int(port) if port.isdigit() else None,
+        )
+        episode = next((v for k, v in headers if k == "x-sim-episode"), None)
+        n = self._calls.get(episode, 0)
+        self._calls[episode] = n + 1
+        if len(self._calls) > 100_000:
+            self._calls.clear()
+        return self.resolver.resolve(req, episode=episode, call_index=n)
+
+    @staticmethod
+    def _upstream(path: str, host_header: str) -> tuple[str | None, str]:
+        parts = path.lstrip("/").split("/", 1)
+        first = parts[0]
+        if "." in first and not first.startswith("."):
+            return first, "/" + (parts[1] if len(parts) > 1 else "")
+        hh = host_header.rsplit(":", 1)[0] if host_header.count(":") == 1 else host_header
+        if hh.strip("[]") in _LOCAL_HOSTS or "." not in hh:
+            return None, path
+        return host_header, path
+
+    # ---- admin ---------------------------------------------------------------------
+    def _admin(self, path: str, qs: bytes) -> SimResponse:
+        v = self.resolver.version
+        m = v.manifest
+        route = path[len("/_sim/") :].strip("/")
+        if route == "health":
+            return _json(
+                {"status": "ok", "set": m.set, "version": m.version, "content_hash": m.content_hash}
+            )
+        if route == "versions":
+            versions = self.store.versions(m.set) if self.store is not None else [m]
+            return _json(
+                {
+                    "serving": m.version,
+                    "versions": [
+                        {
+                            "version": x.version,
+                            "parent": x.parent,
+                            "recorded_at": x.recorded_at,
+                            "source": x.source,
+                            "content_hash": x.content_hash,
+                        }
+                        for x in versions
+                    ],
+                }
+            )
+        if route == "collections":
+            params = dict(parse_qsl(qs.decode("utf-8", "replace")))
+            endpoint = params.get("endpoint")
+            out = []
+            for c in v.collections(endpoint):
+                ep = self.resolver.catalog.endpoints.get(c.endpoint)
+                out.append(
+                    {
+                        "endpoint": c.endpoint,
+                        "key": c.key,
+                        "example": _example_url(ep, c.filters) if ep else None,
+                        "records": c.count,
+                        "total": c.total,
+                    }
+                )
+            return _json({"collections": out})
+        if route == "tools":
+            return _json({"tools": self.resolver.catalog.tools()})
+        return sim_error(404, "unknown_admin_route", f"no admin route {path!r}; try /_sim/health")
+
+
+def _example_url(ep: Any, filters: dict[str, str]) -> str:
+    """A request URL (relative to the server) that replays the first page of a collection."""
+    params = {**filters, **ep.match}
+    path = ep.path
+    for p in ep.params:
+        token = "{" + p.name + "}"
+        if token not in path:
+            continue
+        if p.role == "auth":
+            value = "KEY"
+        elif p.role == "format":
+            value = "json"
+        elif p.role == "range_start":
+            value = str(ep.opt("range_base", 1))
+        elif p.role == "range_end":
+            value = str(int(ep.opt("range_base", 1)) + ep.default_page_size - 1)
+        else:
+            value = params.pop(p.name, "")
+        path = path.replace(token, quote(value, safe=""))
+    path = path.rstrip("/")
+    query = [(k, v) for k, v in params.items() if (ep.param(k) is None or ep.param(k).location == "query")]
+    qs = "&".join(f"{quote(k, safe='')}={quote(v, safe='')}" for k, v in sorted(query))
+    return f"/{ep.host}{path}" + (f"?{qs}" if qs else "")
+
+
+def create_app(resolver: Resolver, store: Store | None = None) -> SimApp:
+    """The ASGI app for ``resolver`` (``store`` lists sibling versions at ``/_sim/versions``)."""
+    return SimApp(resolver, store)

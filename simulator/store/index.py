@@ -1,0 +1,253 @@
+"""The compiled index: one SQLite file per version content hash, built once with sqlite-utils.
+
+Lookups are primary-key point reads (interactions by fingerprint, collections by key) and
+range reads (records ``[offset, offset+limit)`` of a collection), so their cost does not
+depend on the version's size. The file is written to a temporary name and renamed into
+place, so a reader never sees a half-built index; a damaged one is rebuilt from the text.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import sqlite3
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+from ..errors import CorruptVersion
+from .manifest import CollectionEntry, InteractionEntry, Manifest
+
+__all__ = ["CollectionInfo", "Index", "compile_index", "INDEX_FORMAT"]
+
+#: Bump when the table layout changes: old cache files are then ignored and rebuilt.
+INDEX_FORMAT = 1
+
+
+@dataclass(frozen=True)
+class CollectionInfo:
+    id: int
+    key: str
+    endpoint: str
+    filters: dict[str, str]
+    fmt: str
+    total: int
+    count: int
+    envelope: dict[str, Any]
+
+
+def iter_entries(version_dir: Path, manifest: Manifest, kind: str) -> Iterator[dict[str, Any]]:
+    """Read and verify every line of a version's ``kind`` files (sha256 checked while reading)."""
+    import hashlib
+
+    for rel in sorted(manifest.files):
+        if not rel.startswith(kind + "/"):
+            continue
+        path = version_dir / rel
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            raise CorruptVersion(
+                f"file {str(path)!r} listed in the manifest is missing; restore it from git "
+                "or record the version again",
+                path=str(path),
+            ) from None
+        if hashlib.sha256(data).hexdigest() != manifest.files[rel]:
+            raise CorruptVersion(
+                f"file {str(path)!r} does not match its sha256 in the manifest (damaged or "
+                "edited); restore it from git (`git checkout -- <file>`) or record again",
+                path=str(path),
+            )
+        for lineno, line in enumerate(data.decode("utf-8").splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                yield json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise CorruptVersion(
+                    f"{str(path)!r} line {lineno} is not JSON: {exc}", path=str(path)
+                ) from None
+
+
+def compile_index(version_dir: Path, manifest: Manifest, target: Path) -> None:
+    """Build the SQLite index of a version at ``target`` (atomically)."""
+    import sqlite_utils
+
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    if tmp.exists():
+        tmp.unlink()
+    db = sqlite_utils.Database(str(tmp))
+    db.conn.execute("PRAGMA journal_mode=OFF")
+    db.conn.execute("PRAGMA synchronous=OFF")
+    db["meta"].create({"key": str, "value": str}, pk="key")
+    db["interactions"].create(
+        {"fp": str, "endpoint": str, "request": str, "status": int, "headers": str, "body": bytes},
+        pk="fp",
+    )
+    db["collections"].create(
+        {
+            "id": int,
+            "key": str,
+            "endpoint": str,
+            "filters": str,
+            "fmt": str,
+            "total": int,
+            "n": int,
+            "envelope": str,
+            "cardinality": str,
+        },
+        pk="id",
+    )
+    db.conn.execute(
+        "CREATE TABLE records (coll INTEGER, idx INTEGER, data TEXT, PRIMARY KEY (coll, idx))"
+        " WITHOUT ROWID"
+    )
+
+    def interactions() -> Iterator[dict[str, Any]]:
+        for raw in iter_entries(version_dir, manifest, "interactions"):
+            e = InteractionEntry.model_validate(raw)
+            body = (
+                base64.b64decode(e.body_b64)
+                if e.body_b64 is not None
+                else (e.body or "").encode("utf-8")
+            )
+            yield {
+                "fp": e.fp,
+                "endpoint": e.endpoint,
+                "request": e.request,
+                "status": e.status,
+                "headers": json.dumps(e.headers, ensure_ascii=False),
+                "body": body,
+            }
+
+    db["interactions"].insert_all(interactions(), batch_size=500)
+    next_id = 1
+    for raw in iter_entries(version_dir, manifest, "collections"):
+        c = CollectionEntry.model_validate(raw)
+        db["collections"].insert(
+            {
+                "id": next_id,
+                "key": c.key,
+                "endpoint": c.endpoint,
+                "filters": json.dumps(c.filters, ensure_ascii=False, sort_keys=True),
+                "fmt": c.fmt,
+                "total": c.total,
+                "n": len(c.records),
+                "envelope": json.dumps(c.envelope, ensure_ascii=False),
+                "cardinality": json.dumps(c.cardinality, ensure_ascii=False),
+            }
+        )
+        db.conn.executemany(
+            "INSERT INTO records (coll, idx, data) VALUES (?, ?, ?)",
+            (
+                (next_id, i, json.dumps(r, ensure_ascii=False, separators=(",", ":")))
+                for i, r in enumerate(c.records)
+            ),
+        )
+        next_id += 1
+    db["collections"].create_index(["key"], unique=True)
+    db["collections"].create_index(["endpoint"])
+    db["interactions"].create_index(["endpoint"])
+    db["meta"].insert_all(
+        [
+            {"key": "index_format", "value": str(INDEX_FORMAT)},
+            {"key": "content_hash", "value": manifest.content_hash},
+        ]
+    )
+    db.conn.commit()
+    db.conn.close()
+    os.replace(tmp, target)
+
+
+class Index:
+    """Read-only access to a compiled index; one SQLite connection per thread."""
+
+    def __init__(self, path: Path, content_hash: str) -> None:
+        self.path = path
+        self.content_hash = content_hash
+        self._local = threading.local()
+        conn = self._conn()
+        row = conn.execute("SELECT value FROM meta WHERE key='content_hash'").fetchone()
+        fmt = conn.execute("SELECT value FROM meta WHERE key='index_format'").fetchone()
+        if row is None or row[0] != content_hash or fmt is None or fmt[0] != str(INDEX_FORMAT):
+            raise CorruptVersion(f"index {str(path)!r} belongs to another version", path=str(path))
+
+    def _conn(self) -> sqlite3.Connection:
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            uri = f"file:{self.path}?mode=ro&immutable=1"
+            conn = sqlite3.connect(uri, uri=True, check_same_thread=False)
+            conn.execute("PRAGMA query_only=ON")
+            self._local.conn = conn
+        return conn
+
+    def interaction(self, fp: str) -> tuple[int, list[tuple[str, str]], bytes] | None:
+        row = self._conn().execute(
+            "SELECT status, headers, body FROM interactions WHERE fp=?", (fp,)
+        ).fetchone()
+        if row is None:
+            return None
+        return row[0], [tuple(h) for h in json.loads(row[1])], bytes(row[2])  # type: ignore[misc]
+
+    def _info(self, row: tuple[Any, ...]) -> CollectionInfo:
+        return CollectionInfo(
+            id=row[0],
+            key=row[1],
+            endpoint=row[2],
+            filters=json.loads(row[3]),
+            fmt=row[4],
+            total=row[5],
+            count=row[6],
+            envelope=json.loads(row[7]),
+        )
+
+    _COLS = "id, key, endpoint, filters, fmt, total, n, envelope"
+
+    def collection(self, key: str) -> CollectionInfo | None:
+        row = self._conn().execute(
+            f"SELECT {self._COLS} FROM collections WHERE key=?", (key,)
+        ).fetchone()
+        return None if row is None else self._info(row)
+
+    def collections(self, endpoint: str | None = None) -> list[CollectionInfo]:
+        if endpoint is None:
+            rows = self._conn().execute(f"SELECT {self._COLS} FROM collections ORDER BY key")
+        else:
+            rows = self._conn().execute(
+                f"SELECT {self._COLS} FROM collections WHERE endpoint=? ORDER BY key", (endpoint,)
+            )
+        return [self._info(r) for r in rows]
+
+    def cardinality(self, coll_id: int) -> dict[str, int]:
+        row = self._conn().execute(
+            "SELECT cardinality FROM collections WHERE id=?", (coll_id,)
+        ).fetchone()
+        return {} if row is None else dict(json.loads(row[0]))
+
+    def records(self, coll_id: int, offset: int, limit: int) -> list[dict[str, Any]]:
+        rows = self._conn().execute(
+            "SELECT data FROM records WHERE coll=? AND idx>=? AND idx<? ORDER BY idx",
+            (coll_id, offset, offset + limit),
+        )
+        return [json.loads(r[0]) for r in rows]
+
+    def interaction_requests(
+        self, endpoint: str | None, limit: int = 5000
+    ) -> list[tuple[str, str]]:
+        """(fingerprint, canonical request) of the recorded interactions of an endpoint."""
+        if endpoint is None:
+            rows = self._conn().execute("SELECT fp, request FROM interactions LIMIT ?", (limit,))
+        else:
+            rows = self._conn().execute(
+                "SELECT fp, request FROM interactions WHERE endpoint=? LIMIT ?", (endpoint, limit)
+            )
+        return [(r[0], r[1]) for r in rows]
+
+    def close(self) -> None:
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            conn.close()
+            self._local.conn = None

@@ -1,0 +1,109 @@
+"""The manifest of a cassette version, and the on-disk text format of its entries."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+__all__ = [
+    "CASSETTE_FORMAT",
+    "CollectionEntry",
+    "EndpointCounts",
+    "InteractionEntry",
+    "Manifest",
+    "content_hash_of",
+    "validate_name",
+]
+
+#: Format version of cassette text files. Bump on an incompatible change, with a migration.
+CASSETTE_FORMAT = 1
+
+_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+
+
+def validate_name(kind: str, value: str) -> str:
+    """Set and version names are plain names: no path separators, no ``..``, no dotfiles."""
+    if not _NAME_RE.match(value) or ".." in value:
+        raise ValueError(
+            f"{kind}={value!r} is not a valid name: use letters, digits, '.', '_' or '-', "
+            "starting with a letter or digit (no '/' or '..')"
+        )
+    return value
+
+
+class EndpointCounts(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    interactions: int = 0
+    collections: int = 0
+    records: int = 0
+
+
+class Manifest(BaseModel):
+    """What a version is: identity, lineage, provenance, per-endpoint counts, file hashes."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    format: int = CASSETTE_FORMAT
+    set: str
+    version: str
+    seq: int
+    parent: str | None = None
+    #: The version's "now" (ISO 8601, UTC); replay never reads the wall clock.
+    recorded_at: str
+    source: Literal["live", "sandbox", "imported", "test"]
+    #: sha256 over the data files (``content_hash_of(files)``); identifies the content.
+    content_hash: str
+    files: dict[str, str]
+    endpoints: dict[str, EndpointCounts] = Field(default_factory=dict)
+    #: Free-form provenance (plan name, sandbox seed, kopa-sim version); never keys.
+    info: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("set")
+    @classmethod
+    def _set_name(cls, v: str) -> str:
+        return validate_name("set", v)
+
+    @field_validator("version")
+    @classmethod
+    def _version_name(cls, v: str) -> str:
+        return validate_name("version", v)
+
+
+class InteractionEntry(BaseModel):
+    """One exact request → response (a line of ``interactions/<platform>.jsonl``)."""
+
+    model_config = ConfigDict(extra="forbid")
+    fp: str
+    endpoint: str | None
+    request: str  # canonical request, key-free
+    url: str  # redacted URL as recorded
+    status: int
+    headers: list[tuple[str, str]]
+    body: str | None = None  # UTF-8 text
+    body_b64: str | None = None  # binary bodies (ZIP)
+
+
+class CollectionEntry(BaseModel):
+    """One whole collection (a line of ``collections/<platform>.jsonl``)."""
+
+    model_config = ConfigDict(extra="forbid")
+    key: str
+    endpoint: str
+    filters: dict[str, str]
+    fmt: str
+    total: int
+    envelope: dict[str, Any] = Field(default_factory=dict)
+    records: list[dict[str, Any]]
+    #: Distinct values per field (EDGE's cardinality).
+    cardinality: dict[str, int] = Field(default_factory=dict)
+
+
+def content_hash_of(files: dict[str, str]) -> str:
+    """sha256 of the sorted ``path sha256`` lines of a version's data files."""
+    h = hashlib.sha256()
+    for path in sorted(files):
+        h.update(f"{path} {files[path]}\n".encode())
+    return h.hexdigest()

@@ -1,0 +1,181 @@
+"""Cassette sets and versions on disk: list, open (compiled index cached by content hash), verify."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Mapping
+
+from pydantic import ValidationError
+
+from ..errors import CorruptVersion, FormatVersionError, VersionNotFound
+from .index import INDEX_FORMAT, CollectionInfo, Index, compile_index
+from .manifest import CASSETTE_FORMAT, Manifest, validate_name
+
+__all__ = ["Store", "Version", "default_cache_dir", "default_cassette_dir"]
+
+MANIFEST = "manifest.json"
+
+
+def default_cassette_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """``$KOPA_CASSETTES``, else the project's ``cassettes/`` folder."""
+    env = os.environ if environ is None else environ
+    if env.get("KOPA_CASSETTES"):
+        return Path(env["KOPA_CASSETTES"])
+    return Path(__file__).resolve().parents[2] / "cassettes"
+
+
+def default_cache_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """``$KOPA_CACHE``, else ``$XDG_CACHE_HOME/kopa-sim``, else ``~/.cache/kopa-sim``."""
+    env = os.environ if environ is None else environ
+    if env.get("KOPA_CACHE"):
+        return Path(env["KOPA_CACHE"])
+    base = env.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "kopa-sim"
+
+
+def read_manifest(version_dir: Path) -> Manifest:
+    path = version_dir / MANIFEST
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise CorruptVersion(
+            f"{str(path)!r} is missing: {str(version_dir)!r} is not a published version",
+            path=str(path),
+        ) from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise CorruptVersion(
+            f"manifest {str(path)!r} does not parse ({exc}); restore it from git", path=str(path)
+        ) from None
+    if isinstance(raw, dict) and raw.get("format") != CASSETTE_FORMAT:
+        raise FormatVersionError(
+            f"{str(path)!r} has format={raw.get('format')!r}; this kopa-sim reads format "
+            f"{CASSETTE_FORMAT}. Upgrade kopa-sim, or re-record the version with this one"
+        )
+    try:
+        return Manifest.model_validate(raw)
+    except ValidationError as exc:
+        raise CorruptVersion(f"manifest {str(path)!r} is invalid:\n{exc}", path=str(path)) from None
+
+
+@dataclass
+class Version:
+    """An opened, immutable version: its manifest and compiled index."""
+
+    manifest: Manifest
+    path: Path
+    index: Index
+
+    @property
+    def content_hash(self) -> str:
+        return self.manifest.content_hash
+
+    @property
+    def id(self) -> str:
+        return f"{self.manifest.set}@{self.manifest.version}"
+
+    def collections(self, endpoint: str | None = None) -> list[CollectionInfo]:
+        return self.index.collections(endpoint)
+
+
+class Store:
+    """A directory of cassette sets: ``<root>/<set>/<version>/manifest.json`` + JSON Lines.
+
+    >>> store = Store(default_cassette_dir())          # doctest: +SKIP
+    >>> v = store.open("kopa")                          # newest version  # doctest: +SKIP
+    """
+
+    def __init__(self, root: Path | str | None = None, cache_dir: Path | str | None = None) -> None:
+        self.root = Path(root) if root is not None else default_cassette_dir()
+        self.cache_dir = Path(cache_dir) if cache_dir is not None else default_cache_dir()
+
+    # ---- listing -------------------------------------------------------------------
+    def sets(self) -> list[str]:
+        if not self.root.is_dir():
+            return []
+        return sorted(p.name for p in self.root.iterdir() if p.is_dir() and not p.name.startswith("."))
+
+    def set_dir(self, set_name: str) -> Path:
+        try:
+            validate_name("set", set_name)
+        except ValueError as exc:
+            raise VersionNotFound(str(exc)) from None
+        return self.root / set_name
+
+    def versions(self, set_name: str) -> list[Manifest]:
+        """Published versions of a set, oldest first (by sequence number)."""
+        d = self.set_dir(set_name)
+        if not d.is_dir():
+            raise VersionNotFound(
+                f"no cassette set={set_name!r} under {str(self.root)!r}; known sets: "
+                f"{', '.join(self.sets()) or '(none)'}. Pass --cassettes DIR or set KOPA_CASSETTES"
+            )
+        out = []
+        for p in d.iterdir():
+            if p.is_dir() and not p.name.startswith(".") and (p / MANIFEST).exists():
+                out.append(read_manifest(p))
+        return sorted(out, key=lambda m: (m.seq, m.version))
+
+    def manifest(self, set_name: str, version: str | None = None) -> Manifest:
+        versions = self.versions(set_name)
+        if not versions:
+            raise VersionNotFound(f"cassette set={set_name!r} has no published version yet")
+        if version is None or version == "latest":
+            return versions[-1]
+        for m in versions:
+            if m.version == version or m.content_hash.startswith(version):
+                return m
+        raise VersionNotFound(
+            f"no version={version!r} in set={set_name!r}; known: "
+            + ", ".join(m.version for m in versions)
+        )
+
+    # ---- opening -------------------------------------------------------------------
+    def index_path(self, manifest: Manifest) -> Path:
+        return self.cache_dir / "index" / f"{manifest.content_hash}.v{INDEX_FORMAT}.sqlite"
+
+    def open(self, set_name: str = "kopa", version: str | None = None) -> Version:
+        """Open a version, compiling its index on first use (cached by content hash).
+
+        A damaged cache file is rebuilt from the verified text; damaged text raises
+        ``CorruptVersion`` naming the file.
+        """
+        m = self.manifest(set_name, version)
+        vdir = self.set_dir(set_name) / m.version
+        target = self.index_path(m)
+        if target.exists():
+            try:
+                return Version(m, vdir, Index(target, m.content_hash))
+            except (CorruptVersion, Exception):  # noqa: BLE001 - any damage: rebuild
+                target.unlink(missing_ok=True)
+        compile_index(vdir, m, target)
+        return Version(m, vdir, Index(target, m.content_hash))
+
+    # ---- verification ----------------------------------------------------------------
+    def verify(self, set_name: str, version: str | None = None) -> list[str]:
+        """Problems found in a version's files (empty: every sha256 matches)."""
+        problems: list[str] = []
+        vdir = self.set_dir(set_name) / (version or self.manifest(set_name).version)
+        try:
+            m = read_manifest(vdir)
+        except (CorruptVersion, FormatVersionError) as exc:
+            return [str(exc)]
+        from .manifest import content_hash_of
+
+        if content_hash_of(m.files) != m.content_hash:
+            problems.append(f"{str(vdir / MANIFEST)!r}: content_hash does not match its files list")
+        for rel, sha in sorted(m.files.items()):
+            p = vdir / rel
+            if not p.exists():
+                problems.append(f"{str(p)!r}: missing")
+                continue
+            if hashlib.sha256(p.read_bytes()).hexdigest() != sha:
+                problems.append(f"{str(p)!r}: sha256 mismatch (damaged or edited)")
+        listed = set(m.files) | {MANIFEST}
+        for p in sorted(vdir.rglob("*")):
+            if p.is_file() and str(p.relative_to(vdir)) not in listed:
+                problems.append(f"{str(p)!r}: not listed in the manifest")
+        return problems
