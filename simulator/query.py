@@ -9,10 +9,10 @@ from typing import Any, Iterable
 
 from .catalog import Endpoint, FilterRule
 
-__all__ = ["apply_query", "query_split"]
+__all__ = ["apply_query", "query_split", "transform_value"]
 
 
-def _transform(value: Any, transform: str | None) -> str:
+def transform_value(value: Any, transform: str | None) -> str:
     text = "" if value is None else str(value)
     if not transform:
         return text
@@ -32,7 +32,7 @@ def _transform(value: Any, transform: str | None) -> str:
 
 
 def _matches(record: dict[str, Any], rule: FilterRule, wanted: str) -> bool:
-    have = _transform(record.get(rule.field), rule.transform)
+    have = transform_value(record.get(rule.field), rule.transform)
     if rule.op == "equals":
         return have == wanted
     if rule.op == "prefix":

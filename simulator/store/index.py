@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
+from pydantic import ValidationError
+
 from ..errors import CorruptVersion
 from .manifest import CollectionEntry, InteractionEntry, Manifest
 
@@ -108,7 +110,10 @@ def compile_index(version_dir: Path, manifest: Manifest, target: Path) -> None:
 
     def interactions() -> Iterator[dict[str, Any]]:
         for raw in iter_entries(version_dir, manifest, "interactions"):
-            e = InteractionEntry.model_validate(raw)
+            try:
+                e = InteractionEntry.model_validate(raw)
+            except ValidationError as exc:
+                raise CorruptVersion(f"an interaction of {str(version_dir)!r} is invalid: {exc}") from None
             body = (
                 base64.b64decode(e.body_b64)
                 if e.body_b64 is not None
@@ -126,7 +131,10 @@ def compile_index(version_dir: Path, manifest: Manifest, target: Path) -> None:
     db["interactions"].insert_all(interactions(), batch_size=500)
     next_id = 1
     for raw in iter_entries(version_dir, manifest, "collections"):
-        c = CollectionEntry.model_validate(raw)
+        try:
+            c = CollectionEntry.model_validate(raw)
+        except ValidationError as exc:
+            raise CorruptVersion(f"a collection of {str(version_dir)!r} is invalid: {exc}") from None
         db["collections"].insert(
             {
                 "id": next_id,

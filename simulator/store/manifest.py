@@ -77,7 +77,7 @@ class InteractionEntry(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     fp: str
-    endpoint: str | None
+    endpoint: str | None = None
     request: str  # canonical request, key-free
     url: str  # redacted URL as recorded
     status: int

@@ -1,0 +1,93 @@
+"""``simulator record``: run a recording plan and publish a new version."""
+
+from __future__ import annotations
+
+import os
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from .common import CassettesOpt, fail
+
+
+def record(
+    live: Annotated[bool, typer.Option("--live", help="Fetch from the live APIs (or --upstream).")] = False,
+    plan: Annotated[Optional[Path], typer.Option(help="Recording plan YAML (default: the shipped plan).")] = None,
+    upstream: Annotated[Optional[str], typer.Option(help="Base URL of a stand-in (sandbox) server.")] = None,
+    cassettes: CassettesOpt = None,
+    set_name: Annotated[Optional[str], typer.Option("--set", help="Cassette set (default: the plan's).")] = None,
+    recorded_at: Annotated[Optional[str], typer.Option(help="The version's 'now' (default: the clock).")] = None,
+    exact: Annotated[bool, typer.Option(help="Also keep every fetched page byte for byte.")] = False,
+    source: Annotated[Optional[str], typer.Option(help="Manifest source (default: sandbox with --upstream, else live).")] = None,
+    rate: Annotated[Optional[float], typer.Option(help="Requests per second per platform (overrides the plan).")] = None,
+) -> None:
+    """Record a plan from the live APIs (keys from KOPA_KEY_* variables) into a new version."""
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from ..catalog import load_catalog
+    from ..errors import SimulatorError
+    from ..record import LiveClient, Recorder, load_plan
+    from ..store import Store
+
+    if not live:
+        fail("recording touches the network: pass --live (with --upstream URL for a sandbox)")
+    catalog = load_catalog()
+    console = Console(stderr=True)
+    try:
+        p = load_plan(plan)
+    except SimulatorError as exc:
+        fail(str(exc))
+    keys: dict[str, str] = {}
+    missing = []
+    for pid, platform in catalog.platforms.items():
+        value = os.environ.get(platform.key_env)
+        if value:
+            keys[pid] = value
+        elif upstream:
+            keys[pid] = f"sandbox-{pid}"
+        else:
+            missing.append(platform.key_env)
+    if missing:
+        console.print(f"[yellow]no key in: {', '.join(sorted(missing))} — those platforms will fail[/yellow]")
+    rates = dict(p.rate_per_sec)
+    if rate is not None:
+        rates = {"default": rate}
+    client = LiveClient(catalog, keys, upstream=upstream, rate_per_sec=rates,
+                        log=lambda m: console.print(f"[dim]{m}[/dim]"))
+    src = source or ("sandbox" if upstream else "live")
+    now = recorded_at or datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    store = Store(cassettes)
+    with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed} collections"),
+                  TimeElapsedColumn(), console=console, transient=True) as bar:
+        task = bar.add_task("recording", total=None)
+
+        def progress(done: int, _total: int | None, label: str) -> None:
+            bar.update(task, completed=done, description=f"recording {label}")
+
+        try:
+            rec = Recorder(p, store=store, catalog=catalog, client=client, set_name=set_name,
+                           source=src, exact=exact, progress=progress)
+            result = rec.run(recorded_at=now, info={"upstream": "sandbox" if upstream else "live"})
+        except SimulatorError as exc:
+            fail(str(exc))
+        finally:
+            client.close()
+    m = result.manifest
+    console.print(
+        f"published [bold]{m.set}@{m.version}[/bold] ({m.content_hash[:12]}): "
+        f"{result.collections} collections, {result.calls} calls"
+        + (f", resumed {result.resumed} from checkpoint" if result.resumed else "")
+    )
+    for w in result.warnings[:20]:
+        console.print(f"[yellow]warning:[/yellow] {w}")
+    if result.fidelity:
+        console.print("query fidelity: " + ", ".join(f"{k} {v:.2f}" for k, v in sorted(result.fidelity.items())))
+    if result.drift is not None:
+        typer.echo(result.drift.to_markdown())
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(record)

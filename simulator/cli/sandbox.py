@@ -1,0 +1,28 @@
+"""``simulator sandbox``: the stand-in upstream for recording without the internet."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+sandbox_app = typer.Typer(help="The sandbox: a local stand-in for every catalog endpoint.", no_args_is_help=True)
+
+
+@sandbox_app.command("serve")
+def serve(
+    seed: Annotated[int, typer.Option(help="World seed (same seed → same data).")] = 0,
+    host: Annotated[str, typer.Option(help="Bind address.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port.")] = 8790,
+) -> None:
+    """Serve the sandbox: GET /{upstream-host}/{path}?{query} with keys sandbox-<platform>."""
+    import uvicorn
+
+    from ..sandbox import create_app
+
+    typer.echo(f"sandbox (seed {seed}) on http://{host}:{port}/ — keys are sandbox-<platform>", err=True)
+    uvicorn.run(create_app(seed=seed), host=host, port=port, log_level="warning", access_log=False)
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(sandbox_app, name="sandbox")

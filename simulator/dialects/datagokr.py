@@ -1,0 +1,554 @@
+"""The data.go.kr gateway family (apis.md §0.1, §0.3, §3, §11, §12.1, §12.3).
+
+Every service behind ``apis.data.go.kr`` shares one skeleton — ``pageNo``/``numOfRows``
+paging, a ``resultCode``/``resultMsg`` header, ``items``/``totalCount`` in a body and the
+gateway's ``OpenAPI_ServiceResponse`` errors — but each provider varies the details. The
+variants are endpoint ``options`` (data, not code):
+
+``envelope``        ``response`` (default) ``{"response":{"header":…,"body":…}}``;
+                    ``bare``: RTMS JSON without the ``response`` wrapper (XML keeps it);
+                    ``population``: MOIS ``{"Response":{"head":{…},"items":…}}``;
+                    ``head_row``: MOIS StanReginCd ``{"StanReginCd":[{"head":[…]},{"row":[…]}]}``
+``success``         ``[resultCode, resultMsg]`` of a normal answer (default ``["00", "NORMAL SERVICE."]``)
+``header_keys``     header (``head``) keys in order; may hold the count keys (population)
+``body_keys``       body keys in order: ``items``, ``numOfRows``, ``pageNo``, ``totalCount``,
+                    ``dataType`` (the format in upper case, KMA)
+``json_header_last``  JSON puts ``body`` before ``header`` (AirKorea)
+``counts``          ``number`` or ``string``: JSON type of ``numOfRows``/``pageNo``
+``total_type``      JSON type of ``totalCount`` (default: ``counts``)
+``num_of_rows``     ``requested`` (echo the window size) or ``returned`` (rows on the page, NEC)
+``items``           ``wrapped`` (``items.item``) or ``bare`` (``items`` is the array: G2B, AirKorea)
+``single_item``     ``list`` or ``object``: one row as ``"item":{…}`` (TAGO, TourAPI, KASI)
+``empty_items``     JSON value of ``items`` on an empty page (default ``""``; ``[]`` when bare)
+``escape_slash``    JSON writes ``/`` as ``\\/`` (TAGO)
+``coerce_numbers``  XML→JSON turns numeric strings into numbers unless that loses characters
+                    (old TourAPI: ``"zipcode":"04628"`` stays a string)
+``xml_decl``        the XML declaration (``encoding="utf-8"`` on RTMS, ``UTF-8`` elsewhere)
+``service_name``    root name of the ``head_row`` envelope (default: the service path segment)
+``gateway``         ``json`` (JSON gateway errors, XML to XML requests) or ``legacy_xml``
+                    (always the legacy XML ``SERVICE ERROR`` form, TourAPI, StanReginCd)
+``gateway_legacy_status``  HTTP status of legacy gateway errors (default 200)
+``errors``          ErrorKind → native error spec (replaces the default spec of that kind):
+                    ``{via: gateway, status, code, name, text}`` gateway envelope;
+                    ``{via: header, code, msg}`` in-band header without a body (HTTP 200);
+                    ``{via: result, code, msg}`` bare ``{"RESULT":{…}}`` (StanReginCd);
+                    ``{via: text, status, body}`` plain text (RTMS ``Unauthorized``);
+                    ``{via: empty}`` the success-shaped empty page (``no_data`` default)
+``content_type``    ``{json: …, xml: …}`` Content-Type per format
+
+``parse`` reads every form above (and the body-only / header-only captures clients make);
+``render`` writes the form the options describe.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import xml.etree.ElementTree as ET
+from typing import Any, Sequence
+
+from ..catalog import Endpoint
+from ..errors import DialectError
+from ..request import SimResponse
+from .base import BaseDialect, ErrorKind, Parsed, Split, json_bytes, xml_escape
+
+__all__ = ["DEFAULT_ERRORS", "DIALECT", "DataGoKrDialect"]
+
+#: Native error of each kind, for services that do not say otherwise (data.go.kr code table,
+#: apis.md §3): gateway errors for keys and unknown operations, in-band header codes for the rest.
+DEFAULT_ERRORS: dict[str, dict[str, Any]] = {
+    "no_data": {"via": "empty"},
+    "invalid_key": {
+        "via": "gateway",
+        "status": 403,
+        "code": "30",
+        "name": "SERVICE_KEY_IS_NOT_REGISTERED_ERROR",
+        "text": "등록되지 않은 서비스키",
+    },
+    "missing_key": {
+        "via": "gateway",
+        "status": 401,
+        "code": "20",
+        "name": "SERVICE_KEY_IS_NULL",
+        "text": "서비스 접근거부",
+    },
+    "unknown_operation": {
+        "via": "gateway",
+        "status": 400,
+        "code": "12",
+        "name": "NO_OPENAPI_SERVICE_ERROR",
+        "text": "해당 오픈API서비스가 없거나 폐기됨",
+    },
+    "bad_param": {"via": "header", "code": "10", "msg": "INVALID_REQUEST_PARAMETER_ERROR"},
+    "page_too_large": {"via": "header", "code": "10", "msg": "INVALID_REQUEST_PARAMETER_ERROR"},
+    "missing_param": {"via": "header", "code": "11", "msg": "NO_MANDATORY_REQUEST_PARAMETERS_ERROR"},
+    "quota_exceeded": {
+        "via": "header",
+        "code": "22",
+        "msg": "LIMITED_NUMBER_OF_SERVICE_REQUESTS_EXCEEDS_ERROR",
+    },
+    "rate_limited": {
+        "via": "header",
+        "code": "23",
+        "msg": "LIMITED_NUMBER_OF_SERVICE_REQUESTS_PER_SECOND_EXCEEDS_ERROR",
+    },
+    "server_error": {"via": "header", "code": "01", "msg": "APPLICATION_ERROR"},
+}
+
+_DEFAULT_HEADER = ["resultCode", "resultMsg"]
+_DEFAULT_BODY = ["items", "numOfRows", "pageNo", "totalCount"]
+_POPULATION_HEAD = ["pageNo", "resultCode", "totalCount", "numOfRows", "resultMsg"]
+_DEFAULT_DECL = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+_CONTENT_TYPES = {
+    "json": "application/json;charset=UTF-8",
+    "xml": "text/xml;charset=UTF-8",
+    "text": "text/plain;charset=UTF-8",
+}
+_INT_RE = re.compile(r"-?(0|[1-9]\d*)")
+_NUM_RE = re.compile(r"-?(0|[1-9]\d*)(\.\d+)?")
+
+
+# ---- value conversion ------------------------------------------------------------------
+def _to_int(value: Any) -> int | None:
+    if value is None or value == "":
+        return None
+    try:
+        return int(str(value).strip())
+    except ValueError:
+        raise DialectError(f"count={value!r} is not an integer") from None
+
+
+def _coerce_number(text: str) -> Any:
+    """A number when writing it back gives the same text (old TourAPI JSON), else the text."""
+    if _INT_RE.fullmatch(text):
+        return int(text)
+    if _NUM_RE.fullmatch(text):
+        f = float(text)
+        if repr(f) == text:
+            return f
+    return text
+
+
+def _json_value(value: Any, ftype: str | None, coerce: bool) -> Any:
+    """A record value for JSON: XML strings become the field's JSON type where they parse."""
+    if not isinstance(value, str):
+        return value
+    if ftype == "integer" and _INT_RE.fullmatch(value):
+        return int(value)
+    if ftype == "number" and _NUM_RE.fullmatch(value):
+        return int(value) if _INT_RE.fullmatch(value) else float(value)
+    if ftype == "boolean" and value in ("true", "false"):
+        return value == "true"
+    if coerce and ftype in (None, "integer", "number"):
+        return _coerce_number(value)
+    return value
+
+
+def _xml_text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return str(value)
+
+
+def _el(tag: str, value: Any) -> str:
+    text = _xml_text(value)
+    if text == "":
+        return f"<{tag}/>"
+    return f"<{tag}>{xml_escape(text)}</{tag}>"
+
+
+def _xml_record(tag: str, record: dict[str, Any]) -> str:
+    return f"<{tag}>" + "".join(_el(k, v) for k, v in record.items()) + f"</{tag}>"
+
+
+def _element_text(el: ET.Element) -> str:
+    text = el.text or ""
+    # Pretty-printing whitespace (TourAPI's newline + indent) is no value; RTMS's " " is.
+    if text.strip() == "" and "\n" in text:
+        return ""
+    return text
+
+
+def _xml_rows(parent: ET.Element | None, tag: str) -> list[dict[str, Any]]:
+    if parent is None:
+        return []
+    return [{c.tag: _element_text(c) for c in row} for row in parent if row.tag == tag]
+
+
+def _json_records(items: Any) -> list[dict[str, Any]]:
+    """Records of a JSON ``items``: ``""``, ``{"item": […]}``, ``{"item": {…}}`` or ``[…]``."""
+    if items is None or items == "":
+        return []
+    if isinstance(items, dict):
+        if "item" not in items:
+            return [items] if items else []
+        items = items["item"]
+        if items is None or items == "":
+            return []
+    if isinstance(items, dict):
+        items = [items]
+    if not isinstance(items, list) or not all(isinstance(r, dict) for r in items):
+        raise DialectError(f"items={str(items)[:80]!r} is not a list of records")
+    return list(items)
+
+
+class DataGoKrDialect(BaseDialect):
+    """The data.go.kr gateway family; see the module docstring for the variant options."""
+
+    name = "datagokr"
+
+    # ---- options ---------------------------------------------------------------------
+    def errors(self, ep: Endpoint) -> dict[str, dict[str, Any]]:
+        """The endpoint's ErrorKind → native error spec table (defaults + ``errors`` option)."""
+        table = dict(DEFAULT_ERRORS)
+        table.update(ep.opt("errors", {}) or {})
+        return table
+
+    def _success(self, ep: Endpoint) -> tuple[str, str]:
+        code, msg = ep.opt("success", ["00", "NORMAL SERVICE."])
+        return str(code), str(msg)
+
+    def _envelope(self, ep: Endpoint) -> str:
+        return str(ep.opt("envelope", "response"))
+
+    def _service_name(self, ep: Endpoint) -> str:
+        name = ep.opt("service_name")
+        if name:
+            return str(name)
+        parts = [p for p in ep.path.split("/") if p]
+        return parts[-2] if len(parts) >= 2 else parts[0]
+
+    def _fmt(self, ep: Endpoint, fmt: str) -> str:
+        return fmt if fmt in ("json", "xml") else str(ep.opt("default_format", "xml"))
+
+    def _response(self, ep: Endpoint, status: int, fmt: str, body: bytes) -> SimResponse:
+        types = {**_CONTENT_TYPES, **(ep.opt("content_type", {}) or {})}
+        return SimResponse(status, [("content-type", types.get(fmt, types["text"]))], body)
+
+    def _decl(self, ep: Endpoint) -> str:
+        return str(ep.opt("xml_decl", _DEFAULT_DECL))
+
+    def _dump(self, ep: Endpoint, obj: Any) -> bytes:
+        return json_bytes(obj, escape_slash=bool(ep.opt("escape_slash", False)))
+
+    def _kind_of(self, ep: Endpoint, via: str, code: str) -> ErrorKind | None:
+        """The first ErrorKind whose spec is ``via`` with ``code`` (endpoint table, then defaults)."""
+        for table in (self.errors(ep), DEFAULT_ERRORS):
+            for kind, spec in table.items():
+                if spec.get("via") == via and str(spec.get("code")) == code:
+                    return kind  # type: ignore[return-value]
+        return None
+
+    # ---- parsing ---------------------------------------------------------------------
+    def parse(self, endpoint: Endpoint, body: bytes, fmt: str) -> Parsed:
+        try:
+            text = body.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise DialectError(f"endpoint={endpoint.id!r}: body is not UTF-8: {exc}") from None
+        if fmt == "json":
+            try:
+                obj = json.loads(text)
+            except json.JSONDecodeError as exc:
+                raise DialectError(f"endpoint={endpoint.id!r}: body is not JSON: {exc}") from None
+            return self._parse_json(endpoint, obj)
+        if fmt == "xml":
+            try:
+                root = ET.fromstring(text.strip().encode("utf-8"))
+            except ET.ParseError as exc:
+                raise DialectError(f"endpoint={endpoint.id!r}: body is not XML: {exc}") from None
+            return self._parse_xml(endpoint, root)
+        return self._parse_text(endpoint, text)
+
+    def _parse_text(self, ep: Endpoint, text: str) -> Parsed:
+        stripped = text.strip()
+        for kind, spec in self.errors(ep).items():
+            if spec.get("via") == "text" and str(spec.get("body", "")).strip() == stripped:
+                return Parsed([], None, outcome="error", code=stripped, kind=kind)  # type: ignore[arg-type]
+        if stripped == "Unauthorized":  # the gateway's plain 401 (RTMS)
+            return Parsed([], None, outcome="error", code=stripped, kind="missing_key")
+        raise DialectError(
+            f"endpoint={ep.id!r}: body {stripped[:60]!r} is neither JSON nor XML nor a known "
+            "gateway text"
+        )
+
+    def _status(self, ep: Endpoint, via: str, code: str) -> Parsed:
+        """Parsed form of a non-success answer (``via`` says where its code was found)."""
+        kind = self._kind_of(ep, via, code)
+        outcome = "empty" if kind == "no_data" else "error"
+        return Parsed([], 0 if kind == "no_data" else None, outcome=outcome, code=code, kind=kind)
+
+    def _page(self, records: list[dict[str, Any]], total: int | None) -> Parsed:
+        outcome = "empty" if not records and not total else "ok"
+        return Parsed(records, total, outcome=outcome)  # type: ignore[arg-type]
+
+    def _parse_json(self, ep: Endpoint, obj: Any) -> Parsed:
+        if not isinstance(obj, dict):
+            raise DialectError(f"endpoint={ep.id!r}: JSON body is a {type(obj).__name__}, not an object")
+        if "OpenAPI_ServiceResponse" in obj:
+            head = (obj["OpenAPI_ServiceResponse"] or {}).get("cmmMsgHeader") or {}
+            return self._status(ep, "gateway", str(head.get("returnReasonCode", "")))
+        if set(obj) == {"RESULT"}:
+            result = obj["RESULT"] or {}
+            return self._status(ep, "result", str(result.get("resultCode", "")))
+        if len(obj) == 1 and isinstance(next(iter(obj.values())), list):
+            return self._parse_head_row_json(ep, next(iter(obj.values())))
+        if "Response" in obj:
+            resp = obj["Response"] or {}
+            head = resp.get("head") or {}
+            code = str(head.get("resultCode", ""))
+            if code != self._success(ep)[0]:
+                return self._status(ep, "header", code)
+            return self._page(_json_records(resp.get("items")), _to_int(head.get("totalCount")))
+        root = obj.get("response", obj)
+        if not isinstance(root, dict):
+            raise DialectError(f"endpoint={ep.id!r}: 'response' is not an object")
+        header = root.get("header")
+        body = root.get("body")
+        if header is None and body is None and "items" in root:
+            body = root  # a body-only capture (G2B sample)
+        if header is None and body is None:
+            raise DialectError(
+                f"endpoint={ep.id!r}: JSON has neither header nor body (keys {list(root)[:6]})"
+            )
+        if header is not None:
+            code = str(header.get("resultCode", ""))
+            if code != self._success(ep)[0]:
+                return self._status(ep, "header", code)
+        if not isinstance(body, dict):
+            return self._page([], None)
+        return self._page(_json_records(body.get("items")), _to_int(body.get("totalCount")))
+
+    def _parse_head_row_json(self, ep: Endpoint, parts: list[Any]) -> Parsed:
+        head: dict[str, Any] = {}
+        rows: list[dict[str, Any]] = []
+        for part in parts:
+            if not isinstance(part, dict):
+                raise DialectError(f"endpoint={ep.id!r}: head/row part {part!r:.60} is not an object")
+            for entry in part.get("head", []):
+                head.update(entry)
+            if "row" in part:
+                rows = _json_records(part["row"])
+        result = head.get("RESULT") or {}
+        code = str(result.get("resultCode", ""))
+        if code != self._success(ep)[0]:
+            return self._status(ep, "result", code)
+        return self._page(rows, _to_int(head.get("totalCount")))
+
+    def _parse_xml(self, ep: Endpoint, root: ET.Element) -> Parsed:
+        tag = root.tag
+        if tag == "OpenAPI_ServiceResponse":
+            return self._status(ep, "gateway", root.findtext("cmmMsgHeader/returnReasonCode", "").strip())
+        if tag == "RESULT":
+            return self._status(ep, "result", root.findtext("resultCode", "").strip())
+        if tag == "Response":
+            head = root.find("head")
+            code = (head.findtext("resultCode", "") if head is not None else "").strip()
+            if code != self._success(ep)[0]:
+                return self._status(ep, "header", code)
+            total = _to_int(head.findtext("totalCount") if head is not None else None)
+            return self._page(_xml_rows(root.find("items"), "item"), total)
+        if tag == "response":
+            code = root.findtext("header/resultCode")
+            if code is not None and code.strip() != self._success(ep)[0]:
+                return self._status(ep, "header", code.strip())
+            body = root.find("body")
+            if body is None:
+                return self._page([], None)
+            return self._page(_xml_rows(body.find("items"), "item"), _to_int(body.findtext("totalCount")))
+        # head/row hybrid: <StanReginCd><head>…<RESULT>…</RESULT></head><row>…</row>…
+        head_el = root.find("head")
+        if head_el is None:
+            raise DialectError(f"endpoint={ep.id!r}: unknown XML root <{tag}>")
+        code = head_el.findtext("RESULT/resultCode", "").strip()
+        if code != self._success(ep)[0]:
+            return self._status(ep, "result", code)
+        return self._page(_xml_rows(root, "row"), _to_int(head_el.findtext("totalCount")))
+
+    # ---- rendering -------------------------------------------------------------------
+    def render(
+        self,
+        split: Split,
+        records: Sequence[dict[str, Any]],
+        total: int,
+        envelope: dict[str, Any],
+    ) -> SimResponse:
+        ep = split.endpoint
+        fmt = self._fmt(ep, split.fmt)
+        if not records and total == 0 and self.errors(ep)["no_data"].get("via") != "empty":
+            return self.render_error(ep, "no_data", fmt)
+        return self._render_page(ep, fmt, list(records), total, split.window.page, split.window.size)
+
+    def _render_page(
+        self,
+        ep: Endpoint,
+        fmt: str,
+        records: list[dict[str, Any]],
+        total: int,
+        page: int,
+        size: int,
+    ) -> SimResponse:
+        code, msg = self._success(ep)
+        rows = len(records) if ep.opt("num_of_rows", "requested") == "returned" else size
+        counts = {"numOfRows": rows, "pageNo": page, "totalCount": total}
+        env = self._envelope(ep)
+
+        def value(key: str) -> Any:
+            if key == "resultCode":
+                return code
+            if key == "resultMsg":
+                return msg
+            if key in ("dataType", "type"):
+                return fmt.upper()
+            if key in counts:
+                if fmt == "xml":
+                    return str(counts[key])
+                kind = ep.opt("counts", "number")
+                if key == "totalCount":
+                    kind = ep.opt("total_type", kind)
+                return str(counts[key]) if kind == "string" else counts[key]
+            raise DialectError(f"endpoint={ep.id!r}: unknown envelope key={key!r} in options")
+
+        if env == "head_row":
+            body = self._head_row(ep, fmt, records, value)
+        elif env == "population":
+            body = self._population(ep, fmt, records, value)
+        else:
+            body = self._standard(ep, fmt, records, value)
+        return self._response(ep, 200, fmt, body)
+
+    def _json_rows(self, ep: Endpoint, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        types = {f.name: f.type for f in ep.fields}
+        coerce = bool(ep.opt("coerce_numbers", False))
+        return [{k: _json_value(v, types.get(k), coerce) for k, v in r.items()} for r in records]
+
+    def _json_items(self, ep: Endpoint, records: list[dict[str, Any]]) -> Any:
+        bare = ep.opt("items", "wrapped") == "bare"
+        if not records:
+            return ep.opt("empty_items", [] if bare else "")
+        rows = self._json_rows(ep, records)
+        if bare:
+            return rows
+        if len(rows) == 1 and ep.opt("single_item", "list") == "object":
+            return {"item": rows[0]}
+        return {"item": rows}
+
+    def _xml_items(self, records: list[dict[str, Any]]) -> str:
+        if not records:
+            return "<items/>"
+        return "<items>" + "".join(_xml_record("item", r) for r in records) + "</items>"
+
+    def _standard(self, ep: Endpoint, fmt: str, records: list[dict[str, Any]], value: Any) -> bytes:
+        header_keys = ep.opt("header_keys", _DEFAULT_HEADER)
+        body_keys = ep.opt("body_keys", _DEFAULT_BODY)
+        if fmt == "xml":
+            header = "".join(_el(k, value(k)) for k in header_keys)
+            parts = [
+                self._xml_items(records) if k == "items" else _el(k, value(k)) for k in body_keys
+            ]
+            xml = f"<response><header>{header}</header><body>{''.join(parts)}</body></response>"
+            return (self._decl(ep) + xml).encode("utf-8")
+        header_obj = {k: value(k) for k in header_keys}
+        body_obj = {
+            k: self._json_items(ep, records) if k == "items" else value(k) for k in body_keys
+        }
+        sections = [("header", header_obj), ("body", body_obj)]
+        if ep.opt("json_header_last", False):
+            sections.reverse()
+        inner = dict(sections)
+        obj = inner if self._envelope(ep) == "bare" else {"response": inner}
+        return self._dump(ep, obj)
+
+    def _population(self, ep: Endpoint, fmt: str, records: list[dict[str, Any]], value: Any) -> bytes:
+        head_keys = ep.opt("header_keys", _POPULATION_HEAD)
+        if fmt == "xml":
+            head = "".join(_el(k, value(k)) for k in head_keys)
+            xml = f"<Response><head>{head}</head>{self._xml_items(records)}</Response>"
+            return (self._decl(ep) + xml).encode("utf-8")
+        obj = {"Response": {"head": {k: value(k) for k in head_keys}, "items": self._json_items(ep, records)}}
+        return self._dump(ep, obj)
+
+    def _head_row(self, ep: Endpoint, fmt: str, records: list[dict[str, Any]], value: Any) -> bytes:
+        name = self._service_name(ep)
+        code, msg = self._success(ep)
+        if fmt == "xml":
+            head = "".join(_el(k, value(k)) for k in ("totalCount", "numOfRows", "pageNo", "type"))
+            result = f"<RESULT>{_el('resultCode', code)}{_el('resultMsg', msg)}</RESULT>"
+            rows = "".join(_xml_record("row", r) for r in records)
+            xml = f"<{name}><head>{head}{result}</head>{rows}</{name}>"
+            return (self._decl(ep) + xml).encode("utf-8")
+        head_list = [
+            {"totalCount": value("totalCount")},
+            {"numOfRows": value("numOfRows"), "pageNo": value("pageNo"), "type": value("type")},
+            {"RESULT": {"resultCode": code, "resultMsg": msg}},
+        ]
+        obj = {name: [{"head": head_list}, {"row": self._json_rows(ep, records)}]}
+        return self._dump(ep, obj)
+
+    # ---- errors ----------------------------------------------------------------------
+    def render_error(
+        self, endpoint: Endpoint, kind: ErrorKind, fmt: str, detail: str = ""
+    ) -> SimResponse:
+        ep = endpoint
+        spec = self.errors(ep).get(kind)
+        if spec is None:
+            raise DialectError(f"endpoint={ep.id!r}: no native error for kind={kind!r}")
+        via = spec.get("via")
+        fmt = self._fmt(ep, fmt)
+        if via == "empty":
+            return self._render_page(ep, fmt, [], 0, 1, ep.default_page_size)
+        if via == "text":
+            body = str(spec.get("body", "")).encode("utf-8")
+            return self._response(ep, int(spec.get("status", 401)), "text", body)
+        if via == "gateway":
+            return self._gateway(ep, spec, fmt)
+        code, msg = str(spec.get("code", "")), str(spec.get("msg", ""))
+        if via == "result":
+            if fmt == "xml":
+                xml = f"<RESULT>{_el('resultCode', code)}{_el('resultMsg', msg)}</RESULT>"
+                return self._response(ep, 200, fmt, (self._decl(ep) + xml).encode("utf-8"))
+            obj: Any = {"RESULT": {"resultCode": code, "resultMsg": msg}}
+            return self._response(ep, 200, fmt, self._dump(ep, obj))
+        if via == "header":
+            return self._header_only(ep, fmt, code, msg)
+        raise DialectError(f"endpoint={ep.id!r}: errors.{kind}.via={via!r} is not one of "
+                           "gateway, header, result, text, empty")
+
+    def _header_only(self, ep: Endpoint, fmt: str, code: str, msg: str) -> SimResponse:
+        """An in-band error: the header (``head``) with no body, HTTP 200 (KMA ``03 NO_DATA``)."""
+        env = self._envelope(ep)
+        keys = [k for k in ep.opt("header_keys", _DEFAULT_HEADER) if k in ("resultCode", "resultMsg")]
+        keys = keys or ["resultCode", "resultMsg"]
+        values = {"resultCode": code, "resultMsg": msg}
+        section = "head" if env == "population" else "header"
+        root = "Response" if env == "population" else "response"
+        if fmt == "xml":
+            inner = "".join(_el(k, values[k]) for k in keys)
+            xml = f"<{root}><{section}>{inner}</{section}></{root}>"
+            return self._response(ep, 200, fmt, (self._decl(ep) + xml).encode("utf-8"))
+        head = {section: {k: values[k] for k in keys}}
+        obj = head if env == "bare" else {root: head}
+        return self._response(ep, 200, fmt, self._dump(ep, obj))
+
+    def _gateway(self, ep: Endpoint, spec: dict[str, Any], fmt: str) -> SimResponse:
+        """``OpenAPI_ServiceResponse/cmmMsgHeader``: new JSON/XML form or the legacy XML form."""
+        code, name = str(spec.get("code", "")), str(spec.get("name", ""))
+        if ep.opt("gateway", "json") == "legacy_xml":
+            head = {"errMsg": "SERVICE ERROR", "returnAuthMsg": name, "returnReasonCode": code}
+            status = int(ep.opt("gateway_legacy_status", 200))
+            fmt = "xml"
+        else:
+            head = {"errMsg": name, "returnAuthMsg": str(spec.get("text", "")), "returnReasonCode": code}
+            status = int(spec.get("status", 403))
+        if fmt == "xml":
+            inner = "".join(_el(k, v) for k, v in head.items())
+            xml = f"<OpenAPI_ServiceResponse><cmmMsgHeader>{inner}</cmmMsgHeader></OpenAPI_ServiceResponse>"
+            return self._response(ep, status, "xml", xml.encode("utf-8"))
+        obj = {"OpenAPI_ServiceResponse": {"cmmMsgHeader": head}}
+        return self._response(ep, status, "json", json_bytes(obj))
+
+
+DIALECT = DataGoKrDialect()

@@ -1,0 +1,150 @@
+"""The live client: builds real requests from catalog params, paces, retries, never logs keys."""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Mapping
+from urllib.parse import quote
+
+import httpx
+
+from ..catalog import Catalog, Endpoint
+from ..errors import RecordError
+from ..request import SimRequest, SimResponse
+from ..secrets import redact_url
+
+__all__ = ["LiveClient", "RetryPolicy", "build_request"]
+
+
+def build_request(ep: Endpoint, params: Mapping[str, str], key: str | None, scheme: str = "https") -> SimRequest:
+    """The real request for ``ep`` with ``params`` (key placed where the platform wants it)."""
+    path = ep.path
+    query: list[tuple[str, str]] = []
+    all_params = {**ep.match, **params}
+    for p in ep.params:
+        token = "{" + p.name + "}"
+        if p.location == "path":
+            if p.role == "auth":
+                value = key or ""
+            else:
+                value = all_params.get(p.name, p.default or "")
+            path = path.replace(token, quote(value, safe=""))
+        elif p.role == "auth" and key:
+            query.append((p.name, key))
+    path_names = {p.name for p in ep.params if p.location == "path"}
+    for k, v in all_params.items():
+        if k not in path_names:
+            query.append((k, v))
+    while path.endswith("/"):
+        path = path[:-1]
+    return SimRequest(method=ep.method, host=ep.host, path=path, query=tuple(query), scheme=scheme)
+
+
+@dataclass
+class RetryPolicy:
+    attempts: int = 5
+    base_delay: float = 0.5
+    max_delay: float = 20.0
+
+
+@dataclass
+class LiveClient:
+    """Fetches from the live hosts, or from ``upstream`` (a sandbox: ``{upstream}/{host}{path}``).
+
+    Args:
+        catalog: for scheme and key placement.
+        keys: platform id → key (from ``KOPA_KEY_*`` environment variables).
+        upstream: base URL of a stand-in server; None for the real hosts.
+        rate_per_sec: platform id (or ``default``) → max requests per second.
+        retry: backoff policy for transient failures.
+        rng: jitter source (seeded for reproducible tests).
+        sleep: injectable sleep (tests pass a no-op).
+    """
+
+    catalog: Catalog
+    keys: dict[str, str]
+    upstream: str | None = None
+    rate_per_sec: dict[str, float] = field(default_factory=lambda: {"default": 5.0})
+    retry: RetryPolicy = field(default_factory=RetryPolicy)
+    rng: random.Random = field(default_factory=lambda: random.Random(0))
+    sleep: Callable[[float], None] = time.sleep
+    timeout: float = 30.0
+    log: Callable[[str], None] = lambda _msg: None
+    _last: dict[str, float] = field(default_factory=dict)
+    _client: httpx.Client | None = None
+    calls: int = 0
+
+    def __post_init__(self) -> None:
+        self._client = httpx.Client(timeout=self.timeout, follow_redirects=False,
+                                    headers={"user-agent": "kopa-sim-recorder/0.1"})
+
+    def close(self) -> None:
+        if self._client is not None:
+            self._client.close()
+
+    def key_for(self, ep: Endpoint) -> str | None:
+        return self.keys.get(ep.platform)
+
+    def _pace(self, platform: str) -> None:
+        rate = self.rate_per_sec.get(platform, self.rate_per_sec.get("default", 5.0))
+        if rate <= 0:
+            return
+        gap = 1.0 / rate
+        now = time.monotonic()
+        wait = self._last.get(platform, 0.0) + gap - now
+        if wait > 0:
+            self.sleep(wait)
+        self._last[platform] = time.monotonic()
+
+    def url_of(self, req: SimRequest) -> str:
+        if self.upstream is None:
+            return req.url
+        netloc = req.host if req.port is None else f"{req.host}:{req.port}"
+        return self.upstream.rstrip("/") + "/" + netloc + req.url.split(netloc, 1)[1]
+
+    def send(self, req: SimRequest, platform: str) -> SimResponse:
+        """One request with pacing; transport failures raise ``httpx.HTTPError``."""
+        assert self._client is not None
+        self._pace(platform)
+        self.calls += 1
+        r = self._client.request(req.method, self.url_of(req), headers=dict(req.headers) or None)
+        return SimResponse(r.status_code, [(k.lower(), v) for k, v in r.headers.items()], r.content)
+
+    def fetch(
+        self,
+        ep: Endpoint,
+        params: Mapping[str, str],
+        check: Callable[[SimResponse], str | None],
+    ) -> tuple[SimRequest, SimResponse]:
+        """Fetch with retries. ``check`` classifies an answer: None (good), ``"retry"``
+        (transient: 5xx, rate limit, truncated), or a message for a permanent failure."""
+        scheme = self.catalog.platforms[ep.platform].scheme
+        req = build_request(ep, params, self.key_for(ep), scheme)
+        last = ""
+        for attempt in range(self.retry.attempts):
+            try:
+                resp = self.send(req, ep.platform)
+            except httpx.HTTPError as exc:
+                verdict: str | None = "retry"
+                last = f"{type(exc).__name__}"
+            else:
+                verdict = check(resp)
+                if verdict is None:
+                    return req, resp
+                last = f"HTTP {resp.status}" if verdict == "retry" else verdict
+                if verdict != "retry":
+                    raise RecordError(
+                        f"{ep.id}: {verdict} for {redact_url(req, self.catalog)}; nothing was "
+                        f"published. Check the key in ${self.catalog.platforms[ep.platform].key_env}"
+                    )
+            delay = min(self.retry.max_delay, self.retry.base_delay * 2**attempt)
+            delay *= 0.5 + self.rng.random()
+            self.log(f"retry {attempt + 1}/{self.retry.attempts} {ep.id} after {last} in {delay:.1f}s")
+            self.sleep(delay)
+        raise RecordError(
+            f"{ep.id}: gave up after {self.retry.attempts} attempts ({last}) for "
+            f"{redact_url(req, self.catalog)}; nothing was published. Rerun the same command "
+            "to resume from the checkpoint"
+        )

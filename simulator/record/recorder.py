@@ -1,0 +1,297 @@
+"""Run a recording plan against the live APIs (or a sandbox) and publish a new version.
+
+Whole collections are fetched at the maximum page size, page after page. Each finished
+collection is appended to a checkpoint file (fsynced) beside the set, so a killed job
+resumes where it stopped; only when every collection is in does the version builder publish,
+atomically. A failure publishes nothing and leaves the checkpoint for the next run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from ..catalog import Catalog, Endpoint
+from ..dialects import Parsed, collection_key, get_dialect
+from ..errors import DialectError, RecordError
+from ..fidelity import sniff_format
+from ..query import apply_query, query_split, transform_value
+from ..request import SimResponse
+from ..store import Manifest, Store, VersionBuilder
+from ..store.diff import Drift, diff_versions
+from .live import LiveClient
+from .plan import Plan
+
+__all__ = ["RecordResult", "Recorder"]
+
+_TRANSIENT = {"rate_limited", "server_error"}
+_PERMANENT = {"invalid_key", "missing_key", "quota_exceeded", "unknown_operation"}
+
+
+@dataclass
+class RecordResult:
+    manifest: Manifest
+    drift: Drift | None
+    fidelity: dict[str, float] = field(default_factory=dict)
+    calls: int = 0
+    collections: int = 0
+    resumed: int = 0
+    warnings: list[str] = field(default_factory=list)
+
+
+class Recorder:
+    """Records a plan. ``progress(done, total, label)`` is called as collections finish."""
+
+    def __init__(
+        self,
+        plan: Plan,
+        *,
+        store: Store,
+        catalog: Catalog,
+        client: LiveClient,
+        set_name: str | None = None,
+        source: str = "live",
+        exact: bool = False,
+        progress: Callable[[int, int | None, str], None] | None = None,
+        seed: int = 0,
+    ) -> None:
+        self.plan = plan
+        self.store = store
+        self.catalog = catalog
+        self.client = client
+        self.set_name = set_name or plan.set
+        self.source = source
+        self.exact = exact
+        self.progress = progress or (lambda _d, _t, _l: None)
+        self.rng = random.Random(seed)
+        self.done: dict[str, dict[str, Any]] = {}
+        self.warnings: list[str] = []
+        self.pages: list[tuple[Any, SimResponse]] = []
+        plan.validate_against(catalog)
+        self.checkpoint_dir = store.set_dir(self.set_name) / f".record-{plan.digest()}-{source}"
+        self.checkpoint = self.checkpoint_dir / "checkpoint.jsonl"
+
+    # ---- checkpoint ----------------------------------------------------------------
+    def _load_checkpoint(self) -> int:
+        if not self.checkpoint.exists():
+            return 0
+        n = 0
+        for line in self.checkpoint.read_text(encoding="utf-8").splitlines():
+            try:
+                entry = json.loads(line)
+            except json.JSONDecodeError:
+                break  # a torn last line from a kill: that collection is fetched again
+            self.done[entry["key"]] = entry
+            n += 1
+        return n
+
+    def _save(self, entry: dict[str, Any]) -> None:
+        self.checkpoint_dir.mkdir(parents=True, exist_ok=True)
+        with open(self.checkpoint, "a", encoding="utf-8") as fh:
+            fh.write(json.dumps(entry, ensure_ascii=False, separators=(",", ":")) + "\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+
+    # ---- fetching ------------------------------------------------------------------
+    def _record_format(self, ep: Endpoint) -> str:
+        if ep.kind == "binary":
+            return "zip"
+        if ep.params_with_role("format"):
+            return str(ep.opt("record_format", "json"))
+        return str(ep.opt("default_format", "xml"))
+
+    def _fetch_page(self, ep: Endpoint, params: dict[str, str]) -> Parsed:
+        dialect = get_dialect(ep.dialect)
+        holder: dict[str, Parsed] = {}
+
+        def check(resp: SimResponse) -> str | None:
+            if resp.status >= 500 or resp.status == 429:
+                return "retry"
+            fmt = sniff_format(resp.body)
+            try:
+                parsed = dialect.parse(ep, resp.body, fmt)
+            except (DialectError, ValueError, KeyError, IndexError):
+                if resp.status in (401, 403):
+                    return f"HTTP {resp.status} (key refused)"
+                return "retry"  # truncated or garbled: fetch again
+            if parsed.outcome == "error" or (parsed.outcome == "empty" and parsed.kind not in (None, "no_data")):
+                kind = parsed.kind or "server_error"
+                if kind in _TRANSIENT:
+                    return "retry"
+                if kind in _PERMANENT:
+                    return f"native error {parsed.code or kind} ({kind})"
+                if kind != "no_data":
+                    return f"native error {parsed.code or kind} ({kind})"
+            holder["p"] = parsed
+            return None
+
+        req, resp = self.client.fetch(ep, params, check)
+        if self.exact:
+            self.pages.append((req, resp))
+        return holder["p"]
+
+    def record_collection(self, ep: Endpoint, params: dict[str, str]) -> dict[str, Any]:
+        skip_roles = ("auth", "page", "page_size", "range_start", "range_end", "format")
+        filters = {
+            k: v
+            for k, v in params.items()
+            if not (ep.param(k) is not None and ep.param(k).role in skip_roles)  # type: ignore[union-attr]
+            and k not in ep.match
+        }
+        key = collection_key(ep.id, filters)
+        if key in self.done:
+            return self.done[key]
+        dialect = get_dialect(ep.dialect)
+        fmt = self._record_format(ep)
+        pages = dialect.page_requests(ep, filters, 1, fmt)
+        first = self._fetch_page(ep, pages[0])
+        records = list(first.records)
+        total = first.total if first.total is not None else len(records)
+        if first.outcome != "ok":
+            total = 0
+            records = []
+        if ep.kind == "collection" and total > len(records):
+            for page in dialect.page_requests(ep, filters, total, fmt)[1:]:
+                parsed = self._fetch_page(ep, page)
+                if parsed.outcome != "ok" or not parsed.records:
+                    break
+                records.extend(parsed.records)
+        if ep.kind == "collection" and len(records) != total:
+            self.warnings.append(
+                f"{key}: reported total {total} but {len(records)} records fetched"
+            )
+        entry = {
+            "key": key,
+            "endpoint": ep.id,
+            "filters": filters,
+            "fmt": fmt,
+            "total": total,
+            "envelope": first.envelope,
+            "records": records,
+        }
+        self._save(entry)
+        self.done[key] = entry
+        return entry
+
+    # ---- plan ----------------------------------------------------------------------
+    def _crawl_values(self, crawl: Any) -> list[dict[str, str]]:
+        out: list[dict[str, str]] = []
+        seen: set[tuple[str, ...]] = set()
+        for key in sorted(self.done):
+            entry = self.done[key]
+            if entry["endpoint"] != crawl.source:
+                continue
+            if any(entry["filters"].get(k) != v for k, v in crawl.source_filters.items()):
+                continue
+            for rec in entry["records"]:
+                ok = True
+                for fld, cond in crawl.where.items():
+                    val = "" if rec.get(fld) is None else str(rec.get(fld))
+                    for op, want in cond.items():
+                        if op == "contains" and want not in val:
+                            ok = False
+                        elif op == "equals" and val != want:
+                            ok = False
+                        elif op == "prefix" and not val.startswith(want):
+                            ok = False
+                        elif op == "not_equals" and val == want:
+                            ok = False
+                if not ok or rec.get(crawl.field) in (None, "", " "):
+                    continue
+                params = dict(crawl.params)
+                params[crawl.param] = transform_value(rec.get(crawl.field), crawl.transform)
+                for p, f in crawl.also.items():
+                    if rec.get(f) not in (None, ""):
+                        params[p] = str(rec.get(f))
+                ident = tuple(sorted(params.items()))
+                if ident in seen:
+                    continue
+                seen.add(ident)
+                out.append(params)
+                if len(out) >= crawl.limit:
+                    return out
+        return out
+
+    def run(self, *, recorded_at: str, info: dict[str, Any] | None = None, parent: str | None = "latest") -> RecordResult:
+        resumed = self._load_checkpoint()
+        steps: list[tuple[Endpoint, dict[str, str]]] = [
+            (self.catalog.endpoint(s.endpoint), dict(s.params)) for s in self.plan.seeds
+        ]
+        n = 0
+        for ep, params in steps:
+            self.record_collection(ep, params)
+            n += 1
+            self.progress(n, None, ep.id)
+        for crawl in self.plan.crawls:
+            dst = self.catalog.endpoint(crawl.to)
+            for params in self._crawl_values(crawl):
+                self.record_collection(dst, params)
+                n += 1
+                self.progress(n, None, dst.id)
+        fidelity = self._fidelity()
+        builder = VersionBuilder(
+            self.store, self.set_name, self.catalog, parent=parent, secrets=list(self.client.keys.values())
+        )
+        for key in sorted(self.done):
+            e = self.done[key]
+            builder.add_collection(
+                endpoint=e["endpoint"], key=e["key"], filters=e["filters"], fmt=e["fmt"],
+                total=e["total"], records=e["records"], envelope=e["envelope"],
+            )
+        for req, resp in self.pages:
+            builder.add_interaction(req, resp)
+        parent_manifest = builder.parent
+        meta = {"plan": self.plan.digest(), "query_fidelity": fidelity, **(info or {})}
+        manifest = builder.publish(recorded_at=recorded_at, source=self.source, info=meta)
+        drift = None
+        if parent_manifest is not None:
+            a = self.store.open(self.set_name, parent_manifest.version)
+            b = self.store.open(self.set_name, manifest.version)
+            drift = diff_versions(a, b, self.catalog)
+        shutil.rmtree(self.checkpoint_dir, ignore_errors=True)
+        return RecordResult(manifest, drift, fidelity, self.client.calls, len(self.done), resumed, self.warnings)
+
+    # ---- query fidelity ------------------------------------------------------------
+    def _fidelity(self) -> dict[str, float]:
+        """Check sampled filter values live against the local query answer (per endpoint)."""
+        scores: dict[str, float] = {}
+        if self.plan.fidelity_samples <= 0:
+            return scores
+        for key in sorted(self.done):
+            e = self.done[key]
+            ep = self.catalog.endpoints[e["endpoint"]]
+            if ep.query is None or not e["records"] or ep.id in scores:
+                continue
+            base, q = query_split(ep, e["filters"])
+            if q:
+                continue  # not a full collection
+            rule = ep.query.filters[0]
+            values = sorted({str(r.get(rule.field)) for r in e["records"] if r.get(rule.field) not in (None, "")})
+            if not values:
+                continue
+            picks = self.rng.sample(values, min(self.plan.fidelity_samples, len(values)))
+            good = 0
+            for value in picks:
+                wanted = value[:2] if rule.op == "contains" else value
+                local = apply_query(ep, e["records"], {rule.param: wanted})
+                params = {**base, rule.param: wanted}
+                page = get_dialect(ep.dialect).page_requests(ep, params, 1, e["fmt"])[0]
+                live = self._fetch_page(ep, page)
+                size = ep.max_page_size
+                live_total = live.total if live.total is not None else len(live.records)
+                if live.outcome != "ok":
+                    live_total = 0
+                if live_total == len(local) and _same(live.records, local[:size]):
+                    good += 1
+            scores[ep.id] = good / len(picks)
+        return scores
+
+
+def _same(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> bool:
+    norm = lambda rs: [json.dumps({k: str(v) for k, v in r.items()}, sort_keys=True, ensure_ascii=False) for r in rs]  # noqa: E731
+    return norm(a) == norm(b)

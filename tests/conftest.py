@@ -1,0 +1,25 @@
+from __future__ import annotations
+
+import secrets as _secrets
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test gets its own index cache, so no test reads another's compiled files."""
+    monkeypatch.setenv("KOPA_CACHE", str(tmp_path_factory.mktemp("cache")))
+
+
+@pytest.fixture
+def api_key() -> str:
+    """A key made at run time (never a real one, never committed)."""
+    return "k" + _secrets.token_hex(20)
+
+
+@pytest.fixture
+def cassette_root(tmp_path: Path) -> Path:
+    root = tmp_path / "cassettes"
+    root.mkdir()
+    return root
