@@ -73,8 +73,7 @@ class Catalog:
         for plat in platforms:
             if plat.id in self.platforms:
                 raise CatalogError(f"duplicate platform id={plat.id!r}")
-            merged = [self._merge(plat, ep) for ep in plat.endpoints]
-            plat = plat.model_copy(update={"endpoints": merged})
+            merged = plat.endpoints
             self.platforms[plat.id] = plat
             for ep in merged:
                 if ep.id in self.endpoints:
@@ -88,6 +87,24 @@ class Catalog:
         for routes in self._routes.values():
             # Most literal segments first, then most match conditions: the specific wins.
             routes.sort(key=lambda r: (-r.literal_count, -len(r.endpoint.match)))
+
+    @staticmethod
+    def _merge(plat: Platform, ep: Endpoint) -> Endpoint:
+        """``ep`` with its platform's common params, options and identity merged in.
+
+        Idempotent: endpoints loaded from files arrive merged already (``_merge_raw``).
+        """
+        names = {p.name for p in ep.params}
+        return ep.model_copy(
+            update={
+                "params": list(ep.params) + [p for p in plat.common_params if p.name not in names],
+                "options": {**plat.options, **ep.options},
+                "host": ep.host or plat.host,
+                "platform": plat.id,
+                "domain": plat.domain,
+                "dialect": ep.dialect or plat.dialect,
+            }
+        )
 
     def endpoint(self, endpoint_id: str) -> Endpoint:
         try:

@@ -446,7 +446,9 @@ class OpenPortalDialect(NativeDialect):
     def _parse_xml(self, ep: Endpoint, body: bytes) -> Parsed:
         root = parse_xml(body)
         if root.tag == "RESULT":
-            return self.error_parsed(ep, root.findtext("CODE", ""), root.findtext("MESSAGE", ""))
+            return self.error_parsed(
+                ep, (root.findtext("CODE") or "").strip(), (root.findtext("MESSAGE") or "").strip()
+            )
         head = root.find("head")
         if head is None:
             raise DialectError(f"endpoint {ep.id!r}: XML root <{root.tag}> has no <head>")

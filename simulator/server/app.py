@@ -130,6 +130,12 @@ class SimApp:
 
     @staticmethod
     def _upstream(path: str, host_header: str) -> tuple[str | None, str]:
+        if path.startswith(("http://", "https://")):
+            # Absolute-form request target: we are being used as an HTTP proxy.
+            from urllib.parse import urlsplit
+
+            u = urlsplit(path)
+            return (u.netloc or None), (u.path or "/")
         parts = path.lstrip("/").split("/", 1)
         first = parts[0]
         if "." in first and not first.startswith("."):

@@ -1,0 +1,231 @@
+"""juso.go.kr road-name address APIs (``business.juso.go.kr/addrlink/*.do``, apis.md §7.1).
+
+::
+
+    {"results":{"common":{"errorMessage":"정상","countPerPage":"10","totalCount":"513",
+                          "errorCode":"0","currentPage":"1"},
+                "juso":[{"roadAddr":…,"admCd":"1165010100",…}]}}
+
+Every count is a string. Zero hits is a success with ``"juso":[]``; an error keeps
+``errorCode`` (``E0001``…) and ``errorMessage`` with ``"juso":null``, HTTP 200. The XML form is
+``<results><common>…</common><juso>…</juso>…</results>``.
+
+Searches page with ``currentPage``/``countPerPage`` (≤ 100; larger sizes are clamped, option
+``oversize: clamp``) and never go past the 9,000th result: such a page is E0015
+(``page_too_large``; option ``result_window``). The detail and coordinate APIs are not paged
+and their ``common`` block has no paging fields.
+
+Options: ``common_keys`` (the success ``common`` fields in wire order),
+``error_common_keys`` (the error ones; default ``errorMessage, errorCode, totalCount`` as
+captured), ``result_window`` (9000), ``keyword_param`` (the search word checked for the
+native E0008/E0013 answers), ``errors``, ``messages``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Mapping, Sequence
+
+from ..catalog import Endpoint, Match
+from ..errors import DialectError
+from ..request import SimResponse
+from .base import ErrorKind, Parsed, Split, SplitError, Window
+from .openportal import (
+    XML_DECL,
+    NativeDialect,
+    json_response,
+    parse_json,
+    parse_xml,
+    xml_elem,
+    xml_record,
+    xml_response,
+)
+
+__all__ = ["DIALECT", "JusoDialect"]
+
+_ERRORS: dict[str, tuple[str, str]] = {
+    # Zero hits is a success with "juso":[] (see JusoDialect.render_error); this entry only
+    # keeps the table complete.
+    "no_data": ("0", "정상"),
+    "invalid_key": ("E0001", "승인되지 않은 KEY 입니다."),
+    "missing_key": ("E0001", "승인되지 않은 KEY 입니다."),
+    # The guide has no code for a non-integer page; its catch-all is the system error.
+    "bad_param": ("-999", "시스템에러"),
+    "missing_param": ("E0005", "검색어가 입력되지 않았습니다."),
+    "page_too_large": ("E0015", "검색 범위를 초과하였습니다."),
+    "quota_exceeded": ("-999", "시스템에러"),
+    "rate_limited": ("-999", "시스템에러"),
+    "server_error": ("-999", "시스템에러"),
+    "unknown_operation": ("-999", "시스템에러"),
+}
+
+# The juso developer guide's error table (a third-party enum and the guide; wording
+# unconfirmed except E0001 and E0002, which are captured).
+_MESSAGES: dict[str, str] = {
+    "E0002": "행정구역코드(admCd)의 요청항목이 없습니다.",
+    "E0006": "주소를 상세히 입력해 주시기 바랍니다.",
+    "E0008": "검색어는 두글자 이상 입력되어야 합니다.",
+    "E0009": "검색어는 문자와 숫자 같이 입력되어야 합니다.",
+    "E0010": "검색어가 너무 깁니다. (한글40자, 영문,숫자 80자 이하)",
+    "E0011": "검색어에 너무 긴 숫자가 포함되어 있습니다. (숫자 10자 이하)",
+    "E0012": "특수문자+숫자만으로는 검색이 불가능 합니다.",
+    "E0013": "검색어에 SQL 예약어 또는 특수문자( %,=,>,<,[,] )는 입력할 수 없습니다.",
+    "E0014": "개발승인키 기간이 만료되어 서비스를 이용하실 수 없습니다.",
+}
+
+SUCCESS = ("0", "정상")
+_SEARCH_COMMON = ("errorMessage", "countPerPage", "totalCount", "errorCode", "currentPage")
+_ERROR_COMMON = ("errorMessage", "errorCode", "totalCount")
+_SQL_CHARS = re.compile(r"[%=><\[\]]")
+
+
+class JusoDialect(NativeDialect):
+    """``results.common`` (string counts) + ``juso`` list; ``null`` list on errors."""
+
+    name = "juso"
+    ERRORS = {"default": _ERRORS}
+    MESSAGES = {"default": _MESSAGES}
+
+    def common_keys(self, ep: Endpoint) -> tuple[str, ...]:
+        keys = ep.opt("common_keys")
+        if keys:
+            return tuple(str(k) for k in keys)
+        if ep.params_with_role("page", "page_size"):
+            return _SEARCH_COMMON
+        return _ERROR_COMMON
+
+    def error_common_keys(self, ep: Endpoint) -> tuple[str, ...]:
+        return tuple(str(k) for k in ep.opt("error_common_keys", _ERROR_COMMON))
+
+    def is_no_data(self, ep: Endpoint, code: str) -> bool:
+        return False  # zero hits is a success-shaped empty list
+
+    # ---- splitting -------------------------------------------------------------------
+    def split(self, match: Match) -> Split:
+        s = super().split(match)
+        ep = match.endpoint
+        word_param = ep.opt("keyword_param")
+        word = match.params.get(str(word_param)) if word_param else None
+        if word is not None:
+            if len(word.strip()) < 2:
+                raise SplitError("bad_param", s.fmt, "E0008")
+            if _SQL_CHARS.search(word):
+                raise SplitError("bad_param", s.fmt, "E0013")
+        limit = int(ep.opt("result_window", 9000))
+        if ep.params_with_role("page") and s.window.offset + s.window.limit > limit:
+            raise SplitError("page_too_large", s.fmt, "E0015")
+        return s
+
+    def page_requests(
+        self, endpoint: Endpoint, filters: dict[str, str], total: int, fmt: str = "json"
+    ) -> list[dict[str, str]]:
+        """Pages of a whole result, up to the 9,000-result window the service serves."""
+        pages = super().page_requests(endpoint, filters, total, fmt)
+        if not endpoint.params_with_role("page"):
+            return pages[:1]
+        window = int(endpoint.opt("result_window", 9000))
+        return pages[: max(1, window // endpoint.max_page_size)]
+
+    # ---- parsing ---------------------------------------------------------------------
+    def parse(self, endpoint: Endpoint, body: bytes, fmt: str) -> Parsed:
+        ep = endpoint
+        if fmt == "xml":
+            root = parse_xml(body)
+            common_el = root.find("common")
+            if root.tag != "results" or common_el is None:
+                raise DialectError(f"endpoint {ep.id!r}: XML is not <results><common>")
+            common: dict[str, Any] = xml_record(common_el)
+            rows: list[dict[str, Any]] | None = [xml_record(j) for j in root.findall("juso")]
+        elif fmt == "json":
+            obj = parse_json(body)
+            try:
+                common = obj["results"]["common"]
+                rows = obj["results"].get("juso")
+            except (KeyError, TypeError, AttributeError) as exc:
+                raise DialectError(f"endpoint {ep.id!r}: no results.common in JSON") from exc
+        else:
+            raise DialectError(f"endpoint {ep.id!r}: cannot parse a {fmt} body")
+        code = str(common.get("errorCode", "")).strip()
+        message = str(common.get("errorMessage", "")).strip()
+        if code != SUCCESS[0]:
+            parsed = self.error_parsed(ep, code, message, common=dict(common))
+            if tuple(common) != self.error_common_keys(ep):
+                parsed.kind = None  # a common block render_error would not give back
+            return parsed
+        try:
+            total = int(str(common.get("totalCount", "0")).strip() or 0)
+        except ValueError as exc:
+            raise DialectError(f"endpoint {ep.id!r}: totalCount is not an integer") from exc
+        return Parsed(list(rows or []), total)
+
+    # ---- rendering -------------------------------------------------------------------
+    def render_page(
+        self,
+        split: Split,
+        records: Sequence[dict[str, Any]],
+        total: int,
+        envelope: dict[str, Any],
+    ) -> SimResponse:
+        ep = split.endpoint
+        win: Window = split.window
+        values = {
+            "errorMessage": SUCCESS[1],
+            "countPerPage": str(win.size),
+            "totalCount": str(total),
+            "errorCode": SUCCESS[0],
+            "currentPage": str(win.page),
+        }
+        common = {k: values[k] for k in self.common_keys(ep)}
+        rows = [{k: _text(v) for k, v in r.items()} for r in records]
+        return self._body(common, rows, split.fmt)
+
+    def render_error(
+        self, endpoint: Endpoint, kind: ErrorKind, fmt: str, detail: str = ""
+    ) -> SimResponse:
+        if kind == "no_data":  # juso has no no-data error: zero hits is an empty success
+            values = {
+                "errorMessage": SUCCESS[1],
+                "countPerPage": str(endpoint.default_page_size),
+                "totalCount": "0",
+                "errorCode": SUCCESS[0],
+                "currentPage": "1",
+            }
+            common = {k: values[k] for k in self.common_keys(endpoint)}
+            return self._body(common, [], fmt)
+        return super().render_error(endpoint, kind, fmt, detail)
+
+    def render_native(self, ep: Endpoint, err: Mapping[str, Any], fmt: str) -> SimResponse:
+        common = err.get("common")
+        if isinstance(common, dict):
+            return self._body(dict(common), None, fmt)
+        return super().render_native(ep, err, fmt)
+
+    def render_code(self, ep: Endpoint, code: str, message: str, fmt: str) -> SimResponse:
+        values = {"errorMessage": message, "errorCode": code, "totalCount": "0"}
+        common = {k: values.get(k, "") for k in self.error_common_keys(ep)}
+        return self._body(common, None, fmt)
+
+    @staticmethod
+    def _body(
+        common: dict[str, Any], rows: list[dict[str, Any]] | None, fmt: str
+    ) -> SimResponse:
+        if fmt == "xml":
+            head = "".join(xml_elem(k, _text(v)) for k, v in common.items())
+            items = "".join(
+                "<juso>" + "".join(xml_elem(k, _text(v)) for k, v in r.items()) + "</juso>"
+                for r in rows or []
+            )
+            return xml_response(f"{XML_DECL}<results><common>{head}</common>{items}</results>")
+        return json_response({"results": {"common": common, "juso": rows}})
+
+
+def _text(value: Any) -> str:
+    """juso values are strings on the wire, counts included."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+DIALECT = JusoDialect()

@@ -1,0 +1,261 @@
+"""Path-range family with the key in the path: Seoul Open Data and Bank of Korea ECOS.
+
+Seoul (apis.md §4.1)::
+
+    http://openapi.seoul.go.kr:8088/{KEY}/{json|xml}/{SERVICE}/{START_INDEX}/{END_INDEX}/{filters…}
+    {"SVC":{"list_total_count":N,"RESULT":{"CODE":"INFO-000","MESSAGE":"정상 처리되었습니다"},"row":[…]}}
+
+ECOS (apis.md §6), option ``variant: ecos``::
+
+    https://ecos.bok.or.kr/api/{Service}/{KEY}/{json|xml}/{kr|en}/{start}/{end}/{params…}
+    {"StatisticSearch":{"list_total_count":N,"row":[…]}}          (no RESULT on success)
+
+Ranges are 1-based and inclusive (``range_base: 1``). Errors are a top-level
+``{"RESULT":{"CODE","MESSAGE"}}`` (XML ``<RESULT><CODE/><MESSAGE><![CDATA[…]]></MESSAGE></RESULT>``)
+with HTTP 200; an empty result is INFO-200. Seoul answers some codes in XML whatever
+the requested type (option ``xml_error_codes``: INFO-100 invalid key, ERROR-335, ERROR-336).
+
+Options: ``variant`` (``seoul`` | ``ecos``), ``service``, ``xml_error_codes``,
+``sample_key`` / ``sample_key_rows`` / ``sample_key_mode`` (``error``: Seoul ERROR-335;
+``clamp``: ECOS serves the first rows only; see :meth:`SeoulDialect.check_key`),
+``success_message``, ``errors``, ``messages``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from ..catalog import Endpoint, Match
+from ..errors import DialectError
+from ..request import SimResponse
+from .base import Parsed, Split, SplitError, Window, xml_escape
+from .openportal import (
+    XML_DECL,
+    NativeDialect,
+    cdata,
+    json_response,
+    parse_json,
+    parse_xml,
+    service_name,
+    xml_record,
+    xml_response,
+)
+
+__all__ = ["DIALECT", "SeoulDialect"]
+
+_SEOUL_INVALID_KEY = (
+    "인증키가 유효하지 않습니다.\n"
+    "인증키가 없는 경우, 열린 데이터 광장 홈페이지에서 인증키를 신청하십시오."
+)
+
+_SEOUL_ERRORS: dict[str, tuple[str, str]] = {
+    "no_data": ("INFO-200", "해당하는 데이터가 없습니다."),
+    "invalid_key": ("INFO-100", _SEOUL_INVALID_KEY),
+    "missing_key": ("INFO-100", _SEOUL_INVALID_KEY),
+    "bad_param": (
+        "ERROR-333",
+        "요청위치 값의 타입이 유효하지 않습니다.요청위치 값은 정수를 입력하세요.",
+    ),
+    "missing_param": ("ERROR-300", "필수 값이 누락되어 있습니다. 요청인자를 참고 하십시오."),
+    "page_too_large": (
+        "ERROR-336",
+        "데이터요청은 한번에 최대 1000건을 넘을 수 없습니다."
+        "요청종료위치에서 요청시작위치를 뺀 값이 1000을 넘지 않도록 수정하세요.",
+    ),
+    # Seoul documents no traffic-limit code; the family's ERROR-337 is used (unconfirmed).
+    "quota_exceeded": (
+        "ERROR-337",
+        "일별 트래픽 제한을 넘은 호출입니다. 오늘은 더이상 호출할 수 없습니다.",
+    ),
+    "rate_limited": (
+        "ERROR-337",
+        "일별 트래픽 제한을 넘은 호출입니다. 오늘은 더이상 호출할 수 없습니다.",
+    ),
+    "server_error": (
+        "ERROR-500",
+        "서버 오류입니다. 지속적으로 발생시 열린 데이터 광장으로 문의(Q&A) 바랍니다.",
+    ),
+    "unknown_operation": (
+        "ERROR-310",
+        "해당하는 서비스를 찾을 수 없습니다. 요청인자 중 SERVICE를 확인하십시오.",
+    ),
+}
+
+_SEOUL_MESSAGES: dict[str, str] = {
+    "ERROR-301": "파일타입 값이 누락 혹은 유효하지 않습니다. 요청인자 중 TYPE을 확인하십시오.",
+    "ERROR-331": "요청시작위치 값을 확인하십시오. 요청인자 중 START_INDEX를 확인하십시오.",
+    "ERROR-332": "요청종료위치 값을 확인하십시오. 요청인자 중 END_INDEX를 확인하십시오.",
+    "ERROR-334": "요청종료위치 보다 요청시작위치가 더 큽니다. 요청시작조회건수는 정수를 입력하세요.",
+    # As captured (samples/seoul_openapi/ERROR-335_*); the guide's text is longer.
+    "ERROR-335": "샘플데이터는 최대 5건",
+    "ERROR-600": "데이터베이스 연결 오류입니다. 지속적으로 발생시 열린 데이터 광장으로 문의(Q&A) 바랍니다.",
+    "ERROR-601": "SQL 문장 오류 입니다. 지속적으로 발생시 열린 데이터 광장으로 문의(Q&A) 바랍니다.",
+}
+
+# ECOS developer-guide texts (codes as on the wire: INFO-/ERROR-, not 정보-/에러-).
+# INFO-100 and INFO-200 are captured bodies; the others are the guide's wording (unconfirmed).
+_ECOS_ERRORS: dict[str, tuple[str, str]] = {
+    "no_data": ("INFO-200", "해당하는 데이터가 없습니다."),
+    "invalid_key": ("INFO-100", "인증키가 유효하지 않습니다."),
+    "missing_key": ("INFO-100", "인증키가 유효하지 않습니다."),
+    "bad_param": ("ERROR-301", "조회건수 값의 타입이 유효하지 않습니다."),
+    "missing_param": ("ERROR-100", "필수 값이 누락되어 있습니다."),
+    "page_too_large": (
+        "ERROR-400",
+        "검색범위가 적정범위를 초과하여 60초 TIMEOUT이 발생하였습니다.",
+    ),
+    "quota_exceeded": ("ERROR-602", "과도한 OpenAPI호출로 이용이 제한되었습니다."),
+    "rate_limited": ("ERROR-602", "과도한 OpenAPI호출로 이용이 제한되었습니다."),
+    "server_error": ("ERROR-500", "서버 오류입니다."),
+    "unknown_operation": ("ERROR-500", "서버 오류입니다."),
+}
+
+_ECOS_MESSAGES: dict[str, str] = {
+    "ERROR-101": "주기와 다른 형식의 날짜 형식입니다.",
+    "ERROR-200": "파일타입 값이 누락 혹은 유효하지 않습니다.",
+    "ERROR-300": "조회건수 값이 누락되어 있습니다.",
+    "ERROR-600": "DB Connection 오류입니다.",
+    "ERROR-601": "SQL 오류입니다.",
+}
+
+_SUCCESS_MESSAGE = {"seoul": "정상 처리되었습니다", "ecos": "정상 처리되었습니다."}
+
+
+class SeoulDialect(NativeDialect):
+    """Seoul Open Data general API and ECOS: ``/{start}/{end}/`` ranges, key in the path."""
+
+    name = "seoul"
+    ERRORS = {"seoul": _SEOUL_ERRORS, "ecos": _ECOS_ERRORS}
+    MESSAGES = {"seoul": _SEOUL_MESSAGES, "ecos": _ECOS_MESSAGES}
+    SUCCESS_CODE = "INFO-000"
+
+    def has_result(self, ep: Endpoint) -> bool:
+        """Whether a success body carries ``RESULT`` (Seoul yes, ECOS no)."""
+        return bool(ep.opt("success_result", self.variant(ep) == "seoul"))
+
+    def success_message(self, ep: Endpoint) -> str:
+        return str(ep.opt("success_message", _SUCCESS_MESSAGE[self.variant(ep)]))
+
+    # ---- parsing ---------------------------------------------------------------------
+    def parse(self, endpoint: Endpoint, body: bytes, fmt: str) -> Parsed:
+        if fmt == "xml":
+            return self._parse_xml(endpoint, body)
+        if fmt != "json":
+            raise DialectError(f"endpoint {endpoint.id!r}: cannot parse a {fmt} body")
+        ep = endpoint
+        obj = parse_json(body)
+        svc = service_name(ep)
+        if not isinstance(obj, dict):
+            raise DialectError(f"endpoint {ep.id!r}: JSON body is not an object")
+        if svc not in obj:
+            result = obj.get("RESULT")
+            if isinstance(result, dict) and "CODE" in result:
+                return self.error_parsed(ep, str(result["CODE"]), str(result.get("MESSAGE", "")))
+            raise DialectError(
+                f"endpoint {ep.id!r}: JSON body has neither {svc!r} nor RESULT (keys {list(obj)})"
+            )
+        inner = obj[svc]
+        if not isinstance(inner, dict) or "list_total_count" not in inner:
+            raise DialectError(f"endpoint {ep.id!r}: {svc!r} has no list_total_count")
+        result = inner.get("RESULT")
+        if isinstance(result, dict) and result.get("CODE") != self.SUCCESS_CODE:
+            return self.error_parsed(ep, str(result.get("CODE")), str(result.get("MESSAGE", "")))
+        rows = inner.get("row") or []
+        if isinstance(rows, dict):
+            rows = [rows]
+        return Parsed(list(rows), int(inner["list_total_count"]))
+
+    def _parse_xml(self, ep: Endpoint, body: bytes) -> Parsed:
+        root = parse_xml(body)
+        if root.tag == "RESULT":
+            return self.error_parsed(
+                ep, (root.findtext("CODE") or "").strip(), (root.findtext("MESSAGE") or "").strip()
+            )
+        code = (root.findtext("RESULT/CODE") or self.SUCCESS_CODE).strip()
+        if code != self.SUCCESS_CODE:
+            return self.error_parsed(ep, code, (root.findtext("RESULT/MESSAGE") or "").strip())
+        try:
+            total = int((root.findtext("list_total_count") or "").strip())
+        except ValueError as exc:
+            raise DialectError(f"endpoint {ep.id!r}: list_total_count is not an integer") from exc
+        return Parsed([xml_record(r) for r in root.findall("row")], total)
+
+    # ---- rendering -------------------------------------------------------------------
+    def render_page(
+        self,
+        split: Split,
+        records: Sequence[dict[str, Any]],
+        total: int,
+        envelope: dict[str, Any],
+    ) -> SimResponse:
+        ep = split.endpoint
+        if not records:
+            return self.render_error(ep, "no_data", split.fmt)
+        svc = service_name(ep)
+        with_result = self.has_result(ep)
+        message = self.success_message(ep)
+        if split.fmt == "xml":
+            result = (
+                f"<RESULT><CODE>{self.SUCCESS_CODE}</CODE>"
+                f"<MESSAGE>{xml_escape(message)}</MESSAGE></RESULT>"
+                if with_result
+                else ""
+            )
+            rows = "".join(
+                f"<row>{self.xml_fields(ep, r, use_cdata=bool(ep.opt('xml_cdata', False)))}</row>"
+                for r in records
+            )
+            return xml_response(
+                f"{XML_DECL}<{svc}><list_total_count>{total}</list_total_count>"
+                f"{result}{rows}</{svc}>"
+            )
+        inner: dict[str, Any] = {"list_total_count": total}
+        if with_result:
+            inner["RESULT"] = {"CODE": self.SUCCESS_CODE, "MESSAGE": message}
+        inner["row"] = self.json_records(ep, records)
+        return json_response({svc: inner})
+
+    def render_code(self, ep: Endpoint, code: str, message: str, fmt: str) -> SimResponse:
+        if code in (ep.opt("xml_error_codes") or []):
+            fmt = "xml"  # Seoul ignores the requested type for these (apis.md §0.3)
+        if fmt == "xml":
+            msg = cdata(message) if ep.opt("error_cdata", True) else xml_escape(message)
+            return xml_response(f"<RESULT><CODE>{code}</CODE><MESSAGE>{msg}</MESSAGE></RESULT>")
+        return json_response({"RESULT": {"CODE": code, "MESSAGE": message}})
+
+    # ---- key-dependent behaviour (kept out of split: replay drops keys) ---------------
+    def check_key(self, match: Match) -> SplitError | None:
+        """The sample key's limit: Seoul ``sample`` answers ERROR-335 past row 5.
+
+        With ``sample_key_mode: clamp`` (ECOS: ``sample`` serves 10 rows) there is no error;
+        use :meth:`sample_window`.
+        """
+        ep = match.endpoint
+        if str(ep.opt("sample_key_mode", "error")) != "error":
+            return None
+        limit = self._sample_limit(match)
+        if limit is None:
+            return None
+        fmt = self.request_format(ep, match.params)
+        win = self.window(match, fmt)
+        if win.offset + win.limit > limit:
+            return SplitError("page_too_large", fmt, "ERROR-335")
+        return None
+
+    def sample_window(self, match: Match, window: Window) -> Window:
+        """The window the sample key gets in ``clamp`` mode (ECOS: the first rows only)."""
+        limit = self._sample_limit(match)
+        if limit is None or str(match.endpoint.opt("sample_key_mode", "error")) != "clamp":
+            return window
+        keep = max(0, min(window.limit, limit - window.offset))
+        return Window(window.offset, keep, window.page, window.size)
+
+    def _sample_limit(self, match: Match) -> int | None:
+        ep = match.endpoint
+        sample = ep.opt("sample_key")
+        if not sample or self.auth_value(match) != sample:
+            return None
+        return int(ep.opt("sample_key_rows", 5))
+
+
+DIALECT = SeoulDialect()
