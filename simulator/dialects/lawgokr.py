@@ -353,7 +353,7 @@ class LawGoKrDialect(BaseDialect):
         placeholder = self._placeholder(ep)
         item = str(ep.opt("item", "law"))
         rows = [scrub_key(dict(r), placeholder) for r in records]
-        if fmt == "json" and not rows and (envelope.get("empty_body") or ep.opt("empty_json_search")):
+        if not rows and (envelope.get("empty_body") or (fmt == "json" and ep.opt("empty_json_search"))):
             return _response(200, "json", b"")
         root = str(envelope.get("root") or ep.opt("root", "LawSearch"))
         derived = {"totalCnt": str(total), "page": str(page), "numOfRows": str(len(rows))}

@@ -25,7 +25,7 @@ import io
 import json
 import xml.etree.ElementTree as ET
 import zipfile
-from typing import Any, Sequence
+from typing import Any, Sequence, cast
 
 from ..catalog import Endpoint, Match
 from ..errors import DialectError
@@ -191,9 +191,9 @@ class OpenDartDialect(BaseDialect):
         errors = _errors(ep)
         same = [k for k, v in errors.items() if v["status"] == status]
         exact = [k for k in same if errors[k]["message"] == message]
-        kind = (exact or same or [None])[0]
+        kind = cast("ErrorKind | None", (exact or same or [None])[0])
         outcome = "empty" if kind == "no_data" else "error"
-        return Parsed([], 0, {}, outcome=outcome, code=status, kind=kind)  # type: ignore[arg-type]
+        return Parsed([], 0, {}, outcome=outcome, code=status, kind=kind)
 
     def _parse_zip(self, ep: Endpoint, body: bytes) -> Parsed:
         try:

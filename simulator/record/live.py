@@ -84,6 +84,12 @@ class LiveClient:
         if self._client is not None:
             self._client.close()
 
+    def __enter__(self) -> LiveClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     def key_for(self, ep: Endpoint) -> str | None:
         return self.keys.get(ep.platform)
 
