@@ -59,7 +59,9 @@ def test_fidelity(catalog: Catalog, case: dict[str, Any]) -> None:
 
 
 def test_every_sample_is_listed() -> None:
-    assert {c["sample"] for c in CASES} == {f"lawgokr/{p.name}" for p in (SAMPLES / "lawgokr").iterdir()}
+    assert {c["sample"] for c in CASES} == {
+        f"lawgokr/{p.name}" for p in (SAMPLES / "lawgokr").iterdir()
+    }
 
 
 def test_law_search_sample_renders_byte_for_byte(catalog: Catalog) -> None:
@@ -77,7 +79,9 @@ def test_fidelity_sees_a_wrong_keyword(catalog: Catalog) -> None:
 
 def test_search_sample_parses(catalog: Catalog) -> None:
     ep = catalog.endpoint("lawgokr_law_search")
-    parsed = LAW.parse(ep, (SAMPLES / "lawgokr/lawSearch_law_gwanse_display1.xml").read_bytes(), "xml")
+    parsed = LAW.parse(
+        ep, (SAMPLES / "lawgokr/lawSearch_law_gwanse_display1.xml").read_bytes(), "xml"
+    )
     assert parsed.total == 1 and parsed.outcome == "ok"
     rec = parsed.records[0]
     assert rec["법령명한글"] == "관세법" and rec["법령ID"] == "001556" and rec["법령약칭명"] == ""
@@ -94,8 +98,21 @@ def test_xml_window_numbers_rows_and_echoes_page(catalog: Catalog) -> None:
     body = LAW.render(split, rows[3:6], 7, {}).body
     root = ET.fromstring(body)
     assert root.tag == "LawSearch"
-    assert [c.tag for c in root][:8] == ["target", "키워드", "section", "totalCnt", "page", "numOfRows", "resultCode", "resultMsg"]
-    assert (root.findtext("totalCnt"), root.findtext("page"), root.findtext("numOfRows")) == ("7", "2", "3")
+    assert [c.tag for c in root][:8] == [
+        "target",
+        "키워드",
+        "section",
+        "totalCnt",
+        "page",
+        "numOfRows",
+        "resultCode",
+        "resultMsg",
+    ]
+    assert (root.findtext("totalCnt"), root.findtext("page"), root.findtext("numOfRows")) == (
+        "7",
+        "2",
+        "3",
+    )
     assert [el.get("id") for el in root.findall("law")] == ["4", "5", "6"]
     assert b"<![CDATA[\xea\xb4\x80\xec\x84\xb8\xeb\xb2\x95 3]]>" in body
     back = LAW.parse(split.endpoint, body, "xml")
@@ -121,13 +138,19 @@ def test_json_single_hit_is_an_object_and_zero_hits_drop_the_key(catalog: Catalo
 
 def test_zero_result_sample_keeps_its_shape(catalog: Catalog) -> None:
     ep = catalog.endpoint("lawgokr_law_search")
-    parsed = LAW.parse(ep, (SAMPLES / "lawgokr/lawSearch_json_zero_results_proxy_wrapped.json").read_bytes(), "json")
+    parsed = LAW.parse(
+        ep,
+        (SAMPLES / "lawgokr/lawSearch_json_zero_results_proxy_wrapped.json").read_bytes(),
+        "json",
+    )
     assert (parsed.outcome, parsed.kind, parsed.total, parsed.records) == ("empty", None, 0, [])
     assert parsed.envelope["keyword_encoding"] == "euc-kr-percent"
     # Rendering hits into that envelope puts the item key after the recorded members.
     split = _split(catalog, f"{SEARCH}?target=law&type=JSON&query=관세법")
     out = json.loads(LAW.render(split, _laws(2), 2, parsed.envelope).body)
-    assert list(out["LawSearch"])[-1] == "law" and out["LawSearch"]["키워드"] == "%b0%fc%bc%bc%b9%fd"
+    assert (
+        list(out["LawSearch"])[-1] == "law" and out["LawSearch"]["키워드"] == "%b0%fc%bc%bc%b9%fd"
+    )
 
 
 def test_json_and_xml_of_the_same_window_agree(catalog: Catalog) -> None:
@@ -142,7 +165,10 @@ def test_json_and_xml_of_the_same_window_agree(catalog: Catalog) -> None:
 def test_ordin_search_items_are_law_elements(catalog: Catalog) -> None:
     split = _split(catalog, f"{SEARCH}?target=ordin&query=주차장")
     assert split.endpoint.id == "lawgokr_ordin_search"
-    rec = {"자치법규일련번호": "1589887", "자치법규명": "서울특별시 강남구 민영주차장 설치자금 융자 및 보조금 시행규칙"}
+    rec = {
+        "자치법규일련번호": "1589887",
+        "자치법규명": "서울특별시 강남구 민영주차장 설치자금 융자 및 보조금 시행규칙",
+    }
     root = ET.fromstring(LAW.render(split, [rec], 74, {}).body)
     assert root.tag == "OrdinSearch" and root.findtext("section") == "ordinNm"
     assert [c.tag for c in root if c.get("id")] == ["law"]
@@ -172,9 +198,17 @@ def test_display_above_100_is_clamped(catalog: Catalog) -> None:
 
 
 def test_page_requests_name_the_target(catalog: Catalog) -> None:
-    pages = LAW.page_requests(catalog.endpoint("lawgokr_prec_search"), {"query": "손해배상"}, 250, "json")
+    pages = LAW.page_requests(
+        catalog.endpoint("lawgokr_prec_search"), {"query": "손해배상"}, 250, "json"
+    )
     assert len(pages) == 3
-    assert pages[0] == {"query": "손해배상", "target": "prec", "type": "JSON", "page": "1", "display": "100"}
+    assert pages[0] == {
+        "query": "손해배상",
+        "target": "prec",
+        "type": "JSON",
+        "page": "1",
+        "display": "100",
+    }
 
 
 # ---- ftc malformed closing tag -------------------------------------------------------------
@@ -187,7 +221,9 @@ def test_ftc_window_reproduces_the_malformed_tag(catalog: Catalog) -> None:
     split = _split(catalog, f"{SEARCH}?target=ftc&query=담합&display=2&page=2")
     body = LAW.render(split, rows[2:4], 5, parsed.envelope).body
     assert body.count("</사건번호 >".encode()) == 2
-    assert b"</\xec\x82\xac\xea\xb1\xb4\xeb\xb2\x88\xed\x98\xb8>" not in body  # no well-formed close
+    assert (
+        b"</\xec\x82\xac\xea\xb1\xb4\xeb\xb2\x88\xed\x98\xb8>" not in body
+    )  # no well-formed close
     # XML 1.0 allows space before '>' in an end tag, so expat reads it; strict JS parsers do not.
     assert ET.fromstring(body).tag == "Ftc"
     back = LAW.parse(ep, body, "xml")
@@ -211,9 +247,19 @@ DETAIL_JSON = {
         },
         "조문": {
             "조문단위": [
-                {"조문키": "0001001", "조문번호": "1", "조문여부": "조문", "조문내용": "제1조(목적) 이 법은 …"},
-                {"조문키": "0002001", "조문번호": "2", "조문여부": "조문", "조문내용": "제2조(정의)",
-                 "항": [{"항번호": "①", "항내용": "① …"}]},
+                {
+                    "조문키": "0001001",
+                    "조문번호": "1",
+                    "조문여부": "조문",
+                    "조문내용": "제1조(목적) 이 법은 …",
+                },
+                {
+                    "조문키": "0002001",
+                    "조문번호": "2",
+                    "조문여부": "조문",
+                    "조문내용": "제2조(정의)",
+                    "항": [{"항번호": "①", "항내용": "① …"}],
+                },
             ]
         },
     }
@@ -229,12 +275,14 @@ DETAIL_XML = (
 
 def test_detail_json_roundtrip_without_the_key(catalog: Catalog) -> None:
     split = _split(catalog, f"{SERVICE}?OC=SECRETKEY&target=law&MST=288689&type=JSON")
-    assert split.endpoint.id == "lawgokr_law_detail" and split.key == "lawgokr_law_detail?MST=288689"
+    assert (
+        split.endpoint.id == "lawgokr_law_detail" and split.key == "lawgokr_law_detail?MST=288689"
+    )
     body = json.dumps(DETAIL_JSON, ensure_ascii=False).encode()
     parsed = LAW.parse(split.endpoint, body, "json")
     assert parsed.total == 1 and "SECRETKEY" not in json.dumps(parsed.records, ensure_ascii=False)
     out = LAW.render(split, parsed.records, 1, parsed.envelope).body
-    assert b"SECRETKEY" not in out and "OC=test&target=law".encode() in out
+    assert b"SECRETKEY" not in out and b"OC=test&target=law" in out
     expected = json.loads(body.decode().replace("OC=SECRETKEY", "OC=test"))
     assert json.loads(out) == expected
     # Rendering a record that still holds a key (recorded raw) never leaks it either.
@@ -279,7 +327,12 @@ def test_scrub_key_leaves_other_text_alone() -> None:
 def test_prec_detail_and_not_found(catalog: Catalog) -> None:
     split = _split(catalog, f"{SERVICE}?target=prec&ID=623009&type=XML")
     assert split.endpoint.id == "lawgokr_prec_detail"
-    rec = {"판례정보일련번호": "623009", "사건명": "손해배상(기)", "판시사항": "[1] …", "판례내용": "【원고】 …"}
+    rec = {
+        "판례정보일련번호": "623009",
+        "사건명": "손해배상(기)",
+        "판시사항": "[1] …",
+        "판례내용": "【원고】 …",
+    }
     body = LAW.render(split, [rec], 1, {}).body
     root = ET.fromstring(body)
     assert root.tag == "PrecService" and root.findtext("사건명") == "손해배상(기)"
@@ -287,13 +340,26 @@ def test_prec_detail_and_not_found(catalog: Catalog) -> None:
     assert LAW.parse(split.endpoint, body, "xml").records == [rec]
     # No record: the not-found body, whose root is <Law> whatever the target.
     miss = LAW.render(split, [], 0, {})
-    assert miss.status == 200 and ET.fromstring(miss.body).text == "일치하는 판례가 없습니다.  판례명을 확인하여 주십시오."
+    assert (
+        miss.status == 200
+        and ET.fromstring(miss.body).text
+        == "일치하는 판례가 없습니다.  판례명을 확인하여 주십시오."
+    )
     json_ep = catalog.endpoint("lawgokr_law_detail")
     miss_json = LAW.render_error(json_ep, "no_data", "json")
-    assert json.loads(miss_json.body) == {"Law": "일치하는 법령이 없습니다.  법령명을 확인하여 주십시오."}
+    assert json.loads(miss_json.body) == {
+        "Law": "일치하는 법령이 없습니다.  법령명을 확인하여 주십시오."
+    }
     parsed = LAW.parse(json_ep, miss_json.body, "json")
     assert (parsed.outcome, parsed.kind) == ("empty", "no_data")
-    assert LAW.parse(json_ep, b"<Law>\xec\x9d\xbc\xec\xb9\x98\xed\x95\x98\xeb\x8a\x94 \xeb\xb2\x95\xeb\xa0\xb9\xec\x9d\xb4 \xec\x97\x86\xec\x8a\xb5\xeb\x8b\x88\xeb\x8b\xa4.</Law>", "xml").kind == "no_data"
+    assert (
+        LAW.parse(
+            json_ep,
+            b"<Law>\xec\x9d\xbc\xec\xb9\x98\xed\x95\x98\xeb\x8a\x94 \xeb\xb2\x95\xeb\xa0\xb9\xec\x9d\xb4 \xec\x97\x86\xec\x8a\xb5\xeb\x8b\x88\xeb\x8b\xa4.</Law>",
+            "xml",
+        ).kind
+        == "no_data"
+    )
 
 
 # ---- errors --------------------------------------------------------------------------------
@@ -323,7 +389,9 @@ def test_missing_key_and_empty_body_errors(catalog: Catalog) -> None:
 
 def test_html_page_is_an_error_not_a_crash(catalog: Catalog) -> None:
     ep = catalog.endpoint("lawgokr_law_search")
-    parsed = LAW.parse(ep, b"<!DOCTYPE html><html><body>\xec\xa0\x90\xea\xb2\x80</body></html>", "xml")
+    parsed = LAW.parse(
+        ep, b"<!DOCTYPE html><html><body>\xec\xa0\x90\xea\xb2\x80</body></html>", "xml"
+    )
     assert parsed.outcome == "error"
 
 
@@ -334,7 +402,10 @@ def test_html_entities_in_echo_parse(catalog: Catalog) -> None:
         "<totalCnt>0</totalCnt><page>1</page></PrecSearch>"
     ).encode()
     parsed = LAW.parse(catalog.endpoint("lawgokr_prec_search"), body, "xml")
-    assert parsed.total == 0 and dict(parsed.envelope["header"])["키워드"] == "식품등의 표시·광고에 관한 법률"
+    assert (
+        parsed.total == 0
+        and dict(parsed.envelope["header"])["키워드"] == "식품등의 표시·광고에 관한 법률"
+    )
 
 
 # ---- catalog -------------------------------------------------------------------------------
@@ -349,14 +420,20 @@ def test_target_picks_the_endpoint(catalog: Catalog) -> None:
         ("lawSearch.do", "ftc"): "lawgokr_ftc_search",
     }
     for (path, target), ep_id in expected.items():
-        m = catalog.match(SimRequest.from_url(f"https://www.law.go.kr/DRF/{path}?OC=x&target={target}"))
+        m = catalog.match(
+            SimRequest.from_url(f"https://www.law.go.kr/DRF/{path}?OC=x&target={target}")
+        )
         assert m.endpoint.id == ep_id
 
 
 def test_catalog_is_complete(catalog: Catalog) -> None:
     plat = catalog.platforms["lawgokr"]
     assert (plat.domain, plat.key_env) == ("law", "KOPA_KEY_LAWGOKR")
-    names = {"lawgokr_law_search": "법령명한글", "lawgokr_prec_search": "사건명", "lawgokr_ordin_search": "자치법규명"}
+    names = {
+        "lawgokr_law_search": "법령명한글",
+        "lawgokr_prec_search": "사건명",
+        "lawgokr_ordin_search": "자치법규명",
+    }
     for ep in plat.endpoints:
         assert ep.params_with_role("auth")[0].name == "OC"
         assert ep.params_with_role("format")[0].name == "type"
@@ -374,7 +451,9 @@ def test_catalog_is_complete(catalog: Catalog) -> None:
 
 
 # ---- property: any window of a search round-trips --------------------------------------------
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     total=st.integers(0, 230),
     size=st.integers(1, 100),
@@ -386,7 +465,9 @@ def test_search_window_roundtrip(
     catalog: Catalog, total: int, size: int, page: int, fmt: str, target: str
 ) -> None:
     rows = _laws(total)
-    split = _split(catalog, f"{SEARCH}?OC=k&target={target}&type={fmt}&query=관세&display={size}&page={page}")
+    split = _split(
+        catalog, f"{SEARCH}?OC=k&target={target}&type={fmt}&query=관세&display={size}&page={page}"
+    )
     win = rows[split.window.offset : split.window.offset + split.window.limit]
     resp = LAW.render(split, win, total, {})
     assert resp.body == LAW.render(split, win, total, {}).body  # deterministic
@@ -397,3 +478,66 @@ def test_search_window_roundtrip(
     if split.fmt == "xml" and win:
         ids = [int(el.get("id", "0")) for el in ET.fromstring(resp.body) if el.get("id")]
         assert ids == list(range(split.window.offset + 1, split.window.offset + len(win) + 1))
+
+
+# ---- replay through the resolver ---------------------------------------------------------------
+def test_recorded_search_answers_other_formats_and_new_queries(
+    tmp_path: Path, catalog: Catalog
+) -> None:
+    from simulator import Resolver, Store, VersionBuilder
+
+    names = ["관세법", "관세법 시행령", "민법", "상법", "관세사법", "형법", "근로기준법"] * 4 + [
+        "행정절차법"
+    ]
+    rows = [dict(r, 법령명한글=names[i]) for i, r in enumerate(_laws(len(names)))]
+    # The recorder reads the first page's envelope from a JSON recording.
+    first = LAW.parse(
+        catalog.endpoint("lawgokr_law_search"),
+        (SAMPLES / "lawgokr/lawSearch_json_zero_results_proxy_wrapped.json").read_bytes(),
+        "json",
+    )
+    envelope = {k: v for k, v in first.envelope.items() if k != "extra_top"}
+    store = Store(tmp_path)
+    b = VersionBuilder(store, "kopa", catalog, parent=None)
+    b.add_collection(
+        endpoint="lawgokr_law_search",
+        key="lawgokr_law_search",
+        filters={},
+        fmt="json",
+        total=len(rows),
+        records=rows,
+        envelope=envelope,
+    )
+    b.publish(recorded_at="2026-11-01T00:00:00Z", source="test")
+    resolver = Resolver(store.open("kopa"), catalog)
+
+    xml = resolver.resolve(SimRequest.from_url(f"{SEARCH}?OC=secret&target=law&display=10&page=3"))
+    assert xml.header("x-sim-source") == "window"
+    root = ET.fromstring(xml.body)
+    assert [c.tag for c in root][:5] == ["target", "키워드", "section", "totalCnt", "page"]
+    assert [el.get("id") for el in root.findall("law")] == [str(i) for i in range(21, 30)]
+    assert b"secret" not in xml.body
+
+    js = resolver.resolve(
+        SimRequest.from_url(f"{SEARCH}?OC=secret&target=law&type=JSON&query=관세&display=5")
+    )
+    assert js.header("x-sim-source") == "query"
+    doc = json.loads(js.body)["LawSearch"]
+    hits = sorted((r for r in rows if "관세" in r["법령명한글"]), key=lambda r: r["법령명한글"])
+    assert doc["totalCnt"] == str(len(hits)) and doc["numOfRows"] == "5"
+    assert doc["law"] == hits[:5]
+    assert doc["키워드"] == "%b0%fc%bc%bc"  # the EUC-KR echo of the recorded envelope
+    assert b"secret" not in js.body
+
+    many = json.loads(
+        resolver.resolve(SimRequest.from_url(f"{SEARCH}?target=law&type=JSON&query=민법")).body
+    )
+    assert isinstance(many["LawSearch"]["law"], list) and len(many["LawSearch"]["law"]) == 4
+    one = json.loads(
+        resolver.resolve(SimRequest.from_url(f"{SEARCH}?target=law&type=JSON&query=행정절차")).body
+    )
+    assert one["LawSearch"]["law"]["법령명한글"] == "행정절차법"
+    none = json.loads(
+        resolver.resolve(SimRequest.from_url(f"{SEARCH}?target=law&type=JSON&query=없는법")).body
+    )
+    assert "law" not in none["LawSearch"] and none["LawSearch"]["totalCnt"] == "0"

@@ -83,7 +83,9 @@ def test_every_sample_is_listed_and_skips_say_why() -> None:
 
 def test_list_sample_parses_to_records_and_total() -> None:
     ep = Catalog([load_platform_file(DATA_DIR / "opendart.yaml")]).endpoint("opendart_disclosures")
-    parsed = DART.parse(ep, (SAMPLES / "opendart/list_json_samsung_paged.json").read_bytes(), "json")
+    parsed = DART.parse(
+        ep, (SAMPLES / "opendart/list_json_samsung_paged.json").read_bytes(), "json"
+    )
     assert parsed.outcome == "ok"
     assert parsed.total == 15
     assert [r["rcept_no"] for r in parsed.records] == ["20240131000326", "20240131800110"]
@@ -92,9 +94,14 @@ def test_list_sample_parses_to_records_and_total() -> None:
 
 def test_amounts_stay_comma_strings(catalog: Catalog) -> None:
     ep = catalog.endpoint("opendart_single_account")
-    parsed = DART.parse(ep, (SAMPLES / "opendart/fnlttSinglAcnt_samsung_2023.json").read_bytes(), "json")
+    parsed = DART.parse(
+        ep, (SAMPLES / "opendart/fnlttSinglAcnt_samsung_2023.json").read_bytes(), "json"
+    )
     assert parsed.records[0]["thstrm_amount"] == "195,936,557,000,000"
-    split = _split(catalog, f"{HOST}/api/fnlttSinglAcnt.json?corp_code=00126380&bsns_year=2023&reprt_code=11011")
+    split = _split(
+        catalog,
+        f"{HOST}/api/fnlttSinglAcnt.json?corp_code=00126380&bsns_year=2023&reprt_code=11011",
+    )
     out = json.loads(DART.render(split, parsed.records, 1, parsed.envelope).body)
     assert out["list"][0]["thstrm_amount"] == "195,936,557,000,000"
     assert {f.type for f in ep.fields} == {"string"}
@@ -103,13 +110,28 @@ def test_amounts_stay_comma_strings(catalog: Catalog) -> None:
 # ---- list.json windows ---------------------------------------------------------------------
 def test_list_window_echoes_page_and_total_page(catalog: Catalog) -> None:
     rows = _rows(25)
-    split = _split(catalog, f"{HOST}/api/list.json?crtfc_key=x&corp_code=00126380&page_no=3&page_count=10")
+    split = _split(
+        catalog, f"{HOST}/api/list.json?crtfc_key=x&corp_code=00126380&page_no=3&page_count=10"
+    )
     assert (split.window.offset, split.window.limit) == (20, 10)
     assert split.key == "opendart_disclosures?corp_code=00126380"
     window = rows[split.window.offset : split.window.offset + split.window.limit]
     out = json.loads(DART.render(split, window, 25, {}).body)
-    assert list(out)[:7] == ["status", "message", "page_no", "page_count", "total_count", "total_page", "list"]
-    assert (out["page_no"], out["page_count"], out["total_count"], out["total_page"]) == (3, 10, 25, 3)
+    assert list(out)[:7] == [
+        "status",
+        "message",
+        "page_no",
+        "page_count",
+        "total_count",
+        "total_page",
+        "list",
+    ]
+    assert (out["page_no"], out["page_count"], out["total_count"], out["total_page"]) == (
+        3,
+        10,
+        25,
+        3,
+    )
     assert [r["report_nm"] for r in out["list"]] == [f"보고서 {i}" for i in range(20, 25)]
 
 
@@ -125,7 +147,14 @@ def test_list_xml_twin_renders_xml_and_parses_back(catalog: Catalog) -> None:
     resp = DART.render(split, rows[:2], 3, {})
     root = ET.fromstring(resp.body)
     assert root.tag == "result"
-    assert [c.tag for c in root][:6] == ["status", "message", "page_no", "page_count", "total_count", "total_page"]
+    assert [c.tag for c in root][:6] == [
+        "status",
+        "message",
+        "page_no",
+        "page_count",
+        "total_count",
+        "total_page",
+    ]
     assert root.findtext("total_page") == "2"
     assert len(root.findall("list")) == 2
     back = DART.parse(split.endpoint, resp.body, "xml")
@@ -136,7 +165,9 @@ def test_page_count_above_100_is_a_native_error(catalog: Catalog) -> None:
     with pytest.raises(SplitError) as err:
         _split(catalog, f"{HOST}/api/list.json?corp_code=00126380&page_count=101")
     assert err.value.kind == "page_too_large"
-    body = json.loads(DART.render_error(catalog.endpoint("opendart_disclosures"), err.value.kind, "json").body)
+    body = json.loads(
+        DART.render_error(catalog.endpoint("opendart_disclosures"), err.value.kind, "json").body
+    )
     assert body["status"] == "100"
 
 
@@ -146,9 +177,10 @@ def test_page_requests_cover_the_collection(catalog: Catalog) -> None:
     assert [p["page_no"] for p in pages] == ["1", "2", "3"]
     assert all(p["page_count"] == "100" for p in pages)
     # Endpoints without paging params are one request, whatever their size.
-    assert DART.page_requests(catalog.endpoint("opendart_major_stock"), {"corp_code": "1"}, 500) == [
-        {"corp_code": "1"}
-    ]
+    assert all(p["format"] == "json" for p in pages)
+    assert DART.page_requests(
+        catalog.endpoint("opendart_major_stock"), {"corp_code": "1"}, 500, "xml"
+    ) == [{"corp_code": "1", "format": "xml"}]
 
 
 def test_unpaged_list_answers_everything(catalog: Catalog) -> None:
@@ -164,7 +196,7 @@ def test_group_envelope_rows_carry_their_group(catalog: Catalog) -> None:
     assert parsed.envelope["groups"][0] == "일반사항" and len(parsed.envelope["groups"]) == 6
     purpose = [r for r in parsed.records if r["group_title"] == "자금의사용목적"]
     assert [r["se"] for r in purpose] == ["운영자금", "발행제비용"]
-    assert list(purpose[0])[0] == "group_title"
+    assert next(iter(purpose[0])) == "group_title"
 
 
 def test_group_envelope_renders_in_json_and_xml(catalog: Catalog) -> None:
@@ -200,8 +232,10 @@ def test_company_object_renders_flat_in_both_formats(catalog: Catalog) -> None:
 # ---- corpCode.xml ZIP ----------------------------------------------------------------------
 def _excerpt_zip() -> bytes:
     """The CORPCODE excerpt's <list> entries wrapped into a ZIP, as the real download is."""
-    text = (SAMPLES / "opendart/CORPCODE_xml_first3_entries_excerpt_pre_corp_eng_name.txt").read_text("utf-8")
-    lists = re.findall(r"<list>.*?</list>", text, re.S)
+    text = (
+        SAMPLES / "opendart/CORPCODE_xml_first3_entries_excerpt_pre_corp_eng_name.txt"
+    ).read_text("utf-8")
+    lists = re.findall(r"<list>.*?</list>", text, re.DOTALL)
     assert len(lists) == 3
     xml = '<?xml version="1.0" encoding="UTF-8"?>\n<result>\n' + "\n".join(lists) + "\n</result>\n"
     buf = io.BytesIO()
@@ -257,8 +291,13 @@ def test_corpcode_error_is_xml_not_zip(catalog: Catalog) -> None:
     assert resp.status == 200 and resp.body[:2] != b"PK"
     assert (resp.header("content-type") or "").startswith("application/xml")
     root = ET.fromstring(resp.body)
-    assert (root.findtext("status"), root.findtext("message")) == ("010", "등록되지 않은 인증키입니다.")
-    assert resp.body == (SAMPLES / "opendart/corpCode_xml_error_010_unregistered_key.xml").read_bytes()
+    assert (root.findtext("status"), root.findtext("message")) == (
+        "010",
+        "등록되지 않은 인증키입니다.",
+    )
+    assert (
+        resp.body == (SAMPLES / "opendart/corpCode_xml_error_010_unregistered_key.xml").read_bytes()
+    )
 
 
 def test_corrupt_zip_names_the_problem(catalog: Catalog) -> None:
@@ -270,7 +309,11 @@ def test_corrupt_zip_names_the_problem(catalog: Catalog) -> None:
 
 # ---- errors ----------------------------------------------------------------------------------
 def test_no_data_013_matches_the_console_body(catalog: Catalog) -> None:
-    lines = (SAMPLES / "opendart/fnlttSinglAcnt_status013_no_data_console.txt").read_text("utf-8").splitlines()
+    lines = (
+        (SAMPLES / "opendart/fnlttSinglAcnt_status013_no_data_console.txt")
+        .read_text("utf-8")
+        .splitlines()
+    )
     body = lines[1].encode("utf-8")
     ep = catalog.endpoint("opendart_single_account")
     parsed = DART.parse(ep, body, "json")
@@ -291,8 +334,14 @@ def test_empty_window_renders_013(catalog: Catalog) -> None:
 
 @pytest.mark.parametrize(
     ("kind", "status"),
-    [("invalid_key", "010"), ("quota_exceeded", "020"), ("rate_limited", "020"), ("bad_param", "100"),
-     ("missing_key", "100"), ("server_error", "800")],
+    [
+        ("invalid_key", "010"),
+        ("quota_exceeded", "020"),
+        ("rate_limited", "020"),
+        ("bad_param", "100"),
+        ("missing_key", "100"),
+        ("server_error", "800"),
+    ],
 )
 def test_errors_are_http_200_status_bodies(catalog: Catalog, kind: str, status: str) -> None:
     ep = catalog.endpoint("opendart_disclosures")
@@ -317,12 +366,32 @@ def test_no_key_in_rendered_bodies(catalog: Catalog, api_key: str) -> None:
 
 
 # ---- catalog ---------------------------------------------------------------------------------
-def test_both_suffixes_match_and_pick_their_format(catalog: Catalog) -> None:
+def test_both_suffixes_match_one_endpoint_and_pick_their_format(catalog: Catalog) -> None:
     for op in ("company", "list", "fnlttSinglAcnt", "majorstock", "elestock", "estkRs"):
-        for fmt in ("json", "xml"):
-            split = _split(catalog, f"{HOST}/api/{op}.{fmt}?corp_code=00126380")
-            assert split.fmt == fmt, (op, fmt)
-            assert split.endpoint.operation == f"{op}.{fmt}"
+        json_split = _split(catalog, f"{HOST}/api/{op}.json?corp_code=00126380")
+        xml_split = _split(catalog, f"{HOST}/api/{op}.xml?corp_code=00126380")
+        assert (json_split.fmt, xml_split.fmt) == ("json", "xml")
+        # One endpoint, one collection: a JSON recording answers XML requests too.
+        assert json_split.endpoint.id == xml_split.endpoint.id
+        assert json_split.key == xml_split.key
+        assert json_split.endpoint.operation == f"{op}.{{format}}"
+    assert _split(catalog, f"{HOST}/api/corpCode.xml").endpoint.id == "opendart_corp_codes"
+
+
+def test_format_path_param_builds_the_live_url(catalog: Catalog) -> None:
+    from simulator.record.live import build_request
+
+    ep = catalog.endpoint("opendart_disclosures")
+    (first,) = DART.page_requests(ep, {"corp_code": "00126380"}, 5, "xml")
+    req = build_request(ep, first, "k" * 40)
+    assert req.path == "/api/list.xml"
+    assert dict(req.query) == {
+        "crtfc_key": "k" * 40,
+        "corp_code": "00126380",
+        "page_no": "1",
+        "page_count": "100",
+    }
+    assert catalog.match(req).endpoint.id == ep.id
 
 
 def test_catalog_is_complete(catalog: Catalog) -> None:
@@ -337,20 +406,28 @@ def test_catalog_is_complete(catalog: Catalog) -> None:
             assert p.description and p.description_en, (ep.id, p.name)
         for p in ep.params:
             if p.name == "corp_code":
-                assert p.pattern and re.fullmatch(p.pattern, "00126380") and not re.fullmatch(p.pattern, "0012638")
+                assert (
+                    p.pattern
+                    and re.fullmatch(p.pattern, "00126380")
+                    and not re.fullmatch(p.pattern, "0012638")
+                )
             if p.name in ("bgn_de", "end_de") and p.pattern:
-                assert re.fullmatch(p.pattern, "20240131") and not re.fullmatch(p.pattern, "2024-01-31")
+                assert re.fullmatch(p.pattern, "20240131") and not re.fullmatch(
+                    p.pattern, "2024-01-31"
+                )
         codes = {f.name for f in ep.fields if f.code}
         assert "corp_code" in codes, ep.id
         schema = ep.tool_schema()["function"]["parameters"]["properties"]
-        assert "crtfc_key" not in schema
+        assert "crtfc_key" not in schema and "format" not in schema
     assert catalog.endpoint("opendart_disclosures").max_page_size == 100
     assert catalog.endpoint("opendart_corp_codes").kind == "binary"
     assert catalog.endpoint("opendart_company").kind == "object"
 
 
 # ---- property: any window of list.json round-trips -------------------------------------------
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     total=st.integers(0, 260),
     size=st.integers(1, 100),
@@ -359,7 +436,9 @@ def test_catalog_is_complete(catalog: Catalog) -> None:
 )
 def test_window_roundtrip(catalog: Catalog, total: int, size: int, page: int, fmt: str) -> None:
     rows = _rows(total)
-    split = _split(catalog, f"{HOST}/api/list.{fmt}?corp_code=00126380&page_no={page}&page_count={size}")
+    split = _split(
+        catalog, f"{HOST}/api/list.{fmt}?corp_code=00126380&page_no={page}&page_count={size}"
+    )
     win = rows[split.window.offset : split.window.offset + split.window.limit]
     resp = DART.render(split, win, total, {})
     assert resp.body == DART.render(split, win, total, {}).body  # deterministic
@@ -369,6 +448,59 @@ def test_window_roundtrip(catalog: Catalog, total: int, size: int, page: int, fm
         return
     assert back.records == win
     assert back.total == total
-    doc = json.loads(resp.body) if fmt == "json" else {c.tag: c.text for c in ET.fromstring(resp.body)}
+    doc = (
+        json.loads(resp.body)
+        if fmt == "json"
+        else {c.tag: c.text for c in ET.fromstring(resp.body)}
+    )
     assert int(doc["total_page"]) == -(-total // size)
     assert int(doc["page_no"]) == page and int(doc["page_count"]) == size
+
+
+# ---- replay through the resolver ---------------------------------------------------------------
+def test_recorded_json_collection_answers_xml_windows_and_date_queries(
+    tmp_path: Path, catalog: Catalog
+) -> None:
+    from simulator import Resolver, Store, VersionBuilder
+
+    rows = [dict(r, rcept_dt=f"202401{(i % 28) + 1:02d}") for i, r in enumerate(_rows(40))]
+    rows.sort(key=lambda r: r["rcept_dt"], reverse=True)
+    store = Store(tmp_path)
+    b = VersionBuilder(store, "kopa", catalog, parent=None)
+    b.add_collection(
+        endpoint="opendart_disclosures",
+        key="opendart_disclosures?corp_code=00126380",
+        filters={"corp_code": "00126380"},
+        fmt="json",
+        total=40,
+        records=rows,
+    )
+    b.publish(recorded_at="2026-11-01T00:00:00Z", source="test")
+    resolver = Resolver(store.open("kopa"), catalog)
+
+    resp = resolver.resolve(
+        SimRequest.from_url(
+            f"{HOST}/api/list.xml?crtfc_key=k&corp_code=00126380&page_no=2&page_count=15"
+        )
+    )
+    assert resp.header("x-sim-source") == "window"
+    root = ET.fromstring(resp.body)
+    assert (root.findtext("total_count"), root.findtext("total_page")) == ("40", "3")
+    assert [el.findtext("rcept_no") for el in root.findall("list")] == [
+        r["rcept_no"] for r in rows[15:30]
+    ]
+
+    resp = resolver.resolve(
+        SimRequest.from_url(
+            f"{HOST}/api/list.json?crtfc_key=k&corp_code=00126380&bgn_de=20240120&end_de=20240125"
+        )
+    )
+    assert resp.header("x-sim-source") == "query"
+    out = json.loads(resp.body)
+    wanted = [r for r in rows if "20240120" <= r["rcept_dt"] <= "20240125"]
+    assert out["total_count"] == len(wanted) and out["list"] == wanted[:10]
+
+    miss = Resolver(store.open("kopa"), catalog, miss="native").resolve(
+        SimRequest.from_url(f"{HOST}/api/list.json?crtfc_key=k&corp_code=99999999")
+    )
+    assert json.loads(miss.body)["status"] == "013"

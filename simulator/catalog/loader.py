@@ -53,6 +53,13 @@ class _Route:
                     regex += r"/([^/]*)"
                 else:
                     regex += r"(?:/([^/]*))?"
+            elif "{" in piece:
+                # A param inside a segment: OpenDART's format suffix ``list.{format}``.
+                regex += "/"
+                for literal, name in re.findall(r"([^{]*)\{([^}]+)\}", piece):
+                    self.path_names.append(name)
+                    regex += re.escape(literal) + r"([^/]*?)"
+                regex += re.escape(piece[piece.rfind("}") + 1 :])
             else:
                 regex += "/" + re.escape(piece)
         self.regex = re.compile("^" + regex + "/?$")

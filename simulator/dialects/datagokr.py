@@ -8,8 +8,9 @@ variants are endpoint ``options`` (data, not code):
 ``envelope``        ``response`` (default) ``{"response":{"header":…,"body":…}}``;
                     ``bare``: RTMS JSON without the ``response`` wrapper (XML keeps it);
                     ``population``: MOIS ``{"Response":{"head":{…},"items":…}}``;
-                    ``head_row``: MOIS StanReginCd ``{"StanReginCd":[{"head":[…]},{"row":[…]}]}``
-``success``         ``[resultCode, resultMsg]`` of a normal answer (default ``["00", "NORMAL SERVICE."]``)
+                    ``head_row``: StanReginCd ``{"StanReginCd":[{"head":[…]},{"row":[…]}]}``
+``success``         ``[resultCode, resultMsg]`` of a normal answer
+                    (default ``["00", "NORMAL SERVICE."]``)
 ``header_keys``     header (``head``) keys in order; may hold the count keys (population)
 ``body_keys``       body keys in order: ``items``, ``numOfRows``, ``pageNo``, ``totalCount``,
                     ``dataType`` (the format in upper case, KMA)
@@ -45,7 +46,8 @@ from __future__ import annotations
 import json
 import re
 import xml.etree.ElementTree as ET
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any, cast
 
 from ..catalog import Endpoint
 from ..errors import DialectError
@@ -81,7 +83,11 @@ DEFAULT_ERRORS: dict[str, dict[str, Any]] = {
     },
     "bad_param": {"via": "header", "code": "10", "msg": "INVALID_REQUEST_PARAMETER_ERROR"},
     "page_too_large": {"via": "header", "code": "10", "msg": "INVALID_REQUEST_PARAMETER_ERROR"},
-    "missing_param": {"via": "header", "code": "11", "msg": "NO_MANDATORY_REQUEST_PARAMETERS_ERROR"},
+    "missing_param": {
+        "via": "header",
+        "code": "11",
+        "msg": "NO_MANDATORY_REQUEST_PARAMETERS_ERROR",
+    },
     "quota_exceeded": {
         "via": "header",
         "code": "22",
@@ -139,7 +145,7 @@ def _json_value(value: Any, ftype: str | None, coerce: bool) -> Any:
         return int(value) if _INT_RE.fullmatch(value) else float(value)
     if ftype == "boolean" and value in ("true", "false"):
         return value == "true"
-    if coerce and ftype in (None, "integer", "number"):
+    if coerce:
         return _coerce_number(value)
     return value
 
@@ -180,7 +186,7 @@ def _xml_rows(parent: ET.Element | None, tag: str) -> list[dict[str, Any]]:
 
 
 def _json_records(items: Any) -> list[dict[str, Any]]:
-    """Records of a JSON ``items``: ``""``, ``{"item": […]}``, ``{"item": {…}}`` or ``[…]``."""
+    """Records of a JSON ``items``: ``""``, ``{"item":[…]}``, ``{"item":{…}}`` or ``[…]``."""
     if items is None or items == "":
         return []
     if isinstance(items, dict):
@@ -236,11 +242,11 @@ class DataGoKrDialect(BaseDialect):
         return json_bytes(obj, escape_slash=bool(ep.opt("escape_slash", False)))
 
     def _kind_of(self, ep: Endpoint, via: str, code: str) -> ErrorKind | None:
-        """The first ErrorKind whose spec is ``via`` with ``code`` (endpoint table, then defaults)."""
+        """The first ErrorKind with a ``via`` spec of ``code`` (endpoint table, then defaults)."""
         for table in (self.errors(ep), DEFAULT_ERRORS):
             for kind, spec in table.items():
                 if spec.get("via") == via and str(spec.get("code")) == code:
-                    return kind  # type: ignore[return-value]
+                    return cast(ErrorKind, kind)
         return None
 
     # ---- parsing ---------------------------------------------------------------------
@@ -267,7 +273,7 @@ class DataGoKrDialect(BaseDialect):
         stripped = text.strip()
         for kind, spec in self.errors(ep).items():
             if spec.get("via") == "text" and str(spec.get("body", "")).strip() == stripped:
-                return Parsed([], None, outcome="error", code=stripped, kind=kind)  # type: ignore[arg-type]
+                return Parsed([], None, outcome="error", code=stripped, kind=cast(ErrorKind, kind))
         if stripped == "Unauthorized":  # the gateway's plain 401 (RTMS)
             return Parsed([], None, outcome="error", code=stripped, kind="missing_key")
         raise DialectError(
@@ -278,16 +284,20 @@ class DataGoKrDialect(BaseDialect):
     def _status(self, ep: Endpoint, via: str, code: str) -> Parsed:
         """Parsed form of a non-success answer (``via`` says where its code was found)."""
         kind = self._kind_of(ep, via, code)
-        outcome = "empty" if kind == "no_data" else "error"
-        return Parsed([], 0 if kind == "no_data" else None, outcome=outcome, code=code, kind=kind)
+        if kind == "no_data":
+            return Parsed([], 0, outcome="empty", code=code, kind=kind)
+        return Parsed([], None, outcome="error", code=code, kind=kind)
 
     def _page(self, records: list[dict[str, Any]], total: int | None) -> Parsed:
-        outcome = "empty" if not records and not total else "ok"
-        return Parsed(records, total, outcome=outcome)  # type: ignore[arg-type]
+        if not records and not total:
+            return Parsed(records, total, outcome="empty")
+        return Parsed(records, total, outcome="ok")
 
     def _parse_json(self, ep: Endpoint, obj: Any) -> Parsed:
         if not isinstance(obj, dict):
-            raise DialectError(f"endpoint={ep.id!r}: JSON body is a {type(obj).__name__}, not an object")
+            raise DialectError(
+                f"endpoint={ep.id!r}: JSON body is a {type(obj).__name__}, not an object"
+            )
         if "OpenAPI_ServiceResponse" in obj:
             head = (obj["OpenAPI_ServiceResponse"] or {}).get("cmmMsgHeader") or {}
             return self._status(ep, "gateway", str(head.get("returnReasonCode", "")))
@@ -327,7 +337,9 @@ class DataGoKrDialect(BaseDialect):
         rows: list[dict[str, Any]] = []
         for part in parts:
             if not isinstance(part, dict):
-                raise DialectError(f"endpoint={ep.id!r}: head/row part {part!r:.60} is not an object")
+                raise DialectError(
+                    f"endpoint={ep.id!r}: head/row part {part!r:.60} is not an object"
+                )
             for entry in part.get("head", []):
                 head.update(entry)
             if "row" in part:
@@ -341,7 +353,9 @@ class DataGoKrDialect(BaseDialect):
     def _parse_xml(self, ep: Endpoint, root: ET.Element) -> Parsed:
         tag = root.tag
         if tag == "OpenAPI_ServiceResponse":
-            return self._status(ep, "gateway", root.findtext("cmmMsgHeader/returnReasonCode", "").strip())
+            return self._status(
+                ep, "gateway", root.findtext("cmmMsgHeader/returnReasonCode", "").strip()
+            )
         if tag == "RESULT":
             return self._status(ep, "result", root.findtext("resultCode", "").strip())
         if tag == "Response":
@@ -352,13 +366,15 @@ class DataGoKrDialect(BaseDialect):
             total = _to_int(head.findtext("totalCount") if head is not None else None)
             return self._page(_xml_rows(root.find("items"), "item"), total)
         if tag == "response":
-            code = root.findtext("header/resultCode")
-            if code is not None and code.strip() != self._success(ep)[0]:
-                return self._status(ep, "header", code.strip())
+            header_code = root.findtext("header/resultCode")
+            if header_code is not None and header_code.strip() != self._success(ep)[0]:
+                return self._status(ep, "header", header_code.strip())
             body = root.find("body")
             if body is None:
                 return self._page([], None)
-            return self._page(_xml_rows(body.find("items"), "item"), _to_int(body.findtext("totalCount")))
+            return self._page(
+                _xml_rows(body.find("items"), "item"), _to_int(body.findtext("totalCount"))
+            )
         # head/row hybrid: <StanReginCd><head>…<RESULT>…</RESULT></head><row>…</row>…
         head_el = root.find("head")
         if head_el is None:
@@ -380,7 +396,9 @@ class DataGoKrDialect(BaseDialect):
         fmt = self._fmt(ep, split.fmt)
         if not records and total == 0 and self.errors(ep)["no_data"].get("via") != "empty":
             return self.render_error(ep, "no_data", fmt)
-        return self._render_page(ep, fmt, list(records), total, split.window.page, split.window.size)
+        return self._render_page(
+            ep, fmt, list(records), total, split.window.page, split.window.size
+        )
 
     def _render_page(
         self,
@@ -462,13 +480,20 @@ class DataGoKrDialect(BaseDialect):
         obj = inner if self._envelope(ep) == "bare" else {"response": inner}
         return self._dump(ep, obj)
 
-    def _population(self, ep: Endpoint, fmt: str, records: list[dict[str, Any]], value: Any) -> bytes:
+    def _population(
+        self, ep: Endpoint, fmt: str, records: list[dict[str, Any]], value: Any
+    ) -> bytes:
         head_keys = ep.opt("header_keys", _POPULATION_HEAD)
         if fmt == "xml":
             head = "".join(_el(k, value(k)) for k in head_keys)
             xml = f"<Response><head>{head}</head>{self._xml_items(records)}</Response>"
             return (self._decl(ep) + xml).encode("utf-8")
-        obj = {"Response": {"head": {k: value(k) for k in head_keys}, "items": self._json_items(ep, records)}}
+        obj = {
+            "Response": {
+                "head": {k: value(k) for k in head_keys},
+                "items": self._json_items(ep, records),
+            }
+        }
         return self._dump(ep, obj)
 
     def _head_row(self, ep: Endpoint, fmt: str, records: list[dict[str, Any]], value: Any) -> bytes:
@@ -514,13 +539,17 @@ class DataGoKrDialect(BaseDialect):
             return self._response(ep, 200, fmt, self._dump(ep, obj))
         if via == "header":
             return self._header_only(ep, fmt, code, msg)
-        raise DialectError(f"endpoint={ep.id!r}: errors.{kind}.via={via!r} is not one of "
-                           "gateway, header, result, text, empty")
+        raise DialectError(
+            f"endpoint={ep.id!r}: errors.{kind}.via={via!r} is not one of "
+            "gateway, header, result, text, empty"
+        )
 
     def _header_only(self, ep: Endpoint, fmt: str, code: str, msg: str) -> SimResponse:
         """An in-band error: the header (``head``) with no body, HTTP 200 (KMA ``03 NO_DATA``)."""
         env = self._envelope(ep)
-        keys = [k for k in ep.opt("header_keys", _DEFAULT_HEADER) if k in ("resultCode", "resultMsg")]
+        keys = [
+            k for k in ep.opt("header_keys", _DEFAULT_HEADER) if k in ("resultCode", "resultMsg")
+        ]
         keys = keys or ["resultCode", "resultMsg"]
         values = {"resultCode": code, "resultMsg": msg}
         section = "head" if env == "population" else "header"
@@ -541,11 +570,18 @@ class DataGoKrDialect(BaseDialect):
             status = int(ep.opt("gateway_legacy_status", 200))
             fmt = "xml"
         else:
-            head = {"errMsg": name, "returnAuthMsg": str(spec.get("text", "")), "returnReasonCode": code}
+            head = {
+                "errMsg": name,
+                "returnAuthMsg": str(spec.get("text", "")),
+                "returnReasonCode": code,
+            }
             status = int(spec.get("status", 403))
         if fmt == "xml":
             inner = "".join(_el(k, v) for k, v in head.items())
-            xml = f"<OpenAPI_ServiceResponse><cmmMsgHeader>{inner}</cmmMsgHeader></OpenAPI_ServiceResponse>"
+            xml = (
+                f"<OpenAPI_ServiceResponse><cmmMsgHeader>{inner}</cmmMsgHeader>"
+                "</OpenAPI_ServiceResponse>"
+            )
             return self._response(ep, status, "xml", xml.encode("utf-8"))
         obj = {"OpenAPI_ServiceResponse": {"cmmMsgHeader": head}}
         return self._response(ep, status, "json", json_bytes(obj))

@@ -135,7 +135,8 @@ class JusoDialect(NativeDialect):
             if root.tag != "results" or common_el is None:
                 raise DialectError(f"endpoint {ep.id!r}: XML is not <results><common>")
             common: dict[str, Any] = xml_record(common_el)
-            rows: list[dict[str, Any]] | None = [xml_record(j) for j in root.findall("juso")]
+            found = root.findall("juso")
+            rows: list[dict[str, Any]] | None = [xml_record(j) for j in found] if found else None
         elif fmt == "json":
             obj = parse_json(body)
             try:
@@ -148,10 +149,8 @@ class JusoDialect(NativeDialect):
         code = str(common.get("errorCode", "")).strip()
         message = str(common.get("errorMessage", "")).strip()
         if code != SUCCESS[0]:
-            parsed = self.error_parsed(ep, code, message, common=dict(common))
-            if tuple(common) != self.error_common_keys(ep):
-                parsed.kind = None  # a common block render_error would not give back
-            return parsed
+            same_shape = tuple(common) == self.error_common_keys(ep) and rows is None
+            return self.error_parsed(ep, code, message, exact=same_shape, common=dict(common))
         try:
             total = int(str(common.get("totalCount", "0")).strip() or 0)
         except ValueError as exc:

@@ -29,7 +29,8 @@ import html.entities
 import json
 import re
 import xml.etree.ElementTree as ET
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 from urllib.parse import quote
 
 from ..catalog import Endpoint
@@ -42,11 +43,25 @@ __all__ = ["DIALECT", "LawGoKrDialect", "scrub_key"]
 
 _DEFAULT_DECL = '<?xml version="1.0" encoding="UTF-8"?>'
 _DEFAULT_HEADER = [
-    "target", "키워드", "section", "totalCnt", "page", "numOfRows", "resultCode", "resultMsg",
+    "target",
+    "키워드",
+    "section",
+    "totalCnt",
+    "page",
+    "numOfRows",
+    "resultCode",
+    "resultMsg",
 ]
 # Member order of the JSON search object as the server writes it (hash order; apis.md §2).
 _DEFAULT_JSON_ORDER = [
-    "resultMsg", "키워드", "page", "resultCode", "target", "totalCnt", "section", "numOfRows",
+    "resultMsg",
+    "키워드",
+    "page",
+    "resultCode",
+    "target",
+    "totalCnt",
+    "section",
+    "numOfRows",
 ]
 _AUTH_FAILED = "사용자 정보 검증에 실패하였습니다."
 _DEFAULT_ERRORS: dict[str, dict[str, str]] = {
@@ -55,7 +70,10 @@ _DEFAULT_ERRORS: dict[str, dict[str, str]] = {
         "msg": "OPEN API 호출 시 사용자 검증을 위하여 정확한 서버장비의 IP주소 및 "
         "도메인주소를 등록해 주세요.",
     },
-    "missing_key": {"result": "필수입력요소 검증에 실패하였습니다.", "msg": "필수 입력값이 존재하지 않습니다."},
+    "missing_key": {
+        "result": "필수입력요소 검증에 실패하였습니다.",
+        "msg": "필수 입력값이 존재하지 않습니다.",
+    },
 }
 # Situations the server answers with an empty body: HTTP 200 for bad input (as for an unknown
 # target), 404 for provider failures (the transient 404s clients retry on).
@@ -101,6 +119,10 @@ def _fix_entities(text: str) -> str:
         return f"&#{html.entities.name2codepoint[name]};"
 
     return _ENTITY.sub(repl, text)
+
+
+def _attr_escape(text: str) -> str:
+    return xml_escape(text).replace('"', "&quot;")
 
 
 def _cdata(text: str) -> str:
@@ -149,7 +171,7 @@ def _repeated(el: ET.Element) -> set[str]:
 def _json_value(value: Any) -> Any:
     """A record value for JSON: XML attribute keys lose their ``@``."""
     if isinstance(value, dict):
-        return {k[1:] if k.startswith("@") else k: _json_value(v) for k, v in value.items()}
+        return {k.removeprefix("@"): _json_value(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_json_value(v) for v in value]
     return value
@@ -171,19 +193,18 @@ class _XmlWriter:
         body = _cdata(text) if tag in self.cdata else xml_escape(text)
         return f"<{tag}>{body}{self.close(tag)}"
 
-    def element(self, tag: str, value: Any, extra_attrs: str = "") -> str:
+    def element(self, tag: str, value: Any) -> str:
+        """``value`` as element(s) ``tag``: lists repeat it, dicts nest (``@`` keys: attributes)."""
         if isinstance(value, list):
             return "".join(self.element(tag, v) for v in value)
         if not isinstance(value, dict):
-            if extra_attrs:
-                return f"<{tag}{extra_attrs}>{xml_escape(_text(value))}{self.close(tag)}"
             return self.leaf(tag, value)
-        attrs = extra_attrs
+        attrs = ""
         inner: list[str] = []
         for k, v in value.items():
             if k.startswith("@") or (k in self.attrs and not isinstance(v, (dict, list))):
                 name = k.lstrip("@")
-                attrs += f' {name}="{xml_escape(_text(v)).replace(chr(34), "&quot;")}"'
+                attrs += f' {name}="{_attr_escape(_text(v))}"'
             elif k == "#text":
                 inner.append(_cdata(_text(v)) if tag in self.cdata else xml_escape(_text(v)))
             else:
@@ -215,7 +236,9 @@ class LawGoKrDialect(BaseDialect):
             try:
                 data = json.loads(text)
             except json.JSONDecodeError as exc:
-                raise DialectError(f"endpoint={endpoint.id!r}: body is not valid JSON: {exc}") from exc
+                raise DialectError(
+                    f"endpoint={endpoint.id!r}: body is not valid JSON: {exc}"
+                ) from exc
             if not isinstance(data, dict):
                 raise DialectError(f"endpoint={endpoint.id!r}: JSON body must be an object")
             return self._parse_json(endpoint, data)
@@ -243,7 +266,9 @@ class LawGoKrDialect(BaseDialect):
             return Parsed([], 0, {}, outcome="empty", code=data["Law"], kind="no_data")
         root = next((k for k, v in data.items() if isinstance(v, dict)), None)
         if root is None:
-            raise DialectError(f"endpoint={ep.id!r}: JSON body has no document object: {list(data)}")
+            raise DialectError(
+                f"endpoint={ep.id!r}: JSON body has no document object: {list(data)}"
+            )
         extra = {k: v for k, v in data.items() if k != root}
         envelope: dict[str, Any] = {"source": "json", "root": root}
         if extra:
@@ -257,7 +282,9 @@ class LawGoKrDialect(BaseDialect):
         items = [raw_items] if isinstance(raw_items, dict) else list(raw_items or [])
         if any("id" in it for it in items):
             envelope["json_item_id"] = True
-        records = [scrub_key({k: v for k, v in it.items() if k != "id"}, placeholder) for it in items]
+        records = [
+            scrub_key({k: v for k, v in it.items() if k != "id"}, placeholder) for it in items
+        ]
         header: list[list[Any]] = []
         for i, (k, v) in enumerate(inner.items()):
             if k == item:
@@ -282,7 +309,9 @@ class LawGoKrDialect(BaseDialect):
         if root.tag == "Response":
             return self._error(root.findtext("result") or "")
         if root.tag == "Law" and len(root) == 0:
-            return Parsed([], 0, {}, outcome="empty", code=(root.text or "").strip(), kind="no_data")
+            return Parsed(
+                [], 0, {}, outcome="empty", code=(root.text or "").strip(), kind="no_data"
+            )
         if root.tag == "Law" and root.find("resultMsg") is not None:
             return self._error(root.findtext("resultMsg") or "")
         envelope: dict[str, Any] = {"source": "xml", "root": root.tag}
@@ -353,7 +382,9 @@ class LawGoKrDialect(BaseDialect):
         placeholder = self._placeholder(ep)
         item = str(ep.opt("item", "law"))
         rows = [scrub_key(dict(r), placeholder) for r in records]
-        if not rows and (envelope.get("empty_body") or (fmt == "json" and ep.opt("empty_json_search"))):
+        if not rows and (
+            envelope.get("empty_body") or (fmt == "json" and ep.opt("empty_json_search"))
+        ):
             return _response(200, "json", b"")
         root = str(envelope.get("root") or ep.opt("root", "LawSearch"))
         derived = {"totalCnt": str(total), "page": str(page), "numOfRows": str(len(rows))}
@@ -366,7 +397,9 @@ class LawGoKrDialect(BaseDialect):
             "resultCode": "00",
             "resultMsg": "success",
         }
-        names = [h[0] for h in envelope.get("header", [])] or list(ep.opt("header", _DEFAULT_HEADER))
+        names = [h[0] for h in envelope.get("header", [])] or list(
+            ep.opt("header", _DEFAULT_HEADER)
+        )
         recorded = {h[0]: h[1] for h in envelope.get("header", [])}
         same_source = envelope.get("source") == fmt
 
@@ -378,7 +411,9 @@ class LawGoKrDialect(BaseDialect):
             return defaults.get(name, "")
 
         if fmt == "json":
-            order = names if same_source else _reorder(names, ep.opt("json_order", _DEFAULT_JSON_ORDER))
+            order = (
+                names if same_source else _reorder(names, ep.opt("json_order", _DEFAULT_JSON_ORDER))
+            )
             encoding = envelope.get("keyword_encoding") or ep.opt("json_keyword_encoding")
             with_id = bool(envelope.get("json_item_id") or ep.opt("json_item_id", False))
             items = [
@@ -399,7 +434,11 @@ class LawGoKrDialect(BaseDialect):
             return _response(200, "json", json_bytes(doc))
         order = names if same_source else _reorder(names, ep.opt("header", _DEFAULT_HEADER))
         writer = self._writer(ep, envelope)
-        decl = envelope["decl"] if "decl" in envelope else str(ep.opt("xml_declaration", _DEFAULT_DECL))
+        decl = (
+            envelope["decl"]
+            if "decl" in envelope
+            else str(ep.opt("xml_declaration", _DEFAULT_DECL))
+        )
         parts = [decl, f"<{root}>"]
         parts.extend(f"<{n}>{xml_escape(_text(value(n)))}</{n}>" for n in order)
         for i, r in enumerate(rows):
@@ -416,7 +455,11 @@ class LawGoKrDialect(BaseDialect):
         if fmt == "json":
             doc = {root: _json_value(rec), **envelope.get("extra_top", {})}
             return _response(200, "json", json_bytes(doc))
-        decl = envelope["decl"] if "decl" in envelope else str(ep.opt("xml_declaration", _DEFAULT_DECL))
+        decl = (
+            envelope["decl"]
+            if "decl" in envelope
+            else str(ep.opt("xml_declaration", _DEFAULT_DECL))
+        )
         xml = decl + self._writer(ep, envelope).element(root, rec)
         return _response(200, "xml", xml.encode("utf-8"))
 
@@ -428,15 +471,19 @@ class LawGoKrDialect(BaseDialect):
         if kind == "no_data":
             if ep.kind == "collection":
                 return self._render_search(ep, fmt, [], 0, {}, page=1, offset=0, query=None)
-            message = str(ep.opt("not_found", "일치하는 법령이 없습니다.  법령명을 확인하여 주십시오."))
+            message = str(
+                ep.opt("not_found", "일치하는 법령이 없습니다.  법령명을 확인하여 주십시오.")
+            )
             if fmt == "json":
                 return _response(200, "json", json_bytes({"Law": message}))
-            return _response(200, "xml", f"<Law>{xml_escape(message)}</Law>".encode("utf-8"))
+            return _response(200, "xml", f"<Law>{xml_escape(message)}</Law>".encode())
         errors = {**_DEFAULT_ERRORS, **ep.opt("errors", {})}
         if kind in errors:
             err = errors[kind]
             if fmt == "json":
-                return _response(200, "json", json_bytes({"result": err["result"], "msg": err["msg"]}))
+                return _response(
+                    200, "json", json_bytes({"result": err["result"], "msg": err["msg"]})
+                )
             xml = (
                 f"<Response>\n  <result>{xml_escape(err['result'])}</result>\n"
                 f"  <msg>{xml_escape(err['msg'])}</msg>\n</Response>\n"

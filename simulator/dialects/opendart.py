@@ -13,6 +13,7 @@ Shapes, chosen per endpoint by ``kind`` and the ``envelope`` option:
   ``<list>`` per company. Rendering writes a deterministic ZIP (fixed timestamp and
   attributes): identical records give identical bytes.
 
+The format is the path suffix (``/api/list.{format}``, a path param with role ``format``).
 The XML form (``/api/{op}.xml``) is ``<result><status>…<message>…`` with one ``<list>``
 element per row. Every error is HTTP 200 with the status code and message of the
 ``errors`` option (``013`` for no data, rendered whenever a window is empty); the
@@ -25,7 +26,8 @@ import io
 import json
 import xml.etree.ElementTree as ET
 import zipfile
-from typing import Any, Sequence, cast
+from collections.abc import Sequence
+from typing import Any, cast
 
 from ..catalog import Endpoint, Match
 from ..errors import DialectError
@@ -43,7 +45,8 @@ _PAGING = ("page_no", "page_count", "total_count", "total_page")
 _GROUP_FIELD = "group_title"
 
 # Native status and message of each error kind; overridable per platform/endpoint with the
-# ``errors`` option. Messages are the observed wording (apis.md §1; live reports quoted there).
+# ``errors`` option. Wording as observed on live calls where known (apis.md §1 for 010/013;
+# public client code quoting live answers for 020, 100 and the empty-key 100).
 _DEFAULT_ERRORS: dict[str, dict[str, str]] = {
     "no_data": {"status": "013", "message": "조회된 데이타가 없습니다."},
     "invalid_key": {"status": "010", "message": "등록되지 않은 인증키입니다."},
@@ -133,9 +136,9 @@ class OpenDartDialect(BaseDialect):
     def page_requests(
         self, endpoint: Endpoint, filters: dict[str, str], total: int, fmt: str = "json"
     ) -> list[dict[str, str]]:
-        if not _is_paged(endpoint):
-            return [{**filters, **endpoint.match}]
-        return super().page_requests(endpoint, filters, total, fmt)
+        pages = super().page_requests(endpoint, filters, total, fmt)
+        # Without paging params every "page" is the same request: the whole collection.
+        return pages if _is_paged(endpoint) else pages[:1]
 
     # ---- parsing ---------------------------------------------------------------------
     def parse(self, endpoint: Endpoint, body: bytes, fmt: str) -> Parsed:
@@ -147,7 +150,9 @@ class OpenDartDialect(BaseDialect):
             try:
                 data = json.loads(text)
             except json.JSONDecodeError as exc:
-                raise DialectError(f"endpoint={endpoint.id!r}: body is not valid JSON: {exc}") from exc
+                raise DialectError(
+                    f"endpoint={endpoint.id!r}: body is not valid JSON: {exc}"
+                ) from exc
             if not isinstance(data, dict):
                 raise DialectError(f"endpoint={endpoint.id!r}: JSON body must be an object")
             return self._parse_doc(endpoint, data)
@@ -155,7 +160,9 @@ class OpenDartDialect(BaseDialect):
             try:
                 root = ET.fromstring(text.encode("utf-8"))
             except ET.ParseError as exc:
-                raise DialectError(f"endpoint={endpoint.id!r}: body is not valid XML: {exc}") from exc
+                raise DialectError(
+                    f"endpoint={endpoint.id!r}: body is not valid XML: {exc}"
+                ) from exc
             return self._parse_doc(endpoint, _xml_doc(root))
         raise DialectError(
             f"endpoint={endpoint.id!r}: body is neither JSON, XML nor a ZIP "
@@ -269,9 +276,7 @@ class OpenDartDialect(BaseDialect):
         lines = ['<?xml version="1.0" encoding="UTF-8"?>', "<result>"]
         for rec in records:
             lines.append("    <list>")
-            lines.extend(
-                f"        <{k}>{xml_escape(_to_text(v))}</{k}>" for k, v in rec.items()
-            )
+            lines.extend(f"        <{k}>{xml_escape(_to_text(v))}</{k}>" for k, v in rec.items())
             lines.append("    </list>")
         lines.append("</result>")
         xml = ("\n".join(lines) + "\n").encode("utf-8")

@@ -250,14 +250,21 @@ class NativeDialect(BaseDialect):
         pair = self.error_table(ep).get("no_data")
         return pair is not None and pair[0] == code
 
-    def error_parsed(self, ep: Endpoint, code: str, message: str, **extra: Any) -> Parsed:
-        """A ``Parsed`` for a native error body."""
-        kind = self.kind_of(ep, code, message)
+    def error_parsed(
+        self, ep: Endpoint, code: str, message: str, *, exact: bool = True, **extra: Any
+    ) -> Parsed:
+        """A ``Parsed`` for a native error body.
+
+        ``kind`` is set when ``render_error(kind)`` reproduces the body (``exact`` says the
+        body's shape is the one ``render_error`` writes); otherwise the envelope keeps
+        ``{"error": {code, message, **extra}}`` for ``render`` to reproduce it.
+        """
+        kind = self.kind_of(ep, code, message) if exact else None
         empty = self.is_no_data(ep, code)
-        env: dict[str, Any] = {"error": {"code": code, "message": message, **extra}}
-        return Parsed(
-            [], 0 if empty else None, env, "empty" if empty else "error", code, kind
-        )
+        env: dict[str, Any] = {}
+        if kind is None:
+            env["error"] = {"code": code, "message": message, **extra}
+        return Parsed([], 0 if empty else None, env, "empty" if empty else "error", code, kind)
 
     # ---- splitting -------------------------------------------------------------------
     def check_required(self, match: Match, fmt: str) -> None:

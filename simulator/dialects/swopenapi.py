@@ -106,10 +106,8 @@ class SwOpenApiDialect(NativeDialect):
             return Parsed(list(rows), int(head.get("total", len(rows))))
         if "code" in obj and "status" in obj:
             code, message = str(obj["code"]), str(obj.get("message", ""))
-            parsed = self.error_parsed(ep, code, message, keys=list(obj))
-            if tuple(obj) != self._error_keys(ep, code):
-                parsed.kind = None  # a shape render_error would not give back
-            return parsed
+            same_shape = tuple(obj) == self._error_keys(ep, code)
+            return self.error_parsed(ep, code, message, exact=same_shape, keys=list(obj))
         raise DialectError(f"endpoint {ep.id!r}: JSON body has neither errorMessage nor code")
 
     def _parse_xml(self, ep: Endpoint, body: bytes) -> Parsed:
