@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -14,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from simulator.catalog import Endpoint, load_catalog
-from simulator.dialects import SplitError, equivalent, get_dialect
+from simulator.dialects import Split, SplitError, equivalent, get_dialect
 from simulator.dialects.datagokr import DIALECT
 from simulator.errors import DialectError
 from simulator.fidelity import check_fidelity, sniff_format
@@ -34,14 +35,10 @@ def _ep(endpoint_id: str) -> Endpoint:
     return CATALOG.endpoint(endpoint_id)
 
 
-def _split(url: str, fmt: str | None = None):  # type: ignore[no-untyped-def]
-    match = CATALOG.match(SimRequest.from_url(url))
-    split = DIALECT.split(match)
-    if fmt is not None:
-        from dataclasses import replace
-
-        split = replace(split, fmt=fmt)
-    return split
+def _split(url: str, fmt: str | None = None) -> Split:
+    """Match ``url`` and split it; ``fmt`` overrides the format (as check_fidelity does)."""
+    split = DIALECT.split(CATALOG.match(SimRequest.from_url(url)))
+    return split if fmt is None else replace(split, fmt=fmt)
 
 
 def _url(path: str, **params: str) -> str:
@@ -174,7 +171,8 @@ def test_tourapi_numeric_coercion() -> None:
 def test_g2b_body_only_parses() -> None:
     body = (
         SAMPLES
-        / "datagokr_g2b/ScsbidInfoService_getScsbidListSttusServcPPSSrch_body_only_items_bare_array.json"
+        / "datagokr_g2b"
+        / "ScsbidInfoService_getScsbidListSttusServcPPSSrch_body_only_items_bare_array.json"
     ).read_bytes()
     parsed = DIALECT.parse(_ep("datagokr_misc_g2b_award_results"), body, "json")
     assert parsed.total == 249 and parsed.records[0]["bidNtceNo"] == "R26BK01659568"
@@ -328,7 +326,8 @@ def test_empty_result_forms() -> None:
     }
     nec_xml = _empty("nec_winners", "xml", sgId="20250603", sgTypecode="1").decode()
     assert nec_xml.endswith(
-        "<response><header><resultCode>INFO-03</resultCode><resultMsg>데이터 정보가 없습니다</resultMsg></header></response>"
+        "<response><header><resultCode>INFO-03</resultCode>"
+        "<resultMsg>데이터 정보가 없습니다</resultMsg></header></response>"
     )
     assert json.loads(_empty("mois_stan_regin_cd", "json", locatadd_nm="강원도")) == {
         "RESULT": {"resultCode": "INFO-3", "resultMsg": "데이터없음 에러"}
@@ -467,8 +466,6 @@ def test_a_wrong_option_is_caught() -> None:
             "options": {**fsc.options, "body_keys": ["items", "numOfRows", "pageNo", "totalCount"]}
         }
     )
-    from dataclasses import replace
-
     bad = DIALECT.render(replace(split, endpoint=wrong), _records(fsc, 2), 2, {}).body
     assert any("key order" in d for d in equivalent(good, bad, "json"))
     rtms = _ep("molit_apt_trades")
@@ -527,7 +524,8 @@ def test_gateway_errors() -> None:
         and resp.body
         == (
             "<OpenAPI_ServiceResponse><cmmMsgHeader><errMsg>SERVICE_KEY_IS_NOT_REGISTERED_ERROR</errMsg>"
-            "<returnAuthMsg>등록되지 않은 서비스키</returnAuthMsg><returnReasonCode>30</returnReasonCode>"
+            "<returnAuthMsg>등록되지 않은 서비스키</returnAuthMsg>"
+            "<returnReasonCode>30</returnReasonCode>"
             "</cmmMsgHeader></OpenAPI_ServiceResponse>"
         ).encode()
     )
@@ -709,3 +707,21 @@ def test_xml_indentation_is_no_value_but_a_space_is() -> None:
     ]
     # One row → an object; numeric text → numbers (old TourAPI JSON), empty stays "".
     assert item["tel"] == "" and item["contentid"] == 128778 and item["mapx"] == 127.7126856416
+
+
+def test_format_flags_and_key_aliases() -> None:
+    nec = _ep("nec_election_codes")
+    # NEC reads resultType only: _type=json still answers XML (apis.md §11.2).
+    assert _split(_url(nec.path, _type="json")).fmt == "xml"
+    assert _split(_url(nec.path, resultType="json")).fmt == "json"
+    kma = _ep("datagokr_misc_kma_mid_ta")
+    assert (
+        _split(_url(kma.path, dataType="JSON", regId="11B10101", tmFc="202610040600")).fmt == "json"
+    )
+    stan = _ep("mois_stan_regin_cd")
+    url = _url(stan.path, type="json", locatadd_nm="경기도 안산시").replace(
+        "serviceKey", "ServiceKey"
+    )
+    split = _split(url)
+    assert split.key == "mois_stan_regin_cd?locatadd_nm=" + quote("경기도 안산시", safe="")
+    assert split.filters == {"locatadd_nm": "경기도 안산시"}

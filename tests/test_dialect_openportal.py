@@ -69,9 +69,7 @@ def test_fidelity(case: dict[str, Any]) -> None:
 
 def test_every_sample_is_listed() -> None:
     listed = {c["sample"] for c in CASES}
-    on_disk = {
-        f"{d}/{p.name}" for d in ("neis", "assembly") for p in (SAMPLES / d).iterdir()
-    }
+    on_disk = {f"{d}/{p.name}" for d in ("neis", "assembly") for p in (SAMPLES / d).iterdir()}
     assert on_disk == listed
     assert all(c["skip"] for c in CASES if "skip" in c)
 
@@ -79,7 +77,13 @@ def test_every_sample_is_listed() -> None:
 def test_samples_parse_to_the_kind_render_error_gives_back() -> None:
     ep = CATALOG.endpoint("neis_meal")
     p = PORTAL.parse(ep, (SAMPLES / "neis/INFO-200_no_data_bare_RESULT.json").read_bytes(), "json")
-    assert (p.outcome, p.kind, p.code, p.total, p.envelope) == ("empty", "no_data", "INFO-200", 0, {})
+    assert (p.outcome, p.kind, p.code, p.total, p.envelope) == (
+        "empty",
+        "no_data",
+        "INFO-200",
+        0,
+        {},
+    )
     waf = CATALOG.endpoint("assembly_members")
     body = (SAMPLES / "assembly/waf_http400_missing_or_curl_user_agent_body.txt").read_bytes()
     p = PORTAL.parse(waf, body, sniff_format(body))
@@ -103,7 +107,9 @@ def test_parse_keeps_types_nulls_and_row_array() -> None:
     assert school.records[0]["ORG_RDNZC"] == "06291"  # codes keep their leading zero
     xml = PORTAL.parse(
         CATALOG.endpoint("neis_meal"),
-        (SAMPLES / "neis/mealServiceDietInfo_xml_G10_7430048_20231212_browser_rendered.txt").read_bytes(),
+        (
+            SAMPLES / "neis/mealServiceDietInfo_xml_G10_7430048_20231212_browser_rendered.txt"
+        ).read_bytes(),
         "xml",
     )
     assert xml.total == 3 and [r["MMEAL_SC_CODE"].strip() for r in xml.records] == ["1", "2", "3"]
@@ -112,15 +118,23 @@ def test_parse_keeps_types_nulls_and_row_array() -> None:
 # ---- windows -------------------------------------------------------------------------------
 def test_pindex_psize_window() -> None:
     s = _split(MEAL + "&Type=json&pIndex=3&pSize=7")
-    assert (s.window.offset, s.window.limit, s.window.page, s.window.size, s.fmt) == (14, 7, 3, 7, "json")
+    assert (s.window.offset, s.window.limit, s.window.page, s.window.size, s.fmt) == (
+        14,
+        7,
+        3,
+        7,
+        "json",
+    )
     assert s.key == "neis_meal?ATPT_OFCDC_SC_CODE=B10&SD_SCHUL_CODE=7091380"
     d = _split(MEAL)
     assert (d.window.offset, d.window.limit, d.fmt) == (0, 100, "xml")  # defaults: 1, 100, xml
 
 
 def test_param_names_fold_case_on_neis_only() -> None:
-    s = _split("https://open.neis.go.kr/hub/mealServiceDietInfo?key=k&type=JSON&pindex=2&PSIZE=5"
-               "&atpt_ofcdc_sc_code=B10&sd_schul_code=7091380")
+    s = _split(
+        "https://open.neis.go.kr/hub/mealServiceDietInfo?key=k&type=JSON&pindex=2&PSIZE=5"
+        "&atpt_ofcdc_sc_code=B10&sd_schul_code=7091380"
+    )
     assert (s.window.offset, s.window.limit, s.fmt) == (5, 5, "json")
     assert s.filters == {"ATPT_OFCDC_SC_CODE": "B10", "SD_SCHUL_CODE": "7091380"}
     a = _split(MEMBERS + "&type=json")  # the Assembly does not fold: `type` is an unknown param
@@ -131,8 +145,15 @@ def test_oversize_and_bad_paging_are_native_errors() -> None:
     with pytest.raises(SplitError) as big:
         _split(MEAL + "&Type=json&pSize=1001")
     assert big.value.kind == "page_too_large"
-    body = json.loads(PORTAL.render_error(CATALOG.endpoint("neis_meal"), big.value.kind, "json").body)
-    assert body == {"RESULT": {"CODE": "ERROR-336", "MESSAGE": "데이터요청은 한번에 최대 1,000건을 넘을 수 없습니다."}}
+    body = json.loads(
+        PORTAL.render_error(CATALOG.endpoint("neis_meal"), big.value.kind, "json").body
+    )
+    assert body == {
+        "RESULT": {
+            "CODE": "ERROR-336",
+            "MESSAGE": "데이터요청은 한번에 최대 1,000건을 넘을 수 없습니다.",
+        }
+    }
     with pytest.raises(SplitError) as bad:
         _split(MEAL + "&pIndex=abc")
     assert bad.value.kind == "bad_param"
@@ -142,11 +163,16 @@ def test_oversize_and_bad_paging_are_native_errors() -> None:
 
 def test_missing_required_param_and_key() -> None:
     with pytest.raises(SplitError) as miss:
-        _split("https://open.neis.go.kr/hub/mealServiceDietInfo?KEY=k&Type=json&ATPT_OFCDC_SC_CODE=B10")
+        _split(
+            "https://open.neis.go.kr/hub/mealServiceDietInfo?KEY=k&Type=json&ATPT_OFCDC_SC_CODE=B10"
+        )
     assert miss.value.kind == "missing_param"
-    assert json.loads(PORTAL.render_error(CATALOG.endpoint("neis_meal"), "missing_param", "json").body)[
-        "RESULT"
-    ]["CODE"] == "ERROR-300"
+    assert (
+        json.loads(
+            PORTAL.render_error(CATALOG.endpoint("neis_meal"), "missing_param", "json").body
+        )["RESULT"]["CODE"]
+        == "ERROR-300"
+    )
     _split("https://open.neis.go.kr/hub/schoolInfo?Type=json")  # NEIS: KEY is optional
     with pytest.raises(SplitError) as nokey:
         _split("https://open.assembly.go.kr/portal/openapi/nwvrqwxyaytdsfvhu?Type=json")
@@ -164,8 +190,12 @@ def test_render_json_envelope_with_fixed_decimals() -> None:
     obj = json.loads(r.body)
     assert list(obj) == ["mealServiceDietInfo"]
     head, rows = obj["mealServiceDietInfo"]
-    assert head == {"head": [{"list_total_count": 21},
-                             {"RESULT": {"CODE": "INFO-000", "MESSAGE": "정상 처리되었습니다."}}]}
+    assert head == {
+        "head": [
+            {"list_total_count": 21},
+            {"RESULT": {"CODE": "INFO-000", "MESSAGE": "정상 처리되었습니다."}},
+        ]
+    }
     assert [r["MLSV_YMD"] for r in rows["row"]] == ["20260601", "20260602"]
     assert PORTAL.render(s, _meals(2), 21, {}).body == r.body  # deterministic
 
@@ -178,7 +208,9 @@ def test_single_row_is_still_an_array() -> None:
 
 def test_render_xml_with_cdata_and_types_from_xml_records() -> None:
     s = _split(MEAL + "&Type=xml")
-    r = PORTAL.render(s, [{"MLSV_YMD": "20231212", "DDISH_NM": "김치 (9)<br/>밥", "MLSV_FGR": "158.00"}], 3, {})
+    r = PORTAL.render(
+        s, [{"MLSV_YMD": "20231212", "DDISH_NM": "김치 (9)<br/>밥", "MLSV_FGR": "158.00"}], 3, {}
+    )
     text = r.body.decode()
     assert text.startswith('<?xml version="1.0" encoding="UTF-8"?><mealServiceDietInfo><head>')
     assert "<DDISH_NM><![CDATA[김치 (9)<br/>밥]]></DDISH_NM>" in text
@@ -200,7 +232,9 @@ def test_empty_and_past_last_page_are_bare_info_200() -> None:
         r = PORTAL.render(s, [], 21, {})
         assert r.status == 200
         if fmt == "json":
-            assert json.loads(r.body) == {"RESULT": {"CODE": "INFO-200", "MESSAGE": "해당하는 데이터가 없습니다."}}
+            assert json.loads(r.body) == {
+                "RESULT": {"CODE": "INFO-200", "MESSAGE": "해당하는 데이터가 없습니다."}
+            }
         else:
             root = ET.fromstring(r.body)
             assert (root.tag, root.findtext("CODE")) == ("RESULT", "INFO-200")
@@ -208,8 +242,13 @@ def test_empty_and_past_last_page_are_bare_info_200() -> None:
 
 @pytest.mark.parametrize(
     "kind, code",
-    [("invalid_key", "ERROR-290"), ("quota_exceeded", "ERROR-337"), ("server_error", "ERROR-500"),
-     ("unknown_operation", "ERROR-310"), ("rate_limited", "ERROR-337")],
+    [
+        ("invalid_key", "ERROR-290"),
+        ("quota_exceeded", "ERROR-337"),
+        ("server_error", "ERROR-500"),
+        ("unknown_operation", "ERROR-310"),
+        ("rate_limited", "ERROR-337"),
+    ],
 )
 def test_error_table(kind: Any, code: str) -> None:
     r = PORTAL.render_error(CATALOG.endpoint("assembly_members"), kind, "json")
@@ -226,7 +265,9 @@ def test_detail_names_a_native_code() -> None:
 
 # ---- key rules and the WAF -----------------------------------------------------------------
 def test_assembly_sample_key_is_refused() -> None:
-    err = PORTAL.check_key(_match("https://open.assembly.go.kr/portal/openapi/nwvrqwxyaytdsfvhu?KEY=sample&Type=json"))
+    err = PORTAL.check_key(
+        _match("https://open.assembly.go.kr/portal/openapi/nwvrqwxyaytdsfvhu?KEY=sample&Type=json")
+    )
     assert err is not None and err.kind == "invalid_key" and err.fmt == "json"
     assert PORTAL.check_key(_match(MEMBERS)) is None
     assert PORTAL.check_key(_match("https://open.neis.go.kr/hub/schoolInfo?KEY=sample")) is None
@@ -267,7 +308,9 @@ def test_window_property(total: int, page: int, size: int) -> None:
     """A window is the slice [(p-1)·s, p·s); the page requests cover the collection once."""
     ep = CATALOG.endpoint("neis_school_info")
     records = [{"SD_SCHUL_CODE": f"{i:07d}"} for i in range(total)]
-    s = PORTAL.split(_match(_url(ep, {"KEY": "k", "Type": "json", "pIndex": str(page), "pSize": str(size)})))
+    s = PORTAL.split(
+        _match(_url(ep, {"KEY": "k", "Type": "json", "pIndex": str(page), "pSize": str(size)}))
+    )
     w = s.window
     window = records[w.offset : w.offset + w.limit]
     assert window == records[(page - 1) * size : page * size]

@@ -35,6 +35,7 @@ variants are endpoint ``options`` (data, not code):
                     ``{via: result, code, msg}`` bare ``{"RESULT":{…}}`` (StanReginCd);
                     ``{via: text, status, body}`` plain text (RTMS ``Unauthorized``);
                     ``{via: empty}`` the success-shaped empty page (``no_data`` default)
+                    (an endpoint's ``errors`` replaces its platform's: options merge shallowly)
 ``content_type``    ``{json: …, xml: …}`` Content-Type per format
 
 ``parse`` reads every form above (and the body-only / header-only captures clients make);

@@ -24,7 +24,8 @@ native E0008/E0013 answers), ``errors``, ``messages``.
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
 
 from ..catalog import Endpoint, Match
 from ..errors import DialectError
@@ -32,6 +33,7 @@ from ..request import SimResponse
 from .base import ErrorKind, Parsed, Split, SplitError, Window
 from .openportal import (
     XML_DECL,
+    ErrorTable,
     NativeDialect,
     json_response,
     parse_json,
@@ -43,7 +45,7 @@ from .openportal import (
 
 __all__ = ["DIALECT", "JusoDialect"]
 
-_ERRORS: dict[str, tuple[str, str]] = {
+_ERRORS: ErrorTable = {
     # Zero hits is a success with "juso":[] (see JusoDialect.render_error); this entry only
     # keeps the table complete.
     "no_data": ("0", "정상"),
@@ -83,8 +85,8 @@ class JusoDialect(NativeDialect):
     """``results.common`` (string counts) + ``juso`` list; ``null`` list on errors."""
 
     name = "juso"
-    ERRORS = {"default": _ERRORS}
-    MESSAGES = {"default": _MESSAGES}
+    ERRORS: ClassVar[dict[str, ErrorTable]] = {"default": _ERRORS}
+    MESSAGES: ClassVar[dict[str, dict[str, str]]] = {"default": _MESSAGES}
 
     def common_keys(self, ep: Endpoint) -> tuple[str, ...]:
         keys = ep.opt("common_keys")
@@ -205,9 +207,7 @@ class JusoDialect(NativeDialect):
         return self._body(common, None, fmt)
 
     @staticmethod
-    def _body(
-        common: dict[str, Any], rows: list[dict[str, Any]] | None, fmt: str
-    ) -> SimResponse:
+    def _body(common: dict[str, Any], rows: list[dict[str, Any]] | None, fmt: str) -> SimResponse:
         if fmt == "xml":
             head = "".join(xml_elem(k, _text(v)) for k, v in common.items())
             items = "".join(

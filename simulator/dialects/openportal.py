@@ -36,7 +36,8 @@ from __future__ import annotations
 import json
 import re
 import xml.etree.ElementTree as ET
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
 
 from ..catalog import Endpoint, Match
 from ..errors import DialectError
@@ -58,6 +59,9 @@ __all__ = [
     "xml_record",
     "xml_value",
 ]
+
+#: Kind → (native code, native message) of one family variant.
+ErrorTable = dict[str, tuple[str, str]]
 
 JSON_TYPE = "application/json;charset=UTF-8"
 XML_TYPE = "application/xml;charset=UTF-8"
@@ -156,7 +160,7 @@ def dump_json(obj: Any, *, indent: int | None = None) -> bytes:
     )
 
 
-def raw_number(value: float | int, number_format: str) -> str:
+def raw_number(value: float, number_format: str) -> str:
     """A marker that :func:`dump_json` writes as the bare number token ``format(value)``."""
     return f"{_RAW_OPEN}{format(value, number_format)}{_RAW_CLOSE}"
 
@@ -198,8 +202,8 @@ class NativeDialect(BaseDialect):
     ERROR-335, or the Assembly WAF page).
     """
 
-    ERRORS: dict[str, dict[str, tuple[str, str]]] = {}
-    MESSAGES: dict[str, dict[str, str]] = {}
+    ERRORS: ClassVar[dict[str, ErrorTable]] = {}
+    MESSAGES: ClassVar[dict[str, dict[str, str]]] = {}
 
     def variant(self, ep: Endpoint) -> str:
         v = str(ep.opt("variant", next(iter(self.ERRORS), "default")))
@@ -358,7 +362,7 @@ def xml_response(text: str, status: int = 200) -> SimResponse:
 
 # ---- the open-portal family -----------------------------------------------------------
 
-_OPENPORTAL_ERRORS: dict[str, tuple[str, str]] = {
+_OPENPORTAL_ERRORS: ErrorTable = {
     "no_data": ("INFO-200", "해당하는 데이터가 없습니다."),
     "invalid_key": (
         "ERROR-290",
@@ -409,8 +413,8 @@ class OpenPortalDialect(NativeDialect):
     """NEIS and 열린국회정보 (head/row envelope, bare RESULT errors)."""
 
     name = "openportal"
-    ERRORS = {"default": _OPENPORTAL_ERRORS}
-    MESSAGES = {"default": _OPENPORTAL_MESSAGES}
+    ERRORS: ClassVar[dict[str, ErrorTable]] = {"default": _OPENPORTAL_ERRORS}
+    MESSAGES: ClassVar[dict[str, dict[str, str]]] = {"default": _OPENPORTAL_MESSAGES}
     SUCCESS = ("INFO-000", "정상 처리되었습니다.")
 
     # ---- parsing ---------------------------------------------------------------------
@@ -495,7 +499,12 @@ class OpenPortalDialect(NativeDialect):
             return xml_response(text)
         obj = {
             svc: [
-                {"head": [{"list_total_count": total}, {"RESULT": {"CODE": code, "MESSAGE": message}}]},
+                {
+                    "head": [
+                        {"list_total_count": total},
+                        {"RESULT": {"CODE": code, "MESSAGE": message}},
+                    ]
+                },
                 {"row": self.json_records(ep, records)},
             ]
         }

@@ -2,8 +2,9 @@
 
 Seoul (apis.md §4.1)::
 
-    http://openapi.seoul.go.kr:8088/{KEY}/{json|xml}/{SERVICE}/{START_INDEX}/{END_INDEX}/{filters…}
-    {"SVC":{"list_total_count":N,"RESULT":{"CODE":"INFO-000","MESSAGE":"정상 처리되었습니다"},"row":[…]}}
+    http://openapi.seoul.go.kr:8088/{KEY}/{json|xml}/{SERVICE}/{START}/{END}/{filters…}
+    {"SVC":{"list_total_count":N,
+            "RESULT":{"CODE":"INFO-000","MESSAGE":"정상 처리되었습니다"},"row":[…]}}
 
 ECOS (apis.md §6), option ``variant: ecos``::
 
@@ -23,7 +24,8 @@ Options: ``variant`` (``seoul`` | ``ecos``), ``service``, ``xml_error_codes``,
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any, ClassVar
 
 from ..catalog import Endpoint, Match
 from ..errors import DialectError
@@ -31,6 +33,7 @@ from ..request import SimResponse
 from .base import Parsed, Split, SplitError, Window, xml_escape
 from .openportal import (
     XML_DECL,
+    ErrorTable,
     NativeDialect,
     cdata,
     json_response,
@@ -48,7 +51,7 @@ _SEOUL_INVALID_KEY = (
     "인증키가 없는 경우, 열린 데이터 광장 홈페이지에서 인증키를 신청하십시오."
 )
 
-_SEOUL_ERRORS: dict[str, tuple[str, str]] = {
+_SEOUL_ERRORS: ErrorTable = {
     "no_data": ("INFO-200", "해당하는 데이터가 없습니다."),
     "invalid_key": ("INFO-100", _SEOUL_INVALID_KEY),
     "missing_key": ("INFO-100", _SEOUL_INVALID_KEY),
@@ -59,8 +62,10 @@ _SEOUL_ERRORS: dict[str, tuple[str, str]] = {
     "missing_param": ("ERROR-300", "필수 값이 누락되어 있습니다. 요청인자를 참고 하십시오."),
     "page_too_large": (
         "ERROR-336",
-        "데이터요청은 한번에 최대 1000건을 넘을 수 없습니다."
-        "요청종료위치에서 요청시작위치를 뺀 값이 1000을 넘지 않도록 수정하세요.",
+        (
+            "데이터요청은 한번에 최대 1000건을 넘을 수 없습니다."
+            "요청종료위치에서 요청시작위치를 뺀 값이 1000을 넘지 않도록 수정하세요."
+        ),
     ),
     # Seoul documents no traffic-limit code; the family's ERROR-337 is used (unconfirmed).
     "quota_exceeded": (
@@ -85,16 +90,20 @@ _SEOUL_MESSAGES: dict[str, str] = {
     "ERROR-301": "파일타입 값이 누락 혹은 유효하지 않습니다. 요청인자 중 TYPE을 확인하십시오.",
     "ERROR-331": "요청시작위치 값을 확인하십시오. 요청인자 중 START_INDEX를 확인하십시오.",
     "ERROR-332": "요청종료위치 값을 확인하십시오. 요청인자 중 END_INDEX를 확인하십시오.",
-    "ERROR-334": "요청종료위치 보다 요청시작위치가 더 큽니다. 요청시작조회건수는 정수를 입력하세요.",
+    "ERROR-334": (
+        "요청종료위치 보다 요청시작위치가 더 큽니다. 요청시작조회건수는 정수를 입력하세요."
+    ),
     # As captured (samples/seoul_openapi/ERROR-335_*); the guide's text is longer.
     "ERROR-335": "샘플데이터는 최대 5건",
-    "ERROR-600": "데이터베이스 연결 오류입니다. 지속적으로 발생시 열린 데이터 광장으로 문의(Q&A) 바랍니다.",
+    "ERROR-600": (
+        "데이터베이스 연결 오류입니다. 지속적으로 발생시 열린 데이터 광장으로 문의(Q&A) 바랍니다."
+    ),
     "ERROR-601": "SQL 문장 오류 입니다. 지속적으로 발생시 열린 데이터 광장으로 문의(Q&A) 바랍니다.",
 }
 
 # ECOS developer-guide texts (codes as on the wire: INFO-/ERROR-, not 정보-/에러-).
 # INFO-100 and INFO-200 are captured bodies; the others are the guide's wording (unconfirmed).
-_ECOS_ERRORS: dict[str, tuple[str, str]] = {
+_ECOS_ERRORS: ErrorTable = {
     "no_data": ("INFO-200", "해당하는 데이터가 없습니다."),
     "invalid_key": ("INFO-100", "인증키가 유효하지 않습니다."),
     "missing_key": ("INFO-100", "인증키가 유효하지 않습니다."),
@@ -125,8 +134,11 @@ class SeoulDialect(NativeDialect):
     """Seoul Open Data general API and ECOS: ``/{start}/{end}/`` ranges, key in the path."""
 
     name = "seoul"
-    ERRORS = {"seoul": _SEOUL_ERRORS, "ecos": _ECOS_ERRORS}
-    MESSAGES = {"seoul": _SEOUL_MESSAGES, "ecos": _ECOS_MESSAGES}
+    ERRORS: ClassVar[dict[str, ErrorTable]] = {"seoul": _SEOUL_ERRORS, "ecos": _ECOS_ERRORS}
+    MESSAGES: ClassVar[dict[str, dict[str, str]]] = {
+        "seoul": _SEOUL_MESSAGES,
+        "ecos": _ECOS_MESSAGES,
+    }
     SUCCESS_CODE = "INFO-000"
 
     def has_result(self, ep: Endpoint) -> bool:

@@ -24,13 +24,15 @@ Options: ``service``, ``list_name`` (default ``<service>List``), ``short_error_c
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
 
 from ..catalog import Endpoint
 from ..errors import DialectError
 from ..request import SimResponse
 from .base import Parsed, Split
 from .openportal import (
+    ErrorTable,
     NativeDialect,
     json_response,
     parse_json,
@@ -45,9 +47,12 @@ from .openportal import (
 __all__ = ["DIALECT", "SwOpenApiDialect"]
 
 _MSG_337 = "일별 트래픽 제한을 넘은 호출입니다. 오늘은 더이상 호출할 수 없습니다."
-_MSG_KEY = "인증키가 유효하지 않습니다. 인증키가 없는 경우, 열린 데이터 광장 홈페이지에서 인증키를 신청하십시오."
+_MSG_KEY = (
+    "인증키가 유효하지 않습니다. "
+    "인증키가 없는 경우, 열린 데이터 광장 홈페이지에서 인증키를 신청하십시오."
+)
 
-_ERRORS: dict[str, tuple[str, str]] = {
+_ERRORS: ErrorTable = {
     "no_data": ("INFO-200", "해당하는 데이터가 없습니다."),
     "invalid_key": ("INFO-100", _MSG_KEY),
     "missing_key": ("INFO-100", _MSG_KEY),
@@ -59,7 +64,10 @@ _ERRORS: dict[str, tuple[str, str]] = {
     "page_too_large": ("ERROR-336", "데이터요청은 한번에 최대 1000건을 넘을 수 없습니다."),
     "quota_exceeded": ("ERROR-337", _MSG_337),
     "rate_limited": ("ERROR-337", _MSG_337),
-    "server_error": ("ERROR-500", "서버 오류입니다. 지속적으로 발생시 열린 데이터 광장으로 문의(Q&A) 바랍니다."),
+    "server_error": (
+        "ERROR-500",
+        "서버 오류입니다. 지속적으로 발생시 열린 데이터 광장으로 문의(Q&A) 바랍니다.",
+    ),
     "unknown_operation": (
         "ERROR-310",
         "해당하는 서비스를 찾을 수 없습니다. 요청인자 중 SERVICE를 확인하십시오.",
@@ -75,8 +83,8 @@ class SwOpenApiDialect(NativeDialect):
     """``errorMessage`` + ``<service>List`` envelope; errors as a top-level status block."""
 
     name = "swopenapi"
-    ERRORS = {"default": _ERRORS}
-    MESSAGES = {"default": {}}
+    ERRORS: ClassVar[dict[str, ErrorTable]] = {"default": _ERRORS}
+    MESSAGES: ClassVar[dict[str, dict[str, str]]] = {"default": {}}
 
     def list_name(self, ep: Endpoint) -> str:
         return str(ep.opt("list_name", f"{service_name(ep)}List"))
