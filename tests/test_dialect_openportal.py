@@ -288,6 +288,8 @@ def test_waf() -> None:
     assert not PORTAL.waf_blocked(CATALOG.endpoint("neis_meal"), None)
     r = PORTAL.render_waf(ep)
     assert (r.status, r.body) == (400, b"Bad Request.")
+    via_detail = PORTAL.render_error(ep, "bad_param", "json", "HTTP-400")
+    assert (via_detail.status, via_detail.body) == (400, b"Bad Request.")
 
 
 # ---- page requests -------------------------------------------------------------------------

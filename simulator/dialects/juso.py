@@ -35,12 +35,10 @@ from .openportal import (
     XML_DECL,
     ErrorTable,
     NativeDialect,
-    json_response,
     parse_json,
     parse_xml,
     xml_elem,
     xml_record,
-    xml_response,
 )
 
 __all__ = ["DIALECT", "JusoDialect"]
@@ -178,7 +176,7 @@ class JusoDialect(NativeDialect):
         }
         common = {k: values[k] for k in self.common_keys(ep)}
         rows = [{k: _text(v) for k, v in r.items()} for r in records]
-        return self._body(common, rows, split.fmt)
+        return self._body(ep, common, rows, split.fmt)
 
     def render_error(
         self, endpoint: Endpoint, kind: ErrorKind, fmt: str, detail: str = ""
@@ -192,30 +190,32 @@ class JusoDialect(NativeDialect):
                 "currentPage": "1",
             }
             common = {k: values[k] for k in self.common_keys(endpoint)}
-            return self._body(common, [], fmt)
+            return self._body(endpoint, common, [], fmt)
         return super().render_error(endpoint, kind, fmt, detail)
 
     def render_native(self, ep: Endpoint, err: Mapping[str, Any], fmt: str) -> SimResponse:
         common = err.get("common")
         if isinstance(common, dict):
-            return self._body(dict(common), None, fmt)
+            return self._body(ep, dict(common), None, fmt)
         return super().render_native(ep, err, fmt)
 
     def render_code(self, ep: Endpoint, code: str, message: str, fmt: str) -> SimResponse:
         values = {"errorMessage": message, "errorCode": code, "totalCount": "0"}
         common = {k: values.get(k, "") for k in self.error_common_keys(ep)}
-        return self._body(common, None, fmt)
+        return self._body(ep, common, None, fmt)
 
-    @staticmethod
-    def _body(common: dict[str, Any], rows: list[dict[str, Any]] | None, fmt: str) -> SimResponse:
+    def _body(
+        self, ep: Endpoint, common: dict[str, Any], rows: list[dict[str, Any]] | None, fmt: str
+    ) -> SimResponse:
+        """``{"results":{"common":…,"juso":…}}`` or its XML form."""
         if fmt == "xml":
             head = "".join(xml_elem(k, _text(v)) for k, v in common.items())
             items = "".join(
                 "<juso>" + "".join(xml_elem(k, _text(v)) for k, v in r.items()) + "</juso>"
                 for r in rows or []
             )
-            return xml_response(f"{XML_DECL}<results><common>{head}</common>{items}</results>")
-        return json_response({"results": {"common": common, "juso": rows}})
+            return self.xml_out(ep, f"{XML_DECL}<results><common>{head}</common>{items}</results>")
+        return self.json_out(ep, {"results": {"common": common, "juso": rows}})
 
 
 def _text(value: Any) -> str:

@@ -48,15 +48,25 @@ from .compare import repair_xml
 __all__ = [
     "DIALECT",
     "ERROR_KIND_ORDER",
+    "JSON_TYPE",
+    "WAF_BODY",
+    "WAF_CODE",
+    "XML_DECL",
+    "XML_TYPE",
+    "ErrorTable",
     "NativeDialect",
     "OpenPortalDialect",
     "cdata",
     "dump_json",
+    "json_response",
     "json_value",
+    "parse_json",
     "parse_xml",
+    "raw_number",
     "service_name",
     "xml_elem",
     "xml_record",
+    "xml_response",
     "xml_value",
 ]
 
@@ -166,6 +176,7 @@ def raw_number(value: float, number_format: str) -> str:
 
 
 def parse_json(body: bytes) -> Any:
+    """Parse a JSON body (a BOM tolerated); malformed bodies raise ``DialectError``."""
     try:
         return json.loads(body.decode("utf-8-sig"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -206,6 +217,7 @@ class NativeDialect(BaseDialect):
     MESSAGES: ClassVar[dict[str, dict[str, str]]] = {}
 
     def variant(self, ep: Endpoint) -> str:
+        """The family variant of ``ep`` (option ``variant``; default: the first table)."""
         v = str(ep.opt("variant", next(iter(self.ERRORS), "default")))
         if v not in self.ERRORS:
             raise DialectError(
@@ -214,7 +226,7 @@ class NativeDialect(BaseDialect):
             )
         return v
 
-    def error_table(self, ep: Endpoint) -> dict[str, tuple[str, str]]:
+    def error_table(self, ep: Endpoint) -> ErrorTable:
         """Kind → (code, message) for ``ep`` (family variant, then option ``errors``)."""
         table = dict(self.ERRORS[self.variant(ep)])
         for kind, pair in (ep.opt("errors") or {}).items():
@@ -251,6 +263,7 @@ class NativeDialect(BaseDialect):
         return None
 
     def is_no_data(self, ep: Endpoint, code: str) -> bool:
+        """Whether ``code`` is the family's no-data answer (``Parsed.outcome == "empty"``)."""
         pair = self.error_table(ep).get("no_data")
         return pair is not None and pair[0] == code
 
@@ -279,6 +292,7 @@ class NativeDialect(BaseDialect):
                 raise SplitError(kind, fmt, f"{p.name} is required")
 
     def split(self, match: Match) -> Split:
+        """:meth:`BaseDialect.split` after the required-parameter check."""
         self.check_required(match, self.request_format(match.endpoint, match.params))
         return super().split(match)
 
@@ -298,6 +312,7 @@ class NativeDialect(BaseDialect):
         total: int,
         envelope: dict[str, Any],
     ) -> SimResponse:
+        """The window in the native envelope, or the native error ``parse`` kept."""
         err = envelope.get("error")
         if err:
             return self.render_native(split.endpoint, err, split.fmt)
@@ -310,6 +325,7 @@ class NativeDialect(BaseDialect):
     def render_error(
         self, endpoint: Endpoint, kind: ErrorKind, fmt: str, detail: str = ""
     ) -> SimResponse:
+        """The native body of ``kind`` (``detail`` may name a specific native code)."""
         code, message = self.native_error(endpoint, kind, detail)
         return self.render_code(endpoint, code, message, fmt)
 
@@ -320,14 +336,28 @@ class NativeDialect(BaseDialect):
         total: int,
         envelope: dict[str, Any],
     ) -> SimResponse:
+        """A window of records in the family's success envelope (subclasses)."""
         raise NotImplementedError
 
     def render_code(self, ep: Endpoint, code: str, message: str, fmt: str) -> SimResponse:
+        """The body of one native code (subclasses)."""
         raise NotImplementedError
+
+    # ---- responses -------------------------------------------------------------------
+    def json_out(self, ep: Endpoint, obj: Any) -> SimResponse:
+        """A JSON response with the platform's content type (option ``content_types.json``)."""
+        types = ep.opt("content_types") or {}
+        return json_response(obj, content_type=str(types.get("json", JSON_TYPE)))
+
+    def xml_out(self, ep: Endpoint, text: str) -> SimResponse:
+        """An XML response with the platform's content type (option ``content_types.xml``)."""
+        types = ep.opt("content_types") or {}
+        return xml_response(text, content_type=str(types.get("xml", XML_TYPE)))
 
     # ---- values ----------------------------------------------------------------------
     @staticmethod
     def field_types(ep: Endpoint) -> dict[str, str]:
+        """Field name → catalog JSON type."""
         return {f.name: f.type for f in ep.fields}
 
     def json_records(self, ep: Endpoint, records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -346,18 +376,21 @@ class NativeDialect(BaseDialect):
         return out
 
     def xml_fields(self, ep: Endpoint, rec: Mapping[str, Any], *, use_cdata: bool) -> str:
+        """A record's fields as XML elements, in record order."""
         floats: dict[str, str] = dict(ep.opt("float_format") or {})
         return "".join(
             xml_elem(k, xml_value(v, floats.get(k)), use_cdata=use_cdata) for k, v in rec.items()
         )
 
 
-def json_response(obj: Any, status: int = 200) -> SimResponse:
-    return SimResponse(status, [("content-type", JSON_TYPE)], dump_json(obj))
+def json_response(obj: Any, status: int = 200, content_type: str = JSON_TYPE) -> SimResponse:
+    """A JSON response written with :func:`dump_json`."""
+    return SimResponse(status, [("content-type", content_type)], dump_json(obj))
 
 
-def xml_response(text: str, status: int = 200) -> SimResponse:
-    return SimResponse(status, [("content-type", XML_TYPE)], text.encode("utf-8"))
+def xml_response(text: str, status: int = 200, content_type: str = XML_TYPE) -> SimResponse:
+    """An XML response (UTF-8)."""
+    return SimResponse(status, [("content-type", content_type)], text.encode("utf-8"))
 
 
 # ---- the open-portal family -----------------------------------------------------------
@@ -398,15 +431,17 @@ _OPENPORTAL_ERRORS: ErrorTable = {
     ),
 }
 
+#: Pseudo-code of the Assembly edge WAF answer (HTTP 400, plain text ``Bad Request.``):
+#: ``render_error(ep, "bad_param", fmt, detail=WAF_CODE)`` renders it.
+WAF_CODE = "HTTP-400"
+WAF_BODY = b"Bad Request."
+
 _OPENPORTAL_MESSAGES: dict[str, str] = {
+    WAF_CODE: WAF_BODY.decode(),
     "INFO-300": "관리자에 의해 인증키 사용이 제한되었습니다.",
     "ERROR-600": "데이터베이스 연결 오류입니다. 지속적으로 발생시 홈페이지로 문의(Q&A) 바랍니다.",
     "ERROR-601": "SQL 문장 오류 입니다. 지속적으로 발생시 홈페이지로 문의(Q&A) 바랍니다.",
 }
-
-#: Pseudo-code of the Assembly edge WAF answer (HTTP 400, plain text ``Bad Request.``).
-WAF_CODE = "HTTP-400"
-WAF_BODY = b"Bad Request."
 
 
 class OpenPortalDialect(NativeDialect):
@@ -496,7 +531,7 @@ class OpenPortalDialect(NativeDialect):
                 f"<RESULT><CODE>{code}</CODE><MESSAGE>{xml_escape(message)}</MESSAGE></RESULT>"
                 f"</head>{rows}</{svc}>"
             )
-            return xml_response(text)
+            return self.xml_out(ep, text)
         obj = {
             svc: [
                 {
@@ -508,22 +543,18 @@ class OpenPortalDialect(NativeDialect):
                 {"row": self.json_records(ep, records)},
             ]
         }
-        return json_response(obj)
-
-    def render_native(self, ep: Endpoint, err: Mapping[str, Any], fmt: str) -> SimResponse:
-        if err.get("code") == WAF_CODE:
-            return self.render_waf(ep)
-        return super().render_native(ep, err, fmt)
+        return self.json_out(ep, obj)
 
     def render_code(self, ep: Endpoint, code: str, message: str, fmt: str) -> SimResponse:
         if code == WAF_CODE:
             return self.render_waf(ep)
         if fmt == "xml":
-            return xml_response(
+            return self.xml_out(
+                ep,
                 f"{XML_DECL}<RESULT><CODE>{code}</CODE>"
-                f"<MESSAGE>{xml_escape(message)}</MESSAGE></RESULT>"
+                f"<MESSAGE>{xml_escape(message)}</MESSAGE></RESULT>",
             )
-        return json_response({"RESULT": {"CODE": code, "MESSAGE": message}})
+        return self.json_out(ep, {"RESULT": {"CODE": code, "MESSAGE": message}})
 
     # ---- key-dependent behaviour (kept out of split: replay drops keys) ---------------
     def check_key(self, match: Match) -> SplitError | None:

@@ -36,12 +36,10 @@ from .openportal import (
     ErrorTable,
     NativeDialect,
     cdata,
-    json_response,
     parse_json,
     parse_xml,
     service_name,
     xml_record,
-    xml_response,
 )
 
 __all__ = ["DIALECT", "SeoulDialect"]
@@ -217,23 +215,24 @@ class SeoulDialect(NativeDialect):
                 f"<row>{self.xml_fields(ep, r, use_cdata=bool(ep.opt('xml_cdata', False)))}</row>"
                 for r in records
             )
-            return xml_response(
+            return self.xml_out(
+                ep,
                 f"{XML_DECL}<{svc}><list_total_count>{total}</list_total_count>"
-                f"{result}{rows}</{svc}>"
+                f"{result}{rows}</{svc}>",
             )
         inner: dict[str, Any] = {"list_total_count": total}
         if with_result:
             inner["RESULT"] = {"CODE": self.SUCCESS_CODE, "MESSAGE": message}
         inner["row"] = self.json_records(ep, records)
-        return json_response({svc: inner})
+        return self.json_out(ep, {svc: inner})
 
     def render_code(self, ep: Endpoint, code: str, message: str, fmt: str) -> SimResponse:
         if code in (ep.opt("xml_error_codes") or []):
             fmt = "xml"  # Seoul ignores the requested type for these (apis.md §0.3)
         if fmt == "xml":
             msg = cdata(message) if ep.opt("error_cdata", True) else xml_escape(message)
-            return xml_response(f"<RESULT><CODE>{code}</CODE><MESSAGE>{msg}</MESSAGE></RESULT>")
-        return json_response({"RESULT": {"CODE": code, "MESSAGE": message}})
+            return self.xml_out(ep, f"<RESULT><CODE>{code}</CODE><MESSAGE>{msg}</MESSAGE></RESULT>")
+        return self.json_out(ep, {"RESULT": {"CODE": code, "MESSAGE": message}})
 
     # ---- key-dependent behaviour (kept out of split: replay drops keys) ---------------
     def check_key(self, match: Match) -> SplitError | None:

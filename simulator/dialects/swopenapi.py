@@ -34,13 +34,11 @@ from .base import Parsed, Split
 from .openportal import (
     ErrorTable,
     NativeDialect,
-    json_response,
     parse_json,
     parse_xml,
     service_name,
     xml_elem,
     xml_record,
-    xml_response,
     xml_value,
 )
 
@@ -163,9 +161,9 @@ class SwOpenApiDialect(NativeDialect):
         if split.fmt == "xml":
             svc = service_name(ep)
             rows = "".join(f"<row>{self.xml_fields(ep, r, use_cdata=False)}</row>" for r in records)
-            return xml_response(f"<{svc}>{_xml_block(block)}{rows}</{svc}>")
-        return json_response(
-            {"errorMessage": block, self.list_name(ep): self.json_records(ep, records)}
+            return self.xml_out(ep, f"<{svc}>{_xml_block(block)}{rows}</{svc}>")
+        return self.json_out(
+            ep, {"errorMessage": block, self.list_name(ep): self.json_records(ep, records)}
         )
 
     def render_native(self, ep: Endpoint, err: Mapping[str, Any], fmt: str) -> SimResponse:
@@ -175,14 +173,14 @@ class SwOpenApiDialect(NativeDialect):
             return self.render_code(ep, code, message, fmt)
         full = self._status_block(500, code, message, 0)
         obj = {k: full.get(k, "") for k in keys}
-        return json_response(obj)
+        return self.json_out(ep, obj)
 
     def render_code(self, ep: Endpoint, code: str, message: str, fmt: str) -> SimResponse:
         full = self._status_block(500, code, message, 0)
         obj = {k: full[k] for k in self._error_keys(ep, code)}
         if fmt == "xml":
-            return xml_response(f"<RESULT>{_xml_fields_sorted(obj)}</RESULT>")
-        return json_response(obj)
+            return self.xml_out(ep, f"<RESULT>{_xml_fields_sorted(obj)}</RESULT>")
+        return self.json_out(ep, obj)
 
 
 def _xml_fields_sorted(obj: Mapping[str, Any]) -> str:

@@ -71,10 +71,12 @@ from pathlib import Path
 from typing import Any, Callable, TypeVar
 
 import yaml
+from collections import OrderedDict
 
 __all__ = ["District", "Region", "TODAY", "TRADE_MONTHS", "PRICE_DAYS", "World"]
 
 DATA = Path(__file__).parent / "data"
+_MISSING = object()
 TODAY = date(2025, 12, 31)
 T = TypeVar("T")
 
@@ -323,9 +325,14 @@ class World:
     '11680'
     """
 
+    #: Detail collections (one district-month, one school-month, …) kept at most: the world
+    #: stays memory-light however much a long recording asks of it.
+    DETAIL_CACHE = 2048
+
     def __init__(self, seed: int = 0) -> None:
         self.seed = int(seed)
         self._cache: dict[tuple[Any, ...], Any] = {}
+        self._detail: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
 
     # ---- helpers -------------------------------------------------------------------
     def rng(self, *parts: object) -> random.Random:
@@ -333,13 +340,27 @@ class World:
         return random.Random("|".join([str(self.seed), *map(str, parts)]))
 
     def cached(self, key: tuple[Any, ...], build: Callable[[], T]) -> T:
-        """``build()`` once per key (collections are generated lazily)."""
-        try:
-            return self._cache[key]  # type: ignore[no-any-return]
-        except KeyError:
-            value = build()
-            self._cache[key] = value
-            return value
+        """``build()`` once per key (collections are generated lazily).
+
+        Keys of one element (whole-world collections) are kept; longer keys (per district,
+        school, month …) live in a bounded LRU and are rebuilt, identically, when evicted.
+        """
+        if len(key) == 1:
+            try:
+                return self._cache[key]  # type: ignore[no-any-return]
+            except KeyError:
+                value = build()
+                self._cache[key] = value
+                return value
+        hit = self._detail.get(key, _MISSING)
+        if hit is not _MISSING:
+            self._detail.move_to_end(key)
+            return hit  # type: ignore[no-any-return]
+        value = build()
+        self._detail[key] = value
+        if len(self._detail) > self.DETAIL_CACHE:
+            self._detail.popitem(last=False)
+        return value
 
     # ---- regions -------------------------------------------------------------------
     def regions(self) -> list[Region]:
@@ -1137,33 +1158,48 @@ class World:
             })
         return rows
 
-    def votes(self, bill_id: str) -> list[dict[str, Any]]:
-        """Per-member plenary votes on a bill (~300 rows; [] for bills never put to a vote)."""
-        def build() -> list[dict[str, Any]]:
+    def vote_choices(self, bill_id: str) -> list[tuple[int, str]]:
+        """(member index, 찬성/반대/기권) of every member present at a bill's vote."""
+        def build() -> list[tuple[int, str]]:
             b = self.bill(bill_id)
             if b is None or not b["voted"]:
                 return []
             rng = self.rng("votes", bill_id)
             passed = b["PROC_RESULT"] != "부결"
-            when = b["PROC_DT"].replace("-", "") + f" {rng.randint(14, 18)}{rng.randint(0, 59):02d}{rng.randint(0, 59):02d}"
-            rows = []
-            for i, m in enumerate(self.members()):
+            out = []
+            for i in range(len(self.members())):
                 r = rng.random()
                 if r < 0.08:
                     continue  # absent members have no row
-                vote = ("찬성" if r < 0.85 else ("반대" if r < 0.95 else "기권")) if passed else ("반대" if r < 0.6 else "찬성")
-                rows.append({
-                    "HG_NM": m["HG_NM"], "HJ_NM": m["HJ_NM"], "POLY_NM": m["POLY_NM"], "ORIG_NM": m["ORIG_NM"],
-                    "MEMBER_NO": str(i + 1), "POLY_CD": str(101000 + pools()["parties_22"].index(m["POLY_NM"])) if m["POLY_NM"] in pools()["parties_22"] else "101999",
-                    "ORIG_CD": str(200 + i), "VOTE_DATE": when, "BILL_NO": b["BILL_NO"], "BILL_NAME": b["BILL_NAME"],
-                    "BILL_ID": bill_id, "LAW_TITLE": b["BILL_NAME"].split(" ")[0], "CURR_COMMITTEE": b["COMMITTEE"],
-                    "RESULT_VOTE_MOD": vote, "DEPT_CD": b["COMMITTEE_ID"], "CURR_COMMITTEE_ID": b["COMMITTEE_ID"],
-                    "DISP_ORDER": i + 1, "BILL_URL": b["DETAIL_LINK"], "BILL_NAME_URL": b["DETAIL_LINK"],
-                    "SESSION_CD": 420 + (int(b["PROC_DT"][:4]) - 2024) * 10, "CURRENTS_CD": rng.randint(1, 20),
-                    "AGE": 22, "MONA_CD": m["MONA_CD"],
-                })
-            return rows
-        return self.cached(("votes", bill_id), build)
+                out.append((i, ("찬성" if r < 0.85 else ("반대" if r < 0.95 else "기권")) if passed else ("반대" if r < 0.6 else "찬성")))
+            return out
+        return self.cached(("vote_choices", bill_id), build)
+
+    def votes(self, bill_id: str) -> list[dict[str, Any]]:
+        """Per-member plenary votes on a bill (~275 rows; [] for bills never put to a vote)."""
+        choices = self.vote_choices(bill_id)
+        if not choices:
+            return []
+        b = self.bill(bill_id)
+        assert b is not None
+        rng = self.rng("vote_time", bill_id)
+        when = b["PROC_DT"].replace("-", "") + f" {rng.randint(14, 18)}{rng.randint(0, 59):02d}{rng.randint(0, 59):02d}"
+        parties = pools()["parties_22"]
+        members = self.members()
+        rows = []
+        for i, vote in choices:
+            m = members[i]
+            rows.append({
+                "HG_NM": m["HG_NM"], "HJ_NM": m["HJ_NM"], "POLY_NM": m["POLY_NM"], "ORIG_NM": m["ORIG_NM"],
+                "MEMBER_NO": str(i + 1), "POLY_CD": str(101000 + (parties.index(m["POLY_NM"]) if m["POLY_NM"] in parties else 999)),
+                "ORIG_CD": str(200 + i), "VOTE_DATE": when, "BILL_NO": b["BILL_NO"], "BILL_NAME": b["BILL_NAME"],
+                "BILL_ID": bill_id, "LAW_TITLE": b["BILL_NAME"].split(" ")[0], "CURR_COMMITTEE": b["COMMITTEE"],
+                "RESULT_VOTE_MOD": vote, "DEPT_CD": b["COMMITTEE_ID"], "CURR_COMMITTEE_ID": b["COMMITTEE_ID"],
+                "DISP_ORDER": i + 1, "BILL_URL": b["DETAIL_LINK"], "BILL_NAME_URL": b["DETAIL_LINK"],
+                "SESSION_CD": 420 + (int(b["PROC_DT"][:4]) - 2024) * 10, "CURRENTS_CD": 1 + i % 20,
+                "AGE": 22, "MONA_CD": m["MONA_CD"],
+            })
+        return rows
 
     # ---- education -----------------------------------------------------------------
     def offices(self) -> list[dict[str, str]]:
@@ -1193,13 +1229,18 @@ class World:
                 if sido_cd not in ("11", "26", "27", "28", "29", "30", "31", "41"):
                     counts = {k: max(1, v // 3) for k, v in counts.items()}
                 for kind, n in counts.items():
-                    for _ in range(n):
+                    for k in range(n):
                         code += rng.randint(1, 7)
                         dong = rng.choice(dongs)
                         stem = _stem(dong.leaf) if rng.random() < 0.7 else rng.choice(p["school_stems"])
                         nm = f"{stem}{kind}"
                         if kind == "초등학교" and sido_cd == "11" and rng.random() < 0.5:
                             nm = f"서울{nm}"
+                        sd_code = code
+                        if d.lawd_cd == "11680" and kind == "초등학교" and k == 0:
+                            # The real sample's school (samples/neis/schoolInfo_B10_7091380_single.json).
+                            dong = next((x for x in dongs if x.leaf == "대치동"), dong)
+                            stem, nm, sd_code = "대치", "서울대치초등학교", 7091380
                         if kind == "고등학교" and rng.random() < 0.2:
                             nm = f"{stem}{rng.choice(['여자', '공업', '상업', '외국어'])}고등학교"
                         fond = rng.choice(["공립", "공립", "공립", "사립"]) if kind != "초등학교" else "공립"
@@ -1209,7 +1250,7 @@ class World:
                         hs_kind = None if kind != "고등학교" else ("특성화고" if "공업" in nm or "상업" in nm else ("특수목적고" if "외국어" in nm else "일반고"))
                         out.append({
                             "ATPT_OFCDC_SC_CODE": o["ATPT_OFCDC_SC_CODE"], "ATPT_OFCDC_SC_NM": o["ATPT_OFCDC_SC_NM"],
-                            "SD_SCHUL_CODE": f"{code:07d}", "SCHUL_NM": nm, "ENG_SCHUL_NM": f"{romanize(nm[:-4]).capitalize()} {({'초등학교': 'Elementary', '중학교': 'Middle', '고등학교': 'High'})[kind]} School",
+                            "SD_SCHUL_CODE": f"{sd_code:07d}", "SCHUL_NM": nm, "ENG_SCHUL_NM": f"{romanize(nm[:-4]).capitalize()} {({'초등학교': 'Elementary', '중학교': 'Middle', '고등학교': 'High'})[kind]} School",
                             "SCHUL_KND_SC_NM": kind, "LCTN_SC_NM": d.sido.name,
                             "JU_ORG_NM": f"{d.sido.name}{d.name.split(' ')[0]}교육지원청" if sido_cd != "36" else None,
                             "FOND_SC_NM": fond, "ORG_RDNZC": f"{rng.randint(1000, 63999):05d}",
@@ -1359,6 +1400,12 @@ class World:
     _NODE_PREFIX = {12: "SJB", 21: "BSB", 22: "DGB", 23: "ICB", 24: "GJB", 25: "DJB", 26: "USB", 39: "JJB",
                     34010: "CAB", 37050: "GMB", 33010: "CJB", 35010: "JJB", 37010: "PHB", 38010: "CWB"}
 
+    _CITY_CENTERS = {25: (36.3504, 127.3845), 34010: (36.8151, 127.1139), 21: (35.1796, 129.0756),
+                     22: (35.8714, 128.6014), 23: (37.4563, 126.7052), 24: (35.1595, 126.8526),
+                     26: (35.5384, 129.3114), 12: (36.4800, 127.2890), 31010: (37.2636, 127.0286),
+                     37050: (36.1195, 128.3446), 33010: (36.6424, 127.4890), 35010: (35.8242, 127.1480),
+                     39: (33.4996, 126.5312)}
+
     def _bus_region(self, citycode: int) -> list[Region]:
         name = next((c["cityname"] for c in self.bus_cities() if c["citycode"] == citycode), "")
         first = name.split("/")[0].replace("특별시", "").replace("광역시", "").replace("제주도", "제주시")
@@ -1379,7 +1426,7 @@ class World:
             n = 150 if citycode >= 1000 else 600
             if citycode in (34010, 25):
                 n = 900
-            lat0, lon0 = 35.2 + rng.uniform(0, 2.5), 126.8 + rng.uniform(0, 2.4)
+            lat0, lon0 = self._CITY_CENTERS.get(citycode, (35.2 + rng.uniform(0, 2.5), 126.8 + rng.uniform(0, 2.4)))
             suffixes = ["정류장", "입구", "사거리", "삼거리", "주민센터", "초등학교", "시장", "아파트", "우체국", "공원", "역", "병원", "파출소", "터미널"]
             rows, seen = [], set()
             for i in range(n):
@@ -1394,8 +1441,8 @@ class World:
                 if citycode == 34010 and i == 0:
                     nm = "종합터미널"
                 nodeid = f"{prefix}{285000000 + i * 3 + 686:09d}" if prefix == "CAB" else f"{prefix}{8000000 + i * 7 + rng.randint(0, 6)}"
-                rows.append({"citycode": citycode, "gpslati": round(lat0 + rng.uniform(-0.08, 0.08), 7),
-                             "gpslong": round(lon0 + rng.uniform(-0.1, 0.1), 7), "nodeid": nodeid, "nodenm": nm,
+                rows.append({"citycode": citycode, "gpslati": round(lat0 + rng.uniform(-0.06, 0.06), 7),
+                             "gpslong": round(lon0 + rng.uniform(-0.07, 0.07), 7), "nodeid": nodeid, "nodenm": nm,
                              "nodeno": 10000 + i * 3 + rng.randint(0, 2)})
             return rows
         return self.cached(("bus_stations", citycode), build)

@@ -44,9 +44,9 @@ def bill_votes(world: World, f: dict[str, str]) -> list[dict[str, Any]]:
     for b in world.bills():
         if not b["voted"]:
             continue
-        votes = world.votes(b["BILL_ID"])
-        yes = sum(v["RESULT_VOTE_MOD"] == "찬성" for v in votes)
-        no = sum(v["RESULT_VOTE_MOD"] == "반대" for v in votes)
+        votes = world.vote_choices(b["BILL_ID"])
+        yes = sum(v == "찬성" for _, v in votes)
+        no = sum(v == "반대" for _, v in votes)
         rows.append({"BILL_ID": b["BILL_ID"], "PROC_DT": b["PROC_DT"], "BILL_NO": b["BILL_NO"], "BILL_NAME": b["BILL_NAME"],
                      "CURR_COMMITTEE": b["COMMITTEE"], "CURR_COMMITTEE_ID": b["COMMITTEE_ID"], "PROC_RESULT_CD": b["PROC_RESULT"],
                      "BILL_KIND_CD": "법률안", "AGE": "22", "MEMBER_TCNT": len(world.members()), "VOTE_TCNT": len(votes),
