@@ -136,7 +136,13 @@ class SandboxApp:
                           "segment, e.g. /apis.data.go.kr/1613000/…, or use the sandbox as an HTTP proxy"}, 404), None
         req = SimRequest(method=method, host=host, path=upstream_path, query=query, headers=tuple(headers),
                          scheme=scope.get("scheme", "http"))
-        return self.handle(req), self.state.fault()
+        fault = self.state.fault()
+        if fault == "server_error":
+            # The provider fell over: a gateway 5xx with no API envelope at all.
+            status = 503 if self.state.requests % 2 else 502
+            text = b"Service Unavailable" if status == 503 else b"Bad Gateway"
+            return SimResponse(status, [("content-type", "text/plain; charset=utf-8")], text), fault
+        return self.handle(req), fault
 
     # ---- the API -------------------------------------------------------------------
     def handle(self, req: SimRequest) -> SimResponse:
