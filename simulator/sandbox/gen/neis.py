@@ -68,7 +68,9 @@ def _timetable_days(f: dict[str, str]) -> list[str]:
         return [f["ALL_TI_YMD"]]
     lo, hi = f.get("TI_FROM_YMD"), f.get("TI_TO_YMD")
     if not lo and not hi:
-        return []  # the real service needs a day or a range to answer more than a page
+        # Without dates the collection is the world's current month (a whole school year is
+        # ~40,000 rows per high school); date filters inside it are answered from it.
+        lo, hi = "20251201", "20251231"
     start = date(int(lo[:4]), int(lo[4:6]), int(lo[6:8])) if lo and len(lo) == 8 and lo.isdigit() else date(2025, 3, 4)
     end = date(int(hi[:4]), int(hi[4:6]), int(hi[6:8])) if hi and len(hi) == 8 and hi.isdigit() else start + timedelta(6)
     end = min(end, start + timedelta(31))  # a month at most per call
