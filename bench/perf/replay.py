@@ -286,7 +286,7 @@ def _expect(body_of: Callable[[str], bytes], source: str | None = None) -> Calla
         url = str(resp.request.url)
         if resp.status_code != 200 or resp.content != body_of(url):
             raise BenchError(f"{name}: wrong answer for {url}: {resp.status_code} {resp.content[:200]!r}")
-        if source is not None and name == "kopa" and resp.headers.get("x-sim-source") != source:
+        if source is not None and name.startswith("kopa") and resp.headers.get("x-sim-source") != source:
             raise BenchError(f"kopa: {url} answered from {resp.headers.get('x-sim-source')!r}, not {source!r}")
 
     return check
@@ -315,21 +315,32 @@ def kopa_client(store: Store, set_name: str, version: str) -> httpx.Client:
     return httpx.Client(transport=SimTransport(Resolver(store.open(set_name, version))))
 
 
-def bench_exact(store: Store, n: int, cfg: Config, rng: random.Random) -> dict[str, Any]:
-    """kopa-sim and the floor on ``n`` interactions, uniformly sampled, alternating batches."""
+def bench_exact(store: Store, sizes: tuple[int, ...], cfg: Config, rng: random.Random) -> dict[int, dict[str, Any]]:
+    """kopa-sim and the floor at every size, uniformly sampled, all in alternating batches.
+
+    Every (system, size) pair takes its turn in each repetition, so machine drift during the
+    run lands on all of them alike and "flat as the cassette grows" compares like with like.
+    """
     total = cfg.warmup + cfg.reps * cfg.per_rep
-    urls = [exact_url(i) for i in rng.choices(range(n), k=total)]
-    kopa, floor = kopa_client(store, SET_NAME, f"n{n}"), floor_client(n)
+    clients: list[httpx.Client] = []
+    systems: dict[str, tuple[Callable[[Any], Any], list[Any]]] = {}
+    for n in sizes:
+        urls = [exact_url(i) for i in rng.choices(range(n), k=total)]
+        kopa, floor = kopa_client(store, SET_NAME, f"n{n}"), floor_client(n)
+        clients += [kopa, floor]
+        systems[f"kopa/{n}"] = (kopa.get, urls)
+        systems[f"floor/{n}"] = (floor.get, list(urls))
     try:
-        return time_interleaved(
-            {"kopa": (kopa.get, urls), "floor": (floor.get, list(urls))},
+        res = time_interleaved(
+            systems,
             reps=cfg.reps,
             warmup=cfg.warmup,
             check=_expect(lambda u: exact_body(_index_of(u)), "exact"),
         )
     finally:
-        kopa.close()
-        floor.close()
+        for c in clients:
+            c.close()
+    return {n: {"kopa": res[f"kopa/{n}"], "floor": res[f"floor/{n}"]} for n in sizes}
 
 
 def bench_vcrpy(work: Path, n: int, cfg: Config, rng: random.Random) -> dict[str, Any]:
@@ -504,13 +515,16 @@ def run(cfg: Config, work: Path, log: Callable[[str], None] = print) -> dict[str
     rng = random.Random(cfg.seed)
     store = Store(work / "cassettes", cache_dir=work / "cache")
     started = time.perf_counter()
-    exact_rows: list[dict[str, Any]] = []
     builds: dict[str, Any] = {}
     for n in cfg.sizes:
         log(f"[replay] building {n:,} interactions")
         builds[str(n)] = build_exact_version(store, n)
-        log(f"[replay] timing kopa-sim vs floor at {n:,}")
-        res = bench_exact(store, n, cfg, rng)
+    gc.collect()
+    log(f"[replay] timing kopa-sim vs floor at {', '.join(f'{n:,}' for n in cfg.sizes)}")
+    exact = bench_exact(store, cfg.sizes, cfg, rng)
+    exact_rows: list[dict[str, Any]] = []
+    for n in cfg.sizes:
+        res = exact[n]
         row: dict[str, Any] = {"interactions": n, "kopa": res["kopa"], "floor": res["floor"]}
         row["kopa_over_floor"] = res["kopa"]["median_us"] / res["floor"]["median_us"]
         if n in cfg.vcrpy_sizes:
@@ -519,8 +533,8 @@ def run(cfg: Config, work: Path, log: Callable[[str], None] = print) -> dict[str
             row["vcrpy"] = v
             row["kopa_over_vcrpy"] = res["kopa"]["median_us"] / v["median_us"]
             row["vcrpy_over_kopa"] = v["median_us"] / res["kopa"]["median_us"]
+            gc.collect()
         exact_rows.append(row)
-        gc.collect()
     log(f"[replay] timing the layers of an exact hit at {cfg.sizes[-1]:,}")
     stages = bench_stages(store, cfg.sizes[-1], cfg, rng)
     log(f"[replay] timing page windows of {cfg.window_records:,} records")
@@ -716,13 +730,14 @@ def render_markdown(doc: dict[str, Any]) -> str:
         "Floor: `httpx.MockTransport` whose handler looks the URL up in a dict. "
         "vcrpy: `vcr.use_cassette(path, record_mode=\"none\")` with the default `match_on`, cassette written in vcrpy's own YAML format.",
         f"- kopa-sim and the floor: {cfg['warmup']} warm-up requests, then {cfg['reps']} batches of {cfg['per_rep']:,} requests "
-        "to uniformly sampled interactions, alternating kopa-sim and floor batches; the median batch mean is reported.",
+        "to uniformly sampled interactions per (system, size); every (system, size) pair takes its turn in each round, "
+        "so drift on the machine lands on all alike; the median batch mean is reported.",
         f"- vcrpy: each timed request is a distinct, uniformly sampled interaction (vcrpy plays each once by default), after 2 warm-up "
         f"requests. Only a sample is timed — {vs_small} requests up to 1,000 interactions, **{vs_large} above** — "
         f"split into {cfg['vcrpy_reps']} batches; its matcher scans the cassette linearly, so a request at position i costs ∝ i and "
         "uniform sampling gives the mean.",
-        f"- Windows: the same request repeated; answers are checked (records, total, `x-sim-source`) before timing. "
-        "Every system's answers are checked byte for byte during warm-up.",
+        "- Windows: the same request repeated; answers are checked (records, total, `x-sim-source`). "
+        "Every system's answers are checked byte for byte during warm-up and after each batch; a wrong answer stops the run.",
         f"- All numbers are wall-clock `time.perf_counter` on a possibly shared machine; seed {cfg['seed']}. "
         "Full results, with min/max per measure: `bench/perf/results/replay.json`.",
     ]

@@ -6,7 +6,6 @@ import random
 import time
 from dataclasses import dataclass, field
 from typing import Callable, Mapping
-from urllib.parse import quote
 
 import httpx
 
@@ -30,7 +29,8 @@ def build_request(ep: Endpoint, params: Mapping[str, str], key: str | None, sche
                 value = key or ""
             else:
                 value = all_params.get(p.name, p.default or "")
-            path = path.replace(token, quote(value, safe=""))
+            # SimRequest.path is decoded; SimRequest.url encodes it once.
+            path = path.replace(token, value.replace("/", "%2F"))
         elif p.role == "auth" and key:
             query.append((p.name, key))
     path_names = {p.name for p in ep.params if p.location == "path"}

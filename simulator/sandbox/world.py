@@ -38,7 +38,7 @@ Politics (NEC, National Assembly)
     ``members()`` (the 300 members of the 22nd Assembly: NEC winners of 20240410 type 2 and
     7 with ``MONA_CD``, ``ORIG_NM`` = "서울 강남구갑", ``huboid``); ``member(mona_cd)``;
     ``bills()`` (AGE 22, ``BILL_ID``, ``BILL_NO``, ``PROPOSER``, ``RST_MONA_CD``);
-    ``votes(bill_id)`` (~300 rows per voted bill); ``committees()``;
+    ``votes(bill_id)`` (~275 rows per voted bill; ``vote_choices`` for cheap tallies); ``committees()``;
     ``committee_members(dept_cd | None)``.
 Education (NEIS)
     ``offices()``; ``schools()`` (~11,000, names repeat across regions) / ``school(code)``;
@@ -54,10 +54,13 @@ Law (law.go.kr)
     ``laws()`` (1,500+), ``precedents()`` (3,000+), ``ordinances()`` (per local
     government, names reference regions); each row carries its detail text.
 Extras
-    ``addresses(lawd_cd)`` (juso rows, ``admCd`` = legal-dong code); ``population(code, ym)``;
+    ``addresses(lawd_cd)`` (juso rows, ``admCd`` = legal-dong code); ``population(code, ym)``
+    (a region and its children, 2022-10 … 2025-12; a 행정동 code maps onto its district);
     ``ecos_tables()``, ``ecos_items(stat_code)``, ``ecos_series(stat_code, item_code, cycle)``.
 
-Helpers: ``rng(*parts)`` (a fresh seeded ``random.Random``) and ``cached(key, build)``.
+Helpers: ``rng(*parts)`` (a fresh seeded ``random.Random``) and ``cached(key, build)``
+(whole-world collections are kept; per-key detail collections live in a bounded LRU and are
+rebuilt identically after eviction, so a long recording does not grow memory without bound).
 """
 
 from __future__ import annotations
@@ -1720,8 +1723,16 @@ class World:
         """주민등록 인구 rows of a region and its children for one month (all strings)."""
         def build() -> list[dict[str, str]]:
             r = self.region(code)
-            if r is None or r.level == "ri" or not ("202210" <= ym <= "202512"):
+            if not ("202210" <= ym <= "202512") or (r is not None and r.level == "ri"):
                 return []
+            if r is None:
+                # A 행정동 code (e.g. 1168064000) is not a legal-dong code: answer for a
+                # legal dong of its district, under the code asked for.
+                d = self.district(code[:5])
+                if d is None or not d.dongs or not code.isdigit() or len(code) != 10:
+                    return []
+                legal = d.dongs[int(code[5:8]) % len(d.dongs)]
+                r = Region(code, legal.name, legal.leaf, legal.adpt_de, legal.high, legal.order)
             regions, _ = _region_table()
             kids = [x for x in regions if x.high == code and x.level != "ri"] or [r]
             rows = []
