@@ -155,7 +155,9 @@ def exact_body(i: int) -> bytes:
 
 
 def window_url(page: int, size: int) -> str:
-    return f"{BASE_URL}?serviceKey={BENCH_KEY}&cityCode=25&numOfRows={size}&pageNo={page}&_type=json"
+    return (
+        f"{BASE_URL}?serviceKey={BENCH_KEY}&cityCode=25&numOfRows={size}&pageNo={page}&_type=json"
+    )
 
 
 WINDOW_EXACT_URL = (
@@ -170,7 +172,9 @@ def build_exact_version(store: Store, n: int) -> dict[str, float]:
     t0 = time.perf_counter()
     b = VersionBuilder(store, SET_NAME, load_catalog(), parent=None)
     for i in range(n):
-        b.add_interaction(SimRequest.from_url(exact_url(i)), SimResponse(200, JSON_HEADERS, exact_body(i)))
+        b.add_interaction(
+            SimRequest.from_url(exact_url(i)), SimResponse(200, JSON_HEADERS, exact_body(i))
+        )
     b.publish(recorded_at="2026-01-01T00:00:00Z", source="test", version=f"n{n}")
     built = time.perf_counter() - t0
     t0 = time.perf_counter()
@@ -196,11 +200,15 @@ def build_window_version(store: Store, total: int, page_size: int) -> bytes:
         records=[station(i) for i in range(total)],
     )
     b.publish(recorded_at="2026-01-01T00:00:00Z", source="test", version="w1")
-    first = Resolver(store.open("window", "w1")).resolve(SimRequest.from_url(window_url(1, page_size)))
+    first = Resolver(store.open("window", "w1")).resolve(
+        SimRequest.from_url(window_url(1, page_size))
+    )
     if first.status != 200:
         raise BenchError(f"window page 1 answered {first.status}: {first.body[:300]!r}")
     b2 = VersionBuilder(store, "window", cat, parent="w1")
-    b2.add_interaction(SimRequest.from_url(WINDOW_EXACT_URL), SimResponse(200, JSON_HEADERS, first.body))
+    b2.add_interaction(
+        SimRequest.from_url(WINDOW_EXACT_URL), SimResponse(200, JSON_HEADERS, first.body)
+    )
     b2.publish(recorded_at="2026-01-01T00:00:00Z", source="test", version="w2")
     return first.body
 
@@ -226,7 +234,10 @@ def write_vcr_cassette(path: Path, n: int) -> None:
         responses.append(
             {
                 "status": {"code": 200, "message": "OK"},
-                "headers": {"content-type": [JSON_HEADERS[0][1]], "content-length": [str(len(body))]},
+                "headers": {
+                    "content-type": [JSON_HEADERS[0][1]],
+                    "content-length": [str(len(body))],
+                },
                 "body": {"string": body},
             }
         )
@@ -281,13 +292,23 @@ def time_interleaved(
     return {name: _stats(times[name], per_rep[name]) for name in systems}
 
 
-def _expect(body_of: Callable[[str], bytes], source: str | None = None) -> Callable[[str, Any], None]:
+def _expect(
+    body_of: Callable[[str], bytes], source: str | None = None
+) -> Callable[[str, Any], None]:
     def check(name: str, resp: Any) -> None:
         url = str(resp.request.url)
         if resp.status_code != 200 or resp.content != body_of(url):
-            raise BenchError(f"{name}: wrong answer for {url}: {resp.status_code} {resp.content[:200]!r}")
-        if source is not None and name.startswith("kopa") and resp.headers.get("x-sim-source") != source:
-            raise BenchError(f"kopa: {url} answered from {resp.headers.get('x-sim-source')!r}, not {source!r}")
+            raise BenchError(
+                f"{name}: wrong answer for {url}: {resp.status_code} {resp.content[:200]!r}"
+            )
+        if (
+            source is not None
+            and name.startswith("kopa")
+            and resp.headers.get("x-sim-source") != source
+        ):
+            raise BenchError(
+                f"kopa: {url} answered from {resp.headers.get('x-sim-source')!r}, not {source!r}"
+            )
 
     return check
 
@@ -315,7 +336,9 @@ def kopa_client(store: Store, set_name: str, version: str) -> httpx.Client:
     return httpx.Client(transport=SimTransport(Resolver(store.open(set_name, version))))
 
 
-def bench_exact(store: Store, sizes: tuple[int, ...], cfg: Config, rng: random.Random) -> dict[int, dict[str, Any]]:
+def bench_exact(
+    store: Store, sizes: tuple[int, ...], cfg: Config, rng: random.Random
+) -> dict[int, dict[str, Any]]:
     """kopa-sim and the floor at every size, uniformly sampled, all in alternating batches.
 
     Every (system, size) pair takes its turn in each repetition, so machine drift during the
@@ -392,7 +415,10 @@ def bench_window(store: Store, cfg: Config, rng: random.Random) -> dict[str, Any
     built = time.perf_counter() - t0
     pages = {"start": 1, "middle": total // size // 2 + 1, "end": total // size}
     version = store.open("window", "w2")
-    ids = {label: [f"DJB{8001000 + i}" for i in range((p - 1) * size, p * size)] for label, p in pages.items()}
+    ids = {
+        label: [f"DJB{8001000 + i}" for i in range((p - 1) * size, p * size)]
+        for label, p in pages.items()
+    }
     n_urls = cfg.warmup + cfg.reps * cfg.per_rep
     clients = {"exact": kopa_client(store, "window", "w2")}
     systems: dict[str, tuple[Callable[[Any], Any], list[Any]]] = {
@@ -465,7 +491,10 @@ def bench_stages(store: Store, n: int, cfg: Config, rng: random.Random) -> dict[
         "to_sim_request": (lambda r: to_sim_request(r, r.read()), reqs),
         "resolve": (resolver.resolve, sims),
         "catalog_match": (cat.match, sims),
-        "canonical_fingerprint": (lambda sm: fingerprint(canonical_request(sm[0], cat, sm[1])), pairs),
+        "canonical_fingerprint": (
+            lambda sm: fingerprint(canonical_request(sm[0], cat, sm[1])),
+            pairs,
+        ),
         "index_interaction": (index.interaction, fps),
     }
 
@@ -592,8 +621,20 @@ def targets(doc: dict[str, Any]) -> list[dict[str, Any]]:
         at = with_v[-1]
         speed = at["vcrpy_over_kopa"]
         n = at["interactions"]
-        out.append({"target": f"≥ 100× faster than vcrpy at {n:,} (issue 2)", "measured": f"{speed:,.0f}×", "met": speed >= 100})
-        out.append({"target": f"≥ 1,000× faster than vcrpy at {n:,} (issue 9)", "measured": f"{speed:,.0f}×", "met": speed >= 1000})
+        out.append(
+            {
+                "target": f"≥ 100× faster than vcrpy at {n:,} (issue 2)",
+                "measured": f"{speed:,.0f}×",
+                "met": speed >= 100,
+            }
+        )
+        out.append(
+            {
+                "target": f"≥ 1,000× faster than vcrpy at {n:,} (issue 9)",
+                "measured": f"{speed:,.0f}×",
+                "met": speed >= 1000,
+            }
+        )
     flat = rows[-1]["kopa"]["median_us"] / rows[0]["kopa"]["median_us"]
     out.append(
         {
@@ -612,9 +653,22 @@ def targets(doc: dict[str, Any]) -> list[dict[str, Any]]:
         f"and the remaining {st['kopa_transport'] - st['resolve'] - st['to_sim_request']:.0f} µs "
         "the adapter building the httpx response from the resolver's answer"
     )
-    out.append({"target": "within 1.3× of the MockTransport + dict floor at every size (issue 9)", "measured": f"worst {worst:.2f}×", "met": worst <= 1.3, "why": why})
+    out.append(
+        {
+            "target": "within 1.3× of the MockTransport + dict floor at every size (issue 9)",
+            "measured": f"worst {worst:.2f}×",
+            "met": worst <= 1.3,
+            "why": why,
+        }
+    )
     wmax = max(w["over_exact"] for w in doc["window"]["windows"])
-    out.append({"target": "a page window ≤ 2× an exact hit at any offset (issue 9)", "measured": f"worst {wmax:.2f}×", "met": wmax <= 2.0})
+    out.append(
+        {
+            "target": "a page window ≤ 2× an exact hit at any offset (issue 9)",
+            "measured": f"worst {wmax:.2f}×",
+            "met": wmax <= 2.0,
+        }
+    )
     return out
 
 
@@ -649,7 +703,11 @@ def render_markdown(doc: dict[str, Any]) -> str:
     for r in doc["exact"]:
         n = r["interactions"]
         if "vcrpy" in r:
-            v, kv, vk = _us(r["vcrpy"]["median_us"]), f"{r['kopa_over_vcrpy']:.5f}", f"**{r['vcrpy_over_kopa']:,.0f}×**"
+            v, kv, vk = (
+                _us(r["vcrpy"]["median_us"]),
+                f"{r['kopa_over_vcrpy']:.5f}",
+                f"**{r['vcrpy_over_kopa']:,.0f}×**",
+            )
         else:
             s = skipped.get(n)
             v = f"not run (≈ {s['extrapolated_us'] / 1e3:,.0f} ms extrapolated)" if s else "not run"
@@ -685,19 +743,27 @@ def render_markdown(doc: dict[str, Any]) -> str:
         f"| exact hit (same {w['page_size']}-record body) | — | {_us(w['exact']['median_us'])} | 1.00× |",
     ]
     for x in w["windows"]:
-        lines.append(f"| window `pageNo={x['page']:,}` ({x['label']}) | {x['offset']:,} | {_us(x['median_us'])} | {x['over_exact']:.2f}× |")
+        lines.append(
+            f"| window `pageNo={x['page']:,}` ({x['label']}) | {x['offset']:,} | {_us(x['median_us'])} | {x['over_exact']:.2f}× |"
+        )
     st = doc["stages"]
     big = next(r for r in doc["exact"] if r["interactions"] == st["interactions"])
     rows = [
         ("`client.get` through kopa-sim (table above)", big["kopa"]["median_us"]),
         ("`client.get` through the floor (table above)", big["floor"]["median_us"]),
         ("kopa-sim `SimTransport.handle_request`", st["kopa_transport"]["median_us"]),
-        ("floor `MockTransport.handle_request` (dict lookup + `httpx.Response`)", st["floor_transport"]["median_us"]),
+        (
+            "floor `MockTransport.handle_request` (dict lookup + `httpx.Response`)",
+            st["floor_transport"]["median_us"],
+        ),
         ("↳ `to_sim_request` (httpx request → `SimRequest`)", st["to_sim_request"]["median_us"]),
         ("↳ `Resolver.resolve`", st["resolve"]["median_us"]),
         ("  ↳ `Catalog.match`", st["catalog_match"]["median_us"]),
         ("  ↳ `canonical_request` + `fingerprint`", st["canonical_fingerprint"]["median_us"]),
-        ("  ↳ `Index.interaction` (SQLite point read, headers decoded)", st["index_interaction"]["median_us"]),
+        (
+            "  ↳ `Index.interaction` (SQLite point read, headers decoded)",
+            st["index_interaction"]["median_us"],
+        ),
     ]
     lines += [
         "",
@@ -716,9 +782,17 @@ def render_markdown(doc: dict[str, Any]) -> str:
     for t in doc["targets"]:
         if not t["met"] and t.get("why"):
             lines += ["", f"Why *{t['target']}* is missed: {t['why']}."]
-    lines += ["", "### Version build and open (the exact-hit versions)", "", "| interactions | build + publish s | open cold (compile) s | open warm s |", "|---:|---:|---:|---:|"]
+    lines += [
+        "",
+        "### Version build and open (the exact-hit versions)",
+        "",
+        "| interactions | build + publish s | open cold (compile) s | open warm s |",
+        "|---:|---:|---:|---:|",
+    ]
     for n, b in doc["build"].items():
-        lines.append(f"| {int(n):,} | {b['build_s']:.2f} | {b['open_cold_s']:.2f} | {b['open_warm_s']:.4f} |")
+        lines.append(
+            f"| {int(n):,} | {b['build_s']:.2f} | {b['open_cold_s']:.2f} | {b['open_warm_s']:.4f} |"
+        )
     vs_small, vs_large = cfg["vcrpy_sample_small"], cfg["vcrpy_sample_large"]
     lines += [
         "",
@@ -728,7 +802,7 @@ def render_markdown(doc: dict[str, Any]) -> str:
         "each answered with its own one-record native JSON body, replayed through an `httpx.Client` by each system.",
         "- kopa-sim: `SimTransport(Resolver(Store(root).open(...)))`, exact tier, index compiled and warm. "
         "Floor: `httpx.MockTransport` whose handler looks the URL up in a dict. "
-        "vcrpy: `vcr.use_cassette(path, record_mode=\"none\")` with the default `match_on`, cassette written in vcrpy's own YAML format.",
+        'vcrpy: `vcr.use_cassette(path, record_mode="none")` with the default `match_on`, cassette written in vcrpy\'s own YAML format.',
         f"- kopa-sim and the floor: {cfg['warmup']} warm-up requests, then {cfg['reps']} batches of {cfg['per_rep']:,} requests "
         "to uniformly sampled interactions per (system, size); every (system, size) pair takes its turn in each round, "
         "so drift on the machine lands on all alike; the median batch mean is reported.",
@@ -794,12 +868,37 @@ def profile_exact(work: Path, n: int, requests: int = 3000, top: int = 30) -> st
 def main(argv: list[str] | None = None) -> int:
     """``python -m bench.perf.replay [--quick] [--out DIR] [--markdown FILE]``."""
     here = Path(__file__).resolve().parent
-    p = argparse.ArgumentParser(prog="python -m bench.perf.replay", description=__doc__.split("\n\n")[0])
-    p.add_argument("--quick", action="store_true", help="small sizes and few repetitions (seconds; CI smoke)")
-    p.add_argument("--out", type=Path, default=here / "results", help="folder for replay.json (default: bench/perf/results)")
-    p.add_argument("--markdown", type=Path, default=None, help="RESULTS.md to update (default: beside --out's parent)")
-    p.add_argument("--work", type=Path, default=None, help="keep built versions and cassettes here (default: a temp dir)")
-    p.add_argument("--profile", type=int, default=None, metavar="N", help="only print a cProfile of kopa-sim exact hits at N interactions")
+    p = argparse.ArgumentParser(
+        prog="python -m bench.perf.replay", description=__doc__.split("\n\n")[0]
+    )
+    p.add_argument(
+        "--quick", action="store_true", help="small sizes and few repetitions (seconds; CI smoke)"
+    )
+    p.add_argument(
+        "--out",
+        type=Path,
+        default=here / "results",
+        help="folder for replay.json (default: bench/perf/results)",
+    )
+    p.add_argument(
+        "--markdown",
+        type=Path,
+        default=None,
+        help="RESULTS.md to update (default: beside --out's parent)",
+    )
+    p.add_argument(
+        "--work",
+        type=Path,
+        default=None,
+        help="keep built versions and cassettes here (default: a temp dir)",
+    )
+    p.add_argument(
+        "--profile",
+        type=int,
+        default=None,
+        metavar="N",
+        help="only print a cProfile of kopa-sim exact hits at N interactions",
+    )
     args = p.parse_args(argv)
     cfg = QUICK if args.quick else FULL
     with tempfile.TemporaryDirectory(prefix="kopa-perf-") as tmp:
