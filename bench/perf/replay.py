@@ -19,8 +19,8 @@ Run it (writes ``results/replay.json`` and the replay section of ``RESULTS.md``)
     python -m bench.perf.replay --quick    # small sizes, seconds (CI smoke)
 
 Timing: ``time.perf_counter`` around batches of requests after a warm-up; each measure is
-the median over repetitions of the batch's mean per-request time. kopa-sim and the floor are
-timed in alternating batches so drift on a shared machine hits both alike.
+the median over repetitions of the batch's mean per-request time. kopa-sim and the floor, at
+every size, take turns batch by batch, so drift on a shared machine hits all of them alike.
 """
 
 from __future__ import annotations
@@ -37,10 +37,11 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import httpx
 
@@ -572,7 +573,7 @@ def run(cfg: Config, work: Path, log: Callable[[str], None] = print) -> dict[str
         "benchmark": "replay",
         "schema": 1,
         "mode": cfg.mode,
-        "generated_at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "generated_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "command": "python -m bench.perf.replay" + ("" if cfg.mode == "full" else " --quick"),
         "machine": machine(),
         "config": asdict(cfg),
@@ -638,7 +639,10 @@ def targets(doc: dict[str, Any]) -> list[dict[str, Any]]:
     flat = rows[-1]["kopa"]["median_us"] / rows[0]["kopa"]["median_us"]
     out.append(
         {
-            "target": f"flat: kopa-sim at {rows[-1]['interactions']:,} ≤ {FLAT_LIMIT}× its cost at {rows[0]['interactions']:,}",
+            "target": (
+                f"flat: kopa-sim at {rows[-1]['interactions']:,} ≤ {FLAT_LIMIT}× its cost "
+                f"at {rows[0]['interactions']:,}"
+            ),
             "measured": f"{flat:.2f}×",
             "met": flat <= FLAT_LIMIT,
         }
@@ -648,10 +652,11 @@ def targets(doc: dict[str, Any]) -> list[dict[str, Any]]:
     why = (
         f"kopa-sim's transport {st['kopa_transport']:.0f} µs vs the floor's handler "
         f"{st['floor_transport']:.0f} µs: the resolver {st['resolve']:.0f} µs (catalog match "
-        f"{st['catalog_match']:.0f}, canonical request + fingerprint {st['canonical_fingerprint']:.0f}, "
-        f"index read {st['index_interaction']:.0f}), request conversion {st['to_sim_request']:.0f}, "
-        f"and the remaining {st['kopa_transport'] - st['resolve'] - st['to_sim_request']:.0f} µs "
-        "the adapter building the httpx response from the resolver's answer"
+        f"{st['catalog_match']:.0f}, canonical request + fingerprint "
+        f"{st['canonical_fingerprint']:.0f}, index read {st['index_interaction']:.0f}), request "
+        f"conversion {st['to_sim_request']:.0f}, and the remaining "
+        f"{st['kopa_transport'] - st['resolve'] - st['to_sim_request']:.0f} µs the rest of the "
+        "adapter (building the httpx response from the resolver's answer, per-call bookkeeping)"
     )
     out.append(
         {
@@ -677,75 +682,104 @@ def _us(x: float) -> str:
     return f"{x:,.0f}" if x >= 100 else f"{x:,.1f}"
 
 
-def render_markdown(doc: dict[str, Any]) -> str:
-    """The replay section of ``RESULTS.md`` (between its markers)."""
-    m = doc["machine"]
-    cfg = doc["config"]
+_METHOD = """\
+### Method
+
+- The same N distinct GET requests to `{endpoint}`
+  (`…/getSttnNoList?serviceKey=…&cityCode=25&nodeNm=N<i>&_type=json`), each answered with its
+  own one-record native JSON body, replayed through an `httpx.Client` by each system.
+- kopa-sim: `SimTransport(Resolver(Store(root).open(...)))`, exact tier, index compiled and
+  warm. Floor: `httpx.MockTransport` whose handler looks the URL up in a dict. vcrpy:
+  `vcr.use_cassette(path, record_mode="none")` with the default `match_on`, the cassette
+  written in vcrpy's own YAML format.
+- kopa-sim and the floor: {warmup} warm-up requests, then {reps} batches of {per_rep:,}
+  requests to uniformly sampled interactions per (system, size); every (system, size) pair
+  takes its turn in each round, so drift on the machine lands on all alike; the median batch
+  mean is reported.
+- vcrpy: each timed request is a distinct, uniformly sampled interaction (vcrpy plays each
+  once by default), after 2 warm-up requests. Only a sample is timed: {vcrpy_sample_small}
+  requests up to 1,000 interactions, **{vcrpy_sample_large} above**, in {vcrpy_reps} batches.
+  Its matcher scans the cassette linearly, so a request at position i costs ∝ i and uniform
+  sampling gives the mean.
+- Windows: the same request repeated. Every answer is checked (bytes, records, totals,
+  `x-sim-source`) during warm-up and after each batch; a wrong answer stops the run.
+- All numbers are wall-clock `time.perf_counter` on a possibly shared machine; seed {seed}.
+  Full results, with min and max per measure: `bench/perf/results/replay.json`.
+"""
+
+
+def _exact_table(doc: dict[str, Any]) -> list[str]:
     lines = [
-        "## In-process replay: kopa-sim vs vcrpy vs the floor",
-        "",
-        f"Generated {doc['generated_at']} ({doc['mode']} run, {doc['total_s']:.0f} s) by:",
-        "",
-        "```sh",
-        f"{doc['command']}",
-        "```",
-        "",
-        f"Machine: {m['cpu']}, {m['cores']} cores ({m['usable_cores']} usable), "
-        f"{m['memory_gb']} GB RAM, {m['os']}; {m['implementation']} {m['python']}, "
-        f"httpx {m['httpx']}, vcrpy {m['vcrpy']}, SQLite {m['sqlite']}.",
-        "",
         "### Exact hits, per request (median µs; lower is better)",
         "",
-        "| interactions | kopa-sim µs | floor µs (MockTransport + dict) | vcrpy µs | kopa ÷ floor | kopa ÷ vcrpy | vcrpy ÷ kopa |",
+        (
+            "| interactions | kopa-sim µs | floor µs (MockTransport + dict) | vcrpy µs "
+            "| kopa ÷ floor | kopa ÷ vcrpy | vcrpy ÷ kopa |"
+        ),
         "|---:|---:|---:|---:|---:|---:|---:|",
     ]
     skipped = {s["interactions"]: s for s in doc["vcrpy_not_run"]}
     for r in doc["exact"]:
         n = r["interactions"]
         if "vcrpy" in r:
-            v, kv, vk = (
-                _us(r["vcrpy"]["median_us"]),
-                f"{r['kopa_over_vcrpy']:.5f}",
-                f"**{r['vcrpy_over_kopa']:,.0f}×**",
-            )
+            v = _us(r["vcrpy"]["median_us"])
+            kv, vk = f"{r['kopa_over_vcrpy']:.5f}", f"**{r['vcrpy_over_kopa']:,.0f}×**"
         else:
             s = skipped.get(n)
-            v = f"not run (≈ {s['extrapolated_us'] / 1e3:,.0f} ms extrapolated)" if s else "not run"
+            ms = f"{s['extrapolated_us'] / 1e3:,.0f}" if s else ""
+            v = f"not run (≈ {ms} ms extrapolated)" if s else "not run"
             kv = vk = "—"
         lines.append(
             f"| {n:,} | {_us(r['kopa']['median_us'])} | {_us(r['floor']['median_us'])} | {v} "
             f"| {r['kopa_over_floor']:.2f}× | {kv} | {vk} |"
         )
     loads = ", ".join(
-        f"{r['interactions']:,} → {r['vcrpy']['yaml_load_s']:.2f} s ({r['vcrpy']['cassette_mb']:.1f} MB)"
+        f"{r['interactions']:,} → {r['vcrpy']['yaml_load_s']:.2f} s "
+        f"({r['vcrpy']['cassette_mb']:.1f} MB)"
         for r in doc["exact"]
         if "vcrpy" in r
     )
     lines += [
         "",
-        f"vcrpy YAML load (entering `use_cassette`, timed separately, not in the per-request numbers): {loads}.",
-        "",
+        (f"vcrpy YAML load (entering `use_cassette`; timed apart from the requests): {loads}."),
     ]
     for s in doc["vcrpy_not_run"]:
-        lines.append(
-            f"vcrpy at {s['interactions']:,} interactions was **not run**: {s['why']}. Scaling its "
-            f"{s['extrapolated_from']:,}-interaction numbers linearly gives ≈ {s['extrapolated_yaml_load_s']:,.0f} s "
-            f"to load and ≈ {s['extrapolated_us'] / 1e3:,.0f} ms per request (an extrapolation, not a measurement)."
-        )
-        lines.append("")
-    w = doc["window"]
-    lines += [
-        f"### Page windows from a {w['collection_records']:,}-record collection "
-        f"(`numOfRows={w['page_size']}`, median µs)",
+        lines += [
+            "",
+            (
+                f"vcrpy at {s['interactions']:,} interactions was **not run**: {s['why']}. Scaling "
+                f"its {s['extrapolated_from']:,}-interaction numbers linearly gives "
+                f"≈ {s['extrapolated_yaml_load_s']:,.0f} s to load and "
+                f"≈ {s['extrapolated_us'] / 1e3:,.0f} ms per request (an extrapolation, not a "
+                "measurement)."
+            ),
+        ]
+    return lines
+
+
+def _window_table(w: dict[str, Any]) -> list[str]:
+    lines = [
+        (
+            f"### Page windows from a {w['collection_records']:,}-record collection "
+            f"(`numOfRows={w['page_size']}`, median µs)"
+        ),
         "",
         "| request | offset | µs | ÷ exact hit |",
         "|---|---:|---:|---:|",
-        f"| exact hit (same {w['page_size']}-record body) | — | {_us(w['exact']['median_us'])} | 1.00× |",
+        (
+            f"| exact hit (same {w['page_size']}-record body) | — "
+            f"| {_us(w['exact']['median_us'])} | 1.00× |"
+        ),
     ]
     for x in w["windows"]:
         lines.append(
-            f"| window `pageNo={x['page']:,}` ({x['label']}) | {x['offset']:,} | {_us(x['median_us'])} | {x['over_exact']:.2f}× |"
+            f"| window `pageNo={x['page']:,}` ({x['label']}) | {x['offset']:,} "
+            f"| {_us(x['median_us'])} | {x['over_exact']:.2f}× |"
         )
+    return lines
+
+
+def _stage_table(doc: dict[str, Any]) -> list[str]:
     st = doc["stages"]
     big = next(r for r in doc["exact"] if r["interactions"] == st["interactions"])
     rows = [
@@ -753,10 +787,10 @@ def render_markdown(doc: dict[str, Any]) -> str:
         ("`client.get` through the floor (table above)", big["floor"]["median_us"]),
         ("kopa-sim `SimTransport.handle_request`", st["kopa_transport"]["median_us"]),
         (
-            "floor `MockTransport.handle_request` (dict lookup + `httpx.Response`)",
+            "floor `MockTransport.handle_request` (dict + `httpx.Response`)",
             st["floor_transport"]["median_us"],
         ),
-        ("↳ `to_sim_request` (httpx request → `SimRequest`)", st["to_sim_request"]["median_us"]),
+        ("↳ `to_sim_request` (httpx → `SimRequest`)", st["to_sim_request"]["median_us"]),
         ("↳ `Resolver.resolve`", st["resolve"]["median_us"]),
         ("  ↳ `Catalog.match`", st["catalog_match"]["median_us"]),
         ("  ↳ `canonical_request` + `fingerprint`", st["canonical_fingerprint"]["median_us"]),
@@ -765,18 +799,52 @@ def render_markdown(doc: dict[str, Any]) -> str:
             st["index_interaction"]["median_us"],
         ),
     ]
-    lines += [
-        "",
-        f"### Where an exact hit's time goes ({st['interactions']:,} interactions; median µs per call, each layer timed alone)",
+    return [
+        (
+            f"### Where an exact hit's time goes ({st['interactions']:,} interactions; "
+            "median µs per call, each layer timed alone)"
+        ),
         "",
         "| layer | µs |",
         "|---|---:|",
         *[f"| {name} | {_us(v)} |" for name, v in rows],
         "",
-        "Everything `client.get` spends above its transport is httpx's own client machinery "
-        "(URL merging, cookies, response reading), the same for kopa-sim and the floor.",
+        (
+            "What `client.get` spends above its transport is httpx's own client machinery (URL "
+            "merging, cookies, reading the response), the same for kopa-sim and the floor."
+        ),
     ]
-    lines += ["", "### Targets", "", "| target | measured | met |", "|---|---:|:---:|"]
+
+
+def render_markdown(doc: dict[str, Any]) -> str:
+    """The replay section of ``RESULTS.md`` (between its markers)."""
+    m = doc["machine"]
+    lines = [
+        "## In-process replay: kopa-sim vs vcrpy vs the floor",
+        "",
+        f"Generated {doc['generated_at']} ({doc['mode']} run, {doc['total_s']:.0f} s) by:",
+        "",
+        "```sh",
+        doc["command"],
+        "```",
+        "",
+        (
+            f"Machine: {m['cpu']}, {m['cores']} cores ({m['usable_cores']} usable), "
+            f"{m['memory_gb']} GB RAM, {m['os']}; {m['implementation']} {m['python']}, "
+            f"httpx {m['httpx']}, vcrpy {m['vcrpy']}, SQLite {m['sqlite']}."
+        ),
+        "",
+        *_exact_table(doc),
+        "",
+        *_window_table(doc["window"]),
+        "",
+        *_stage_table(doc),
+        "",
+        "### Targets",
+        "",
+        "| target | measured | met |",
+        "|---|---:|:---:|",
+    ]
     for t in doc["targets"]:
         lines.append(f"| {t['target']} | {t['measured']} | {'yes' if t['met'] else '**no**'} |")
     for t in doc["targets"]:
@@ -793,28 +861,7 @@ def render_markdown(doc: dict[str, Any]) -> str:
         lines.append(
             f"| {int(n):,} | {b['build_s']:.2f} | {b['open_cold_s']:.2f} | {b['open_warm_s']:.4f} |"
         )
-    vs_small, vs_large = cfg["vcrpy_sample_small"], cfg["vcrpy_sample_large"]
-    lines += [
-        "",
-        "### Method",
-        "",
-        f"- The same N distinct GET requests to `{ENDPOINT}` (`…/getSttnNoList?serviceKey=…&cityCode=25&nodeNm=N<i>&_type=json`), "
-        "each answered with its own one-record native JSON body, replayed through an `httpx.Client` by each system.",
-        "- kopa-sim: `SimTransport(Resolver(Store(root).open(...)))`, exact tier, index compiled and warm. "
-        "Floor: `httpx.MockTransport` whose handler looks the URL up in a dict. "
-        'vcrpy: `vcr.use_cassette(path, record_mode="none")` with the default `match_on`, cassette written in vcrpy\'s own YAML format.',
-        f"- kopa-sim and the floor: {cfg['warmup']} warm-up requests, then {cfg['reps']} batches of {cfg['per_rep']:,} requests "
-        "to uniformly sampled interactions per (system, size); every (system, size) pair takes its turn in each round, "
-        "so drift on the machine lands on all alike; the median batch mean is reported.",
-        f"- vcrpy: each timed request is a distinct, uniformly sampled interaction (vcrpy plays each once by default), after 2 warm-up "
-        f"requests. Only a sample is timed — {vs_small} requests up to 1,000 interactions, **{vs_large} above** — "
-        f"split into {cfg['vcrpy_reps']} batches; its matcher scans the cassette linearly, so a request at position i costs ∝ i and "
-        "uniform sampling gives the mean.",
-        "- Windows: the same request repeated; answers are checked (records, total, `x-sim-source`). "
-        "Every system's answers are checked byte for byte during warm-up and after each batch; a wrong answer stops the run.",
-        f"- All numbers are wall-clock `time.perf_counter` on a possibly shared machine; seed {cfg['seed']}. "
-        "Full results, with min/max per measure: `bench/perf/results/replay.json`.",
-    ]
+    lines += ["", _METHOD.format(endpoint=ENDPOINT, **doc["config"]).rstrip("\n")]
     return "\n".join(lines) + "\n"
 
 
