@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from simulator import CorruptVersion, SimRequest, SimResponse, Store, VersionBuilder, VersionNotFound
+from simulator import CorruptVersion, SimRequest, SimResponse, Store, VersionBuilder, VersionNotFound, load_catalog
 from simulator.catalog import Catalog
 from simulator.errors import FormatVersionError
 from simulator.store.manifest import validate_name
@@ -135,3 +135,48 @@ def test_failed_publish_leaves_nothing(cassette_root: Path, monkeypatch: pytest.
     after = {p: p.read_bytes() for p in cassette_root.rglob("*") if p.is_file()}
     assert after == before
     assert [m.version for m in store.versions("demo")] == ["v0001"]
+
+
+def _collection_version(root: Path) -> Store:
+
+    store = Store(root)
+    b = VersionBuilder(store, "demo", load_catalog(), parent=None)
+    recs = [{"nodeid": f"N{i}", "nodenm": "역", "nodeno": i} for i in range(4)]
+    recs.append({"nodeid": "X", "extra": None})  # a record with other keys stays an object
+    b.add_collection(endpoint="tago_stations_by_name", key="tago_stations_by_name?cityCode=25",
+                     filters={"cityCode": "25"}, fmt="json", total=5, records=recs)
+    b.publish(recorded_at="2026-11-01T00:00:00Z", source="test")
+    return store
+
+
+def test_collection_text_is_one_record_per_line_and_round_trips(cassette_root: Path) -> None:
+    store = _collection_version(cassette_root)
+    lines = (cassette_root / "demo" / "v0001" / "collections" / "tago.jsonl").read_text("utf-8").splitlines()
+    head = json.loads(lines[0])
+    assert head["collection"] == "tago_stations_by_name?cityCode=25" and head["n"] == 5
+    assert head["fields"] == ["nodeid", "nodenm", "nodeno"]
+    assert json.loads(lines[1]) == ["N0", "역", 0]
+    assert json.loads(lines[5]) == {"nodeid": "X", "extra": None}
+    v = store.open("demo")
+    (c,) = v.collections()
+    assert v.index.records(c.id, 3, 10) == [{"nodeid": "N3", "nodenm": "역", "nodeno": 3}, {"nodeid": "X", "extra": None}]
+    # A child version carries the collection over unchanged.
+    child = VersionBuilder(store, "demo", load_catalog())
+    child.publish(recorded_at="2026-11-02T00:00:00Z", source="test")
+    a, b = store.versions("demo")
+    assert a.content_hash == b.content_hash
+
+
+def test_collection_with_missing_record_lines_is_corrupt(cassette_root: Path) -> None:
+    store = _collection_version(cassette_root)
+    vdir = cassette_root / "demo" / "v0001"
+    path = vdir / "collections" / "tago.jsonl"
+    path.write_text("".join(path.read_text("utf-8").splitlines(keepends=True)[:-1]), "utf-8")
+    m = json.loads((vdir / "manifest.json").read_text())
+    m["files"]["collections/tago.jsonl"] = hashlib.sha256(path.read_bytes()).hexdigest()
+    from simulator.store.manifest import content_hash_of
+
+    m["content_hash"] = content_hash_of(m["files"])
+    (vdir / "manifest.json").write_text(json.dumps(m))
+    with pytest.raises(CorruptVersion, match="declares 5 records"):
+        store.open("demo")

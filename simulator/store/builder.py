@@ -21,7 +21,7 @@ from ..catalog import Catalog
 from ..errors import StoreError
 from ..request import SimRequest, SimResponse
 from ..secrets import canonical_request, fingerprint, redact_body, redact_headers, redact_url
-from .index import iter_entries
+from .index import collection_lines, iter_entries
 from .manifest import (
     CollectionEntry,
     EndpointCounts,
@@ -176,8 +176,8 @@ class VersionBuilder:
                 c.interactions += 1
             for key in sorted(self.collections):
                 e = self.collections[key]
-                groups.setdefault(f"collections/{self._platform(e['endpoint'])}.jsonl", []).append(
-                    _line(e)
+                groups.setdefault(f"collections/{self._platform(e['endpoint'])}.jsonl", []).extend(
+                    collection_lines(e)
                 )
                 c = counts.setdefault(e["endpoint"], EndpointCounts())
                 c.collections += 1

@@ -22,7 +22,7 @@ from pydantic import ValidationError
 from ..errors import CorruptVersion
 from .manifest import CollectionEntry, InteractionEntry, Manifest
 
-__all__ = ["CollectionInfo", "Index", "compile_index", "INDEX_FORMAT"]
+__all__ = ["CollectionInfo", "Index", "collection_lines", "compile_index", "iter_entries", "INDEX_FORMAT"]
 
 #: Bump when the table layout changes: old cache files are then ignored and rebuilt.
 INDEX_FORMAT = 1
@@ -40,8 +40,8 @@ class CollectionInfo:
     envelope: dict[str, Any]
 
 
-def iter_entries(version_dir: Path, manifest: Manifest, kind: str) -> Iterator[dict[str, Any]]:
-    """Read and verify every line of a version's ``kind`` files (sha256 checked while reading)."""
+def _verified_lines(version_dir: Path, manifest: Manifest, kind: str) -> Iterator[tuple[Path, int, str]]:
+    """(file, line number, line) of a version's ``kind`` files, each file's sha256 checked first."""
     import hashlib
 
     for rel in sorted(manifest.files):
@@ -63,14 +63,82 @@ def iter_entries(version_dir: Path, manifest: Manifest, kind: str) -> Iterator[d
                 path=str(path),
             )
         for lineno, line in enumerate(data.decode("utf-8").splitlines(), 1):
-            if not line.strip():
-                continue
+            if line.strip():
+                yield path, lineno, line
+
+
+def _json_line(path: Path, lineno: int, line: str) -> Any:
+    try:
+        return json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise CorruptVersion(f"{str(path)!r} line {lineno} is not JSON: {exc}", path=str(path)) from None
+
+
+def iter_entries(version_dir: Path, manifest: Manifest, kind: str) -> Iterator[dict[str, Any]]:
+    """Read and verify every entry of a version's ``kind`` files (sha256 checked while reading).
+
+    Interactions are one JSON object per line. A collection is a header line (an object with
+    ``"collection": key`` and ``"fields"``) followed by ``n`` record lines: a JSON array of
+    values in ``fields`` order, or a JSON object for a record with other keys. One record per
+    line keeps a changed record a one-line diff, and naming fields once keeps files small.
+    """
+    lines = _verified_lines(version_dir, manifest, kind)
+    if kind != "collections":
+        for path, lineno, line in lines:
+            yield _json_line(path, lineno, line)
+        return
+    for path, lineno, line in lines:
+        head = _json_line(path, lineno, line)
+        if not isinstance(head, dict) or "collection" not in head:
+            raise CorruptVersion(
+                f"{str(path)!r} line {lineno} should start a collection (an object with "
+                "'collection'); the file is damaged: restore it from git",
+                path=str(path),
+            )
+        fields = head.pop("fields", [])
+        n = head.pop("n")
+        records: list[dict[str, Any]] = []
+        for _ in range(n):
             try:
-                yield json.loads(line)
-            except json.JSONDecodeError as exc:
+                rpath, rno, rline = next(lines)
+            except StopIteration:
                 raise CorruptVersion(
-                    f"{str(path)!r} line {lineno} is not JSON: {exc}", path=str(path)
+                    f"{str(path)!r}: collection {head['collection']!r} declares {n} records but "
+                    f"the file ends after {len(records)}",
+                    path=str(path),
                 ) from None
+            row = _json_line(rpath, rno, rline)
+            if isinstance(row, list):
+                if len(row) != len(fields):
+                    raise CorruptVersion(
+                        f"{str(rpath)!r} line {rno}: {len(row)} values for {len(fields)} fields",
+                        path=str(rpath),
+                    )
+                records.append(dict(zip(fields, row)))
+            elif isinstance(row, dict) and "collection" not in row:
+                records.append(row)
+            else:
+                raise CorruptVersion(f"{str(rpath)!r} line {rno} is not a record", path=str(rpath))
+        head["key"] = head.pop("collection")
+        head["records"] = records
+        yield head
+
+
+def collection_lines(entry: dict[str, Any]) -> list[str]:
+    """The text lines of one collection entry (inverse of ``iter_entries``)."""
+    records = entry["records"]
+    fields = list(records[0]) if records else []
+    head = {"collection": entry["key"], **{k: v for k, v in entry.items() if k not in ("key", "records")}}
+    head["fields"] = fields
+    head["n"] = len(records)
+    out = [_dump(head)]
+    for r in records:
+        out.append(_dump([r[f] for f in fields]) if list(r) == fields else _dump(r))
+    return out
+
+
+def _dump(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
 def compile_index(version_dir: Path, manifest: Manifest, target: Path) -> None:
