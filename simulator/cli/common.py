@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, NoReturn, Optional
 
 import typer
 
@@ -31,9 +31,8 @@ def open_version(cassettes: Path | None, set_name: str, version: str | None) -> 
         return store, store.open(set_name, version)
     except SimulatorError as exc:
         fail(str(exc))
-        raise  # unreachable
 
 
-def fail(message: str, code: int = 1) -> None:
+def fail(message: str, code: int = 1) -> NoReturn:
     typer.echo(f"error: {message}", err=True)
     raise typer.Exit(code)

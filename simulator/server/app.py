@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import logging
 from typing import Any, Awaitable, Callable
-from urllib.parse import parse_qsl, quote
+from urllib.parse import parse_qsl
 
 from ..request import SimRequest, SimResponse
 from ..resolve import Resolver, sim_error
@@ -193,28 +193,13 @@ class SimApp:
 
 
 def _example_url(ep: Any, filters: dict[str, str]) -> str:
-    """A request URL (relative to the server) that replays the first page of a collection."""
-    params = {**filters, **ep.match}
-    path = ep.path
-    for p in ep.params:
-        token = "{" + p.name + "}"
-        if token not in path:
-            continue
-        if p.role == "auth":
-            value = "KEY"
-        elif p.role == "format":
-            value = "json"
-        elif p.role == "range_start":
-            value = str(ep.opt("range_base", 1))
-        elif p.role == "range_end":
-            value = str(int(ep.opt("range_base", 1)) + ep.default_page_size - 1)
-        else:
-            value = params.pop(p.name, "")
-        path = path.replace(token, quote(value, safe=""))
-    path = path.rstrip("/")
-    query = [(k, v) for k, v in params.items() if (ep.param(k) is None or ep.param(k).location == "query")]
-    qs = "&".join(f"{quote(k, safe='')}={quote(v, safe='')}" for k, v in sorted(query))
-    return f"/{ep.host}{path}" + (f"?{qs}" if qs else "")
+    """A request path (relative to this server) that replays the first page of a collection."""
+    from ..dialects import get_dialect
+    from ..record.live import build_request
+
+    first = get_dialect(ep.dialect).page_requests(ep, filters, 1, "json")[0]
+    req = build_request(ep, first, key="KEY", scheme="http")
+    return "/" + req.url.split("://", 1)[1]
 
 
 def create_app(resolver: Resolver, store: Store | None = None) -> SimApp:

@@ -149,7 +149,7 @@ class Store:
         if target.exists():
             try:
                 return Version(m, vdir, Index(target, m.content_hash))
-            except (CorruptVersion, Exception):  # noqa: BLE001 - any damage: rebuild
+            except Exception:  # noqa: BLE001 - any damage to a cache file: rebuild it
                 target.unlink(missing_ok=True)
         compile_index(vdir, m, target)
         return Version(m, vdir, Index(target, m.content_hash))
