@@ -5,12 +5,10 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 import pytest
-import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -20,10 +18,9 @@ from simulator.dialects.datagokr import DIALECT
 from simulator.errors import DialectError
 from simulator.fidelity import check_fidelity, sniff_format
 from simulator.request import SimRequest
+from tests.dialect_helpers import SAMPLES, case_params, fidelity, load_cases, match_url
 
-SAMPLES = Path("/work/shared/samples")
-CASES_FILE = Path(__file__).parent / "fidelity" / "datagokr.yaml"
-CASES: list[dict[str, Any]] = yaml.safe_load(CASES_FILE.read_text(encoding="utf-8"))
+CASES = load_cases("datagokr")
 CATALOG = load_catalog()
 PLATFORMS = ("tago", "fsc", "nec", "molit", "mois", "datagokr_misc")
 SAMPLE_DIRS = sorted([p.name for p in SAMPLES.glob("datagokr_*")] + ["nec", "mois_stanregincd"])
@@ -37,7 +34,7 @@ def _ep(endpoint_id: str) -> Endpoint:
 
 def _split(url: str, fmt: str | None = None) -> Split:
     """Match ``url`` and split it; ``fmt`` overrides the format (as check_fidelity does)."""
-    split = DIALECT.split(CATALOG.match(SimRequest.from_url(url)))
+    split = DIALECT.split(match_url(CATALOG, url))
     return split if fmt is None else replace(split, fmt=fmt)
 
 
@@ -47,19 +44,10 @@ def _url(path: str, **params: str) -> str:
 
 
 # ---- real samples ------------------------------------------------------------------------------
-def _case_params() -> list[Any]:
-    out = []
-    for case in CASES:
-        marks = [pytest.mark.skip(reason=case["skip"])] if "skip" in case else []
-        out.append(pytest.param(case, id=case["sample"], marks=marks))
-    return out
-
-
 @needs_samples
-@pytest.mark.parametrize("case", _case_params())
+@pytest.mark.parametrize("case", case_params(CASES))
 def test_sample_round_trips(case: dict[str, Any]) -> None:
-    body = (SAMPLES / case["sample"]).read_bytes()
-    result = check_fidelity(CATALOG, case["request"], body, status=case["status"])
+    result = fidelity(CATALOG, case)
     assert result.ok, "\n".join(result.differences)
     assert CATALOG.endpoint(result.endpoint).platform in PLATFORMS
 

@@ -5,38 +5,44 @@ from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ET
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
 import pytest
-import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simulator.catalog import DATA_DIR, Catalog, load_platform_file
 from simulator.dialects import Split, SplitError, get_dialect
 from simulator.dialects.juso import JusoDialect
-from simulator.fidelity import check_fidelity
-from simulator.request import SimRequest
-
-SAMPLES = Path("/work/shared/samples")
-CASES: list[dict[str, Any]] = yaml.safe_load(
-    (Path(__file__).parent / "fidelity" / "juso.yaml").read_text("utf-8")
+from tests.dialect_helpers import (
+    SAMPLES,
+    body_cases,
+    case_params,
+    fidelity,
+    load_cases,
+    match_url,
+    platform_catalog,
 )
-BODY_CASES = [c for c in CASES if "skip" not in c]
+
+CASES = load_cases("juso")
 JUSO = JusoDialect()
-CATALOG = Catalog([load_platform_file(DATA_DIR / "juso.yaml")])
+CATALOG = platform_catalog("juso")
 SEARCH = "https://business.juso.go.kr/addrlink/addrLinkApi.do"
 DETAIL = "https://business.juso.go.kr/addrlink/addrDetailApi.do"
 
 
 def _match(url: str, **params: str) -> Any:
-    return CATALOG.match(SimRequest.from_url(f"{url}?{urlencode(params)}"))
+    return match_url(CATALOG, f"{url}?{urlencode(params)}")
 
 
 def _split(url: str, **params: str) -> Split:
     return JUSO.split(_match(url, **params))
+
+
+def _detail(**params: str) -> Split:
+    """A detail-API split for the test building plus ``params``."""
+    building = {"admCd": "1144012700", "rnMgtSn": "114403113012", "buldMnnm": "301"}
+    return _split(DETAIL, confmKey="k", **building, **params)
 
 
 def _addresses(n: int) -> list[dict[str, Any]]:
@@ -52,10 +58,9 @@ def _addresses(n: int) -> list[dict[str, Any]]:
 
 
 # ---- real samples --------------------------------------------------------------------------
-@pytest.mark.parametrize("case", BODY_CASES, ids=[c["sample"] for c in BODY_CASES])
+@pytest.mark.parametrize("case", case_params(body_cases(CASES)))
 def test_fidelity(case: dict[str, Any]) -> None:
-    body = (SAMPLES / case["sample"]).read_bytes()
-    result = check_fidelity(CATALOG, case["request"], body, status=case["status"])
+    result = fidelity(CATALOG, case)
     assert result.ok, result.differences
 
 
@@ -137,14 +142,7 @@ def test_result_window_of_9000() -> None:
 
 
 def test_unpaged_detail_takes_the_whole_list() -> None:
-    s = _split(
-        DETAIL,
-        confmKey="k",
-        admCd="1144012700",
-        rnMgtSn="114403113012",
-        buldMnnm="301",
-        searchType="floorho",
-    )
+    s = _detail(searchType="floorho")
     assert (s.window.offset, s.window.limit) == (0, 1000)
     assert s.filters == {
         "admCd": "1144012700",
@@ -214,14 +212,7 @@ def test_render_search_page() -> None:
 
 
 def test_values_are_strings() -> None:
-    s = _split(
-        DETAIL,
-        confmKey="k",
-        admCd="1144012700",
-        rnMgtSn="114403113012",
-        buldMnnm="301",
-        resultType="json",
-    )
+    s = _detail(resultType="json")
     obj = json.loads(JUSO.render(s, [{"buldMnnm": 301, "buldSlno": 0, "hoNm": None}], 1, {}).body)
     assert obj["results"] == {
         "common": {"errorMessage": "정상", "errorCode": "0", "totalCount": "1"},

@@ -8,19 +8,25 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from simulator.catalog import DATA_DIR, Catalog, load_platform_file
+from simulator.catalog import Catalog
 from simulator.dialects import equivalent
 from simulator.dialects.lawgokr import LawGoKrDialect, scrub_key
 from simulator.fidelity import check_fidelity
 from simulator.request import SimRequest
+from tests.dialect_helpers import (
+    SAMPLES,
+    body_cases,
+    case_params,
+    fidelity,
+    load_cases,
+    match_url,
+    platform_catalog,
+)
 
-SAMPLES = Path("/work/shared/samples")
-CASES = yaml.safe_load((Path(__file__).parent / "fidelity" / "lawgokr.yaml").read_text("utf-8"))
-BODY_CASES = [c for c in CASES if "skip" not in c]
+CASES = load_cases("lawgokr")
 LAW = LawGoKrDialect()
 SEARCH = "https://www.law.go.kr/DRF/lawSearch.do"
 SERVICE = "https://www.law.go.kr/DRF/lawService.do"
@@ -28,11 +34,11 @@ SERVICE = "https://www.law.go.kr/DRF/lawService.do"
 
 @pytest.fixture(scope="module")
 def catalog() -> Catalog:
-    return Catalog([load_platform_file(DATA_DIR / "lawgokr.yaml")])
+    return platform_catalog("lawgokr")
 
 
 def _split(catalog: Catalog, url: str) -> Any:
-    return LAW.split(catalog.match(SimRequest.from_url(url)))
+    return LAW.split(match_url(catalog, url))
 
 
 def _laws(n: int) -> list[dict[str, Any]]:
@@ -51,10 +57,9 @@ def _laws(n: int) -> list[dict[str, Any]]:
 
 
 # ---- real samples --------------------------------------------------------------------------
-@pytest.mark.parametrize("case", BODY_CASES, ids=[c["sample"] for c in BODY_CASES])
+@pytest.mark.parametrize("case", case_params(body_cases(CASES)))
 def test_fidelity(catalog: Catalog, case: dict[str, Any]) -> None:
-    body = (SAMPLES / case["sample"]).read_bytes()
-    result = check_fidelity(catalog, case["request"], body, status=case["status"])
+    result = fidelity(catalog, case)
     assert result.ok, result.differences
 
 

@@ -11,30 +11,36 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from simulator.catalog import DATA_DIR, Catalog, load_platform_file
+from simulator.catalog import Catalog
 from simulator.dialects import SplitError, get_dialect
 from simulator.dialects.opendart import OpenDartDialect
 from simulator.fidelity import check_fidelity, sniff_format
 from simulator.request import SimRequest
+from tests.dialect_helpers import (
+    SAMPLES,
+    body_cases,
+    case_params,
+    fidelity,
+    load_cases,
+    match_url,
+    platform_catalog,
+)
 
-SAMPLES = Path("/work/shared/samples")
-CASES = yaml.safe_load((Path(__file__).parent / "fidelity" / "opendart.yaml").read_text("utf-8"))
-BODY_CASES = [c for c in CASES if "skip" not in c]
+CASES = load_cases("opendart")
 DART = OpenDartDialect()
 HOST = "https://opendart.fss.or.kr"
 
 
 @pytest.fixture(scope="module")
 def catalog() -> Catalog:
-    return Catalog([load_platform_file(DATA_DIR / "opendart.yaml")])
+    return platform_catalog("opendart")
 
 
 def _split(catalog: Catalog, url: str) -> Any:
-    return DART.split(catalog.match(SimRequest.from_url(url)))
+    return DART.split(match_url(catalog, url))
 
 
 def _rows(n: int) -> list[dict[str, Any]]:
@@ -55,10 +61,9 @@ def _rows(n: int) -> list[dict[str, Any]]:
 
 
 # ---- real samples --------------------------------------------------------------------------
-@pytest.mark.parametrize("case", BODY_CASES, ids=[c["sample"] for c in BODY_CASES])
+@pytest.mark.parametrize("case", case_params(body_cases(CASES)))
 def test_fidelity(catalog: Catalog, case: dict[str, Any]) -> None:
-    body = (SAMPLES / case["sample"]).read_bytes()
-    result = check_fidelity(catalog, case["request"], body, status=case["status"])
+    result = fidelity(catalog, case)
     assert result.ok, result.differences
 
 
@@ -82,7 +87,7 @@ def test_every_sample_is_listed_and_skips_say_why() -> None:
 
 
 def test_list_sample_parses_to_records_and_total() -> None:
-    ep = Catalog([load_platform_file(DATA_DIR / "opendart.yaml")]).endpoint("opendart_disclosures")
+    ep = platform_catalog("opendart").endpoint("opendart_disclosures")
     parsed = DART.parse(
         ep, (SAMPLES / "opendart/list_json_samsung_paged.json").read_bytes(), "json"
     )

@@ -5,28 +5,30 @@ from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ET
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
 import pytest
-import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simulator.catalog import DATA_DIR, Catalog, Endpoint, load_platform_file
+from simulator.catalog import Endpoint
 from simulator.dialects import Split, SplitError, get_dialect
 from simulator.dialects.openportal import OpenPortalDialect
-from simulator.fidelity import check_fidelity, sniff_format
-from simulator.request import SimRequest
-
-SAMPLES = Path("/work/shared/samples")
-CASES: list[dict[str, Any]] = yaml.safe_load(
-    (Path(__file__).parent / "fidelity" / "openportal.yaml").read_text("utf-8")
+from simulator.fidelity import sniff_format
+from tests.dialect_helpers import (
+    SAMPLES,
+    body_cases,
+    case_params,
+    fidelity,
+    load_cases,
+    match_url,
+    platform_catalog,
 )
-BODY_CASES = [c for c in CASES if "skip" not in c]
+
+CASES = load_cases("openportal")
 PORTAL = OpenPortalDialect()
-CATALOG = Catalog([load_platform_file(DATA_DIR / f"{n}.yaml") for n in ("neis", "assembly")])
+CATALOG = platform_catalog("neis", "assembly")
 
 
 def _url(ep: Endpoint, params: dict[str, str]) -> str:
@@ -34,7 +36,7 @@ def _url(ep: Endpoint, params: dict[str, str]) -> str:
 
 
 def _match(url: str) -> Any:
-    return CATALOG.match(SimRequest.from_url(url))
+    return match_url(CATALOG, url)
 
 
 def _split(url: str) -> Split:
@@ -60,10 +62,9 @@ MEMBERS = "https://open.assembly.go.kr/portal/openapi/nwvrqwxyaytdsfvhu?KEY=k"
 
 
 # ---- real samples --------------------------------------------------------------------------
-@pytest.mark.parametrize("case", BODY_CASES, ids=[c["sample"] for c in BODY_CASES])
+@pytest.mark.parametrize("case", case_params(body_cases(CASES)))
 def test_fidelity(case: dict[str, Any]) -> None:
-    body = (SAMPLES / case["sample"]).read_bytes()
-    result = check_fidelity(CATALOG, case["request"], body, status=case["status"])
+    result = fidelity(CATALOG, case)
     assert result.ok, result.differences
 
 

@@ -7,29 +7,30 @@ from __future__ import annotations
 import json
 import re
 import xml.etree.ElementTree as ET
-from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simulator.catalog import DATA_DIR, Catalog, Endpoint, load_platform_file
+from simulator.catalog import Endpoint
 from simulator.dialects import Split, SplitError, get_dialect
 from simulator.dialects.seoul import SeoulDialect
 from simulator.dialects.swopenapi import SwOpenApiDialect
 from simulator.errors import UnknownEndpoint
-from simulator.fidelity import check_fidelity
-from simulator.request import SimRequest
-
-SAMPLES = Path("/work/shared/samples")
-CASES: list[dict[str, Any]] = yaml.safe_load(
-    (Path(__file__).parent / "fidelity" / "seoul.yaml").read_text("utf-8")
+from tests.dialect_helpers import (
+    SAMPLES,
+    case_params,
+    fidelity,
+    load_cases,
+    match_url,
+    platform_catalog,
 )
+
+CASES = load_cases("seoul")
 SEOUL = SeoulDialect()
 SUBWAY = SwOpenApiDialect()
-CATALOG = Catalog([load_platform_file(DATA_DIR / f"{n}.yaml") for n in ("seoul", "ecos")])
+CATALOG = platform_catalog("seoul", "ecos")
 GENERAL = "http://openapi.seoul.go.kr:8088"
 ARRIVALS = "http://swopenapi.seoul.go.kr/api/subway/k/json/realtimeStationArrival"
 
@@ -44,7 +45,7 @@ def _url(ep: Endpoint, params: dict[str, str]) -> str:
 
 
 def _match(url: str) -> Any:
-    return CATALOG.match(SimRequest.from_url(url))
+    return match_url(CATALOG, url)
 
 
 def _split(url: str) -> Split:
@@ -78,12 +79,9 @@ def _arrivals(n: int) -> list[dict[str, Any]]:
 
 
 # ---- real samples --------------------------------------------------------------------------
-@pytest.mark.parametrize("case", CASES, ids=[c["sample"] for c in CASES])
+@pytest.mark.parametrize("case", case_params(CASES))
 def test_fidelity(case: dict[str, Any]) -> None:
-    if "skip" in case:
-        pytest.skip(case["skip"])
-    body = (SAMPLES / case["sample"]).read_bytes()
-    result = check_fidelity(CATALOG, case["request"], body, status=case["status"])
+    result = fidelity(CATALOG, case)
     assert result.ok, result.differences
 
 

@@ -53,6 +53,7 @@ from typing import Any, cast
 from ..catalog import Endpoint
 from ..errors import DialectError
 from ..request import SimResponse
+from ._wire import field_types, flat_text
 from .base import BaseDialect, ErrorKind, Parsed, Split, json_bytes, xml_escape
 
 __all__ = ["DEFAULT_ERRORS", "DIALECT", "DataGoKrDialect"]
@@ -151,18 +152,8 @@ def _json_value(value: Any, ftype: str | None, coerce: bool) -> Any:
     return value
 
 
-def _xml_text(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (dict, list)):
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    return str(value)
-
-
 def _el(tag: str, value: Any) -> str:
-    text = _xml_text(value)
+    text = flat_text(value)
     if text == "":
         return f"<{tag}/>"
     return f"<{tag}>{xml_escape(text)}</{tag}>"
@@ -440,7 +431,7 @@ class DataGoKrDialect(BaseDialect):
         return self._response(ep, 200, fmt, body)
 
     def _json_rows(self, ep: Endpoint, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        types = {f.name: f.type for f in ep.fields}
+        types = field_types(ep)
         coerce = bool(ep.opt("coerce_numbers", False))
         return [{k: _json_value(v, types.get(k), coerce) for k, v in r.items()} for r in records]
 

@@ -30,16 +30,17 @@ from typing import Any, ClassVar
 from ..catalog import Endpoint, Match
 from ..errors import DialectError
 from ..request import SimResponse
-from .base import ErrorKind, Parsed, Split, SplitError, Window
-from .openportal import (
+from ._wire import (
     XML_DECL,
     ErrorTable,
     NativeDialect,
     parse_json,
     parse_xml,
+    plain_text,
     xml_elem,
     xml_record,
 )
+from .base import ErrorKind, Parsed, Split, SplitError, Window
 
 __all__ = ["DIALECT", "JusoDialect"]
 
@@ -85,6 +86,7 @@ class JusoDialect(NativeDialect):
     name = "juso"
     ERRORS: ClassVar[dict[str, ErrorTable]] = {"default": _ERRORS}
     MESSAGES: ClassVar[dict[str, dict[str, str]]] = {"default": _MESSAGES}
+    EMPTY_IS_NO_DATA: ClassVar[bool] = False  # zero hits: an empty success of the window
 
     def common_keys(self, ep: Endpoint) -> tuple[str, ...]:
         keys = ep.opt("common_keys")
@@ -159,11 +161,7 @@ class JusoDialect(NativeDialect):
 
     # ---- rendering -------------------------------------------------------------------
     def render_page(
-        self,
-        split: Split,
-        records: Sequence[dict[str, Any]],
-        total: int,
-        envelope: dict[str, Any],
+        self, split: Split, records: Sequence[dict[str, Any]], total: int
     ) -> SimResponse:
         ep = split.endpoint
         win: Window = split.window
@@ -175,7 +173,8 @@ class JusoDialect(NativeDialect):
             "currentPage": str(win.page),
         }
         common = {k: values[k] for k in self.common_keys(ep)}
-        rows = [{k: _text(v) for k, v in r.items()} for r in records]
+        # juso values are strings on the wire, counts included.
+        rows = [{k: plain_text(v) for k, v in r.items()} for r in records]
         return self._body(ep, common, rows, split.fmt)
 
     def render_error(
@@ -209,22 +208,13 @@ class JusoDialect(NativeDialect):
     ) -> SimResponse:
         """``{"results":{"common":…,"juso":…}}`` or its XML form."""
         if fmt == "xml":
-            head = "".join(xml_elem(k, _text(v)) for k, v in common.items())
+            head = "".join(xml_elem(k, plain_text(v)) for k, v in common.items())
             items = "".join(
-                "<juso>" + "".join(xml_elem(k, _text(v)) for k, v in r.items()) + "</juso>"
+                "<juso>" + "".join(xml_elem(k, plain_text(v)) for k, v in r.items()) + "</juso>"
                 for r in rows or []
             )
             return self.xml_out(ep, f"{XML_DECL}<results><common>{head}</common>{items}</results>")
         return self.json_out(ep, {"results": {"common": common, "juso": rows}})
-
-
-def _text(value: Any) -> str:
-    """juso values are strings on the wire, counts included."""
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
 
 
 DIALECT = JusoDialect()

@@ -26,7 +26,6 @@ ever reaches a record or a rendered body.
 from __future__ import annotations
 
 import html.entities
-import json
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
@@ -36,6 +35,7 @@ from urllib.parse import quote
 from ..catalog import Endpoint
 from ..errors import DialectError
 from ..request import SimResponse
+from ._wire import cdata, load_json_object, plain_text, xml_record
 from .base import BaseDialect, ErrorKind, Parsed, Split, json_bytes, xml_escape
 from .compare import repair_xml
 
@@ -125,18 +125,6 @@ def _attr_escape(text: str) -> str:
     return xml_escape(text).replace('"', "&quot;")
 
 
-def _cdata(text: str) -> str:
-    return "<![CDATA[" + text.replace("]]>", "]]]]><![CDATA[>") + "]]>"
-
-
-def _text(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
-
-
 def _el_value(el: ET.Element) -> Any:
     """An element as a value: text for a plain leaf, else a dict (``@attr``, children, ``#text``)."""
     children = list(el)
@@ -180,8 +168,8 @@ def _json_value(value: Any) -> Any:
 class _XmlWriter:
     """Writes records the way DRF does: CDATA fields, attribute keys, malformed close tags."""
 
-    def __init__(self, cdata: set[str], malformed: set[str], attrs: set[str]) -> None:
-        self.cdata = cdata
+    def __init__(self, cdata_tags: set[str], malformed: set[str], attrs: set[str]) -> None:
+        self.cdata = cdata_tags
         self.malformed = malformed
         self.attrs = attrs
 
@@ -189,8 +177,8 @@ class _XmlWriter:
         return f"</{tag} >" if tag in self.malformed else f"</{tag}>"
 
     def leaf(self, tag: str, value: Any) -> str:
-        text = _text(value)
-        body = _cdata(text) if tag in self.cdata else xml_escape(text)
+        text = plain_text(value)
+        body = cdata(text) if tag in self.cdata else xml_escape(text)
         return f"<{tag}>{body}{self.close(tag)}"
 
     def element(self, tag: str, value: Any) -> str:
@@ -204,9 +192,10 @@ class _XmlWriter:
         for k, v in value.items():
             if k.startswith("@") or (k in self.attrs and not isinstance(v, (dict, list))):
                 name = k.lstrip("@")
-                attrs += f' {name}="{_attr_escape(_text(v))}"'
+                attrs += f' {name}="{_attr_escape(plain_text(v))}"'
             elif k == "#text":
-                inner.append(_cdata(_text(v)) if tag in self.cdata else xml_escape(_text(v)))
+                text = plain_text(v)
+                inner.append(cdata(text) if tag in self.cdata else xml_escape(text))
             else:
                 inner.append(self.element(k, v))
         return f"<{tag}{attrs}>{''.join(inner)}{self.close(tag)}"
@@ -233,15 +222,7 @@ class LawGoKrDialect(BaseDialect):
         if head.startswith(("<!doctype", "<html")):
             return Parsed([], 0, {}, outcome="error", code="html", kind="server_error")
         if head.startswith("{"):
-            try:
-                data = json.loads(text)
-            except json.JSONDecodeError as exc:
-                raise DialectError(
-                    f"endpoint={endpoint.id!r}: body is not valid JSON: {exc}"
-                ) from exc
-            if not isinstance(data, dict):
-                raise DialectError(f"endpoint={endpoint.id!r}: JSON body must be an object")
-            return self._parse_json(endpoint, data)
+            return self._parse_json(endpoint, load_json_object(endpoint, text))
         if head.startswith("<"):
             return self._parse_xml(endpoint, text)
         raise DialectError(
@@ -300,7 +281,7 @@ class LawGoKrDialect(BaseDialect):
 
     def _parse_xml(self, ep: Endpoint, text: str) -> Parsed:
         malformed = sorted(set(_MALFORMED_CLOSE.findall(text)))
-        cdata = sorted(set(_CDATA_OPEN.findall(text)))
+        cdata_tags = sorted(set(_CDATA_OPEN.findall(text)))
         decl = _XML_DECL.match(text)
         try:
             root = ET.fromstring(_fix_entities(repair_xml(text)).encode("utf-8"))
@@ -316,8 +297,8 @@ class LawGoKrDialect(BaseDialect):
             return self._error(root.findtext("resultMsg") or "")
         envelope: dict[str, Any] = {"source": "xml", "root": root.tag}
         envelope["decl"] = decl.group(1) if decl else ""
-        if cdata:
-            envelope["cdata"] = cdata
+        if cdata_tags:
+            envelope["cdata"] = cdata_tags
         if malformed:
             envelope["malformed_close"] = malformed
         placeholder = self._placeholder(ep)
@@ -328,7 +309,7 @@ class LawGoKrDialect(BaseDialect):
         header: list[list[Any]] = []
         for child in root:
             if child.tag == item and (len(child) or "id" in child.attrib):
-                records.append(scrub_key({c.tag: c.text or "" for c in child}, placeholder))
+                records.append(scrub_key(xml_record(child), placeholder))
             else:
                 header.append([child.tag, child.text or ""])
         envelope["header"] = header
@@ -440,7 +421,7 @@ class LawGoKrDialect(BaseDialect):
             else str(ep.opt("xml_declaration", _DEFAULT_DECL))
         )
         parts = [decl, f"<{root}>"]
-        parts.extend(f"<{n}>{xml_escape(_text(value(n)))}</{n}>" for n in order)
+        parts.extend(f"<{n}>{xml_escape(plain_text(value(n)))}</{n}>" for n in order)
         for i, r in enumerate(rows):
             fields = "".join(writer.leaf(k, v) for k, v in r.items())
             parts.append(f'<{item} id="{offset + i + 1}">{fields}</{item}>')

@@ -23,7 +23,6 @@ corp-code ZIP answers errors with the small XML ``<result>`` body instead of a Z
 from __future__ import annotations
 
 import io
-import json
 import xml.etree.ElementTree as ET
 import zipfile
 from collections.abc import Sequence
@@ -32,6 +31,7 @@ from typing import Any, cast
 from ..catalog import Endpoint, Match
 from ..errors import DialectError
 from ..request import SimResponse
+from ._wire import field_types, flat_text, load_json_object, xml_record
 from .base import BaseDialect, ErrorKind, Parsed, Split, Window, json_bytes, xml_escape
 
 __all__ = ["DIALECT", "OpenDartDialect"]
@@ -78,10 +78,6 @@ def _envelope_shape(ep: Endpoint) -> str:
     return str(ep.opt("envelope", "list"))
 
 
-def _field_types(ep: Endpoint) -> dict[str, str]:
-    return {f.name: f.type for f in ep.fields}
-
-
 def _to_json_value(value: Any, typ: str | None) -> Any:
     """Give an XML-sourced string the JSON type the catalog declares for its field."""
     if not isinstance(value, str) or typ in (None, "string"):
@@ -98,23 +94,8 @@ def _to_json_value(value: Any, typ: str | None) -> Any:
     return value
 
 
-def _to_text(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (dict, list)):
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    return str(value)
-
-
 def _xml_fields(record: dict[str, Any]) -> str:
-    return "".join(f"<{k}>{xml_escape(_to_text(v))}</{k}>" for k, v in record.items())
-
-
-def _element_record(el: ET.Element) -> dict[str, str]:
-    # Text is kept verbatim: CORPCODE.xml's blank stock_code is one space, not "".
-    return {c.tag: c.text or "" for c in el}
+    return "".join(f"<{k}>{xml_escape(flat_text(v))}</{k}>" for k, v in record.items())
 
 
 class OpenDartDialect(BaseDialect):
@@ -147,15 +128,7 @@ class OpenDartDialect(BaseDialect):
             return self._parse_zip(endpoint, body)
         text = body.decode("utf-8-sig").strip()
         if text.startswith("{"):
-            try:
-                data = json.loads(text)
-            except json.JSONDecodeError as exc:
-                raise DialectError(
-                    f"endpoint={endpoint.id!r}: body is not valid JSON: {exc}"
-                ) from exc
-            if not isinstance(data, dict):
-                raise DialectError(f"endpoint={endpoint.id!r}: JSON body must be an object")
-            return self._parse_doc(endpoint, data)
+            return self._parse_doc(endpoint, load_json_object(endpoint, text))
         if text.startswith("<"):
             try:
                 root = ET.fromstring(text.encode("utf-8"))
@@ -218,7 +191,8 @@ class OpenDartDialect(BaseDialect):
             root = ET.fromstring(xml)
         except ET.ParseError as exc:
             raise DialectError(f"endpoint={ep.id!r}: {member} is not valid XML: {exc}") from exc
-        records = [_element_record(el) for el in root.iter("list")]
+        # Text is kept verbatim: CORPCODE.xml's blank stock_code is one space, not "".
+        records = [xml_record(el) for el in root.iter("list")]
         return Parsed(records, len(records), {"member": member})
 
     # ---- rendering -------------------------------------------------------------------
@@ -253,7 +227,7 @@ class OpenDartDialect(BaseDialect):
                 doc["list"] = list(records)
         if split.fmt == "xml":
             return _response(200, "xml", _xml_doc_bytes(doc))
-        return _response(200, "json", json_bytes(_typed(doc, _field_types(ep))))
+        return _response(200, "json", json_bytes(_typed(doc, field_types(ep))))
 
     def render_error(
         self, endpoint: Endpoint, kind: ErrorKind, fmt: str, detail: str = ""
@@ -276,7 +250,7 @@ class OpenDartDialect(BaseDialect):
         lines = ['<?xml version="1.0" encoding="UTF-8"?>', "<result>"]
         for rec in records:
             lines.append("    <list>")
-            lines.extend(f"        <{k}>{xml_escape(_to_text(v))}</{k}>" for k, v in rec.items())
+            lines.extend(f"        <{k}>{xml_escape(flat_text(v))}</{k}>" for k, v in rec.items())
             lines.append("    </list>")
         lines.append("</result>")
         xml = ("\n".join(lines) + "\n").encode("utf-8")
@@ -295,10 +269,10 @@ def _xml_doc(root: ET.Element) -> dict[str, Any]:
     doc: dict[str, Any] = {}
     for child in root:
         if child.tag == "list":
-            doc.setdefault("list", []).append(_element_record(child))
+            doc.setdefault("list", []).append(xml_record(child))
         elif child.tag == "group":
             title = child.findtext("title") or ""
-            rows = [_element_record(el) for el in child.findall("list")]
+            rows = [xml_record(el) for el in child.findall("list")]
             doc.setdefault("group", []).append({"title": title, "list": rows})
         else:
             doc[child.tag] = child.text or ""
@@ -348,7 +322,7 @@ def _xml_doc_bytes(doc: dict[str, Any]) -> bytes:
                 rows = "".join(f"<list>{_xml_fields(r)}</list>" for r in g["list"])
                 parts.append(f"<group><title>{xml_escape(g['title'])}</title>{rows}</group>")
         else:
-            parts.append(f"<{k}>{xml_escape(_to_text(v))}</{k}>")
+            parts.append(f"<{k}>{xml_escape(flat_text(v))}</{k}>")
     parts.append("</result>")
     return "".join(parts).encode("utf-8")
 

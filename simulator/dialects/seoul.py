@@ -30,17 +30,17 @@ from typing import Any, ClassVar
 from ..catalog import Endpoint, Match
 from ..errors import DialectError
 from ..request import SimResponse
-from .base import Parsed, Split, SplitError, Window, xml_escape
-from .openportal import (
+from ._wire import (
     XML_DECL,
     ErrorTable,
     NativeDialect,
-    cdata,
-    parse_json,
+    egov_errors,
     parse_xml,
+    result_xml,
     service_name,
     xml_record,
 )
+from .base import Parsed, Split, SplitError, Window
 
 __all__ = ["DIALECT", "SeoulDialect"]
 
@@ -49,40 +49,20 @@ _SEOUL_INVALID_KEY = (
     "인증키가 없는 경우, 열린 데이터 광장 홈페이지에서 인증키를 신청하십시오."
 )
 
-_SEOUL_ERRORS: ErrorTable = {
-    "no_data": ("INFO-200", "해당하는 데이터가 없습니다."),
-    "invalid_key": ("INFO-100", _SEOUL_INVALID_KEY),
-    "missing_key": ("INFO-100", _SEOUL_INVALID_KEY),
-    "bad_param": (
-        "ERROR-333",
-        "요청위치 값의 타입이 유효하지 않습니다.요청위치 값은 정수를 입력하세요.",
-    ),
-    "missing_param": ("ERROR-300", "필수 값이 누락되어 있습니다. 요청인자를 참고 하십시오."),
-    "page_too_large": (
+_SEOUL_ERRORS: ErrorTable = egov_errors(
+    key=("INFO-100", _SEOUL_INVALID_KEY),
+    page_too_large=(
         "ERROR-336",
         (
             "데이터요청은 한번에 최대 1000건을 넘을 수 없습니다."
             "요청종료위치에서 요청시작위치를 뺀 값이 1000을 넘지 않도록 수정하세요."
         ),
     ),
-    # Seoul documents no traffic-limit code; the family's ERROR-337 is used (unconfirmed).
-    "quota_exceeded": (
-        "ERROR-337",
-        "일별 트래픽 제한을 넘은 호출입니다. 오늘은 더이상 호출할 수 없습니다.",
-    ),
-    "rate_limited": (
-        "ERROR-337",
-        "일별 트래픽 제한을 넘은 호출입니다. 오늘은 더이상 호출할 수 없습니다.",
-    ),
-    "server_error": (
+    server_error=(
         "ERROR-500",
         "서버 오류입니다. 지속적으로 발생시 열린 데이터 광장으로 문의(Q&A) 바랍니다.",
     ),
-    "unknown_operation": (
-        "ERROR-310",
-        "해당하는 서비스를 찾을 수 없습니다. 요청인자 중 SERVICE를 확인하십시오.",
-    ),
-}
+)
 
 _SEOUL_MESSAGES: dict[str, str] = {
     "ERROR-301": "파일타입 값이 누락 혹은 유효하지 않습니다. 요청인자 중 TYPE을 확인하십시오.",
@@ -153,20 +133,11 @@ class SeoulDialect(NativeDialect):
         if fmt != "json":
             raise DialectError(f"endpoint {endpoint.id!r}: cannot parse a {fmt} body")
         ep = endpoint
-        obj = parse_json(body)
-        svc = service_name(ep)
-        if not isinstance(obj, dict):
-            raise DialectError(f"endpoint {ep.id!r}: JSON body is not an object")
-        if svc not in obj:
-            result = obj.get("RESULT")
-            if isinstance(result, dict) and "CODE" in result:
-                return self.error_parsed(ep, str(result["CODE"]), str(result.get("MESSAGE", "")))
-            raise DialectError(
-                f"endpoint {ep.id!r}: JSON body has neither {svc!r} nor RESULT (keys {list(obj)})"
-            )
-        inner = obj[svc]
+        inner, error = self.service_json(ep, body)
+        if error is not None:
+            return error
         if not isinstance(inner, dict) or "list_total_count" not in inner:
-            raise DialectError(f"endpoint {ep.id!r}: {svc!r} has no list_total_count")
+            raise DialectError(f"endpoint {ep.id!r}: {service_name(ep)!r} has no list_total_count")
         result = inner.get("RESULT")
         if isinstance(result, dict) and result.get("CODE") != self.SUCCESS_CODE:
             return self.error_parsed(ep, str(result.get("CODE")), str(result.get("MESSAGE", "")))
@@ -177,44 +148,26 @@ class SeoulDialect(NativeDialect):
 
     def _parse_xml(self, ep: Endpoint, body: bytes) -> Parsed:
         root = parse_xml(body)
-        if root.tag == "RESULT":
-            return self.error_parsed(
-                ep, (root.findtext("CODE") or "").strip(), (root.findtext("MESSAGE") or "").strip()
-            )
+        error = self.result_parsed(ep, root)
+        if error is not None:
+            return error
         code = (root.findtext("RESULT/CODE") or self.SUCCESS_CODE).strip()
         if code != self.SUCCESS_CODE:
             return self.error_parsed(ep, code, (root.findtext("RESULT/MESSAGE") or "").strip())
-        try:
-            total = int((root.findtext("list_total_count") or "").strip())
-        except ValueError as exc:
-            raise DialectError(f"endpoint {ep.id!r}: list_total_count is not an integer") from exc
+        total = self.xml_count(ep, root, "list_total_count")
         return Parsed([xml_record(r) for r in root.findall("row")], total)
 
     # ---- rendering -------------------------------------------------------------------
     def render_page(
-        self,
-        split: Split,
-        records: Sequence[dict[str, Any]],
-        total: int,
-        envelope: dict[str, Any],
+        self, split: Split, records: Sequence[dict[str, Any]], total: int
     ) -> SimResponse:
         ep = split.endpoint
-        if not records:
-            return self.render_error(ep, "no_data", split.fmt)
         svc = service_name(ep)
         with_result = self.has_result(ep)
         message = self.success_message(ep)
         if split.fmt == "xml":
-            result = (
-                f"<RESULT><CODE>{self.SUCCESS_CODE}</CODE>"
-                f"<MESSAGE>{xml_escape(message)}</MESSAGE></RESULT>"
-                if with_result
-                else ""
-            )
-            rows = "".join(
-                f"<row>{self.xml_fields(ep, r, use_cdata=bool(ep.opt('xml_cdata', False)))}</row>"
-                for r in records
-            )
+            result = result_xml(self.SUCCESS_CODE, message) if with_result else ""
+            rows = self.xml_rows(ep, records, use_cdata=bool(ep.opt("xml_cdata", False)))
             return self.xml_out(
                 ep,
                 f"{XML_DECL}<{svc}><list_total_count>{total}</list_total_count>"
@@ -229,10 +182,8 @@ class SeoulDialect(NativeDialect):
     def render_code(self, ep: Endpoint, code: str, message: str, fmt: str) -> SimResponse:
         if code in (ep.opt("xml_error_codes") or []):
             fmt = "xml"  # Seoul ignores the requested type for these (apis.md §0.3)
-        if fmt == "xml":
-            msg = cdata(message) if ep.opt("error_cdata", True) else xml_escape(message)
-            return self.xml_out(ep, f"<RESULT><CODE>{code}</CODE><MESSAGE>{msg}</MESSAGE></RESULT>")
-        return self.json_out(ep, {"RESULT": {"CODE": code, "MESSAGE": message}})
+        use_cdata = bool(ep.opt("error_cdata", True))
+        return self.render_result(ep, code, message, fmt, use_cdata=use_cdata)
 
     # ---- key-dependent behaviour (kept out of split: replay drops keys) ---------------
     def check_key(self, match: Match) -> SplitError | None:

@@ -30,10 +30,10 @@ from typing import Any, ClassVar
 from ..catalog import Endpoint
 from ..errors import DialectError
 from ..request import SimResponse
-from .base import Parsed, Split
-from .openportal import (
+from ._wire import (
     ErrorTable,
     NativeDialect,
+    egov_errors,
     parse_json,
     parse_xml,
     service_name,
@@ -41,36 +41,23 @@ from .openportal import (
     xml_record,
     xml_value,
 )
+from .base import Parsed, Split
 
 __all__ = ["DIALECT", "SwOpenApiDialect"]
 
-_MSG_337 = "일별 트래픽 제한을 넘은 호출입니다. 오늘은 더이상 호출할 수 없습니다."
 _MSG_KEY = (
     "인증키가 유효하지 않습니다. "
     "인증키가 없는 경우, 열린 데이터 광장 홈페이지에서 인증키를 신청하십시오."
 )
 
-_ERRORS: ErrorTable = {
-    "no_data": ("INFO-200", "해당하는 데이터가 없습니다."),
-    "invalid_key": ("INFO-100", _MSG_KEY),
-    "missing_key": ("INFO-100", _MSG_KEY),
-    "bad_param": (
-        "ERROR-333",
-        "요청위치 값의 타입이 유효하지 않습니다.요청위치 값은 정수를 입력하세요.",
-    ),
-    "missing_param": ("ERROR-300", "필수 값이 누락되어 있습니다. 요청인자를 참고 하십시오."),
-    "page_too_large": ("ERROR-336", "데이터요청은 한번에 최대 1000건을 넘을 수 없습니다."),
-    "quota_exceeded": ("ERROR-337", _MSG_337),
-    "rate_limited": ("ERROR-337", _MSG_337),
-    "server_error": (
+_ERRORS: ErrorTable = egov_errors(
+    key=("INFO-100", _MSG_KEY),
+    page_too_large=("ERROR-336", "데이터요청은 한번에 최대 1000건을 넘을 수 없습니다."),
+    server_error=(
         "ERROR-500",
         "서버 오류입니다. 지속적으로 발생시 열린 데이터 광장으로 문의(Q&A) 바랍니다.",
     ),
-    "unknown_operation": (
-        "ERROR-310",
-        "해당하는 서비스를 찾을 수 없습니다. 요청인자 중 SERVICE를 확인하십시오.",
-    ),
-}
+)
 
 SUCCESS = ("INFO-000", "정상 처리되었습니다.")
 _FULL_KEYS = ("status", "code", "message", "link", "developerMessage", "total")
@@ -118,19 +105,14 @@ class SwOpenApiDialect(NativeDialect):
 
     def _parse_xml(self, ep: Endpoint, body: bytes) -> Parsed:
         root = parse_xml(body)
-        if root.tag == "RESULT":
-            return self.error_parsed(
-                ep, (root.findtext("code") or "").strip(), (root.findtext("message") or "").strip()
-            )
+        error = self.result_parsed(ep, root, "code", "message")
+        if error is not None:
+            return error
         code = (root.findtext("RESULT/code") or "").strip()
         if code != SUCCESS[0]:
             return self.error_parsed(ep, code, (root.findtext("RESULT/message") or "").strip())
         rows = [xml_record(r) for r in root.findall("row")]
-        try:
-            total = int((root.findtext("RESULT/total") or str(len(rows))).strip())
-        except ValueError as exc:
-            raise DialectError(f"endpoint {ep.id!r}: RESULT/total is not an integer") from exc
-        return Parsed(rows, total)
+        return Parsed(rows, self.xml_count(ep, root, "RESULT/total", str(len(rows))))
 
     # ---- rendering -------------------------------------------------------------------
     def _error_keys(self, ep: Endpoint, code: str) -> tuple[str, ...]:
@@ -148,19 +130,13 @@ class SwOpenApiDialect(NativeDialect):
         }
 
     def render_page(
-        self,
-        split: Split,
-        records: Sequence[dict[str, Any]],
-        total: int,
-        envelope: dict[str, Any],
+        self, split: Split, records: Sequence[dict[str, Any]], total: int
     ) -> SimResponse:
         ep = split.endpoint
-        if not records:
-            return self.render_error(ep, "no_data", split.fmt)
         block = self._status_block(200, SUCCESS[0], SUCCESS[1], total)
         if split.fmt == "xml":
             svc = service_name(ep)
-            rows = "".join(f"<row>{self.xml_fields(ep, r, use_cdata=False)}</row>" for r in records)
+            rows = self.xml_rows(ep, records, use_cdata=False)
             return self.xml_out(ep, f"<{svc}>{_xml_block(block)}{rows}</{svc}>")
         return self.json_out(
             ep, {"errorMessage": block, self.list_name(ep): self.json_records(ep, records)}
