@@ -22,6 +22,8 @@ def _optional_groups() -> None:
     for module, name in (
         ("record", None),
         ("sandbox", "sandbox"),
+        ("vcr", None),
+        ("mcp", None),
     ):
         try:
             mod = importlib.import_module(f"{__name__}.{module}")

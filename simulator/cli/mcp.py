@@ -1,0 +1,45 @@
+"""``simulator mcp``: the catalog's endpoints as MCP tools, answered from a cassette version."""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+from .common import CassettesOpt, SetOpt, VersionOpt, fail, open_version
+
+
+def mcp(
+    transport: Annotated[str, typer.Option(help="stdio or http (streamable HTTP).")] = "stdio",
+    host: Annotated[str, typer.Option(help="Bind address for http.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port for http.")] = 8788,
+    path: Annotated[str, typer.Option(help="URL path of the MCP endpoint for http.")] = "/mcp",
+    cassettes: CassettesOpt = None,
+    set_name: SetOpt = "kopa",
+    version: VersionOpt = None,
+    platform: Annotated[Optional[list[str]], typer.Option(help="Only these platforms' tools.")] = None,
+    miss: Annotated[str, typer.Option(help="Miss policy: strict or native.")] = "strict",
+) -> None:
+    """Serve every catalog endpoint as an MCP tool (keys are never asked of the model)."""
+    if transport not in ("stdio", "http"):
+        fail(f"--transport={transport!r}: choose stdio or http")
+    if miss not in ("strict", "native"):
+        fail(f"--miss={miss!r}: choose strict or native")
+    try:
+        from ..server import mcp as mcp_server
+    except ModuleNotFoundError as exc:
+        fail(f"{exc.name} is not installed: pip install 'kopa-sim[mcp]'")
+        return
+    from ..resolve import Resolver
+
+    _store, v = open_version(cassettes, set_name, version)
+    server = mcp_server.build_server(Resolver(v, miss=miss), platforms=platform)  # type: ignore[arg-type]
+    if transport == "stdio":
+        mcp_server.run_stdio(server)
+    else:
+        typer.echo(f"MCP (streamable HTTP) for {v.id} on http://{host}:{port}{path}", err=True)
+        mcp_server.run_http(server, host=host, port=port, path=path)
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(mcp)

@@ -1,0 +1,170 @@
+"""An MCP server over the resolver: every catalog endpoint is a typed tool (``simulator mcp``).
+
+Tool name = endpoint id, description = its summary, ``inputSchema`` = the parameters of
+``Endpoint.tool_schema()`` (auth and format parameters hidden: keys are never asked of the
+model). A call builds the endpoint's real request with a dummy key (the resolver ignores
+keys), resolves it against the pinned version, and returns the native body as text. The
+first line of the text names the tier that answered (``x-sim-source: exact|window|query|…``)
+and the same data is in the result's ``_meta`` (``kopa/source``, ``kopa/status``,
+``kopa/version``).
+
+Transports: stdio (``run_stdio``) and streamable HTTP (``http_app`` / ``run_http``).
+Needs the ``mcp`` extra (``pip install 'kopa-sim[mcp]'``; written for ``mcp`` 2.x).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import anyio
+import mcp_types as types
+from mcp.server.lowlevel import Server
+from mcp.server.stdio import stdio_server
+
+from ..catalog import Catalog, Endpoint, load_catalog
+from ..record import build_request
+from ..resolve import Resolver
+
+__all__ = ["DUMMY_KEY", "ToolCall", "build_server", "call_tool", "http_app", "list_tools", "run_http", "run_stdio"]
+
+#: The key placed in every request a tool call builds; the resolver never checks keys.
+DUMMY_KEY = "kopa-sim"
+
+
+def list_tools(catalog: Catalog, platforms: list[str] | None = None) -> list[types.Tool]:
+    """The MCP tools of the catalog (same data as ``simulator tools --format mcp``)."""
+    out = []
+    for s in catalog.tools(platforms=platforms):
+        f = s["function"]
+        out.append(types.Tool(name=f["name"], description=f["description"], input_schema=f["parameters"]))
+    return out
+
+
+class ToolCall:
+    """The answer to one tool call: native body text, status and the tier that answered."""
+
+    def __init__(self, text: str, status: int, source: str, version: str, error: bool) -> None:
+        self.text = text
+        self.status = status
+        self.source = source
+        self.version = version
+        self.error = error
+
+    def result(self) -> types.CallToolResult:
+        meta = {"kopa/source": self.source, "kopa/status": self.status, "kopa/version": self.version}
+        header = f"x-sim-source: {self.source}  status: {self.status}\n"
+        return types.CallToolResult(
+            content=[types.TextContent(text=header + self.text)], is_error=self.error, _meta=meta
+        )
+
+
+def _arg_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _format_value(ep: Endpoint) -> dict[str, str]:
+    """Ask for JSON where the platform offers a choice (as the recorder does)."""
+    from ..dialects import get_dialect
+
+    fparams = ep.params_with_role("format")
+    if not fparams or ep.kind == "binary":
+        return {}
+    fmt = str(ep.opt("record_format", "json"))
+    dialect = get_dialect(ep.dialect)
+    value = dialect.format_value(ep, fmt) if hasattr(dialect, "format_value") else fmt
+    return {fparams[0].name: value}
+
+
+def call_tool(resolver: Resolver, name: str, arguments: dict[str, Any] | None, *, scheme: str | None = None) -> ToolCall:
+    """Answer tool ``name`` with ``arguments`` from the resolver (never raises for bad input)."""
+    catalog = resolver.catalog
+    version = resolver.version.content_hash
+    if name not in catalog.endpoints:
+        return ToolCall(f"unknown tool {name!r}", 404, "error", version, True)
+    ep = catalog.endpoints[name]
+    allowed = {p.name: p for p in ep.params if p.role not in ("auth", "format")}
+    args = dict(arguments or {})
+    unknown = sorted(set(args) - set(allowed))
+    if unknown:
+        return ToolCall(
+            f"{name}: unknown argument(s) {', '.join(unknown)}; takes {', '.join(allowed) or 'none'}",
+            400,
+            "error",
+            version,
+            True,
+        )
+    missing = [p.name for p in allowed.values() if p.required and args.get(p.name) in (None, "")]
+    if missing:
+        return ToolCall(f"{name}: missing required argument(s) {', '.join(missing)}", 400, "error", version, True)
+    params = {k: _arg_value(v) for k, v in args.items() if v is not None}
+    params.update(_format_value(ep))
+    plat_scheme = catalog.platforms[ep.platform].scheme if ep.platform in catalog.platforms else "https"
+    req = build_request(ep, params, key=DUMMY_KEY, scheme=scheme or plat_scheme)
+    resp = resolver.resolve(req)
+    source = resp.header("x-sim-source") or "unknown"
+    if ep.kind == "binary" or resp.body[:4] == b"PK\x03\x04":
+        text = f"(binary body, {len(resp.body)} bytes; fetch it over HTTP with `simulator serve`)"
+    else:
+        text = resp.body.decode("utf-8", errors="replace")
+    error = resp.status >= 400 or source in ("error", "miss", "fault")
+    return ToolCall(text, resp.status, source, version, error)
+
+
+def build_server(resolver: Resolver, *, platforms: list[str] | None = None, name: str = "kopa-sim") -> Server[Any]:
+    """The low-level MCP server answering every catalog endpoint's tool from ``resolver``."""
+    tools = list_tools(resolver.catalog, platforms)
+    names = {t.name for t in tools}
+
+    async def on_list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=tools)
+
+    async def on_call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        if params.name not in names:
+            return ToolCall(
+                f"unknown tool {params.name!r}", 404, "error", resolver.version.content_hash, True
+            ).result()
+        return call_tool(resolver, params.name, params.arguments).result()
+
+    return Server(
+        name,
+        version=_version(),
+        instructions=(
+            "Korean public open APIs replayed from a pinned kopa-sim cassette version. "
+            "Each tool is one API endpoint; answers are the platform's native bodies. "
+            f"Version {resolver.version.id} ({resolver.version.content_hash[:12]})."
+        ),
+        on_list_tools=on_list_tools,
+        on_call_tool=on_call_tool,
+    )
+
+
+def _version() -> str:
+    from .. import __version__
+
+    return __version__
+
+
+def run_stdio(server: Server[Any]) -> None:
+    """Serve over stdin/stdout until the client closes them."""
+
+    async def main() -> None:
+        async with stdio_server() as (read_stream, write_stream):
+            await server.run(read_stream, write_stream, server.create_initialization_options())
+
+    anyio.run(main)
+
+
+def http_app(server: Server[Any], *, host: str = "127.0.0.1", path: str = "/mcp") -> Any:
+    """A Starlette app serving streamable HTTP at ``path`` (DNS-rebinding checks on loopback)."""
+    return server.streamable_http_app(streamable_http_path=path, host=host)
+
+
+def run_http(server: Server[Any], *, host: str = "127.0.0.1", port: int = 8788, path: str = "/mcp") -> None:
+    """Serve streamable HTTP with uvicorn."""
+    import uvicorn
+
+    uvicorn.run(http_app(server, host=host, path=path), host=host, port=port, log_level="warning")
