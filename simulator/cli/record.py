@@ -23,7 +23,11 @@ def record(
     source: Annotated[Optional[str], typer.Option(help="Manifest source (default: sandbox with --upstream, else live).")] = None,
     rate: Annotated[Optional[float], typer.Option(help="Requests per second per platform (overrides the plan).")] = None,
 ) -> None:
-    """Record a plan from the live APIs (keys from KOPA_KEY_* variables) into a new version."""
+    """Record a plan from the live APIs (keys from KOPA_KEY_* variables) into a new version.
+
+    One variable per platform (its ``key_env``); an endpoint whose catalog options name
+    their own ``key_env`` (``KOPA_KEY_SEOUL_SUBWAY``) reads that one instead.
+    """
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -50,8 +54,19 @@ def record(
             keys[pid] = f"sandbox-{pid}"
         else:
             missing.append(platform.key_env)
+    # An endpoint that names its own key_env (the Seoul real-time subway API has its own key
+    # and quota pool) gets its own key; without that variable it falls back to the platform's.
+    for eid, ep in catalog.endpoints.items():
+        own = ep.opt("key_env")
+        if not own or own == catalog.platforms[ep.platform].key_env:
+            continue
+        value = os.environ.get(str(own))
+        if value:
+            keys[eid] = value
+        elif not upstream:
+            missing.append(str(own))
     if missing:
-        console.print(f"[yellow]no key in: {', '.join(sorted(missing))} — those platforms will fail[/yellow]")
+        console.print(f"[yellow]no key in: {', '.join(sorted(set(missing)))} — their endpoints will fail[/yellow]")
     rates = dict(p.rate_per_sec)
     if rate is not None:
         rates = {"default": rate}

@@ -14,7 +14,19 @@ from ..errors import RecordError
 from ..request import SimRequest, SimResponse
 from ..secrets import redact_url
 
-__all__ = ["LiveClient", "RetryPolicy", "build_request"]
+__all__ = ["LiveClient", "RetryPolicy", "build_request", "key_env_of"]
+
+
+def key_env_of(catalog: Catalog, ep: Endpoint) -> str:
+    """The variable holding ``ep``'s key: the endpoint's ``key_env`` option, else its platform's.
+
+    >>> from simulator.catalog import load_catalog
+    >>> cat = load_catalog()
+    >>> key_env_of(cat, cat.endpoint("seoul_subway_arrivals")), key_env_of(cat, cat.endpoint("seoul_public_library"))
+    ('KOPA_KEY_SEOUL_SUBWAY', 'KOPA_KEY_SEOUL')
+    """
+    own = ep.opt("key_env")
+    return str(own) if own else catalog.platforms[ep.platform].key_env
 
 
 def build_request(ep: Endpoint, params: Mapping[str, str], key: str | None, scheme: str = "https") -> SimRequest:
@@ -55,7 +67,9 @@ class LiveClient:
 
     Args:
         catalog: for scheme and key placement.
-        keys: platform id → key (from ``KOPA_KEY_*`` environment variables).
+        keys: platform id → key (from ``KOPA_KEY_*`` environment variables); an endpoint id
+            may also be a key here, for an endpoint that names its own ``key_env`` in its
+            options (the Seoul real-time subway API), and wins over its platform's key.
         upstream: base URL of a stand-in server; None for the real hosts.
         rate_per_sec: platform id (or ``default``) → max requests per second.
         retry: backoff policy for transient failures.
@@ -91,7 +105,12 @@ class LiveClient:
         self.close()
 
     def key_for(self, ep: Endpoint) -> str | None:
-        return self.keys.get(ep.platform)
+        """The key for ``ep``: its own (``keys[endpoint id]``) first, else its platform's."""
+        return self.keys.get(ep.id) or self.keys.get(ep.platform)
+
+    def key_env_for(self, ep: Endpoint) -> str:
+        """The environment variable ``ep``'s key comes from (for messages)."""
+        return key_env_of(self.catalog, ep)
 
     def _pace(self, platform: str) -> None:
         rate = self.rate_per_sec.get(platform, self.rate_per_sec.get("default", 5.0))
@@ -143,7 +162,7 @@ class LiveClient:
                 if verdict != "retry":
                     raise RecordError(
                         f"{ep.id}: {verdict} for {redact_url(req, self.catalog)}; nothing was "
-                        f"published. Check the key in ${self.catalog.platforms[ep.platform].key_env}"
+                        f"published. Check the key in ${self.key_env_for(ep)}"
                     )
             delay = min(self.retry.max_delay, self.retry.base_delay * 2**attempt)
             delay *= 0.5 + self.rng.random()

@@ -22,6 +22,7 @@ from ..errors import DialectError, RecordError
 from ..fidelity import sniff_format
 from ..query import apply_query, query_split, transform_value
 from ..request import SimResponse
+from ..secrets import redact_body
 from ..store import Manifest, Store, VersionBuilder
 from ..store.diff import Drift, diff_versions
 from .live import LiveClient
@@ -89,6 +90,19 @@ class Recorder:
             self.done[entry["key"]] = entry
             n += 1
         return n
+
+    def _scrubbed(self, data: dict[str, Any]) -> dict[str, Any]:
+        """``data`` with every key the client holds masked (a body may echo its key).
+
+        The checkpoint is a written file too, and a resumed job must see exactly what an
+        uninterrupted one saw, so the masked form is both saved and used.
+        """
+        secrets = [k for k in self.client.keys.values() if k]
+        if not secrets:
+            return data
+        raw = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        clean = redact_body(raw, secrets)
+        return data if clean == raw else dict(json.loads(clean))
 
     def _save(self, entry: dict[str, Any]) -> None:
         self.checkpoint_dir.mkdir(parents=True, exist_ok=True)
@@ -171,8 +185,7 @@ class Recorder:
             "filters": filters,
             "fmt": fmt,
             "total": total,
-            "envelope": first.envelope,
-            "records": records,
+            **self._scrubbed({"envelope": first.envelope, "records": records}),
         }
         self._save(entry)
         self.done[key] = entry

@@ -166,7 +166,7 @@ class SandboxApp:
             if ep.opt("keyless_rows") is None:
                 return dialect.render_error(ep, "missing_key", fmt, "no key")
             mode = "keyless"
-        elif key != self.keys.get(ep.platform):
+        elif key != self.keys.get(ep.id, self.keys.get(ep.platform)):  # endpoint keys first (subway)
             if not ep.opt("sample_key") or key != ep.opt("sample_key"):
                 return dialect.render_error(ep, "invalid_key", fmt, "unregistered key")
             mode = "sample"
