@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from . import replay
+from . import mcp, record, replay, sandbox, vcr
 
 app = typer.Typer(
     name="simulator",
@@ -16,25 +16,18 @@ app = typer.Typer(
 replay.register(app)
 
 
-def _optional_groups() -> None:
-    import importlib
+def _plugin_groups() -> None:
+    """Mount command groups other packages declare under the ``kopa_sim.cli`` entry point
+    group (``simulator edge …`` from ``edge``), so ``simulator`` never imports them itself."""
+    from importlib.metadata import entry_points
 
-    for module, name in (
-        ("record", None),
-        ("sandbox", "sandbox"),
-        ("vcr", None),
-        ("mcp", None),
-    ):
-        try:
-            mod = importlib.import_module(f"{__name__}.{module}")
-        except ModuleNotFoundError as exc:
-            if exc.name and exc.name.startswith(__name__):
-                continue
-            raise
-        mod.register(app)
+    for ep in sorted(entry_points(group="kopa_sim.cli"), key=lambda e: e.name):
+        app.add_typer(ep.load(), name=ep.name)
 
 
-_optional_groups()
+for _module in (record, sandbox, vcr, mcp):
+    _module.register(app)
+_plugin_groups()
 
 
 def main() -> None:
