@@ -17,6 +17,7 @@ chosen by a hash of (seed, episode id, call index), so a seeded rollout replays 
 from __future__ import annotations
 
 import difflib
+import functools
 import hashlib
 import json
 import threading
@@ -78,6 +79,23 @@ def sim_error(status: int, kind: str, message: str, **extra: Any) -> SimResponse
     )
 
 
+#: Requests whose identity (match, canonical form, fingerprint) a resolver memoises.
+IDENTITY_CACHE_SIZE = 4096
+#: Larger bodies are identified afresh each time (not held in the memo).
+IDENTITY_MAX_BODY = 8192
+
+
+@dataclass(frozen=True)
+class _Identity:
+    """What a request is, as far as the store is concerned."""
+
+    match: Match | None
+    #: Why nothing matched (``UnknownEndpoint``'s message), when ``match`` is None.
+    unknown: str
+    canonical: str
+    fingerprint: str
+
+
 @dataclass
 class _Cache:
     """A small LRU for filtered full collections (query tier), keyed by (coll, query)."""
@@ -131,6 +149,12 @@ class Resolver:
         self.faults = faults
         self.live = live
         self._query_cache = _Cache()
+        # The catalog is immutable, so a request's match and canonical
+        # form depend on nothing but the parts of it they read: memoise them (repeated
+        # requests, e.g. an episode replayed, skip matching, key stripping and hashing).
+        self._identify_cached = functools.lru_cache(maxsize=IDENTITY_CACHE_SIZE)(
+            self._identify_parts
+        )
 
     # ---- public ----------------------------------------------------------------------
     def resolve(
@@ -146,27 +170,61 @@ class Resolver:
         return resp
 
     # ---- tiers -----------------------------------------------------------------------
-    def _resolve(self, req: SimRequest) -> SimResponse:
+    def _identify(self, req: SimRequest) -> _Identity:
+        if len(req.body) > IDENTITY_MAX_BODY:
+            return self._identify_parts(req.method, req.host, req.path, req.query, req.body)
+        return self._identify_cached(req.method, req.host, req.path, req.query, req.body)
+
+    def _identify_parts(
+        self,
+        method: str,
+        host: str,
+        path: str,
+        query: tuple[tuple[str, str], ...],
+        body: bytes,
+    ) -> _Identity:
+        """Match, canonical request and fingerprint of a request with these parts.
+
+        These are all that ``Catalog.match`` and ``canonical_request`` read of a request.
+        """
+        req = SimRequest(method=method, host=host, path=path, query=query, body=body)
         try:
             match: Match | None = self.catalog.match(req)
+            unknown = ""
         except UnknownEndpoint as exc:
             match = None
             unknown = str(exc)
-        canon = canonical_request(req, self.catalog, match)
-        hit = self.version.index.interaction(fingerprint(canon))
+        # Unmatched, the catalog adds nothing to the canonical form: don't match again.
+        canon = canonical_request(req, self.catalog if match is not None else None, match)
+        return _Identity(match, unknown, canon, fingerprint(canon))
+
+    def _resolve(self, req: SimRequest) -> SimResponse:
+        ident = self._identify(req)
+        canon = ident.canonical
+        hit = self.version.index.interaction(ident.fingerprint)
         if hit is not None:
             status, headers, body = hit
             return _tag(SimResponse(status, list(headers), body), "exact")
-        if match is None:
+        if ident.match is None:
             return _tag(
-                sim_error(404, "unknown_endpoint", unknown, request=canon), "error"
+                sim_error(404, "unknown_endpoint", ident.unknown, request=canon), "error"
             )
+        # The memoised match is shared: what follows gets its own params.
+        match = Match(ident.match.endpoint, dict(ident.match.params), ident.match.unknown)
         ep = match.endpoint
         dialect = get_dialect(ep.dialect)
         try:
             split = dialect.split(match)
         except SplitError as exc:
             return _tag(dialect.render_error(ep, exc.kind, exc.fmt, exc.detail), "error")
+        missing = _missing_path_param(match)
+        if missing is not None:
+            # A trailing path segment left out (dialects that check required params
+            # themselves answered in ``split`` already).
+            return _tag(
+                dialect.render_error(ep, "missing_param", split.fmt, f"{missing} is required"),
+                "error",
+            )
         coll = self.version.index.collection(split.key)
         if coll is not None:
             records = self.version.index.records(coll.id, split.window.offset, split.window.limit)
@@ -265,6 +323,19 @@ class Resolver:
         out.set_header("x-sim-source", "fault")
         out.set_header("x-sim-fault", kind)
         return out
+
+
+def _missing_path_param(match: Match) -> str | None:
+    """The first required path param ``match`` lacks (the route lets trailing ones out)."""
+    for p in match.endpoint.params:
+        if (
+            p.location == "path"
+            and p.required
+            and p.role not in ("auth", "format", "range_start", "range_end")
+            and not match.params.get(p.name)
+        ):
+            return p.name
+    return None
 
 
 def _tag(resp: SimResponse, source: str) -> SimResponse:

@@ -11,7 +11,7 @@ import hashlib
 import re
 from urllib.parse import quote, quote_plus
 
-from .catalog import Catalog, Match
+from .catalog import Catalog, Endpoint, Match
 from .errors import UnknownEndpoint
 from .request import SimRequest
 
@@ -61,12 +61,65 @@ _QUERY_KEY_RE = re.compile(
 )
 
 
+class _EndpointKeys:
+    """What key stripping needs of one endpoint, computed once (see ``_keys``)."""
+
+    __slots__ = ("endpoint", "roles", "path_names", "auth_path", "template", "dropped")
+
+    def __init__(self, ep: Endpoint) -> None:
+        self.endpoint = ep
+        roles: dict[str, str] = {}
+        for p in ep.params:
+            roles.setdefault(p.name, p.role)  # ``Endpoint.param``: the first of a name wins
+        #: Role of each param name the endpoint knows.
+        self.roles = roles
+        self.path_names = frozenset(p.name for p in ep.params if p.location == "path")
+        self.auth_path = frozenset(
+            p.name for p in ep.params if p.location == "path" and p.role == "auth"
+        )
+        #: Path template pieces: (param name, None) or (None, literal).
+        self.template: tuple[tuple[str | None, str | None], ...] = tuple(
+            (m.group(1), None) if m else (None, piece)
+            for piece in ep.path.strip("/").split("/")
+            for m in (re.fullmatch(r"\{([^}]+)\}", piece),)
+        )
+        #: Names never in a canonical query: path params and the endpoint's auth params.
+        self.dropped = self.path_names | {n for n, r in roles.items() if r == "auth"}
+
+    def is_key(self, name: str) -> bool:
+        role = self.roles.get(name)
+        if role is not None:
+            return role == "auth"
+        return name.lower() in KEY_PARAM_NAMES
+
+
+#: Per-endpoint key facts by ``id(endpoint)``; the entry holds the endpoint, so an id is
+#: never reused while cached. Cleared when full (catalogs are few and small).
+_KEYS_CACHE: dict[int, _EndpointKeys] = {}
+_KEYS_CACHE_MAX = 4096
+
+
+def _keys(ep: Endpoint) -> _EndpointKeys:
+    k = _KEYS_CACHE.get(id(ep))
+    if k is None or k.endpoint is not ep:
+        if len(_KEYS_CACHE) >= _KEYS_CACHE_MAX:
+            _KEYS_CACHE.clear()
+        k = _KEYS_CACHE[id(ep)] = _EndpointKeys(ep)
+    return k
+
+
 def _is_key_param(name: str, match: Match | None) -> bool:
     if match is not None:
-        p = match.endpoint.param(name)
-        if p is not None:
-            return p.role == "auth"
+        return _keys(match.endpoint).is_key(name)
     return name.lower() in KEY_PARAM_NAMES
+
+
+#: Strings ``quote_plus`` leaves as they are (its always-safe characters).
+_PLUS_SAFE = re.compile(r"[A-Za-z0-9_.~-]*")
+
+
+def _quote_plus(text: str) -> str:
+    return text if _PLUS_SAFE.fullmatch(text) else quote_plus(text)
 
 
 def redact_headers(headers: list[tuple[str, str]] | tuple[tuple[str, str], ...]) -> list[tuple[str, str]]:
@@ -91,19 +144,15 @@ def _try_match(req: SimRequest, catalog: Catalog | None) -> Match | None:
 def _masked_path(req: SimRequest, match: Match | None) -> str:
     if match is None:
         return req.path
-    ep = match.endpoint
-    auth_path = [p.name for p in ep.params if p.location == "path" and p.role == "auth"]
-    if not auth_path:
+    keys = _keys(match.endpoint)
+    if not keys.auth_path:
         return req.path
     # Rebuild from the template so the key segment is replaced wherever it sits.
     segs = []
-    for piece in ep.path.strip("/").split("/"):
-        m = re.fullmatch(r"\{([^}]+)\}", piece)
-        if m is None:
-            segs.append(piece)
-            continue
-        name = m.group(1)
-        if name in auth_path:
+    for name, literal in keys.template:
+        if name is None:
+            segs.append(literal)
+        elif name in keys.auth_path:
             segs.append("{" + name + "}")
         elif name in match.params:
             segs.append(match.params[name])
@@ -139,15 +188,16 @@ def canonical_request(req: SimRequest, catalog: Catalog | None = None, match: Ma
         match = _try_match(req, catalog)
     path = _masked_path(req, match)
     if match is not None:
-        path_names = {p.name for p in match.endpoint.params if p.location == "path"}
+        keys = _keys(match.endpoint)
+        dropped, roles = keys.dropped, keys.roles
         items = [
             (k, v)
             for k, v in match.params.items()
-            if k not in path_names and not _is_key_param(k, match)
+            if k not in dropped and (k in roles or k.lower() not in KEY_PARAM_NAMES)
         ]
     else:
         items = [(k, v) for k, v in req.query if v != "" and not _is_key_param(k, None)]
-    qs = "&".join(f"{quote_plus(k)}={quote_plus(v)}" for k, v in sorted(items))
+    qs = "&".join(f"{_quote_plus(k)}={_quote_plus(v)}" for k, v in sorted(items))
     canon = f"{req.method} {req.host}{path}"
     if qs:
         canon += "?" + qs

@@ -17,7 +17,6 @@ from simulator.catalog import Endpoint
 from simulator.dialects import Split, SplitError, get_dialect
 from simulator.dialects.seoul import SeoulDialect
 from simulator.dialects.swopenapi import SwOpenApiDialect
-from simulator.errors import UnknownEndpoint
 from tests.dialect_helpers import (
     SAMPLES,
     case_params,
@@ -168,8 +167,9 @@ def test_positional_filters_are_optional_and_part_of_the_key() -> None:
     assert a.key != b.key
     c = _split(f"{GENERAL}/k/json/CardSubwayStatsNew/1/1000/20240830/1호선")
     assert c.filters == {"USE_YMD": "20240830", "SBWY_ROUT_LN_NM": "1호선"}
-    with pytest.raises(UnknownEndpoint):  # USE_YMD is required: the route needs the segment
+    with pytest.raises(SplitError) as missing:  # USE_YMD is required: Seoul's own ERROR-300
         _split(f"{GENERAL}/k/json/CardSubwayStatsNew/1/1000")
+    assert missing.value.kind == "missing_param"
 
 
 def test_range_errors() -> None:

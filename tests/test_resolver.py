@@ -143,3 +143,148 @@ def test_async_transport(tmp_path: Path) -> None:
     ).content
     assert asyncio.run(go()) == sync
     assert json.loads(sync)["response"]["body"]["totalCount"] == 57
+
+
+# ---- a required trailing path segment left out (Seoul, ECOS, swopenapi) ------------------
+SEOUL_CARD = "http://openapi.seoul.go.kr:8088/KEY/json/CardSubwayStatsNew/1/5"
+
+
+def test_missing_trailing_required_segment_gets_native_missing_param(tmp_path: Path) -> None:
+    from simulator.catalog import load_catalog
+    from simulator.dialects import get_dialect
+
+    build_demo_version(tmp_path)
+    c = httpx.Client(transport=SimTransport(resolver_for(tmp_path)))
+    ep = load_catalog().endpoint("seoul_card_subway_stats")
+    for url, fmt in ((SEOUL_CARD, "json"), (SEOUL_CARD.replace("/json/", "/xml/") + "/", "xml")):
+        r = c.get(url)
+        assert r.headers["x-sim-source"] == "error", r.text
+        want = get_dialect(ep.dialect).render_error(ep, "missing_param", fmt, "USE_YMD is required")
+        assert (r.status_code, r.content) == (want.status, want.body)
+        assert b"ERROR-300" in r.content
+    # with the date it is an ordinary (unrecorded) request of the same endpoint
+    with pytest.raises(ReplayMiss) as info:
+        c.get(SEOUL_CARD + "/20240830")
+    assert "seoul_card_subway_stats" in str(info.value)
+    # the row range stays mandatory: without it no endpoint matches
+    r = c.get(SEOUL_CARD.rsplit("/", 1)[0])
+    assert r.json()["error"]["type"] == "unknown_endpoint"
+    # ECOS and the real-time subway API answer their own missing-parameter codes
+    r = c.get("https://ecos.bok.or.kr/api/StatisticWord/KEY/json/kr/1/10")
+    assert r.headers["x-sim-source"] == "error" and r.json()["RESULT"]["CODE"] == "ERROR-100"
+    r = c.get("http://swopenapi.seoul.go.kr/api/subway/KEY/json/realtimeStationArrival/0/5")
+    assert r.headers["x-sim-source"] == "error" and r.json()["code"] == "ERROR-300"
+
+
+def test_resolver_checks_required_path_params_for_any_dialect(tmp_path: Path) -> None:
+    """A dialect that checks no required params (data.go.kr) still answers missing_param."""
+    from simulator.catalog import Catalog, Param, load_catalog
+    from simulator.dialects import get_dialect
+    from simulator.request import SimRequest
+
+    base = load_catalog()
+    ep = base.endpoint("tago_stations_by_name")
+    code = Param(name="code", location="path", required=True, role="filter", description="x")
+    ep2 = ep.model_copy(
+        update={
+            "id": "tago_path_probe",
+            "path": "/1613000/PathProbe/getList/{code}",
+            "params": [*ep.params, code],
+        }
+    )
+    plat = base.platforms[ep.platform].model_copy(update={"endpoints": [ep2]})
+    build_demo_version(tmp_path)
+    res = resolver_for(tmp_path, catalog=Catalog([plat]))
+    url = "https://apis.data.go.kr/1613000/PathProbe/getList?serviceKey=k&_type=json&cityCode=25"
+    r = res.resolve(SimRequest.from_url(url))
+    want = get_dialect("datagokr").render_error(ep2, "missing_param", "json", "code is required")
+    assert r.header("x-sim-source") == "error"
+    assert (r.status, r.body) == (want.status, want.body)
+    # with the segment the request is an ordinary miss
+    r = res.resolve(SimRequest.from_url(url.replace("getList?", "getList/7?")))
+    assert r.header("x-sim-source") == "miss"
+
+
+# ---- the catalog's route index and the adapter's fast paths keep behaviour ---------------
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_route_index_offers_every_route_that_matches_in_order(data: st.DataObject) -> None:
+    """``Catalog.match`` tries only indexed candidates: never one too few, never reordered."""
+    from simulator.catalog import load_catalog
+
+    cat = load_catalog()
+    host = data.draw(st.sampled_from(cat.hosts()))
+    routes = cat._routes[host]
+    template = data.draw(st.sampled_from([r.endpoint.path for r in routes]))
+    seg = st.sampled_from(["", "1", "json", "xml", "K", "api", "x y"])
+    pieces = [
+        data.draw(seg) if p.startswith("{") else (p if data.draw(st.booleans()) else p.upper())
+        for p in template.strip("/").split("/")
+    ]
+    pieces = pieces[: len(pieces) - data.draw(st.integers(0, min(3, len(pieces))))]
+    path = "/" + "/".join(pieces) + data.draw(st.sampled_from(["", "/", "//"]))
+    candidates = cat._hosts[host].candidates(path)
+    matching = [r for r in routes if r.regex.match(path)]
+    assert [r for r in candidates if r in matching] == matching
+    assert list(candidates) == sorted(candidates, key=routes.index)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "serviceKey=a%2Bb%3D%3D&cityCode=25&nodeNm=%EB%8C%80%EC%A0%84",
+        "a=1&b=2&a=3&flag&empty=&x=y=z",
+        "q=a+b&&r=%20",
+        "",
+    ],
+)
+def test_httpx_request_conversion_matches_from_url(query: str) -> None:
+    from simulator.request import SimRequest
+    from simulator.transports import to_sim_request
+
+    url = STATIONS + ("?" + query if query else "")
+    sim = to_sim_request(httpx.Request("GET", url), b"")
+    assert sim.query == SimRequest.from_url(url).query
+
+
+@pytest.mark.parametrize(
+    "headers, body",
+    [
+        ([("content-type", "application/json"), ("x-sim-source", "exact")], '{"a":"가"}'.encode()),
+        ([("content-type", "text/plain"), ("content-length", "2")], b"ok"),
+        ([("x-sim-source", "error")], b""),
+        ([("content-encoding", "identity"), ("content-type", "text/plain")], b"plain"),
+    ],
+)
+def test_transport_response_is_what_httpx_builds(headers: list[tuple[str, str]], body: bytes) -> None:
+    from simulator.request import SimResponse
+    from simulator.transports.httpx_transport import _to_httpx
+
+    req = httpx.Request("GET", STATIONS)
+    got = _to_httpx(req, SimResponse(200, headers, body), True)
+    want = httpx.Response(200, headers=headers, content=body, request=req)
+    assert got.headers.raw == want.headers.raw
+    assert (got.content, got.text, got.is_closed, got.is_stream_consumed) == (
+        want.content, want.text, want.is_closed, want.is_stream_consumed
+    )
+    assert list(got.iter_bytes()) == list(want.iter_bytes())
+
+
+def test_memoised_identity_answers_repeats_identically(tmp_path: Path) -> None:
+    from simulator.request import SimRequest
+
+    build_demo_version(tmp_path)
+    res = resolver_for(tmp_path)
+    urls = [
+        STATIONS + "?serviceKey=k&_type=json&cityCode=25&pageNo=2&numOfRows=5",  # window
+        STATIONS + "?_type=json&cityCode=25&nodeNm=%EB%8C%80%EC%A0%84%EC%97%AD",  # query
+        "https://apis.data.go.kr/1613000/BusRouteInfoInqireService/getCtyCodeList?_type=json",
+        "https://apis.data.go.kr/1613000/NoSuchService/op",  # unknown endpoint
+    ]
+    first = [res.resolve(SimRequest.from_url(u)) for u in urls]
+    again = [res.resolve(SimRequest.from_url(u)) for u in urls]
+    assert [(r.status, r.headers, r.body) for r in first] == [
+        (r.status, r.headers, r.body) for r in again
+    ]
+    fresh = resolver_for(tmp_path)
+    assert [fresh.resolve(SimRequest.from_url(u)).body for u in urls] == [r.body for r in first]

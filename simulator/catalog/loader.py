@@ -35,24 +35,41 @@ class Match:
     unknown: tuple[str, ...] = ()
 
 
+#: Path-param roles that may never be left out of a URL, even at its end (paging and key).
+_MANDATORY_PATH_ROLES = ("auth", "format", "range_start", "range_end")
+
+
 class _Route:
-    def __init__(self, ep: Endpoint) -> None:
+    """One endpoint's path regex, with what matching needs precomputed once."""
+
+    def __init__(self, ep: Endpoint, order: int = 0) -> None:
         self.endpoint = ep
+        #: Position in the host's route order (the tie rule of ``Catalog``).
+        self.order = order
         pieces = ep.path.strip("/").split("/")
-        # Trailing optional path params may be omitted (Seoul's positional filters).
+        whole = [re.fullmatch(r"\{([^}]+)\}", piece) for piece in pieces]
+        # Trailing path params may be omitted (Seoul's positional filters): optional ones
+        # anywhere (as before), and required ones when every piece after them may be omitted
+        # too, so that the dialect answers its native missing-parameter error instead of
+        # the request matching no endpoint. Key, format and row range stay mandatory.
+        optional = [False] * len(pieces)
+        tail_ok = True
+        for i in range(len(pieces) - 1, -1, -1):
+            m = whole[i]
+            if m is None:
+                tail_ok = False
+                continue
+            p = ep.param(m.group(1))
+            assert p is not None
+            optional[i] = p.role not in _MANDATORY_PATH_ROLES and (not p.required or tail_ok)
+            tail_ok = tail_ok and optional[i]
         regex = ""
         self.path_names: list[str] = []
-        for piece in pieces:
-            m = re.fullmatch(r"\{([^}]+)\}", piece)
+        for i, piece in enumerate(pieces):
+            m = whole[i]
             if m:
-                name = m.group(1)
-                p = ep.param(name)
-                assert p is not None
-                self.path_names.append(name)
-                if p.required or p.role in ("auth", "format", "range_start", "range_end"):
-                    regex += r"/([^/]*)"
-                else:
-                    regex += r"(?:/([^/]*))?"
+                self.path_names.append(m.group(1))
+                regex += r"(?:/([^/]*))?" if optional[i] else r"/([^/]*)"
             elif "{" in piece:
                 # A param inside a segment: OpenDART's format suffix ``list.{format}``.
                 regex += "/"
@@ -64,6 +81,67 @@ class _Route:
                 regex += "/" + re.escape(piece)
         self.regex = re.compile("^" + regex + "/?$")
         self.literal_count = sum(1 for p in pieces if not p.startswith("{"))
+        #: The whole path when it has no params (matched by a dict lookup first).
+        self.fixed_path: str | None = (
+            "/" + "/".join(pieces) if all(p and "{" not in p for p in pieces) else None
+        )
+        #: The first segment when it is a plain literal (the index of templated paths).
+        self.first_segment: str | None = pieces[0] if pieces[0] and "{" not in pieces[0] else None
+        # Query-param names (aliases; other letter cases where the platform folds them).
+        self.fold = bool(ep.opt("param_case_insensitive", False))
+        lookup: dict[str, str] = {}
+        for p in ep.params:
+            if p.location != "query":
+                continue
+            for name in (p.name, *p.aliases):
+                lookup[name] = p.name
+                if self.fold:
+                    lookup[name.lower()] = p.name
+        self.lookup = lookup
+        self.conditions = tuple((k, v.lower()) for k, v in ep.match.items())
+
+
+class _HostRoutes:
+    """A host's routes in match order, indexed so a request tries only those that can match.
+
+    Candidates keep the host's route order, so the first match is the one a scan of every
+    route would find: the ordering rule still decides ties.
+    """
+
+    def __init__(self, routes: list[_Route]) -> None:
+        self.routes = routes
+        self.paths = sorted({r.endpoint.path for r in routes})
+        by_path: dict[str, list[_Route]] = {}
+        by_first: dict[str, list[_Route]] = {}
+        rest: list[_Route] = []
+        for r in routes:
+            if r.fixed_path is not None:
+                by_path.setdefault(r.fixed_path, []).append(r)
+            elif r.first_segment is not None:
+                by_first.setdefault(r.first_segment, []).append(r)
+            else:
+                rest.append(r)
+
+        def order(*groups: list[_Route]) -> tuple[_Route, ...]:
+            return tuple(sorted((r for g in groups for r in g), key=lambda r: r.order))
+
+        #: Routes when nothing more specific applies: templates led by a path param.
+        self.rest = order(rest)
+        #: Candidates by first path segment: its templates and the param-led ones.
+        self.by_first = {seg: order(rs, rest) for seg, rs in by_first.items()}
+        #: Candidates by whole path: its fixed routes, then as ``by_first`` of its first segment.
+        self.by_path = {
+            path: order(rs, by_first.get(path[1:].split("/", 1)[0], []), rest)
+            for path, rs in by_path.items()
+        }
+
+    def candidates(self, path: str) -> tuple[_Route, ...]:
+        """Every route whose regex can match ``path``, in route order."""
+        key = path[:-1] if len(path) > 1 and path.endswith("/") else path
+        found = self.by_path.get(key)
+        if found is not None:
+            return found
+        return self.by_first.get(path[1:].split("/", 1)[0], self.rest)
 
 
 class Catalog:
@@ -77,6 +155,7 @@ class Catalog:
         self.platforms: dict[str, Platform] = {}
         self.endpoints: dict[str, Endpoint] = {}
         self._routes: dict[str, list[_Route]] = {}
+        self._hosts: dict[str, _HostRoutes] = {}
         for plat in platforms:
             if plat.id in self.platforms:
                 raise CatalogError(f"duplicate platform id={plat.id!r}")
@@ -91,9 +170,12 @@ class Catalog:
                     )
                 self.endpoints[ep.id] = ep
                 self._routes.setdefault(ep.host.lower(), []).append(_Route(ep))
-        for routes in self._routes.values():
+        for host, routes in self._routes.items():
             # Most literal segments first, then most match conditions: the specific wins.
             routes.sort(key=lambda r: (-r.literal_count, -len(r.endpoint.match)))
+            for i, r in enumerate(routes):
+                r.order = i
+            self._hosts[host] = _HostRoutes(routes)
 
     @staticmethod
     def _merge(plat: Platform, ep: Endpoint) -> Endpoint:
@@ -143,48 +225,38 @@ class Catalog:
         Raises:
             UnknownEndpoint: with the known paths of the host, or the known hosts.
         """
-        routes = self._routes.get(req.host)
-        if routes is None:
+        host = self._hosts.get(req.host)
+        if host is None:
             raise UnknownEndpoint(
                 f"unknown host={req.host!r}: the catalog serves {', '.join(self.hosts())}"
             )
         query: dict[str, str] = {}
         for k, v in req.query:
             query.setdefault(k, v)
-        best: Match | None = None
-        for route in routes:
+        for route in host.candidates(req.path):
             m = route.regex.match(req.path)
             if m is None:
                 continue
-            ep = route.endpoint
-            params, unknown = _read_params(ep, query)
-            if any(params.get(k, "").lower() != v.lower() for k, v in ep.match.items()):
+            params, unknown = _read_params(route, query)
+            if route.conditions and any(
+                params.get(k, "").lower() != v for k, v in route.conditions
+            ):
                 continue
             for name, value in zip(route.path_names, m.groups()):
                 if value:
                     params[name] = value
-            best = Match(ep, params, tuple(unknown))
-            break
-        if best is None:
-            paths = sorted({r.endpoint.path for r in routes})
-            raise UnknownEndpoint(
-                f"unknown path={req.path!r} on host={req.host!r}; known paths: "
-                + ", ".join(paths[:12])
-                + (" …" if len(paths) > 12 else "")
-            )
-        return best
+            return Match(route.endpoint, params, tuple(unknown))
+        paths = host.paths
+        raise UnknownEndpoint(
+            f"unknown path={req.path!r} on host={req.host!r}; known paths: "
+            + ", ".join(paths[:12])
+            + (" …" if len(paths) > 12 else "")
+        )
 
 
-def _read_params(ep: Endpoint, query: dict[str, str]) -> tuple[dict[str, str], list[str]]:
-    fold = bool(ep.opt("param_case_insensitive", False))
-    lookup: dict[str, str] = {}
-    for p in ep.params:
-        if p.location != "query":
-            continue
-        for name in (p.name, *p.aliases):
-            lookup[name] = p.name
-            if fold:
-                lookup[name.lower()] = p.name
+def _read_params(route: _Route, query: dict[str, str]) -> tuple[dict[str, str], list[str]]:
+    lookup = route.lookup
+    fold = route.fold
     params: dict[str, str] = {}
     unknown: list[str] = []
     for k, v in query.items():

@@ -1,0 +1,158 @@
+"""``edge`` commands: ``graph`` (propose, verify, label, save) and ``report``.
+
+Mounted as ``simulator edge`` by the simulator CLI; runnable alone as ``python -m edge.cli``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+
+from simulator import SimulatorError, Store, load_catalog
+
+from .build import build_graph, reverify, summarize
+from .graph import EdgeGraph, GraphError
+from .render import render_picture
+from .verify import VerifyConfig
+
+__all__ = ["edge_app", "format_report"]
+
+edge_app = typer.Typer(
+    name="edge",
+    help="EDGE: propose tool dependencies, verify them by execution, label cardinality.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+GRAPH_FILE = "graph.json"
+
+
+def _fail(message: str) -> None:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(1)
+
+
+@edge_app.command("graph")
+def graph_cmd(
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the Thompson sampling (same seed, same graph).")] = 0,
+    out: Annotated[Path, typer.Option("--out", help="Directory to write graph.json into.")] = Path("edge-out"),
+    cassettes: Annotated[Optional[Path], typer.Option("--cassettes", help="Cassette directory.", show_default=False)] = None,
+    set_name: Annotated[str, typer.Option("--set", help="Cassette set name.")] = "kopa",
+    version: Annotated[Optional[str], typer.Option("--version", help="Version (default: newest).", show_default=False)] = None,
+    proposer: Annotated[str, typer.Option("--proposer", help="offline or llm.")] = "offline",
+    base_url: Annotated[Optional[str], typer.Option("--base-url", help="OpenAI-compatible base URL (llm).", show_default=False)] = None,
+    model: Annotated[Optional[str], typer.Option("--model", help="Model name (llm).", show_default=False)] = None,
+    iterations: Annotated[int, typer.Option("--iterations", help="Verification iterations.")] = 40,
+    paths: Annotated[int, typer.Option("--paths", help="Sampled paths per iteration.")] = 25,
+    from_dir: Annotated[Optional[Path], typer.Option("--from", help="Re-verify this earlier graph incrementally instead of proposing anew.", show_default=False)] = None,
+    live: Annotated[bool, typer.Option("--live", help="Execute against the live APIs (keys from KOPA_KEY_*) and record what it calls into a new version.")] = False,
+    upstream: Annotated[Optional[str], typer.Option("--upstream", help="With --live: a stand-in server (the sandbox) instead of the real hosts.", show_default=False)] = None,
+) -> None:
+    """Build (or re-verify) the EDGE graph on a cassette version; offline by default."""
+    catalog = load_catalog()
+    store = Store(cassettes)
+    try:
+        v = store.open(set_name, version)
+    except SimulatorError as exc:
+        _fail(str(exc))
+    if proposer not in ("offline", "llm"):
+        raise typer.BadParameter(f"proposer={proposer!r}; use offline or llm", param_hint="--proposer")
+    cfg = VerifyConfig(iterations=iterations, paths_per_iteration=paths)
+    executor, builder, client = None, None, None
+    if live:
+        executor, builder, client = _live(catalog, store, set_name, upstream)
+    try:
+        if from_dir is not None:
+            try:
+                g = EdgeGraph.load(from_dir / GRAPH_FILE, catalog)
+            except GraphError as exc:
+                _fail(str(exc))
+            res = reverify(g, v, catalog, seed=seed, executor=executor)
+        else:
+            prop: Any = None
+            if proposer == "llm":
+                from .proposers import LLMProposer
+
+                try:
+                    prop = LLMProposer(base_url=base_url, model=model)
+                except ValueError as exc:
+                    raise typer.BadParameter(str(exc), param_hint="--base-url/--model") from None
+            res = build_graph(v, catalog, seed=seed, proposer=prop, config=cfg, executor=executor)
+    finally:
+        if client is not None:
+            client.close()
+    path = res.graph.save(out / GRAPH_FILE, res.obs)
+    if builder is not None and builder.interactions:
+        m = builder.publish(recorded_at=_now(), source="sandbox" if upstream else "live",
+                            info={"by": "edge graph --live"})
+        typer.echo(f"recorded {len(builder.interactions)} calls into {m.set}@{m.version}")
+    typer.echo(format_report(res.graph.meta["stats"]))
+    typer.echo(f"wrote {path} ({res.calls} calls)")
+
+
+def _now() -> str:
+    from datetime import datetime, timezone
+
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _live(catalog: Any, store: Store, set_name: str, upstream: str | None) -> tuple[Any, Any, Any]:
+    from simulator import VersionBuilder
+    from simulator.record import LiveClient, key_env_of
+
+    from .verify import LiveExecutor
+
+    keys = {}
+    for ep in catalog.endpoints.values():
+        val = os.environ.get(key_env_of(catalog, ep))
+        if val:
+            keys[ep.id if ep.opt("key_env") else ep.platform] = val
+    client = LiveClient(catalog, keys, upstream=upstream)
+    builder = VersionBuilder(store, set_name, catalog, parent="latest", secrets=sorted(set(keys.values())))
+    return LiveExecutor(client, builder), builder, client
+
+
+def format_report(stats: dict[str, Any]) -> str:
+    """The summary lines of a graph's stats."""
+    e, b, a, p = stats["edges"], stats["before"], stats["after"], stats["pruned"]
+
+    def pct(x: Any) -> str:
+        return "n/a" if x is None else f"{100 * x:.1f}%"
+
+    return "\n".join([
+        f"edges: {e['proposed']} proposed, {e['verified']} verified, {e['unverified']} unverified "
+        f"(only misses: unknown), {e['pruned']} pruned; {stats['cross_platform_verified']} verified cross-platform",
+        f"executable links before verification: {pct(b['executable_share'])} of {b['tested']} tested "
+        f"(call success {pct(b['execution_rate'])})",
+        f"executable links after verification:  {pct(a['executable_share'])} of {a['tested']} tested "
+        f"(call success {pct(a['execution_rate'])})",
+        f"pruned: {p['count']}, never succeeded {pct(p['never_succeeded_share'])}, call success {pct(p['execution_rate'])}",
+        "cardinality: " + (", ".join(f"{k} {v}" for k, v in stats["cardinality"].items()) or "none"),
+        f"trials: {json.dumps(stats['trials'])}",
+    ])
+
+
+@edge_app.command("report")
+def report_cmd(
+    directory: Annotated[Path, typer.Argument(help="A directory written by `edge graph`.")],
+) -> None:
+    """Counts, executable-link rates, pruned-edge statistics, cardinality histogram, a picture."""
+    catalog = load_catalog()
+    try:
+        g = EdgeGraph.load(directory / GRAPH_FILE, catalog)
+    except GraphError as exc:
+        _fail(str(exc))
+    stats = summarize(g)
+    typer.echo(format_report(stats))
+    pic = render_picture(g, directory)
+    (directory / "report.json").write_text(json.dumps(stats, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    typer.echo(f"wrote {pic} and {directory / 'report.json'}")
+
+
+if __name__ == "__main__":
+    edge_app()
