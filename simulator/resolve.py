@@ -31,7 +31,7 @@ from .errors import UnknownEndpoint
 from .query import apply_query, query_split
 from .request import SimRequest, SimResponse
 from .secrets import canonical_request, fingerprint
-from .store import Version
+from .store import CollectionInfo, Version
 
 __all__ = ["FaultConfig", "MissPolicy", "Resolver", "FAULT_KINDS", "sim_error"]
 
@@ -149,6 +149,7 @@ class Resolver:
         self.faults = faults
         self.live = live
         self._query_cache = _Cache()
+        self._by_endpoint: dict[str, list[CollectionInfo]] = {}
         # The catalog is immutable, so a request's match and canonical
         # form depend on nothing but the parts of it they read: memoise them (repeated
         # requests, e.g. an episode replayed, skip matching, key stripping and hashing).
@@ -242,7 +243,12 @@ class Resolver:
             return None
         full = self.version.index.collection(collection_key(ep.id, base))
         if full is None:
-            return None
+            found = self._narrowest_superset(ep, base, split.filters)
+            if found is None:
+                return None
+            full = found
+            # Query values the collection was recorded with are already applied to it.
+            query = {k: v for k, v in query.items() if full.filters.get(k) != v}
         cache_key = (full.id, tuple(sorted(query.items())))
         selected = self._query_cache.get(cache_key)
         if selected is None:
@@ -253,6 +259,26 @@ class Resolver:
         page = selected[w.offset : w.offset + w.limit]
         dialect = get_dialect(ep.dialect)
         return _tag(dialect.render(split, page, len(selected), full.envelope), "query")
+
+    def _narrowest_superset(
+        self, ep: Endpoint, base: dict[str, str], filters: dict[str, str]
+    ) -> CollectionInfo | None:
+        """A recorded collection that holds every answer to ``filters``: recorded with the same
+        non-query params and a subset of the request's query values (FSC prices recorded for one
+        ``basDt`` answer ``basDt`` + ``likeSrtnCd``). The one recorded with most values wins."""
+        colls = self._by_endpoint.get(ep.id)
+        if colls is None:
+            colls = self.version.index.collections(ep.id)
+            self._by_endpoint[ep.id] = colls
+        best: CollectionInfo | None = None
+        for c in colls:
+            if any(c.filters.get(k) != v for k, v in base.items()):
+                continue
+            if any(filters.get(k) != v for k, v in c.filters.items()):
+                continue
+            if best is None or len(c.filters) > len(best.filters):
+                best = c
+        return best
 
     def _miss(self, req: SimRequest, match: Match, split: Split, canon: str) -> SimResponse:
         ep = match.endpoint

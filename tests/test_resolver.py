@@ -288,3 +288,26 @@ def test_memoised_identity_answers_repeats_identically(tmp_path: Path) -> None:
     ]
     fresh = resolver_for(tmp_path)
     assert [fresh.resolve(SimRequest.from_url(u)).body for u in urls] == [r.body for r in first]
+
+
+def test_query_tier_uses_a_collection_recorded_for_a_query_value(tmp_path: Path) -> None:
+    """FSC prices recorded for one basDt answer that basDt plus a name filter never asked."""
+    from simulator import Resolver, Store, VersionBuilder, load_catalog
+
+    recs = [
+        {"basDt": "20250314", "srtnCd": f"{i:06d}", "isinCd": f"KR7{i:06d}003", "itmsNm": f"종목{i}",
+         "mrktCtg": "KOSPI", "clpr": str(1000 + i)}
+        for i in range(30)
+    ]
+    b = VersionBuilder(Store(tmp_path), "kopa", load_catalog(), parent=None)
+    b.add_collection(endpoint="fsc_stock_prices", key="fsc_stock_prices?basDt=20250314",
+                     filters={"basDt": "20250314"}, fmt="json", total=30, records=recs)
+    b.publish(recorded_at="2026-11-01T00:00:00Z", source="test")
+    c = httpx.Client(transport=SimTransport(Resolver(Store(tmp_path).open("kopa"))))
+    url = "https://apis.data.go.kr/1160100/service/GetStockSecuritiesInfoService/getStockPriceInfo"
+    r = c.get(url, params={"resultType": "json", "basDt": "20250314", "likeSrtnCd": "000012"})
+    assert r.headers["x-sim-source"] == "query"
+    body = r.json()["response"]["body"]
+    assert body["totalCount"] == 1 and body["items"]["item"][0]["itmsNm"] == "종목12"
+    with pytest.raises(ReplayMiss):  # another day was never recorded
+        c.get(url, params={"resultType": "json", "basDt": "20250317", "likeSrtnCd": "000012"})
