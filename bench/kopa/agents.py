@@ -1,0 +1,241 @@
+"""Agents behind one protocol: an OpenAI-compatible chat-completions client and scripted ones.
+
+Scripted agents: the oracle (runs the gold program) and naive baselines that reproduce the
+known failures: ``skip-lookup`` (guesses a code instead of looking it up), ``first-page``
+(answers from the first page), ``first-of-many`` (takes only the first of many results).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import httpx
+
+from .env import ToolEnv
+from .execute import Policy, run_program
+from .program import CallStep, ProgramError, format_answer
+from .tasks import Task
+
+__all__ = [
+    "Agent",
+    "Episode",
+    "FirstOfManyAgent",
+    "FirstPageAgent",
+    "OpenAIAgent",
+    "OracleAgent",
+    "SkipLookupAgent",
+    "make_agent",
+]
+
+SYSTEM_PROMPT = (
+    "당신은 한국 공공데이터 API 도구를 호출해 질문에 답하는 에이전트입니다. "
+    "코드(지역코드, 고유번호, 학교코드 등)는 추측하지 말고 먼저 조회 도구로 찾아 쓰세요. "
+    "결과가 여러 페이지이면 모든 페이지를 가져오세요. "
+    "답을 알면 마지막 줄에 `ANSWER: <답>` 형식으로만 쓰세요 (여러 값이면 쉼표로 구분)."
+)
+
+
+@dataclass
+class Episode:
+    """What an agent did: its final text, turns used and any agent-side error."""
+
+    answer: str
+    turns: int = 0
+    error: str | None = None
+    turns_exhausted: bool = False
+    messages: list[dict[str, Any]] = field(default_factory=list)
+
+
+class Agent(Protocol):
+    """Answers a task by calling tools through ``env``."""
+
+    name: str
+
+    def run(self, task: Task, env: ToolEnv, *, seed: int, max_turns: int) -> Episode:
+        """Solve ``task``; every tool call goes through ``env`` (which keeps the trace)."""
+        ...
+
+
+class _ProgramAgent:
+    name = "oracle"
+    policy = Policy()
+
+    def run(self, task: Task, env: ToolEnv, *, seed: int, max_turns: int) -> Episode:
+        try:
+            value, _ = run_program(task.program, env, self.policy)
+            return Episode(answer=format_answer(value), turns=1)
+        except (ProgramError, KeyError, ValueError, TypeError) as exc:
+            return Episode(answer="", turns=1, error=f"{type(exc).__name__}: {exc}")
+
+
+class OracleAgent(_ProgramAgent):
+    """Runs the gold program: must score 100% on all three axes."""
+
+    name = "oracle"
+
+
+class FirstPageAgent(_ProgramAgent):
+    """Follows the program but reads only the first page of every paged collection."""
+
+    name = "first-page"
+    policy = Policy(first_page_only=True)
+
+
+class FirstOfManyAgent(_ProgramAgent):
+    """Follows the program but takes only the first of many results at fan-outs."""
+
+    name = "first-of-many"
+    policy = Policy(first_of_many=True)
+
+
+class SkipLookupAgent:
+    """Skips the prerequisite code lookups and guesses the code (the catalog's example)."""
+
+    name = "skip-lookup"
+
+    def run(self, task: Task, env: ToolEnv, *, seed: int, max_turns: int) -> Episode:
+        prog = task.program
+        lookups = {c.id for c in prog.lookup_steps()}
+        target: CallStep | None = next(
+            (c for c in prog.calls() if c.id not in lookups or prog.call_ancestors(c)), None)
+        target = next((c for c in prog.calls() if prog.call_ancestors(c)), target)
+        if target is None:
+            return Episode(answer="", error="no dependent call")
+        ep = env.world.catalog.endpoint(target.call)
+        ref_args = set(prog.ref_args(target))
+        args: dict[str, Any] = {}
+        for k, v in target.args.items():
+            if k in ref_args:
+                p = ep.param(k)
+                args[k] = (p.example if p is not None and p.example else None) or "0000"
+            else:
+                args[k] = v
+        rec = env.call(target.call, args)
+        if not rec.ok:
+            return Episode(answer="조회 실패", turns=1)
+        return Episode(answer=str(rec.total if rec.total is not None else len(rec.records)), turns=1)
+
+
+# ---- OpenAI-compatible chat completions ---------------------------------------------------
+
+
+class OpenAIAgent:
+    """Any OpenAI-compatible ``/chat/completions`` endpoint with native tool calling.
+
+    Args:
+        base_url: e.g. ``http://localhost:8000/v1`` (env ``OPENAI_BASE_URL``).
+        model: model name (env ``OPENAI_MODEL``).
+        api_key: bearer key (env ``OPENAI_API_KEY``; may be empty for local servers).
+        temperature: sampling temperature (seeds vary the samples).
+        retries: attempts per request on transport errors, 429 and 5xx.
+        tool_scope: ``task`` (tools of the task's platforms) or ``all`` (the whole catalog).
+        max_tokens: per completion.
+    """
+
+    name = "openai"
+
+    def __init__(
+        self,
+        base_url: str | None = None,
+        model: str | None = None,
+        api_key: str | None = None,
+        *,
+        temperature: float = 0.7,
+        retries: int = 4,
+        timeout: float = 120.0,
+        tool_scope: str = "task",
+        max_tokens: int | None = 2048,
+        backoff: float = 1.0,
+    ) -> None:
+        self.base_url = (base_url or os.environ.get("OPENAI_BASE_URL")
+                         or "http://localhost:8000/v1").rstrip("/")
+        self.model = model or os.environ.get("OPENAI_MODEL") or "default"
+        self.api_key = api_key if api_key is not None else os.environ.get("OPENAI_API_KEY", "")
+        self.temperature = temperature
+        self.retries = retries
+        self.tool_scope = tool_scope
+        self.max_tokens = max_tokens
+        self.backoff = backoff
+        headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
+        self._client = httpx.Client(timeout=timeout, headers=headers)
+
+    def close(self) -> None:
+        """Close the HTTP client."""
+        self._client.close()
+
+    def _post(self, payload: dict[str, Any]) -> dict[str, Any]:
+        last: Exception | None = None
+        for attempt in range(self.retries):
+            try:
+                r = self._client.post(f"{self.base_url}/chat/completions", json=payload)
+                if r.status_code == 429 or r.status_code >= 500:
+                    last = RuntimeError(f"HTTP {r.status_code}: {r.text[:200]}")
+                else:
+                    r.raise_for_status()
+                    return dict(r.json())
+            except (httpx.TransportError, ValueError) as exc:
+                last = exc
+            time.sleep(self.backoff * (2**attempt) * (0.5 + random.random() / 2))
+        raise RuntimeError(f"chat completions failed after {self.retries} attempts: {last}")
+
+    def run(self, task: Task, env: ToolEnv, *, seed: int, max_turns: int) -> Episode:
+        tools = env.world.tools(None if self.tool_scope == "all" else list(task.platforms))
+        messages: list[dict[str, Any]] = [
+            {"role": "system", "content": SYSTEM_PROMPT},
+            {"role": "user", "content": task.question},
+        ]
+        turns = 0
+        while turns < max_turns:
+            turns += 1
+            payload: dict[str, Any] = {
+                "model": self.model, "messages": messages, "tools": tools,
+                "tool_choice": "auto", "temperature": self.temperature, "seed": seed,
+            }
+            if self.max_tokens:
+                payload["max_tokens"] = self.max_tokens
+            try:
+                data = self._post(payload)
+                msg = data["choices"][0]["message"]
+            except (RuntimeError, KeyError, IndexError, TypeError) as exc:
+                return Episode(answer="", turns=turns, error=str(exc), messages=messages)
+            calls = msg.get("tool_calls") or []
+            entry: dict[str, Any] = {"role": "assistant", "content": msg.get("content") or ""}
+            if calls:
+                entry["tool_calls"] = calls
+            messages.append(entry)
+            if not calls:
+                return Episode(answer=msg.get("content") or "", turns=turns, messages=messages)
+            for tc in calls:
+                fn = tc.get("function", {})
+                name = fn.get("name", "")
+                try:
+                    args = json.loads(fn.get("arguments") or "{}")
+                    if not isinstance(args, dict):
+                        raise ValueError("arguments must be a JSON object")
+                except ValueError as exc:
+                    content = f"error: arguments are not valid JSON ({exc})"
+                else:
+                    rec = env.call(name, args)
+                    content = env.observation(rec) if rec.ok or rec.source != "error" else (
+                        f"error: {rec.error}")
+                messages.append({"role": "tool", "tool_call_id": tc.get("id", ""),
+                                 "content": content})
+        return Episode(answer="", turns=turns, turns_exhausted=True, messages=messages)
+
+
+def make_agent(name: str, **kwargs: Any) -> Agent:
+    """An agent by CLI name: oracle, skip-lookup, first-page, first-of-many, openai."""
+    scripted: dict[str, type] = {
+        "oracle": OracleAgent, "skip-lookup": SkipLookupAgent, "first-page": FirstPageAgent,
+        "first-of-many": FirstOfManyAgent,
+    }
+    if name in scripted:
+        return scripted[name]()  # type: ignore[no-any-return]
+    if name == "openai":
+        return OpenAIAgent(**kwargs)
+    raise ValueError(f"unknown agent {name!r}; use {', '.join([*scripted, 'openai'])}")

@@ -1,0 +1,712 @@
+"""Authoring helper that writes ``tasks/*.yaml`` (run once; the YAML files are the data).
+
+``python -m bench.kopa.author`` regenerates the shipped task files. Each family below is one
+question template (at most 4 instances) with its gold program; answers are never written —
+they are computed on the version under test.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+OUT = Path(__file__).parent / "tasks"
+SEOUL_GU = [("종로구", "11110"), ("중구", "11140"), ("용산구", "11170"), ("성동구", "11200"),
+            ("광진구", "11215")]
+CORPS = ["기아", "SK텔레콤", "삼성SDI", "삼성생명", "삼성전자", "삼성물산", "POSCO홀딩스", "한국전력공사",
+         "현대모비스", "현대자동차", "SK하이닉스", "KT", "카카오", "NAVER", "LG화학", "신한지주", "LG전자",
+         "셀트리온", "KB금융", "삼성바이오로직스"]
+TAGO_STOPS = ["가수원삼거리", "둔산정류장", "석교동주민센터", "신봉사거리", "반석정류장", "지족입구", "홍도아파트",
+              "황호역", "무수동행정복지센터", "가양파출소", "월평동입구", "호동공원"]
+TAGO_ROUTES = [895, 175, 1, 23, 858, 938, 650, 502, 43, 716]
+MEAL_SCHOOLS = ["세종초등학교", "서울사직초등학교", "서울예지초등학교", "종로초등학교", "서울평창초등학교", "낙원초등학교"]
+SCHED_SCHOOLS = ["서울종로초등학교", "서울행촌초등학교", "한울초등학교", "푸른초등학교"]
+CLASS_SCHOOLS = ["사직여자고등학교", "숭인고등학교", "충신여자고등학교", "솔빛공업고등학교"]
+LAWS = ["가정폭력방지법", "가정폭력방지법 시행령", "가족관계의 등록 등법", "감염병의 예방 및 관리에 관한 법률",
+        "감염병의 예방 및 관리에 관한 법률 시행규칙", "강원광역 가족관계의 등록 등 지원에 관한 특별법"]
+ORDINS = ["강원특별자치도 강릉시 자원봉사활동 지원 조례", "강원특별자치도 강릉시 재난안전대책본부 구성 및 운영 조례",
+          "강원특별자치도 강릉시 전통시장 육성 조례", "강원특별자치도 강릉시 주차장 설치 및 관리 규칙"]
+PRECS = [("개인정보보호법위반", "603753"), ("해고무효확인", "615157"), ("사기", "627151"),
+         ("횡령", "639489")]
+COMMITTEES = ["국방위원회", "법제사법위원회", "정무위원회", "보건복지위원회"]
+
+
+def R(sid: str, field: str | None = None, pick: str | int = "all", tr: str | None = None) -> dict[str, Any]:
+    """A ``$ref`` expression."""
+    d: dict[str, Any] = {"$ref": sid}
+    if field:
+        d["field"] = field
+    if pick != "all":
+        d["pick"] = pick
+    if tr:
+        d["transform"] = tr
+    return d
+
+
+def I(field: str | None = None, tr: str | None = None) -> dict[str, Any]:
+    """A ``$item`` expression."""
+    d: dict[str, Any] = {"$item": field}
+    if tr:
+        d["transform"] = tr
+    return d
+
+
+def C(sid: str, tool: str, args: dict[str, Any] | None = None, **kw: Any) -> dict[str, Any]:
+    """A call step."""
+    return {"id": sid, "call": tool, "args": args or {}, **kw}
+
+
+def O(sid: str, op: str, **kw: Any) -> dict[str, Any]:
+    """An op step (``frm`` → ``from``, ``wth`` → ``with``)."""
+    if "frm" in kw:
+        kw["from"] = kw.pop("frm")
+    if "wth" in kw:
+        kw["with"] = kw.pop("wth")
+    return {"id": sid, "op": op, **kw}
+
+
+def W(field: str, op: str, value: Any = None) -> dict[str, Any]:
+    """A where clause."""
+    return {"field": field, "op": op, "value": value}
+
+
+TASKS: list[dict[str, Any]] = []
+
+
+def task(tid: str, template: str, question: str, platforms: list[str], domain: str,
+         junctions: list[str], steps: list[dict[str, Any]], answer: Any,
+         check: dict[str, Any] | None = None) -> None:
+    """Add one task."""
+    TASKS.append({"id": tid, "template": template, "question": question,
+                  "platforms": sorted(platforms), "domain": domain,
+                  "tags": {"junctions": junctions},
+                  "program": {"steps": steps, "answer": answer},
+                  "check": check or {"type": "exact"}})
+
+
+NUM = {"type": "numeric", "rel_tol": 0.001}
+
+
+def gu_lookup(gu: str, sid: str = "s1") -> list[dict[str, Any]]:
+    """MOIS region lookup of a Seoul district (all pages, exact name)."""
+    return [C(sid, "mois_stan_regin_cd", {"locatadd_nm": f"서울특별시 {gu}"}, pages="all", page_size=50),
+            O(sid + "f", "filter", frm=sid, where=[W("locatadd_nm", "eq", f"서울특별시 {gu}")])]
+
+
+def lawd(sid: str) -> dict[str, Any]:
+    return R(sid + "f", "region_cd", "first", "slice:0:5")
+
+
+# ---- molit + mois (district) ---------------------------------------------------------------
+
+for i, (gu, _c) in enumerate(SEOUL_GU[:4]):
+    task(f"molit-trade-max-{i}", "molit_trade_max_apt",
+         f"2025년 3월 서울특별시 {gu}에서 거래금액이 가장 높았던 아파트 매매의 단지명은 무엇인가요?",
+         ["mois", "molit"], "district", ["SEQ", "DRV"],
+         gu_lookup(gu) + [C("s2", "molit_apt_trades", {"LAWD_CD": lawd("s1"), "DEAL_YMD": "202503"}, pages="all"),
+                          O("s3", "argmax", frm="s2", by="dealAmount")],
+         R("s3", "aptNm"))
+for i, (gu, _c) in enumerate(SEOUL_GU[1:5]):
+    task(f"molit-trade-count-{i}", "molit_trade_count",
+         f"{gu}(서울) 아파트 매매 실거래가 2025년 3월에 모두 몇 건 신고되었는지 알려주세요.",
+         ["mois", "molit"], "district", ["SEQ", "DRV"],
+         gu_lookup(gu) + [C("s2", "molit_apt_trades", {"LAWD_CD": lawd("s1"), "DEAL_YMD": "202503"}, pages="all"),
+                          O("s3", "count", frm="s2")],
+         R("s3"), NUM)
+for i, (gu, _c) in enumerate([SEOUL_GU[0], SEOUL_GU[2], SEOUL_GU[3], SEOUL_GU[4]]):
+    task(f"molit-trade-mean84-{i}", "molit_trade_mean_large",
+         f"2025년 3월 서울 {gu}에서 전용면적 84㎡ 이상 아파트 매매의 평균 거래금액(만원)은 얼마인가요?",
+         ["mois", "molit"], "district", ["SEQ", "DRV"],
+         gu_lookup(gu) + [C("s2", "molit_apt_trades", {"LAWD_CD": lawd("s1"), "DEAL_YMD": "202503"}, pages="all"),
+                          O("s3", "filter", frm="s2", where=[W("excluUseAr", "ge", 84)]),
+                          O("s4", "mean", frm="s3", field="dealAmount", round=1)],
+         R("s4"), {"type": "numeric", "rel_tol": 0.002})
+for i, (gu, _c) in enumerate(SEOUL_GU[:4]):
+    task(f"molit-rent-monthly-{i}", "molit_rent_monthly_count",
+         f"서울특별시 {gu}의 2025년 3월 아파트 전월세 계약 가운데 월세(월세금액 0 초과) 계약은 몇 건인가요?",
+         ["mois", "molit"], "district", ["SEQ", "DRV"],
+         gu_lookup(gu) + [C("s2", "molit_apt_rents", {"LAWD_CD": lawd("s1"), "DEAL_YMD": "202503"}, pages="all"),
+                          O("s3", "filter", frm="s2", where=[W("monthlyRent", "gt", 0)]),
+                          O("s4", "count", frm="s3")],
+         R("s4"), NUM)
+for i, (gu, _c) in enumerate(SEOUL_GU[:4]):
+    task(f"molit-rent-deposit-{i}", "molit_rent_top_deposit",
+         f"2025년 3월 {gu}(서울)에서 보증금이 가장 큰 아파트 전월세 계약의 단지명과 보증금 중 단지명을 알려주세요.",
+         ["mois", "molit"], "district", ["SEQ", "DRV"],
+         gu_lookup(gu) + [C("s2", "molit_apt_rents", {"LAWD_CD": lawd("s1"), "DEAL_YMD": "202503"}, pages="all"),
+                          O("s3", "sort", frm="s2", by="deposit", desc=True, top=1)],
+         R("s3", "aptNm", "first"))
+for i, (gu, _c) in enumerate(SEOUL_GU[:4]):
+    task(f"molit-trade-topdong-{i}", "molit_trade_top_dong",
+         f"2025년 3월 서울 {gu}에서 아파트 매매가 가장 많이 이루어진 법정동은 어디인가요?",
+         ["mois", "molit"], "district", ["SEQ", "DRV"],
+         gu_lookup(gu) + [C("s2", "molit_apt_trades", {"LAWD_CD": lawd("s1"), "DEAL_YMD": "202503"}, pages="all"),
+                          O("s3", "group_count", frm="s2", by="umdNm")],
+         R("s3", "key", "first"))
+for i, (gu, _c) in enumerate(SEOUL_GU[1:5]):
+    task(f"molit-trade-old-{i}", "molit_trade_old_buildings",
+         f"서울 {gu}에서 2025년 3월 매매된 아파트 중 2000년 이전에 지어진 단지는 몇 곳(단지명 기준)인가요?",
+         ["mois", "molit"], "district", ["SEQ", "DRV"],
+         gu_lookup(gu) + [C("s2", "molit_apt_trades", {"LAWD_CD": lawd("s1"), "DEAL_YMD": "202503"}, pages="all"),
+                          O("s3", "filter", frm="s2", where=[W("buildYear", "lt", 2000)]),
+                          O("s4", "distinct", frm="s3", field="aptNm"),
+                          O("s5", "count", frm="s4")],
+         R("s5"), NUM)
+for i, (a, b) in enumerate([(SEOUL_GU[0], SEOUL_GU[1]), (SEOUL_GU[2], SEOUL_GU[3]), (SEOUL_GU[1], SEOUL_GU[2])]):
+    task(f"molit-cmp-mean-{i}", "molit_compare_two_gu",
+         f"2025년 3월 아파트 평균 매매가(만원)는 서울 {a[0]}가 {b[0]}보다 얼마나 높은가요? (낮으면 음수)",
+         ["mois", "molit"], "district", ["SEQ", "CMP", "DRV", "SEM"],
+         gu_lookup(a[0], "s1") + gu_lookup(b[0], "s2") + [
+             C("s3", "molit_apt_trades", {"LAWD_CD": lawd("s1"), "DEAL_YMD": "202503"}, pages="all"),
+             C("s4", "molit_apt_trades", {"LAWD_CD": lawd("s2"), "DEAL_YMD": "202503"}, pages="all"),
+             O("s5", "mean", frm="s3", field="dealAmount"), O("s6", "mean", frm="s4", field="dealAmount"),
+             O("s7", "arith", fn="sub", a=R("s5"), b=R("s6"), round=1)],
+         R("s7"), {"type": "numeric", "abs_tol": 1.0})
+for i, gus in enumerate([["종로구", "중구", "용산구"], ["성동구", "광진구"], ["중구", "성동구", "광진구", "종로구"]]):
+    names = ", ".join(gus)
+    task(f"molit-fan-total-{i}", "molit_fan_total",
+         f"서울 {names}의 2025년 3월 아파트 매매 건수를 모두 합하면 몇 건인가요?",
+         ["mois", "molit"], "district", ["FAN", "DRV"],
+         [C("s1", "mois_stan_regin_cd", {"locatadd_nm": "서울특별시"}, pages="all"),
+          O("s2", "filter", frm="s1", where=[W("locallow_nm", "in", gus), W("umd_cd", "eq", "000"),
+                                               W("sgg_cd", "ne", "000")]),
+          C("s3", "molit_apt_trades", {"LAWD_CD": I("region_cd", "slice:0:5"), "DEAL_YMD": "202503"},
+            foreach=R("s2"), pages="all"),
+          O("s4", "count", frm="s3")],
+         R("s4"), NUM)
+for i, gus in enumerate([["종로구", "중구", "용산구", "성동구"], ["광진구", "용산구", "중구"]]):
+    task(f"molit-fan-argmax-{i}", "molit_fan_most_expensive",
+         f"{', '.join(gus)}(서울) 가운데 2025년 3월 가장 비싼 아파트 매매가 나온 구는 어디인가요? 구 이름으로 답하세요.",
+         ["mois", "molit"], "district", ["FAN", "DRV", "CMP"],
+         [C("s1", "mois_stan_regin_cd", {"locatadd_nm": "서울특별시"}, pages="all"),
+          O("s2", "filter", frm="s1", where=[W("locallow_nm", "in", gus), W("umd_cd", "eq", "000"),
+                                               W("sgg_cd", "ne", "000")]),
+          C("s3", "molit_apt_trades", {"LAWD_CD": I("region_cd", "slice:0:5"), "DEAL_YMD": "202503"},
+            foreach=R("s2"), pages="all"),
+          O("s4", "argmax", frm="s3", by="dealAmount")],
+         R("s4", "_item.locallow_nm"))
+
+# ---- opendart / fsc (finance) ----------------------------------------------------------------
+
+
+def corp(name: str, sid: str = "s1") -> list[dict[str, Any]]:
+    return [C(sid, "opendart_corp_codes"), O(sid + "f", "filter", frm=sid, where=[W("corp_name", "eq", name)])]
+
+
+CC = lambda sid="s1": R(sid + "f", "corp_code", "first")  # noqa: E731
+
+for i, name in enumerate(CORPS[:4]):
+    task(f"dart-ceo-{i}", "dart_ceo", f"OpenDART 기업개황 기준 {name}의 대표자 이름은 무엇인가요?",
+         ["opendart"], "finance", ["SEQ"],
+         corp(name) + [C("s2", "opendart_company", {"corp_code": CC()})], R("s2", "ceo_nm", "first"))
+for i, name in enumerate(CORPS[4:8]):
+    task(f"dart-estdt-{i}", "dart_est_date", f"{name}의 설립일(YYYYMMDD)을 기업개황에서 찾아 주세요.",
+         ["opendart"], "finance", ["SEQ"],
+         corp(name) + [C("s2", "opendart_company", {"corp_code": CC()})], R("s2", "est_dt", "first"))
+for i, name in enumerate(CORPS[8:12]):
+    task(f"dart-disc-count-{i}", "dart_disclosure_count",
+         f"{name}이(가) 2024년 한 해(1월 1일~12월 31일) 동안 공시한 건수는 몇 건인가요?",
+         ["opendart"], "finance", ["SEQ", "DRV"],
+         corp(name) + [C("s2", "opendart_disclosures", {"corp_code": CC(), "bgn_de": "20240101",
+                                                         "end_de": "20241231"}, pages="all", page_size=5),
+                       O("s3", "count", frm="s2")], R("s3"), NUM)
+for i, name in enumerate(CORPS[12:16]):
+    task(f"dart-disc-last-{i}", "dart_latest_disclosure",
+         f"2024년 {name}의 공시 중 접수일이 가장 늦은 공시의 보고서명은?",
+         ["opendart"], "finance", ["SEQ", "DRV"],
+         corp(name) + [C("s2", "opendart_disclosures", {"corp_code": CC(), "bgn_de": "20240101",
+                                                         "end_de": "20241231"}, pages="all", page_size=5),
+                       O("s3", "argmax", frm="s2", by="rcept_no")], R("s3", "report_nm"))
+for i, name in enumerate(CORPS[16:20]):
+    task(f"dart-revenue-{i}", "dart_revenue",
+         f"{name}의 2024 사업연도 사업보고서 연결재무제표상 매출액(당기, 원)은 얼마인가요?",
+         ["opendart"], "finance", ["SEQ", "DRV"],
+         corp(name) + [C("s2", "opendart_single_account", {"corp_code": CC(), "bsns_year": "2024",
+                                                            "reprt_code": "11011"}),
+                       O("s3", "filter", frm="s2", where=[W("fs_div", "eq", "CFS"), W("account_nm", "eq", "매출액")])],
+         R("s3", "thstrm_amount", "first"), NUM)
+for i, name in enumerate(CORPS[0:4]):
+    task(f"dart-opmargin-{i}", "dart_operating_margin",
+         f"{name}의 2024년 연결 기준 영업이익률(영업이익÷매출액×100, %)을 소수 둘째 자리까지 구해 주세요.",
+         ["opendart"], "finance", ["SEQ", "DRV", "SEM"],
+         corp(name) + [C("s2", "opendart_single_account", {"corp_code": CC(), "bsns_year": "2024",
+                                                            "reprt_code": "11011"}),
+                       O("s3", "filter", frm="s2", where=[W("fs_div", "eq", "CFS"), W("account_nm", "eq", "영업이익")]),
+                       O("s4", "filter", frm="s2", where=[W("fs_div", "eq", "CFS"), W("account_nm", "eq", "매출액")]),
+                       O("s5", "arith", fn="pct", a=R("s3", "thstrm_amount", "first"),
+                         b=R("s4", "thstrm_amount", "first"), round=2)],
+         R("s5"), {"type": "numeric", "abs_tol": 0.01})
+for i, name in enumerate(CORPS[4:8]):
+    task(f"dart-major-{i}", "dart_largest_holder",
+         f"{name} 주식 대량보유 보고 중 보유비율이 가장 높은 보고자는 누구인가요?",
+         ["opendart"], "finance", ["SEQ", "DRV"],
+         corp(name) + [C("s2", "opendart_major_stock", {"corp_code": CC()}),
+                       O("s3", "argmax", frm="s2", by="stkrt")], R("s3", "repror"))
+for i, name in enumerate(CORPS[8:12]):
+    task(f"dart-major-count-{i}", "dart_holder_reports_5pct",
+         f"{name}에 대한 대량보유 상황보고 가운데 보유비율 10% 이상인 보고는 몇 건인가요?",
+         ["opendart"], "finance", ["SEQ", "DRV"],
+         corp(name) + [C("s2", "opendart_major_stock", {"corp_code": CC()}),
+                       O("s3", "filter", frm="s2", where=[W("stkrt", "ge", 10)]),
+                       O("s4", "count", frm="s3")], R("s4"), NUM)
+for i, names in enumerate([["삼성전자", "SK하이닉스", "현대자동차"], ["카카오", "NAVER", "KT", "SK텔레콤"],
+                           ["LG화학", "삼성SDI", "POSCO홀딩스"], ["KB금융", "신한지주", "삼성생명"]]):
+    task(f"dart-fan-revenue-{i}", "dart_fan_top_revenue",
+         f"{', '.join(names)} 중 2024년 연결 매출액이 가장 큰 회사는 어디인가요?",
+         ["opendart"], "finance", ["FAN", "DRV", "CMP"],
+         [C("s1", "opendart_corp_codes"), O("s2", "filter", frm="s1", where=[W("corp_name", "in", names)]),
+          C("s3", "opendart_single_account", {"corp_code": I("corp_code"), "bsns_year": "2024",
+                                              "reprt_code": "11011"}, foreach=R("s2")),
+          O("s4", "filter", frm="s3", where=[W("fs_div", "eq", "CFS"), W("account_nm", "eq", "매출액")]),
+          O("s5", "argmax", frm="s4", by="thstrm_amount")],
+         R("s5", "_item.corp_name"))
+for i, names in enumerate([["기아", "현대모비스"], ["셀트리온", "삼성바이오로직스", "LG전자"]]):
+    task(f"dart-fan-disc-{i}", "dart_fan_disclosure_total",
+         f"{', '.join(names)}의 2024년 공시 건수를 합하면 모두 몇 건인가요?",
+         ["opendart"], "finance", ["FAN", "DRV"],
+         [C("s1", "opendart_corp_codes"), O("s2", "filter", frm="s1", where=[W("corp_name", "in", names)]),
+          C("s3", "opendart_disclosures", {"corp_code": I("corp_code"), "bgn_de": "20240101", "end_de": "20241231"},
+            foreach=R("s2"), pages="all", page_size=10),
+          O("s4", "count", frm="s3")], R("s4"), NUM)
+LISTED = [C("s1", "fsc_listed_items", {"basDt": "20250314"}, pages="all", page_size=1000)]
+
+
+def listed(name: str) -> list[dict[str, Any]]:
+    return LISTED + [O("s1f", "filter", frm="s1", where=[W("itmsNm", "eq", name)])]
+
+
+PRICES = lambda sid="s2": C(sid, "fsc_stock_prices", {"basDt": R("s1f", "basDt", "first")}, pages="all",  # noqa: E731
+                             page_size=1000)
+for i, name in enumerate(CORPS[12:16]):
+    task(f"fsc-close-{i}", "fsc_close_by_short_code",
+         f"상장종목정보에서 {name}의 단축코드를 찾아 2025년 3월 14일 종가(원)를 주식시세에서 조회해 주세요.",
+         ["fsc"], "finance", ["SEQ", "DRV"],
+         listed(name) + [PRICES(),
+                         O("s3", "filter", frm="s2", where=[W("srtnCd", "eq", R("s1f", "srtnCd", "first", "slice:1:7"))])],
+         R("s3", "clpr", "first"), NUM)
+for i, name in enumerate(CORPS[16:20]):
+    task(f"fsc-dart-mcap-{i}", "fsc_mcap_vs_equity",
+         f"{name}의 2025-03-14 시가총액을 2024년 연결 자본총계로 나눈 값(PBR 근사)을 소수 둘째 자리까지 구하세요.",
+         ["fsc", "opendart"], "finance", ["SEQ", "SEM", "DRV"],
+         corp(name) + [C("s2", "opendart_single_account", {"corp_code": CC(), "bsns_year": "2024",
+                                                            "reprt_code": "11011"}),
+                       C("s3", "fsc_stock_prices", {"basDt": "20250314"}, pages="all", page_size=1000),
+                       O("s3f", "filter", frm="s3", where=[W("srtnCd", "eq", R("s1f", "stock_code", "first"))]),
+                       O("s4", "filter", frm="s2", where=[W("fs_div", "eq", "CFS"), W("account_nm", "eq", "자본총계")]),
+                       O("s5", "arith", fn="div", a=R("s3f", "mrktTotAmt", "first"), b=R("s4", "thstrm_amount", "first"),
+                         round=2)],
+         R("s5"), {"type": "numeric", "abs_tol": 0.01})
+for i, name in enumerate(["삼성전자", "SK하이닉스", "현대자동차", "카카오"]):
+    task(f"fsc-isin-flt-{i}", "fsc_isin_fluctuation",
+         f"상장종목정보에서 {name}의 ISIN 코드를 찾은 뒤, 같은 기준일(2025-03-14) 시세에서 그 코드의 등락률(%)을 알려주세요.",
+         ["fsc"], "finance", ["SEQ", "DRV"],
+         listed(name) + [PRICES(), O("s3", "filter", frm="s2", where=[W("isinCd", "eq", R("s1f", "isinCd", "first"))])],
+         R("s3", "fltRt", "first"), NUM)
+for i, name in enumerate(["삼성전자", "기아", "NAVER", "셀트리온"]):
+    task(f"fsc-market-rank-{i}", "fsc_market_rank",
+         f"2025년 3월 14일 기준 {name}이(가) 속한 시장(KOSPI/KOSDAQ)에서 {name}보다 시가총액이 큰 종목은 몇 개인가요?",
+         ["fsc"], "finance", ["SEQ", "DRV", "CMP"],
+         listed(name) + [PRICES(),
+                         O("s3", "filter", frm="s2", where=[W("isinCd", "eq", R("s1f", "isinCd", "first"))]),
+                         O("s4", "filter", frm="s2", where=[W("mrktCtg", "eq", R("s1f", "mrktCtg", "first")),
+                                                              W("mrktTotAmt", "gt", R("s3", "mrktTotAmt", "first"))]),
+                         O("s5", "count", frm="s4")], R("s5"), NUM)
+for i, name in enumerate(["SK하이닉스", "삼성SDI", "KT", "LG전자"]):
+    task(f"fsc-dart-addr-{i}", "fsc_code_to_dart_address",
+         f"금융위 상장종목정보에서 {name}의 종목코드를 찾아 OpenDART 고유번호로 바꾼 뒤, 기업개황의 본사 주소를 알려주세요.",
+         ["fsc", "opendart"], "finance", ["SEQ", "DRV"],
+         listed(name) + [C("s2", "opendart_corp_codes"),
+                         O("s3", "filter", frm="s2", where=[W("stock_code", "eq", R("s1f", "srtnCd", "first", "slice:1:7"))]),
+                         C("s4", "opendart_company", {"corp_code": R("s3", "corp_code", "first")})],
+         R("s4", "adres", "first"))
+for i, name in enumerate(["현대모비스", "삼성물산", "KB금융"]):
+    task(f"fsc-dart-ceo-{i}", "fsc_dart_ceo_and_price",
+         f"{name}의 2025-03-14 거래대금(원)을 주식시세에서, 대표자명을 OpenDART에서 찾아 대표자명만 답하세요. 종목은 상장종목정보 단축코드로 맞추세요.",
+         ["fsc", "opendart"], "finance", ["SEQ", "SEM"],
+         listed(name) + [PRICES(), C("s3", "opendart_corp_codes"),
+                         O("s4", "filter", frm="s3", where=[W("stock_code", "eq", R("s1f", "srtnCd", "first", "slice:1:7"))]),
+                         C("s5", "opendart_company", {"corp_code": R("s4", "corp_code", "first")})],
+         R("s5", "ceo_nm", "first"))
+
+# ---- neis (education) ------------------------------------------------------------------------
+
+
+def school(name: str, sid: str = "s1") -> list[dict[str, Any]]:
+    return [C(sid, "neis_school_info", {"SCHUL_NM": name}, pages="all"),
+            O(sid + "f", "filter", frm=sid, where=[W("SCHUL_NM", "eq", name), W("LCTN_SC_NM", "eq", "서울특별시")])]
+
+
+def sc_args(sid: str = "s1") -> dict[str, Any]:
+    return {"ATPT_OFCDC_SC_CODE": R(sid + "f", "ATPT_OFCDC_SC_CODE", "first"),
+            "SD_SCHUL_CODE": R(sid + "f", "SD_SCHUL_CODE", "first")}
+
+
+for i, s in enumerate(MEAL_SCHOOLS[:4]):
+    task(f"neis-meal-maxcal-{i}", "neis_meal_max_calorie",
+         f"서울 {s}의 급식 기록 전체에서 열량이 가장 높았던 날짜(YYYYMMDD)는 언제인가요?",
+         ["neis"], "education", ["SEQ", "DRV"],
+         school(s) + [C("s2", "neis_meal", sc_args(), pages="all"), O("s3", "argmax", frm="s2", by="CAL_INFO")],
+         R("s3", "MLSV_YMD"))
+for i, s in enumerate(MEAL_SCHOOLS[2:6]):
+    task(f"neis-meal-kimchi-{i}", "neis_meal_dish_count",
+         f"{s}(서울) 급식 중 메뉴에 '김치'가 들어간 날은 며칠인가요?",
+         ["neis"], "education", ["SEQ", "DRV"],
+         school(s) + [C("s2", "neis_meal", sc_args(), pages="all"),
+                      O("s3", "filter", frm="s2", where=[W("DDISH_NM", "contains", "김치")]),
+                      O("s4", "distinct", frm="s3", field="MLSV_YMD"), O("s5", "count", frm="s4")],
+         R("s5"), NUM)
+for i, s in enumerate(MEAL_SCHOOLS[:2] + MEAL_SCHOOLS[4:6]):
+    task(f"neis-meal-month-{i}", "neis_meal_month_mean",
+         f"{s}의 2025년 4월 급식 평균 열량(kcal)을 소수 첫째 자리까지 구해 주세요.",
+         ["neis"], "education", ["SEQ", "DRV"],
+         school(s) + [C("s2", "neis_meal", {**sc_args(), "MLSV_YMD": "202504"}, pages="all"),
+                      O("s3", "mean", frm="s2", field="CAL_INFO", round=1)],
+         R("s3"), {"type": "numeric", "abs_tol": 0.1})
+for i, s in enumerate(SCHED_SCHOOLS[:2] + MEAL_SCHOOLS[:2]):
+    task(f"neis-sched-may-{i}", "neis_schedule_month_events",
+         f"서울 {s}의 2025년 5월 학사일정 행사명을 모두 알려주세요.",
+         ["neis"], "education", ["SEQ", "DRV"],
+         school(s) + [C("s2", "neis_school_schedule", {**sc_args(), "AA_YMD": "202505"}, pages="all"),
+                      O("s3", "distinct", frm="s2", field="EVENT_NM")],
+         R("s3"), {"type": "set"})
+for i, s in enumerate(SCHED_SCHOOLS[2:4] + MEAL_SCHOOLS[2:4]):
+    task(f"neis-sched-holiday-{i}", "neis_schedule_holiday_count",
+         f"{s}(서울특별시) 2025학년도 학사일정에서 휴업일로 지정된 날은 며칠인가요?",
+         ["neis"], "education", ["SEQ", "DRV"],
+         school(s) + [C("s2", "neis_school_schedule", sc_args(), pages="all"),
+                      O("s3", "filter", frm="s2", where=[W("SBTR_DD_SC_NM", "eq", "공휴일")]),
+                      O("s4", "distinct", frm="s3", field="AA_YMD"), O("s5", "count", frm="s4")],
+         R("s5"), NUM)
+for i, s in enumerate(CLASS_SCHOOLS):
+    task(f"neis-class-g1-{i}", "neis_class_count_grade1",
+         f"서울 {s}의 2024학년도 1학년 학급 수는 몇 개인가요?",
+         ["neis"], "education", ["SEQ", "DRV"],
+         school(s) + [C("s2", "neis_class_info", {**sc_args(), "AY": "2024", "GRADE": "1"}, pages="all"),
+                      O("s3", "count", frm="s2")], R("s3"), NUM)
+for i, (d, g, c) in enumerate([("20251201", "1", "1"), ("20251202", "2", "3"), ("20251203", "1", "2")]):
+    task(f"neis-timetable-{i}", "neis_timetable_day",
+         f"사직여자고등학교(서울) {g}학년 {c}반의 {d[:4]}년 {int(d[4:6])}월 {int(d[6:])}일 시간표 과목을 교시 순서대로 알려주세요.",
+         ["neis"], "education", ["SEQ", "DRV"],
+         school("사직여자고등학교") + [
+             C("s2", "neis_his_timetable", {**sc_args(), "ALL_TI_YMD": d, "GRADE": g, "CLASS_NM": c}, pages="all"),
+             O("s3", "sort", frm="s2", by="PERIO", numeric=True), O("s4", "pluck", frm="s3", field="ITRT_CNTNT")],
+         R("s4"))
+for i, (subj) in enumerate(["통합과학", "생명과학Ⅰ"]):
+    task(f"neis-timetable-subj-{i}", "neis_timetable_subject_hours",
+         f"사직여자고등학교 1학년 1반은 2025년 12월 1일~5일 동안 '{subj}' 수업이 몇 교시 있나요?",
+         ["neis"], "education", ["SEQ", "DRV"],
+         school("사직여자고등학교") + [
+             C("s2", "neis_his_timetable", {**sc_args(), "TI_FROM_YMD": "20251201", "TI_TO_YMD": "20251205",
+                                            "GRADE": "1", "CLASS_NM": "1"}, pages="all"),
+             O("s3", "filter", frm="s2", where=[W("ITRT_CNTNT", "eq", subj)]), O("s4", "count", frm="s3")],
+         R("s4"), NUM)
+# ---- lawgokr (law) ---------------------------------------------------------------------------
+
+for i, law in enumerate(LAWS[:4]):
+    task(f"law-articles-{i}", "law_article_count", f"현행 「{law}」은(는) 조문이 몇 개인가요?",
+         ["lawgokr"], "law", ["SEQ", "DRV"],
+         [C("s1", "lawgokr_law_search", {"query": law}, pages="all"),
+          O("s2", "filter", frm="s1", where=[W("법령명한글", "eq", law)]),
+          C("s3", "lawgokr_law_detail", {"MST": R("s2", "법령일련번호", "first")}),
+          O("s4", "unnest", frm="s3", field="조문.조문단위"), O("s5", "filter", frm="s4", where=[W("조문여부", "eq", "조문")]),
+          O("s6", "count", frm="s5")], R("s6"), NUM)
+for i, law in enumerate(LAWS[2:6]):
+    task(f"law-ministry-{i}", "law_ministry", f"「{law}」의 소관부처는 어디인가요? 법령 본문 정보에서 확인해 주세요.",
+         ["lawgokr"], "law", ["SEQ"],
+         [C("s1", "lawgokr_law_search", {"query": law}, pages="all"),
+          O("s2", "filter", frm="s1", where=[W("법령명한글", "eq", law)]),
+          C("s3", "lawgokr_law_detail", {"MST": R("s2", "법령일련번호", "first")})],
+         R("s3", "기본정보.소관부처.content", "first"))
+for i, law in enumerate(LAWS[:4]):
+    task(f"law-art2-{i}", "law_article_title",
+         f"「{law}」 제2조의 조문 제목은 무엇인가요?", ["lawgokr"], "law", ["SEQ", "DRV"],
+         [C("s1", "lawgokr_law_search", {"query": law}, pages="all"),
+          O("s2", "filter", frm="s1", where=[W("법령명한글", "eq", law)]),
+          C("s3", "lawgokr_law_detail", {"MST": R("s2", "법령일련번호", "first")}),
+          O("s4", "unnest", frm="s3", field="조문.조문단위"), O("s5", "filter", frm="s4", where=[W("조문번호", "eq", "2")]),
+          ], R("s5", "조문제목", "first"))
+for i, o in enumerate(ORDINS):
+    task(f"ordin-articles-{i}", "ordin_article_count", f"「{o}」의 조문은 모두 몇 개 조인가요?",
+         ["lawgokr"], "law", ["SEQ", "DRV"],
+         [C("s1", "lawgokr_ordin_search", {"query": o.split(" ", 2)[2]}, pages="all"),
+          O("s2", "filter", frm="s1", where=[W("자치법규명", "eq", o)]),
+          C("s3", "lawgokr_ordin_detail", {"MST": R("s2", "자치법규일련번호", "first")}),
+          O("s4", "unnest", frm="s3", field="조문.조"), O("s5", "count", frm="s4")], R("s5"), NUM)
+for i, o in enumerate(ORDINS[:3]):
+    task(f"ordin-promul-{i}", "ordin_promulgation",
+         f"자치법규 「{o}」의 공포번호는 무엇인가요? (자치법규 본문 기준)", ["lawgokr"], "law", ["SEQ"],
+         [C("s1", "lawgokr_ordin_search", {"query": o.split(" ", 2)[2]}, pages="all"),
+          O("s2", "filter", frm="s1", where=[W("자치법규명", "eq", o)]),
+          C("s3", "lawgokr_ordin_detail", {"MST": R("s2", "자치법규일련번호", "first")})],
+         R("s3", "자치법규기본정보.공포번호", "first"))
+for i, (name, pid) in enumerate(PRECS):
+    task(f"prec-court-{i}", "prec_reference_articles",
+         f"판례일련번호 {pid}인 「{name}」 사건 판례의 참조조문은 무엇인가요?", ["lawgokr"], "law", ["SEQ"],
+         [C("s1", "lawgokr_prec_search", {"query": name}, pages="all"),
+          O("s2", "filter", frm="s1", where=[W("판례일련번호", "eq", pid)]),
+          C("s3", "lawgokr_prec_detail", {"ID": R("s2", "판례일련번호", "first")})],
+         R("s3", "참조조문", "first"))
+for i, (name, pid) in enumerate(PRECS[:3]):
+    task(f"prec-count-{i}", "prec_case_count_court",
+         f"판례 검색에서 사건명에 '{name}'이(가) 들어간 판례는 모두 몇 건이고, 그중 일련번호 {pid} 판례를 선고한 법원과 같은 법원의 판례는 몇 건인가요? 뒤의 수만 답하세요.",
+         ["lawgokr"], "law", ["SEQ", "DRV"],
+         [C("s1", "lawgokr_prec_search", {"query": name}, pages="all"),
+          O("s2", "filter", frm="s1", where=[W("판례일련번호", "eq", pid)]),
+          C("s3", "lawgokr_prec_detail", {"ID": R("s2", "판례일련번호", "first")}),
+          O("s4", "filter", frm="s1", where=[W("법원명", "eq", R("s3", "법원명", "first"))]),
+          O("s5", "count", frm="s4")], R("s5"), NUM)
+
+# ---- assembly / nec (politics) -----------------------------------------------------------------
+
+for i, cm in enumerate(COMMITTEES):
+    task(f"asm-cmt-bills-{i}", "assembly_committee_bills",
+         f"제22대 국회 {cm}에 회부된 의원 발의 법률안 중 처리결과가 '원안가결'인 것은 몇 건인가요?",
+         ["assembly"], "politics", ["SEQ", "DRV"],
+         [C("s1", "assembly_committee_members", {"DEPT_NM": cm}, pages="all"),
+          C("s2", "assembly_member_bills", {"AGE": "22", "COMMITTEE_ID": R("s1", "DEPT_CD", "first"),
+                                            "PROC_RESULT": "원안가결"}, pages="all"),
+          O("s3", "count", frm="s2")], R("s3"), NUM)
+for i, cm in enumerate(COMMITTEES[::-1]):
+    task(f"asm-cmt-bills-all-{i}", "assembly_committee_bill_total",
+         f"제22대 국회에서 {cm}(위원회 코드 조회 후)로 회부된 의원 발의 법률안은 모두 몇 건인가요?",
+         ["assembly"], "politics", ["SEQ", "DRV"],
+         [C("s1", "assembly_committee_members", {"DEPT_NM": cm}, pages="all"),
+          C("s2", "assembly_member_bills", {"AGE": "22", "COMMITTEE_ID": R("s1", "DEPT_CD", "first")}, pages="all"),
+          O("s3", "count", frm="s2")], R("s3"), NUM)
+
+
+def nec_code(name: str, sid: str = "s1") -> list[dict[str, Any]]:
+    return [C(sid, "nec_election_codes", {}, pages="all", page_size=10),
+            O(sid + "f", "filter", frm=sid, where=[W("sgName", "eq", name)])]
+
+
+for i, sgg in enumerate(["종로구갑", "종로구을", "성동구갑", "용산구"]):
+    task(f"nec-winner-cmit-{i}", "nec_winner_committee",
+         f"2024년 제22대 국회의원선거 서울 {sgg} 당선인은 현재 국회에서 어느 위원회 소속인가요?",
+         ["assembly", "nec"], "politics", ["SEQ"],
+         nec_code("국회의원선거") + [
+             C("s2", "nec_winners", {"sgId": R("s1f", "sgId", -1), "sgTypecode": R("s1f", "sgTypecode", -1),
+                                     "sdName": "서울특별시", "sggName": sgg}),
+             C("s3", "assembly_members", {"HG_NM": R("s2", "name", "first")})],
+         R("s3", "CMIT_NM", "first"))
+for i, sd in enumerate(["서울특별시", "부산광역시", "경기도", "대전광역시"]):
+    task(f"nec-winner-party-{i}", "nec_winners_by_party",
+         f"제22대 국회의원선거에서 {sd} 지역구 당선인을 가장 많이 배출한 정당은?",
+         ["nec"], "politics", ["SEQ", "DRV"],
+         nec_code("국회의원선거") + [
+             C("s2", "nec_winners", {"sgId": R("s1f", "sgId", -1), "sgTypecode": R("s1f", "sgTypecode", -1),
+                                     "sdName": sd}, pages="all"),
+             O("s3", "group_count", frm="s2", by="jdName")], R("s3", "key", "first"))
+for i, sgg in enumerate(["종로구갑", "성동구을", "광진구갑", "용산구"]):
+    task(f"nec-cand-count-{i}", "nec_candidate_count",
+         f"제22대 국회의원선거 서울 {sgg} 선거구에 등록한 후보자는 몇 명인가요?", ["nec"], "politics", ["SEQ", "DRV"],
+         nec_code("국회의원선거") + [
+             C("s2", "nec_candidates", {"sgId": R("s1f", "sgId", -1), "sgTypecode": R("s1f", "sgTypecode", -1),
+                                        "sdName": "서울특별시", "sggName": sgg}, pages="all"),
+             O("s3", "count", frm="s2")], R("s3"), NUM)
+for i, sd in enumerate(["서울특별시", "경기도", "부산광역시"]):
+    task(f"nec-cand-oldest-{i}", "nec_oldest_candidate",
+         f"제22대 국회의원선거 {sd} 지역구 후보자 중 가장 나이가 많은 후보의 이름은?", ["nec"], "politics", ["SEQ", "DRV"],
+         nec_code("국회의원선거") + [
+             C("s2", "nec_candidates", {"sgId": R("s1f", "sgId", -1), "sgTypecode": R("s1f", "sgTypecode", -1),
+                                        "sdName": sd}, pages="all"),
+             O("s3", "argmin", frm="s2", by="birthday")], R("s3", "name"))
+task("nec-pledges-sum-0", "nec_presidential_pledges",
+     "제21대 대통령선거(2025) 후보자들이 제출한 공약 수를 모두 합하면 몇 개인가요?", ["nec"], "politics", ["FAN", "DRV"],
+     nec_code("대통령선거") + [
+         C("s2", "nec_candidates", {"sgId": R("s1f", "sgId", -1), "sgTypecode": R("s1f", "sgTypecode", -1)}, pages="all"),
+         C("s3", "nec_pledges", {"sgId": I("sgId"), "sgTypecode": I("sgTypecode"), "cnddtId": I("huboid")},
+           foreach=R("s2")),
+         O("s4", "sum", frm="s3", field="prmsCnt")], R("s4"), NUM)
+task("nec-pledges-winner-0", "nec_winner_first_pledge",
+     "2025년 대통령선거 당선인의 1번 공약 제목은 무엇인가요?", ["nec"], "politics", ["SEQ", "DRV"],
+     nec_code("대통령선거") + [
+         C("s2", "nec_winners", {"sgId": R("s1f", "sgId", -1), "sgTypecode": R("s1f", "sgTypecode", -1)}, pages="all"),
+         C("s3", "nec_pledges", {"sgId": R("s2", "sgId", "first"), "sgTypecode": R("s2", "sgTypecode", "first"),
+                                 "cnddtId": R("s2", "huboid", "first")})],
+     R("s3", "prmsTitle1", "first"))
+for i, sd in enumerate(["서울특별시", "부산광역시", "경기도", "경상북도"]):
+    task(f"nec-turnout-{i}", "nec_turnout_max_district",
+         f"2025년 대통령선거에서 {sd} 내 구·시·군 중 투표율이 가장 높은 곳은 어디인가요?", ["nec"], "politics",
+         ["SEQ", "DRV"],
+         nec_code("대통령선거") + [
+             C("s2", "nec_turnout", {"sgId": R("s1f", "sgId", -1), "sgTypecode": R("s1f", "sgTypecode", -1)},
+               pages="all"),
+             O("s3", "filter", frm="s2", where=[W("sdName", "eq", sd)]),
+             O("s4", "argmax", frm="s3", by="turnout")], R("s4", "wiwName"))
+for i, sgg in enumerate(["종로구갑", "성동구갑", "광진구을"]):
+    task(f"nec-asm-bills-{i}", "nec_winner_bill_count",
+         f"제22대 총선 서울 {sgg} 당선인이 대표발의한 법률안(제안자 표기 '○○○의원 등')은 몇 건인가요?",
+         ["assembly", "nec"], "politics", ["SEQ", "DRV"],
+         nec_code("국회의원선거") + [
+             C("s2", "nec_winners", {"sgId": R("s1f", "sgId", -1), "sgTypecode": R("s1f", "sgTypecode", -1),
+                                     "sdName": "서울특별시", "sggName": sgg}),
+             C("s3", "assembly_member_bills", {"AGE": "22", "PROPOSER": R("s2", "name", "first")}, pages="all"),
+             O("s4", "filter", frm="s3", where=[W("PROPOSER", "prefix", R("s2", "name", "first"))]),
+             O("s5", "count", frm="s4")], R("s5"), NUM)
+
+# ---- tago (traffic) ----------------------------------------------------------------------------
+
+
+def city(name: str = "대전", sid: str = "s1") -> list[dict[str, Any]]:
+    return [C(sid, "tago_city_codes"), O(sid + "f", "filter", frm=sid, where=[W("cityname", "contains", name)])]
+
+
+CITY = R("s1f", "citycode", "first")
+for i, st in enumerate(TAGO_STOPS[:4]):
+    task(f"tago-arr-soon-{i}", "tago_next_bus",
+         f"대전 '{st}' 정류소에 지금 가장 먼저 도착하는 버스의 노선번호는?", ["tago"], "traffic", ["SEQ", "DRV"],
+         city() + [C("s2", "tago_stations_by_name", {"cityCode": CITY, "nodeNm": st}, pages="all"),
+                   O("s3", "filter", frm="s2", where=[W("nodenm", "eq", st)]),
+                   C("s4", "tago_station_arrivals", {"cityCode": CITY, "nodeId": R("s3", "nodeid", "first")}, pages="all"),
+                   O("s5", "argmin", frm="s4", by="arrtime")], R("s5", "routeno"))
+for i, st in enumerate(TAGO_STOPS[4:8]):
+    task(f"tago-routes-{i}", "tago_station_route_list",
+         f"대전광역시 {st} 정류소를 지나는 버스 노선번호를 모두 알려주세요.", ["tago"], "traffic", ["SEQ", "DRV"],
+         city() + [C("s2", "tago_stations_by_name", {"cityCode": CITY, "nodeNm": st}, pages="all"),
+                   O("s3", "filter", frm="s2", where=[W("nodenm", "eq", st)]),
+                   C("s4", "tago_station_routes", {"cityCode": CITY, "nodeid": R("s3", "nodeid", "first")}, pages="all"),
+                   O("s5", "distinct", frm="s4", field="routeno")], R("s5"), {"type": "set"})
+for i, st in enumerate(TAGO_STOPS[8:12]):
+    task(f"tago-arr-count-{i}", "tago_arrivals_within",
+         f"대전 {st} 정류소에 15분(900초) 안에 도착 예정인 버스는 몇 대인가요?", ["tago"], "traffic", ["SEQ", "DRV"],
+         city() + [C("s2", "tago_stations_by_name", {"cityCode": CITY, "nodeNm": st}, pages="all"),
+                   O("s3", "filter", frm="s2", where=[W("nodenm", "eq", st)]),
+                   C("s4", "tago_station_arrivals", {"cityCode": CITY, "nodeId": R("s3", "nodeid", "first")}, pages="all"),
+                   O("s5", "filter", frm="s4", where=[W("arrtime", "le", 900)]), O("s6", "count", frm="s5")],
+         R("s6"), NUM)
+for i, rn in enumerate(TAGO_ROUTES[:4]):
+    task(f"tago-route-stops-{i}", "tago_route_stop_count",
+         f"대전 {rn}번 버스는 정류소를 모두 몇 곳 경유하나요?", ["tago"], "traffic", ["SEQ", "DRV"],
+         city() + [C("s2", "tago_routes_by_number", {"cityCode": CITY, "routeNo": rn}, pages="all"),
+                   O("s3", "filter", frm="s2", where=[W("routeno", "eq", rn)]),
+                   C("s4", "tago_route_stops", {"cityCode": CITY, "routeId": R("s3", "routeid", "first")}, pages="all",
+                     page_size=10),
+                   O("s5", "count", frm="s4")], R("s5"), NUM)
+for i, rn in enumerate(TAGO_ROUTES[4:8]):
+    task(f"tago-route-last-{i}", "tago_route_last_stop",
+         f"대전 시내버스 {rn}번 노선의 경유 정류소 중 정류소 순번이 가장 큰 정류소 이름은?", ["tago"], "traffic",
+         ["SEQ", "DRV"],
+         city() + [C("s2", "tago_routes_by_number", {"cityCode": CITY, "routeNo": rn}, pages="all"),
+                   O("s3", "filter", frm="s2", where=[W("routeno", "eq", rn)]),
+                   C("s4", "tago_route_stops", {"cityCode": CITY, "routeId": R("s3", "routeid", "first")}, pages="all",
+                     page_size=10),
+                   O("s5", "argmax", frm="s4", by="nodeord")], R("s5", "nodenm"))
+for i, (a, b) in enumerate([(TAGO_STOPS[0], TAGO_STOPS[1]), (TAGO_STOPS[2], TAGO_STOPS[3]),
+                            (TAGO_STOPS[5], TAGO_STOPS[6])]):
+    task(f"tago-cmp-routes-{i}", "tago_compare_route_counts",
+         f"대전의 '{a}'와 '{b}' 두 정류소 중 경유 노선이 더 많은 곳의 노선 수에서 적은 곳의 노선 수를 빼면?",
+         ["tago"], "traffic", ["SEM", "CMP", "DRV"],
+         city() + [C("s2", "tago_stations_by_name", {"cityCode": CITY}, pages="all", page_size=100),
+                   O("s3", "filter", frm="s2", where=[W("nodenm", "eq", a)]),
+                   O("s4", "filter", frm="s2", where=[W("nodenm", "eq", b)]),
+                   C("s5", "tago_station_routes", {"cityCode": CITY, "nodeid": R("s3", "nodeid", "first")}, pages="all"),
+                   C("s6", "tago_station_routes", {"cityCode": CITY, "nodeid": R("s4", "nodeid", "first")}, pages="all"),
+                   O("s7", "count", frm="s5"), O("s8", "count", frm="s6"),
+                   O("s9", "arith", fn="sub", a=R("s7"), b=R("s8"))],
+         {"$ref": "s9", "transform": "num"}, {"type": "numeric", "abs_tol": 0.0})
+
+# ---- seoul (traffic / district) -------------------------------------------------------------
+
+for i, n in enumerate([3, 5, 4]):
+    task(f"seoul-fan-arr-{i}", "seoul_line1_first_stations_arrivals",
+         f"서울 지하철 1호선 역 중 역 외부코드(FR_CODE) 순으로 앞선 {n}개 역의 현재 도착 예정 열차 수를 모두 합하면?",
+         ["seoul"], "traffic", ["FAN", "DRV"],
+         [C("s1", "seoul_subway_station_by_name", {}, pages="all"),
+          O("s2", "filter", frm="s1", where=[W("LINE_NUM", "eq", "01호선")]),
+          O("s3", "sort", frm="s2", by="FR_CODE", numeric=True, top=n),
+          C("s4", "seoul_subway_arrivals", {"statnNm": I("STATION_NM")}, foreach=R("s3"), pages="all"),
+          O("s5", "count", frm="s4")], R("s5"), NUM)
+task("seoul-fan-arr-min-0", "seoul_line1_soonest",
+     "서울 1호선 외부코드 101~105번 역 중 지금 가장 빨리(도착 예정 초가 가장 작게) 열차가 오는 역은 어디인가요?",
+     ["seoul"], "traffic", ["FAN", "DRV", "CMP"],
+     [C("s1", "seoul_subway_station_by_name", {}, pages="all"),
+      O("s2", "filter", frm="s1", where=[W("LINE_NUM", "eq", "01호선"), W("FR_CODE", "ge", 101), W("FR_CODE", "le", 105)]),
+      C("s3", "seoul_subway_arrivals", {"statnNm": I("STATION_NM")}, foreach=R("s2"), pages="all"),
+      O("s4", "argmin", frm="s3", by="barvlDt")], R("s4", "statnNm"))
+for i, (st, ln) in enumerate([("소요산", "1호선"), ("동두천", "1호선"), ("의정부", "1호선"), ("회룡", "1호선")]):
+    task(f"seoul-card-{i}", "seoul_card_station_boardings",
+         f"2025년 3월 14일 {st}역의 승차 인원과 같은 노선 전체 승차 인원의 비율(%)을 소수 둘째 자리까지 구해 주세요.",
+         ["seoul"], "traffic", ["SEQ", "DRV", "SEM"],
+         [C("s1", "seoul_card_subway_stats", {"USE_YMD": "20250314", "SBWY_STNS_NM": st}, pages="all"),
+          C("s2", "seoul_card_subway_stats", {"USE_YMD": "20250314", "SBWY_ROUT_LN_NM": R("s1", "SBWY_ROUT_LN_NM", "first")},
+            pages="all"),
+          O("s3", "sum", frm="s2", field="GTON_TNOPE"),
+          O("s4", "arith", fn="pct", a=R("s1", "GTON_TNOPE", "first"), b=R("s3"), round=2)],
+         R("s4"), {"type": "numeric", "abs_tol": 0.01})
+for i, (gu, _c) in enumerate(SEOUL_GU[1:5]):
+    task(f"seoul-wifi-{i}", "seoul_wifi_indoor_count",
+         f"서울 {gu}(행정표준코드의 시군구명 기준)에 설치된 공공 와이파이 중 실내 설치는 몇 곳인가요?",
+         ["mois", "seoul"], "district", ["SEQ", "DRV"],
+         gu_lookup(gu) + [C("s2", "seoul_public_wifi", {"X_SWIFI_WRDOFC": R("s1f", "locallow_nm", "first")},
+                            pages="all", page_size=1000),
+                          O("s3", "filter", frm="s2", where=[W("X_SWIFI_INOUT_DOOR", "eq", "실내")]),
+                          O("s4", "count", frm="s3")], R("s4"), NUM)
+for i, (gu, _c) in enumerate(SEOUL_GU[:3]):
+    task(f"seoul-lib-molit-{i}", "seoul_library_and_trades",
+         f"서울 {gu}의 공공도서관 1곳당 2025년 3월 아파트 매매 건수는 몇 건인가요? (소수 둘째 자리)",
+         ["mois", "molit", "seoul"], "district", ["SEQ", "SEM", "DRV"],
+         gu_lookup(gu) + [C("s2", "seoul_public_library", {}, pages="all"),
+                          O("s3", "filter", frm="s2", where=[W("GU_CODE", "eq", lawd("s1"))]),
+                          C("s4", "molit_apt_trades", {"LAWD_CD": lawd("s1"), "DEAL_YMD": "202503"}, pages="all"),
+                          O("s5", "count", frm="s3"), O("s6", "count", frm="s4"),
+                          O("s7", "arith", fn="div", a=R("s6"), b=R("s5"), round=2)],
+         R("s7"), {"type": "numeric", "abs_tol": 0.01})
+
+# ---- juso / ecos (extra platforms) ------------------------------------------------------------
+
+for i, road in enumerate(["서울특별시 강남구 역삼길 83", "서울특별시 강남구 역삼길 312"]):
+    task(f"juso-coord-{i}", "juso_coordinate",
+         f"'{road}' 건물의 출입구 X좌표(entX)를 도로명주소 검색과 좌표 제공 API로 알려주세요.",
+         ["juso"], "district", ["SEQ"],
+         [C("s1", "juso_address_search", {"keyword": "강남구"}, pages="all"),
+          O("s2", "filter", frm="s1", where=[W("roadAddrPart1", "eq", road)]),
+          C("s3", "juso_address_coord", {"admCd": R("s2", "admCd", "first"), "rnMgtSn": R("s2", "rnMgtSn", "first"),
+                                         "udrtYn": R("s2", "udrtYn", "first"), "buldMnnm": R("s2", "buldMnnm", "first"),
+                                         "buldSlno": R("s2", "buldSlno", "first")})],
+         R("s3", "entX", "first"), {"type": "numeric", "abs_tol": 0.001})
+
+
+TARGET = 145
+
+
+def select(tasks: list[dict[str, Any]], target: int = TARGET) -> list[dict[str, Any]]:
+    """Keep ``target`` tasks: two per template first, then more where platforms are thinnest."""
+    rank: dict[str, int] = {}
+    order = []
+    for t in tasks:
+        n = rank.get(t["template"], 0)
+        rank[t["template"]] = n + 1
+        order.append((n, t))
+    keep = [t for n, t in order if n < 2]
+    rest = [(n, t) for n, t in order if n >= 2]
+    while len(keep) < target and rest:
+        counts: dict[str, int] = {}
+        for t in keep:
+            for p in t["platforms"]:
+                counts[p] = counts.get(p, 0) + 1
+        rest.sort(key=lambda nt: (nt[0], min(counts.get(p, 0) for p in nt[1]["platforms"])))
+        keep.append(rest.pop(0)[1])
+    ids = {t["id"] for t in keep}
+    return [t for t in tasks if t["id"] in ids]
+
+
+def main() -> None:
+    """Write the task files, one per domain."""
+    by: dict[str, list[dict[str, Any]]] = {}
+    for t in select(TASKS):
+        by.setdefault(t["domain"], []).append(t)
+    for f in OUT.glob("*.yaml"):
+        f.unlink()
+    for dom, ts in by.items():
+        text = yaml.safe_dump(ts, allow_unicode=True, sort_keys=False, width=120)
+        (OUT / f"{dom}.yaml").write_text(
+            f"# KOPA-Bench tasks: {dom}. Generated by bench/kopa/author.py; gold answers are computed.\n" + text,
+            encoding="utf-8")
+    print(f"{len(select(TASKS))} of {len(TASKS)} authored tasks written")
+
+
+if __name__ == "__main__":
+    main()

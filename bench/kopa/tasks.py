@@ -1,0 +1,266 @@
+"""KOPA-Bench tasks: Korean questions with gold programs, validated on load.
+
+Tasks live in ``bench/kopa/tasks/*.yaml`` (each file a list of task mappings). The gold
+answer is never stored: :func:`gold_run` computes it by running the program on the version
+under test.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from simulator import Catalog, load_catalog
+
+from .env import CallRecord, ToolEnv, World
+from .execute import run_program
+from .program import CallStep, Program, ProgramError, format_answer, program_shape
+
+__all__ = [
+    "DOMAINS",
+    "JUNCTIONS",
+    "MAIN_PLATFORMS",
+    "Check",
+    "Gold",
+    "Task",
+    "TaskError",
+    "gold_run",
+    "load_tasks",
+    "parse_tasks",
+]
+
+TASK_DIR = Path(__file__).parent / "tasks"
+DOMAINS = ("traffic", "finance", "education", "law", "politics", "district")
+JUNCTIONS = ("SEQ", "FAN", "DRV", "SEM", "CMP", "COND")
+MAIN_PLATFORMS = ("tago", "seoul", "opendart", "fsc", "neis", "lawgokr", "assembly", "nec",
+                  "mois", "molit")
+
+
+class TaskError(ValueError):
+    """One or more task definitions are invalid (the message lists every problem)."""
+
+
+class Check(BaseModel):
+    """How the final answer is checked."""
+
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["exact", "numeric", "set"] = "exact"
+    rel_tol: float = 0.0
+    abs_tol: float = 0.0
+
+
+class Tags(BaseModel):
+    """Declared tags; computed ones (length, parallel, needs_all_pages) come from the gold run."""
+
+    model_config = ConfigDict(extra="forbid")
+    junctions: list[Literal["SEQ", "FAN", "DRV", "SEM", "CMP", "COND"]] = Field(min_length=1)
+    needs_all_pages: bool | None = None
+    parallel: bool | None = None
+
+
+class Task(BaseModel):
+    """One benchmark task."""
+
+    model_config = ConfigDict(extra="forbid")
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9_-]*$")
+    #: Question template id: no template may serve more than 4 tasks.
+    template: str
+    question: str = Field(min_length=8)
+    platforms: list[str] = Field(min_length=1)
+    domain: Literal["traffic", "finance", "education", "law", "politics", "district"]
+    tags: Tags
+    program: Program
+    check: Check = Field(default_factory=Check)
+
+    @model_validator(mode="after")
+    def _korean(self) -> Task:
+        if not any("\uac00" <= ch <= "\ud7a3" for ch in self.question):
+            raise ValueError("the question must be written in Korean")
+        return self
+
+    @property
+    def shape(self) -> str:
+        """Structural signature of the gold program."""
+        return program_shape(self.program)
+
+
+def _validate_against_catalog(task: Task, catalog: Catalog) -> list[str]:
+    errs: list[str] = []
+    plats: set[str] = set()
+    for c in task.program.calls():
+        if c.call not in catalog.endpoints:
+            errs.append(f"{task.id}: step {c.id} calls unknown tool {c.call!r}")
+            continue
+        ep = catalog.endpoints[c.call]
+        plats.add(ep.platform)
+        allowed = {p.name for p in ep.params if p.role not in ("auth", "format")}
+        for a in c.args:
+            if a not in allowed:
+                errs.append(f"{task.id}: step {c.id}: {c.call} has no argument {a!r} "
+                            f"(takes {', '.join(sorted(allowed))})")
+    if plats and set(task.platforms) != plats:
+        errs.append(f"{task.id}: platforms {sorted(task.platforms)} but the program uses "
+                    f"{sorted(plats)}")
+    if not task.program.lookup_steps():
+        errs.append(f"{task.id}: the program has no prerequisite lookup (a call feeding a "
+                    "later call)")
+    dependent = [c for c in task.program.calls() if task.program.call_ancestors(c)]
+    if len(dependent) < 1:
+        errs.append(f"{task.id}: no dependent call")
+    return errs
+
+
+def parse_tasks(raw: list[Any], *, source: str = "<data>", catalog: Catalog | None = None) -> list[Task]:
+    """Validate raw task mappings; raises :class:`TaskError` listing every problem."""
+    catalog = catalog or load_catalog()
+    tasks: list[Task] = []
+    errs: list[str] = []
+    for i, item in enumerate(raw):
+        tid = item.get("id", f"#{i}") if isinstance(item, dict) else f"#{i}"
+        try:
+            t = Task.model_validate(item)
+        except ValidationError as exc:
+            for e in exc.errors():
+                loc = ".".join(str(x) for x in e["loc"])
+                errs.append(f"{source}: task {tid}: {loc}: {e['msg']}")
+            continue
+        errs += [f"{source}: {e}" for e in _validate_against_catalog(t, catalog)]
+        tasks.append(t)
+    ids = Counter(t.id for t in tasks)
+    errs += [f"{source}: task id {k!r} is used {n} times" for k, n in ids.items() if n > 1]
+    if errs:
+        raise TaskError("invalid tasks:\n  " + "\n  ".join(errs))
+    return tasks
+
+
+def load_tasks(directory: Path | None = None, *, catalog: Catalog | None = None) -> list[Task]:
+    """Load and validate every task file in ``directory`` (default: the shipped tasks)."""
+    directory = directory or TASK_DIR
+    raw: list[Any] = []
+    srcs: list[str] = []
+    for f in sorted(directory.glob("*.yaml")):
+        data = yaml.safe_load(f.read_text(encoding="utf-8")) or []
+        if not isinstance(data, list):
+            raise TaskError(f"{f.name}: a task file holds a list of tasks")
+        raw += data
+        srcs.append(f.name)
+    tasks = parse_tasks(raw, source=",".join(srcs) or str(directory), catalog=catalog)
+    templates = Counter(t.template for t in tasks)
+    over = {k: n for k, n in templates.items() if n > 4}
+    if over:
+        raise TaskError(f"templates used by more than 4 tasks: {over}")
+    return tasks
+
+
+@dataclass
+class Gold:
+    """The gold run of a task on one version: answer, calls and derived tags."""
+
+    answer: str
+    value: Any
+    trace: list[CallRecord]
+    outputs: dict[str, Any]
+    #: Call-step id → indices (in ``trace``) of its calls.
+    step_calls: dict[str, list[int]] = field(default_factory=dict)
+    length: int = 0
+    parallel: bool = False
+    needs_all_pages: bool = False
+    #: Multi-record junction sizes (records consumed by a dependent call).
+    junction_sizes: list[int] = field(default_factory=list)
+
+
+_GOLD_LOCK = threading.Lock()
+
+
+def gold_run(task: Task, world: World) -> Gold:
+    """Run the gold program on ``world`` (memoised per world); raises ``ProgramError``."""
+    cache: dict[str, Gold] = world.__dict__.setdefault("_gold_cache", {})
+    with _GOLD_LOCK:
+        hit = cache.get(task.id)
+    if hit is not None:
+        return hit
+    env = ToolEnv(world, max_calls=10_000)
+    step_calls: dict[str, list[int]] = {}
+    prog = task.program
+    current = [""]
+
+    def on_step(sid: str) -> None:
+        current[0] = sid
+        step_calls.setdefault(sid, [])
+
+    start = [0]
+
+    def mark(sid: str) -> None:
+        # Calls made since the previous step belong to the previous step.
+        prev = current[0]
+        if prev:
+            step_calls.setdefault(prev, []).extend(range(start[0], len(env.trace)))
+        start[0] = len(env.trace)
+        on_step(sid)
+
+    value, outs = run_program(prog, env, on_step=mark)
+    mark("")
+    step_calls.pop("", None)
+    answer = format_answer(value)
+    if answer.strip() == "":
+        raise ProgramError(f"{task.id}: the gold answer is empty")
+    needs_all = False
+    parallel = False
+    for c in prog.calls():
+        idxs = step_calls.get(c.id, [])
+        if c.pages == "all" and c.foreach is None and len(idxs) > 1:
+            needs_all = True
+        if c.pages == "all" and c.foreach is not None:
+            groups = Counter(tuple(sorted(env.trace[i].filters.items())) for i in idxs)
+            if any(n > 1 for n in groups.values()):
+                needs_all = True
+        if c.foreach is not None and len({tuple(sorted(env.trace[i].filters.items())) for i in idxs}) > 1:
+            parallel = True
+    calls = prog.calls()
+    for i, a in enumerate(calls):
+        for b in calls[i + 1:]:
+            if a.id not in prog.call_ancestors(b) and step_calls.get(a.id) and step_calls.get(b.id):
+                parallel = True
+    sizes: list[int] = []
+    for c in calls:
+        for anc in prog.call_ancestors(c):
+            n = sum(len(env.trace[i].records) for i in step_calls.get(anc, []))
+            sizes.append(n)
+    g = Gold(answer, value, env.trace, outs, step_calls, len(env.trace), parallel, needs_all, sizes)
+    with _GOLD_LOCK:
+        cache[task.id] = g
+    return g
+
+
+def distribution(tasks: list[Task], golds: dict[str, Gold]) -> dict[str, Any]:
+    """The task distribution (platforms, domains, lengths, parallel, all-pages, shapes)."""
+    plat = Counter(p for t in tasks for p in t.platforms)
+    dom = Counter(t.domain for t in tasks)
+    junc = Counter(j for t in tasks for j in t.tags.junctions)
+    lengths = [golds[t.id].length for t in tasks if t.id in golds]
+    sizes = [s for t in tasks if t.id in golds for s in golds[t.id].junction_sizes]
+    multi = sum(1 for s in sizes if s > 1)
+    srt = sorted(sizes)
+    return {
+        "tasks": len(tasks),
+        "platforms": dict(sorted(plat.items())),
+        "domains": dict(sorted(dom.items())),
+        "junctions": dict(sorted(junc.items())),
+        "cross_platform": sum(1 for t in tasks if len(t.platforms) > 1),
+        "shapes": len({t.shape for t in tasks}),
+        "templates": len({t.template for t in tasks}),
+        "max_per_template": max(Counter(t.template for t in tasks).values(), default=0),
+        "calls_mean": round(sum(lengths) / len(lengths), 2) if lengths else 0,
+        "calls_max": max(lengths, default=0),
+        "length_hist": dict(sorted(Counter(lengths).items())),
+        "parallel": sum(1 for t in tasks if t.id in golds and golds[t.id].parallel),
+        "needs_all_pages": sum(1 for t in tasks if t.id in golds and golds[t.id].needs_all_pages),
+        "multi_record_junction_share": round(multi / len(sizes), 3) if sizes else 0,
+        "junction_records_median": srt[len(srt) // 2] if srt else 0,
+    }
