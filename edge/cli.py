@@ -154,5 +154,77 @@ def report_cmd(
     typer.echo(f"wrote {pic} and {directory / 'report.json'}")
 
 
+@edge_app.command("synthesize")
+def synthesize_cmd(
+    n: Annotated[int, typer.Option("--n", help="Examples wanted.")] = 1000,
+    seed: Annotated[int, typer.Option("--seed", help="Seed (same seed + same version = same bytes).")] = 0,
+    out: Annotated[Path, typer.Option("--out", help="Directory for the dataset files.")] = Path("synth-out"),
+    graph: Annotated[Optional[Path], typer.Option("--graph", help="A directory written by `edge graph` (default: build one).", show_default=False)] = None,
+    cassettes: Annotated[Optional[Path], typer.Option("--cassettes", help="Cassette directory.", show_default=False)] = None,
+    set_name: Annotated[str, typer.Option("--set", help="Cassette set name.")] = "kopa",
+    version: Annotated[Optional[str], typer.Option("--version", help="Version (default: newest).", show_default=False)] = None,
+    holdout: Annotated[str, typer.Option("--holdout", help="Comma-separated platforms held out as the heldout split.")] = "",
+    tasks: Annotated[Optional[Path], typer.Option("--tasks", help="Benchmark tasks JSONL (rows with gold_program) for the overlap audit.", show_default=False)] = None,
+    paraphrase_url: Annotated[Optional[str], typer.Option("--paraphrase-base-url", help="OpenAI-compatible URL: paraphrase questions (off by default).", show_default=False)] = None,
+    paraphrase_model: Annotated[Optional[str], typer.Option("--paraphrase-model", help="Model for --paraphrase-base-url.", show_default=False)] = None,
+) -> None:
+    """Synthesize executable multi-step examples from the verified graph; write the datasets."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.table import Table
+
+    from .synth import audit, paraphrase, split_by_platform, synthesize, write_all
+
+    catalog = load_catalog()
+    try:
+        v = Store(cassettes).open(set_name, version)
+    except SimulatorError as exc:
+        _fail(str(exc))
+    console = Console(stderr=True)
+    if graph is not None:
+        try:
+            g = EdgeGraph.load(graph / GRAPH_FILE, catalog)
+        except GraphError as exc:
+            _fail(str(exc))
+        obs = None
+    else:
+        console.print("building the EDGE graph (no --graph given)...")
+        res0 = build_graph(v, catalog, seed=seed)
+        g, obs = res0.graph, res0.obs
+    with Progress(TextColumn("synthesizing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=console, transient=False) as prog:
+        task = prog.add_task("synth", total=n)
+        res = synthesize(v, catalog, g, n=n, seed=seed, obs=obs,
+                         progress=lambda done, want: prog.update(task, completed=min(done, n), total=n))
+    if paraphrase_url:
+        if not paraphrase_model:
+            raise typer.BadParameter("give --paraphrase-model too", param_hint="--paraphrase-model")
+        qs = paraphrase([e["question"] for e in res.examples], base_url=paraphrase_url, model=paraphrase_model,
+                        api_key=os.environ.get("OPENAI_API_KEY"))
+        for e, q in zip(res.examples, qs):
+            e["question_template"], e["question"] = e["question"], q
+    hold = [h.strip() for h in holdout.split(",") if h.strip()]
+    splits = split_by_platform(res.examples, hold)
+    res.report["splits"] = {"holdout": hold, **{k: len(x) for k, x in splits.items()}}
+    res.report["audit"] = audit(res.examples, tasks)
+    paths = write_all(res.examples, out, v, catalog, res.report)
+    s = res.report["summary"]
+    table = Table(title=f"{len(res.examples)} examples ({res.report['attempts']} attempts)")
+    table.add_column("dimension")
+    table.add_column("distribution")
+    for dim in ("junction", "platforms", "domains", "lengths"):
+        table.add_row(dim, ", ".join(f"{k} {x}" for k, x in s[dim].items()))
+    table.add_row("filters removed", ", ".join(f"{k} {x}" for k, x in res.report["filters"].items()))
+    miss = s["missing"]
+    table.add_row("missing", "; ".join(f"{k}: {', '.join(x)}" for k, x in miss.items() if x) or "none")
+    Console().print(table)
+    if "skipped" in res.report["audit"]:
+        typer.echo(f"audit: {res.report['audit']['skipped']}")
+    else:
+        typer.echo(f"audit: edge Jaccard {res.report['audit']['edge_jaccard']}, "
+                   f"verbatim questions {len(res.report['audit']['verbatim_questions'])}")
+    typer.echo("wrote " + ", ".join(str(p) for p in paths.values()))
+
+
 if __name__ == "__main__":
     edge_app()

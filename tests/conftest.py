@@ -23,3 +23,16 @@ def cassette_root(tmp_path: Path) -> Path:
     root = tmp_path / "cassettes"
     root.mkdir()
     return root
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests marked ``slow`` run with ``-m slow`` or ``KOPA_SLOW=1`` (CI sets it); else skipped."""
+    import os
+
+    expr = str(config.getoption("markexpr") or "")
+    if os.environ.get("KOPA_SLOW") == "1" or ("slow" in expr and "not slow" not in expr):
+        return
+    skip = pytest.mark.skip(reason="slow: run with -m slow or KOPA_SLOW=1 (CI does)")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)

@@ -174,10 +174,7 @@ def test_interrupted_recording_keeps_previous_version_and_resumes(setup: Setup) 
 
 
 @pytest.mark.slow
-def test_interrupted_recording_many_trials(setup: Setup, request: pytest.FixtureRequest) -> None:
-    expr = str(request.config.getoption("markexpr") or "")
-    if os.environ.get("KOPA_SLOW") != "1" and ("slow" not in expr or "not slow" in expr):
-        pytest.skip("60 kill trials (1-5 min): select with -m slow or KOPA_SLOW=1")
+def test_interrupted_recording_many_trials(setup: Setup) -> None:
     trials = _run_trials(setup, seed=7, n=60, workers=max(2, min(6, os.cpu_count() or 2)))
     # Kill points spread over the job: before any collection, mid-job at many depths.
     depths = {t.checkpoint_lines for t in trials if t.killed and not t.published_before_kill}

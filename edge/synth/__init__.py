@@ -1,0 +1,43 @@
+"""EDGE synthesis (DESIGN §8): executable multi-step trajectories from verified paths.
+
+``synthesize`` samples chains over the verified graph, executes every step through the
+simulator (all pages), computes the gold answer from the execution, writes a Korean
+question, filters, and returns examples that keep their gold programs; ``write_all``
+writes them as OpenAI conversations, a TRL table and verl rows.
+"""
+
+from __future__ import annotations
+
+from .execute import CallFailed, PagedExecutor, ProgramError, Run, run_program
+from .pipeline import MAIN_PLATFORMS, SynthConfig, SynthResult, canonical, recompute, summarize_examples, synthesize
+from .questions import paraphrase, write_question
+from .sample import JUNCTIONS, Sampler, sane_edges
+from .splits import audit, edge_jaccard, split_by_platform, verbatim_overlap
+from .writers import conversation, have_parquet, write_all
+
+__all__ = [
+    "JUNCTIONS",
+    "MAIN_PLATFORMS",
+    "CallFailed",
+    "PagedExecutor",
+    "ProgramError",
+    "Run",
+    "Sampler",
+    "SynthConfig",
+    "SynthResult",
+    "audit",
+    "canonical",
+    "conversation",
+    "edge_jaccard",
+    "have_parquet",
+    "paraphrase",
+    "recompute",
+    "run_program",
+    "sane_edges",
+    "split_by_platform",
+    "summarize_examples",
+    "synthesize",
+    "verbatim_overlap",
+    "write_all",
+    "write_question",
+]

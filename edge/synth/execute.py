@@ -1,0 +1,375 @@
+"""Executing gold programs through the simulator, every page of every call.
+
+A *gold program* is plain JSON: a list of steps and the id of the step holding the answer.
+Steps are calls (one tool, constant ``args`` plus ``bind`` from earlier steps, or ``each``
+value of an earlier list) and deterministic reductions over their records. Calls always read
+*all* pages (``pages`` records how many there were); an answer is never computed from page 1.
+
+>>> prog = {"steps": [{"id": "s1", "op": "call", "tool": "tago_city_codes", "args": {}},
+...                   {"id": "v1", "op": "count", "from": "s1"}], "answer": "v1"}
+>>> run_program(prog, PagedExecutor(resolver)).answer   # doctest: +SKIP
+132
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from simulator import Endpoint, Resolver
+from simulator.record import build_request
+
+from ..observe import scalar
+from ..transforms import apply_transform
+from ..verify import classify
+
+__all__ = [
+    "MAX_PAGES",
+    "CallFailed",
+    "PageCall",
+    "PagedExecutor",
+    "PagedResult",
+    "ProgramError",
+    "Run",
+    "as_number",
+    "page_params",
+    "page_size_of",
+    "run_program",
+]
+
+#: Pages read at most per call; a call needing more is refused (never cut to its first pages).
+MAX_PAGES = 40
+
+
+class ProgramError(ValueError):
+    """A malformed gold program, or one whose data no longer supports a step."""
+
+
+class CallFailed(ProgramError):
+    """A call that did not answer with records (miss, empty, error, too many pages)."""
+
+
+@dataclass(frozen=True)
+class PageCall:
+    """One request as a client sends it: the tool and every argument (paging included)."""
+
+    tool: str
+    args: dict[str, str]
+    count: int
+
+
+@dataclass
+class PagedResult:
+    """All the records of a call, read page by page."""
+
+    tool: str
+    args: dict[str, str]
+    records: list[dict[str, Any]]
+    total: int
+    pages: list[PageCall]
+
+
+def page_size_of(ep: Endpoint) -> int:
+    """The page size a careful client asks for: the largest the API allows, at most 1,000."""
+    return max(1, min(ep.max_page_size, 1000))
+
+
+def page_params(ep: Endpoint, page: int, size: int) -> dict[str, str]:
+    """Paging and path-format params for page ``page`` (1-based) of ``size`` records."""
+    out: dict[str, str] = {}
+    for p in ep.params:
+        if p.role == "page":
+            out[p.name] = str(page)
+        elif p.role == "page_size":
+            out[p.name] = str(size)
+        elif p.role == "range_start":
+            out[p.name] = str((page - 1) * size + 1)
+        elif p.role == "range_end":
+            out[p.name] = str(page * size)
+        elif p.role == "format" and p.location == "path" and not p.default:
+            out[p.name] = "json" if "json" in (p.enum or ["json"]) else (p.enum or ["json"])[0]
+    return out
+
+
+def _pages_supported(ep: Endpoint) -> bool:
+    return ep.kind == "collection" and any(p.role in ("page", "range_start") for p in ep.params)
+
+
+@dataclass
+class PagedExecutor:
+    """Calls tools through a ``Resolver`` and reads every page; identical calls are memoised.
+
+    Args:
+        resolver: the simulator (``miss="strict"``: an unrecorded call is a failure here).
+        max_pages: refuse calls that would need more pages than this.
+    """
+
+    resolver: Resolver
+    max_pages: int = MAX_PAGES
+    requests: int = 0
+    _memo: dict[str, PagedResult | str] = field(default_factory=dict)
+
+    def call(self, tool: str, args: Mapping[str, str]) -> PagedResult:
+        """All records of ``tool`` with ``args``; raises ``CallFailed`` naming why not."""
+        key = tool + "\x00" + json.dumps(dict(args), sort_keys=True, ensure_ascii=False)
+        hit = self._memo.get(key)
+        if hit is None:
+            try:
+                hit = self._call(tool, dict(args))
+            except CallFailed as exc:
+                hit = str(exc)
+            self._memo[key] = hit
+        if isinstance(hit, str):
+            raise CallFailed(hit)
+        return hit
+
+    def _call(self, tool: str, args: dict[str, str]) -> PagedResult:
+        cat = self.resolver.catalog
+        if tool not in cat.endpoints:
+            raise CallFailed(f"tool={tool!r} is not in the catalog")
+        ep = cat.endpoint(tool)
+        paged = _pages_supported(ep)
+        size = page_size_of(ep)
+        records: list[dict[str, Any]] = []
+        pages: list[PageCall] = []
+        total = 0
+        page = 1
+        while True:
+            full = {**args, **page_params(ep, page, size)} if paged else {**args, **page_params(ep, 1, size)}
+            req = build_request(ep, full, key="x")
+            self.requests += 1
+            resp = self.resolver.resolve(req)
+            res = classify(ep, resp)
+            if res.outcome != "success":
+                if page > 1 and res.detail == "empty result":
+                    break
+                raise CallFailed(f"{tool} {json.dumps(args, ensure_ascii=False, sort_keys=True)} page {page}: "
+                                 f"{res.outcome} ({res.detail})")
+            pages.append(PageCall(tool, full, len(res.records)))
+            records.extend(res.records)
+            if page == 1:
+                total = _total(ep, resp.body, len(res.records))
+            if not paged or len(records) >= total or len(res.records) < size:
+                break
+            page += 1
+            if page > self.max_pages:
+                raise CallFailed(f"{tool}: {total} records need more than {self.max_pages} pages")
+        return PagedResult(tool, dict(args), records, max(total, len(records)), pages)
+
+
+def _total(ep: Endpoint, body: bytes, got: int) -> int:
+    from simulator import get_dialect
+
+    from ..verify import _sniff
+
+    try:
+        parsed = get_dialect(ep.dialect).parse(ep, body, _sniff(body))
+    except Exception:  # noqa: BLE001 - classify already parsed it once
+        return got
+    return int(parsed.total) if parsed.total is not None else got
+
+
+# ---- values -----------------------------------------------------------------------------
+def as_number(value: Any) -> float | None:
+    """A record value as a number (``"1,234"`` → 1234.0); None when it is not one."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, (int, float)):
+        return float(value) if math.isfinite(float(value)) else None
+    text = str(value).strip().replace(",", "")
+    if not text or len(text) > 24:
+        return None
+    try:
+        x = float(text)
+    except ValueError:
+        return None
+    return x if math.isfinite(x) else None
+
+
+def _num_out(x: float) -> int | float:
+    return int(x) if float(x).is_integer() else round(x, 4)
+
+
+def _s(value: Any) -> str:
+    s = scalar(value)
+    return "" if s is None else s
+
+
+# ---- the interpreter ----------------------------------------------------------------------
+@dataclass
+class Run:
+    """An executed program: every step's value, the calls made (in order) and the answer."""
+
+    values: dict[str, Any]
+    calls: list[PagedResult]
+    answer: Any
+    #: step id → the call results it made (one per call, several for ``each``).
+    step_calls: dict[str, list[PagedResult]]
+
+
+def _records(values: Mapping[str, Any], ref: str) -> list[dict[str, Any]]:
+    v = values.get(ref)
+    if not isinstance(v, PagedResult):
+        raise ProgramError(f"step {ref!r} is not a call (got {type(v).__name__})")
+    return v.records
+
+
+def _where(recs: list[dict[str, Any]], where: Mapping[str, Any] | None) -> list[dict[str, Any]]:
+    if not where:
+        return recs
+    f, op, val = where["field"], where.get("op", "eq"), str(where["value"])
+    if op == "eq":
+        return [r for r in recs if _s(r.get(f)) == val]
+    if op == "contains":
+        return [r for r in recs if val in _s(r.get(f))]
+    raise ProgramError(f"where op={op!r} unknown; use eq or contains")
+
+
+def _keyed(recs: list[dict[str, Any]], key: str) -> list[tuple[float, int, dict[str, Any]]]:
+    out = [(x, i, r) for i, r in enumerate(recs) if (x := as_number(r.get(key))) is not None]
+    if not out:
+        raise ProgramError(f"no record has a number in {key!r}")
+    return out
+
+
+def _guard_ok(step: Mapping[str, Any], values: Mapping[str, Any]) -> bool:
+    g = step.get("if")
+    if not g:
+        return True
+    x = values.get(g["ref"])
+    if not isinstance(x, (int, float)):
+        raise ProgramError(f"condition on {g['ref']!r}: not a number")
+    test = x >= g["gte"]
+    return test == bool(g.get("is", True))
+
+
+def _call_step(step: Mapping[str, Any], values: dict[str, Any], ex: PagedExecutor) -> Any:
+    args = {k: str(v) for k, v in step.get("args", {}).items()}
+    for param, b in step.get("bind", {}).items():
+        v = values.get(b["ref"])
+        if v is None or isinstance(v, (list, dict, PagedResult)):
+            raise ProgramError(f"bind {param} <- {b['ref']!r}: not a scalar")
+        args[param] = apply_transform(v, b.get("transform", ""))
+    each = step.get("each")
+    if not each:
+        return ex.call(step["tool"], args)
+    items = values.get(each["ref"])
+    if not isinstance(items, list) or not items:
+        raise ProgramError(f"each over {each['ref']!r}: not a non-empty list")
+    out = []
+    for item in items:
+        a = dict(args)
+        a[each["param"]] = apply_transform(item, each.get("transform", ""))
+        out.append([str(item), ex.call(step["tool"], a)])
+    return out
+
+
+def _reduce(step: Mapping[str, Any], values: dict[str, Any]) -> Any:  # noqa: C901 - one op table
+    op = step["op"]
+    if op in ("map_count", "map_sum", "map_argmax", "map_argmin"):
+        m = values.get(step["from"])
+        if not isinstance(m, list):
+            raise ProgramError(f"{op} over {step['from']!r}: not an each-call")
+        counts = [(v, len(_where(r.records, step.get("where")))) for v, r in m]
+        if op == "map_sum":
+            return sum(c for _, c in counts)
+        if op == "map_count":
+            return {v: c for v, c in counts}
+        best = (max if op == "map_argmax" else min)(counts, key=lambda t: t[1])
+        ties = [v for v, c in counts if c == best[1]]
+        winner = ties[0]
+        lab = step.get("label")
+        if lab:
+            recs = _records(values, lab["from"])
+            for r in recs:
+                if _s(r.get(lab["key"])) == winner:
+                    return _s(r.get(lab["field"]))
+        return winner
+    if op == "cmp":
+        a, b = values.get(step["a"]), values.get(step["b"])
+        if not isinstance(a, (int, float)) or not isinstance(b, (int, float)):
+            raise ProgramError("cmp needs two numbers")
+        la, lb = step.get("labels", ["a", "b"])
+        return la if a > b else lb if b > a else "같음"
+    if op == "pair":
+        return [values.get(r) for r in step["refs"]]
+    if op == "choose":
+        g = step["test"]
+        x = values.get(g["ref"])
+        if not isinstance(x, (int, float)):
+            raise ProgramError(f"choose on {g['ref']!r}: not a number")
+        return values.get(step["then"] if x >= g["gte"] else step["else"])
+    recs = _where(_records(values, step["from"]), step.get("where"))
+    if op == "count":
+        return len(recs)
+    if op == "pick":
+        if not recs:
+            raise ProgramError(f"pick from {step['from']!r}: no record matches {step.get('where')}")
+        v = _s(recs[0].get(step["field"]))
+        if not v:
+            raise ProgramError(f"pick from {step['from']!r}: empty {step['field']!r}")
+        return v
+    if op in ("argmax", "argmin"):
+        rows = _keyed(recs, step["key"])
+        best = (max if op == "argmax" else min)(rows, key=lambda t: (t[0], -t[1]) if op == "argmax" else (t[0], t[1]))
+        v = _s(best[2].get(step["field"]))
+        if not v:
+            raise ProgramError(f"{op}: empty {step['field']!r}")
+        return v
+    if op == "topk":
+        rows = sorted(_keyed(recs, step["key"]), key=lambda t: (-t[0], t[1]))
+        return [_s(r.get(step["field"])) for _, _, r in rows[: int(step["k"])]]
+    if op in ("sum", "mean", "max", "min"):
+        xs = [x for x, _, _ in _keyed(recs, step["key"])]
+        if op == "sum":
+            return _num_out(sum(xs))
+        if op == "mean":
+            return _num_out(round(sum(xs) / len(xs), 2))
+        return _num_out(max(xs) if op == "max" else min(xs))
+    if op == "distinct":
+        vals = sorted({_s(r.get(step["field"])) for r in recs} - {""})
+        return vals[: int(step["limit"])] if step.get("limit") else vals
+    if op == "distinct_count":
+        return len({_s(r.get(step["field"])) for r in recs} - {""})
+    if op == "values":
+        seen: dict[str, None] = {}
+        for r in recs:
+            v = _s(r.get(step["field"]))
+            if v:
+                seen.setdefault(v, None)
+        return list(seen)
+    raise ProgramError(f"op={op!r} is unknown")
+
+
+CALL_OPS = ("call",)
+
+
+def run_program(program: Mapping[str, Any], ex: PagedExecutor) -> Run:
+    """Execute ``program`` step by step; raises ``ProgramError`` (``CallFailed``) when it cannot."""
+    if not isinstance(program, Mapping) or not isinstance(program.get("steps"), list) or "answer" not in program:
+        raise ProgramError("a program is {'steps': [...], 'answer': step id}")
+    values: dict[str, Any] = {}
+    calls: list[PagedResult] = []
+    step_calls: dict[str, list[PagedResult]] = {}
+    for step in program["steps"]:
+        sid = step.get("id")
+        if not sid or sid in values:
+            raise ProgramError(f"step id {sid!r} missing or repeated")
+        if not _guard_ok(step, values):
+            values[sid] = None
+            continue
+        if step.get("op") == "call":
+            v = _call_step(step, values, ex)
+            made = [v] if isinstance(v, PagedResult) else [r for _, r in v]
+            calls.extend(made)
+            step_calls[sid] = made
+        else:
+            v = _reduce(step, values)
+        values[sid] = v
+    ans = values.get(program["answer"])
+    if ans is None or ans == [] or ans == "":
+        raise ProgramError("the answer is empty")
+    return Run(values, calls, ans, step_calls)

@@ -1,0 +1,109 @@
+"""What the synthesizer may do with a tool's fields: name them, sum them, group by them.
+
+Decided from the catalog ``FieldSpec`` (type, ``code`` flag, description) and from the
+records a call actually returned (a "number" field must hold numbers there).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from simulator import Catalog, Endpoint
+
+from ..observe import scalar
+from .execute import as_number
+from .korean import clean_desc
+
+__all__ = ["FieldRoles", "column", "field_desc", "roles", "tool_desc"]
+
+_COL_CACHE: dict[tuple[int, str], tuple[list[dict[str, Any]], list[str | None]]] = {}
+
+
+def column(records: list[dict[str, Any]], name: str) -> list[str | None]:
+    """``scalar`` of field ``name`` for every record (cached per result list)."""
+    key = (id(records), name)
+    hit = _COL_CACHE.get(key)
+    if hit is not None and hit[0] is records and len(hit[1]) == len(records):
+        return hit[1]
+    col = [scalar(r.get(name)) for r in records]
+    if len(_COL_CACHE) > 20000:
+        _COL_CACHE.clear()
+    _COL_CACHE[key] = (records, col)
+    return col
+
+_DATE = re.compile(r"(ymd|dt|date|_de$|일자|일시|날짜|시각|time|연도|year|^ay$|dtm|birth|기념일|생년|_ym$|yy)", re.I)
+_IDLIKE = re.compile(r"(cd$|code|_id$|id$|^id|_no$|no$|번호|코드|seq|sn$|link|url|tel|email|image|mst|^num$|giho|order)", re.I)
+_LABEL = re.compile(r"(nm$|name$|_nm|명$|명한글|이름|명칭|title)", re.I)
+_LABEL_DESC = re.compile(r"(명$|이름|명칭|제목|이름\b)")
+
+
+def field_desc(ep: Endpoint, name: str) -> str:
+    """The Korean noun a question uses for field ``name`` of ``ep`` (its catalog description)."""
+    for f in ep.fields:
+        if f.name == name:
+            return clean_desc(f.description, name)
+    return name
+
+
+def tool_desc(ep: Endpoint) -> str:
+    """The tool's summary as a noun phrase."""
+    return clean_desc(ep.summary, ep.id)
+
+
+class FieldRoles:
+    """Label, number and category fields of one call result."""
+
+    def __init__(self, label: list[str], number: list[str], category: list[str]) -> None:
+        self.label, self.number, self.category = label, number, category
+
+
+_ROLE_CACHE: dict[tuple[str, int, int], tuple[list[dict[str, Any]], FieldRoles]] = {}
+
+
+def roles(catalog: Catalog, tool: str, records: list[dict[str, Any]]) -> FieldRoles:
+    """Roles of ``tool``'s fields given the ``records`` one call returned (cached per result)."""
+    key = (tool, id(records), len(records))
+    hit = _ROLE_CACHE.get(key)
+    if hit is not None and hit[0] is records:
+        return hit[1]
+    fr = _roles(catalog, tool, records)
+    if len(_ROLE_CACHE) > 4096:
+        _ROLE_CACHE.clear()
+    _ROLE_CACHE[key] = (records, fr)
+    return fr
+
+
+def _roles(catalog: Catalog, tool: str, records: list[dict[str, Any]]) -> FieldRoles:
+    ep = catalog.endpoint(tool)
+    specs = {f.name: f for f in ep.fields}
+    names = list(specs) or (list(records[0]) if records else [])
+    label: list[str] = []
+    number: list[str] = []
+    category: list[str] = []
+    n = len(records)
+    for name in names:
+        spec = specs.get(name)
+        desc = spec.description if spec else ""
+        is_code = bool(spec and spec.code) or bool(_IDLIKE.search(name)) or "코드" in desc
+        is_date = bool(_DATE.search(name)) or bool(_DATE.search(desc[:12]))
+        vals = column(records, name)
+        present = [v for v in vals if v is not None]
+        if not present or len(present) < 0.9 * n:
+            continue
+        nums = [as_number(v) for v in present]
+        numeric_share = sum(x is not None for x in nums) / len(present)
+        distinct = len(set(present))
+        if (not is_code and not is_date and numeric_share >= 0.95
+                and (spec is None or spec.type in ("integer", "number") or numeric_share == 1.0)
+                and distinct >= 2):
+            number.append(name)
+            continue
+        if is_code or is_date or numeric_share > 0.5:
+            continue
+        avg_len = sum(len(v) for v in present) / len(present)
+        if (_LABEL.search(name) or _LABEL_DESC.search(clean_desc(desc, ""))) and distinct >= max(2, 0.5 * n) and avg_len <= 40:
+            label.append(name)
+        elif 2 <= distinct <= 12 and distinct < n and avg_len <= 20:
+            category.append(name)
+    return FieldRoles(label, number, category)

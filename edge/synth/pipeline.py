@@ -1,0 +1,250 @@
+"""The synthesis pipeline: sample → execute → phrase → filter → examples (DESIGN §8).
+
+>>> res = synthesize(version, catalog, graph, n=1000, seed=0)   # doctest: +SKIP
+>>> res.report["filters"]                                        # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import re
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from simulator import Catalog, Resolver, Version
+
+from ..graph import EdgeGraph
+from ..observe import Observations
+from .execute import PagedExecutor, ProgramError, run_program
+from .questions import answer_text, write_question
+from .sample import JUNCTIONS, Draft, Sampler, sane_edges
+
+__all__ = ["MAIN_PLATFORMS", "SynthConfig", "SynthResult", "canonical", "recompute", "summarize_examples", "synthesize"]
+
+MAIN_PLATFORMS = ("tago", "seoul", "opendart", "fsc", "neis", "lawgokr", "assembly", "nec", "mois", "molit")
+DOMAINS = ("traffic", "finance", "education", "law", "politics", "district")
+_HANGUL = re.compile(r"[가-힣]")
+
+
+def canonical(answer: Any) -> str:
+    """The answer as the ground-truth string rewards compare against (sorted-key JSON)."""
+    return json.dumps(answer, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+@dataclass
+class SynthConfig:
+    """Knobs of one synthesis run."""
+
+    min_len: int = 2
+    max_len: int = 8
+    #: Attempts at most per requested example (drafts that fail are discarded).
+    attempts_per_example: int = 6
+    #: Extra drafts made beyond ``n`` so that filtering still leaves ``n``.
+    overshoot: float = 0.15
+
+
+@dataclass
+class SynthResult:
+    """Kept examples, the filter report and the summary."""
+
+    examples: list[dict[str, Any]]
+    report: dict[str, Any]
+    dropped: dict[str, list[str]] = field(default_factory=dict)
+
+
+def _example(d: Draft, question: str, answer: Any, catalog: Catalog, version: Version, seed: int) -> dict[str, Any]:
+    prog = d.program()
+    tools = list(dict.fromkeys(s["tool"] for s in prog["steps"] if s.get("op") == "call"))
+    plats = list(dict.fromkeys(catalog.endpoint(t).platform for t in tools))
+    doms = list(dict.fromkeys(catalog.endpoint(t).domain for t in tools))
+    main = _main_junction(d.junctions)
+    blob = json.dumps({"q": question, "p": prog}, ensure_ascii=False, sort_keys=True)
+    return {
+        "id": hashlib.sha256(blob.encode("utf-8")).hexdigest()[:16],
+        "question": question,
+        "answer": answer,
+        "ground_truth": canonical(answer),
+        "answer_text": answer_text(answer),
+        "junction": main,
+        "junctions": list(d.junctions),
+        "length": d.calls,
+        "tools": tools,
+        "platforms": plats,
+        "domains": doms,
+        "domain": doms[0],
+        "edges": sorted({f"{a}->{b}" for a, b in d.edges}),
+        "bound_values": list(d.bound),
+        "gold_program": prog,
+        "cassettes": {"set": version.manifest.set, "version": version.manifest.version,
+                      "content_hash": version.content_hash},
+        "seed": seed,
+    }
+
+
+_PRIORITY = ("COND", "CMP", "SEM", "FAN", "DRV", "SEQ")
+
+
+def _main_junction(js: list[str]) -> str:
+    for j in _PRIORITY:
+        if j in js:
+            return j
+    return "SEQ"
+
+
+def synthesize(
+    version: Version,
+    catalog: Catalog,
+    graph: EdgeGraph,
+    *,
+    n: int = 1000,
+    seed: int = 0,
+    obs: Observations | None = None,
+    config: SynthConfig | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> SynthResult:
+    """Make about ``n`` verified examples from ``graph``'s verified paths on ``version``."""
+    cfg = config or SynthConfig()
+    obs = obs or Observations.from_version(version, catalog)
+    rng = random.Random(seed)
+    resolver = Resolver(version, catalog, miss="strict")
+    ex = PagedExecutor(resolver)
+    sampler = Sampler(catalog, sane_edges(graph), obs, ex, rng)
+    made: Counter[str] = Counter()
+    failed: Counter[str] = Counter()
+    lengths: Counter[int] = Counter()
+    drafts: list[dict[str, Any]] = []
+    want = int(n * (1 + cfg.overshoot)) + 1
+    attempts = 0
+    while len(drafts) < want and attempts < want * cfg.attempts_per_example:
+        attempts += 1
+        jtype = min(JUNCTIONS, key=lambda j: (made[j] + 0.1 * failed[j], rng.random()))
+        length = min(range(cfg.min_len, cfg.max_len + 1), key=lambda k: (lengths[k], rng.random()))
+        d = sampler.build(jtype, length)
+        main = _main_junction(d.junctions) if d else None
+        if d is None or main != jtype or not cfg.min_len <= d.calls <= cfg.max_len:
+            failed[jtype] += 1
+            continue
+        made[jtype] += 1
+        lengths[d.calls] += 1
+        try:
+            answer = run_program(d.program(), ex).answer
+        except ProgramError:
+            failed[jtype] += 1
+            continue
+        domain = catalog.endpoint(d.steps[0]["tool"]).domain
+        question = write_question(catalog, rng, d.parts, domain)
+        drafts.append(_example(d, question, answer, catalog, version, seed))
+        sampler.made.update(drafts[-1]["platforms"])
+        if progress:
+            progress(len(drafts), want)
+    kept, report, dropped = apply_filters(drafts, version, catalog)
+    kept = kept[:n]
+    report.update({"attempts": attempts, "drafts": len(drafts), "kept": len(kept), "requested": n,
+                   "failed_attempts": dict(sorted(failed.items())), "requests": ex.requests,
+                   "summary": summarize_examples(kept)})
+    return SynthResult(kept, report, dropped)
+
+
+# ---- filters -------------------------------------------------------------------------------
+def _malformed(e: dict[str, Any], catalog: Catalog) -> str | None:
+    q = e.get("question") or ""
+    if not _HANGUL.search(q) or "{" in q or "None" in q or len(q) < 20:
+        return "question"
+    if e.get("answer") in (None, "", []) or "None" in e["ground_truth"]:
+        return "answer"
+    steps = e.get("gold_program", {}).get("steps")
+    if not isinstance(steps, list) or not steps:
+        return "program"
+    if any(s.get("op") == "call" and s.get("tool") not in catalog.endpoints for s in steps):
+        return "tool"
+    if not 2 <= e.get("length", 0) <= 8:
+        return "length"
+    return None
+
+
+def _single_call(e: dict[str, Any]) -> bool:
+    """True when one call could give the answer: fewer than two calls, or an intermediate
+    value given away by the question, or the answer is just a value passed between calls."""
+    if e["length"] < 2 or len(e["tools"]) < 2 and e["junction"] not in ("FAN", "CMP"):
+        return True
+    q = e["question"]
+    for v in e["bound_values"]:
+        if len(v) >= 3 and v in q:
+            return True
+    ans = e["answer"]
+    return isinstance(ans, str) and ans in e["bound_values"]
+
+
+def recompute(examples: list[dict[str, Any]], version: Version, catalog: Catalog) -> list[tuple[Any, str | None]]:
+    """Run every example's gold program again on ``version``: (answer, error) per example."""
+    ex = PagedExecutor(Resolver(version, catalog, miss="strict"))
+    out: list[tuple[Any, str | None]] = []
+    for e in examples:
+        try:
+            out.append((run_program(e["gold_program"], ex).answer, None))
+        except ProgramError as exc:
+            out.append((None, str(exc)))
+    return out
+
+
+def apply_filters(drafts: list[dict[str, Any]], version: Version, catalog: Catalog
+                  ) -> tuple[list[dict[str, Any]], dict[str, Any], dict[str, list[str]]]:
+    """Malformed → single-call → duplicate → re-execution; counts what each removed."""
+    dropped: dict[str, list[str]] = {"malformed": [], "single_call": [], "duplicate": [], "reexecution": []}
+    stage: list[dict[str, Any]] = []
+    for e in drafts:
+        if _malformed(e, catalog):
+            dropped["malformed"].append(e["id"])
+        elif _single_call(e):
+            dropped["single_call"].append(e["id"])
+        else:
+            stage.append(e)
+    seen_q: set[str] = set()
+    seen_p: set[str] = set()
+    uniq = []
+    for e in stage:
+        pk = json.dumps(e["gold_program"], sort_keys=True, ensure_ascii=False)
+        qk = " ".join(e["question"].split())
+        if pk in seen_p or qk in seen_q or e["id"] in {u["id"] for u in uniq[-1:]}:
+            dropped["duplicate"].append(e["id"])
+            continue
+        seen_p.add(pk)
+        seen_q.add(qk)
+        uniq.append(e)
+    kept = []
+    for e, (ans, err) in zip(uniq, recompute(uniq, version, catalog)):
+        if err is not None or canonical(ans) != e["ground_truth"]:
+            dropped["reexecution"].append(e["id"])
+        else:
+            kept.append(e)
+    report = {"filters": {k: len(v) for k, v in dropped.items()}}
+    return kept, report, dropped
+
+
+# ---- summary -------------------------------------------------------------------------------
+def summarize_examples(examples: list[dict[str, Any]]) -> dict[str, Any]:
+    """Distributions over junction types, platforms, domains and lengths, and what is missing."""
+    j = Counter(e["junction"] for e in examples)
+    jall = Counter(x for e in examples for x in set(e["junctions"]))
+    plat = Counter(p for e in examples for p in e["platforms"])
+    first = Counter(e["platforms"][0] for e in examples)
+    dom = Counter(d for e in examples for d in e["domains"])
+    lens = Counter(e["length"] for e in examples)
+    return {
+        "examples": len(examples),
+        "junction": {k: j.get(k, 0) for k in JUNCTIONS},
+        "junction_any": {k: jall.get(k, 0) for k in JUNCTIONS},
+        "platforms": dict(sorted(plat.items())),
+        "start_platform": dict(sorted(first.items())),
+        "domains": {k: dom.get(k, 0) for k in DOMAINS},
+        "lengths": {str(k): lens[k] for k in sorted(lens)},
+        "missing": {
+            "junctions": [k for k in JUNCTIONS if not j.get(k)],
+            "platforms": [p for p in MAIN_PLATFORMS if not plat.get(p)],
+            "domains": [d for d in DOMAINS if not dom.get(d)],
+        },
+    }

@@ -1,0 +1,669 @@
+"""Path sampling and junction builders: verified chains → executed gold programs.
+
+The sampler walks the verified EDGE graph (only bindings that executed, and whose field and
+param mean the same kind of thing), with a seeded ``random.Random``:
+
+* the main junction type is chosen against what has been made so far (least-made first),
+  then a main edge that supports it, then a prefix path into its source, preferring code
+  lookups (tools recorded with no arguments) as starts and FAN/DRV handoffs on the way;
+* every value that passes between calls is chosen from the previous call's *full* result
+  (all pages), by name lookup (SEQ), deterministic reduction (DRV: argmax/argmin, filter,
+  top-k), a small set (FAN), a shared argument (SEM), two entities (CMP) or a threshold (COND);
+* the draft's steps are executed as they are chosen (``PagedExecutor``), so a draft that
+  meets a miss, an empty result or a too-large call is abandoned, never guessed.
+
+The result is a ``Draft``: the gold program, question parts for the templates, and facts
+(tools, platforms, junctions) for the summary and filters.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from simulator import Catalog
+
+from ..cardinality import FAN_MAX, cardinality_of
+from ..graph import EdgeGraph
+from ..observe import Observations, scalar
+from ..proposers import Binding
+from ..transforms import apply_transform
+from .execute import CallFailed, PagedExecutor, PagedResult, ProgramError
+from .fields import _DATE, _IDLIKE, column, roles
+
+__all__ = ["JUNCTIONS", "Draft", "Sampler", "sane_edges"]
+
+JUNCTIONS = ("SEQ", "FAN", "DRV", "SEM", "CMP", "COND")
+#: Largest set a FAN junction expands into parallel calls.
+FAN_SET = (2, 5)
+
+
+def _kind(name: str, desc: str) -> str:
+    """The kind of value a field or param carries: date, month, year, election id, name, code."""
+    n = name.lower()
+    if n in ("sgid",):
+        return "election"
+    if "ymd" in n and "deal" in n or "년월" in desc or "yyyymm " in (desc.lower() + " ") and "dd" not in desc.lower():
+        return "month"
+    if n in ("ay", "dealyear", "bsns_year", "solyear") or "연도" in desc or "학년도" in desc:
+        return "year"
+    if _DATE.search(name) or "일자" in desc or "날짜" in desc:
+        return "date"
+    if re.search(r"(nm|name)$", n) or "명" in desc[-2:] or "이름" in desc:
+        return "name"
+    return "code"
+
+
+def _desc_of(catalog: Catalog, tool: str, name: str, param: bool) -> str:
+    ep = catalog.endpoint(tool)
+    items = ep.params if param else ep.fields
+    for it in items:
+        if it.name == name:
+            return it.description or ""
+    return ""
+
+
+def sane_edges(graph: EdgeGraph) -> list[Binding]:
+    """Verified bindings whose source field and target param carry the same kind of value.
+
+    Execution verifies that a value *answers*; it does not say the question would make
+    sense (a law's serial number happens to parse as a ``YYYYMM`` month). Cross-platform
+    code→code bindings must share a name stem, carry a transform, or start at a lookup.
+    """
+    cat = graph.catalog
+    out = []
+    for st in graph.edges("verified"):
+        b = st.binding
+        ks = _kind(b.source_field, _desc_of(cat, b.source_tool, b.source_field, False))
+        kt = _kind(b.target_param, _desc_of(cat, b.target_tool, b.target_param, True))
+        if b.transform.startswith("slice:0:4") and kt == "year" and ks in ("date", "year", "election"):
+            ks = "year"
+        if b.transform.startswith("slice:0:6") and kt == "month" and ks in ("date",):
+            ks = "month"
+        if b.transform.startswith("slice:0:5") and ks == "code":
+            kt = "code"
+        if ks != kt:
+            continue
+        same = cat.endpoint(b.source_tool).platform == cat.endpoint(b.target_tool).platform
+        if ks == "code" and not same:
+            name_score = re.search(r"name ([0-9.]+)", b.rationale or "")
+            if not (b.transform or (name_score and float(name_score.group(1)) > 0) or b.source_tool.endswith(("_codes", "_cd"))):
+                continue
+        out.append(b)
+    return sorted(out, key=lambda b: b.key)
+
+
+@dataclass
+class Draft:
+    """A program under construction (steps run as they are added) and its question parts."""
+
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    parts: list[dict[str, Any]] = field(default_factory=list)
+    junctions: list[str] = field(default_factory=list)
+    edges: list[tuple[str, str]] = field(default_factory=list)
+    bound: list[str] = field(default_factory=list)
+    calls: int = 0
+    answer: str = ""
+    n: int = 0
+
+    def sid(self, prefix: str) -> str:
+        self.n += 1
+        return f"{prefix}{self.n}"
+
+    def program(self) -> dict[str, Any]:
+        return {"steps": self.steps, "answer": self.answer}
+
+
+class Sampler:
+    """Builds drafts of each junction type over ``edges`` (see the module docstring)."""
+
+    def __init__(self, catalog: Catalog, edges: list[Binding], obs: Observations, ex: PagedExecutor, rng: Any) -> None:
+        self.catalog, self.edges, self.obs, self.ex, self.rng = catalog, edges, obs, ex, rng
+        self.out: dict[str, list[Binding]] = {}
+        self.inn: dict[str, list[Binding]] = {}
+        for b in edges:
+            self.out.setdefault(b.source_tool, []).append(b)
+            self.inn.setdefault(b.target_tool, []).append(b)
+        self._filters = {t: sorted(fs, key=lambda d: json.dumps(d, sort_keys=True, ensure_ascii=False))
+                         for t, fs in obs.filters.items()}
+        self.made: Counter[str] = Counter()
+
+    # ---- graph facts -----------------------------------------------------------------
+    def is_lookup(self, tool: str) -> bool:
+        """A code lookup: recorded with no arguments (a whole list of codes or entities)."""
+        return any(not {k: v for k, v in f.items() if self._arg_ok(tool, k)} for f in self._filters.get(tool, []))
+
+    def card(self, b: Binding) -> str:
+        c = cardinality_of(self.obs, b.source_tool, b.source_field)
+        return c.label if c else "SEQ"
+
+    def _arg_ok(self, tool: str, name: str) -> bool:
+        p = self.catalog.endpoint(tool).param(name)
+        return p is not None and p.role in ("filter", "plain")
+
+    def start_args(self, tool: str) -> dict[str, str] | None:
+        fs = self._filters.get(tool)
+        if not fs:
+            return None
+        f = self.rng.choice(fs)
+        return {k: v for k, v in f.items() if self._arg_ok(tool, k)}
+
+    def target_args(self, b: Binding, value: str) -> dict[str, str]:
+        """Args of ``b.target_tool`` besides the bound param: a recorded call's, if one fits."""
+        fs = self._filters.get(b.target_tool, [])
+        exact = [f for f in fs if f.get(b.target_param) == value]
+        having = [f for f in fs if b.target_param in f]
+        pool = exact or having or fs
+        base = dict(self.rng.choice(pool)) if pool else {}
+        args = {k: v for k, v in base.items() if self._arg_ok(b.target_tool, k) and k != b.target_param}
+        for p in self.catalog.endpoint(b.target_tool).params:
+            if p.required and p.name not in args and p.name != b.target_param and p.role in ("filter", "plain"):
+                if p.default or p.example:
+                    args[p.name] = p.default or p.example or ""
+        return args
+
+    def answerable(self, b: Binding, raw: str) -> bool:
+        rec = self.obs.recorded(b.target_tool, b.target_param)
+        return apply_transform(raw, b.transform) in rec
+
+    # ---- execution helpers -------------------------------------------------------------
+    def call(self, d: Draft, tool: str, args: dict[str, str], bind: dict[str, Any] | None = None,
+             each: dict[str, Any] | None = None, guard: dict[str, Any] | None = None) -> tuple[str, Any]:
+        sid = d.sid("s")
+        step: dict[str, Any] = {"id": sid, "op": "call", "tool": tool, "args": dict(sorted(args.items()))}
+        if bind:
+            step["bind"] = bind
+        if each:
+            step["each"] = each
+        if guard:
+            step["if"] = guard
+        from .execute import _call_step
+
+        values = self._values(d)
+        res = _call_step(step, values, self.ex)
+        d.steps.append(step)
+        d.calls += len(res) if isinstance(res, list) else 1
+        self._cache[sid] = res
+        return sid, res
+
+    def reduce(self, d: Draft, step: dict[str, Any]) -> Any:
+        from .execute import _reduce
+
+        step = {"id": d.sid("v"), **step}
+        v = _reduce({k: x for k, x in step.items() if k != "if"}, self._values(d))
+        d.steps.append(step)
+        self._cache[step["id"]] = v
+        return step["id"], v
+
+    def _values(self, d: Draft) -> dict[str, Any]:
+        return {s["id"]: self._cache[s["id"]] for s in d.steps if s["id"] in self._cache}
+
+    _cache: dict[str, Any]
+
+    # ---- picks: one value out of a full result -------------------------------------------
+    def pick(self, d: Draft, sid: str, res: PagedResult, b: Binding, allow_drv: bool = True,
+             force_drv: bool = False) -> tuple[str, str] | None:
+        """Choose one value of ``b.source_field`` from ``res`` (by name, or by a reduction)."""
+        recs = res.records
+        f = b.source_field
+        fr = roles(self.catalog, b.source_tool, recs)
+        large = len(recs) > FAN_MAX or len(res.pages) > 1
+        fcol = column(recs, f)
+        distinct = set(fcol) - {None}
+        if not distinct:
+            return None
+        if len(distinct) == 1 and not force_drv:
+            vid, v = self.reduce(d, {"op": "pick", "from": sid, "field": f})
+            d.parts.append({"kind": "pick_one", "tool": b.source_tool, "field": f})
+            d.junctions.append("SEQ")
+            return vid, v
+        use_drv = force_drv or (allow_drv and large and fr.number and self.rng.random() < 0.5) or not fr.label
+        if use_drv and fr.number:
+            key = self.rng.choice(fr.number)
+            op = self.rng.choice(("argmax", "argmin"))
+            where = None
+            if fr.category and self.rng.random() < 0.4:
+                cf = self.rng.choice(fr.category)
+                cv = sorted(Counter(x for x in column(recs, cf) if x).items(), key=lambda t: (-t[1], t[0]))
+                where = {"field": cf, "op": "eq", "value": self.rng.choice(cv[:4])[0]}
+            st: dict[str, Any] = {"op": op, "from": sid, "key": key, "field": f}
+            if where:
+                st["where"] = where
+            try:
+                vid, v = self.reduce(d, st)
+            except ProgramError:
+                return None
+            d.parts.append({"kind": "pick_reduce", "tool": b.source_tool, "op": op, "key": key, "field": f,
+                            "where": where, "records": len(recs), "pages": len(res.pages)})
+            d.junctions.append("DRV" if large else "SEQ")
+            return vid, v
+        if not fr.label:
+            return None
+        lab = self.rng.choice(fr.label)
+        lcol = column(recs, lab)
+        counts = Counter(lcol)
+        cands = [i for i, (x, y) in enumerate(zip(lcol, fcol)) if x and y and counts[x] == 1]
+        if not cands:
+            return None
+        rec = self.obs.recorded(b.target_tool, b.target_param)
+        good = [i for i in cands if apply_transform(fcol[i], b.transform) in rec] if rec else []
+        i = self.rng.choice(good if good and self.rng.random() < 0.9 else cands)
+        name = lcol[i] or ""
+        vid, v = self.reduce(d, {"op": "pick", "from": sid, "where": {"field": lab, "op": "eq", "value": name}, "field": f})
+        d.parts.append({"kind": "pick_label", "tool": b.source_tool, "label": lab, "name": name, "field": f,
+                        "records": len(recs), "pages": len(res.pages)})
+        d.junctions.append("DRV" if large and self.rng.random() < 0 else "SEQ")
+        return vid, v
+
+    def hop(self, d: Draft, b: Binding, vid: str, v: str) -> tuple[str, PagedResult]:
+        args = self.target_args(b, apply_transform(v, b.transform))
+        sid, res = self.call(d, b.target_tool, args, bind={b.target_param: {"ref": vid, "transform": b.transform}})
+        d.bound.append(v)
+        d.edges.append((b.source_tool, b.target_tool))
+        d.parts.append({"kind": "call", "tool": b.target_tool, "args": args, "param": b.target_param,
+                        "records": len(res.records), "pages": len(res.pages)})
+        return sid, res
+
+    # ---- final reductions -------------------------------------------------------------------
+    def final(self, d: Draft, sid: str, res: PagedResult, tool: str, prefer_drv: bool = False) -> bool:
+        recs = res.records
+        fr = roles(self.catalog, tool, recs)
+        opts: list[dict[str, Any]] = []
+        if len(recs) > 1:
+            opts.append({"op": "count", "from": sid})
+            for c in fr.category:
+                vals = sorted({scalar(r.get(c)) or "" for r in recs} - {""})
+                opts.append({"op": "distinct_count", "from": sid, "field": c})
+                if len(vals) >= 2:
+                    opts.append({"op": "count", "from": sid, "where": {"field": c, "op": "eq", "value": self.rng.choice(vals)}})
+            for nf in fr.number:
+                opts.append({"op": self.rng.choice(("sum", "mean", "max", "min")), "from": sid, "key": nf})
+                for lab in fr.label[:2]:
+                    opts.append({"op": self.rng.choice(("argmax", "argmin")), "from": sid, "key": nf, "field": lab})
+                    if len(recs) >= 5:
+                        opts.append({"op": "topk", "from": sid, "key": nf, "field": lab, "k": 3})
+        else:
+            ep = self.catalog.endpoint(tool)
+            for fs in ep.fields:
+                val = scalar(recs[0].get(fs.name))
+                if val and not fs.code and not _IDLIKE.search(fs.name) and len(val) <= 40:
+                    opts.append({"op": "pick", "from": sid, "field": fs.name})
+        if prefer_drv:
+            opts = [o for o in opts if o["op"] != "pick"] or opts
+        if not opts:
+            return False
+        st = self.rng.choice(opts)
+        try:
+            vid, v = self.reduce(d, st)
+        except ProgramError:
+            return False
+        if v in (None, "", []):
+            return False
+        d.answer = vid
+        d.parts.append({"kind": "final", "tool": tool, **{k: v2 for k, v2 in st.items() if k not in ("from",)},
+                        "records": len(recs), "pages": len(res.pages)})
+        if len(recs) > FAN_MAX and st["op"] != "pick":
+            d.junctions.append("DRV")
+        return True
+
+    # ---- paths ------------------------------------------------------------------------------
+    def _weight_start(self, b: Binding) -> float:
+        plat = self.catalog.endpoint(b.source_tool).platform
+        w = 1.0 / (1.0 + self.made[plat]) ** 0.7  # diversity: platforms made less so far first
+        if self.is_lookup(b.source_tool):
+            w *= 3.0
+        c = self.card(b)
+        w *= {"DRV": 2.0, "FAN": 1.6}.get(c, 1.0)
+        if self.catalog.endpoint(b.source_tool).platform != self.catalog.endpoint(b.target_tool).platform:
+            k = _kind(b.target_param, _desc_of(self.catalog, b.target_tool, b.target_param, True))
+            if k in ("date", "month", "year"):
+                w *= 0.25  # a shared date across domains: allowed, but not the favourite
+        return w
+
+    def prefix(self, tool: str, hops: int) -> list[Binding]:
+        """Up to ``hops`` edges leading into ``tool``, walking back toward a code lookup."""
+        path: list[Binding] = []
+        seen = {tool}
+        here = tool
+        for _ in range(hops):
+            cands = [b for b in self.inn.get(here, []) if b.source_tool not in seen]
+            if not cands:
+                break
+            ws = [self._weight_start(b) for b in cands]
+            b = self.rng.choices(cands, weights=ws)[0]
+            path.insert(0, b)
+            seen.add(b.source_tool)
+            here = b.source_tool
+        return path
+
+    def run_prefix(self, d: Draft, path: list[Binding], first_tool: str) -> tuple[str, PagedResult] | None:
+        """Execute the start call and the prefix hops; returns the last call (the main source)."""
+        start = path[0].source_tool if path else first_tool
+        args = self.start_args(start)
+        if args is None:
+            return None
+        sid, res = self.call(d, start, args)
+        d.parts.append({"kind": "start", "tool": start, "args": args, "records": len(res.records),
+                        "pages": len(res.pages)})
+        for b in path:
+            got = self.pick(d, sid, res, b)
+            if got is None:
+                return None
+            sid, res = self.hop(d, b, *got)
+        return sid, res
+
+    def new_draft(self) -> Draft:
+        self._cache = {}
+        return Draft()
+
+    # ---- builders -----------------------------------------------------------------------------
+    def build(self, jtype: str, length: int) -> Draft | None:
+        """One draft of junction type ``jtype`` with about ``length`` calls; None when it fails."""
+        try:
+            return getattr(self, f"_build_{jtype.lower()}")(length)
+        except (CallFailed, ProgramError):
+            return None
+
+    def _main_edge(self, pred: Any = None) -> Binding | None:
+        cands = [b for b in self.edges if pred is None or pred(b)]
+        if not cands:
+            return None
+        return self.rng.choices(cands, weights=[self._weight_start(b) for b in cands])[0]
+
+    def _chain(self, length: int, main: Binding) -> tuple[Draft, str, PagedResult] | None:
+        d = self.new_draft()
+        hops = max(0, length - 2)
+        got = self.run_prefix(d, self.prefix(main.source_tool, hops), main.source_tool)
+        if got is None:
+            return None
+        return d, got[0], got[1]
+
+    def _build_seq(self, length: int) -> Draft | None:
+        main = self._main_edge()
+        if main is None:
+            return None
+        got = self._chain(length, main)
+        if got is None:
+            return None
+        d, sid, res = got
+        p = self.pick(d, sid, res, main, allow_drv=False)
+        if p is None:
+            return None
+        sid, res = self.hop(d, main, *p)
+        # extend forward while calls remain (SEQ hops by name or reduction)
+        here = main.target_tool
+        seen = {s["tool"] for s in d.steps if s["op"] == "call"}
+        while d.calls < length:
+            nxt = [b for b in self.out.get(here, []) if b.target_tool not in seen]
+            if not nxt:
+                break
+            b = self.rng.choice(nxt)
+            p = self.pick(d, sid, res, b)
+            if p is None:
+                break
+            sid, res = self.hop(d, b, *p)
+            here = b.target_tool
+            seen.add(here)
+        return d if self.final(d, sid, res, here) else None
+
+    def _build_drv(self, length: int) -> Draft | None:
+        main = self._main_edge()
+        if main is None:
+            return None
+        got = self._chain(length, main)
+        if got is None:
+            return None
+        d, sid, res = got
+        if len(res.records) > FAN_MAX and self.rng.random() < 0.6:
+            p = self.pick(d, sid, res, main, force_drv=True)
+            if p is None:
+                return None
+            sid, res = self.hop(d, main, *p)
+            tool = main.target_tool
+        else:
+            p = self.pick(d, sid, res, main)
+            if p is None:
+                return None
+            sid, res = self.hop(d, main, *p)
+            tool = main.target_tool
+            if len(res.records) <= FAN_MAX:
+                return None
+        if not self.final(d, sid, res, tool, prefer_drv=True):
+            return None
+        return d if "DRV" in d.junctions else None
+
+    def _fan_set(self, d: Draft, sid: str, res: PagedResult, b: Binding) -> tuple[str, list[str], dict[str, Any]] | None:
+        recs = res.records
+        fr = roles(self.catalog, b.source_tool, recs)
+        f = b.source_field
+        distinct = list(dict.fromkeys(s for r in recs if (s := scalar(r.get(f)))))
+        lo, hi = FAN_SET
+        opts: list[dict[str, Any]] = []
+        if lo <= len(distinct) <= hi:
+            opts.append({"op": "values", "from": sid, "field": f})
+        for c in fr.category:
+            for val, n in sorted(Counter(scalar(r.get(c)) for r in recs if scalar(r.get(c))).items()):
+                sub = {scalar(r.get(f)) for r in recs if scalar(r.get(c)) == val and scalar(r.get(f))}
+                if lo <= len(sub) <= hi:
+                    opts.append({"op": "values", "from": sid, "field": f, "where": {"field": c, "op": "eq", "value": val}})
+        if len(distinct) > hi:
+            for nf in fr.number:
+                opts.append({"op": "topk", "from": sid, "key": nf, "field": f, "k": self.rng.randint(lo, min(hi, 4))})
+        if not opts:
+            return None
+
+        def ok(st: dict[str, Any]) -> bool:
+            from .execute import _reduce
+
+            try:
+                vals = _reduce(st, {sid: res})
+            except ProgramError:
+                return False
+            return (isinstance(vals, list) and lo <= len(set(vals)) == len(vals) <= hi
+                    and all(self.answerable(b, v) for v in vals))
+
+        good = [o for o in opts if ok(o)]
+        st = self.rng.choice(good if good and self.rng.random() < 0.9 else opts)
+        vid, vals = self.reduce(d, st)
+        if not isinstance(vals, list) or not lo <= len(set(vals)) <= hi or len(set(vals)) != len(vals):
+            return None
+        return vid, vals, st
+
+    def _build_fan(self, length: int) -> Draft | None:
+        main = self._main_edge(lambda b: self.card(b) in ("FAN", "DRV"))
+        if main is None:
+            return None
+        got = self._chain(max(2, length - 3), main)
+        if got is None:
+            return None
+        d, sid, res = got
+        fs = self._fan_set(d, sid, res, main)
+        if fs is None:
+            return None
+        vid, vals, st = fs
+        args = self.target_args(main, apply_transform(vals[0], main.transform))
+        sid2, m = self.call(d, main.target_tool, args, each={"ref": vid, "param": main.target_param, "transform": main.transform})
+        d.bound.extend(vals)
+        d.edges.append((main.source_tool, main.target_tool))
+        d.junctions.append("FAN")
+        fr = roles(self.catalog, main.source_tool, res.records)
+        op = self.rng.choice(("map_sum", "map_argmax", "map_argmin"))
+        red: dict[str, Any] = {"op": op, "from": sid2}
+        if op != "map_sum" and fr.label:
+            red["label"] = {"from": sid, "key": main.source_field, "field": fr.label[0]}
+        rid, ans = self.reduce(d, red)
+        d.answer = rid
+        d.parts.append({"kind": "fan", "tool": main.source_tool, "set": {k: v for k, v in st.items() if k != "from"},
+                        "target": main.target_tool, "args": args, "param": main.target_param, "n": len(vals),
+                        "records": len(res.records), "pages": len(res.pages)})
+        d.parts.append({"kind": "final_map", "tool": main.target_tool, "op": op, "label": ({**red["label"], "from_tool": main.source_tool} if red.get("label") else None)})
+        return d
+
+    def _build_sem(self, length: int) -> Draft | None:
+        pairs = []
+        for src, bs in sorted(self.out.items()):
+            by_field: dict[str, list[Binding]] = {}
+            for b in bs:
+                by_field.setdefault(b.source_field, []).append(b)
+            for _f, group in sorted(by_field.items()):
+                tools = {b.target_tool: b for b in group}
+                if len(tools) >= 2:
+                    pairs.append(sorted(tools.values(), key=lambda b: b.key))
+        if not pairs:
+            return None
+        group = self.rng.choice(pairs)
+        b1, b2 = self.rng.sample(group, 2)
+        got = self._chain(max(2, length - 2), b1)
+        if got is None:
+            return None
+        d, sid, res = got
+        p = self.pick(d, sid, res, b1, allow_drv=True)
+        if p is None:
+            return None
+        vid, v = p
+        outs = []
+        for b in (b1, b2):
+            args = self.target_args(b, apply_transform(v, b.transform))
+            s, r = self.call(d, b.target_tool, args, bind={b.target_param: {"ref": vid, "transform": b.transform}})
+            d.edges.append((b.source_tool, b.target_tool))
+            outs.append((s, r, b, args))
+        d.bound.append(v)
+        d.junctions.append("SEM")
+        ids = []
+        metrics = []
+        for s, r, b, _a in outs:
+            st = self._metric(s, r, b.target_tool)
+            if st is None:
+                return None
+            cid, _ = self.reduce(d, st)
+            ids.append(cid)
+            metrics.append({k: x for k, x in st.items() if k != "from"})
+        pid, _ = self.reduce(d, {"op": "pair", "refs": ids})
+        d.answer = pid
+        d.parts.append({"kind": "sem", "tool": b1.source_tool,
+                        "calls": [(b.target_tool, a, b.target_param) for _s, _r, b, a in outs], "metrics": metrics})
+        return d
+
+    def _metric(self, sid: str, res: PagedResult, tool: str) -> dict[str, Any] | None:
+        """A per-branch measure: the count when there are several records, else a field value."""
+        if len(res.records) > 1:
+            return {"op": "count", "from": sid}
+        ep = self.catalog.endpoint(tool)
+        opts = [f.name for f in ep.fields if (v := scalar(res.records[0].get(f.name))) and not f.code
+                and not _IDLIKE.search(f.name) and len(v) <= 40]
+        if not opts:
+            return None
+        return {"op": "pick", "from": sid, "field": self.rng.choice(opts)}
+
+    def _two_labels(self, res: PagedResult, b: Binding) -> tuple[str, list[str]] | None:
+        fr = roles(self.catalog, b.source_tool, res.records)
+        if not fr.label:
+            return None
+        lab = self.rng.choice(fr.label)
+        lcol, fcol = column(res.records, lab), column(res.records, b.source_field)
+        counts = Counter(lcol)
+        cands = [i for i, (x, y) in enumerate(zip(lcol, fcol)) if x and y and counts[x] == 1]
+        rec = self.obs.recorded(b.target_tool, b.target_param)
+        good = [i for i in cands if apply_transform(fcol[i], b.transform) in rec] if rec else []
+        pool = good if len(good) >= 2 else cands
+        if len(pool) < 2:
+            return None
+        picks = self.rng.sample(pool, 2)
+        names = [lcol[i] or "" for i in picks]
+        if len({fcol[i] for i in picks}) < 2:
+            return None
+        return lab, names
+
+    def _build_cmp(self, length: int) -> Draft | None:
+        main = self._main_edge()
+        if main is None:
+            return None
+        got = self._chain(max(2, length - 2), main)
+        if got is None:
+            return None
+        d, sid, res = got
+        tl = self._two_labels(res, main)
+        if tl is None:
+            return None
+        lab, names = tl
+        metric_ids = []
+        results = []
+        for name in names:
+            vid, v = self.reduce(d, {"op": "pick", "from": sid, "where": {"field": lab, "op": "eq", "value": name},
+                                     "field": main.source_field})
+            args = self.target_args(main, apply_transform(v, main.transform))
+            s, r = self.call(d, main.target_tool, args, bind={main.target_param: {"ref": vid, "transform": main.transform}})
+            d.bound.append(v)
+            results.append((s, r, args))
+        d.edges.append((main.source_tool, main.target_tool))
+        fr = roles(self.catalog, main.target_tool, results[0][1].records)
+        nums = [n for n in fr.number if n in roles(self.catalog, main.target_tool, results[1][1].records).number]
+        metric: dict[str, Any] = {"op": "count"}
+        if nums and self.rng.random() < 0.5:
+            metric = {"op": self.rng.choice(("sum", "max")), "key": self.rng.choice(nums)}
+        for s, _r, _a in results:
+            mid, _ = self.reduce(d, {**metric, "from": s})
+            metric_ids.append(mid)
+        cid, ans = self.reduce(d, {"op": "cmp", "a": metric_ids[0], "b": metric_ids[1], "labels": names})
+        if ans == "같음":
+            return None  # a tie answers nothing about the comparison
+        d.answer = cid
+        d.junctions.append("CMP")
+        d.parts.append({"kind": "cmp", "tool": main.source_tool, "label": lab, "names": names, "target": main.target_tool,
+                        "field": main.source_field,
+                        "args": results[0][2], "param": main.target_param, "metric": metric})
+        return d
+
+    def _build_cond(self, length: int) -> Draft | None:
+        main = self._main_edge()
+        if main is None:
+            return None
+        got = self._chain(max(2, length - 2), main)
+        if got is None:
+            return None
+        d, sid, res = got
+        p = self.pick(d, sid, res, main)
+        if p is None:
+            return None
+        vid, v = p
+        sid1, r1 = self.hop(d, main, vid, v)
+        mid, m = self.reduce(d, {"op": "count", "from": sid1})
+        # then-branch: a further call from the first result (an onward verified edge)
+        nxt = [b for b in self.out.get(main.target_tool, []) if b.target_tool != main.source_tool]
+        if not nxt:
+            return None
+        b2 = self.rng.choice(nxt)
+        k = max(1, m + self.rng.choice((-2, -1, 0, 1, 3)) if m > 3 else m + self.rng.choice((0, 1)))
+        guard = {"ref": mid, "gte": k}
+        then_ok = m >= k
+        p2 = self.pick(d, sid1, r1, b2)
+        if p2 is None:
+            return None
+        d.steps[-1]["if"] = guard
+        args = self.target_args(b2, apply_transform(p2[1], b2.transform))
+        bind = {b2.target_param: {"ref": p2[0], "transform": b2.transform}}
+        if then_ok:
+            s2, _r2 = self.call(d, b2.target_tool, args, bind=bind, guard=guard)
+            d.bound.append(p2[1])
+            tid, _ = self.reduce(d, {"op": "count", "from": s2, "if": guard})
+        else:
+            # The branch not taken on this version stays in the program (guarded, not run):
+            # another version may take it.
+            s2 = d.sid("s")
+            d.steps.append({"id": s2, "op": "call", "tool": b2.target_tool, "args": dict(sorted(args.items())),
+                            "bind": bind, "if": guard})
+            self._cache[s2] = None
+            tid = d.sid("v")
+            d.steps.append({"id": tid, "op": "count", "from": s2, "if": guard})
+            self._cache[tid] = None
+        d.edges.append((b2.source_tool, b2.target_tool))
+        then_part = {"target": b2.target_tool, "args": args, "param": b2.target_param, "taken": then_ok}
+        cid, ans = self.reduce(d, {"op": "choose", "test": {"ref": mid, "gte": k}, "then": tid, "else": mid})
+        d.answer = cid
+        d.junctions.append("COND")
+        d.parts.append({"kind": "cond", "tool": main.target_tool, "k": k, "then": then_part,
+                        "then_pick": next(x for x in reversed(d.parts) if x["kind"].startswith("pick"))})
+        return d
