@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -111,3 +112,19 @@ def test_two_processes_give_identical_bytes(tmp_path: Path) -> None:
             proc.terminate()
             proc.wait(10)
     assert outs[0] == outs[1]
+
+
+def test_two_workers_serve_the_same_bytes(tmp_path: Path) -> None:
+    build_demo_version(tmp_path)
+    port = _free_port()
+    proc = _start(tmp_path, port, "--workers", "2")
+    try:
+        url = f"http://127.0.0.1:{port}{PATH}"
+        with httpx.Client() as c:
+            bodies = {c.get(url, params={"cityCode": "25", "pageNo": 2, "numOfRows": 5, "_type": "json"}).content
+                      for _ in range(20)}
+        assert len(bodies) == 1
+        assert json.loads(bodies.pop())["response"]["body"]["totalCount"] == 57
+    finally:
+        proc.terminate()
+        proc.wait(15)

@@ -26,8 +26,6 @@ def serve(
     """Serve a cassette version over HTTP: GET /{upstream-host}/{path}?{query}."""
     import os
 
-    import uvicorn
-
     store, v = open_version(cassettes, set_name, version)
     if miss not in ("strict", "native"):
         fail(f"--miss={miss!r}: choose strict or native")
@@ -46,7 +44,9 @@ def serve(
         f"— try: curl 'http://{host}:{port}/_sim/collections'",
         err=True,
     )
-    uvicorn.run(
+    from ..server.run import run
+
+    run(
         "simulator.server.factory:app_from_env",
         factory=True,
         host=host,
