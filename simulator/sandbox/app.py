@@ -24,7 +24,7 @@ import asyncio
 import json
 import logging
 from collections import OrderedDict
-from typing import Any, Awaitable, Callable, Sequence
+from typing import Any, Sequence
 from urllib.parse import parse_qsl, urlsplit
 
 from ..catalog import Catalog, Endpoint, Match, load_catalog
@@ -32,6 +32,7 @@ from ..dialects import Dialect, SplitError, get_dialect
 from ..errors import UnknownEndpoint
 from ..query import apply_query, query_split
 from ..request import SimRequest, SimResponse
+from ..server.asgi import Receive, Scope, Send, serve_lifespan
 from .gen import generator_for
 from .limits import Fault, Limits, LimitState
 from .world import World
@@ -40,9 +41,6 @@ __all__ = ["SandboxApp", "create_app", "default_keys"]
 
 log = logging.getLogger("kopa_sim.sandbox")
 
-Scope = dict[str, Any]
-Receive = Callable[[], Awaitable[dict[str, Any]]]
-Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 _LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1", "0.0.0.0", "testserver", ""}
 _CACHE_SIZE = 256
@@ -86,13 +84,8 @@ class SandboxApp:
     # ---- ASGI ----------------------------------------------------------------------
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
-            while True:
-                msg = await receive()
-                if msg["type"] == "lifespan.startup":
-                    await send({"type": "lifespan.startup.complete"})
-                elif msg["type"] == "lifespan.shutdown":
-                    await send({"type": "lifespan.shutdown.complete"})
-                    return
+            await serve_lifespan(receive, send)
+            return
         if scope["type"] != "http":
             return
         while (await receive()).get("more_body", False):

@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any, Awaitable, Callable
+from typing import Any
 from urllib.parse import parse_qsl
 
 from ..request import SimRequest, SimResponse
 from ..resolve import Resolver, sim_error
 from ..store import Store
+from .asgi import Receive, Scope, Send, serve_lifespan
 
 __all__ = ["create_app", "MAX_BODY", "MAX_TARGET"]
 
@@ -31,9 +32,6 @@ log = logging.getLogger("kopa_sim.server")
 MAX_BODY = 1 << 20  # 1 MiB: the Korean APIs are all GETs with small bodies, if any
 MAX_TARGET = 16 << 10  # 16 KiB of path + query
 
-Scope = dict[str, Any]
-Receive = Callable[[], Awaitable[dict[str, Any]]]
-Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 _LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1", "0.0.0.0", "testserver", ""}
 
@@ -53,13 +51,8 @@ class SimApp:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
-            while True:
-                msg = await receive()
-                if msg["type"] == "lifespan.startup":
-                    await send({"type": "lifespan.startup.complete"})
-                elif msg["type"] == "lifespan.shutdown":
-                    await send({"type": "lifespan.shutdown.complete"})
-                    return
+            await serve_lifespan(receive, send)
+            return
         if scope["type"] != "http":
             return
         try:
