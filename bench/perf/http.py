@@ -41,14 +41,16 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from bench.perf.open import (
-    collection_keys,
+from bench.perf._common import (
+    base_parser,
     machine,
     now_utc,
+    percentile,
     pid_memory_mb,
-    trade,
-    update_section,
+    print_targets,
+    write_results,
 )
+from bench.perf.open import collection_keys, trade
 from bench.perf.replay import JSON_HEADERS, exact_body, exact_url
 
 __all__ = ["FULL", "QUICK", "Config", "floor_app", "main", "render_markdown", "run"]
@@ -339,8 +341,8 @@ async def _httpx_load(port: int, paths: list[str], conns: int, duration: float, 
     n = len(lat)
     return {
         "requests": n, "duration_s": elapsed, "bytes": nbytes, "errors_status": bad,
-        "errors": bad, "rps": n / elapsed, "p50_ms": lat[n // 2] * 1e3,
-        "p90_ms": lat[int(n * 0.9)] * 1e3, "p99_ms": lat[int(n * 0.99)] * 1e3,
+        "errors": bad, "rps": n / elapsed, "p50_ms": percentile(lat, 0.5) * 1e3,
+        "p90_ms": percentile(lat, 0.9) * 1e3, "p99_ms": percentile(lat, 0.99) * 1e3,
         "max_ms": lat[-1] * 1e3, "mean_ms": sum(lat) / n * 1e3,
     }
 
@@ -620,11 +622,8 @@ def render_markdown(doc: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m bench.perf.http [--quick] [--out DIR] [--markdown FILE] [--loadgen X]``."""
-    here = Path(__file__).resolve().parent
-    p = argparse.ArgumentParser(prog="python -m bench.perf.http", description=__doc__.split("\n\n")[0])
-    p.add_argument("--quick", action="store_true", help="1 s per measurement (CI smoke)")
-    p.add_argument("--out", type=Path, default=here / "results", help="folder for http.json")
-    p.add_argument("--markdown", type=Path, default=None, help="RESULTS.md to update")
+    p = base_parser(NAME, __doc__.split("\n\n")[0], quick_help="1 s per measurement (CI smoke)",
+                    out_help="folder for http.json", markdown_help="RESULTS.md to update")
     p.add_argument("--work", type=Path, default=None, help="build here (default: a temp dir)")
     p.add_argument("--loadgen", choices=("auto", "wrk", "httpx"), default="auto")
     p.add_argument("--duration", type=float, default=None, help="seconds per measurement (≤ 10)")
@@ -641,14 +640,9 @@ def main(argv: list[str] | None = None) -> int:
         work = (args.work or Path(tmp)).resolve()
         work.mkdir(parents=True, exist_ok=True)
         doc = run(cfg, work, log=lambda s: print(s, file=sys.stderr, flush=True))
-    args.out.mkdir(parents=True, exist_ok=True)
-    out_json = args.out / f"{NAME}.json"
-    out_json.write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    md = args.markdown or args.out.resolve().parent / "RESULTS.md"
-    update_section(md, NAME, render_markdown(doc))
+    out_json, md = write_results(doc, NAME, args.out, args.markdown, render_markdown)
     print(f"wrote {out_json} and {md}")
-    for t in doc["targets"]:
-        print(f"  {'met ' if t['met'] else 'MISS'}  {t['target']}: {t['measured']}")
+    print_targets(doc)
     return 0
 
 

@@ -23,7 +23,6 @@ Run it (writes ``results/mcp_calls.json`` and the mcp_calls section of ``RESULTS
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import sys
@@ -34,7 +33,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from bench.perf.open import machine, now_utc, update_section
+from bench.perf._common import base_parser, machine, now_utc, percentile, preserved_env, write_results
 
 __all__ = ["FULL", "QUICK", "Config", "main", "render_markdown", "run"]
 
@@ -177,8 +176,8 @@ async def _drive(params: Any, calls: list[tuple[str, dict[str, Any]]], cfg: Conf
                     n = len(lat)
                     out[label] = {
                         "in_flight": conc, "calls": n, "duration_s": elapsed,
-                        "calls_per_s": n / elapsed, "p50_ms": lat[n // 2] * 1e3,
-                        "p99_ms": lat[min(n - 1, int(n * 0.99))] * 1e3,
+                        "calls_per_s": n / elapsed, "p50_ms": percentile(lat, 0.5) * 1e3,
+                        "p99_ms": percentile(lat, 0.99) * 1e3,
                     }
     return out
 
@@ -219,7 +218,7 @@ def time_in_process(resolver: Any, calls: list[tuple[str, dict[str, Any]]], cfg:
     lat.sort()
     n = len(lat)
     return {"in_flight": 1, "calls": n, "duration_s": elapsed, "calls_per_s": n / elapsed,
-            "p50_ms": lat[n // 2] * 1e3, "p99_ms": lat[min(n - 1, int(n * 0.99))] * 1e3}
+            "p50_ms": percentile(lat, 0.5) * 1e3, "p99_ms": percentile(lat, 0.99) * 1e3}
 
 
 def run(cfg: Config, work: Path, log: Callable[[str], None] = print) -> dict[str, Any]:
@@ -324,31 +323,16 @@ def render_markdown(doc: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m bench.perf.mcp_calls [--quick] [--out DIR] [--markdown FILE]``."""
-    here = Path(__file__).resolve().parent
-    p = argparse.ArgumentParser(prog="python -m bench.perf.mcp_calls",
-                                description=__doc__.split("\n\n")[0])
-    p.add_argument("--quick", action="store_true", help="1 s per measure (CI smoke)")
-    p.add_argument("--out", type=Path, default=here / "results", help="folder for mcp_calls.json")
-    p.add_argument("--markdown", type=Path, default=None, help="RESULTS.md to update")
+    p = base_parser(NAME, __doc__.split("\n\n")[0], quick_help="1 s per measure (CI smoke)",
+                    out_help="folder for mcp_calls.json", markdown_help="RESULTS.md to update")
     p.add_argument("--floor-server", type=int, default=None, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.floor_server is not None:
         return _floor_server_main(args.floor_server)
     cfg = QUICK if args.quick else FULL
-    old = os.environ.get("KOPA_CACHE")
-    try:
-        with tempfile.TemporaryDirectory(prefix="kopa-perf-mcp-") as tmp:
-            doc = run(cfg, Path(tmp), log=lambda s: print(s, file=sys.stderr, flush=True))
-    finally:
-        if old is None:
-            os.environ.pop("KOPA_CACHE", None)
-        else:
-            os.environ["KOPA_CACHE"] = old
-    args.out.mkdir(parents=True, exist_ok=True)
-    out_json = args.out / f"{NAME}.json"
-    out_json.write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    md = args.markdown or args.out.resolve().parent / "RESULTS.md"
-    update_section(md, NAME, render_markdown(doc))
+    with preserved_env("KOPA_CACHE"), tempfile.TemporaryDirectory(prefix="kopa-perf-mcp-") as tmp:
+        doc = run(cfg, Path(tmp), log=lambda s: print(s, file=sys.stderr, flush=True))
+    out_json, md = write_results(doc, NAME, args.out, args.markdown, render_markdown)
     print(f"wrote {out_json} and {md}")
     for label in ("sequential", "concurrent"):
         kk = doc["kopa"][label]
