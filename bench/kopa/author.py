@@ -669,6 +669,184 @@ for i, road in enumerate(["서울특별시 강남구 역삼길 83", "서울특�
          R("s3", "entX", "first"), {"type": "numeric", "abs_tol": 0.001})
 
 
+# ---- COND junctions: branch on a result (one template each, several platforms) ---------------
+
+
+def T(left: Any, op: str, right: Any) -> dict[str, Any]:
+    """A comparison (``when`` of a step, ``test`` of a ``choose`` op)."""
+    return {"left": left, "op": op, "right": right}
+
+
+COND = ["SEQ", "DRV", "COND"]
+for i, (st, k) in enumerate([(TAGO_STOPS[1], 3), (TAGO_STOPS[9], 2)]):
+    yes, no = T(R("s6"), "ge", k), T(R("s6"), "lt", k)
+    task(f"cond-tago-arr-{i}", "cond_tago_busy_stop",
+         f"대전 '{st}' 정류소에 15분(900초) 안에 도착 예정인 버스가 {k}대 이상이면 가장 먼저 도착하는 버스의 "
+         f"노선번호를, {k}대 미만이면 이 정류소를 지나는 노선이 모두 몇 개인지 알려주세요.",
+         ["tago"], "traffic", COND,
+         city() + [C("s2", "tago_stations_by_name", {"cityCode": CITY, "nodeNm": st}, pages="all"),
+                   O("s3", "filter", frm="s2", where=[W("nodenm", "eq", st)]),
+                   C("s4", "tago_station_arrivals", {"cityCode": CITY, "nodeId": R("s3", "nodeid", "first")},
+                     pages="all"),
+                   O("s5", "filter", frm="s4", where=[W("arrtime", "le", 900)]), O("s6", "count", frm="s5"),
+                   O("s7", "argmin", frm="s4", by="arrtime", when=yes),
+                   C("s8", "tago_station_routes", {"cityCode": CITY, "nodeid": R("s3", "nodeid", "first")},
+                     pages="all", when=no),
+                   O("s9", "count", frm="s8", when=no),
+                   O("s10", "choose", test=yes, a=R("s7", "routeno"), b=R("s9"))],
+         R("s10"))
+for i, (st, k) in enumerate([("의정부", 50000), ("회룡", 40000)]):
+    yes, no = T(R("s1", "GTON_TNOPE", "first"), "ge", k), T(R("s1", "GTON_TNOPE", "first"), "lt", k)
+    task(f"cond-seoul-card-{i}", "cond_seoul_busy_station",
+         f"2025년 3월 14일 {st}역 승차 인원이 {k:,}명 이상이면 그 역이 속한 노선 전체의 승차 인원 합계를, "
+         f"아니면 지금 {st}역에 가장 빨리 도착하는 열차의 종착역 이름을 알려주세요.",
+         ["seoul"], "traffic", COND,
+         [C("s1", "seoul_card_subway_stats", {"USE_YMD": "20250314", "SBWY_STNS_NM": st}, pages="all"),
+          C("s2", "seoul_card_subway_stats", {"USE_YMD": "20250314",
+                                              "SBWY_ROUT_LN_NM": R("s1", "SBWY_ROUT_LN_NM", "first")},
+            pages="all", when=yes),
+          O("s3", "sum", frm="s2", field="GTON_TNOPE", when=yes),
+          C("s4", "seoul_subway_arrivals", {"statnNm": R("s1", "SBWY_STNS_NM", "first")}, pages="all", when=no),
+          O("s5", "argmin", frm="s4", by="barvlDt", when=no),
+          O("s6", "choose", test=yes, a=R("s3"), b=R("s5", "bstatnNm"))],
+         R("s6"))
+for i, (name, k) in enumerate([(CORPS[8], 20), (CORPS[13], 10)]):
+    yes, no = T(R("s3"), "ge", k), T(R("s3"), "lt", k)
+    task(f"cond-dart-disc-{i}", "cond_dart_active_discloser",
+         f"{name}이(가) 2024년에 낸 공시가 {k}건 이상이면 가장 늦게 접수된 공시의 보고서명을, "
+         f"{k}건 미만이면 기업개황상 대표자 이름을 알려주세요.",
+         ["opendart"], "finance", COND,
+         corp(name) + [C("s2", "opendart_disclosures", {"corp_code": CC(), "bgn_de": "20240101",
+                                                         "end_de": "20241231"}, pages="all", page_size=5),
+                       O("s3", "count", frm="s2"),
+                       O("s4", "argmax", frm="s2", by="rcept_no", when=yes),
+                       C("s5", "opendart_company", {"corp_code": CC()}, when=no),
+                       O("s6", "choose", test=yes, a=R("s4", "report_nm"), b=R("s5", "ceo_nm", "first"))],
+         R("s6"))
+for i, (name, k) in enumerate([("삼성전자", 50000), ("카카오", 50000)]):
+    yes, no = T(R("s3", "clpr", "first"), "ge", k), T(R("s3", "clpr", "first"), "lt", k)
+    task(f"cond-fsc-dart-{i}", "cond_fsc_price_then_dart",
+         f"2025년 3월 14일 {name} 종가가 {k:,}원 이상이면 OpenDART에서 2024년 연결 매출액(원)을, 그 미만이면 "
+         f"{name} 주식 대량보유 보고 건수를 알려주세요. 종목은 상장종목정보 단축코드로 맞추세요.",
+         ["fsc", "opendart"], "finance", COND,
+         listed(name) + [PRICES(),
+                         O("s3", "filter", frm="s2", where=[W("srtnCd", "eq", R("s1f", "srtnCd", "first", "slice:1:7"))]),
+                         C("s4", "opendart_corp_codes"),
+                         O("s5", "filter", frm="s4", where=[W("stock_code", "eq", R("s1f", "srtnCd", "first", "slice:1:7"))]),
+                         C("s6", "opendart_single_account", {"corp_code": R("s5", "corp_code", "first"),
+                                                             "bsns_year": "2024", "reprt_code": "11011"}, when=yes),
+                         O("s7", "filter", frm="s6", when=yes,
+                           where=[W("fs_div", "eq", "CFS"), W("account_nm", "eq", "매출액")]),
+                         C("s8", "opendart_major_stock", {"corp_code": R("s5", "corp_code", "first")}, when=no),
+                         O("s9", "count", frm="s8", when=no),
+                         O("s10", "choose", test=yes, a=R("s7", "thstrm_amount", "first", "num"), b=R("s9"))],
+         R("s10"), NUM)
+for i, (s_, k) in enumerate([(MEAL_SCHOOLS[0], 650), (MEAL_SCHOOLS[3], 720)]):
+    yes, no = T(R("s3"), "ge", k), T(R("s3"), "lt", k)
+    task(f"cond-neis-meal-{i}", "cond_neis_meal_or_schedule",
+         f"서울 {s_}의 2025년 4월 급식 평균 열량이 {k}kcal 이상이면 4월 중 열량이 가장 높았던 날짜(YYYYMMDD)를, "
+         f"미만이면 2025년 5월 학사일정의 서로 다른 행사 수를 알려주세요.",
+         ["neis"], "education", COND,
+         school(s_) + [C("s2", "neis_meal", {**sc_args(), "MLSV_YMD": "202504"}, pages="all"),
+                       O("s3", "mean", frm="s2", field="CAL_INFO"),
+                       O("s4", "argmax", frm="s2", by="CAL_INFO", when=yes),
+                       C("s5", "neis_school_schedule", {**sc_args(), "AA_YMD": "202505"}, pages="all", when=no),
+                       O("s6", "distinct", frm="s5", field="EVENT_NM", when=no),
+                       O("s7", "count", frm="s6", when=no),
+                       O("s8", "choose", test=yes, a=R("s4", "MLSV_YMD"), b=R("s7"))],
+         R("s8"))
+for i, (name, pid) in enumerate([("사기", "645519")]):
+    yes, no = T(R("s2", "사건종류명", "first"), "eq", "형사"), T(R("s2", "사건종류명", "first"), "ne", "형사")
+    task(f"cond-prec-{i}", "cond_prec_criminal",
+         f"'{name}' 판례 검색 결과에서 판례일련번호 {pid}인 판례가 형사 사건이면 그 판례의 참조조문을, 형사 사건이 "
+         f"아니면 검색 결과 중 같은 법원이 가장 최근에 선고한 판례의 참조조문을 알려주세요.",
+         ["lawgokr"], "law", COND,
+         [C("s1", "lawgokr_prec_search", {"query": name}, pages="all"),
+          O("s2", "filter", frm="s1", where=[W("판례일련번호", "eq", pid)]),
+          C("s3", "lawgokr_prec_detail", {"ID": R("s2", "판례일련번호", "first")}, when=yes),
+          O("s4", "filter", frm="s1", where=[W("법원명", "eq", R("s2", "법원명", "first"))], when=no),
+          O("s5", "argmax", frm="s4", by="선고일자", when=no),
+          C("s6", "lawgokr_prec_detail", {"ID": R("s5", "판례일련번호")}, when=no),
+          O("s7", "choose", test=yes, a=R("s3", "참조조문", "first"), b=R("s6", "참조조문", "first"))],
+         R("s7"))
+for i, (law, k) in enumerate([(LAWS[1], 10), (LAWS[3], 20)]):
+    yes, no = T(R("s6"), "ge", k), T(R("s6"), "lt", k)
+    task(f"cond-law-size-{i}", "cond_law_size",
+         f"현행 「{law}」의 조문이 {k}개 이상이면 제2조의 조문 제목을, {k}개 미만이면 이 법령의 소관부처를 "
+         f"법령 본문 정보에서 찾아 알려주세요.",
+         ["lawgokr"], "law", COND,
+         [C("s1", "lawgokr_law_search", {"query": law}, pages="all"),
+          O("s2", "filter", frm="s1", where=[W("법령명한글", "eq", law)]),
+          C("s3", "lawgokr_law_detail", {"MST": R("s2", "법령일련번호", "first")}),
+          O("s4", "unnest", frm="s3", field="조문.조문단위"),
+          O("s5", "filter", frm="s4", where=[W("조문여부", "eq", "조문")]), O("s6", "count", frm="s5"),
+          O("s7", "filter", frm="s4", where=[W("조문번호", "eq", "2")], when=yes),
+          O("s8", "choose", test=yes, a=R("s7", "조문제목", "first"),
+            b=R("s3", "기본정보.소관부처.content", "first"))],
+         R("s8"))
+for i, (cm, k) in enumerate([(COMMITTEES[0], 20), (COMMITTEES[3], 25)]):
+    yes, no = T(R("s2"), "ge", k), T(R("s2"), "lt", k)
+    task(f"cond-asm-cmt-{i}", "cond_assembly_committee_size",
+         f"제22대 국회 {cm} 위원이 {k}명 이상이면 이 위원회에 회부된 의원 발의 법률안 수를, 그보다 적으면 "
+         f"위원장의 소속 정당을 국회의원 인적사항에서 찾아 알려주세요.",
+         ["assembly"], "politics", COND,
+         [C("s1", "assembly_committee_members", {"DEPT_NM": cm}, pages="all"),
+          O("s2", "count", frm="s1"),
+          C("s3", "assembly_member_bills", {"AGE": "22", "COMMITTEE_ID": R("s1", "DEPT_CD", "first")},
+            pages="all", when=yes),
+          O("s4", "count", frm="s3", when=yes),
+          O("s5", "filter", frm="s1", where=[W("JOB_RES_NM", "eq", "위원장")], when=no),
+          C("s6", "assembly_members", {"HG_NM": R("s5", "HG_NM", "first")}, when=no),
+          O("s7", "choose", test=yes, a=R("s4"), b=R("s6", "POLY_NM", "first"))],
+         R("s7"))
+for i, (sgg, k) in enumerate([("종로구갑", 4), ("광진구을", 3)]):
+    yes, no = T(R("s3"), "ge", k), T(R("s3"), "lt", k)
+    task(f"cond-nec-cand-{i}", "cond_nec_crowded_race",
+         f"제22대 국회의원선거 서울 {sgg} 선거구 후보자가 {k}명 이상이면 가장 나이가 많은 후보의 이름을, "
+         f"{k}명 미만이면 당선인의 소속 정당명을 알려주세요.",
+         ["nec"], "politics", COND,
+         nec_code("국회의원선거") + [
+             C("s2", "nec_candidates", {"sgId": R("s1f", "sgId", -1), "sgTypecode": R("s1f", "sgTypecode", -1),
+                                        "sdName": "서울특별시", "sggName": sgg}, pages="all"),
+             O("s3", "count", frm="s2"),
+             O("s4", "argmin", frm="s2", by="birthday", when=yes),
+             C("s5", "nec_winners", {"sgId": R("s1f", "sgId", -1), "sgTypecode": R("s1f", "sgTypecode", -1),
+                                     "sdName": "서울특별시", "sggName": sgg}, when=no),
+             O("s6", "choose", test=yes, a=R("s4", "name"), b=R("s5", "jdName", "first"))],
+         R("s6"))
+for i, (gu, k) in enumerate([(SEOUL_GU[1][0], 30), (SEOUL_GU[3][0], 400)]):
+    yes, no = T(R("s3"), "ge", k), T(R("s3"), "lt", k)
+    task(f"cond-molit-{i}", "cond_molit_trades_or_rents",
+         f"서울 {gu}의 2025년 3월 아파트 매매가 {k}건 이상이면 거래금액이 가장 높은 단지명을, {k}건 미만이면 "
+         f"같은 달 아파트 전월세 계약 건수를 알려주세요.",
+         ["mois", "molit"], "district", COND,
+         gu_lookup(gu) + [C("s2", "molit_apt_trades", {"LAWD_CD": lawd("s1"), "DEAL_YMD": "202503"}, pages="all"),
+                          O("s3", "count", frm="s2"),
+                          O("s4", "argmax", frm="s2", by="dealAmount", when=yes),
+                          C("s5", "molit_apt_rents", {"LAWD_CD": lawd("s1"), "DEAL_YMD": "202503"}, pages="all",
+                            when=no),
+                          O("s6", "count", frm="s5", when=no),
+                          O("s7", "choose", test=yes, a=R("s4", "aptNm"), b=R("s6"))],
+         R("s7"))
+for i, sgg in enumerate(["종로구갑", "종로구을"]):
+    yes = T(R("s2", "jdName", "first"), "eq", "더불어민주당")
+    no = T(R("s2", "jdName", "first"), "ne", "더불어민주당")
+    task(f"cond-nec-asm-{i}", "cond_nec_party_then_assembly",
+         f"제22대 총선 서울 {sgg} 당선인이 더불어민주당 소속이면 국회에서 그 의원이 속한 위원회를, 다른 정당이면 "
+         f"그 의원이 제22대 국회에서 대표발의한 법률안 수를 알려주세요.",
+         ["assembly", "nec"], "politics", COND + ["SEM"],
+         nec_code("국회의원선거") + [
+             C("s2", "nec_winners", {"sgId": R("s1f", "sgId", -1), "sgTypecode": R("s1f", "sgTypecode", -1),
+                                     "sdName": "서울특별시", "sggName": sgg}),
+             C("s3", "assembly_members", {"HG_NM": R("s2", "name", "first")}, when=yes),
+             C("s4", "assembly_member_bills", {"AGE": "22", "PROPOSER": R("s2", "name", "first")}, pages="all",
+               when=no),
+             O("s5", "filter", frm="s4", where=[W("PROPOSER", "prefix", R("s2", "name", "first"))], when=no),
+             O("s6", "count", frm="s5", when=no),
+             O("s7", "choose", test=yes, a=R("s3", "CMIT_NM", "first"), b=R("s6"))],
+         R("s7"))
+
+
 TARGET = 145
 
 

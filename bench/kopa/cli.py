@@ -37,14 +37,17 @@ def tasks_cmd(
     as_json: bool = typer.Option(False, "--json", help="Print the distribution as JSON."),
 ) -> None:
     """Validate the tasks, run every gold program and print the task distribution."""
-    from .tasks import distribution, gold_run, load_tasks
+    from .tasks import distribution, gold_run, load_tasks, shape_rules
 
     tasks = load_tasks()
     world = _world(set_name, version)
     golds = {t.id: gold_run(t, world) for t in tasks}
     dist = distribution(tasks, golds)
+    rules = shape_rules(dist)
     if as_json:
-        print(json.dumps(dist, ensure_ascii=False, indent=1))
+        print(json.dumps({**dist, "rules": {r: ok for r, ok in rules}}, ensure_ascii=False, indent=1))
+        if not all(ok for _r, ok in rules):
+            raise typer.Exit(1)
         return
     tab = Table(title=f"KOPA-Bench tasks on {world.version.id} ({world.content_hash[:12]})")
     tab.add_column("measure")
@@ -52,6 +55,75 @@ def tasks_cmd(
     for key, val in dist.items():
         tab.add_row(key, json.dumps(val, ensure_ascii=False) if isinstance(val, dict) else str(val))
     console.print(tab)
+    for rule, ok in rules:
+        console.print(("[green]ok[/green]   " if ok else "[red]FAIL[/red] ") + rule)
+    if not all(ok for _r, ok in rules):
+        raise typer.Exit(1)
+
+
+def _run_audit(edge: Path, heldout: tuple[str, ...], near_threshold: float = 0.5):  # type: ignore[no-untyped-def]
+    from .audit import AuditError, audit
+    from .tasks import load_tasks
+
+    try:
+        return audit(load_tasks(), edge, heldout=heldout, near_threshold=near_threshold)
+    except AuditError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
+
+
+@bench_app.command("audit")
+def audit_cmd(
+    edge: Path = typer.Option(..., "--edge", help="Output directory of `simulator edge synthesize`."),
+    heldout: str = typer.Option("nec,lawgokr,tago", help="Held-out platforms (the bench split)."),
+    near_threshold: float = typer.Option(0.5, help="Shingle Jaccard at which questions are near-verbatim."),
+    out: Optional[Path] = typer.Option(None, help="Write the audit JSON to this file."),
+    as_json: bool = typer.Option(False, "--json", help="Print the audit as JSON."),
+    fail_on_overlap: bool = typer.Option(False, "--fail-on-overlap",
+                                         help="Exit 1 on shared or near-verbatim questions, or held-out edges "
+                                              "in the EDGE train split."),
+    max_jaccard: Optional[float] = typer.Option(None, help="With --fail-on-overlap: also fail above this "
+                                                           "overall edge Jaccard."),
+) -> None:
+    """Contamination check: edge Jaccard and (near-)verbatim questions against an EDGE dataset."""
+    from .audit import overlap_failures
+
+    result = _run_audit(edge, tuple(h for h in heldout.split(",") if h), near_threshold)
+    text = json.dumps(result, ensure_ascii=False, indent=1)
+    if out is not None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text + "\n", encoding="utf-8")
+    if as_json:
+        print(text)
+    else:
+        info = result["edge_dataset"]
+        tab = Table(title=f"KOPA-Bench × EDGE {info['dir']} ({info['examples']} examples, "
+                          f"sha256 {info['sha256'][:12]})")
+        tab.add_column("bench × EDGE split", no_wrap=True)
+        for col in ("tasks", "examples", "edges b/s/shared", "Jaccard", "verbatim",
+                    "near-verbatim"):
+            tab.add_column(col)
+        for name, m in result["splits"].items():
+            tab.add_row(name, str(m["tasks"]), str(m["examples"]),
+                        f"{m['edges_bench']}/{m['edges_synth']}/{m['edges_shared']}", f"{m['edge_jaccard']:.4f}",
+                        str(len(m["verbatim_tasks"])), str(len(m["near_verbatim_tasks"])))
+        console.print(tab)
+    if fail_on_overlap:
+        why = overlap_failures(result, max_jaccard)
+        for w in why:
+            typer.echo(f"overlap: {w}", err=True)
+        if why:
+            raise typer.Exit(1)
+
+
+@bench_app.command("export-tasks")
+def export_tasks_cmd(out: Path = typer.Argument(..., help="JSONL file to write.")) -> None:
+    """Write the tasks as JSONL for EDGE's own audit (`simulator edge synthesize --tasks FILE`)."""
+    from .audit import export_tasks
+    from .tasks import load_tasks
+
+    n = export_tasks(load_tasks(), out)
+    console.print(f"{n} tasks → {out}")
 
 
 @bench_app.command("run")
@@ -71,6 +143,7 @@ def run_cmd(
     heldout: str = typer.Option("nec,lawgokr,tago", help="Held-out platforms (split)."),
     set_name: str = typer.Option("kopa", "--set", help="Cassette set."),
     version: Optional[str] = typer.Option(None, help="Pinned version (default: latest)."),
+    edge: Optional[Path] = typer.Option(None, "--edge", help="EDGE dataset to audit against (recorded in the run)."),
 ) -> None:
     """Run an agent on every task × seed and write results.jsonl, summary.json, summary.md."""
     from .agents import make_agent
@@ -92,6 +165,10 @@ def run_cmd(
         meta = {"model": a.model, "base_url": a.base_url}  # type: ignore[attr-defined]
     cfg = RunConfig(seeds=seeds, k=k, max_turns=max_turns, max_calls=max_calls, workers=workers,
                     heldout=tuple(h for h in heldout.split(",") if h))
+    if edge is not None:
+        from .report import save_audit
+
+        meta["edge_audit"] = save_audit(out, _run_audit(edge, cfg.heldout))
     t0 = time.perf_counter()
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), console=console) as prog:
@@ -109,10 +186,21 @@ def run_cmd(
 
 
 @bench_app.command("report")
-def report_cmd(out: Path = typer.Argument(..., help="Result directory of a run.")) -> None:
+def report_cmd(
+    out: Path = typer.Argument(..., help="Result directory of a run."),
+    edge: Optional[Path] = typer.Option(None, "--edge", help="EDGE dataset to audit against (saved as audit.json)."),
+) -> None:
     """Rewrite summary.json / summary.md (and plots) from a run's results.jsonl."""
-    from .report import write_report
+    from .report import save_audit, write_report
+    from .runner import DEFAULT_HELDOUT, META
 
+    if edge is not None:
+        meta_path = out / META
+        meta = json.loads(meta_path.read_text(encoding="utf-8")) if meta_path.exists() else {}
+        heldout = tuple(meta.get("heldout", DEFAULT_HELDOUT))
+        meta["edge_audit"] = save_audit(out, _run_audit(edge, heldout))
+        if meta_path.exists():
+            meta_path.write_text(json.dumps(meta, ensure_ascii=False, indent=1), encoding="utf-8")
     try:
         write_report(out)
     except FileNotFoundError as exc:

@@ -8,7 +8,7 @@ from typing import Any, Callable
 from simulator import Endpoint
 
 from .env import ToolEnv
-from .program import CallStep, OpStep, Program, ProgramError, compare, eval_expr, run_op
+from .program import CallStep, Cond, OpStep, Program, ProgramError, compare, eval_expr, run_op
 
 __all__ = ["DEFAULT_PAGE_SIZE", "Policy", "page_args", "run_program"]
 
@@ -73,6 +73,11 @@ def _fetch(env: ToolEnv, step: CallStep, args: dict[str, Any], policy: Policy) -
     return list(rec.records)
 
 
+def _holds(cond: Cond, outs: dict[str, Any]) -> bool:
+    """Whether a ``when`` condition holds on the outputs so far."""
+    return compare(eval_expr(cond.left, outs), cond.op, eval_expr(cond.right, outs))
+
+
 def _first_only(expr: Any) -> Any:
     if isinstance(expr, dict) and "$ref" in expr and expr.get("pick", "all") == "all":
         return {**expr, "pick": "first"}
@@ -94,14 +99,14 @@ def run_program(
         if on_step is not None:
             on_step(step.id)
         if isinstance(step, OpStep):
+            if step.when is not None and not _holds(step.when, outs):
+                outs[step.id] = None
+                continue
             outs[step.id] = run_op(step, outs)
             continue
-        if step.when is not None:
-            left = eval_expr(step.when.left, outs)
-            right = eval_expr(step.when.right, outs)
-            if not compare(left, step.when.op, right):
-                outs[step.id] = []
-                continue
+        if step.when is not None and not _holds(step.when, outs):
+            outs[step.id] = []
+            continue
         if step.foreach is not None:
             items = eval_expr(step.foreach, outs)
             if not isinstance(items, list):

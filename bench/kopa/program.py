@@ -5,6 +5,12 @@ values are literals or expressions over earlier steps; ``foreach`` fans the call
 list; ``pages: all`` fetches every page of the collection. An **op** step reduces earlier
 outputs (filter, sort, count, sum, argmax, …). ``answer`` is an expression over the steps.
 
+COND junctions: a call or op step with ``when`` (a comparison of two expressions) only runs
+when it holds (a skipped call makes no request and outputs ``[]``; a skipped op outputs
+``None``), and the ``choose`` op picks ``a`` when its ``test`` holds, else ``b``:
+``{"op": "choose", "test": {"left": {"$ref": "n"}, "op": "ge", "right": 3},
+"a": {"$ref": "then"}, "b": {"$ref": "else"}}``.
+
 Expressions (JSON/YAML mappings):
 
 - ``{"$ref": "s1", "field": "region_cd", "pick": "first", "transform": "slice:0:5"}``:
@@ -41,7 +47,7 @@ __all__ = [
 
 OPS = (
     "filter", "sort", "count", "sum", "mean", "min", "max", "argmax", "argmin", "distinct",
-    "pluck", "group_count", "group_sum", "join", "arith", "unnest", "coalesce", "head",
+    "pluck", "group_count", "group_sum", "join", "arith", "unnest", "coalesce", "head", "choose",
 )
 COMPARE = ("eq", "ne", "contains", "not_contains", "prefix", "gt", "ge", "lt", "le", "in",
            "nonempty")
@@ -96,7 +102,7 @@ class OpStep(_M):
     id: str
     op: Literal["filter", "sort", "count", "sum", "mean", "min", "max", "argmax", "argmin",
                 "distinct", "pluck", "group_count", "group_sum", "join", "arith", "unnest",
-                "coalesce", "head"]
+                "coalesce", "head", "choose"]
     from_: str | None = Field(default=None, alias="from")
     where: list[Where] = Field(default_factory=list)
     field: str | None = None
@@ -114,6 +120,10 @@ class OpStep(_M):
     #: coalesce: step ids, first non-empty wins.
     steps: list[str] | None = None
     round: int | None = None
+    #: choose: ``a`` when ``test`` holds, else ``b`` (the COND junction's answer).
+    test: Cond | None = None
+    #: Only evaluate when this holds (a branch of a COND junction); the output is ``None`` otherwise.
+    when: Cond | None = None
     note: str = ""
 
     @model_validator(mode="after")
@@ -125,7 +135,7 @@ class OpStep(_M):
             "distinct": ("from_", "field"), "pluck": ("from_", "field"),
             "group_count": ("from_", "by"), "group_sum": ("from_", "by", "field"),
             "join": ("from_", "with_", "on"), "arith": ("fn",), "unnest": ("from_", "field"),
-            "coalesce": ("steps",), "head": ("from_", "top"),
+            "coalesce": ("steps",), "head": ("from_", "top"), "choose": ("test", "a", "b"),
         }
         missing = [n.rstrip("_") for n in need[self.op] if getattr(self, n) is None]
         if missing:
@@ -252,6 +262,9 @@ def _exprs_of(s: Step) -> list[tuple[str, Any]]:
             out.append(("steps", {"$ref": sid}))
         out += [(f"where {w.field}", w.value) for w in s.where]
         out += [("a", s.a), ("b", s.b)]
+        for name, cond in (("test", s.test), ("when", s.when)):
+            if cond is not None:
+                out += [(name, cond.left), (name, cond.right)]
     return out
 
 
@@ -467,6 +480,10 @@ def run_op(s: OpStep, env: dict[str, Any]) -> Any:
             if env[sid] not in (None, [], ""):
                 return env[sid]
         return []
+    if s.op == "choose":
+        assert s.test is not None
+        hold = compare(eval_expr(s.test.left, env), s.test.op, eval_expr(s.test.right, env))
+        return eval_expr(s.a if hold else s.b, env)
     if s.op == "arith":
         a, b = num(eval_expr(s.a, env)), num(eval_expr(s.b, env))
         if s.fn == "add":
@@ -508,6 +525,6 @@ def program_shape(p: Program) -> str:
             kind = f"C:{s.call}" + (":fan" if s.foreach is not None else "") + \
                 (":all" if s.pages == "all" else "") + (":when" if s.when else "")
         else:
-            kind = f"O:{s.op}"
+            kind = f"O:{s.op}" + (":when" if s.when else "")
         parts.append(f"{kind}<{deps}>")
     return " ".join(parts)

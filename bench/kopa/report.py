@@ -1,4 +1,8 @@
-"""Reports: ``summary.json``, ``summary.md`` and (with matplotlib) plots."""
+"""Reports: ``summary.json``, ``summary.md``, the contamination audit and (with matplotlib) plots.
+
+Plots are drawn with matplotlib's object API on the Agg canvas (no pyplot state, no display)
+and saved without the ``Software`` PNG text chunk, so the same results give the same bytes.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,14 @@ from typing import Any
 
 from .runner import DEFAULT_HELDOUT, META, load_results, summarize
 
-__all__ = ["write_report"]
+__all__ = ["AUDIT", "PLOTS", "PLOTS_SKIPPED", "render_plots", "save_audit", "write_report"]
+
+AUDIT = "audit.json"
+#: Plot files written next to ``summary.md``.
+PLOTS = ("domains.png", "taxonomy.png", "calls.png")
+PLOTS_SKIPPED = ("Plots skipped: matplotlib is not installed. Install it with "
+                 "`pip install 'kopa-sim[plots]'` (or `pip install matplotlib`) and re-run "
+                 "`simulator bench report DIR`.")
 
 
 def _pct(x: Any) -> str:
@@ -28,39 +39,133 @@ def _table(title: str, groups: dict[str, Any], k: int) -> list[str]:
     return lines + [""]
 
 
-def _plots(out: Path, summary: dict[str, Any]) -> str:
-    try:
-        import matplotlib
+# ---- plots --------------------------------------------------------------------------------
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        return "Plots skipped: matplotlib is not installed (`pip install matplotlib`)."
+_SAVE = {"format": "png", "dpi": 100, "metadata": {"Software": None}}
+
+
+def _domains_plot(summary: dict[str, Any], path: Path) -> None:
+    from matplotlib.figure import Figure
+
     dom = summary["by_domain"]
-    fig, ax = plt.subplots(figsize=(6, 3))
-    ax.bar(list(dom), [g["pass@1"] for g in dom.values()])
-    ax.set_ylabel("pass@1")
+    names = list(dom)
+    fig = Figure(figsize=(7.5, 3.6))
+    ax = fig.add_subplot()
+    width = 0.2
+    xs = list(range(len(names)))
+    p1 = [dom[d]["pass@1"] for d in names]
+    lo = [max(0.0, p - max(0.0, (dom[d].get("ci95") or [p, p])[0])) for p, d in zip(p1, names)]
+    hi = [max(0.0, min(1.0, (dom[d].get("ci95") or [p, p])[1]) - p) for p, d in zip(p1, names)]
+    ax.bar([x - 1.5 * width for x in xs], p1, width, yerr=[lo, hi], capsize=3, label="pass@1 (95% CI)")
+    for j, axis in enumerate(("response", "action", "environment")):
+        ax.bar([x + (j - 0.5) * width for x in xs], [dom[d][axis] for d in names], width, label=axis.upper())
+    ax.set_xticks(xs, names)
+    ax.set_ylim(0, 1.05)
+    ax.set_ylabel("rate")
+    ax.set_title("Pass rates by domain")
+    ax.legend(fontsize=7, ncols=4, loc="upper center", bbox_to_anchor=(0.5, -0.12))
     fig.tight_layout()
-    fig.savefig(out / "domains.png")
-    tax = summary["taxonomy_primary"]
-    fig, ax = plt.subplots(figsize=(7, 3))
-    ax.barh(list(tax), list(tax.values()))
+    fig.savefig(path, **_SAVE)  # type: ignore[arg-type]
+
+
+def _taxonomy_plot(summary: dict[str, Any], path: Path) -> None:
+    from matplotlib.figure import Figure
+
+    prim, anyl = summary["taxonomy_primary"], summary["taxonomy_any"]
+    names = list(prim)[::-1]
+    fig = Figure(figsize=(7, 3.4))
+    ax = fig.add_subplot()
+    ys = list(range(len(names)))
+    ax.barh([y + 0.2 for y in ys], [anyl[n] for n in names], 0.4, label="any label", color="#bbbbbb")
+    ax.barh([y - 0.2 for y in ys], [prim[n] for n in names], 0.4, label="primary class")
+    ax.set_yticks(ys, names)
+    ax.set_xlabel("failed episodes")
+    ax.set_title("Failure taxonomy")
+    ax.legend(fontsize=8, loc="lower right")
     fig.tight_layout()
-    fig.savefig(out / "taxonomy.png")
-    plt.close("all")
-    return "Plots: domains.png, taxonomy.png."
+    fig.savefig(path, **_SAVE)  # type: ignore[arg-type]
+
+
+def _calls_plot(rows: list[dict[str, Any]], path: Path) -> None:
+    from matplotlib.figure import Figure
+
+    calls = [int(r["calls"]) for r in rows]
+    gold = [int(r["gold_calls"]) for r in rows]
+    top = max(calls + gold + [1])
+    bins = [b - 0.5 for b in range(0, top + 2)]
+    fig = Figure(figsize=(7, 3.2))
+    ax = fig.add_subplot()
+    ax.hist([calls, gold], bins=bins, label=["agent calls per episode", "gold calls per task"])
+    from matplotlib.ticker import MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel("tool calls")
+    ax.set_ylabel("episodes")
+    ax.set_title("Calls per task")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, **_SAVE)  # type: ignore[arg-type]
+
+
+def render_plots(out: Path, summary: dict[str, Any], rows: list[dict[str, Any]]) -> list[str] | None:
+    """Write :data:`PLOTS` into ``out``; the file names, or ``None`` without matplotlib."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return None
+    _domains_plot(summary, out / PLOTS[0])
+    _taxonomy_plot(summary, out / PLOTS[1])
+    _calls_plot(rows, out / PLOTS[2])
+    return list(PLOTS)
+
+
+# ---- audit --------------------------------------------------------------------------------
+
+
+def save_audit(out: Path, result: dict[str, Any]) -> dict[str, Any]:
+    """Write the audit to ``out/audit.json``; the short record kept in ``run.json``."""
+    out.mkdir(parents=True, exist_ok=True)
+    (out / AUDIT).write_text(json.dumps(result, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    ov = result["overall"]
+    leak = result["splits"].get("heldout/train")
+    return {**{k: result["edge_dataset"][k] for k in ("dir", "sha256", "examples")},
+            "edge_jaccard": ov["edge_jaccard"], "verbatim_tasks": len(ov["verbatim_tasks"]),
+            "near_verbatim_tasks": len(ov["near_verbatim_tasks"]),
+            "heldout_train_shared_edges": leak["edges_shared"] if leak else None}
+
+
+def _audit_lines(out: Path) -> tuple[list[str], dict[str, Any] | None]:
+    path = out / AUDIT
+    if not path.exists():
+        return ["### Contamination audit", "",
+                "No EDGE dataset audited (run `simulator bench report DIR --edge EDGE_DIR`).", ""], None
+    from .audit import audit_table
+
+    result = json.loads(path.read_text(encoding="utf-8"))
+    info = result["edge_dataset"]
+    lines = ["### Contamination audit", "",
+             f"EDGE dataset `{info['dir']}`: {info['examples']} examples, examples.jsonl sha256 "
+             f"`{info['sha256'][:16]}`. Method: {result['method']['near_verbatim']} for near-verbatim.", ""]
+    lines += audit_table(result) + [""]
+    return lines, result
 
 
 def write_report(out: Path) -> dict[str, Any]:
-    """Summarize ``out/results.jsonl`` into ``summary.json`` and ``summary.md``."""
+    """Summarize ``out/results.jsonl`` into ``summary.json``, ``summary.md`` and plots."""
     rows = load_results(out)
     if not rows:
         raise FileNotFoundError(f"no results in {out}")
+    rows.sort(key=lambda r: (r["task"], r["seed"]))
     meta = json.loads((out / META).read_text(encoding="utf-8")) if (out / META).exists() else {}
     k = int(meta.get("k", 4))
     heldout = tuple(meta.get("heldout", DEFAULT_HELDOUT))
     summary = summarize(rows, k, heldout)
     summary["meta"] = meta
+    audit_lines, audit_result = _audit_lines(out)
+    if audit_result is not None:
+        summary["edge_audit"] = save_audit(out, audit_result)
+    plots = render_plots(out, summary, rows)
+    summary["plots"] = plots or []
     (out / "summary.json").write_text(json.dumps(summary, ensure_ascii=False, indent=1), encoding="utf-8")
     ov = summary["overall"]
     lines = [
@@ -84,7 +189,15 @@ def write_report(out: Path) -> dict[str, Any]:
     for c, n in summary["taxonomy_primary"].items():
         lines.append(f"| {c} | {n} | {summary['taxonomy_any'][c]} |")
     cp = summary["calls_per_task"]
-    lines += ["", f"Calls per episode: mean {cp['mean']}, max {cp['max']} (gold mean {cp['gold_mean']}).",
-              "", _plots(out, summary), ""]
+    lines += ["", f"Calls per episode: mean {cp['mean']}, max {cp['max']} (gold mean {cp['gold_mean']}).", ""]
+    lines += audit_lines
+    lines += ["### Plots", ""]
+    if plots:
+        titles = {"domains.png": "Pass rates by domain", "taxonomy.png": "Failure taxonomy",
+                  "calls.png": "Calls per task"}
+        lines += [f"![{titles[p]}]({p})" for p in plots]
+    else:
+        lines.append(PLOTS_SKIPPED)
+    lines.append("")
     (out / "summary.md").write_text("\n".join(lines), encoding="utf-8")
     return summary

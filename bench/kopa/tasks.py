@@ -33,6 +33,7 @@ __all__ = [
     "gold_run",
     "load_tasks",
     "parse_tasks",
+    "shape_rules",
 ]
 
 TASK_DIR = Path(__file__).parent / "tasks"
@@ -264,3 +265,18 @@ def distribution(tasks: list[Task], golds: dict[str, Gold]) -> dict[str, Any]:
         "multi_record_junction_share": round(multi / len(sizes), 3) if sizes else 0,
         "junction_records_median": srt[len(srt) // 2] if srt else 0,
     }
+
+
+def shape_rules(dist: dict[str, Any]) -> list[tuple[str, bool]]:
+    """The suite's shape rules (issue 7) checked on a :func:`distribution`: (rule, holds)."""
+    plats = dist["platforms"]
+    thin = [p for p in MAIN_PLATFORMS if plats.get(p, 0) < 10]
+    absent = [j for j in JUNCTIONS if not dist["junctions"].get(j)]
+    return [
+        (f"at least 60 distinct gold-program shapes ({dist['shapes']})", dist["shapes"] >= 60),
+        (f"no question template used by more than 4 tasks (max {dist['max_per_template']})",
+         dist["max_per_template"] <= 4),
+        ("every platform in at least 10 tasks" + (f" (short: {', '.join(thin)})" if thin else ""), not thin),
+        (f"at least 30 tasks crossing platforms ({dist['cross_platform']})", dist["cross_platform"] >= 30),
+        ("every junction type present" + (f" (missing: {', '.join(absent)})" if absent else ""), not absent),
+    ]
