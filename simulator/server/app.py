@@ -6,7 +6,8 @@ Routing:
   ``/apis.data.go.kr/1613000/RTMSDataSvcAptTrade/getRTMSDataSvcAptTrade?LAWD_CD=11680&…``;
 * absolute-form requests (``GET http://host/path`` through ``HTTP_PROXY``) replay with the
   ``Host`` header naming the upstream;
-* ``/_sim/health``, ``/_sim/versions``, ``/_sim/collections``, ``/_sim/tools`` (JSON, GET only).
+* ``/_sim/health``, ``/_sim/versions``, ``/_sim/collections``, ``/_sim/tools`` (JSON, GET only);
+  ``/_sim/openapi.json``: this server's OpenAPI description (``simulator.server.openapi``).
 
 Hardening: request line and body size limits, no stack traces in answers (a failure is a
 documented ``{"error": …}`` body), admin routes read-only. It is a raw ASGI callable (no
@@ -182,6 +183,10 @@ class SimApp:
             return _json({"collections": out})
         if route == "tools":
             return _json({"tools": self.resolver.catalog.tools()})
+        if route == "openapi.json":
+            from .openapi import openapi_document
+
+            return _json(openapi_document(self.resolver.catalog))
         return sim_error(404, "unknown_admin_route", f"no admin route {path!r}; try /_sim/health")
 
 

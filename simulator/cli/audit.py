@@ -1,0 +1,86 @@
+"""``simulator audit``: scan a published version for anything key-shaped (``simulator.audit``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from .common import CassettesOpt, SetOpt, fail
+
+
+def audit(
+    version: Annotated[
+        Optional[str],
+        typer.Argument(
+            help="Version name or content-hash prefix (as `verify --version` takes), 'all', or a "
+            "version folder such as cassettes/kopa/v0001 (default: the newest version).",
+            show_default=False,
+        ),
+    ] = None,
+    cassettes: CassettesOpt = None,
+    set_name: SetOpt = "kopa",
+    index: Annotated[
+        bool, typer.Option("--index/--no-index", help="Also scan the compiled SQLite index when cached.")
+    ] = True,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Scan a version (manifest, every JSON Lines file, its cached index) for keys; exit 1 if any.
+
+    Findings name the file, the line (or index row) and a masked excerpt: the secret itself
+    is never printed.
+    """
+    from ..audit import AuditReport, audit_dir, audit_version
+    from ..catalog import load_catalog
+    from ..errors import SimulatorError
+    from ..store import Store, read_manifest
+
+    store = Store(cassettes)
+    catalog = load_catalog()
+    reports: list[AuditReport] = []
+    try:
+        if version is not None and (Path(version) / "manifest.json").is_file():
+            vdir = Path(version)
+            idx = None
+            if index:
+                try:
+                    idx = store.index_path(read_manifest(vdir))
+                except SimulatorError:
+                    idx = None  # a damaged manifest: the files are still scanned
+            reports.append(audit_dir(vdir, catalog, index=idx))
+        elif version == "all":
+            for m in store.versions(set_name):
+                reports.append(audit_version(store, set_name, m.version, catalog, scan_index=index))
+        else:
+            try:
+                reports.append(audit_version(store, set_name, version, catalog, scan_index=index))
+            except SimulatorError:
+                # A damaged manifest must not hide the files: audit the folder by its name.
+                vdir = store.set_dir(set_name) / (version or "")
+                if version is None or not (vdir / "manifest.json").is_file():
+                    raise
+                reports.append(audit_dir(vdir, catalog, target=f"{set_name}@{version}"))
+    except SimulatorError as exc:
+        fail(f"{exc}", 2)
+    if as_json:
+        out = reports[0].to_dict() if len(reports) == 1 else {"versions": [r.to_dict() for r in reports]}
+        typer.echo(json.dumps(out, ensure_ascii=False, indent=1))
+    else:
+        for r in reports:
+            typer.echo(r.summary())
+            for f in r.findings:
+                typer.echo(f"  {f}")
+    if any(not r.ok for r in reports):
+        typer.echo(
+            "fix: a key was written into this version. Do not publish or commit it: delete the "
+            "version folder (and its cached index), keep keys only in the KOPA_KEY_* variables, "
+            "and record it again",
+            err=True,
+        )
+        raise typer.Exit(1)
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(audit)
