@@ -372,6 +372,10 @@ class Verifier:
                 if not pool:
                     self._record(st, "", CallResult("structural", f"missing field {b.source_field!r} in the previous result"))
                     return
+                recorded = self.obs.recorded(b.target_tool, b.target_param)
+                answerable = [v for v in pool if apply_transform(v, b.transform) in recorded] if recorded else []
+                if answerable and self.rng.random() < self.config.recorded_bias:
+                    pool = answerable  # mid-path too: a value the target was recorded with teaches most
             if not pool:
                 return  # nothing observed to feed: no evidence either way
             raw = self.rng.choice(pool)

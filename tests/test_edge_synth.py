@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,22 +13,25 @@ import pytest
 from edge import Observations, VerifyConfig, build_graph
 from edge.synth import (
     JUNCTIONS,
+    MAIN_PLATFORMS,
     PagedExecutor,
     ProgramError,
     audit,
     canonical,
     edge_jaccard,
+    recompute,
     run_program,
     split_by_platform,
     synthesize,
     write_all,
 )
 from simulator import Resolver, Store, load_catalog
+from simulator.store import VersionBuilder
 
 CFG = VerifyConfig(iterations=10, paths_per_iteration=50, min_trials=2)
-#: Main platforms the recorded chains reach (seoul's only verified links are shared dates, and
-#: nec's chains mostly pass their codes in the question: see the report's "missing").
-ACHIEVABLE = {"tago", "opendart", "fsc", "neis", "lawgokr", "assembly", "mois", "molit"}
+#: Main platforms a small run (150 examples) reaches; seoul's recorded chains are few (its
+#: stations are named in the question itself), so only the full run below must reach it.
+ACHIEVABLE = set(MAIN_PLATFORMS) - {"seoul"}
 
 
 @pytest.fixture(scope="module")
@@ -49,7 +53,7 @@ def test_examples_cover_junction_types_platforms_domains(env) -> None:  # type: 
     print(json.dumps(res.report, ensure_ascii=False))
     assert all(s["junction"][j] > 0 for j in JUNCTIONS), s["junction"]
     assert ACHIEVABLE - set(s["platforms"]) == set(), s["platforms"]
-    assert all(s["domains"][d] > 0 for d in ("traffic", "finance", "education", "law", "district")), s["domains"]
+    assert all(s["domains"][d] > 0 for d in ("traffic", "finance", "education", "law", "politics", "district")), s["domains"]
     assert all(2 <= e["length"] <= 8 for e in ex)
     assert set(res.report["filters"]) == {"malformed", "single_call", "duplicate", "reexecution"}
     for e in ex:  # intermediate values are never handed over in the question
@@ -149,3 +153,62 @@ def test_cli_synthesize(env, tmp_path: Path) -> None:  # type: ignore[no-untyped
     assert r.exit_code == 0, r.output
     assert "junction" in r.output and "audit: no task set given" in r.output
     assert (tmp_path / "o" / "conversations.jsonl").exists() and (tmp_path / "o" / "report.json").exists()
+
+
+def test_programs_recompute_on_a_new_version(env, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A new cassette version (here: one endpoint's collections lose their last record, as a
+    refreshed recording would) → every program runs again there; answers that read the changed
+    endpoint are recomputed from the new data, the others stay byte-identical."""
+    version, catalog, _o, _g, res = env
+    src = Path(version.path)
+    store = Store(root=tmp_path / "cassettes", cache_dir=tmp_path / "cache")
+    import shutil
+
+    shutil.copytree(src, store.set_dir("kopa") / version.manifest.version)
+    # the endpoint most answers are reduced from (the last call of their programs)
+    uses = Counter([s["tool"] for s in e["gold_program"]["steps"] if s["op"] == "call"][-1] for e in res.examples)
+    changed = next(t for t, _n in uses.most_common() if any(
+        c["endpoint"] == t and len(c["records"]) > 1 for c in VersionBuilder(store, "kopa", catalog).collections.values()))
+    b = VersionBuilder(store, "kopa", catalog)
+    for key, c in list(b.collections.items()):
+        if c["endpoint"] == changed and len(c["records"]) > 1:
+            b.add_collection(endpoint=changed, key=key, filters=c["filters"], fmt=c["fmt"], total=c["total"] - 1,
+                             records=c["records"][:-1], envelope=c["envelope"])
+    m2 = b.publish(recorded_at="2026-11-30T00:00:00Z", source="test")
+    v2 = store.open("kopa", m2.version)
+    assert v2.content_hash != version.content_hash
+    again = recompute(res.examples, v2, catalog)
+    touched = [e for e in res.examples if changed in e["tools"]]
+    assert touched, changed
+    differ = 0
+    for e, (ans, err) in zip(res.examples, again):
+        if changed not in e["tools"]:
+            assert err is None and canonical(ans) == e["ground_truth"], (e["id"], err)
+        elif err is None and canonical(ans) != e["ground_truth"]:
+            differ += 1
+    assert differ > 0, f"no answer reading {changed} changed on the new version"
+    # the recomputed answers are those of the programs run directly on the new version
+    ex2 = PagedExecutor(Resolver(v2, catalog, miss="strict"))
+    for e, (ans, err) in zip(res.examples, again):
+        if changed in e["tools"] and err is None:
+            assert canonical(run_program(e["gold_program"], ex2).answer) == canonical(ans)
+
+
+@pytest.mark.slow
+def test_a_thousand_examples_from_the_shipped_cassettes(tmp_path: Path) -> None:
+    """The issue's bar: ≥ 1,000 distinct verified examples over all junction types, the ten
+    platforms and the six domains, from the shipped cassettes with the CLI's defaults."""
+    store = Store(cache_dir=tmp_path / "cache")
+    version = store.open("kopa")
+    catalog = load_catalog()
+    built = build_graph(version, catalog, seed=0)
+    res = synthesize(version, catalog, built.graph, n=1000, seed=0, obs=built.obs)
+    s = res.report["summary"]
+    print(json.dumps(s, ensure_ascii=False))
+    assert len(res.examples) == 1000 and len({e["id"] for e in res.examples}) == 1000
+    assert len({e["question"] for e in res.examples}) == 1000
+    assert s["missing"] == {"junctions": [], "platforms": [], "domains": []}, s["missing"]
+    assert all(s["junction"][j] >= 50 for j in JUNCTIONS), s["junction"]
+    ex = PagedExecutor(Resolver(version, catalog, miss="strict"))
+    for e in random.Random(1).sample(res.examples, 60):
+        assert canonical(run_program(e["gold_program"], ex).answer) == e["ground_truth"], e["id"]

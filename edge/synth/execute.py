@@ -41,7 +41,7 @@ __all__ = [
 ]
 
 #: Pages read at most per call; a call needing more is refused (never cut to its first pages).
-MAX_PAGES = 40
+MAX_PAGES = 50
 
 
 class ProgramError(ValueError):
@@ -220,12 +220,18 @@ def _records(values: Mapping[str, Any], ref: str) -> list[dict[str, Any]]:
 def _where(recs: list[dict[str, Any]], where: Mapping[str, Any] | None) -> list[dict[str, Any]]:
     if not where:
         return recs
-    f, op, val = where["field"], where.get("op", "eq"), str(where["value"])
+    f, op = where["field"], where.get("op", "eq")
+    if op == "in":
+        if not isinstance(where["value"], list):
+            raise ProgramError("where op='in' needs a list value")
+        want = {str(x) for x in where["value"]}
+        return [r for r in recs if _s(r.get(f)) in want]
+    val = str(where["value"])
     if op == "eq":
         return [r for r in recs if _s(r.get(f)) == val]
     if op == "contains":
         return [r for r in recs if val in _s(r.get(f))]
-    raise ProgramError(f"where op={op!r} unknown; use eq or contains")
+    raise ProgramError(f"where op={op!r} unknown; use eq, contains or in")
 
 
 def _keyed(recs: list[dict[str, Any]], key: str) -> list[tuple[float, int, dict[str, Any]]]:

@@ -102,7 +102,7 @@ def _roles(catalog: Catalog, tool: str, records: list[dict[str, Any]]) -> FieldR
         if is_code or is_date or numeric_share > 0.5:
             continue
         avg_len = sum(len(v) for v in present) / len(present)
-        if (_LABEL.search(name) or _LABEL_DESC.search(clean_desc(desc, ""))) and distinct >= max(2, 0.5 * n) and avg_len <= 40:
+        if (_LABEL.search(name) or _LABEL_DESC.search(clean_desc(desc, ""))) and distinct >= max(2, 0.3 * n) and avg_len <= 40:
             label.append(name)
         elif 2 <= distinct <= 12 and distinct < n and avg_len <= 20:
             category.append(name)

@@ -125,10 +125,10 @@ def synthesize(
         length = min(range(cfg.min_len, cfg.max_len + 1), key=lambda k: (lengths[k], rng.random()))
         d = sampler.build(jtype, length)
         main = _main_junction(d.junctions) if d else None
-        if d is None or main != jtype or not cfg.min_len <= d.calls <= cfg.max_len:
+        if d is None or main is None or not cfg.min_len <= d.calls <= cfg.max_len:
             failed[jtype] += 1
             continue
-        made[jtype] += 1
+        made[main] += 1  # a draft asked as SEQ that reduced a large set counts as DRV
         lengths[d.calls] += 1
         try:
             answer = run_program(d.program(), ex).answer

@@ -140,6 +140,9 @@ def write_question(catalog: Catalog, rng: Any, parts: Sequence[dict[str, Any]], 
             fd = _f(catalog, p["tool"], st["field"])
             if st["op"] == "topk":
                 sel = f"{josa(_f(catalog, p['tool'], st['key']), '이')} 큰 상위 {st['k']}개 항목의 {fd}"
+            elif st.get("where", {}).get("op") == "in":
+                names = ", ".join(f"'{x}'" for x in st["where"]["value"])
+                sel = f"{_f(catalog, p['tool'], st['where']['field'])} {names} 각각의 {fd}"
             elif st.get("where"):
                 sel = f"{_where(catalog, p['tool'], st['where'])}{fd} 전부"
             else:

@@ -32,13 +32,15 @@ from ..observe import Observations, scalar
 from ..proposers import Binding
 from ..transforms import apply_transform
 from .execute import CallFailed, PagedExecutor, PagedResult, ProgramError
-from .fields import _DATE, _IDLIKE, column, roles
+from .fields import _IDLIKE, column, roles
 
 __all__ = ["JUNCTIONS", "Draft", "Sampler", "sane_edges"]
 
 JUNCTIONS = ("SEQ", "FAN", "DRV", "SEM", "CMP", "COND")
 #: Largest set a FAN junction expands into parallel calls.
 FAN_SET = (2, 5)
+#: Names of date-valued fields and params (``cnddtId`` is an id, not a date: no bare ``dt``).
+_DAY = re.compile(r"(ymd|date|_de$|_dt$|^dt|dtm$|일자|일시|날짜|birth|_ym$)", re.I)
 
 
 def _kind(name: str, desc: str) -> str:
@@ -50,7 +52,7 @@ def _kind(name: str, desc: str) -> str:
         return "month"
     if n in ("ay", "dealyear", "bsns_year", "solyear") or "연도" in desc or "학년도" in desc:
         return "year"
-    if _DATE.search(name) or "일자" in desc or "날짜" in desc:
+    if _DAY.search(name) or "일자" in desc or "날짜" in desc:
         return "date"
     if re.search(r"(nm|name)$", n) or "명" in desc[-2:] or "이름" in desc:
         return "name"
@@ -87,6 +89,10 @@ def sane_edges(graph: EdgeGraph) -> list[Binding]:
             kt = "code"
         if ks != kt:
             continue
+        if ks in ("date", "month", "year"):
+            continue  # a date passed on from a result is one the question already states
+        if ks == "election" and not b.source_tool.endswith("_codes"):
+            continue  # an election id comes from the election-code lookup, not echoed rows
         same = cat.endpoint(b.source_tool).platform == cat.endpoint(b.target_tool).platform
         if ks == "code" and not same:
             name_score = re.search(r"name ([0-9.]+)", b.rationale or "")
@@ -198,6 +204,11 @@ class Sampler:
         self._cache[step["id"]] = v
         return step["id"], v
 
+    @staticmethod
+    def _consts(d: Draft) -> set[str]:
+        """Every constant argument value of the draft's calls so far (what the question states)."""
+        return {str(v) for s in d.steps if s.get("op") == "call" for v in s.get("args", {}).values()}
+
     def _values(self, d: Draft) -> dict[str, Any]:
         return {s["id"]: self._cache[s["id"]] for s in d.steps if s["id"] in self._cache}
 
@@ -216,11 +227,14 @@ class Sampler:
         if not distinct:
             return None
         if len(distinct) == 1 and not force_drv:
+            if next(iter(distinct)) in self._consts(d):
+                return None  # the value only echoes an argument the question already gives
             vid, v = self.reduce(d, {"op": "pick", "from": sid, "field": f})
             d.parts.append({"kind": "pick_one", "tool": b.source_tool, "field": f})
             d.junctions.append("SEQ")
             return vid, v
-        use_drv = force_drv or (allow_drv and large and fr.number and self.rng.random() < 0.5) or not fr.label
+        labelled = [lab for lab in fr.label if any(x and y and x != y for x, y in zip(column(recs, lab), fcol))]
+        use_drv = force_drv or (allow_drv and large and fr.number and self.rng.random() < 0.5) or not labelled
         if use_drv and fr.number:
             key = self.rng.choice(fr.number)
             op = self.rng.choice(("argmax", "argmin"))
@@ -240,17 +254,17 @@ class Sampler:
                             "where": where, "records": len(recs), "pages": len(res.pages)})
             d.junctions.append("DRV" if large else "SEQ")
             return vid, v
-        if not fr.label:
+        if not labelled:
             return None
-        lab = self.rng.choice(fr.label)
+        lab = self.rng.choice(labelled)
         lcol = column(recs, lab)
         counts = Counter(lcol)
-        cands = [i for i, (x, y) in enumerate(zip(lcol, fcol)) if x and y and counts[x] == 1]
+        cands = [i for i, (x, y) in enumerate(zip(lcol, fcol)) if x and y and counts[x] == 1 and x != y]
         if not cands:
             return None
         rec = self.obs.recorded(b.target_tool, b.target_param)
         good = [i for i in cands if apply_transform(fcol[i], b.transform) in rec] if rec else []
-        i = self.rng.choice(good if good and self.rng.random() < 0.9 else cands)
+        i = self.rng.choice(good or cands)
         name = lcol[i] or ""
         vid, v = self.reduce(d, {"op": "pick", "from": sid, "where": {"field": lab, "op": "eq", "value": name}, "field": f})
         d.parts.append({"kind": "pick_label", "tool": b.source_tool, "label": lab, "name": name, "field": f,
@@ -329,6 +343,8 @@ class Sampler:
         seen = {tool}
         here = tool
         for _ in range(hops):
+            if self.is_lookup(here):
+                break  # a code lookup is where a chain starts: nothing feeds it
             cands = [b for b in self.inn.get(here, []) if b.source_tool not in seen]
             if not cands:
                 break
@@ -449,6 +465,18 @@ class Sampler:
                 sub = {scalar(r.get(f)) for r in recs if scalar(r.get(c)) == val and scalar(r.get(f))}
                 if lo <= len(sub) <= hi:
                     opts.append({"op": "values", "from": sid, "field": f, "where": {"field": c, "op": "eq", "value": val}})
+        labs = [lab for lab in fr.label if lab != f]
+        if len(distinct) > hi and labs:
+            # a few entities the question names (their codes must be looked up first)
+            lab = self.rng.choice(labs)
+            lcol, fcol = column(recs, lab), column(recs, f)
+            counts = Counter(lcol)
+            idx = [i for i, (x, y) in enumerate(zip(lcol, fcol)) if x and y and counts[x] == 1 and x != y
+                   and self.answerable(b, y)]
+            if len(idx) >= lo:
+                pick = sorted(self.rng.sample(idx, self.rng.randint(lo, min(4, len(idx)))))
+                names = [lcol[i] for i in pick]
+                opts.append({"op": "values", "from": sid, "field": f, "where": {"field": lab, "op": "in", "value": names}})
         if len(distinct) > hi:
             for nf in fr.number:
                 opts.append({"op": "topk", "from": sid, "key": nf, "field": f, "k": self.rng.randint(lo, min(hi, 4))})
@@ -466,7 +494,7 @@ class Sampler:
                     and all(self.answerable(b, v) for v in vals))
 
         good = [o for o in opts if ok(o)]
-        st = self.rng.choice(good if good and self.rng.random() < 0.9 else opts)
+        st = self.rng.choice(good or opts)
         vid, vals = self.reduce(d, st)
         if not isinstance(vals, list) or not lo <= len(set(vals)) <= hi or len(set(vals)) != len(vals):
             return None
@@ -565,7 +593,7 @@ class Sampler:
         lab = self.rng.choice(fr.label)
         lcol, fcol = column(res.records, lab), column(res.records, b.source_field)
         counts = Counter(lcol)
-        cands = [i for i, (x, y) in enumerate(zip(lcol, fcol)) if x and y and counts[x] == 1]
+        cands = [i for i, (x, y) in enumerate(zip(lcol, fcol)) if x and y and counts[x] == 1 and x != y]
         rec = self.obs.recorded(b.target_tool, b.target_param)
         good = [i for i in cands if apply_transform(fcol[i], b.transform) in rec] if rec else []
         pool = good if len(good) >= 2 else cands
@@ -618,7 +646,7 @@ class Sampler:
         return d
 
     def _build_cond(self, length: int) -> Draft | None:
-        main = self._main_edge()
+        main = self._main_edge(lambda b: any(n.target_tool != b.source_tool for n in self.out.get(b.target_tool, [])))
         if main is None:
             return None
         got = self._chain(max(2, length - 2), main)
