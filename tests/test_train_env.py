@@ -14,8 +14,10 @@ from simulator import FaultConfig, Store
 from train.env import EnvConfig, Example, SimEpisode, example_from_task, parse_tool_call
 from train.rewards import (
     all_pages_fetched,
+    answer_matches,
     answer_reward,
     completion_text,
+    gold_text,
     make_reward,
     no_invented_codes,
     valid_tool_calls,
@@ -192,3 +194,17 @@ def test_shaping_terms_from_environments_and_stats(world: World, tasks: list[Any
     assert shaped == [1.5, 1.0, 1.0]
     with pytest.raises(ValueError, match="unknown"):
         make_reward({"style": 1.0})
+
+
+def test_answer_reward_on_edge_rows_canonical_json_and_dap_lines() -> None:
+    # EDGE rows: ground truth is canonical JSON; EDGE's system prompt asks for "답: …".
+    golds = ["[13,5]", '"가족관계의 등록 등법 시행령"', "26", '{"서울":3}', "[13,5]", "[13,5]"]
+    comps = ["답: 13, 5", "조회 결과…\n답: 가족관계의 등록 등법 시행령", "답: 26", "답: 서울 3",
+             "답: 5, 13", "ANSWER: 13, 5\n답: 0"]
+    assert answer_reward(comps, answer=golds) == [1.0, 1.0, 1.0, 1.0, 0.0, 1.0]
+    assert gold_text("[13,5]") == "13, 5" and gold_text('"법"') == "법" and gold_text("[2.0]") == "2"
+    assert gold_text("1,234") == "1,234" and gold_text("[oops") == "[oops"  # plain text unchanged
+    assert answer_reward(["답: 2, 3.5", "답: 1,208, 36", "답: 1208, 36", "답: 1, 208, 36"],
+                         answer=["[2.0,3.5]", "[1208,36]", "[1208,36]", "[1208,36]"]) == [1.0, 1.0, 1.0, 0.0]
+    assert answer_matches("답: a, b", '["b","a"]', {"type": "set"})
+    assert not answer_matches("답: 13", "[13,5]") and not answer_matches("답: 가족관계", '"가족관계의 등록"')

@@ -96,3 +96,32 @@ def test_tool_config_and_cli(world: World, tmp_path: Path) -> None:
     assert set(r) == {"data_source", "prompt", "ability", "reward_model", "extra_info", "agent_name"}
     assert r["reward_model"]["style"] == "rule" and r["reward_model"]["ground_truth"]
     assert r["extra_info"]["tools_kwargs"]
+
+
+def test_tool_config_loads_with_verls_own_loader(world: World, tmp_path: Path) -> None:
+    """Where verl is installed (a separate environment: verl 0.9 pins transformers < 5.11 and
+    pulls ray), verl's ``initialize_tools_from_config`` builds our tools from the generated
+    YAML (OmegaConf load, class import, pydantic ``OpenAIFunctionToolSchema``) and they answer."""
+    registry = pytest.importorskip("verl.tools.tool_registry")
+    from verl.tools.base_tool import BaseTool
+    from verl.tools.schemas import ToolResponse as VerlToolResponse
+
+    from train.verl_adapter import write_tool_config
+
+    path = write_tool_config(tmp_path / "tools.yaml", world=world)
+    tools = registry.initialize_tools_from_config(str(path))
+    assert [t.name for t in tools] == [e.id for e in world.catalog.endpoints.values()]
+    assert all(isinstance(t, KopaSimTool) and isinstance(t, BaseTool) for t in tools)
+    lookup = next(t for t in tools if t.name == "mois_stan_regin_cd")
+    lookup._world_override = world  # the YAML names the set; the test's world has its own cache dir
+
+    async def go() -> tuple[Any, dict[str, Any]]:
+        iid, _ = await lookup.create(None, episode_id="verl-loader:0")
+        resp, _, metrics = await lookup.execute(iid, {"locatadd_nm": "서울특별시 종로구"})
+        await lookup.release(iid)
+        return resp, metrics
+
+    resp, metrics = asyncio.run(go())
+    assert isinstance(resp, VerlToolResponse)
+    assert resp.text == world.answer("mois_stan_regin_cd", {"locatadd_nm": "서울특별시 종로구"}).text
+    assert metrics["ok"] and metrics["source"] in ("exact", "window", "query")

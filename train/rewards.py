@@ -8,6 +8,9 @@ None where it does not apply, per completion.
 
 - :func:`answer_reward`: 1.0 when the final answer passes the task's checker (KOPA-Bench's
   :func:`~bench.kopa.checkers.check_answer`, exact / numeric / set), else 0.0. The default.
+  Rows of EDGE's synthesized corpus work as they are: their ground truth is canonical JSON
+  (``[13,5]``, ``"text"``) and their system prompt asks for ``답: …`` (see
+  :func:`answer_matches`).
 - Shaping terms, off unless asked for (:func:`make_reward`): :func:`valid_tool_calls` (share
   of calls the simulator answered), :func:`all_pages_fetched` (every record of each
   collection the gold program needs was fetched) and :func:`no_invented_codes` (no code
@@ -23,16 +26,19 @@ return).
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Callable, Sequence
 
-from bench.kopa.checkers import check_answer
+from bench.kopa.checkers import check_answer, extract_answer, normalize
 from bench.kopa.tasks import Check
 
 __all__ = [
     "SHAPING",
     "RewardFunc",
     "all_pages_fetched",
+    "answer_matches",
     "answer_reward",
+    "gold_text",
     "completion_text",
     "make_reward",
     "no_invented_codes",
@@ -68,6 +74,88 @@ def _check(value: Any) -> Check:
     return Check.model_validate(value)
 
 
+_DAP = re.compile(r"^\s*답\s*[:：]\s*(.+)$", re.MULTILINE)
+
+
+def gold_text(gold: Any) -> str:
+    """The answer text a policy is asked to write for a gold value.
+
+    EDGE's ground truth is canonical JSON (``edge.synth.pipeline.canonical``): a JSON list,
+    object or string is written out the way its conversations answer (``[13,5]`` → ``13, 5``,
+    ``{"a":1}`` → ``a 1``, ``"법"`` → ``법``); any other text (KOPA-Bench's answers, numbers)
+    is returned unchanged.
+    """
+    text = str(gold)
+    if not text.lstrip().startswith(("[", "{", '"')):
+        return text
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+    if isinstance(value, list):
+        return ", ".join(_item_text(v) for v in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_item_text(v)}" for k, v in value.items())
+    return _item_text(value)
+
+
+def _item_text(v: Any) -> str:
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    if isinstance(v, (list, dict)):
+        return gold_text(json.dumps(v, ensure_ascii=False))
+    return str(v)
+
+
+def answer_matches(text: str, gold: Any, check: Any = None) -> bool:
+    """Whether a policy's final ``text`` passes ``check`` against ``gold``.
+
+    KOPA-Bench's checker, plus EDGE's answer form: a final ``답: …`` line (what EDGE's system
+    prompt asks for) counts as ``ANSWER: …`` when no ``ANSWER:`` marker is present, and the
+    gold value goes through :func:`gold_text`.
+    """
+    text = text or ""
+    if extract_answer(text) == text.strip():  # no ANSWER / 정답 / 최종 답 marker
+        hits = _DAP.findall(text)
+        if hits:
+            text = f"ANSWER: {hits[-1].strip()}"
+    chk = _check(check)
+    items = _json_list(gold)
+    if items is not None and chk.type == "exact":
+        # An ordered list: item by item. (The exact checker's number fallback would read
+        # "13, 5" as one number and accept "13".)
+        pred = [p for p in _ITEM_SPLIT.split(extract_answer(text)) if normalize(p)]
+        return len(pred) == len(items) and all(_same_item(p, g) for p, g in zip(pred, items))
+    return check_answer(text, gold_text(gold), chk)
+
+
+#: Item separators of a list answer; a comma before exactly three digits is a thousands
+#: separator ("1,208, 36" is two items), as EDGE's conversations write numbers.
+_ITEM_SPLIT = re.compile(r",(?!\d{3}(?:\D|$))|[;\n、]")
+_NUMBER = re.compile(r"[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?")
+
+
+def _same_item(pred: str, gold: str) -> bool:
+    p, g = normalize(pred), normalize(gold)
+    if p == g:
+        return True
+    if _NUMBER.fullmatch(p) and _NUMBER.fullmatch(g):
+        return float(p.replace(",", "")) == float(g.replace(",", ""))
+    return False
+
+
+def _json_list(gold: Any) -> list[str] | None:
+    text = str(gold).strip()
+    if not text.startswith("["):
+        return None
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError:
+        return None
+    return [_item_text(v) for v in value] if isinstance(value, list) else None
+
+
 def answer_reward(completions: Sequence[Any], answer: Sequence[Any] | None = None,
                   check: Sequence[Any] | None = None, **kwargs: Any) -> list[float | None]:
     """1.0 where the final answer passes the checker against the ``answer`` column, else 0.0.
@@ -82,7 +170,7 @@ def answer_reward(completions: Sequence[Any], answer: Sequence[Any] | None = Non
         if gold is None or str(gold) == "":
             out.append(None)
             continue
-        out.append(1.0 if check_answer(completion_text(comp), str(gold), _check(chk)) else 0.0)
+        out.append(1.0 if answer_matches(completion_text(comp), gold, chk) else 0.0)
     return out
 
 

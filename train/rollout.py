@@ -21,12 +21,11 @@ from typing import Any, Callable, Sequence
 
 import httpx
 
-from bench.kopa.checkers import check_answer
 from bench.kopa.env import World
 from bench.kopa.runner import RESULTS, load_results
 
 from .env import EnvConfig, Example, SimEpisode
-from .rewards import _check
+from .rewards import answer_matches
 
 __all__ = ["PolicyClient", "RolloutConfig", "run_episode", "run_rollouts"]
 
@@ -105,7 +104,7 @@ def run_episode(client: PolicyClient, world: World, example: Example, seed: int,
     if sc is not None:
         axes = sc.to_json()
     else:
-        ok = check_answer(answer, example.answer, _check(example.check))
+        ok = answer_matches(answer, example.answer, example.check)
         axes = {"response": ok, "action": None, "environment": None, "failures": [] if ok else ["wrong_answer"],
                 "primary": None if ok else "wrong_answer", "details": {"gold_answer": example.answer},
                 "passed": ok}

@@ -8,9 +8,14 @@ extra.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
-__all__ = ["SPECIAL_TOKENS", "tiny_model_and_tokenizer"]
+__all__ = ["SPECIAL_TOKENS", "Script", "script_generation", "tiny_model_and_tokenizer"]
+
+#: A generation script: the decoded prompt of one row of a ``generate`` batch (special
+#: tokens kept) → the exact text that row must generate (EOS is appended), or None to let
+#: the model sample freely. Called once per row per ``generate`` call, rows in batch order.
+Script = Callable[[str], "str | None"]
 
 SPECIAL_TOKENS = ["<|endoftext|>", "<|im_start|>", "<|im_end|>", "<tool_call>", "</tool_call>",
                   "<tool_response>", "</tool_response>", "<think>", "</think>"]
@@ -44,3 +49,51 @@ def tiny_model_and_tokenizer(texts: Iterable[str], *, hidden: int = 32, layers: 
     model.generation_config.eos_token_id = tok.eos_token_id
     model.generation_config.pad_token_id = tok.pad_token_id
     return model, tok
+
+
+def script_generation(model: Any, tokenizer: Any, script: Script) -> Any:
+    """Constrain ``model.generate`` (on this instance) to emit scripted text where ``script`` says.
+
+    Constrained decoding, not a fake model: every token still comes out of the model's
+    own ``generate`` (its forward pass, sampling and stopping); a logits processor masks
+    every logit but the scripted token's at each step for the rows that have a script, so
+    a random tiny model emits, e.g., a well-formed ``<tool_call>`` block that a trainer
+    parses and executes as it would a trained model's. Rows without a script generate
+    freely. Trainers that compute log-probabilities in their own forward pass (TRL's
+    GRPOTrainer without vLLM) train on these tokens as on any sampled ones.
+
+    Returns ``model`` (its ``generate`` wrapped; other methods untouched).
+    """
+    import torch
+    from transformers import LogitsProcessor, LogitsProcessorList
+
+    class _Forced(LogitsProcessor):  # type: ignore[misc]
+        def __init__(self, plans: list[list[int]], start: int) -> None:
+            self.plans, self.start = plans, start
+
+        def __call__(self, input_ids: Any, scores: Any) -> Any:
+            k = input_ids.shape[1] - self.start
+            for i, plan in enumerate(self.plans):
+                if plan and k < len(plan):
+                    keep = scores[i, plan[k]].clone()
+                    scores[i] = -torch.inf
+                    scores[i, plan[k]] = torch.nan_to_num(keep, neginf=0.0)
+            return scores
+
+    original = model.generate
+
+    def generate(*args: Any, **kwargs: Any) -> Any:
+        ids = kwargs.get("input_ids", args[0] if args else None)
+        if ids is None:
+            raise ValueError("script_generation needs input_ids (token ids of the prompts)")
+        plans = []
+        for text in tokenizer.batch_decode(ids, skip_special_tokens=False):
+            out = script(text)
+            plans.append([] if out is None else
+                         list(tokenizer.encode(out, add_special_tokens=False)) + [tokenizer.eos_token_id])
+        procs = LogitsProcessorList(kwargs.pop("logits_processor", None) or [])
+        procs.append(_Forced(plans, int(ids.shape[1])))
+        return original(*args, logits_processor=procs, **kwargs)
+
+    model.generate = generate
+    return model

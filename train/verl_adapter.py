@@ -24,11 +24,10 @@ from typing import Any, Sequence
 
 import yaml
 
-from bench.kopa.checkers import check_answer
 from bench.kopa.env import World
 
 from .env import EnvConfig, Example, SimEpisode, open_world
-from .rewards import _check
+from .rewards import answer_matches
 
 __all__ = [
     "KopaSimTool",
@@ -92,6 +91,12 @@ class KopaSimTool(_Base):  # type: ignore[misc,valid-type]
     _instances: dict[str, str] = {}
 
     def __init__(self, config: dict[str, Any], tool_schema: Any) -> None:
+        if HAVE_VERL and isinstance(tool_schema, dict):
+            # verl's loader passes a validated OpenAIFunctionToolSchema; accept the plain
+            # dict form too (tool_config()'s entries), validated the same way.
+            from verl.tools.schemas import OpenAIFunctionToolSchema
+
+            tool_schema = OpenAIFunctionToolSchema.model_validate(tool_schema)
         super().__init__(config, tool_schema)
         self.name = _schema_name(tool_schema)
         self._world_override: World | None = config.get("world") if isinstance(config, dict) else None
@@ -162,8 +167,7 @@ def compute_score(data_source: str, solution_str: str, ground_truth: str,
                   extra_info: dict[str, Any] | None = None, **kwargs: Any) -> float:
     """verl's custom reward: 1.0 when ``solution_str``'s final answer passes the checker
     (``extra_info["check"]``, default exact) against ``ground_truth``, else 0.0."""
-    chk = _check((extra_info or {}).get("check"))
-    return 1.0 if check_answer(solution_str or "", str(ground_truth), chk) else 0.0
+    return 1.0 if answer_matches(solution_str or "", ground_truth, (extra_info or {}).get("check")) else 0.0
 
 
 def tool_config(world: World | None = None, *, platforms: Sequence[str] | None = None,

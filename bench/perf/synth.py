@@ -2,7 +2,7 @@
 
 Run it (writes ``results/synth.json`` and the synth section of ``RESULTS.md``)::
 
-    python -m bench.perf.synth            # n=300
+    python -m bench.perf.synth            # n=1000 (the issue's bar)
     python -m bench.perf.synth --quick    # n=20 (CI smoke)
 """
 
@@ -80,7 +80,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = base_parser("synth")
     p.add_argument("--n", type=int, default=None)
     args = p.parse_args(list(argv) if argv is not None else None)
-    n = args.n or (20 if args.quick else 300)
+    n = args.n or (20 if args.quick else 1000)
     doc = run(n, args.quick)
     out_json, md = write_results(doc, "synth", args.out, args.markdown, render_markdown)
     print(f"wrote {out_json} and {md}", file=sys.stderr)

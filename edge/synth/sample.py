@@ -519,6 +519,9 @@ class Sampler:
         d.junctions.append("FAN")
         fr = roles(self.catalog, main.source_tool, res.records)
         op = self.rng.choice(("map_sum", "map_argmax", "map_argmin"))
+        sizes = {len(r.records) for _v, r in m} if isinstance(m, list) else set()
+        if len(sizes) == 1:
+            op = "map_sum"  # every branch the same size: "which has most" would be a tie
         red: dict[str, Any] = {"op": op, "from": sid2}
         if op != "map_sum" and fr.label:
             red["label"] = {"from": sid, "key": main.source_field, "field": fr.label[0]}
