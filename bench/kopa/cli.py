@@ -132,7 +132,7 @@ def run_cmd(
     out: Path = typer.Option(..., help="Result directory (resumable)."),
     seeds: int = typer.Option(8, help="Samples per task (seeds 0..n-1)."),
     k: int = typer.Option(4, help="k of pass@k."),
-    workers: int = typer.Option(8, help="Concurrent episodes (threads)."),
+    workers: Optional[int] = typer.Option(None, help="Concurrent episodes (threads); default 8 for the openai agent (episodes wait on HTTP), 1 for scripted agents (CPU-bound: threads only add GIL contention).", show_default=False),
     max_turns: int = typer.Option(24, help="Turn budget per episode."),
     max_calls: int = typer.Option(64, help="Tool-call budget per episode."),
     base_url: Optional[str] = typer.Option(None, help="OpenAI-compatible base URL (…/v1)."),
@@ -163,6 +163,8 @@ def run_cmd(
     a = make_agent(agent, **kwargs)
     if agent == "openai":
         meta = {"model": a.model, "base_url": a.base_url}  # type: ignore[attr-defined]
+    if workers is None:
+        workers = 8 if agent == "openai" else 1
     cfg = RunConfig(seeds=seeds, k=k, max_turns=max_turns, max_calls=max_calls, workers=workers,
                     heldout=tuple(h for h in heldout.split(",") if h))
     if edge is not None:
