@@ -8,6 +8,7 @@ from collections import Counter
 from itertools import combinations
 from pathlib import Path
 from typing import Any
+from xml.sax.saxutils import escape as xml_escape
 
 import pytest
 import yaml
@@ -15,12 +16,13 @@ from typer.testing import CliRunner
 
 from bench.kopa.agents import Episode, OpenAIAgent, make_agent
 from bench.kopa.cli import bench_app
-from bench.kopa.env import ToolEnv, World
+from bench.kopa.env import MAX_TEXT, ToolEnv, World
 from bench.kopa.metrics import mean_ci, pass_at_k
 from bench.kopa.runner import RunConfig, load_results, run_bench
 from bench.kopa.tasks import MAIN_PLATFORMS, TaskError, distribution, gold_run, load_tasks, parse_tasks
 from simulator import Store
 from tests.loopback import serve_in_thread
+from train.env import EnvConfig, SimEpisode
 
 
 @pytest.fixture(scope="module")
@@ -258,6 +260,31 @@ def test_runs_resume_and_pin_the_version(world: World, tasks: list[Any], tmp_pat
     assert summary["overall"]["pass@1"] == 1.0 and summary["overall"]["pass@2"] == 1.0
     assert (out / "summary.md").read_text(encoding="utf-8").startswith("# KOPA-Bench: oracle")
     assert len(load_results(out)) == 6
+
+
+# ---- binary bodies: the corp-code ZIP --------------------------------------------------------
+
+
+def test_zip_body_observation_is_the_unzipped_xml(world: World, tmp_path: Path) -> None:
+    env = ToolEnv(world)
+    rec = env.call("opendart_corp_codes", {})
+    assert rec.ok and rec.total == len(rec.records) > 1000  # the trace keeps every record
+    obs = env.observation(rec)
+    head = obs.splitlines()[0]
+    assert head.startswith("[ZIP archive of ") and "CORPCODE.xml (" in head, head
+    full = world.answer("opendart_corp_codes", {}).text
+    assert len(full) > MAX_TEXT and obs == full[:MAX_TEXT] + f"\n…(cut: {len(full)} characters in all)"
+    assert "\ufffd" not in obs and "<corp_code>" in obs and "PK\x03\x04" not in obs
+    first = rec.records[0]
+    for name in ("corp_code", "corp_name"):
+        assert f"<{name}>{xml_escape(first[name])}</{name}>" in obs
+    # Deterministic: a fresh world on the same version shows the same text.
+    other = World(Store(cache_dir=tmp_path / "c").open("kopa"))
+    assert ToolEnv(other).observation(ToolEnv(other).call("opendart_corp_codes", {})) == obs
+    # The GRPO episode shows it too, under its own cut.
+    ep = SimEpisode(world, config=EnvConfig(max_observation_chars=500))
+    seen = ep.call_tool("opendart_corp_codes")
+    assert seen.startswith(head) and seen.endswith(f"(cut: {len(full)} characters in all)")
 
 
 # ---- the OpenAI-compatible client over real HTTP -------------------------------------------

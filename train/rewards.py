@@ -26,10 +26,11 @@ return).
 from __future__ import annotations
 
 import json
-import re
 from typing import Any, Callable, Sequence
 
+from bench.kopa.checkers import ITEM_SPLIT as _ITEM_SPLIT
 from bench.kopa.checkers import check_answer, extract_answer, normalize
+from bench.kopa.checkers import same_item as _same_item  # shared with the exact checker
 from bench.kopa.tasks import Check
 
 __all__ = [
@@ -74,9 +75,6 @@ def _check(value: Any) -> Check:
     return Check.model_validate(value)
 
 
-_DAP = re.compile(r"^\s*답\s*[:：]\s*(.+)$", re.MULTILINE)
-
-
 def gold_text(gold: Any) -> str:
     """The answer text a policy is asked to write for a gold value.
 
@@ -115,34 +113,14 @@ def answer_matches(text: str, gold: Any, check: Any = None) -> bool:
     prompt asks for) counts as ``ANSWER: …`` when no ``ANSWER:`` marker is present, and the
     gold value goes through :func:`gold_text`.
     """
-    text = text or ""
-    if extract_answer(text) == text.strip():  # no ANSWER / 정답 / 최종 답 marker
-        hits = _DAP.findall(text)
-        if hits:
-            text = f"ANSWER: {hits[-1].strip()}"
+    text = text or ""  # extract_answer reads ANSWER / 정답 / 최종 답, else a bare 답: line
     chk = _check(check)
     items = _json_list(gold)
     if items is not None and chk.type == "exact":
-        # An ordered list: item by item. (The exact checker's number fallback would read
-        # "13, 5" as one number and accept "13".)
+        # An ordered list: item by item, numbers by value.
         pred = [p for p in _ITEM_SPLIT.split(extract_answer(text)) if normalize(p)]
         return len(pred) == len(items) and all(_same_item(p, g) for p, g in zip(pred, items))
     return check_answer(text, gold_text(gold), chk)
-
-
-#: Item separators of a list answer; a comma before exactly three digits is a thousands
-#: separator ("1,208, 36" is two items), as EDGE's conversations write numbers.
-_ITEM_SPLIT = re.compile(r",(?!\d{3}(?:\D|$))|[;\n、]")
-_NUMBER = re.compile(r"[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?")
-
-
-def _same_item(pred: str, gold: str) -> bool:
-    p, g = normalize(pred), normalize(gold)
-    if p == g:
-        return True
-    if _NUMBER.fullmatch(p) and _NUMBER.fullmatch(g):
-        return float(p.replace(",", "")) == float(g.replace(",", ""))
-    return False
 
 
 def _json_list(gold: Any) -> list[str] | None:

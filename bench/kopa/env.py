@@ -7,7 +7,11 @@ Every call is logged as a :class:`CallRecord` (the trace the scorers read).
 
 from __future__ import annotations
 
+import io
+import re
 import threading
+import zipfile
+import zlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,11 +20,58 @@ from simulator.errors import SimulatorError
 from simulator.fidelity import sniff_format
 from simulator.record import build_request
 
-__all__ = ["CallRecord", "ToolEnv", "World", "arg_text"]
+__all__ = ["CallRecord", "ToolEnv", "World", "arg_text", "body_text"]
 
 DUMMY_KEY = "kopa-bench"
 #: Largest native body text handed to a model (longer bodies are cut with a note).
 MAX_TEXT = 60_000
+
+_XML_ENCODING = re.compile(rb"""^\s*<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9._-]+)["']""")
+
+
+def body_text(body: bytes) -> str:
+    """The text a model is shown for a native body.
+
+    Text bodies are decoded as UTF-8 (undecodable bytes replaced). A ZIP body (OpenDART's
+    corp-code list: ``CORPCODE.xml`` zipped, as the real API sends it) is shown as a one-line
+    note naming the archive and its members, then each member's text (XML decoded with its
+    declared encoding, UTF-8 by default), so the model reads the records, not compressed
+    bytes. Deterministic: same bytes, same text.
+
+    >>> import io, zipfile
+    >>> buf = io.BytesIO()
+    >>> with zipfile.ZipFile(buf, "w") as zf:
+    ...     zf.writestr("CORPCODE.xml", "<result><list><corp_code>1</corp_code></list></result>")
+    >>> print(body_text(buf.getvalue()).splitlines()[1])
+    <result><list><corp_code>1</corp_code></list></result>
+    """
+    if body[:4] != b"PK\x03\x04":
+        return body.decode("utf-8", errors="replace")
+    try:
+        with zipfile.ZipFile(io.BytesIO(body)) as zf:
+            members = [(i.filename, zf.read(i)) for i in zf.infolist() if not i.is_dir()]
+    # A corrupt, encrypted or oddly compressed archive: say so rather than show bytes.
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, EOFError, OSError, ValueError,
+            NotImplementedError, RuntimeError) as exc:
+        return f"[binary body: {len(body):,} bytes, a ZIP that cannot be read ({exc})]"
+    if not members:
+        return f"[ZIP archive of {len(body):,} bytes with no files]"
+    listed = ", ".join(f"{name} ({len(data):,} bytes)" for name, data in members)
+    parts = [f"[ZIP archive of {len(body):,} bytes holding {listed}; unzipped text follows]"]
+    for name, data in members:
+        if len(members) > 1:
+            parts.append(f"[{name}]")
+        parts.append(_member_text(data))
+    return "\n".join(parts)
+
+
+def _member_text(data: bytes) -> str:
+    m = _XML_ENCODING.match(data)
+    enc = m.group(1).decode("ascii") if m else "utf-8"
+    try:
+        return data.decode(enc, errors="replace")
+    except LookupError:  # an encoding Python does not know: read it as UTF-8
+        return data.decode("utf-8", errors="replace")
 
 
 def arg_text(value: Any) -> str:
@@ -170,7 +221,7 @@ class World:
             pass
         resp = self.resolver.resolve(req)
         source = resp.header("x-sim-source") or ""
-        text = resp.body.decode("utf-8", errors="replace")
+        text = body_text(resp.body)
         if resp.status >= 400 or source in ("error", "miss", "fault"):
             first = text.strip().splitlines()[0][:400] if text.strip() else ""
             return _Answer(False, resp.status, filters, offset, limit, [], None,
@@ -219,7 +270,8 @@ class ToolEnv:
         return rec
 
     def observation(self, rec: CallRecord) -> str:
-        """The text a model sees for a call: the native body (cut at ``MAX_TEXT``)."""
+        """The text a model sees for a call: the native body as text (:func:`body_text`),
+        cut at ``MAX_TEXT`` characters with a note of the full length."""
         if rec.source == "budget":
             return "error: call budget exhausted"
         a = self.world.answer(rec.tool, rec.args)
