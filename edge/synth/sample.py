@@ -122,6 +122,16 @@ class Draft:
     def program(self) -> dict[str, Any]:
         return {"steps": self.steps, "answer": self.answer}
 
+    def mark(self) -> tuple[int, ...]:
+        """Where the draft stands (for ``rollback`` when a tentative extension fails)."""
+        return (len(self.steps), len(self.parts), len(self.junctions), len(self.edges), len(self.bound),
+                self.calls, self.n)
+
+    def rollback(self, mark: tuple[int, ...]) -> None:
+        """Drop everything added since ``mark`` (step ids are not reused: ``n`` stays)."""
+        ns, np_, nj, ne, nb, self.calls, _n = mark
+        del self.steps[ns:], self.parts[np_:], self.junctions[nj:], self.edges[ne:], self.bound[nb:]
+
 
 class Sampler:
     """Builds drafts of each junction type over ``edges`` (see the module docstring)."""
@@ -157,10 +167,15 @@ class Sampler:
         f = self.rng.choice(fs)
         return {k: v for k, v in f.items() if self._arg_ok(tool, k)}
 
-    def target_args(self, b: Binding, value: str) -> dict[str, str]:
-        """Args of ``b.target_tool`` besides the bound param: a recorded call's, if one fits."""
+    def target_args(self, b: Binding, value: str, fixed: dict[str, str] | None = None) -> dict[str, str]:
+        """Args of ``b.target_tool`` besides the bound param: a recorded call's, if one fits
+        (one that also has the ``fixed`` values, when given: else ``CallFailed``)."""
         fs = self._filters.get(b.target_tool, [])
         exact = [f for f in fs if f.get(b.target_param) == value]
+        if fixed:
+            exact = [f for f in exact if all(f.get(k) == x for k, x in fixed.items())]
+            if not exact:
+                raise CallFailed(f"{b.target_tool}: no recorded call with {b.target_param}={value} and {fixed}")
         having = [f for f in fs if b.target_param in f]
         pool = exact or having or fs
         base = dict(self.rng.choice(pool)) if pool else {}
@@ -170,6 +185,22 @@ class Sampler:
                 if p.default or p.example:
                     args[p.name] = p.default or p.example or ""
         return args
+
+    def fits(self, b: Binding, rec: dict[str, Any]) -> bool:
+        """Whether a recorded call of ``b.target_tool`` answers ``rec``'s value *and* agrees
+        with ``rec`` on every other argument ``rec`` has as a field (see ``bind_args``)."""
+        raw = scalar(rec.get(b.source_field))
+        if raw is None:
+            return False
+        value = apply_transform(raw, b.transform)
+        fields = {f.name for f in self.catalog.endpoint(b.source_tool).fields}
+        for f in self._filters.get(b.target_tool, []):
+            if f.get(b.target_param) != value:
+                continue
+            if all(scalar(rec.get(k)) == x for k, x in f.items()
+                   if k != b.target_param and k in fields and k != b.source_field and self._arg_ok(b.target_tool, k)):
+                return True
+        return False
 
     def answerable(self, b: Binding, raw: str) -> bool:
         rec = self.obs.recorded(b.target_tool, b.target_param)
@@ -202,7 +233,40 @@ class Sampler:
         v = _reduce({k: x for k, x in step.items() if k != "if"}, self._values(d))
         d.steps.append(step)
         self._cache[step["id"]] = v
+        if step["op"] in ("pick", "argmax", "argmin") and "field" in step:
+            self._picks[step["id"]] = {k: x for k, x in step.items() if k not in ("id", "if")}
         return step["id"], v
+
+    def bind_args(self, d: Draft, b: Binding, vid: str, v: str,
+                  guard: dict[str, Any] | None = None) -> tuple[dict[str, str], dict[str, Any]]:
+        """Args and binds of a call of ``b.target_tool`` fed by value ``vid`` (= ``v``).
+
+        A target keyed by two ids (a NEIS school: office code + school code; a TAGO stop:
+        city code + node id) takes *both* from the record the value came from: every other
+        recorded argument that the source tool also has as a field is picked from that same
+        record (the same reduction, another field) and bound, never taken from some other
+        recorded call. A draft whose record has no recorded call fails here.
+        """
+        value = apply_transform(v, b.transform)
+        bind: dict[str, Any] = {b.target_param: {"ref": vid, "transform": b.transform}}
+        spec = self._picks.get(vid)
+        co: dict[str, tuple[str, str]] = {}
+        if spec is not None:
+            fields = {f.name for f in self.catalog.endpoint(b.source_tool).fields}
+            keys = sorted({k for f in self._filters.get(b.target_tool, []) for k in f
+                           if k != b.target_param and self._arg_ok(b.target_tool, k)})
+            for p in keys:
+                if p in fields and p != spec["field"]:
+                    st = {**spec, "field": p, **({"if": guard} if guard else {})}
+                    cid, cv = self.reduce(d, st)
+                    if cv in (None, ""):
+                        raise CallFailed(f"{b.source_tool}: no {p} in the picked record")
+                    co[p] = (cid, str(cv))
+        args = self.target_args(b, value, {p: cv for p, (_c, cv) in co.items()})
+        for p, (cid, _cv) in co.items():
+            bind[p] = {"ref": cid, "transform": ""}
+            args.pop(p, None)
+        return args, bind
 
     @staticmethod
     def _consts(d: Draft) -> set[str]:
@@ -263,7 +327,7 @@ class Sampler:
         if not cands:
             return None
         rec = self.obs.recorded(b.target_tool, b.target_param)
-        good = [i for i in cands if apply_transform(fcol[i], b.transform) in rec] if rec else []
+        good = [i for i in cands if apply_transform(fcol[i], b.transform) in rec and self.fits(b, recs[i])] if rec else []
         i = self.rng.choice(good or cands)
         name = lcol[i] or ""
         vid, v = self.reduce(d, {"op": "pick", "from": sid, "where": {"field": lab, "op": "eq", "value": name}, "field": f})
@@ -273,8 +337,8 @@ class Sampler:
         return vid, v
 
     def hop(self, d: Draft, b: Binding, vid: str, v: str) -> tuple[str, PagedResult]:
-        args = self.target_args(b, apply_transform(v, b.transform))
-        sid, res = self.call(d, b.target_tool, args, bind={b.target_param: {"ref": vid, "transform": b.transform}})
+        args, bind = self.bind_args(d, b, vid, v)
+        sid, res = self.call(d, b.target_tool, args, bind=bind)
         d.bound.append(v)
         d.edges.append((b.source_tool, b.target_tool))
         d.parts.append({"kind": "call", "tool": b.target_tool, "args": args, "param": b.target_param,
@@ -373,6 +437,7 @@ class Sampler:
 
     def new_draft(self) -> Draft:
         self._cache = {}
+        self._picks: dict[str, dict[str, Any]] = {}
         return Draft()
 
     # ---- builders -----------------------------------------------------------------------------
@@ -417,10 +482,16 @@ class Sampler:
             if not nxt:
                 break
             b = self.rng.choice(nxt)
-            p = self.pick(d, sid, res, b)
-            if p is None:
+            mark = d.mark()
+            try:
+                p = self.pick(d, sid, res, b)
+                if p is None:
+                    d.rollback(mark)
+                    break
+                sid, res = self.hop(d, b, *p)
+            except (CallFailed, ProgramError):
+                d.rollback(mark)  # an onward hop that does not execute: stop the chain here
                 break
-            sid, res = self.hop(d, b, *p)
             here = b.target_tool
             seen.add(here)
         return d if self.final(d, sid, res, here) else None
@@ -472,7 +543,7 @@ class Sampler:
             lcol, fcol = column(recs, lab), column(recs, f)
             counts = Counter(lcol)
             idx = [i for i, (x, y) in enumerate(zip(lcol, fcol)) if x and y and counts[x] == 1 and x != y
-                   and self.answerable(b, y)]
+                   and self.answerable(b, y) and self.fits(b, recs[i])]
             if len(idx) >= lo:
                 pick = sorted(self.rng.sample(idx, self.rng.randint(lo, min(4, len(idx)))))
                 names = [lcol[i] for i in pick]
@@ -557,8 +628,8 @@ class Sampler:
         vid, v = p
         outs = []
         for b in (b1, b2):
-            args = self.target_args(b, apply_transform(v, b.transform))
-            s, r = self.call(d, b.target_tool, args, bind={b.target_param: {"ref": vid, "transform": b.transform}})
+            args, bind = self.bind_args(d, b, vid, v)
+            s, r = self.call(d, b.target_tool, args, bind=bind)
             d.edges.append((b.source_tool, b.target_tool))
             outs.append((s, r, b, args))
         d.bound.append(v)
@@ -598,7 +669,7 @@ class Sampler:
         counts = Counter(lcol)
         cands = [i for i, (x, y) in enumerate(zip(lcol, fcol)) if x and y and counts[x] == 1 and x != y]
         rec = self.obs.recorded(b.target_tool, b.target_param)
-        good = [i for i in cands if apply_transform(fcol[i], b.transform) in rec] if rec else []
+        good = [i for i in cands if apply_transform(fcol[i], b.transform) in rec and self.fits(b, res.records[i])] if rec else []
         pool = good if len(good) >= 2 else cands
         if len(pool) < 2:
             return None
@@ -625,8 +696,8 @@ class Sampler:
         for name in names:
             vid, v = self.reduce(d, {"op": "pick", "from": sid, "where": {"field": lab, "op": "eq", "value": name},
                                      "field": main.source_field})
-            args = self.target_args(main, apply_transform(v, main.transform))
-            s, r = self.call(d, main.target_tool, args, bind={main.target_param: {"ref": vid, "transform": main.transform}})
+            args, bind = self.bind_args(d, main, vid, v)
+            s, r = self.call(d, main.target_tool, args, bind=bind)
             d.bound.append(v)
             results.append((s, r, args))
         d.edges.append((main.source_tool, main.target_tool))
@@ -674,8 +745,7 @@ class Sampler:
         if p2 is None:
             return None
         d.steps[-1]["if"] = guard
-        args = self.target_args(b2, apply_transform(p2[1], b2.transform))
-        bind = {b2.target_param: {"ref": p2[0], "transform": b2.transform}}
+        args, bind = self.bind_args(d, b2, p2[0], p2[1], guard=guard)
         if then_ok:
             s2, _r2 = self.call(d, b2.target_tool, args, bind=bind, guard=guard)
             d.bound.append(p2[1])
