@@ -1,0 +1,72 @@
+"""The world's core: seeded generators, the collection cache and the word pools.
+
+Every collection of the world is built from its own ``random.Random`` (``rng(*parts)``:
+the world seed and the collection's name and key, never the global generator) and kept by
+``cached(key, build)``, so the same seed gives the same data in any process and any order.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import OrderedDict
+from collections.abc import Callable
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, TypeVar
+
+import yaml
+
+__all__ = ["DATA", "WorldBase", "pools"]
+
+#: The sandbox's data folder (real code tables, word pools).
+DATA = Path(__file__).parent.parent / "data"
+_MISSING = object()
+T = TypeVar("T")
+
+
+@lru_cache(maxsize=1)
+def pools() -> dict[str, Any]:
+    """The hand-written word pools (``data/pools.yaml``)."""
+    with open(DATA / "pools.yaml", encoding="utf-8") as f:
+        return yaml.safe_load(f)  # type: ignore[no-any-return]
+
+
+class WorldBase:
+    """The seed, the per-collection generators and the cache every part of the world uses."""
+
+    #: Detail collections (one district-month, one school-month, …) kept at most: the world
+    #: stays memory-light however much a long recording asks of it.
+    DETAIL_CACHE = 2048
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = int(seed)
+        self._cache: dict[tuple[Any, ...], Any] = {}
+        self._detail: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+
+    # ---- helpers -------------------------------------------------------------------
+    def rng(self, *parts: object) -> random.Random:
+        """A fresh generator for one collection: same seed and parts → same stream."""
+        return random.Random("|".join([str(self.seed), *map(str, parts)]))
+
+    def cached(self, key: tuple[Any, ...], build: Callable[[], T]) -> T:
+        """``build()`` once per key (collections are generated lazily).
+
+        Keys of one element (whole-world collections) are kept; longer keys (per district,
+        school, month …) live in a bounded LRU and are rebuilt, identically, when evicted.
+        """
+        if len(key) == 1:
+            try:
+                return self._cache[key]  # type: ignore[no-any-return]
+            except KeyError:
+                value = build()
+                self._cache[key] = value
+                return value
+        hit = self._detail.get(key, _MISSING)
+        if hit is not _MISSING:
+            self._detail.move_to_end(key)
+            return hit  # type: ignore[no-any-return]
+        value = build()
+        self._detail[key] = value
+        if len(self._detail) > self.DETAIL_CACHE:
+            self._detail.popitem(last=False)
+        return value

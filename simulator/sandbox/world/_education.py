@@ -1,0 +1,203 @@
+"""Education (NEIS): offices, schools, meals, schedules, classes and timetables."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from typing import Any
+
+from ._core import pools
+from ._dates import _days, _parse, _ymd, is_business_day
+from ._names import _stem, romanize
+from ._regions import RegionsMixin
+
+__all__ = ["EducationMixin"]
+
+
+class EducationMixin(RegionsMixin):
+    """NEIS schools of every district and their per-month, per-day records."""
+
+    def offices(self) -> list[dict[str, str]]:
+        """The 17 시도교육청 (ATPT_OFCDC_SC_CODE B10 … T10)."""
+        return [{"ATPT_OFCDC_SC_CODE": c, "ATPT_OFCDC_SC_NM": n, "sido_cd": s} for s, (c, n) in pools()["offices"].items()]
+
+    def schools(self) -> list[dict[str, Any]]:
+        """Every school (NEIS schoolInfo fields), by office then code."""
+        return self.cached(("schools",), self._build_schools)
+
+    def school(self, code: str) -> dict[str, Any] | None:
+        return self.cached(("school_index",), lambda: {s["SD_SCHUL_CODE"]: s for s in self.schools()}).get(code)
+
+    def _build_schools(self) -> list[dict[str, Any]]:
+        rng = self.rng("schools")
+        p = pools()
+        offices = {o["sido_cd"]: o for o in self.offices()}
+        prefix = {s: 7000000 + i * 100000 + (0 if i < 10 else 1000000) for i, s in enumerate(sorted(offices))}
+        out = []
+        for sido_cd in sorted(offices):
+            o = offices[sido_cd]
+            code = prefix[sido_cd] + 10000
+            for d in [x for x in self.districts() if x.sido.sido_cd == sido_cd]:
+                dongs = d.dongs or [d.region]
+                counts = {"초등학교": max(2, int(len(dongs) * 0.9 * (2 if sido_cd in ("11", "41") else 1))),
+                          "중학교": max(1, int(len(dongs) * 0.45)), "고등학교": max(1, int(len(dongs) * 0.4))}
+                if sido_cd not in ("11", "26", "27", "28", "29", "30", "31", "41"):
+                    counts = {k: max(1, v // 3) for k, v in counts.items()}
+                for kind, n in counts.items():
+                    for k in range(n):
+                        code += rng.randint(1, 7)
+                        dong = rng.choice(dongs)
+                        stem = _stem(dong.leaf) if rng.random() < 0.7 else rng.choice(p["school_stems"])
+                        nm = f"{stem}{kind}"
+                        if kind == "초등학교" and sido_cd == "11" and rng.random() < 0.5:
+                            nm = f"서울{nm}"
+                        sd_code = code
+                        if d.lawd_cd == "11680" and kind == "초등학교" and k == 0:
+                            # The real sample's school (samples/neis/schoolInfo_B10_7091380_single.json).
+                            dong = next((x for x in dongs if x.leaf == "대치동"), dong)
+                            stem, nm, sd_code = "대치", "서울대치초등학교", 7091380
+                        if kind == "고등학교" and rng.random() < 0.2:
+                            nm = f"{stem}{rng.choice(['여자', '공업', '상업', '외국어'])}고등학교"
+                        fond = rng.choice(["공립", "공립", "공립", "사립"]) if kind != "초등학교" else "공립"
+                        road = f"{_stem(dong.leaf)}로 {rng.randint(1, 300)}"
+                        area = {"11": "02", "26": "051", "27": "053", "28": "032", "29": "062", "30": "042", "31": "052", "36": "044", "41": "031"}.get(sido_cd, "0" + str(rng.randint(33, 64)))
+                        est = date(rng.randint(1946, 2022), rng.randint(1, 12), rng.randint(1, 28))
+                        hs_kind = None if kind != "고등학교" else ("특성화고" if "공업" in nm or "상업" in nm else ("특수목적고" if "외국어" in nm else "일반고"))
+                        out.append({
+                            "ATPT_OFCDC_SC_CODE": o["ATPT_OFCDC_SC_CODE"], "ATPT_OFCDC_SC_NM": o["ATPT_OFCDC_SC_NM"],
+                            "SD_SCHUL_CODE": f"{sd_code:07d}", "SCHUL_NM": nm, "ENG_SCHUL_NM": f"{romanize(nm[:-4]).capitalize()} {({'초등학교': 'Elementary', '중학교': 'Middle', '고등학교': 'High'})[kind]} School",
+                            "SCHUL_KND_SC_NM": kind, "LCTN_SC_NM": d.sido.name,
+                            "JU_ORG_NM": f"{d.sido.name}{d.name.split(' ')[0]}교육지원청" if sido_cd != "36" else None,
+                            "FOND_SC_NM": fond, "ORG_RDNZC": f"{rng.randint(1000, 63999):05d}",
+                            "ORG_RDNMA": f"{d.full_name} {road}", "ORG_RDNDA": f"({dong.leaf})",
+                            "ORG_TELNO": f"{area}-{rng.randint(200, 999)}-{rng.randint(1000, 9999)}",
+                            "HMPG_ADRES": f"http://{romanize(stem)}.{o['ATPT_OFCDC_SC_CODE'][0].lower()}{({'초등학교': 'es', '중학교': 'ms', '고등학교': 'hs'})[kind]}.kr/",
+                            "COEDU_SC_NM": rng.choice(["남여공학", "남여공학", "남", "여"]) if kind != "초등학교" else "남여공학",
+                            "ORG_FAXNO": f"{area}-{rng.randint(200, 999)}-{rng.randint(1000, 9999)}",
+                            "HS_SC_NM": hs_kind, "INDST_SPECL_CCCCL_EXST_YN": "N",
+                            "HS_GNRL_BUSNS_SC_NM": "일반계" if hs_kind != "특성화고" else "전문계",
+                            "SPCLY_PURPS_HS_ORD_NM": "외국어계열" if hs_kind == "특수목적고" else None,
+                            "ENE_BFE_SEHF_SC_NM": "전기", "DGHT_SC_NM": "주간", "FOND_YMD": _ymd(est), "FOAS_MEMRD": _ymd(est),
+                            "LOAD_DTM": "20251215", "lawd_cd": d.lawd_cd, "dong_code": dong.code,
+                            "students": rng.randint(150, 1500),
+                        })
+        return out
+
+    def school_days(self, ym: str) -> list[str]:
+        """School days (YYYYMMDD) of a month of the 2025 school year (Mar 2025 – Feb 2026)."""
+        y, m = int(ym[:4]), int(ym[4:])
+        if not (date(2025, 3, 1) <= date(y, m, 1) <= date(2026, 2, 1)):
+            return []
+        first = date(y, m, 1)
+        last = date(y + (m == 12), m % 12 + 1, 1) - timedelta(1)
+        out = []
+        for d in _days(first, last):
+            if not is_business_day(d) and d.year <= 2025 or d.weekday() >= 5:
+                continue
+            if date(2025, 7, 21) <= d <= date(2025, 8, 15) or date(2025, 12, 31) <= d <= date(2026, 2, 28):
+                continue
+            if d < date(2025, 3, 4):
+                continue
+            out.append(_ymd(d))
+        return out
+
+    def meals(self, school_code: str, ym: str) -> list[dict[str, Any]]:
+        """mealServiceDietInfo rows of a school for one month (lunch; high schools also dinner)."""
+        def build() -> list[dict[str, Any]]:
+            s = self.school(school_code)
+            if s is None:
+                return []
+            rng = self.rng("meals", school_code, ym)
+            p = pools()
+            rows = []
+            for day in self.school_days(ym):
+                kinds = [("2", "중식")] + ([("3", "석식")] if s["SCHUL_KND_SC_NM"] == "고등학교" and rng.random() < 0.6 else [])
+                for code, kname in kinds:
+                    def allergy() -> str:
+                        nums = sorted(rng.sample(range(1, 19), rng.randint(0, 4)))
+                        return f" ({'.'.join(map(str, nums))})" if nums else " "
+                    dishes = [rng.choice(p["dishes_rice"]) + " ", rng.choice(p["dishes_soup"]) + allergy(),
+                              rng.choice(p["dishes_main"]) + allergy(), rng.choice(p["dishes_side"]) + allergy(),
+                              rng.choice(["배추김치", "깍두기", "총각김치"]) + " (9)", rng.choice(p["dishes_dessert"]) + " "]
+                    if s["SCHUL_KND_SC_NM"] == "초등학교":
+                        dishes.append("우유 (2)")
+                    kcal = rng.uniform(550, 850)
+                    rows.append({
+                        "ATPT_OFCDC_SC_CODE": s["ATPT_OFCDC_SC_CODE"], "ATPT_OFCDC_SC_NM": s["ATPT_OFCDC_SC_NM"],
+                        "SD_SCHUL_CODE": school_code, "SCHUL_NM": s["SCHUL_NM"], "MMEAL_SC_CODE": code, "MMEAL_SC_NM": kname,
+                        "MLSV_YMD": day, "MLSV_FGR": float(s["students"]), "DDISH_NM": "<br/>".join(dishes),
+                        "ORPLC_INFO": "쌀 : 국내산<br/>쇠고기(종류) : 국내산(한우)<br/>돼지고기 : 국내산<br/>비고 : ",
+                        "CAL_INFO": f"{kcal:.1f} Kcal",
+                        "NTR_INFO": f"탄수화물(g) : {kcal * 0.13:.1f}<br/>단백질(g) : {kcal * 0.04:.1f}<br/>지방(g) : {kcal * 0.025:.1f}",
+                        "MLSV_FROM_YMD": day, "MLSV_TO_YMD": day, "LOAD_DTM": _ymd(_parse(day) + timedelta(7)),
+                    })
+            return rows
+        return self.cached(("meals", school_code, ym), build)
+
+    def schedule(self, school_code: str, year: str) -> list[dict[str, Any]]:
+        """SchoolSchedule rows of a school for a school year (AY)."""
+        def build() -> list[dict[str, Any]]:
+            s = self.school(school_code)
+            if s is None or year not in ("2025",):
+                return []
+            rng = self.rng("schedule", school_code, year)
+            events = pools()["school_events"]
+            grades = 6 if s["SCHUL_KND_SC_NM"] == "초등학교" else 3
+            fixed = [("20250304", "입학식"), ("20250304", "시업식"), ("20250718", "방학식"), ("20250818", "개학식"),
+                     ("20251231", "방학식")]
+            days = [(d, rng.choice(events)) for d in rng.sample(self.school_days("202504") + self.school_days("202505") +
+                                                                   self.school_days("202509") + self.school_days("202510") +
+                                                                   self.school_days("202511"), 25)]
+            holidays = [(f"2025{md}", nm) for md, nm in (("0505", "어린이날"), ("0606", "현충일"), ("0815", "광복절"), ("1003", "개천절"), ("1009", "한글날"), ("1225", "기독탄신일"))]
+            rows = []
+            for d, ev in sorted(fixed + days + holidays):
+                is_holiday = ev in ("어린이날", "현충일", "광복절", "개천절", "한글날", "기독탄신일")
+                row = {"ATPT_OFCDC_SC_CODE": s["ATPT_OFCDC_SC_CODE"], "ATPT_OFCDC_SC_NM": s["ATPT_OFCDC_SC_NM"],
+                       "SD_SCHUL_CODE": school_code, "SCHUL_NM": s["SCHUL_NM"], "AY": year, "DGHT_CRSE_SC_NM": "주간",
+                       "SCHUL_CRSE_SC_NM": s["SCHUL_KND_SC_NM"][:-2], "SBTR_DD_SC_NM": "공휴일" if is_holiday else "해당없음",
+                       "AA_YMD": d, "EVENT_NM": ev, "EVENT_CNTNT": None}
+                for g, key in enumerate(["ONE", "TW", "THREE", "FR", "FIV", "SIX"], start=1):
+                    row[f"{key}_GRADE_EVENT_YN"] = ("Y" if g <= grades and not is_holiday else "N") if g <= grades else "*"
+                row["LOAD_DTM"] = "20251215"
+                rows.append(row)
+            return rows
+        return self.cached(("schedule", school_code, year), build)
+
+    def classes(self, school_code: str, year: str) -> list[dict[str, Any]]:
+        """classInfo rows (GRADE, CLASS_NM) of a school for a school year."""
+        def build() -> list[dict[str, Any]]:
+            s = self.school(school_code)
+            if s is None or year not in ("2024", "2025"):
+                return []
+            rng = self.rng("classes", school_code, year)
+            grades = 6 if s["SCHUL_KND_SC_NM"] == "초등학교" else 3
+            n = max(1, s["students"] // (grades * 25))
+            rows = []
+            for g in range(1, grades + 1):
+                for c in range(1, n + rng.randint(0, 1) + 1):
+                    rows.append({"ATPT_OFCDC_SC_CODE": s["ATPT_OFCDC_SC_CODE"], "ATPT_OFCDC_SC_NM": s["ATPT_OFCDC_SC_NM"],
+                                 "SD_SCHUL_CODE": school_code, "SCHUL_NM": s["SCHUL_NM"], "AY": year, "GRADE": str(g),
+                                 "DGHT_CRSE_SC_NM": "주간", "SCHUL_CRSE_SC_NM": s["SCHUL_KND_SC_NM"][:-2],
+                                 "ORD_SC_NM": "일반계" if s["SCHUL_KND_SC_NM"] == "고등학교" else None,
+                                 "DDDEP_NM": None, "CLASS_NM": str(c), "LOAD_DTM": "20250303"})
+            return rows
+        return self.cached(("classes", school_code, year), build)
+
+    def timetable(self, school_code: str, ymd: str) -> list[dict[str, Any]]:
+        """hisTimetable rows of a high school for one day (every class, 6–7 periods)."""
+        def build() -> list[dict[str, Any]]:
+            s = self.school(school_code)
+            if s is None or s["SCHUL_KND_SC_NM"] != "고등학교" or ymd not in self.school_days(ymd[:6]):
+                return []
+            rng = self.rng("timetable", school_code, ymd)
+            subjects = pools()["subjects_high"]
+            rows = []
+            for c in self.classes(school_code, "2025"):
+                for period in range(1, 8 - (_parse(ymd).weekday() in (2, 4))):
+                    rows.append({"ATPT_OFCDC_SC_CODE": s["ATPT_OFCDC_SC_CODE"], "ATPT_OFCDC_SC_NM": s["ATPT_OFCDC_SC_NM"],
+                                 "SD_SCHUL_CODE": school_code, "SCHUL_NM": s["SCHUL_NM"], "AY": "2025",
+                                 "SEM": "1" if ymd < "20250801" else "2", "ALL_TI_YMD": ymd, "DGHT_CRSE_SC_NM": "주간",
+                                 "ORD_SC_NM": "일반계", "DDDEP_NM": "일반과", "GRADE": c["GRADE"], "CLRM_NM": None,
+                                 "CLASS_NM": c["CLASS_NM"], "PERIO": str(period), "ITRT_CNTNT": rng.choice(subjects),
+                                 "LOAD_DTM": ymd})
+            return rows
+        return self.cached(("timetable", school_code, ymd), build)

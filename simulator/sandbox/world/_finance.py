@@ -1,0 +1,402 @@
+"""Finance: companies and filings (OpenDART), stock prices (FSC), statistics (ECOS)."""
+
+from __future__ import annotations
+
+import math
+import random
+from datetime import date, timedelta
+from typing import Any
+
+from ._core import pools
+from ._dates import PRICE_DAYS, TODAY, _days, _next_business_day, _parse, _ymd, is_business_day
+from ._names import _stem, comma, person_name
+from ._regions import District, RegionsMixin
+
+__all__ = ["FinanceMixin", "isin"]
+
+
+def isin(stock_code: str) -> str:
+    """The ISIN of a Korean common share: ``KR7`` + code + ``00`` + check digit (Luhn)."""
+    body = f"KR7{stock_code}00"
+    digits = "".join(str(int(ch, 36)) for ch in body)
+    total = 0
+    for i, ch in enumerate(reversed(digits)):
+        n = int(ch)
+        if i % 2 == 0:
+            n *= 2
+            if n > 9:
+                n -= 9
+        total += n
+    return body + str((10 - total % 10) % 10)
+
+
+class FinanceMixin(RegionsMixin):
+    """OpenDART companies, filings, accounts and holdings; FSC prices; ECOS series."""
+
+    def companies(self) -> list[dict[str, Any]]:
+        """Every company of CORPCODE.xml: the real big ones first, then generated ones."""
+        return self.cached(("companies",), self._build_companies)
+
+    def company(self, corp_code: str) -> dict[str, Any] | None:
+        return self.cached(("company_index",), lambda: {c["corp_code"]: c for c in self.companies()}).get(corp_code)
+
+    def company_by_stock(self, stock_code: str) -> dict[str, Any] | None:
+        idx = self.cached(
+            ("company_stock_index",),
+            lambda: {c["stock_code"]: c for c in self.companies() if c["stock_code"].strip()},
+        )
+        return idx.get(stock_code)
+
+    def listed_companies(self) -> list[dict[str, Any]]:
+        return self.cached(("listed",), lambda: [c for c in self.companies() if c["stock_code"].strip()])
+
+    def _build_companies(self) -> list[dict[str, Any]]:
+        rng = self.rng("companies")
+        p = pools()
+        districts = [d for d in self.districts() if d.dongs]
+        heavy = [d for d in districts if d.sido.sido_cd in ("11", "41")]
+        out: list[dict[str, Any]] = []
+        used_corp: set[str] = set()
+        used_stock: set[str] = set()
+        used_names: set[str] = set()
+        for corp, stock, name, eng, market, ind in p["companies"]:
+            used_corp.add(corp)
+            used_stock.add(stock)
+            used_names.add(name)
+            out.append(self._company(rng, corp, stock, name, eng, market, ind, heavy))
+        markets = ["KOSPI"] * 800 + ["KOSDAQ"] * 1480 + ["KONEX"] * 100
+        rng.shuffle(markets)
+        total = 6000
+        for i in range(total - len(out)):
+            while True:
+                corp = f"{rng.randrange(100_000, 1_700_000):08d}"
+                if corp not in used_corp:
+                    break
+            used_corp.add(corp)
+            while True:
+                name = rng.choice(p["corp_words"]) + rng.choice(p["corp_kinds"])
+                if rng.random() < 0.3:
+                    name = rng.choice(p["corp_words"]) + name
+                if name not in used_names:
+                    break
+            used_names.add(name)
+            market = markets[i] if i < len(markets) else ""
+            stock = " "
+            if market:
+                while True:
+                    stock = f"{rng.randrange(1000, 99999):05d}0"
+                    if stock not in used_stock:
+                        break
+                used_stock.add(stock)
+            ind = rng.choice(p["industries"])
+            out.append(self._company(rng, corp, stock, name, "", market, ind, heavy if rng.random() < 0.7 else districts))
+        return out
+
+    def _company(self, rng: random.Random, corp: str, stock: str, name: str, eng: str, market: str,
+                 ind: str, districts: list[District]) -> dict[str, Any]:
+        d = rng.choice(districts)
+        dong = rng.choice(d.dongs)
+        cls = {"KOSPI": "Y", "KOSDAQ": "K", "KONEX": "N"}.get(market, "E")
+        est = date(rng.randint(1950, 2018), rng.randint(1, 12), rng.randint(1, 28))
+        area = {"11": "02", "26": "051", "27": "053", "28": "032", "29": "062", "30": "042", "31": "052"}.get(
+            d.sido.sido_cd, "031")
+        slug = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(4, 9)))
+        return {
+            "corp_code": corp, "corp_name": name, "corp_name_eng": eng or f"{slug.upper()} CO., LTD.",
+            "stock_name": name, "stock_code": stock, "ceo_nm": person_name(rng), "corp_cls": cls,
+            "market": market, "isin": isin(stock) if stock.strip() else "",
+            "jurir_no": f"{rng.randrange(10**12, 10**13)}", "bizr_no": f"{rng.randrange(10**9, 10**10)}",
+            "crno": f"{rng.randrange(10**12, 10**13)}",
+            "adres": f"{dong.name.rsplit(' ', 1)[0]} {_stem(dong.leaf)}로 {rng.randint(1, 400)} ({dong.leaf})",
+            "hm_url": f"www.{slug}.co.kr", "ir_url": "", "phn_no": f"{area}-{rng.randint(200, 999)}-{rng.randint(1000, 9999)}",
+            "fax_no": f"{area}-{rng.randint(200, 999)}-{rng.randint(1000, 9999)}", "induty_code": ind,
+            "est_dt": _ymd(est), "acc_mt": "12", "modify_date": _ymd(date(2025, rng.randint(1, 12), rng.randint(1, 28))),
+            "lawd_cd": d.lawd_cd,
+            "shares": rng.randint(5_000_000, 300_000_000) if stock.strip() else rng.randint(100_000, 5_000_000),
+            "size": rng.lognormvariate(0, 1.2),
+        }
+
+    def _periodic(self, year: int, reprt_code: str) -> tuple[date, str]:
+        """Filing date and report name of a periodic report for business year ``year``."""
+        if reprt_code == "11011":
+            return date(year + 1, 3, 14), f"사업보고서 ({year}.12)"
+        if reprt_code == "11012":
+            return date(year, 8, 14), f"반기보고서 ({year}.06)"
+        if reprt_code == "11013":
+            return date(year, 5, 15), f"분기보고서 ({year}.03)"
+        return date(year, 11, 14), f"분기보고서 ({year}.09)"
+
+    def filings(self, corp_code: str) -> list[dict[str, str]]:
+        """list.json rows of one company, newest first (2023-01-01 … ``TODAY``)."""
+        return self.cached(("filings", corp_code), lambda: self._build_filings(corp_code))
+
+    def all_filings(self) -> list[dict[str, str]]:
+        """Every filing of every company, newest first (the unfiltered list.json collection)."""
+        def build() -> list[dict[str, str]]:
+            rows = [f for c in self.companies() for f in self.filings(c["corp_code"])]
+            rows.sort(key=lambda r: r["rcept_no"], reverse=True)
+            return rows
+        return self.cached(("all_filings",), build)
+
+    def _company_index(self, corp_code: str) -> int:
+        return self.cached(("company_pos",), lambda: {c["corp_code"]: i for i, c in enumerate(self.companies())})[corp_code]
+
+    def _build_filings(self, corp_code: str) -> list[dict[str, str]]:
+        c = self.company(corp_code)
+        if c is None:
+            return []
+        rng = self.rng("filings", corp_code)
+        p = pools()
+        listed = bool(c["stock_code"].strip())
+        items: list[tuple[date, str, str, str]] = []  # date, report, filer, rm
+        if listed:
+            for year in (2022, 2023, 2024, 2025):
+                for code in ("11013", "11012", "11014", "11011"):
+                    when, nm = self._periodic(year, code)
+                    if date(2023, 1, 1) <= when <= TODAY:
+                        items.append((when, nm, c["corp_name"], "연" if code == "11011" else ""))
+            n = max(3, int(12 * c["size"] * rng.uniform(0.5, 1.5)))
+            for _ in range(min(n, 80)):
+                when = date(2023, 1, 2) + timedelta(rng.randint(0, (TODAY - date(2023, 1, 2)).days))
+                nm = rng.choice(p["report_names"][4:]).replace("{y}", str(when.year - 1))
+                filer = c["corp_name"] if rng.random() < 0.75 else person_name(rng)
+                items.append((when, nm, filer, rng.choice(["", "", "유", "공", "코", "정"])))
+        else:
+            for year in (2022, 2023, 2024):
+                when = date(year + 1, 4, rng.randint(1, 14))
+                items.append((when, f"감사보고서 ({year}.12)", f"{rng.choice(['삼일', '삼정', '안진', '한영', '대주'])}회계법인", "외"))
+        items = [(_next_business_day(w), nm, f, rm) for w, nm, f, rm in items]
+        items.sort(key=lambda t: (t[0], t[1]))
+        ci = self._company_index(corp_code)
+        per_day: dict[date, int] = {}
+        rows = []
+        for when, nm, filer, rm in items:
+            k = per_day.get(when, 0)
+            per_day[when] = k + 1
+            serial = f"{(ci * 97 + k * 13 + 101) % 1_000_000:06d}"  # unique per day (k < 97)
+            rows.append({
+                "corp_code": corp_code, "corp_name": c["corp_name"], "stock_code": c["stock_code"],
+                "corp_cls": c["corp_cls"], "report_nm": nm, "rcept_no": _ymd(when) + serial,
+                "flr_nm": filer, "rcept_dt": _ymd(when), "rm": rm,
+            })
+        rows.sort(key=lambda r: r["rcept_no"], reverse=True)
+        return rows
+
+    def periodic_rcept_no(self, corp_code: str, year: int, reprt_code: str) -> str | None:
+        """``rcept_no`` of a company's periodic report (what fnlttSinglAcnt rows carry)."""
+        _, nm = self._periodic(year, reprt_code)
+        for f in self.filings(corp_code):
+            if f["report_nm"] == nm:
+                return f["rcept_no"]
+        return None
+
+    def accounts(self, corp_code: str, year: int, reprt_code: str) -> list[dict[str, str]]:
+        """fnlttSinglAcnt rows (CFS then OFS; BS then IS); [] when no such report was filed."""
+        return self.cached(("accounts", corp_code, year, reprt_code),
+                           lambda: self._build_accounts(corp_code, year, reprt_code))
+
+    def _build_accounts(self, corp_code: str, year: int, reprt_code: str) -> list[dict[str, str]]:
+        c = self.company(corp_code)
+        rcept = self.periodic_rcept_no(corp_code, year, reprt_code)
+        if c is None or rcept is None:
+            return []
+        rng = self.rng("accounts", corp_code)
+        scale = int(c["size"] * 400_000_000_000)
+        era = int(c["est_dt"][:4])
+        growth = [rng.uniform(0.85, 1.25) for _ in range(12)]
+
+        def level(y: int) -> float:
+            v = 1.0
+            for g in growth[: max(0, min(11, y - 2014))]:
+                v *= g
+            return v
+
+        period = {"11013": (3, 31), "11012": (6, 30), "11014": (9, 30), "11011": (12, 31)}[reprt_code]
+        frac = {"11013": 0.25, "11012": 0.5, "11014": 0.75, "11011": 1.0}[reprt_code]
+        names = {"11011": "기", "11012": "반기", "11013": "분기", "11014": "분기"}
+        bs = [("유동자산", 0.45), ("비유동자산", 0.55), ("자산총계", 1.0), ("유동부채", 0.2), ("비유동부채", 0.1),
+              ("부채총계", 0.3), ("자본금", 0.02), ("이익잉여금", 0.6), ("자본총계", 0.7)]
+        is_ = [("매출액", 0.8), ("영업이익", 0.08), ("법인세차감전 순이익", 0.09), ("당기순이익(손실)", 0.07)]
+        out: list[dict[str, str]] = []
+        for fs_div, fs_nm, k in (("CFS", "연결재무제표", 1.0), ("OFS", "재무제표", 0.72)):
+            for sj_div, sj_nm, items in (("BS", "재무상태표", bs), ("IS", "손익계산서", is_)):
+                for ordn, (acc, share) in enumerate(items, start=1):
+                    def amt(y: int) -> str:
+                        v = scale * k * share * level(y) * (frac if sj_div == "IS" else 1.0)
+                        return comma(int(v) // 1_000_000 * 1_000_000)
+                    term = year - era + 1
+                    ym = f"{year}.{period[0]:02d}.{period[1]:02d}"
+                    row = {
+                        "rcept_no": rcept, "reprt_code": reprt_code, "bsns_year": str(year), "corp_code": corp_code,
+                        "stock_code": c["stock_code"], "fs_div": fs_div, "fs_nm": fs_nm, "sj_div": sj_div, "sj_nm": sj_nm,
+                        "account_nm": acc, "thstrm_nm": f"제 {term} {names[reprt_code]}",
+                        "thstrm_dt": f"{ym} 현재" if sj_div == "BS" else f"{year}.01.01 ~ {ym}",
+                        "thstrm_amount": amt(year), "frmtrm_nm": f"제 {term - 1} 기",
+                        "frmtrm_dt": f"{year - 1}.12.31 현재" if sj_div == "BS" else f"{year - 1}.01.01 ~ {year - 1}.{period[0]:02d}.{period[1]:02d}",
+                        "frmtrm_amount": amt(year - 1),
+                        "bfefrmtrm_nm": f"제 {term - 2} 기" if reprt_code == "11011" else "",
+                        "bfefrmtrm_dt": f"{year - 2}.12.31 현재" if reprt_code == "11011" else "",
+                        "bfefrmtrm_amount": amt(year - 2) if reprt_code == "11011" else "",
+                        "ord": str(len(out) + 1), "currency": "KRW",
+                    }
+                    out.append(row)
+        return out
+
+    def major_shareholders(self, corp_code: str) -> list[dict[str, str]]:
+        """majorstock.json rows (5%+ holders' reports) of a listed company."""
+        return self.cached(("majorstock", corp_code), lambda: self._build_holders(corp_code, "major"))
+
+    def executive_holdings(self, corp_code: str) -> list[dict[str, str]]:
+        """elestock.json rows (executives' and major holders' own reports)."""
+        return self.cached(("elestock", corp_code), lambda: self._build_holders(corp_code, "exec"))
+
+    def _build_holders(self, corp_code: str, kind: str) -> list[dict[str, str]]:
+        c = self.company(corp_code)
+        if c is None or not c["stock_code"].strip():
+            return []
+        rng = self.rng(kind, corp_code)
+        out = []
+        others = self.listed_companies()
+        for _ in range(rng.randint(2, 12)):
+            when = date(2023, 1, 2) + timedelta(rng.randint(0, (TODAY - date(2023, 1, 2)).days))
+            qty = int(c["shares"] * rng.uniform(0.001, 0.25))
+            delta = int(qty * rng.uniform(-0.05, 0.05))
+            rate = qty / c["shares"] * 100
+            rcept = _ymd(when) + f"{rng.randint(0, 999999):06d}"
+            if kind == "major":
+                holder = rng.choice(others)["corp_name"] if rng.random() < 0.5 else rng.choice(
+                    ["국민연금공단", "블랙록", "머스크", person_name(rng)])
+                out.append({
+                    "rcept_no": rcept, "rcept_dt": when.isoformat(), "corp_code": corp_code, "corp_name": c["corp_name"],
+                    "report_tp": rng.choice(["일반", "약식"]), "repror": holder, "stkqy": comma(qty),
+                    "stkqy_irds": comma(delta), "stkrt": f"{rate:.2f}", "stkrt_irds": f"{delta / c['shares'] * 100:.2f}",
+                    "ctr_stkqy": comma(int(qty * 0.1)), "ctr_stkrt": f"{rate * 0.1:.2f}",
+                    "report_resn": rng.choice(["특별관계자 및 보유주식수 변동", "보유목적 변경", "단순투자 목적 신규보고", "장내매수"]),
+                })
+            else:
+                small = int(qty * 0.01)
+                out.append({
+                    "rcept_no": rcept, "rcept_dt": when.isoformat(), "corp_code": corp_code, "corp_name": c["corp_name"],
+                    "repror": person_name(rng), "isu_exctv_rgist_at": rng.choice(["등기임원", "비등기임원"]),
+                    "isu_exctv_ofcps": rng.choice(["대표이사", "사내이사", "전무", "상무", "부사장", "사외이사"]),
+                    "isu_main_shrholdr": rng.choice(["-", "-", "10%이상주주"]), "sp_stock_lmp_cnt": comma(small),
+                    "sp_stock_lmp_irds_cnt": comma(int(small * rng.uniform(-0.2, 0.2))),
+                    "sp_stock_lmp_rate": f"{small / c['shares'] * 100:.2f}", "sp_stock_lmp_irds_rate": "0.00",
+                })
+        out.sort(key=lambda r: r["rcept_no"])
+        return out
+
+    def business_days(self, begin: str, end: str) -> list[str]:
+        return [_ymd(d) for d in _days(_parse(begin), _parse(end)) if is_business_day(d)]
+
+    def _stock_params(self, stock_code: str) -> tuple[float, float, float, float, float, float, int, int]:
+        """(p0, drift, amp1, phase1, amp2, phase2, volume, noise key) of one stock's price path."""
+        def build() -> dict[str, tuple[float, float, float, float, float, float, int, int]]:
+            out = {}
+            for c in self.listed_companies():
+                rng = self.rng("prices", c["stock_code"])
+                p0 = 53_000.0 if c["stock_code"] == "005930" else max(500.0, rng.lognormvariate(9.3, 1.1))
+                out[c["stock_code"]] = (p0, rng.gauss(0, 0.0008), rng.uniform(0.02, 0.2), rng.uniform(0, 6.28),
+                                        rng.uniform(0.01, 0.08), rng.uniform(0, 6.28),
+                                        max(1000, int(rng.lognormvariate(11, 1.3))), rng.getrandbits(48))
+            return out
+        return self.cached(("stock_params",), build)[stock_code]
+
+    def _price_row(self, c: dict[str, Any], i: int) -> dict[str, str]:
+        # A closed-form path (trend + two cycles + daily noise from a counter hash), so any
+        # day's price costs O(1) and needs no earlier day.
+        p0, drift, a1, f1, a2, f2, vol, key = self._stock_params(c["stock_code"])
+
+        def close(k: int) -> int:
+            z = _unit(key, k) + _unit(key, k + 7919) - 1.0
+            return _tick(p0 * math.exp(drift * k + a1 * math.sin(k / 40.0 + f1) + a2 * math.sin(k / 9.0 + f2) + 0.03 * z))
+
+        cl, prev = close(i), close(i - 1)
+        o = _tick(prev * (1 + 0.01 * (_unit(key, i + 104729) - 0.5)))
+        h = _tick(max(o, cl) * (1 + 0.02 * _unit(key, i + 15485863)))
+        lo = _tick(min(o, cl) * (1 - 0.02 * _unit(key, i + 32452843)))
+        v = int(vol * (0.3 + 2.2 * _unit(key, i + 49979687)))
+        vs = cl - prev
+        return {
+            "basDt": PRICE_DAYS[i], "srtnCd": c["stock_code"], "isinCd": c["isin"], "itmsNm": c["corp_name"],
+            "mrktCtg": c["market"], "clpr": str(cl), "vs": str(vs), "fltRt": f"{vs / prev * 100:.2f}" if prev else "0",
+            "mkp": str(o), "hipr": str(h), "lopr": str(lo), "trqu": str(v), "trPrc": str(v * cl),
+            "lstgStCnt": str(c["shares"]), "mrktTotAmt": str(c["shares"] * cl),
+        }
+
+    def stock_prices(self, bas_dt: str) -> list[dict[str, str]]:
+        """FSC getStockPriceInfo rows of every listed company on one trading day."""
+        if bas_dt not in PRICE_DAYS:
+            return []
+        i = PRICE_DAYS.index(bas_dt)
+        return self.cached(("stock_prices", bas_dt), lambda: [self._price_row(c, i) for c in self.listed_companies()])
+
+    def stock_history(self, srtn_cd: str) -> list[dict[str, str]]:
+        """FSC rows of one stock over every trading day, oldest first."""
+        c = self.company_by_stock(srtn_cd)
+        if c is None:
+            return []
+        return self.cached(("stock_history", srtn_cd), lambda: [self._price_row(c, i) for i in range(len(PRICE_DAYS))])
+
+    # ---- statistics (ECOS) --------------------------------------------------------
+    def ecos_tables(self) -> list[dict[str, str]]:
+        """ECOS StatisticTableList rows (a small real-looking tree)."""
+        rows = [("", "722Y001", "1.3.1. 한국은행 기준금리 및 여수신금리", "M"), ("", "731Y001", "3.1.1.1. 주요국 통화의 대원화환율", "D"),
+                ("", "901Y009", "4.2.1. 소비자물가지수", "M"), ("", "200Y101", "2.1.1.1. 주요지표(연간지표)", "A"),
+                ("", "817Y002", "1.3.2.2. 시장금리(일별)", "D"), ("", "901Y062", "4.3.1. 주택매매가격지수(KB)", "M")]
+        return [{"P_STAT_CODE": p, "STAT_CODE": c, "STAT_NAME": n, "CYCLE": cy, "SRCH_YN": "Y", "ORG_NAME": "한국은행"}
+                for p, c, n, cy in rows]
+
+    def ecos_items(self, stat_code: str) -> list[dict[str, str]]:
+        items = {"722Y001": [("0101000", "한국은행 기준금리")], "731Y001": [("0000001", "원/미국달러(매매기준율)"), ("0000002", "원/일본엔(100엔)"), ("0000003", "원/유로")],
+                 "901Y009": [("0", "총지수")], "200Y101": [("10101", "국내총생산(GDP)(명목, 원화표시)")],
+                 "817Y002": [("010200000", "국고채(3년)"), ("010210000", "국고채(10년)")], "901Y062": [("P63A", "전국")]}
+        t = next((x for x in self.ecos_tables() if x["STAT_CODE"] == stat_code), None)
+        if t is None:
+            return []
+        return [{"STAT_CODE": stat_code, "STAT_NAME": t["STAT_NAME"], "GRP_CODE": "Group1", "GRP_NAME": "계정항목",
+                 "ITEM_CODE": c, "ITEM_NAME": n, "P_ITEM_CODE": "", "P_ITEM_NAME": "", "CYCLE": t["CYCLE"],
+                 "START_TIME": {"D": "20000103", "M": "200001", "A": "2000"}[t["CYCLE"]],
+                 "END_TIME": {"D": "20251230", "M": "202512", "A": "2024"}[t["CYCLE"]], "DATA_CNT": "0", "UNIT_NAME": "%", "WEIGHT": ""}
+                for c, n in items.get(stat_code, [])]
+
+    def ecos_series(self, stat_code: str, item_code: str, cycle: str) -> list[dict[str, str]]:
+        """StatisticSearch rows of one item, oldest first (values as strings)."""
+        def build() -> list[dict[str, str]]:
+            item = next((i for i in self.ecos_items(stat_code) if i["ITEM_CODE"] == item_code), None)
+            if item is None or item["CYCLE"] != cycle:
+                return []
+            rng = self.rng("ecos", stat_code, item_code)
+            if cycle == "D":
+                times = [_ymd(d) for d in _days(date(2020, 1, 2), date(2025, 12, 30)) if is_business_day(d) or d.year < 2024 and d.weekday() < 5]
+            elif cycle == "M":
+                times = [f"{y}{m:02d}" for y in range(2000, 2026) for m in range(1, 13)]
+            else:
+                times = [str(y) for y in range(2000, 2025)]
+            v = {"722Y001": 3.0, "731Y001": 1150.0, "901Y009": 80.0, "200Y101": 650000.0, "817Y002": 2.0, "901Y062": 60.0}[stat_code]
+            rows = []
+            for t in times:
+                v = max(0.25, v * (1 + rng.gauss(0.0005, 0.004 if cycle == "D" else 0.01)))
+                rows.append({"STAT_CODE": stat_code, "STAT_NAME": item["STAT_NAME"], "ITEM_CODE1": item_code, "ITEM_NAME1": item["ITEM_NAME"],
+                             "ITEM_CODE2": "", "ITEM_NAME2": "", "ITEM_CODE3": "", "ITEM_NAME3": "", "ITEM_CODE4": "", "ITEM_NAME4": "",
+                             "UNIT_NAME": item["UNIT_NAME"], "WGT": "", "TIME": t,
+                             "DATA_VALUE": f"{v:,.1f}" if v > 1000 else f"{v:.2f}"})
+            return rows
+        return self.cached(("ecos", stat_code, item_code, cycle), build)
+
+
+def _unit(key: int, n: int) -> float:
+    """A uniform number in [0, 1) from (key, n): splitmix64, cheap and deterministic."""
+    z = (key + (n + 1) * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+    return ((z ^ (z >> 31)) >> 11) / float(1 << 53)
+
+
+def _tick(price: float) -> int:
+    """Round a price to the KRX tick size."""
+    p = int(price)
+    for limit, tick in ((2000, 1), (5000, 5), (20000, 10), (50000, 50), (200000, 100), (500000, 500)):
+        if p < limit:
+            return max(tick, p // tick * tick)
+    return p // 1000 * 1000

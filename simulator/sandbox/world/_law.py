@@ -1,0 +1,123 @@
+"""Law (law.go.kr): laws and their articles, court precedents, local ordinances."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+from ._core import pools
+from ._dates import TODAY, _ymd
+from ._regions import RegionsMixin
+
+__all__ = ["LawMixin"]
+
+
+class LawMixin(RegionsMixin):
+    """Laws, precedents and ordinances; ordinances are named after real local governments."""
+
+    def laws(self) -> list[dict[str, str]]:
+        """Laws, 시행령 and 시행규칙 (법령일련번호 = MST, 법령ID, 법령명한글, 공포일자, …)."""
+        def build() -> list[dict[str, str]]:
+            rng = self.rng("laws")
+            p = pools()
+            stems = list(p["law_stems"]) + [t for t in p["bill_topics"] if t.endswith("법") or t.endswith("률")]
+            rows = []
+            names: set[str] = set()
+            for stem in stems:
+                base = stem if stem.endswith(("법", "률")) else (f"{stem} 법률" if stem.endswith("관한") else f"{stem}법")
+                if base in names:
+                    continue
+                for suffix, kind in (("", "법률"), (" 시행령", "대통령령"), (" 시행규칙", "총리령" if rng.random() < 0.2 else "부령")):
+                    names.add(base + suffix)
+                    rows.append((base + suffix, kind))
+            extra = 0
+            while len(rows) < 1600:
+                extra += 1
+                region = rng.choice(self.sidos())
+                nm = f"{region.leaf[:2]}{rng.choice(['지역', '권역', '광역'])} {rng.choice(p['law_stems'])} 지원에 관한 특별법"
+                if nm not in names:
+                    names.add(nm)
+                    rows.append((nm, "법률"))
+            out = []
+            mst = 250000
+            for i, (nm, kind) in enumerate(rows):
+                mst += rng.randint(1, 60)
+                prom = date(rng.randint(2015, 2025), rng.randint(1, 12), rng.randint(1, 28))
+                enf = min(TODAY, prom + timedelta(rng.choice([0, 30, 90, 180, 365])))
+                out.append({"법령일련번호": str(mst), "현행연혁코드": "현행", "법령명한글": nm,
+                            "법령약칭명": "", "법령ID": f"{1000 + i * 3:06d}", "공포일자": _ymd(prom),
+                            "공포번호": str(rng.randint(10000, 21000)), "제개정구분명": rng.choice(["일부개정", "일부개정", "타법개정", "전부개정", "제정"]),
+                            "소관부처코드": str(1170000 + rng.randint(0, 999)), "소관부처명": rng.choice(p["law_ministries"]),
+                            "법령구분명": kind, "공동부령정보": "", "시행일자": _ymd(enf), "자법타법여부": "",
+                            "법령상세링크": f"/DRF/lawService.do?OC={{OC}}&target=law&MST={mst}&type=HTML&mobileYn=&efYd={_ymd(enf)}"})
+            out.sort(key=lambda r: r["법령명한글"])
+            return out
+        return self.cached(("laws",), build)
+
+    def law_articles(self, mst: str) -> list[dict[str, str]]:
+        """조문 of a law (조문번호, 조문제목, 조문내용) for lawService detail."""
+        def build() -> list[dict[str, str]]:
+            law = next((l for l in self.laws() if l["법령일련번호"] == mst), None)
+            if law is None:
+                return []
+            rng = self.rng("articles", mst)
+            titles = ["목적", "정의", "적용 범위", "국가 등의 책무", "다른 법률과의 관계", "기본계획의 수립", "실태조사", "위원회의 설치",
+                      "신고", "허가", "지원", "보고 및 검사", "청문", "권한의 위임", "벌칙", "양벌규정", "과태료"]
+            out = []
+            for n, t in enumerate(titles[: rng.randint(8, len(titles))], start=1):
+                out.append({"조문번호": str(n), "조문여부": "조문", "조문제목": t, "조문시행일자": law["시행일자"],
+                            "조문내용": f"제{n}조({t}) 이 {'법' if law['법령구분명'] == '법률' else '영'}은 {law['법령명한글'].split(' ')[0]}에 관하여 필요한 사항을 {t}에 따라 정한다."})
+            return out
+        return self.cached(("articles", mst), build)
+
+    def precedents(self) -> list[dict[str, str]]:
+        """Court decisions (판례일련번호, 사건명, 사건번호, 선고일자, 법원명, …), newest first."""
+        def build() -> list[dict[str, str]]:
+            rng = self.rng("precedents")
+            p = pools()
+            out = []
+            pid = 600000
+            for i in range(3200):
+                pid += rng.randint(1, 30)
+                kind, mark = rng.choice(p["case_kinds"])
+                when = date(rng.randint(2010, 2025), rng.randint(1, 12), rng.randint(1, 28))
+                court = rng.choice(p["courts"])
+                topic = rng.choice(p["case_topics"])
+                no = f"{when.year - rng.randint(0, 2)}{mark}{rng.randint(1000, 99999)}"
+                out.append({"판례일련번호": str(pid), "사건명": topic, "사건번호": no, "선고일자": _ymd(when),
+                            "법원명": court, "법원종류코드": "400201" if court == "대법원" else "400202",
+                            "사건종류명": kind, "사건종류코드": str(400100 + p["case_kinds"].index([kind, mark]) + 1),
+                            "판결유형": "판결" if mark != "후" else "결정", "선고": "선고", "데이터출처명": "대법원",
+                            "판례상세링크": f"/DRF/lawService.do?OC={{OC}}&target=prec&ID={pid}&type=HTML&mobileYn=",
+                            "판시사항": f"[1] {topic}에 관한 법리 [2] 원심판단의 당부", "판결요지": f"{topic} 사건에서 원심의 판단에 법리오해의 잘못이 없다."})
+            out.sort(key=lambda r: r["선고일자"], reverse=True)
+            return out
+        return self.cached(("precedents",), build)
+
+    def ordinances(self) -> list[dict[str, str]]:
+        """Local ordinances (자치법규) of every 시도 and 시군구, named after their government."""
+        def build() -> list[dict[str, str]]:
+            rng = self.rng("ordinances")
+            p = pools()
+            govs: list[tuple[str, str]] = [(s.name, s.code) for s in self.sidos()]
+            for d in self.districts():
+                if " " in d.name or d.sido.sido_cd == "36":
+                    continue
+                govs.append((d.full_name, d.region.code))
+            out = []
+            oid = 2000000
+            for gov, code in govs:
+                for topic in rng.sample(p["ordin_topics"], rng.randint(12, 25)):
+                    oid += rng.randint(1, 40)
+                    kind = "조례" if rng.random() < 0.85 else "규칙"
+                    nm = f"{gov} {topic}{'' if topic.endswith('조례') else (' ' + kind if kind == '규칙' else ' 조례')}"
+                    prom = date(rng.randint(2010, 2025), rng.randint(1, 12), rng.randint(1, 28))
+                    out.append({"자치법규일련번호": str(oid), "자치법규명": nm, "자치법규ID": f"{oid - 1000000:07d}",
+                                "공포일자": _ymd(prom), "공포번호": str(rng.randint(100, 9000)),
+                                "제개정구분명": rng.choice(["일부개정", "일부개정", "제정", "전부개정"]), "지자체기관명": gov,
+                                "자치법규종류": kind, "시행일자": _ymd(min(TODAY, prom + timedelta(rng.choice([0, 0, 30, 90])))),
+                                "자치법규분야명": rng.choice(["일반공공행정", "사회복지", "문화관광", "국토 및 지역개발", "교통 및 물류", "환경"]),
+                                "자치법규상세링크": f"/DRF/lawService.do?OC={{OC}}&target=ordin&MST={oid}&type=HTML&mobileYn=",
+                                "region_cd": code})
+            out.sort(key=lambda r: r["자치법규명"])
+            return out
+        return self.cached(("ordinances",), build)
