@@ -17,7 +17,6 @@ chosen by a hash of (seed, episode id, call index), so a seeded rollout replays 
 from __future__ import annotations
 
 import difflib
-import functools
 import hashlib
 import json
 import threading
@@ -83,6 +82,10 @@ def sim_error(status: int, kind: str, message: str, **extra: Any) -> SimResponse
 IDENTITY_CACHE_SIZE = 4096
 #: Larger bodies are identified afresh each time (not held in the memo).
 IDENTITY_MAX_BODY = 8192
+#: Default budget of rendered answers a resolver keeps (``Resolver(answer_memo_bytes=...)``).
+ANSWER_MEMO_BYTES = 32 << 20
+#: Larger rendered answers are not kept.
+ANSWER_MAX_BYTES = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -128,6 +131,8 @@ class Resolver:
         miss: ``strict``, ``native`` or ``live``.
         faults: seeded fault injection, off when None.
         live: forwarder for the ``live`` miss policy.
+        answer_memo_bytes: how many bytes of rendered window and query answers to keep for
+            repeated requests (0: render every time; the bytes are the same either way).
     """
 
     def __init__(
@@ -138,6 +143,7 @@ class Resolver:
         miss: MissPolicy = "strict",
         faults: FaultConfig | None = None,
         live: LiveForwarder | None = None,
+        answer_memo_bytes: int = ANSWER_MEMO_BYTES,
     ) -> None:
         if miss not in ("strict", "native", "live"):
             raise ValueError(f"miss={miss!r} is not a miss policy; use strict, native or live")
@@ -153,9 +159,18 @@ class Resolver:
         # The catalog is immutable, so a request's match and canonical
         # form depend on nothing but the parts of it they read: memoise them (repeated
         # requests, e.g. an episode replayed, skip matching, key stripping and hashing).
-        self._identify_cached = functools.lru_cache(maxsize=IDENTITY_CACHE_SIZE)(
-            self._identify_parts
-        )
+        # Oldest entries leave first when it is full.
+        self._identities: dict[tuple[Any, ...], _Identity] = {}
+        self._identities_lock = threading.Lock()
+        # Recorded header tuples (shared by the index) → the exact answer's headers.
+        self._exact_headers: dict[tuple[tuple[str, str], ...], list[tuple[str, str]]] = {}
+        self._version_header = ("x-sim-version", version.content_hash)
+        # Rendered answers (window and query tiers) by request identity: a pure function of
+        # the request's parts and the version, so a repeat is answered with the same bytes
+        # without reading and rendering its records again. Oldest leave first past the budget.
+        self.answer_memo_bytes = answer_memo_bytes
+        self._answers: dict[tuple[Any, ...], tuple[int, tuple[tuple[str, str], ...], bytes]] = {}
+        self._answers_bytes = 0
 
     # ---- public ----------------------------------------------------------------------
     def resolve(
@@ -167,28 +182,36 @@ class Resolver:
             kind = self.faults.choose(episode or req.header("x-sim-episode"), call_index)
             if kind is not None:
                 resp = self._fault(kind, req, resp)
+        elif resp.headers and resp.headers[-1] is self._version_header:
+            return resp  # an exact answer's prepared headers end with it (set_header's result)
         resp.set_header("x-sim-version", self.version.content_hash)
         return resp
 
     # ---- tiers -----------------------------------------------------------------------
-    def _identify(self, req: SimRequest) -> _Identity:
+    @staticmethod
+    def _key(req: SimRequest) -> tuple[Any, ...] | None:
+        """All that ``Catalog.match`` and ``canonical_request`` read of a request (None for
+        a large body: not memoised)."""
         if len(req.body) > IDENTITY_MAX_BODY:
-            return self._identify_parts(req.method, req.host, req.path, req.query, req.body)
-        return self._identify_cached(req.method, req.host, req.path, req.query, req.body)
+            return None
+        return (req.method, req.host, req.path, req.query, req.body)
 
-    def _identify_parts(
-        self,
-        method: str,
-        host: str,
-        path: str,
-        query: tuple[tuple[str, str], ...],
-        body: bytes,
-    ) -> _Identity:
-        """Match, canonical request and fingerprint of a request with these parts.
+    def _identify(self, req: SimRequest, key: tuple[Any, ...] | None = None) -> _Identity:
+        if key is None:
+            key = self._key(req)
+            if key is None:
+                return self._identify_request(req)
+        ident = self._identities.get(key)
+        if ident is None:
+            ident = self._identify_request(req)
+            with self._identities_lock:
+                if len(self._identities) >= IDENTITY_CACHE_SIZE:
+                    del self._identities[next(iter(self._identities))]
+                self._identities[key] = ident
+        return ident
 
-        These are all that ``Catalog.match`` and ``canonical_request`` read of a request.
-        """
-        req = SimRequest(method=method, host=host, path=path, query=query, body=body)
+    def _identify_request(self, req: SimRequest) -> _Identity:
+        """Match, canonical request and fingerprint of ``req`` (reads only the parts above)."""
         try:
             match: Match | None = self.catalog.match(req)
             unknown = ""
@@ -199,13 +222,49 @@ class Resolver:
         canon = canonical_request(req, self.catalog if match is not None else None, match)
         return _Identity(match, unknown, canon, fingerprint(canon))
 
+    def _remember(self, key: tuple[Any, ...] | None, resp: SimResponse) -> SimResponse:
+        """Keep a rendered answer for ``key`` (within the byte budget); returns ``resp``."""
+        size = len(resp.body)
+        if key is None or self.answer_memo_bytes <= 0 or size > min(
+            ANSWER_MAX_BYTES, self.answer_memo_bytes
+        ):
+            return resp
+        # Stored as ``resolve`` finishes it: the version header last (see ``resolve``).
+        headers = (*(h for h in resp.headers if h[0] != "x-sim-version"), self._version_header)
+        with self._identities_lock:
+            answers = self._answers
+            if key not in answers:
+                while answers and (
+                    self._answers_bytes + size > self.answer_memo_bytes
+                    or len(answers) >= IDENTITY_CACHE_SIZE
+                ):
+                    old = answers.pop(next(iter(answers)))
+                    self._answers_bytes -= len(old[2])
+                answers[key] = (resp.status, headers, resp.body)
+                self._answers_bytes += size
+        return resp
+
     def _resolve(self, req: SimRequest) -> SimResponse:
-        ident = self._identify(req)
+        key = self._key(req)
+        if key is not None and self._answers:
+            kept = self._answers.get(key)
+            if kept is not None:
+                return SimResponse(kept[0], list(kept[1]), kept[2])
+        ident = self._identify(req, key)
         canon = ident.canonical
-        hit = self.version.index.interaction(ident.fingerprint)
+        hit = self.version.index.interaction_parts(ident.fingerprint)
         if hit is not None:
             status, headers, body = hit
-            return _tag(SimResponse(status, list(headers), body), "exact")
+            tagged = self._exact_headers.get(headers)
+            if tagged is None:
+                # What ``_tag`` and then ``resolve`` make of them, computed once.
+                tagged = _tag(SimResponse(status, list(headers)), "exact").headers
+                tagged = [h for h in tagged if h[0] != "x-sim-version"]
+                tagged.append(self._version_header)
+                if len(self._exact_headers) >= IDENTITY_CACHE_SIZE:
+                    self._exact_headers.clear()
+                self._exact_headers[headers] = tagged
+            return SimResponse(status, list(tagged), body)
         if ident.match is None:
             return _tag(
                 sim_error(404, "unknown_endpoint", ident.unknown, request=canon), "error"
@@ -229,10 +288,12 @@ class Resolver:
         coll = self.version.index.collection(split.key)
         if coll is not None:
             records = self.version.index.records(coll.id, split.window.offset, split.window.limit)
-            return _tag(dialect.render(split, records, coll.total, coll.envelope), "window")
+            return self._remember(
+                key, _tag(dialect.render(split, records, coll.total, coll.envelope), "window")
+            )
         answered = self._query(ep, split)
         if answered is not None:
-            return answered
+            return self._remember(key, answered)
         return self._miss(req, match, split, canon)
 
     def _query(self, ep: Endpoint, split: Split) -> SimResponse | None:

@@ -90,3 +90,10 @@ def test_every_command_is_documented() -> None:
     assert names
     missing = [n for n in names if f"simulator {n}" not in readme]
     assert missing == [], f"commands not shown in README: {missing}"
+
+
+def test_serve_refuses_an_unknown_server_stack() -> None:
+    r = runner.invoke(app, ["serve", "--http", "nope"])
+    assert r.exit_code != 0 and "--http='nope': choose auto, h11, httptools" in r.output
+    r = runner.invoke(app, ["serve", "--loop", "tokio"])
+    assert r.exit_code != 0 and "--loop='tokio': choose auto, asyncio, uvloop" in r.output

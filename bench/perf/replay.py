@@ -261,6 +261,7 @@ def _stats(per_request_s: list[float], per_rep: int) -> dict[str, Any]:
         "max_us": max(us),
         "reps": len(us),
         "requests_per_rep": per_rep,
+        "batches_us": [round(x, 2) for x in us],
     }
 
 
@@ -338,8 +339,11 @@ def floor_client(n: int) -> httpx.Client:
     return httpx.Client(transport=floor_transport(n))
 
 
-def kopa_client(store: Store, set_name: str, version: str) -> httpx.Client:
-    return httpx.Client(transport=SimTransport(Resolver(store.open(set_name, version))))
+def kopa_client(store: Store, set_name: str, version: str, **resolver: Any) -> httpx.Client:
+    """An ``httpx.Client`` over kopa-sim's transport (``resolver``: ``Resolver`` options)."""
+    return httpx.Client(
+        transport=SimTransport(Resolver(store.open(set_name, version), **resolver))
+    )
 
 
 def bench_exact(
@@ -431,8 +435,13 @@ def bench_window(store: Store, cfg: Config, rng: random.Random) -> dict[str, Any
         "exact": (clients["exact"].get, [WINDOW_EXACT_URL] * n_urls)
     }
     for label, p in pages.items():
-        clients[label] = kopa_client(store, "window", "w2")
+        # Rendered every time (no answer memo): what a first request for the page costs.
+        clients[label] = kopa_client(store, "window", "w2", answer_memo_bytes=0)
         systems[label] = (clients[label].get, [window_url(p, size)] * n_urls)
+    # The same page repeated with the answer memo on (the default): what a repeat costs.
+    clients["repeated"] = kopa_client(store, "window", "w2")
+    systems["repeated"] = (clients["repeated"].get, [window_url(pages["middle"], size)] * n_urls)
+    ids["repeated"] = ids["middle"]
 
     def check(name: str, resp: Any) -> None:
         if name == "exact":
@@ -468,6 +477,11 @@ def bench_window(store: Store, cfg: Config, rng: random.Random) -> dict[str, Any
             }
             for label, p in pages.items()
         ],
+        "repeated": {
+            "page": pages["middle"],
+            **res["repeated"],
+            "over_exact": res["repeated"]["median_us"] / exact_us,
+        },
     }
 
 
@@ -495,13 +509,14 @@ def bench_stages(store: Store, n: int, cfg: Config, rng: random.Random) -> dict[
         "kopa_transport": (SimTransport(resolver).handle_request, reqs),
         "floor_transport": (floor_transport(n).handle_request, reqs),
         "to_sim_request": (lambda r: to_sim_request(r, r.read()), reqs),
-        "resolve": (resolver.resolve, sims),
+        # Its own resolver: the transport's has just seen these requests (its memo would hit).
+        "resolve": (Resolver(store.open(SET_NAME, f"n{n}")).resolve, sims),
         "catalog_match": (cat.match, sims),
         "canonical_fingerprint": (
             lambda sm: fingerprint(canonical_request(sm[0], cat, sm[1])),
             pairs,
         ),
-        "index_interaction": (index.interaction, fps),
+        "index_interaction": (index.interaction_parts, fps),
     }
 
     def check(name: str, out: Any) -> None:
@@ -536,6 +551,12 @@ def run(cfg: Config, work: Path, log: Callable[[str], None] = print) -> dict[str
         res = exact[n]
         row: dict[str, Any] = {"interactions": n, "kopa": res["kopa"], "floor": res["floor"]}
         row["kopa_over_floor"] = res["kopa"]["median_us"] / res["floor"]["median_us"]
+        # The same round's kopa-sim and floor batches ran back to back: their ratio cancels
+        # the machine's drift between rounds (shown beside the target ratio, not instead).
+        row["paired_ratio_median"] = statistics.median(
+            k / f for k, f in zip(res["kopa"]["batches_us"], res["floor"]["batches_us"])
+        )
+        row["best_batch_ratio"] = res["kopa"]["min_us"] / res["floor"]["min_us"]
         if n in cfg.vcrpy_sizes:
             log(f"[replay] timing vcrpy at {n:,}")
             v = bench_vcrpy(work, n, cfg, rng)
@@ -628,20 +649,38 @@ def targets(doc: dict[str, Any]) -> list[dict[str, Any]]:
     )
     worst = max(r["kopa_over_floor"] for r in rows)
     st = {k: v["median_us"] for k, v in doc["stages"].items() if isinstance(v, dict)}
+    wrow = max(rows, key=lambda r: r["kopa_over_floor"])
+    gap_client = wrow["kopa"]["median_us"] - wrow["floor"]["median_us"]
+    gap_transport = st["kopa_transport"] - st["floor_transport"]
     why = (
-        f"kopa-sim's transport {st['kopa_transport']:.0f} µs vs the floor's handler "
-        f"{st['floor_transport']:.0f} µs: the resolver {st['resolve']:.0f} µs (catalog match "
+        f"worst at {wrow['interactions']:,} interactions: `client.get` {wrow['kopa']['median_us']:.0f} "
+        f"vs {wrow['floor']['median_us']:.0f} µs ({gap_client:.0f} µs apart; same-round ratio "
+        f"{wrow.get('paired_ratio_median', wrow['kopa_over_floor']):.2f}×, best batches "
+        f"{wrow.get('best_batch_ratio', wrow['kopa_over_floor']):.2f}×). Timed alone at "
+        f"{doc['stages']['interactions']:,}, kopa-sim's transport takes "
+        f"{st['kopa_transport']:.0f} µs vs the floor's handler {st['floor_transport']:.0f} µs "
+        f"({gap_transport:.0f} µs apart): the resolver {st['resolve']:.0f} µs (catalog match "
         f"{st['catalog_match']:.0f}, canonical request + fingerprint "
         f"{st['canonical_fingerprint']:.0f}, index read {st['index_interaction']:.0f}), request "
-        f"conversion {st['to_sim_request']:.0f}, and the remaining "
-        f"{st['kopa_transport'] - st['resolve'] - st['to_sim_request']:.0f} µs the rest of the "
-        "adapter (building the httpx response from the resolver's answer, per-call bookkeeping)"
+        f"conversion {st['to_sim_request']:.0f}, and {st['kopa_transport'] - st['resolve'] - st['to_sim_request']:.0f} µs "
+        "building the httpx response and per-call bookkeeping. The rest of the gap "
+        f"(≈ {max(0.0, gap_client - gap_transport):.0f} µs) shows only inside `client.get`, "
+        "and the layer timings do not locate it: most likely cache effects (uniformly random "
+        "requests over a large version miss the identity memo and touch random pages of a "
+        "large index file, so httpx's own work runs on colder CPU caches than after the "
+        "floor's dict lookup) plus batch-to-batch noise on a shared machine (compare the "
+        "three ratios above)"
     )
     out.append(
         {
             "target": "within 1.3× of the MockTransport + dict floor at every size (issue 9)",
-            "measured": f"worst {worst:.2f}×",
+            "measured": (
+                f"worst {worst:.2f}× (same-round ratio "
+                f"{max(r.get('paired_ratio_median', 0.0) for r in rows):.2f}×, best batches "
+                f"{max(r.get('best_batch_ratio', 0.0) for r in rows):.2f}×)"
+            ),
             "met": worst <= 1.3,
+            "margin": (1.3 - worst) / 1.3,
             "why": why,
         }
     )
@@ -651,12 +690,17 @@ def targets(doc: dict[str, Any]) -> list[dict[str, Any]]:
             "target": "a page window ≤ 2× an exact hit at any offset (issue 9)",
             "measured": f"worst {wmax:.2f}×",
             "met": wmax <= 2.0,
+            "margin": (2.0 - wmax) / 2.0,
         }
     )
     return out
 
 
 # ---- reporting ---------------------------------------------------------------------------
+#: A target met by less than this share of its limit is reported as borderline.
+BORDERLINE = 0.05
+
+
 def _us(x: float) -> str:
     return f"{x:,.0f}" if x >= 100 else f"{x:,.1f}"
 
@@ -687,15 +731,20 @@ _METHOD = """\
 """
 
 
+def _ratio(row: dict[str, Any], key: str) -> str:
+    return f"{row[key]:.2f}×" if key in row else "—"
+
+
 def _exact_table(doc: dict[str, Any]) -> list[str]:
     lines = [
         "### Exact hits, per request (median µs; lower is better)",
         "",
         (
             "| interactions | kopa-sim µs | floor µs (MockTransport + dict) | vcrpy µs "
-            "| kopa ÷ floor | kopa ÷ vcrpy | vcrpy ÷ kopa |"
+            "| kopa ÷ floor | same-round ratio (median) | best batches' ratio | kopa ÷ vcrpy "
+            "| vcrpy ÷ kopa |"
         ),
-        "|---:|---:|---:|---:|---:|---:|---:|",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     skipped = {s["interactions"]: s for s in doc["vcrpy_not_run"]}
     for r in doc["exact"]:
@@ -710,7 +759,8 @@ def _exact_table(doc: dict[str, Any]) -> list[str]:
             kv = vk = "—"
         lines.append(
             f"| {n:,} | {_us(r['kopa']['median_us'])} | {_us(r['floor']['median_us'])} | {v} "
-            f"| {r['kopa_over_floor']:.2f}× | {kv} | {vk} |"
+            f"| {r['kopa_over_floor']:.2f}× | {_ratio(r, 'paired_ratio_median')} "
+            f"| {_ratio(r, 'best_batch_ratio')} | {kv} | {vk} |"
         )
     loads = ", ".join(
         f"{r['interactions']:,} → {r['vcrpy']['yaml_load_s']:.2f} s "
@@ -719,6 +769,13 @@ def _exact_table(doc: dict[str, Any]) -> list[str]:
         if "vcrpy" in r
     )
     lines += [
+        "",
+        (
+            "*kopa ÷ floor* (the target's measure) divides the two medians. The same-round ratio "
+            "is the median over rounds of kopa-sim's batch ÷ the floor's batch that ran right "
+            "after it; the best batches' ratio divides the two fastest batches. On a quiet "
+            "machine the three agree; where they differ, the machine was busy during the run."
+        ),
         "",
         (f"vcrpy YAML load (entering `use_cassette`; timed apart from the requests): {loads}."),
     ]
@@ -752,9 +809,24 @@ def _window_table(w: dict[str, Any]) -> list[str]:
     ]
     for x in w["windows"]:
         lines.append(
-            f"| window `pageNo={x['page']:,}` ({x['label']}) | {x['offset']:,} "
+            f"| window `pageNo={x['page']:,}` ({x['label']}), rendered each time | {x['offset']:,} "
             f"| {_us(x['median_us'])} | {x['over_exact']:.2f}× |"
         )
+    rp = w.get("repeated")
+    if rp:
+        lines.append(
+            f"| window `pageNo={rp['page']:,}` repeated (answer memo on, the default) "
+            f"| {(rp['page'] - 1) * w['page_size']:,} | {_us(rp['median_us'])} | {rp['over_exact']:.2f}× |"
+        )
+    lines += [
+        "",
+        (
+            "Rendered rows use `Resolver(answer_memo_bytes=0)`: every request reads its records "
+            "and writes the native page (the target's measure). A resolver keeps rendered "
+            "window and query answers (32 MB by default) and answers a repeat with the same "
+            "bytes."
+        ),
+    ]
     return lines
 
 
@@ -774,7 +846,7 @@ def _stage_table(doc: dict[str, Any]) -> list[str]:
         ("  ↳ `Catalog.match`", st["catalog_match"]["median_us"]),
         ("  ↳ `canonical_request` + `fingerprint`", st["canonical_fingerprint"]["median_us"]),
         (
-            "  ↳ `Index.interaction` (SQLite point read, headers decoded)",
+            "  ↳ `Index.interaction_parts` (SQLite point read; each distinct header list decoded once)",
             st["index_interaction"]["median_us"],
         ),
     ]
@@ -829,6 +901,15 @@ def render_markdown(doc: dict[str, Any]) -> str:
     for t in doc["targets"]:
         if not t["met"] and t.get("why"):
             lines += ["", f"Why *{t['target']}* is missed: {t['why']}."]
+        elif t["met"] and t.get("margin", 1.0) < BORDERLINE:
+            lines += [
+                "",
+                (
+                    f"*{t['target']}* is met by less than {BORDERLINE:.0%} ({t['measured']}): "
+                    "within this machine's run-to-run noise, so a run on a busier machine can "
+                    "miss it." + (f" Where the time goes: {t['why']}." if t.get("why") else "")
+                ),
+            ]
     lines += [
         "",
         "### Version build and open (the exact-hit versions)",

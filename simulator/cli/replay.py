@@ -22,13 +22,22 @@ def serve(
     miss: Annotated[str, typer.Option(help="Miss policy: strict or native.")] = "strict",
     fault_seed: Annotated[Optional[int], typer.Option(help="Turn on seeded faults with this seed.")] = None,
     fault_rate: Annotated[float, typer.Option(help="Fraction of calls that get a fault.")] = 0.1,
+    http: Annotated[str, typer.Option(help="HTTP parser: auto (httptools when installed), h11 or httptools.")] = "auto",
+    loop: Annotated[str, typer.Option(help="Event loop: auto (uvloop when installed), asyncio or uvloop.")] = "auto",
 ) -> None:
     """Serve a cassette version over HTTP: GET /{upstream-host}/{path}?{query}."""
+    import importlib.util
     import os
 
     store, v = open_version(cassettes, set_name, version)
     if miss not in ("strict", "native"):
         fail(f"--miss={miss!r}: choose strict or native")
+    for opt, val, choices in (("http", http, ("auto", "h11", "httptools")), ("loop", loop, ("auto", "asyncio", "uvloop"))):
+        if val not in choices:
+            fail(f"--{opt}={val!r}: choose {', '.join(choices)}")
+        if val in ("httptools", "uvloop") and importlib.util.find_spec(val) is None:
+            fail(f"--{opt}={val} is not installed: pip install 'kopa-sim[fast]'")
+    os.environ["KOPA_SERVE_HTTP"], os.environ["KOPA_SERVE_LOOP"] = http, loop
     env = {
         "KOPA_SERVE_ROOT": str(store.root),
         "KOPA_SERVE_CACHE": str(store.cache_dir),

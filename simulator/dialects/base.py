@@ -24,6 +24,11 @@ from urllib.parse import quote
 from ..catalog import Endpoint, Match
 from ..request import SimResponse
 
+try:  # a core dependency; the standard library writes everything when it is missing
+    import orjson as _orjson
+except ImportError:  # pragma: no cover
+    _orjson = None  # type: ignore[assignment]
+
 __all__ = [
     "Dialect",
     "ErrorKind",
@@ -165,11 +170,41 @@ def collection_key(endpoint_id: str, filters: dict[str, str]) -> str:
     return f"{endpoint_id}?{qs}" if qs else endpoint_id
 
 
+#: orjson refuses (so the standard library writes) subclasses, dataclasses and datetimes,
+#: which ``json.dumps`` treats differently or refuses itself.
+_ORJSON_OPTS = (
+    (
+        _orjson.OPT_PASSTHROUGH_SUBCLASS
+        | _orjson.OPT_PASSTHROUGH_DATACLASS
+        | _orjson.OPT_PASSTHROUGH_DATETIME
+    )
+    if _orjson is not None
+    else 0
+)
+#: orjson writes a float as ``float.__repr__`` does except below 1e-4 (``0.00001`` and
+#: ``1e-7`` for ``1e-05`` and ``1e-07``) and NaN / infinities (``null``); an output holding
+#: none of these substrings is ``json.dumps``'s, byte for byte (checked on millions of
+#: random doubles, tests/test_perf_equivalence.py). Strings holding them only cost a rewrite.
+_ORJSON_DOUBTS = (b"e-", b"0.0000", b"null")  # spelled out in ``json_bytes`` (speed)
+
+
 def json_bytes(obj: Any, *, escape_slash: bool = False, indent: int | None = None) -> bytes:
     """JSON as the Korean APIs write it: UTF-8, Korean unescaped, no spaces.
 
     ``escape_slash`` writes ``/`` as ``\\/`` (TAGO and other Java-built services).
+
+    The bytes are ``json.dumps(obj, ensure_ascii=False, separators=(",", ":"))``'s; orjson
+    writes them (ten times faster) where it is known to write the same: every string, key,
+    integer, boolean and float of 1e-4 or more alike; a body where orjson may differ (see
+    ``_ORJSON_DOUBTS``), or holding anything orjson refuses, is written by ``json``.
     """
+    if indent is None and _orjson is not None and type(obj) in (dict, list):
+        try:
+            out = _orjson.dumps(obj, option=_ORJSON_OPTS)
+        except TypeError:  # orjson.JSONEncodeError: a type, size or depth it does not take
+            out = None
+        if out is not None and b"e-" not in out and b"0.0000" not in out and b"null" not in out:
+            return out.replace(b"/", b"\\/") if escape_slash else out
     if indent is None:
         text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
     else:

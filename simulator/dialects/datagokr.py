@@ -194,6 +194,24 @@ def _json_records(items: Any) -> list[dict[str, Any]]:
     return list(items)
 
 
+#: Per endpoint (by id, holding the endpoint so an id is not reused while cached): its field
+#: types, the (name, type) of fields ``_json_value`` may convert, and ``coerce_numbers``.
+_ROW_PLANS: dict[int, tuple[Endpoint, dict[str, str], tuple[tuple[str, str], ...], bool]] = {}
+
+
+def _row_plan(ep: Endpoint) -> tuple[dict[str, str], tuple[tuple[str, str], ...], bool]:
+    """What ``_json_rows`` needs of ``ep``, computed once: without ``coerce_numbers`` only
+    integer, number and boolean fields can change (every other value is written as read)."""
+    plan = _ROW_PLANS.get(id(ep))
+    if plan is None or plan[0] is not ep:
+        types = field_types(ep)
+        typed = tuple((k, t) for k, t in types.items() if t in ("integer", "number", "boolean"))
+        if len(_ROW_PLANS) >= 4096:
+            _ROW_PLANS.clear()
+        plan = _ROW_PLANS[id(ep)] = (ep, types, typed, bool(ep.opt("coerce_numbers", False)))
+    return plan[1], plan[2], plan[3]
+
+
 class DataGoKrDialect(BaseDialect):
     """The data.go.kr gateway family; see the module docstring for the variant options."""
 
@@ -431,9 +449,25 @@ class DataGoKrDialect(BaseDialect):
         return self._response(ep, 200, fmt, body)
 
     def _json_rows(self, ep: Endpoint, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        types = field_types(ep)
-        coerce = bool(ep.opt("coerce_numbers", False))
-        return [{k: _json_value(v, types.get(k), coerce) for k, v in r.items()} for r in records]
+        types, typed, coerce = _row_plan(ep)
+        if coerce:
+            return [{k: _json_value(v, types.get(k), True) for k, v in r.items()} for r in records]
+        if not typed:
+            # Every value of every record stays as it is (string fields, no coercion).
+            return records
+        out = []
+        for r in records:
+            row = r
+            for k, ftype in typed:
+                v = r.get(k)
+                if isinstance(v, str):
+                    nv = _json_value(v, ftype, False)
+                    if nv is not v:
+                        if row is r:
+                            row = dict(r)
+                        row[k] = nv
+            out.append(row)
+        return out
 
     def _json_items(self, ep: Endpoint, records: list[dict[str, Any]]) -> Any:
         bare = ep.opt("items", "wrapped") == "bare"

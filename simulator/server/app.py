@@ -24,7 +24,7 @@ from urllib.parse import parse_qsl
 from ..request import SimRequest, SimResponse
 from ..resolve import Resolver, sim_error
 from ..store import Store
-from .asgi import Receive, Scope, Send, serve_lifespan
+from .asgi import Receive, Scope, Send, parse_query, serve_lifespan
 
 __all__ = ["create_app", "MAX_BODY", "MAX_TARGET"]
 
@@ -65,8 +65,10 @@ class SimApp:
             {
                 "type": "http.response.start",
                 "status": resp.status,
-                "headers": [(k.encode("latin-1"), v.encode("latin-1")) for k, v in resp.headers]
-                + [(b"content-length", str(len(resp.body)).encode())],
+                "headers": [
+                    *_encoded_headers(resp.headers),
+                    (b"content-length", str(len(resp.body)).encode()),
+                ],
             }
         )
         await send({"type": "http.response.body", "body": resp.body})
@@ -86,7 +88,7 @@ class SimApp:
                 return sim_error(413, "body_too_large", f"request body over {MAX_BODY} bytes")
         path: str = scope["path"]
         method: str = scope["method"]
-        headers = [(k.decode("latin-1").lower(), v.decode("latin-1")) for k, v in scope["headers"]]
+        headers = _decoded_headers(scope["headers"])
         if path.startswith("/_sim/") or path == "/_sim":
             if method not in ("GET", "HEAD"):
                 return sim_error(405, "read_only", "admin routes are read-only (GET)")
@@ -102,15 +104,15 @@ class SimApp:
             )
         host, _, port = upstream_host.partition(":")
         try:
-            query = tuple(parse_qsl(qs.decode("utf-8"), keep_blank_values=True))
+            query = parse_query(qs.decode("utf-8"))
         except UnicodeDecodeError:
-            query = tuple(parse_qsl(qs.decode("latin-1"), keep_blank_values=True))
+            query = parse_query(qs.decode("latin-1"))
         req = SimRequest(
             method=method,
             host=host.lower(),
             path=upstream_path,
             query=query,
-            headers=tuple(headers),
+            headers=headers,
             body=body,
             scheme=scope.get("scheme", "http"),
             port=int(port) if port.isdigit() else None,
@@ -188,6 +190,37 @@ class SimApp:
 
             return _json(openapi_document(self.resolver.catalog))
         return sim_error(404, "unknown_admin_route", f"no admin route {path!r}; try /_sim/health")
+
+
+#: Raw ASGI request headers → decoded (clients repeat the same few header sets).
+_DECODED: dict[tuple[tuple[bytes, bytes], ...], tuple[tuple[str, str], ...]] = {}
+#: A response's header list → its ASGI (latin-1 bytes) form.
+_ENCODED: dict[tuple[tuple[str, str], ...], tuple[tuple[bytes, bytes], ...]] = {}
+_MEMO_MAX = 1024
+
+
+def _decoded_headers(raw: Any) -> tuple[tuple[str, str], ...]:
+    """``tuple((k.decode("latin-1").lower(), v.decode("latin-1")) for k, v in raw)``, memoised."""
+    key = tuple(raw)
+    out = _DECODED.get(key)
+    if out is None:
+        out = tuple((k.decode("latin-1").lower(), v.decode("latin-1")) for k, v in key)
+        if len(_DECODED) >= _MEMO_MAX:
+            _DECODED.clear()
+        _DECODED[key] = out
+    return out
+
+
+def _encoded_headers(headers: list[tuple[str, str]]) -> tuple[tuple[bytes, bytes], ...]:
+    """``[(k.encode("latin-1"), v.encode("latin-1")) for k, v in headers]``, memoised."""
+    key = tuple(headers)
+    out = _ENCODED.get(key)
+    if out is None:
+        out = tuple((k.encode("latin-1"), v.encode("latin-1")) for k, v in key)
+        if len(_ENCODED) >= _MEMO_MAX:
+            _ENCODED.clear()
+        _ENCODED[key] = out
+    return out
 
 
 def _example_url(ep: Any, filters: dict[str, str]) -> str:

@@ -5,16 +5,35 @@ uvicorn's own listening socket is created without ``IPPROTO_TCP``, so asyncio do
 delayed ACKs then hold each response body ~40 ms behind its headers (measured: 2 workers
 served 46 req/s over 2 connections, one worker 4,189). Binding the socket ourselves with the
 protocol named fixes it for one worker and many.
+
+The HTTP parser and event loop are uvicorn's ``auto`` choice: httptools and uvloop where they
+are installed (``pip install 'kopa-sim[fast]'``), else h11 and asyncio. ``KOPA_SERVE_HTTP``
+(``auto``, ``h11``, ``httptools``) and ``KOPA_SERVE_LOOP`` (``auto``, ``asyncio``, ``uvloop``)
+pick one explicitly (the benchmark in ``bench/perf/http.py`` measures both stacks).
 """
 
 from __future__ import annotations
 
+import os
 import socket
 from typing import Any
 
 import uvicorn
 
-__all__ = ["run"]
+__all__ = ["run", "stack"]
+
+
+def stack() -> dict[str, str]:
+    """The HTTP parser and event loop ``run`` serves with here (after ``auto``)."""
+    import importlib.util
+
+    http = os.environ.get("KOPA_SERVE_HTTP") or "auto"
+    loop = os.environ.get("KOPA_SERVE_LOOP") or "auto"
+    if http == "auto":
+        http = "httptools" if importlib.util.find_spec("httptools") else "h11"
+    if loop == "auto":
+        loop = "uvloop" if importlib.util.find_spec("uvloop") else "asyncio"
+    return {"http": http, "loop": loop}
 
 
 class _Config(uvicorn.Config):
@@ -29,6 +48,8 @@ class _Config(uvicorn.Config):
 
 def run(app: Any, *, host: str, port: int, workers: int = 1, **kwargs: Any) -> None:
     """Serve ``app`` (an import string when ``workers > 1``) until interrupted."""
+    kwargs.setdefault("http", os.environ.get("KOPA_SERVE_HTTP") or "auto")
+    kwargs.setdefault("loop", os.environ.get("KOPA_SERVE_LOOP") or "auto")
     config = _Config(app, host=host, port=port, workers=workers, **kwargs)
     sock = config.bind_socket()
     if workers > 1:

@@ -14,8 +14,9 @@ import json
 import os
 import shutil
 import uuid
+from collections.abc import Iterator, MutableMapping
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from ..catalog import Catalog
 from ..errors import StoreError
@@ -47,6 +48,72 @@ def _cardinality(records: list[dict[str, Any]]) -> dict[str, int]:
     return {k: len(v) for k, v in seen.items()}
 
 
+class _Collections(MutableMapping[str, dict[str, Any]]):
+    """Collection entries by key, each held as the text lines ``publish`` writes for it.
+
+    A collection's text (``collection_lines``) is a tenth of the size of its records as Python
+    dicts, so a builder holding a gigabyte of records stays near a gigabyte. Reading an entry
+    decodes it afresh: the same content ``iter_entries`` reads back from the published file.
+    """
+
+    def __init__(self) -> None:
+        self._text: dict[str, tuple[str, int, str]] = {}
+
+    def __getitem__(self, key: str) -> dict[str, Any]:
+        return _entry_of(self._text[key][2])
+
+    def __setitem__(self, key: str, entry: dict[str, Any]) -> None:
+        self._text[key] = (entry["endpoint"], len(entry["records"]), "".join(collection_lines(entry)))
+
+    def __delitem__(self, key: str) -> None:
+        del self._text[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._text)
+
+    def __len__(self) -> int:
+        return len(self._text)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._text
+
+    def text(self, key: str) -> tuple[str, int, str]:
+        """(endpoint, number of records, the lines ``publish`` writes) of collection ``key``."""
+        return self._text[key]
+
+
+def _entry_of(text: str) -> dict[str, Any]:
+    """The entry ``iter_entries`` reads from one collection's ``collection_lines`` text."""
+    # Lines end with "\n" and JSON text holds no raw "\n" (str.splitlines would also split
+    # at U+2028 and other separators a string value may hold).
+    lines = text.split("\n")[:-1]
+    head = json.loads(lines[0])
+    fields = head.pop("fields", [])
+    head.pop("n")
+    records = []
+    for line in lines[1:]:
+        row = json.loads(line)
+        records.append(dict(zip(fields, row)) if isinstance(row, list) else row)
+    head["key"] = head.pop("collection")
+    head["records"] = records
+    return head
+
+
+def _write_synced(path: Path, chunks: Iterator[str]) -> str:
+    """Write ``chunks`` (UTF-8) to ``path``, fsync it; the sha256 of the bytes written."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    h = hashlib.sha256()
+    fh: BinaryIO
+    with open(path, "wb") as fh:
+        for chunk in chunks:
+            data = chunk.encode("utf-8")
+            h.update(data)
+            fh.write(data)
+        fh.flush()
+        os.fsync(fh.fileno())
+    return h.hexdigest()
+
+
 class VersionBuilder:
     """Collects interactions and collections, then publishes them as a new version.
 
@@ -74,7 +141,8 @@ class VersionBuilder:
         self.catalog = catalog
         self.secrets = tuple(s for s in secrets if s)
         self.interactions: dict[str, dict[str, Any]] = {}
-        self.collections: dict[str, dict[str, Any]] = {}
+        #: Collection entries by key (held as their text; see ``_Collections``).
+        self.collections: MutableMapping[str, dict[str, Any]] = _Collections()
         self.parent: Manifest | None = None
         if parent is not None and store.set_dir(set_name).is_dir() and store.versions(set_name):
             self.parent = store.manifest(set_name, None if parent == "latest" else parent)
@@ -166,31 +234,38 @@ class VersionBuilder:
         try:
             files: dict[str, str] = {}
             counts: dict[str, EndpointCounts] = {}
-            groups: dict[str, list[str]] = {}
+            # Each file's entries in sorted order, written as they are read (never the whole
+            # version's text in memory at once).
+            inter_files: dict[str, list[str]] = {}
             for fp in sorted(self.interactions):
                 e = self.interactions[fp]
-                groups.setdefault(f"interactions/{self._platform(e.get('endpoint'))}.jsonl", []).append(
-                    _line(e)
-                )
+                rel = f"interactions/{self._platform(e.get('endpoint'))}.jsonl"
+                inter_files.setdefault(rel, []).append(fp)
                 c = counts.setdefault(e.get("endpoint") or "_other", EndpointCounts())
                 c.interactions += 1
-            for key in sorted(self.collections):
-                e = self.collections[key]
-                groups.setdefault(f"collections/{self._platform(e['endpoint'])}.jsonl", []).extend(
-                    collection_lines(e)
-                )
-                c = counts.setdefault(e["endpoint"], EndpointCounts())
+            coll_files: dict[str, list[str]] = {}
+            colls = self.collections
+            texts = colls.text if isinstance(colls, _Collections) else None
+            for key in sorted(colls):
+                if texts is not None:
+                    endpoint, n, _text = texts(key)
+                else:
+                    entry = colls[key]
+                    endpoint, n = entry["endpoint"], len(entry["records"])
+                rel = f"collections/{self._platform(endpoint)}.jsonl"
+                coll_files.setdefault(rel, []).append(key)
+                c = counts.setdefault(endpoint, EndpointCounts())
                 c.collections += 1
-                c.records += len(e["records"])
-            for rel, lines in sorted(groups.items()):
-                data = "".join(lines).encode("utf-8")
-                path = staging / rel
-                path.parent.mkdir(parents=True, exist_ok=True)
-                with open(path, "wb") as fh:
-                    fh.write(data)
-                    fh.flush()
-                    os.fsync(fh.fileno())
-                files[rel] = hashlib.sha256(data).hexdigest()
+                c.records += n
+
+            def chunks(rel: str) -> Iterator[str]:
+                for fp in inter_files.get(rel, ()):
+                    yield _line(self.interactions[fp])
+                for key in coll_files.get(rel, ()):
+                    yield texts(key)[2] if texts is not None else "".join(collection_lines(colls[key]))
+
+            for rel in sorted({*inter_files, *coll_files}):
+                files[rel] = _write_synced(staging / rel, chunks(rel))
             existing = self.store.versions(self.set_name)
             seq = (existing[-1].seq + 1) if existing else 1
             name = version or f"v{seq:04d}"

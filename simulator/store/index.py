@@ -41,7 +41,11 @@ class CollectionInfo:
 
 
 def _verified_lines(version_dir: Path, manifest: Manifest, kind: str) -> Iterator[tuple[Path, int, str]]:
-    """(file, line number, line) of a version's ``kind`` files, each file's sha256 checked first."""
+    """(file, line number, line) of a version's ``kind`` files, each file's sha256 checked first.
+
+    Lines are those of ``text.splitlines()`` over the file's text, read a line at a time
+    (a file is hashed in a first pass, so memory stays flat whatever the version's size).
+    """
     import hashlib
 
     for rel in sorted(manifest.files):
@@ -49,22 +53,29 @@ def _verified_lines(version_dir: Path, manifest: Manifest, kind: str) -> Iterato
             continue
         path = version_dir / rel
         try:
-            data = path.read_bytes()
+            h = hashlib.sha256()
+            with open(path, "rb") as fh:
+                while chunk := fh.read(1 << 20):
+                    h.update(chunk)
         except FileNotFoundError:
             raise CorruptVersion(
                 f"file {str(path)!r} listed in the manifest is missing; restore it from git "
                 "or record the version again",
                 path=str(path),
             ) from None
-        if hashlib.sha256(data).hexdigest() != manifest.files[rel]:
+        if h.hexdigest() != manifest.files[rel]:
             raise CorruptVersion(
                 f"file {str(path)!r} does not match its sha256 in the manifest (damaged or "
                 "edited); restore it from git (`git checkout -- <file>`) or record again",
                 path=str(path),
             )
-        for lineno, line in enumerate(data.decode("utf-8").splitlines(), 1):
-            if line.strip():
-                yield path, lineno, line
+        lineno = 0
+        with open(path, "rb") as fh:
+            for raw in fh:  # split at b"\n" (kept), then as str.splitlines splits
+                for line in raw.decode("utf-8").splitlines():
+                    lineno += 1
+                    if line.strip():
+                        yield path, lineno, line
 
 
 def _json_line(path: Path, lineno: int, line: str) -> Any:
@@ -238,6 +249,30 @@ def compile_index(version_dir: Path, manifest: Manifest, target: Path) -> None:
     os.replace(tmp, target)
 
 
+_INTERACTION_SQL = "SELECT status, headers, body FROM interactions WHERE fp=?"
+_RECORDS_SQL = "SELECT data FROM records WHERE coll=? AND idx>=? AND idx<? ORDER BY idx"
+#: Distinct decoded header lists an index keeps (cleared when full).
+_HEADERS_CACHE_MAX = 1024
+
+
+def _decode_records(texts: list[str]) -> list[dict[str, Any]]:
+    """``[json.loads(t) for t in texts]``, decoded in one call as one JSON array.
+
+    The same decoder reads the same values; one call instead of one per record halves the
+    cost of a page. Text that does not decode to one value per record (damaged) is decoded
+    record by record, so its error is the one the plain loop raises.
+    """
+    if not texts:
+        return []
+    try:
+        out = json.loads("[" + ",".join(texts) + "]")
+    except ValueError:
+        out = None
+    if isinstance(out, list) and len(out) == len(texts):
+        return out
+    return [json.loads(t) for t in texts]
+
+
 class Index:
     """Read-only access to a compiled index; one SQLite connection per thread."""
 
@@ -245,6 +280,8 @@ class Index:
         self.path = path
         self.content_hash = content_hash
         self._local = threading.local()
+        #: Raw headers JSON → decoded headers (see ``interaction_parts``).
+        self._headers: dict[str, tuple[tuple[str, str], ...]] = {}
         conn = self._conn()
         row = conn.execute("SELECT value FROM meta WHERE key='content_hash'").fetchone()
         fmt = conn.execute("SELECT value FROM meta WHERE key='index_format'").fetchone()
@@ -263,12 +300,29 @@ class Index:
         return conn
 
     def interaction(self, fp: str) -> tuple[int, list[tuple[str, str]], bytes] | None:
-        row = self._conn().execute(
-            "SELECT status, headers, body FROM interactions WHERE fp=?", (fp,)
-        ).fetchone()
+        """(status, headers, body) of the interaction recorded under fingerprint ``fp``."""
+        hit = self.interaction_parts(fp)
+        if hit is None:
+            return None
+        return hit[0], list(hit[1]), hit[2]
+
+    def interaction_parts(self, fp: str) -> tuple[int, tuple[tuple[str, str], ...], bytes] | None:
+        """:meth:`interaction` with the headers as a shared tuple (never mutate it).
+
+        Recorded interactions share a handful of distinct header lists, so each is decoded
+        once and the same tuple is returned for it (callers may key caches on it).
+        """
+        row = self._conn().execute(_INTERACTION_SQL, (fp,)).fetchone()
         if row is None:
             return None
-        return row[0], [tuple(h) for h in json.loads(row[1])], bytes(row[2])  # type: ignore[misc]
+        raw = row[1]
+        headers = self._headers.get(raw)
+        if headers is None:
+            headers = tuple(tuple(h) for h in json.loads(raw))  # type: ignore[misc]
+            if len(self._headers) >= _HEADERS_CACHE_MAX:
+                self._headers.clear()
+            self._headers[raw] = headers
+        return row[0], headers, bytes(row[2])
 
     def _info(self, row: tuple[Any, ...]) -> CollectionInfo:
         return CollectionInfo(
@@ -306,11 +360,9 @@ class Index:
         return {} if row is None else dict(json.loads(row[0]))
 
     def records(self, coll_id: int, offset: int, limit: int) -> list[dict[str, Any]]:
-        rows = self._conn().execute(
-            "SELECT data FROM records WHERE coll=? AND idx>=? AND idx<? ORDER BY idx",
-            (coll_id, offset, offset + limit),
-        )
-        return [json.loads(r[0]) for r in rows]
+        """Records ``[offset, offset + limit)`` of collection ``coll_id``, in order."""
+        rows = self._conn().execute(_RECORDS_SQL, (coll_id, offset, offset + limit)).fetchall()
+        return _decode_records([r[0] for r in rows])
 
     def interaction_requests(
         self, endpoint: str | None, limit: int = 5000

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from urllib.parse import parse_qsl
+from typing import Any
 
 import httpx
 from httpx._content import ByteStream
@@ -19,6 +19,7 @@ from httpx._content import ByteStream
 from ..errors import ReplayMiss
 from ..request import SimRequest, SimResponse
 from ..resolve import Resolver
+from ..server.asgi import parse_query as _parse_query
 
 __all__ = ["AsyncSimTransport", "SimTransport", "to_sim_request"]
 
@@ -31,27 +32,35 @@ def to_sim_request(request: httpx.Request, body: bytes) -> SimRequest:
         host=(url.host or "").lower(),
         path=url.path,
         query=_parse_query(url.query.decode("ascii")),
-        headers=tuple((k.lower(), v) for k, v in request.headers.items()),
+        headers=_headers_of(request.headers),
         body=body,
         scheme=url.scheme,
         port=url.port,
     )
 
 
-def _parse_query(raw: str) -> tuple[tuple[str, str], ...]:
-    """``parse_qsl(raw, keep_blank_values=True)`` as a tuple, as ``SimRequest.from_url`` reads
-    a query (``url.params`` would re-parse it into a multi-dict that groups repeated names).
+#: httpx's header entries → ``SimRequest.headers`` (clients send the same few header sets).
+_HEADERS_MEMO: dict[tuple[Any, ...], tuple[tuple[str, str], ...]] = {}
+_HEADERS_MEMO_MAX = 256
 
-    Without ``%`` or ``+`` there is nothing to decode: split directly (the same pairs).
+
+def _headers_of(headers: httpx.Headers) -> tuple[tuple[str, str], ...]:
+    """``tuple((k.lower(), v) for k, v in headers.items())``, memoised by the raw entries.
+
+    ``items()`` decodes every name and value (and joins repeated names) on each call; the
+    result depends only on httpx's raw entries and an explicitly set encoding, the key here.
     """
-    if "%" in raw or "+" in raw:
-        return tuple(parse_qsl(raw, keep_blank_values=True))
-    out = []
-    for pair in raw.split("&"):
-        if pair:
-            name, _eq, value = pair.partition("=")
-            out.append((name, value))
-    return tuple(out)
+    entries = getattr(headers, "_list", None)
+    if not isinstance(entries, list):
+        return tuple((k.lower(), v) for k, v in headers.items())
+    key = (getattr(headers, "_encoding", None), *entries)
+    out = _HEADERS_MEMO.get(key)
+    if out is None:
+        out = tuple((k.lower(), v) for k, v in headers.items())
+        if len(_HEADERS_MEMO) >= _HEADERS_MEMO_MAX:
+            _HEADERS_MEMO.clear()
+        _HEADERS_MEMO[key] = out
+    return out
 
 
 class _Calls:
@@ -94,20 +103,42 @@ def _preloaded_response(
     this sets the state that read leaves. Used only when a probe at import finds the two
     identical (``_PRELOADED_OK``) and never for an encoded body (which httpx would decode).
     """
-    sized = not body
-    for k, _v in headers:
-        name = k.lower()
-        if name == "content-encoding":
-            return httpx.Response(status, headers=headers, content=body, request=request)
-        if name == "content-length":
-            sized = True
-    if not sized:
-        headers = [*headers, ("Content-Length", str(len(body)))]
-    r = httpx.Response(status, headers=headers, stream=ByteStream(body), request=request)
+    prepared = _prepared_headers(headers)
+    if prepared is None:
+        return httpx.Response(status, headers=headers, content=body, request=request)
+    base, sized = prepared
+    h = httpx.Headers(base)  # a copy of the prepared entries
+    if not sized and body:
+        h._list.append((b"Content-Length", b"content-length", str(len(body)).encode("ascii")))
+    r = httpx.Response(status, headers=h, stream=ByteStream(body), request=request)
     r._content = body
     r.is_stream_consumed = True
     r.is_closed = True
     return r
+
+
+#: A response's header list → (its ``httpx.Headers``, whether it names a length), or None
+#: where it has ``Content-Encoding`` (httpx must decode that body itself).
+_PREPARED: dict[tuple[tuple[str, str], ...], tuple[httpx.Headers, bool] | None] = {}
+_PREPARED_MAX = 1024
+
+
+def _prepared_headers(headers: list[tuple[str, str]]) -> tuple[httpx.Headers, bool] | None:
+    key = tuple(headers)
+    try:
+        return _PREPARED[key]
+    except KeyError:
+        pass
+    out: tuple[httpx.Headers, bool] | None
+    names = {k.lower() for k, _v in headers}
+    if "content-encoding" in names:
+        out = None
+    else:
+        out = (httpx.Headers(headers), "content-length" in names)
+    if len(_PREPARED) >= _PREPARED_MAX:
+        _PREPARED.clear()
+    _PREPARED[key] = out
+    return out
 
 
 _UNCOMPARED = ("stream", "headers", "_decoder")
