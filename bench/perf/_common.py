@@ -9,8 +9,10 @@ import gc
 import json
 import os
 import platform
+import signal
 import sqlite3
 import statistics
+import subprocess
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -31,6 +33,7 @@ __all__ = [
     "print_targets",
     "proc_memory_mb",
     "section_markers",
+    "stop_server",
     "timed",
     "update_section",
     "usable_cores",
@@ -234,3 +237,16 @@ def preserved_env(var: str) -> Iterator[None]:
             os.environ.pop(var, None)
         else:
             os.environ[var] = old
+
+
+def stop_server(proc: subprocess.Popen[bytes]) -> None:
+    """Stop the server this harness started (its own process group only)."""
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(5)
+    if proc.stderr:
+        proc.stderr.close()

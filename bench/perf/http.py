@@ -33,7 +33,6 @@ import json
 import os
 import random
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -51,6 +50,7 @@ from bench.perf._common import (
     percentile,
     pid_memory_mb,
     print_targets,
+    stop_server,
     write_results,
 )
 from bench.perf.open import collection_keys, trade
@@ -261,19 +261,6 @@ def _serve_floor(spec: str) -> int:
           workers=workers, log_level="warning", access_log=False, server_header=False,
           date_header=False)
     return 0
-
-
-def stop_server(proc: subprocess.Popen[bytes]) -> None:
-    """Stop the server this harness started (its own process group only)."""
-    if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(5)
-    if proc.stderr:
-        proc.stderr.close()
 
 
 def server_pids(root_pid: int) -> list[int]:

@@ -22,7 +22,6 @@ Run it (writes ``results/soak.json`` and the soak section of ``RESULTS.md``)::
 from __future__ import annotations
 
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -34,7 +33,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
-from bench.perf._common import base_parser, machine, now_utc, percentile, pid_memory_mb, write_results
+from bench.perf._common import base_parser, machine, now_utc, percentile, pid_memory_mb, stop_server, write_results
 
 __all__ = ["FULL", "QUICK", "Config", "main", "render_markdown", "rss_slope", "run"]
 
@@ -116,19 +115,6 @@ def start_server(cassettes: Path, cache: Path) -> tuple[subprocess.Popen[bytes],
             time.sleep(0.2)
     stop_server(proc)
     raise RuntimeError(f"simulator serve did not answer on port {port} within 180 s")
-
-
-def stop_server(proc: subprocess.Popen[bytes]) -> None:
-    """Stop the server this harness started (its own process group only)."""
-    if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(5)
-    if proc.stderr:
-        proc.stderr.close()
 
 
 def request_mix(client: Any) -> list[tuple[str, int]]:
