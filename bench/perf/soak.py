@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
-from bench.perf._common import base_parser, machine, now_utc, percentile, pid_memory_mb, stop_server, write_results
+from bench.perf._common import base_parser, machine, now_utc, percentile, pid_memory_mb, print_targets, stop_server, write_results
 
 __all__ = ["FULL", "QUICK", "Config", "main", "render_markdown", "rss_slope", "run"]
 
@@ -295,8 +295,7 @@ def main(argv: list[str] | None = None) -> int:
         doc = run(cfg, Path(tmp), log=lambda s: print(s, file=sys.stderr, flush=True))
     out_json, md = write_results(doc, NAME, args.out, args.markdown, render_markdown)
     print(f"wrote {out_json} and {md}")
-    for t in doc["targets"]:
-        print(f"  {'met ' if t['met'] else 'MISS'}  {t['target']}: {t['measured']}")
+    print_targets(doc)
     return 0 if all(t["met"] for t in doc["targets"]) else 1
 
 

@@ -257,11 +257,15 @@ class Sampler:
                            if k != b.target_param and self._arg_ok(b.target_tool, k)})
             for p in keys:
                 if p in fields and p != spec["field"]:
+                    had = self._co.get((vid, p))
+                    if had is not None and any(s["id"] == had[0] for s in d.steps):
+                        co[p] = had  # a SEM pair's second call reuses the first's pick
+                        continue
                     st = {**spec, "field": p, **({"if": guard} if guard else {})}
                     cid, cv = self.reduce(d, st)
                     if cv in (None, ""):
                         raise CallFailed(f"{b.source_tool}: no {p} in the picked record")
-                    co[p] = (cid, str(cv))
+                    co[p] = self._co[(vid, p)] = (cid, str(cv))
         args = self.target_args(b, value, {p: cv for p, (_c, cv) in co.items()})
         for p, (cid, _cv) in co.items():
             bind[p] = {"ref": cid, "transform": ""}
@@ -438,6 +442,7 @@ class Sampler:
     def new_draft(self) -> Draft:
         self._cache = {}
         self._picks: dict[str, dict[str, Any]] = {}
+        self._co: dict[tuple[str, str], tuple[str, str]] = {}
         return Draft()
 
     # ---- builders -----------------------------------------------------------------------------
@@ -454,6 +459,14 @@ class Sampler:
             return None
         return self.rng.choices(cands, weights=[self._weight_start(b) for b in cands])[0]
 
+    def _begin(self, length: int, pred: Any = None) -> tuple[Binding, Draft, str, PagedResult] | None:
+        """A main edge (satisfying ``pred``) and its executed chain of about ``length`` calls."""
+        main = self._main_edge(pred)
+        if main is None:
+            return None
+        got = self._chain(length, main)
+        return None if got is None else (main, *got)
+
     def _chain(self, length: int, main: Binding) -> tuple[Draft, str, PagedResult] | None:
         d = self.new_draft()
         hops = max(0, length - 2)
@@ -463,13 +476,10 @@ class Sampler:
         return d, got[0], got[1]
 
     def _build_seq(self, length: int) -> Draft | None:
-        main = self._main_edge()
-        if main is None:
-            return None
-        got = self._chain(length, main)
+        got = self._begin(length)
         if got is None:
             return None
-        d, sid, res = got
+        main, d, sid, res = got
         p = self.pick(d, sid, res, main, allow_drv=False)
         if p is None:
             return None
@@ -497,13 +507,10 @@ class Sampler:
         return d if self.final(d, sid, res, here) else None
 
     def _build_drv(self, length: int) -> Draft | None:
-        main = self._main_edge()
-        if main is None:
-            return None
-        got = self._chain(length, main)
+        got = self._begin(length)
         if got is None:
             return None
-        d, sid, res = got
+        main, d, sid, res = got
         if len(res.records) > FAN_MAX and self.rng.random() < 0.6:
             p = self.pick(d, sid, res, main, force_drv=True)
             if p is None:
@@ -572,13 +579,10 @@ class Sampler:
         return vid, vals, st
 
     def _build_fan(self, length: int) -> Draft | None:
-        main = self._main_edge(lambda b: self.card(b) in ("FAN", "DRV"))
-        if main is None:
-            return None
-        got = self._chain(max(2, length - 3), main)
+        got = self._begin(max(2, length - 3), lambda b: self.card(b) in ("FAN", "DRV"))
         if got is None:
             return None
-        d, sid, res = got
+        main, d, sid, res = got
         fs = self._fan_set(d, sid, res, main)
         if fs is None:
             return None
@@ -680,13 +684,10 @@ class Sampler:
         return lab, names
 
     def _build_cmp(self, length: int) -> Draft | None:
-        main = self._main_edge()
-        if main is None:
-            return None
-        got = self._chain(max(2, length - 2), main)
+        got = self._begin(max(2, length - 2))
         if got is None:
             return None
-        d, sid, res = got
+        main, d, sid, res = got
         tl = self._two_labels(res, main)
         if tl is None:
             return None
@@ -720,13 +721,11 @@ class Sampler:
         return d
 
     def _build_cond(self, length: int) -> Draft | None:
-        main = self._main_edge(lambda b: any(n.target_tool != b.source_tool for n in self.out.get(b.target_tool, [])))
-        if main is None:
-            return None
-        got = self._chain(max(2, length - 2), main)
+        onward = lambda b: any(n.target_tool != b.source_tool for n in self.out.get(b.target_tool, []))  # noqa: E731
+        got = self._begin(max(2, length - 2), onward)
         if got is None:
             return None
-        d, sid, res = got
+        main, d, sid, res = got
         p = self.pick(d, sid, res, main)
         if p is None:
             return None
