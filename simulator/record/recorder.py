@@ -82,7 +82,11 @@ class Recorder:
         if not self.checkpoint.exists():
             return 0
         n = 0
-        for line in self.checkpoint.read_text(encoding="utf-8").splitlines():
+        # JSON Lines split at "\n" only (str.splitlines would split inside a string holding
+        # U+2028 and friends).
+        for line in self.checkpoint.read_text(encoding="utf-8").split("\n"):
+            if not line.strip():
+                continue
             try:
                 entry = json.loads(line)
             except json.JSONDecodeError:

@@ -114,6 +114,21 @@ def _write_synced(path: Path, chunks: Iterator[str]) -> str:
     return h.hexdigest()
 
 
+def _reread(staging: Path, manifest: Manifest, interactions: int, collections: int) -> None:
+    """Read the staged version back as a reader will, before it is published.
+
+    Every line must parse and every entry must come back (a string holding a separator such
+    as U+2028 once split a line in two): a version that cannot be opened is never published.
+    """
+    got = [sum(1 for _ in iter_entries(staging, manifest, kind)) for kind in ("interactions", "collections")]
+    if got != [interactions, collections]:
+        raise StoreError(
+            f"publish check failed: wrote {interactions} interactions and {collections} "
+            f"collections but read back {got[0]} and {got[1]} from {str(staging)!r}; nothing "
+            "was published (please report this as a bug)"
+        )
+
+
 class VersionBuilder:
     """Collects interactions and collections, then publishes them as a new version.
 
@@ -281,6 +296,7 @@ class VersionBuilder:
                 endpoints=dict(sorted(counts.items())),
                 info=info or {},
             )
+            _reread(staging, manifest, len(self.interactions), len(colls))
             text = json.dumps(manifest.model_dump(), ensure_ascii=False, indent=2) + "\n"
             with open(staging / MANIFEST, "w", encoding="utf-8") as fh:
                 fh.write(text)

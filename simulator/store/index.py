@@ -43,8 +43,10 @@ class CollectionInfo:
 def _verified_lines(version_dir: Path, manifest: Manifest, kind: str) -> Iterator[tuple[Path, int, str]]:
     """(file, line number, line) of a version's ``kind`` files, each file's sha256 checked first.
 
-    Lines are those of ``text.splitlines()`` over the file's text, read a line at a time
-    (a file is hashed in a first pass, so memory stays flat whatever the version's size).
+    Lines are JSON Lines' own: split at ``\n`` only (a trailing ``\r`` is dropped). Never
+    ``str.splitlines()``, which also splits at U+2028, U+2029, U+0085 and other separators
+    that a JSON string may hold raw. A file is hashed in a first pass, so memory stays flat
+    whatever the version's size.
     """
     import hashlib
 
@@ -71,11 +73,11 @@ def _verified_lines(version_dir: Path, manifest: Manifest, kind: str) -> Iterato
             )
         lineno = 0
         with open(path, "rb") as fh:
-            for raw in fh:  # split at b"\n" (kept), then as str.splitlines splits
-                for line in raw.decode("utf-8").splitlines():
-                    lineno += 1
-                    if line.strip():
-                        yield path, lineno, line
+            for raw in fh:  # binary iteration splits at b"\n" only
+                lineno += 1
+                line = raw.decode("utf-8").rstrip("\r\n")
+                if line.strip():
+                    yield path, lineno, line
 
 
 def _json_line(path: Path, lineno: int, line: str) -> Any:
