@@ -115,7 +115,7 @@ class SimApp:
             headers=headers,
             body=body,
             scheme=scope.get("scheme", "http"),
-            port=int(port) if port.isdigit() else None,
+            port=int(port) if port.isascii() and port.isdigit() and len(port) <= 5 else None,
         )
         episode = next((v for k, v in headers if k == "x-sim-episode"), None)
         n = self._calls.get(episode, 0)
@@ -130,7 +130,10 @@ class SimApp:
             # Absolute-form request target: we are being used as an HTTP proxy.
             from urllib.parse import urlsplit
 
-            u = urlsplit(path)
+            try:
+                u = urlsplit(path)
+            except ValueError:  # "http://[::1/x": a malformed authority is no upstream
+                return None, path
             return (u.netloc or None), (u.path or "/")
         parts = path.lstrip("/").split("/", 1)
         first = parts[0]
