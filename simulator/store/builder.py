@@ -297,7 +297,10 @@ class VersionBuilder:
                 info=info or {},
             )
             _reread(staging, manifest, len(self.interactions), len(colls))
-            text = json.dumps(manifest.model_dump(), ensure_ascii=False, indent=2) + "\n"
+            dumped = manifest.model_dump()
+            if not dumped["segments"]:
+                del dumped["segments"]  # a version stored whole reads as before
+            text = json.dumps(dumped, ensure_ascii=False, indent=2) + "\n"
             with open(staging / MANIFEST, "w", encoding="utf-8") as fh:
                 fh.write(text)
                 fh.flush()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from dataclasses import dataclass
@@ -11,8 +10,10 @@ from typing import Mapping
 
 from pydantic import ValidationError
 
-from ..errors import CorruptVersion, FormatVersionError, VersionNotFound
+from ..errors import CorruptVersion, FormatVersionError, StoreError, VersionNotFound
 from .index import INDEX_FORMAT, CollectionInfo, Index, compile_index
+from .integrity import check_manifest, check_text, index_intact
+from .oserrors import os_error_message
 from .manifest import CASSETTE_FORMAT, Manifest, validate_name
 
 __all__ = ["Store", "Version", "default_cache_dir", "default_cassette_dir"]
@@ -58,7 +59,10 @@ def read_manifest(version_dir: Path) -> Manifest:
     try:
         return Manifest.model_validate(raw)
     except ValidationError as exc:
-        raise CorruptVersion(f"manifest {str(path)!r} is invalid:\n{exc}", path=str(path)) from None
+        why = "; ".join(f"{'.'.join(str(x) for x in e['loc'])}: {e['msg']}" for e in exc.errors())
+        raise CorruptVersion(
+            f"manifest {str(path)!r} is invalid ({why}); restore it from git", path=str(path)
+        ) from None
 
 
 @dataclass
@@ -140,18 +144,27 @@ class Store:
     def open(self, set_name: str = "kopa", version: str | None = None) -> Version:
         """Open a version, compiling its index on first use (cached by content hash).
 
-        A damaged cache file is rebuilt from the verified text; damaged text raises
-        ``CorruptVersion`` naming the file.
+        Opening checks (``simulator.store.integrity``) that the manifest's content hash is
+        that of its files, that every data file matches its sha256, and that the cached index
+        is byte for byte the one compiled from that text: a damaged cache file is rebuilt
+        from the verified text; damaged text raises ``CorruptVersion`` naming the file.
         """
         m = self.manifest(set_name, version)
         vdir = self.set_dir(set_name) / m.version
+        check_manifest(m, vdir / MANIFEST)
+        check_text(vdir, m)
         target = self.index_path(m)
         if target.exists():
-            try:
-                return Version(m, vdir, Index(target, m.content_hash))
-            except Exception:  # noqa: BLE001 - any damage to a cache file: rebuild it
-                target.unlink(missing_ok=True)
-        compile_index(vdir, m, target)
+            if index_intact(target):
+                try:
+                    return Version(m, vdir, Index(target, m.content_hash))
+                except Exception:  # noqa: BLE001 - any damage to a cache file: rebuild it
+                    pass
+            target.unlink(missing_ok=True)
+        try:
+            compile_index(vdir, m, target)
+        except OSError as exc:
+            raise StoreError(os_error_message(exc, "compile the index", self.cache_dir)) from None
         return Version(m, vdir, Index(target, m.content_hash))
 
     # ---- verification ----------------------------------------------------------------
@@ -164,17 +177,27 @@ class Store:
         except (CorruptVersion, FormatVersionError) as exc:
             return [str(exc)]
         from .manifest import content_hash_of
+        from .objects import file_digest
 
         if content_hash_of(m.files) != m.content_hash:
             problems.append(f"{str(vdir / MANIFEST)!r}: content_hash does not match its files list")
         for rel, sha in sorted(m.files.items()):
             p = vdir / rel
-            if not p.exists():
-                problems.append(f"{str(p)!r}: missing")
+            try:
+                digest = file_digest(vdir, m, rel)
+            except FileNotFoundError as exc:
+                problems.append(f"{str(exc.filename or p)!r}: missing")
                 continue
-            if hashlib.sha256(p.read_bytes()).hexdigest() != sha:
+            if digest != sha:
                 problems.append(f"{str(p)!r}: sha256 mismatch (damaged or edited)")
-        listed = set(m.files) | {MANIFEST}
+        index = self.index_path(m)
+        if index.exists() and not index_intact(index):
+            problems.append(
+                f"{str(index)!r}: compiled index is damaged (its sha256 is not the one written "
+                "when it was compiled); it is rebuilt from the text at the next open, or run "
+                "`simulator cache clean`"
+            )
+        listed = set(m.files) - set(m.segments) | {MANIFEST}
         for p in sorted(vdir.rglob("*")):
             if p.is_file() and str(p.relative_to(vdir)) not in listed:
                 problems.append(f"{str(p)!r}: not listed in the manifest")
