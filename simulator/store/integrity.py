@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import threading
 from pathlib import Path
 from typing import Iterator
 
@@ -79,7 +80,7 @@ def index_digest_path(index: Path) -> Path:
 def write_index_digest(tmp_index: Path, target: Path) -> None:
     """Write the sha256 of a freshly compiled ``tmp_index`` beside ``target`` (atomically)."""
     side = index_digest_path(target)
-    tmp = side.with_name(f".{side.name}.{os.getpid()}.tmp")
+    tmp = side.with_name(f".{side.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     tmp.write_text(file_sha256(tmp_index) + "\n", encoding="ascii")
     os.replace(tmp, side)
 
