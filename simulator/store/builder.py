@@ -337,6 +337,9 @@ class VersionBuilder:
                     "immutable: publish under another name"
                 )
             created = place_objects(set_dir, blobs)
+            for sub in ("interactions", "collections"):  # folders left empty by shared files
+                if (staging / sub).is_dir() and not any((staging / sub).iterdir()):
+                    (staging / sub).rmdir()
             _reread(staging, manifest, len(self.interactions), len(colls))
             dumped = manifest.model_dump()
             if not dumped["segments"]:
