@@ -25,6 +25,7 @@ from ..request import SimResponse
 from ..secrets import redact_body
 from ..store import Manifest, Store, VersionBuilder
 from ..store.diff import Drift, diff_versions
+from ..store.lock import set_lock
 from .live import LiveClient
 from .plan import Plan
 
@@ -43,6 +44,8 @@ class RecordResult:
     collections: int = 0
     resumed: int = 0
     warnings: list[str] = field(default_factory=list)
+    #: False when the content was already the newest version's (nothing new published).
+    published: bool = True
 
 
 class Recorder:
@@ -234,7 +237,22 @@ class Recorder:
                     return out
         return out
 
-    def run(self, *, recorded_at: str, info: dict[str, Any] | None = None, parent: str | None = "latest") -> RecordResult:
+    def run(
+        self, *, recorded_at: str, info: dict[str, Any] | None = None, parent: str | None = "latest",
+        wait: float = 0.0,
+    ) -> RecordResult:
+        """Record the plan and publish it, holding the set's lock throughout.
+
+        A second recorder (or publisher) of the same set is refused with the holder's pid and
+        host, or waits up to ``wait`` seconds; the parent is read under the lock, so no
+        recording is lost to another. Content equal to the newest version's (a rerun after a
+        kill between publishing and removing the checkpoint) is not published again.
+        """
+        set_dir = self.store.set_dir(self.set_name)
+        with set_lock(set_dir, self.set_name, purpose=f"recording plan {self.plan.digest()[:12]}", wait=wait):
+            return self._run(recorded_at, info, parent)
+
+    def _run(self, recorded_at: str, info: dict[str, Any] | None, parent: str | None) -> RecordResult:
         resumed = self._load_checkpoint()
         steps: list[tuple[Endpoint, dict[str, str]]] = [
             (self.catalog.endpoint(s.endpoint), dict(s.params)) for s in self.plan.seeds
@@ -264,14 +282,20 @@ class Recorder:
             builder.add_interaction(req, resp)
         parent_manifest = builder.parent
         meta = {"plan": self.plan.digest(), "query_fidelity": fidelity, **(info or {})}
-        manifest = builder.publish(recorded_at=recorded_at, source=self.source, info=meta)
+        manifest = builder.publish(recorded_at=recorded_at, source=self.source, info=meta, if_changed=True)
         drift = None
-        if parent_manifest is not None:
+        if builder.unchanged:
+            self.warnings.append(
+                f"{manifest.set}@{manifest.version} already holds exactly this content (an earlier "
+                "run published it); nothing new was published"
+            )
+        elif parent_manifest is not None:
             a = self.store.open(self.set_name, parent_manifest.version)
             b = self.store.open(self.set_name, manifest.version)
             drift = diff_versions(a, b, self.catalog)
         shutil.rmtree(self.checkpoint_dir, ignore_errors=True)
-        return RecordResult(manifest, drift, fidelity, self.client.calls, len(self.done), resumed, self.warnings)
+        return RecordResult(manifest, drift, fidelity, self.client.calls, len(self.done), resumed, self.warnings,
+                            published=not builder.unchanged)
 
     # ---- query fidelity ------------------------------------------------------------
     def _fidelity(self) -> dict[str, float]:
