@@ -22,7 +22,7 @@ from ..errors import DialectError, RecordError
 from ..fidelity import sniff_format
 from ..query import apply_query, query_split, transform_value
 from ..request import SimResponse
-from ..secrets import redact_body
+from ..secrets import Scrubber, redact_body
 from ..store import Manifest, Store, VersionBuilder
 from ..store.diff import Drift, diff_versions
 from ..store.lock import set_lock
@@ -76,6 +76,7 @@ class Recorder:
         self.done: dict[str, dict[str, Any]] = {}
         self.warnings: list[str] = []
         self.pages: list[tuple[Any, SimResponse]] = []
+        self._scrubber: Scrubber | None = None
         plan.validate_against(catalog)
         self.checkpoint_dir = store.set_dir(self.set_name) / f".record-{plan.digest()}-{source}"
         self.checkpoint = self.checkpoint_dir / "checkpoint.jsonl"
@@ -104,11 +105,12 @@ class Recorder:
         The checkpoint is a written file too, and a resumed job must see exactly what an
         uninterrupted one saw, so the masked form is both saved and used.
         """
-        secrets = [k for k in self.client.keys.values() if k]
-        if not secrets:
+        if self._scrubber is None:
+            self._scrubber = Scrubber([k for k in self.client.keys.values() if k])
+        if not self._scrubber:
             return data
         raw = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-        clean = redact_body(raw, secrets)
+        clean = redact_body(raw, self._scrubber)
         return data if clean == raw else dict(json.loads(clean))
 
     def _save(self, entry: dict[str, Any]) -> None:

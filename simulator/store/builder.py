@@ -9,6 +9,7 @@ published version as it was.
 from __future__ import annotations
 
 import base64
+import dataclasses
 import json
 import os
 import shutil
@@ -21,7 +22,7 @@ from ..catalog import Catalog
 from ..errors import StoreError
 from ..request import SimRequest, SimResponse
 from ..identity import canonical_request, fingerprint
-from ..secrets import redact_body, redact_headers, redact_url
+from ..secrets import Scrubber, redact_body, redact_headers, redact_url
 from .index import collection_lines, iter_entries
 from .manifest import (
     CollectionEntry,
@@ -144,6 +145,8 @@ class VersionBuilder:
         self.set_name = set_name
         self.catalog = catalog
         self.secrets = tuple(s for s in secrets if s)
+        #: Masks every form of every key that is a secret (short keys and placeholders are not).
+        self.scrubber = Scrubber(list(self.secrets))
         self.interactions: dict[str, dict[str, Any]] = {}
         #: Collection entries by key (held as their text; see ``_Collections``).
         self.collections: MutableMapping[str, dict[str, Any]] = _Collections()
@@ -161,13 +164,16 @@ class VersionBuilder:
 
     # ---- adding ----------------------------------------------------------------------
     def _scrub(self, text: str) -> str:
-        for s in self.secrets:
-            if s in text:
-                text = text.replace(s, "REDACTED")
-        return text
+        return self.scrubber.text(text)
 
     def add_interaction(self, req: SimRequest, resp: SimResponse) -> str:
-        """Record one exact request → response; returns its fingerprint."""
+        """Record one exact request → response; returns its fingerprint.
+
+        A query parameter whose value is one of the keys is a key, whatever its name
+        (``service_key=…``): it is dropped from the request before anything is stored.
+        """
+        if self.scrubber and any(self.scrubber.is_key(v) for _k, v in req.query):
+            req = dataclasses.replace(req, query=tuple((k, v) for k, v in req.query if not self.scrubber.is_key(v)))
         try:
             match = self.catalog.match(req)
             endpoint: str | None = match.endpoint.id
@@ -175,7 +181,7 @@ class VersionBuilder:
             match, endpoint = None, None
         canon = self._scrub(canonical_request(req, self.catalog, match))
         fp = fingerprint(canon)
-        body = redact_body(resp.body, self.secrets)
+        body = redact_body(resp.body, self.scrubber)
         entry = InteractionEntry(
             fp=fp,
             endpoint=endpoint,
@@ -205,7 +211,7 @@ class VersionBuilder:
         """Record a whole collection (every page of a query, in order)."""
         self.catalog.endpoint(endpoint)  # raises with a hint for unknown ids
         raw = _line({"records": records, "envelope": envelope or {}})
-        scrubbed = redact_body(raw.encode("utf-8"), self.secrets).decode("utf-8")
+        scrubbed = redact_body(raw.encode("utf-8"), self.scrubber).decode("utf-8")
         data = json.loads(scrubbed)
         entry = CollectionEntry(
             key=self._scrub(key),
