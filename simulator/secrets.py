@@ -48,6 +48,15 @@ KEY_PARAM_NAMES = frozenset(
         "api_key",
         "access_token",
         "token",
+        # Spellings clients use for the same keys (``service_key`` for ``serviceKey`` …).
+        "service_key",
+        "service-key",
+        "crtfc-key",
+        "api-key",
+        "access_key",
+        "auth-key",
+        "client_secret",
+        "secret_key",
     )
 )
 
