@@ -16,9 +16,12 @@ framework routing in the hot path) so it stays close to a static-response floor.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 from typing import Any
+
+import anyio
 from urllib.parse import parse_qsl
 
 from ..request import SimRequest, SimResponse, parse_query
@@ -32,6 +35,8 @@ log = logging.getLogger("kopa_sim.server")
 
 MAX_BODY = 1 << 20  # 1 MiB: the Korean APIs are all GETs with small bodies, if any
 MAX_TARGET = 16 << 10  # 16 KiB of path + query
+#: Worker threads for requests that are not cheap (see ``Resolver.resolve_fast``).
+WORKER_THREADS = 8
 
 
 _LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1", "0.0.0.0", "testserver", ""}
@@ -49,6 +54,7 @@ class SimApp:
         self.resolver = resolver
         self.store = store
         self._calls: dict[str | None, int] = {}
+        self._workers: anyio.CapacityLimiter | None = None  # made in the server's event loop
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -122,7 +128,18 @@ class SimApp:
         self._calls[episode] = n + 1
         if len(self._calls) > 100_000:
             self._calls.clear()
-        return self.resolver.resolve(req, episode=episode, call_index=n)
+        resp = self.resolver.resolve_fast(req, episode=episode, call_index=n)
+        if resp is None:
+            # Renders, queries over large collections and miss diagnoses run in a worker
+            # thread, so they never hold up the event loop (``/_sim/health`` stays fast).
+            call = functools.partial(self.resolver.resolve, req, episode=episode, call_index=n)
+            resp = await anyio.to_thread.run_sync(call, limiter=self._limiter())
+        return resp
+
+    def _limiter(self) -> anyio.CapacityLimiter:
+        if self._workers is None:
+            self._workers = anyio.CapacityLimiter(WORKER_THREADS)
+        return self._workers
 
     @staticmethod
     def _upstream(path: str, host_header: str) -> tuple[str | None, str]:
