@@ -26,6 +26,7 @@ from ..secrets import Scrubber, redact_body
 from ..store import Manifest, Store, VersionBuilder
 from ..store.diff import Drift, diff_versions
 from ..store.lock import set_lock
+from ..store.oserrors import os_error_message
 from .live import LiveClient
 from .plan import Plan
 
@@ -114,11 +115,14 @@ class Recorder:
         return data if clean == raw else dict(json.loads(clean))
 
     def _save(self, entry: dict[str, Any]) -> None:
-        self.checkpoint_dir.mkdir(parents=True, exist_ok=True)
-        with open(self.checkpoint, "a", encoding="utf-8") as fh:
-            fh.write(json.dumps(entry, ensure_ascii=False, separators=(",", ":")) + "\n")
-            fh.flush()
-            os.fsync(fh.fileno())
+        try:
+            self.checkpoint_dir.mkdir(parents=True, exist_ok=True)
+            with open(self.checkpoint, "a", encoding="utf-8") as fh:
+                fh.write(json.dumps(entry, ensure_ascii=False, separators=(",", ":")) + "\n")
+                fh.flush()
+                os.fsync(fh.fileno())
+        except OSError as exc:
+            raise RecordError(os_error_message(exc, "write the recording checkpoint", self.checkpoint)) from None
 
     # ---- fetching ------------------------------------------------------------------
     def _record_format(self, ep: Endpoint) -> str:

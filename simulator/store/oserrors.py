@@ -6,7 +6,7 @@ from __future__ import annotations
 import errno
 from pathlib import Path
 
-__all__ = ["os_error_message"]
+__all__ = ["as_os_error", "os_error_message"]
 
 _FIXES = {
     errno.ENOSPC: ("the disk is full", "free space there (or `simulator cache clean`, `simulator prune --keep N`)"),
@@ -29,3 +29,13 @@ def os_error_message(exc: OSError, action: str, where: Path | str) -> str:
     path = exc.filename or where
     what, fix = _FIXES.get(exc.errno or 0, (exc.strerror or str(exc), "check the path and try again"))
     return f"cannot {action}: {what} at {str(path)!r}; {fix}"
+
+
+def as_os_error(exc: Exception, path: Path | str) -> OSError | None:
+    """The ``OSError`` a ``sqlite3`` error stands for (disk full, read-only, cannot open)."""
+    text = str(exc).lower()
+    for words, code in (("full", errno.ENOSPC), ("readonly", errno.EROFS), ("read-only", errno.EROFS),
+                        ("unable to open", errno.EACCES), ("disk i/o", errno.EIO)):
+        if words in text:
+            return OSError(code, str(exc), str(path))
+    return None

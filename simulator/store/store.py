@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
@@ -13,7 +14,7 @@ from pydantic import ValidationError
 from ..errors import CorruptVersion, FormatVersionError, StoreError, VersionNotFound
 from .index import INDEX_FORMAT, CollectionInfo, Index, compile_index
 from .integrity import check_manifest, check_text, index_intact
-from .oserrors import os_error_message
+from .oserrors import as_os_error, os_error_message
 from .manifest import CASSETTE_FORMAT, Manifest, validate_name
 
 __all__ = ["Store", "Version", "default_cache_dir", "default_cassette_dir"]
@@ -154,17 +155,27 @@ class Store:
         check_manifest(m, vdir / MANIFEST)
         check_text(vdir, m)
         target = self.index_path(m)
+        if target.is_dir():
+            raise StoreError(
+                f"cannot open the index: a directory is where the index file should be at "
+                f"{str(target)!r}; remove that directory (or `simulator cache clean`)"
+            )
         if target.exists():
             if index_intact(target):
                 try:
                     return Version(m, vdir, Index(target, m.content_hash))
                 except Exception:  # noqa: BLE001 - any damage to a cache file: rebuild it
                     pass
-            target.unlink(missing_ok=True)
         try:
+            target.unlink(missing_ok=True)
             compile_index(vdir, m, target)
         except OSError as exc:
             raise StoreError(os_error_message(exc, "compile the index", self.cache_dir)) from None
+        except sqlite3.Error as exc:
+            err = as_os_error(exc, target.parent)
+            if err is None:
+                raise
+            raise StoreError(os_error_message(err, "compile the index", target.parent)) from None
         return Version(m, vdir, Index(target, m.content_hash))
 
     # ---- verification ----------------------------------------------------------------
