@@ -275,6 +275,16 @@ class Resolver:
             return _tag(
                 sim_error(404, "unknown_endpoint", ident.unknown, request=canon), "error"
             )
+        allowed = ident.match.endpoint.method
+        if req.method != allowed and not (req.method == "HEAD" and allowed == "GET"):
+            # The method is no part of a collection's identity: answering it would be a guess.
+            out = sim_error(
+                405, "method_not_allowed",
+                f"endpoint {ident.match.endpoint.id!r} answers {allowed} only, not {req.method}",
+                request=canon,
+            )
+            out.set_header("allow", allowed)
+            return _tag(out, "error")
         # The memoised match is shared: what follows gets its own params.
         match = Match(ident.match.endpoint, dict(ident.match.params), ident.match.unknown)
         ep = match.endpoint

@@ -20,6 +20,8 @@ from typing import Any
 
 import uvicorn
 
+from .limits import apply_limits
+
 __all__ = ["run", "stack"]
 
 
@@ -50,7 +52,9 @@ def run(app: Any, *, host: str, port: int, workers: int = 1, **kwargs: Any) -> N
     """Serve ``app`` (an import string when ``workers > 1``) until interrupted."""
     kwargs.setdefault("http", os.environ.get("KOPA_SERVE_HTTP") or "auto")
     kwargs.setdefault("loop", os.environ.get("KOPA_SERVE_LOOP") or "auto")
+    header_timeout = apply_limits(kwargs)  # header-read deadline, keep-alive, concurrency
     config = _Config(app, host=host, port=port, workers=workers, **kwargs)
+    config.header_timeout = header_timeout  # type: ignore[attr-defined]  # read by the protocol
     sock = config.bind_socket()
     if workers > 1:
         from uvicorn.supervisors import Multiprocess
