@@ -55,6 +55,11 @@ def test_one_changed_collection_adds_only_its_bytes(shipped_copy: Store) -> None
     _change_one_collection(store)
     assert _size(set_dir) - before < 2_000_000
     assert store.verify("kopa", "v0003") == []
+    # Pruning the shipped version keeps the bytes the newest reads (moved, not copied).
+    from simulator.store.lifecycle import prune
+
+    assert prune(store, "kopa", keep=1).versions == ["v0001", "v0002"]
+    assert store.verify("kopa") == [] and _size(set_dir) < before + 1_000_000
 
 
 def test_shared_versions_read_like_copies(tmp_path: Path) -> None:
@@ -76,3 +81,100 @@ def test_shared_versions_read_like_copies(tmp_path: Path) -> None:
     url = "https://apis.data.go.kr/1613000/BusSttnInfoInqireService/getSttnNoList?serviceKey=x&cityCode=34010&_type=json"
     body = json.loads(r.resolve(SimRequest.from_url(url)).body)
     assert body["response"]["body"]["items"]["item"][0]["nodenm"] == "바뀐역"
+
+
+def _three_versions(root: Path) -> Store:
+    """v0001 plain; v0002 and v0003 each change one collection and share the rest."""
+    from tests.helpers import build_demo_version
+
+    store = Store(build_demo_version(root / "c", n=300, extra=True).root, cache_dir=root / "cache")
+    for i, key in enumerate(["tago_stations_by_name?cityCode=34010", "tago_stations_by_name?cityCode=25"]):
+        b = VersionBuilder(store, "kopa", load_catalog())
+        entry = b.collections[key]
+        entry["records"][0]["nodenm"] = f"바뀐역{i}"
+        b.collections[key] = entry
+        b.publish(recorded_at=f"2026-12-0{i + 1}T00:00:00Z", source="test")
+    return store
+
+
+URLS = [
+    "https://apis.data.go.kr/1613000/BusSttnInfoInqireService/getSttnNoList?serviceKey=x&cityCode=34010&_type=json",
+    "https://apis.data.go.kr/1613000/BusSttnInfoInqireService/getSttnNoList?serviceKey=x&cityCode=25&numOfRows=50&pageNo=2&_type=json",
+    "https://apis.data.go.kr/1613000/BusRouteInfoInqireService/getCtyCodeList?serviceKey=x&_type=json",
+]
+
+
+def _answers(store: Store, version: str) -> list[bytes]:
+    r = Resolver(store.open("kopa", version))
+    return [r.resolve(SimRequest.from_url(u)).body for u in URLS]
+
+
+def test_rm_keeps_what_other_versions_read(tmp_path: Path) -> None:
+    from simulator.store.lifecycle import remove_version
+
+    store = _three_versions(tmp_path)
+    before = {v: _answers(store, v) for v in ("v0002", "v0003")}
+    out = remove_version(store, "kopa", "v0001")  # the parent every other version reads
+    assert out.versions == ["v0001"] and out.kept_blobs >= 1
+    assert [m.version for m in store.versions("kopa")] == ["v0002", "v0003"]
+    for v in ("v0002", "v0003"):
+        assert store.verify("kopa", v) == []
+        assert _answers(Store(store.root, cache_dir=tmp_path / f"fresh-{v}"), v) == before[v]
+
+
+def test_prune_keeps_the_newest_and_frees_the_rest(tmp_path: Path) -> None:
+    from simulator.store.lifecycle import prune
+
+    store = _three_versions(tmp_path)
+    newest = _answers(store, "v0003")
+    size = _size(store.root)
+    out = prune(store, "kopa", keep=1)
+    assert out.versions == ["v0001", "v0002"] and out.freed_bytes > 0
+    assert [m.version for m in store.versions("kopa")] == ["v0003"]
+    assert store.verify("kopa") == [] and _answers(Store(store.root, cache_dir=tmp_path / "fresh"), "v0003") == newest
+    assert _size(store.root) < size
+    # Only blobs v0003 reads are left.
+    m = store.manifest("kopa")
+    wanted = {seg[0] for segs in m.segments.values() for seg in segs}
+    left = {p.parent.name + p.name for p in (store.root / "kopa" / "objects").rglob("*") if p.is_file()}
+    assert left <= wanted
+    with pytest.raises(Exception, match="keep at least 1"):
+        prune(store, "kopa", keep=0)
+
+
+def test_cache_clean_removes_what_no_version_uses(tmp_path: Path) -> None:
+    from simulator.store.lifecycle import clean_cache, remove_version
+
+    store = _three_versions(tmp_path)
+    for v in ("v0001", "v0002", "v0003"):
+        store.open("kopa", v)
+    index = store.cache_dir / "index"
+    (index / ".stale.sqlite.123.tmp").write_bytes(b"x" * 100)  # an interrupted compile
+    old = store.index_path(store.manifest("kopa", "v0001"))
+    remove_version(store, "kopa", "v0001")
+    out = clean_cache(store)
+    assert old.name in out.files and ".stale.sqlite.123.tmp" in out.files and out.freed_bytes > 0
+    assert all(store.index_path(store.manifest("kopa", v)).exists() for v in ("v0002", "v0003"))
+    assert clean_cache(store).files == []
+    everything = clean_cache(store, everything=True)
+    assert len(everything.files) == 4 and not any(index.iterdir())  # two indexes and their digests
+    assert _answers(store, "v0003")  # rebuilt at the next open
+
+
+def test_cli_rm_prune_and_cache_clean(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from simulator.cli import app
+
+    store = _three_versions(tmp_path)
+    env = {"KOPA_CACHE": str(store.cache_dir)}
+    run = CliRunner().invoke
+    res = run(app, ["rm", "v0002", "--cassettes", str(store.root)], env=env)
+    assert res.exit_code == 0 and "removed kopa@v0002" in res.output, res.output
+    res = run(app, ["rm", "v0009", "--cassettes", str(store.root)], env=env)
+    assert res.exit_code == 1 and "no version='v0009'" in res.output and "Traceback" not in res.output
+    res = run(app, ["prune", "--keep", "1", "--cassettes", str(store.root)], env=env)
+    assert res.exit_code == 0 and "removed v0001" in res.output, res.output
+    res = run(app, ["cache", "clean", "--cassettes", str(store.root)], env=env)
+    assert res.exit_code == 0 and "removed" in res.output, res.output
+    assert [m.version for m in store.versions("kopa")] == ["v0003"] and store.verify("kopa") == []

@@ -1,0 +1,81 @@
+"""``simulator rm``, ``simulator prune``, ``simulator cache clean``: a set's versions over time
+(``simulator.store.lifecycle``)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from .common import CassettesOpt, SetOpt, fail
+
+WaitOpt = Annotated[float, typer.Option(help="Seconds to wait for a recorder or publisher of the set.")]
+
+
+def _mb(n: int) -> str:
+    return f"{n / 1e6:.1f} MB"
+
+
+def rm(
+    version: Annotated[str, typer.Argument(help="Version to remove (name or content-hash prefix).")],
+    cassettes: CassettesOpt = None,
+    set_name: SetOpt = "kopa",
+    wait: WaitOpt = 0.0,
+) -> None:
+    """Remove one version; bytes other versions share with it are kept."""
+    from ..errors import SimulatorError
+    from ..store import Store
+    from ..store.lifecycle import remove_version
+
+    try:
+        out = remove_version(Store(cassettes), set_name, version, wait=wait)
+    except SimulatorError as exc:
+        fail(str(exc))
+    typer.echo(f"removed {set_name}@{out.versions[0]}: freed {_mb(out.freed_bytes)}"
+               + (f", kept {out.kept_blobs} shared file(s) for other versions" if out.kept_blobs else ""))
+
+
+def prune(
+    keep: Annotated[int, typer.Option("--keep", help="How many of the newest versions to keep.")],
+    cassettes: CassettesOpt = None,
+    set_name: SetOpt = "kopa",
+    wait: WaitOpt = 0.0,
+) -> None:
+    """Remove all but the newest KEEP versions; what those read is kept."""
+    from ..errors import SimulatorError
+    from ..store import Store
+    from ..store.lifecycle import prune as prune_set
+
+    try:
+        out = prune_set(Store(cassettes), set_name, keep, wait=wait)
+    except SimulatorError as exc:
+        fail(str(exc))
+    gone = ", ".join(out.versions) or "nothing"
+    typer.echo(f"pruned {set_name} to {keep}: removed {gone}; freed {_mb(out.freed_bytes)}")
+
+
+cache_app = typer.Typer(help="The compiled-index cache ($KOPA_CACHE).", no_args_is_help=True)
+
+
+@cache_app.command("clean")
+def cache_clean(
+    cassettes: CassettesOpt = None,
+    everything: Annotated[bool, typer.Option("--all", help="Remove every index (rebuilt at the next open).")] = False,
+) -> None:
+    """Remove compiled indexes no version uses (or all of them with --all)."""
+    from ..errors import SimulatorError
+    from ..store import Store
+    from ..store.lifecycle import clean_cache
+
+    store = Store(cassettes)
+    try:
+        out = clean_cache(store, everything=everything)
+    except SimulatorError as exc:
+        fail(str(exc))
+    typer.echo(f"removed {len(out.files)} file(s) from {str(store.cache_dir / 'index')!r}: freed {_mb(out.freed_bytes)}")
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(rm)
+    app.command()(prune)
+    app.add_typer(cache_app, name="cache")
