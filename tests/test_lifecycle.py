@@ -178,3 +178,35 @@ def test_cli_rm_prune_and_cache_clean(tmp_path: Path) -> None:
     res = run(app, ["cache", "clean", "--cassettes", str(store.root)], env=env)
     assert res.exit_code == 0 and "removed" in res.output, res.output
     assert [m.version for m in store.versions("kopa")] == ["v0003"] and store.verify("kopa") == []
+
+
+def test_checkout_edit_publish_is_a_new_version_sharing_the_rest(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from simulator.cli import app
+
+    store = _three_versions(tmp_path)
+    env = {"KOPA_CACHE": str(store.cache_dir)}
+    run = CliRunner().invoke
+    edit = tmp_path / "edit"
+    res = run(app, ["checkout", "v0002", str(edit), "--cassettes", str(store.root)], env=env)
+    assert res.exit_code == 0, res.output
+    path = edit / "collections" / "tago.jsonl"
+    text = path.read_text(encoding="utf-8")
+    assert "바뀐역0" in text
+    path.write_text(text.replace("바뀐역0", "고친역"), encoding="utf-8")  # a one-line edit
+    objects_before = _size(store.root / "kopa" / "objects")
+    res = run(app, ["publish", str(edit), "--cassettes", str(store.root)], env=env)
+    assert res.exit_code == 0 and "published kopa@v0004" in res.output and "parent v0002" in res.output, res.output
+    m = store.manifest("kopa", "v0004")
+    assert m.parent == "v0002" and m.recorded_at == store.manifest("kopa", "v0002").recorded_at
+    assert store.verify("kopa", "v0004") == []
+    assert _size(store.root / "kopa" / "objects") - objects_before < 2_000  # one collection's bytes
+    body = Resolver(store.open("kopa", "v0004")).resolve(SimRequest.from_url(URLS[0])).body
+    assert "고친역" in body.decode()
+    # Publishing the same edit again adds nothing; a broken line is named.
+    res = run(app, ["publish", str(edit), "--cassettes", str(store.root)], env=env)
+    assert res.exit_code == 0 and "nothing new to publish" in res.output, res.output
+    path.write_text(path.read_text(encoding="utf-8").replace("고친역", '"broken'), encoding="utf-8")
+    res = run(app, ["publish", str(edit), "--cassettes", str(store.root)], env=env)
+    assert res.exit_code == 1 and "is not JSON" in res.output and "Traceback" not in res.output, res.output

@@ -1,9 +1,11 @@
-"""``simulator rm``, ``simulator prune``, ``simulator cache clean``: a set's versions over time
-(``simulator.store.lifecycle``)."""
+"""``simulator checkout``/``publish`` (edit a version as a new one), ``simulator rm``,
+``simulator prune``, ``simulator cache clean``: a set's versions over time
+(``simulator.store.lifecycle``, ``simulator.store.edit``)."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from pathlib import Path
+from typing import Annotated, Optional
 
 import typer
 
@@ -75,7 +77,52 @@ def cache_clean(
     typer.echo(f"removed {len(out.files)} file(s) from {str(store.cache_dir / 'index')!r}: freed {_mb(out.freed_bytes)}")
 
 
+def checkout(
+    version: Annotated[str, typer.Argument(help="Version to edit (name, content-hash prefix or 'latest').")],
+    dest: Annotated[Path, typer.Argument(help="New folder to write its JSON Lines into.")],
+    cassettes: CassettesOpt = None,
+    set_name: SetOpt = "kopa",
+) -> None:
+    """Write a version's JSON Lines into DEST to edit them (then `simulator publish DEST`)."""
+    from ..errors import SimulatorError
+    from ..store import Store
+    from ..store.edit import checkout as checkout_version
+
+    try:
+        m = checkout_version(Store(cassettes), set_name, version, dest)
+    except SimulatorError as exc:
+        fail(str(exc))
+    typer.echo(f"checked out {m.set}@{m.version} into {str(dest)!r}: edit its .jsonl files, then "
+               f"`simulator publish {dest}`")
+
+
+def publish(
+    src: Annotated[Path, typer.Argument(help="A folder made by `simulator checkout`.")],
+    cassettes: CassettesOpt = None,
+    recorded_at: Annotated[Optional[str], typer.Option(help="The new version's 'now' (default: the parent's).")] = None,
+) -> None:
+    """Publish an edited checkout as a new version (its parent: the checked-out version)."""
+    from ..catalog import load_catalog
+    from ..errors import SimulatorError
+    from ..store import Store
+    from ..store.edit import publish_edit
+    from .audit import configured_keys
+
+    catalog = load_catalog()
+    try:
+        m, new = publish_edit(Store(cassettes), src, catalog, recorded_at=recorded_at,
+                              secrets=configured_keys(catalog))
+    except SimulatorError as exc:
+        fail(str(exc))
+    if new:
+        typer.echo(f"published {m.set}@{m.version} ({m.content_hash[:12]}), parent {m.parent}")
+    else:
+        typer.echo(f"nothing new to publish: {m.set}@{m.version} already holds this content")
+
+
 def register(app: typer.Typer) -> None:
+    app.command()(checkout)
+    app.command()(publish)
     app.command()(rm)
     app.command()(prune)
     app.add_typer(cache_app, name="cache")
