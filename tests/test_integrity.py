@@ -155,3 +155,29 @@ def test_manifest_and_text_tampering_is_refused_never_answered(
         return
     assert got == golden, f"{case}: a tampered version answered differently"
     pytest.fail(f"{case}: tampering was not detected (the answers happened to be right)")
+
+
+def test_an_unchanged_version_opens_without_hashing_and_a_forged_mtime_is_caught(
+    demo: tuple[Store, list[tuple[int, bytes]]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+
+    import simulator.store.integrity as integrity
+    import simulator.store.objects as objects
+
+    store, golden = demo
+    calls = []
+    real = integrity.file_sha256
+    monkeypatch.setattr(integrity, "file_sha256", lambda p: calls.append(p) or real(p))
+    real_digest = objects.file_digest
+    monkeypatch.setattr(objects, "file_digest", lambda *a: calls.append(a) or real_digest(*a))
+    assert _answers(store) == golden and calls == []  # stamped: nothing hashed
+    # Same bytes length, same mtime, different content: the ctime still moves.
+    p = _data(store.root / "kopa" / "v0001")
+    st = p.stat()
+    data = bytearray(p.read_bytes())
+    data[100] ^= 0x01
+    p.write_bytes(bytes(data))
+    os.utime(p, ns=(st.st_atime_ns, st.st_mtime_ns))
+    with pytest.raises(StoreError, match="does not match its sha256"):
+        store.open("kopa")

@@ -11,21 +11,35 @@ Three checks, all at open (never per lookup, so an exact hit costs what it did):
   (bit rot, a truncated copy, another version's) is rebuilt from the text.
 
 Hashing is sha256 at about 1.5 GB/s: the shipped 26 MB of text and its 58 MB index cost
-about 55 ms at open.
+about 55 ms. After a full check, a stamp of every file's size, mtime, ctime and inode is kept
+beside the index; an open that finds every file as stamped skips the hashing (under 1 ms),
+and any change (a write always moves the ctime) hashes everything again. ``simulator verify``
+always hashes in full.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import threading
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 from ..errors import CorruptVersion
 from .manifest import Manifest, content_hash_of
 
-__all__ = ["check_manifest", "check_text", "file_sha256", "index_digest_path", "index_intact", "write_index_digest"]
+__all__ = [
+    "check_manifest",
+    "check_text",
+    "file_sha256",
+    "index_digest_path",
+    "index_intact",
+    "source_paths",
+    "stamp_matches",
+    "write_index_digest",
+    "write_stamp",
+]
 
 _CHUNK = 1 << 20
 
@@ -62,6 +76,20 @@ def _problems(version_dir: Path, manifest: Manifest) -> Iterator[str]:
             yield f"file {str(version_dir / rel)!r} does not match its sha256 in the manifest (damaged or edited)"
 
 
+def source_paths(version_dir: Path, manifest: Manifest) -> list[Path]:
+    """Every file a version's data is read from: its plain files and the blobs it shares."""
+    from .objects import blob_path
+
+    out: list[Path] = [version_dir / "manifest.json"]
+    for rel in sorted(manifest.files):
+        segs = manifest.segments.get(rel)
+        if segs is None:
+            out.append(version_dir / rel)
+        else:
+            out.extend(dict.fromkeys(blob_path(version_dir.parent, sha, hint) for sha, _o, _n, hint in segs))
+    return out
+
+
 def check_text(version_dir: Path, manifest: Manifest) -> None:
     """Raise ``CorruptVersion`` naming the first missing or damaged data file of a version."""
     for problem in _problems(version_dir, manifest):
@@ -73,22 +101,69 @@ def check_text(version_dir: Path, manifest: Manifest) -> None:
 
 
 def index_digest_path(index: Path) -> Path:
-    """The file beside a compiled index that holds the index's own sha256."""
+    """The file beside a compiled index that holds the index's own sha256 (and the stamp)."""
     return index.with_name(index.name + ".sha256")
+
+
+def _write_side(index: Path, record: dict[str, Any]) -> None:
+    side = index_digest_path(index)
+    tmp = side.with_name(f".{side.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    tmp.write_text(json.dumps(record, sort_keys=True) + "\n", encoding="ascii")
+    os.replace(tmp, side)
+
+
+def _read_side(index: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(index_digest_path(index).read_text(encoding="ascii"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
 
 
 def write_index_digest(tmp_index: Path, target: Path) -> None:
     """Write the sha256 of a freshly compiled ``tmp_index`` beside ``target`` (atomically)."""
-    side = index_digest_path(target)
-    tmp = side.with_name(f".{side.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    tmp.write_text(file_sha256(tmp_index) + "\n", encoding="ascii")
-    os.replace(tmp, side)
+    _write_side(target, {"sha256": file_sha256(tmp_index)})
 
 
 def index_intact(index: Path) -> bool:
     """Whether ``index`` is byte for byte the file compiled beside its digest."""
+    want = _read_side(index).get("sha256")
     try:
-        want = index_digest_path(index).read_text(encoding="ascii").strip()
-        return file_sha256(index) == want
+        return isinstance(want, str) and file_sha256(index) == want
     except OSError:
         return False
+
+
+def _stats(paths: list[Path]) -> dict[str, list[int]]:
+    out = {}
+    for p in paths:
+        st = p.stat()
+        out[str(p)] = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
+    return out
+
+
+def stamp_matches(index: Path, sources: list[Path]) -> bool:
+    """Whether the index and every source file are unchanged since they were last verified.
+
+    The stamp holds each file's size, mtime, ctime and inode as seen right after a full
+    sha256 check. Any write, rename or replacement changes the ctime (which no user-space
+    call can set back), so a file that matches its stamp is the file that was verified; one
+    that does not is hashed again (``check_text``, ``index_intact``).
+    """
+    seen = _read_side(index).get("seen")
+    if not isinstance(seen, dict):
+        return False
+    try:
+        return _stats([index, *sources]) == seen
+    except OSError:
+        return False
+
+
+def write_stamp(index: Path, sources: list[Path]) -> None:
+    """Record, after a full check, what the index and its source files look like now."""
+    record = _read_side(index)
+    try:
+        record["seen"] = _stats([index, *sources])
+        _write_side(index, record)
+    except OSError:
+        pass  # a read-only cache: every open hashes in full, which is only slower

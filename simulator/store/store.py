@@ -13,7 +13,7 @@ from pydantic import ValidationError
 
 from ..errors import CorruptVersion, FormatVersionError, StoreError, VersionNotFound
 from .index import INDEX_FORMAT, CollectionInfo, Index, compile_index
-from .integrity import check_manifest, check_text, index_intact
+from .integrity import check_manifest, check_text, index_intact, source_paths, stamp_matches, write_stamp
 from .oserrors import as_os_error, os_error_message
 from .manifest import CASSETTE_FORMAT, Manifest, validate_name
 
@@ -153,17 +153,25 @@ class Store:
         m = self.manifest(set_name, version)
         vdir = self.set_dir(set_name) / m.version
         check_manifest(m, vdir / MANIFEST)
-        check_text(vdir, m)
         target = self.index_path(m)
         if target.is_dir():
             raise StoreError(
                 f"cannot open the index: a directory is where the index file should be at "
                 f"{str(target)!r}; remove that directory (or `simulator cache clean`)"
             )
+        sources = source_paths(vdir, m)
+        if target.exists() and stamp_matches(target, sources):
+            try:  # every file as it was when last hashed in full
+                return Version(m, vdir, Index(target, m.content_hash))
+            except Exception:  # noqa: BLE001 - any damage to a cache file: rebuild it
+                pass
+        check_text(vdir, m)
         if target.exists():
             if index_intact(target):
                 try:
-                    return Version(m, vdir, Index(target, m.content_hash))
+                    v = Version(m, vdir, Index(target, m.content_hash))
+                    write_stamp(target, sources)
+                    return v
                 except Exception:  # noqa: BLE001 - any damage to a cache file: rebuild it
                     pass
         try:
@@ -176,7 +184,9 @@ class Store:
             if err is None:
                 raise
             raise StoreError(os_error_message(err, "compile the index", target.parent)) from None
-        return Version(m, vdir, Index(target, m.content_hash))
+        v = Version(m, vdir, Index(target, m.content_hash))
+        write_stamp(target, sources)
+        return v
 
     # ---- verification ----------------------------------------------------------------
     def verify(self, set_name: str, version: str | None = None) -> list[str]:
