@@ -4,18 +4,30 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional, TypeVar
 
 import typer
 
 from .common import CassettesOpt, SetOpt, fail
 
+T = TypeVar("T")
 WaitOpt = Annotated[float, typer.Option(help="Seconds to wait for a recorder or publisher of the set.")]
 
 
 def _mb(n: int) -> str:
     return f"{n / 1e6:.1f} MB"
+
+
+def _call(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """``fn(*args, **kwargs)``; a simulator error is a one-line message and exit 1."""
+    from ..errors import SimulatorError
+
+    try:
+        return fn(*args, **kwargs)
+    except SimulatorError as exc:
+        fail(str(exc))
 
 
 def rm(
@@ -25,14 +37,10 @@ def rm(
     wait: WaitOpt = 0.0,
 ) -> None:
     """Remove one version; bytes other versions share with it are kept."""
-    from ..errors import SimulatorError
     from ..store import Store
     from ..store.lifecycle import remove_version
 
-    try:
-        out = remove_version(Store(cassettes), set_name, version, wait=wait)
-    except SimulatorError as exc:
-        fail(str(exc))
+    out = _call(remove_version, Store(cassettes), set_name, version, wait=wait)
     typer.echo(f"removed {set_name}@{out.versions[0]}: freed {_mb(out.freed_bytes)}"
                + (f", kept {out.kept_blobs} shared file(s) for other versions" if out.kept_blobs else ""))
 
@@ -44,14 +52,10 @@ def prune(
     wait: WaitOpt = 0.0,
 ) -> None:
     """Remove all but the newest KEEP versions; what those read is kept."""
-    from ..errors import SimulatorError
     from ..store import Store
     from ..store.lifecycle import prune as prune_set
 
-    try:
-        out = prune_set(Store(cassettes), set_name, keep, wait=wait)
-    except SimulatorError as exc:
-        fail(str(exc))
+    out = _call(prune_set, Store(cassettes), set_name, keep, wait=wait)
     gone = ", ".join(out.versions) or "nothing"
     typer.echo(f"pruned {set_name} to {keep}: removed {gone}; freed {_mb(out.freed_bytes)}")
 
@@ -65,15 +69,11 @@ def cache_clean(
     everything: Annotated[bool, typer.Option("--all", help="Remove every index (rebuilt at the next open).")] = False,
 ) -> None:
     """Remove compiled indexes no version uses (or all of them with --all)."""
-    from ..errors import SimulatorError
     from ..store import Store
     from ..store.lifecycle import clean_cache
 
     store = Store(cassettes)
-    try:
-        out = clean_cache(store, everything=everything)
-    except SimulatorError as exc:
-        fail(str(exc))
+    out = _call(clean_cache, store, everything=everything)
     typer.echo(f"removed {len(out.files)} file(s) from {str(store.cache_dir / 'index')!r}: freed {_mb(out.freed_bytes)}")
 
 
@@ -84,14 +84,10 @@ def checkout(
     set_name: SetOpt = "kopa",
 ) -> None:
     """Write a version's JSON Lines into DEST to edit them (then `simulator publish DEST`)."""
-    from ..errors import SimulatorError
     from ..store import Store
     from ..store.edit import checkout as checkout_version
 
-    try:
-        m = checkout_version(Store(cassettes), set_name, version, dest)
-    except SimulatorError as exc:
-        fail(str(exc))
+    m = _call(checkout_version, Store(cassettes), set_name, version, dest)
     typer.echo(f"checked out {m.set}@{m.version} into {str(dest)!r}: edit its .jsonl files, then "
                f"`simulator publish {dest}`")
 
@@ -103,17 +99,13 @@ def publish(
 ) -> None:
     """Publish an edited checkout as a new version (its parent: the checked-out version)."""
     from ..catalog import load_catalog
-    from ..errors import SimulatorError
     from ..store import Store
     from ..store.edit import publish_edit
     from .audit import configured_keys
 
     catalog = load_catalog()
-    try:
-        m, new = publish_edit(Store(cassettes), src, catalog, recorded_at=recorded_at,
-                              secrets=configured_keys(catalog))
-    except SimulatorError as exc:
-        fail(str(exc))
+    m, new = _call(publish_edit, Store(cassettes), src, catalog, recorded_at=recorded_at,
+                   secrets=configured_keys(catalog))
     if new:
         typer.echo(f"published {m.set}@{m.version} ({m.content_hash[:12]}), parent {m.parent}")
     else:
