@@ -278,6 +278,8 @@ class Resolver:
         allowed = ident.match.endpoint.method
         if req.method != allowed and not (req.method == "HEAD" and allowed == "GET"):
             # The method is no part of a collection's identity: answering it would be a guess.
+            if self.miss == "live" and self.live is not None:
+                return _tag(self.live(req), "live")  # recording: the real API answers it
             out = sim_error(
                 405, "method_not_allowed",
                 f"endpoint {ident.match.endpoint.id!r} answers {allowed} only, not {req.method}",

@@ -239,11 +239,12 @@ class VersionBuilder:
         info: dict[str, Any] | None = None,
         version: str | None = None,
         if_changed: bool = False,
-        wait: float = 0.0,
+        wait: float = 30.0,
     ) -> Manifest:
         """Write the version and make it visible atomically; returns its manifest.
 
-        Publishing holds the set's lock (``simulator.store.lock``; ``wait`` seconds for it) and
+        Publishing holds the set's lock (``simulator.store.lock``; waiting up to ``wait``
+        seconds for another publisher or recorder, then a ``SetLocked`` error naming it) and
         re-reads the newest version under it: a builder whose parent was ``"latest"`` refuses
         to publish over a version published since (its entries would be lost). With
         ``if_changed``, content equal to the newest version's is not published again: its
