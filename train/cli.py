@@ -244,6 +244,48 @@ def verl_config_cmd(
         typer.echo(f"wrote {dataset} ({len(rows)} rows)")
 
 
+@train_app.command("eval")
+def eval_cmd(
+    checkpoint: Path = typer.Argument(..., help="A `train grpo` output dir (or checkpoint-N, or a LoRA adapter)."),
+    out: Path = typer.Option(Path("eval-out"), help="Report directory (per-model results + eval_report.{json,md})."),
+    base: Optional[str] = typer.Option(None, help="Base model to compare with (default: the run's model, "
+                                       "from kopa_run.json); `none` for the checkpoint alone."),
+    seeds: int = typer.Option(8, help="Samples per task (n of pass@k)."),
+    k: int = typer.Option(4, help="The k of pass@k."),
+    task: list[str] = typer.Option([], help="Only these bench task ids (repeatable)."),
+    backend: str = typer.Option("auto", help="auto (vLLM when installed), vllm or builtin."),
+    max_tokens: int = typer.Option(2048, help="Tokens per completion."),
+    max_turns: int = typer.Option(24, help="Assistant turns per episode."),
+    workers: int = typer.Option(8, help="Concurrent episodes."),
+    temperature: float = typer.Option(0.7, help="Sampling temperature."),
+    set_name: str = typer.Option("kopa", "--set", help="Cassette set."),
+    version: Optional[str] = typer.Option(None, help="Version (default: latest)."),
+) -> None:
+    """Serve CHECKPOINT and its base model (OpenAI-compatible), run KOPA-Bench on both, report."""
+    from .evaluate import EvalConfig, base_model_of, run_eval
+
+    if not checkpoint.exists():
+        typer.echo(f"error: checkpoint {checkpoint} not found (a `simulator train grpo` --output-dir)", err=True)
+        raise typer.Exit(2)
+    base_path = base if base is not None else base_model_of(checkpoint)
+    if base_path is None:
+        typer.echo("error: the base model is not recorded in the run (kopa_run.json): pass --base MODEL "
+                   "or --base none", err=True)
+        raise typer.Exit(2)
+    models = ([("base", base_path)] if base_path != "none" else []) + [("trained", str(checkpoint))]
+    try:
+        cfg = EvalConfig(seeds=seeds, k=k, tasks=list(task), backend=backend, max_tokens=max_tokens,
+                         max_turns=max_turns, workers=workers, temperature=temperature,
+                         set_name=set_name, version=version)
+        report = run_eval(models, out, cfg)
+    except ValueError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
+    for r in report["models"]:
+        typer.echo(f"{r['model']}: pass@1 {r['pass@1']}, pass@{k} {r.get(f'pass@{k}')} ({r['episodes']} episodes)")
+    typer.echo(f"wrote {out / 'eval_report.md'}")
+
+
 @train_app.command("rollout")
 def rollout_cmd(
     base_url: str = typer.Option(..., help="OpenAI-compatible base URL, e.g. http://localhost:8000/v1."),
