@@ -217,31 +217,52 @@ def grpo_cmd(
 @train_app.command("verl-config")
 def verl_config_cmd(
     out: Path = typer.Option(..., help="Tool-config YAML to write (multi_turn.tool_config_path)."),
-    platform: list[str] = typer.Option([], help="Only these platforms' tools (repeatable)."),
+    dataset: Optional[Path] = typer.Option(None, help="Also write the training rows as a verl dataset "
+                                           "(.parquet, or .jsonl)."),
+    data: Optional[Path] = typer.Option(None, help="EDGE synthesis output (dir with trl.jsonl, or the file); "
+                                        "default synth-out."),
+    split: str = typer.Option("train", help="Rows of this split."),
+    ablation_train_on_bench: bool = typer.Option(False, "--ablation-train-on-bench",
+                                                 help="Write the KOPA-Bench tasks as the rows (an ablation)."),
+    agent_loop_config: Optional[Path] = typer.Option(None, help="Also write the agent-loop YAML "
+                                                     "(rollout.agent.agent_loop_config_path)."),
+    platform: list[str] = typer.Option([], help="Only these platforms' tools (default: the rows' platforms)."),
+    max_observation_chars: int = typer.Option(20_000, help="Tool result text cut beyond this."),
     set_name: str = typer.Option("kopa", "--set", help="Cassette set."),
     version: Optional[str] = typer.Option(None, help="Version pinned in the tool config."),
-    dataset: Optional[Path] = typer.Option(None, help="Also write the bench tasks as a verl dataset "
-                                           "(.parquet, or .jsonl)."),
 ) -> None:
-    """Write verl's tool-config YAML (one KopaSimTool per catalog tool), optionally the dataset."""
-    from .verl_adapter import write_tool_config
+    """Write verl's tool config (the scoped tool set), the dataset rows and the agent-loop YAML."""
+    from .data import DataError
+    from .env import Example, open_world
+    from .verl_adapter import verl_row, write_agent_loop_config, write_tool_config, write_verl_dataset
 
-    write_tool_config(out, platforms=platform or None, set_name=set_name, version=version)
-    typer.echo(f"wrote {out}")
+    world = open_world(set_name, version)
+    rows: list[dict[str, Any]] = []
     if dataset is not None:
-        from bench.kopa.tasks import load_tasks
+        cfg = GRPORunConfig(data=str(data) if data else None, split=split, set_name=set_name, version=version,
+                            ablation_train_on_bench=ablation_train_on_bench)
+        if ablation_train_on_bench and data is None:
+            from bench.kopa.tasks import load_tasks
 
-        from .env import example_from_task, open_world
-        from .verl_adapter import verl_row, write_verl_dataset
-
-        world = open_world(set_name, version)
-        rows = []
-        for i, t in enumerate(load_tasks(catalog=world.catalog)):
-            ex = example_from_task(t, world)
-            tools = [e.id for e in world.catalog.endpoints.values() if e.platform in t.platforms]
-            rows.append(verl_row(ex, i, tools=tools))
-        write_verl_dataset(rows, dataset)
-        typer.echo(f"wrote {dataset} ({len(rows)} rows)")
+            cfg.tasks = [t.id for t in load_tasks(catalog=world.catalog)]
+        try:
+            rows, _meta = build_dataset_rows(cfg, world)
+        except DataError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from exc
+    plats = list(platform) or sorted({p for r in rows for p in r["platforms"]}) or None
+    write_tool_config(out, world=world, platforms=plats, set_name=set_name, version=version,
+                      max_observation_chars=max_observation_chars)
+    tools = [e.id for e in world.catalog.endpoints.values() if plats is None or e.platform in plats]
+    typer.echo(f"wrote {out} ({len(tools)} tools)")
+    if dataset is not None:
+        vrows = [verl_row(Example.from_row(r), i, tools=tools, split=split, gold_program=r.get("gold_program", ""))
+                 for i, r in enumerate(rows)]
+        write_verl_dataset(vrows, dataset)
+        typer.echo(f"wrote {dataset} ({len(vrows)} rows)")
+    if agent_loop_config is not None:
+        write_agent_loop_config(agent_loop_config)
+        typer.echo(f"wrote {agent_loop_config}")
 
 
 @train_app.command("eval")

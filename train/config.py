@@ -111,7 +111,7 @@ class GRPORunConfig(BaseModel):
             "learning_rate": self.learning_rate, "lr_scheduler_type": self.lr_scheduler_type,
             "warmup_steps": self.warmup_steps, "num_train_epochs": self.num_train_epochs,
             "max_steps": self.max_steps, "seed": self.seed, "use_cpu": self.use_cpu,
-            "gradient_checkpointing": self.gradient_checkpointing,
+            _checkpointing_key(): self.gradient_checkpointing,
             "save_strategy": self.save_strategy, "save_steps": self.save_steps,
             "save_total_limit": self.save_total_limit, "logging_steps": self.logging_steps,
             "report_to": self.report_to, "use_vllm": self.use_vllm, "vllm_mode": self.vllm_mode,
@@ -139,6 +139,16 @@ class GRPORunConfig(BaseModel):
                                "for a full fine-tune)") from exc
         return LoraConfig(r=self.lora.r, lora_alpha=self.lora.alpha, lora_dropout=self.lora.dropout,
                           target_modules=self.lora.target_modules, task_type="CAUSAL_LM")
+
+
+def _checkpointing_key() -> str:
+    # transformers renamed ``gradient_checkpointing`` to ``activation_checkpointing`` (5.2x).
+    import dataclasses
+
+    from transformers import TrainingArguments
+
+    names = {f.name for f in dataclasses.fields(TrainingArguments)}
+    return "activation_checkpointing" if "activation_checkpointing" in names else "gradient_checkpointing"
 
 
 def load_config(path: Path | None, overrides: Mapping[str, Any] | None = None) -> GRPORunConfig:

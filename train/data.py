@@ -51,7 +51,7 @@ def resolve_data_path(data: str | Path | None, name: str = "trl.jsonl") -> Path:
     if not path.is_file():
         where = "no --data given and " if not data else ""
         raise DataError(f"{where}training data {path} not found: make it with `{MAKE_DATA}` "
-                        f"(or pass --data DIR_OR_{name.upper().replace('.', '_')})")
+                        f"(or pass --data: such a directory, or its {name})")
     return path
 
 
