@@ -56,9 +56,10 @@ def test_grpo_step_with_environment_factory(world: World, tmp_path: Any) -> None
              + [json.dumps(t, ensure_ascii=False) for t in world.tools(["mois", "molit"])]) * 4
     model, tok = tiny_model_and_tokenizer(texts)
     log: list[dict[str, Any]] = []
-    cfg = GRPORunConfig(output_dir=str(tmp_path / "out"), tasks=TASK_IDS, platforms=["mois", "molit"],
-                        num_generations=2, per_device_train_batch_size=2, max_completion_length=24,
-                        max_tool_calling_iterations=2, max_steps=1, use_cpu=True)
+    cfg = GRPORunConfig(output_dir=str(tmp_path / "out"), tasks=TASK_IDS, ablation_train_on_bench=True,
+                        platforms=["mois", "molit"], num_generations=2, per_device_train_batch_size=2,
+                        max_completion_length=24, max_tool_calling_iterations=2, max_steps=1, use_cpu=True,
+                        save_strategy="no")
     trainer = run_grpo(cfg, model=model, tokenizer=tok, world=world,
                        reward_funcs=[_recording(answer_reward, log)])
     assert trainer.state.global_step == 1
@@ -69,7 +70,10 @@ def test_grpo_step_with_environment_factory(world: World, tmp_path: Any) -> None
     envs = log[0]["kw"]["environments"]
     assert all(isinstance(e.episode, SimEpisode) for e in envs)
     logged = trainer.state.log_history[0]
-    assert "rewards/kopa_answer/mean" in logged and "rewards/KopaSimEnv/mean" in logged
+    assert "rewards/kopa_answer/mean" in logged
+    meta = json.loads((tmp_path / "out" / "kopa_run.json").read_text(encoding="utf-8"))
+    assert meta["data"]["source"] == "kopa-bench tasks (ablation)" and meta["data"]["ablation_train_on_bench"]
+    assert (tmp_path / "out" / "model.safetensors").is_file()  # the final model is saved
 
 
 def test_grpo_step_with_rollout_func_reaches_the_simulator(world: World, tmp_path: Any) -> None:

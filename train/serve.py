@@ -17,6 +17,7 @@ Two backends, one contract (what ``bench/kopa/agents.py``'s :class:`OpenAIAgent`
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import socket
 import subprocess
@@ -25,6 +26,8 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator, Mapping
+
+_THINK = re.compile(r"<think>.*?</think>\s*", re.DOTALL)
 
 __all__ = ["ChatModel", "have_vllm", "load_model", "make_app", "serve_checkpoint", "to_hf_messages"]
 
@@ -111,7 +114,12 @@ class ChatModel:
                                           top_p=None, top_k=None, pad_token_id=tok.pad_token_id)
         gen = seq[0, inp.shape[1]:].tolist()
         finish = "stop" if tok.eos_token_id in gen else "length"
-        text = tok.decode(gen, skip_special_tokens=True)
+        # Special tokens kept: ``<tool_call>`` is one in some tokenizers (the tiny model's);
+        # only the end-of-turn and padding tokens are dropped, and a reasoning block.
+        text = tok.decode(gen, skip_special_tokens=False)
+        for t in {tok.eos_token, tok.pad_token, "<|im_end|>", "<|endoftext|>"} - {None}:
+            text = text.replace(t, "")
+        text = _THINK.sub("", text)
         calls = parse_tool_calls(text)
         msg: dict[str, Any] = {"role": "assistant", "content": _TOOL_CALL.sub("", text).strip() or None}
         if calls:
