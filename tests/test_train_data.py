@@ -265,6 +265,9 @@ def test_verl_rows_match_the_documented_schema_and_key_episodes_per_trajectory(w
     assert trajectory_reward("synth-0:7:1", "답: 4376", {"no_invented_codes": 0.5}) == 1.0  # 99999 invented
     assert trajectory_reward("synth-0:7:0", "답: 4376", {"no_invented_codes": 0.5}) == 1.5
     assert KopaSimTool.finish_episode("synth-0:7:0") is a and KopaSimTool.episode_by_key("synth-0:7:0") is None
+    # No tool call, no episode: the answer is still checked against the row.
+    assert trajectory_reward("synth-0:7:9", "답: 4376", row=inner) == 1.0
+    assert trajectory_reward("synth-0:7:9", "답: 4376") == 0.0
 
 
 def test_verl_config_writes_the_scoped_tool_set_rows_and_agent_loop(world: World, tmp_path: Path) -> None:

@@ -22,12 +22,9 @@ import pytest
 pytest.importorskip("trl")
 pytest.importorskip("torch")
 
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.filterwarnings("ignore::DeprecationWarning"),
-    pytest.mark.filterwarnings("ignore::FutureWarning"),
-    pytest.mark.filterwarnings("ignore::UserWarning"),
-]
+# Third-party deprecation chatter (torch / transformers / trl) is not ours to fix.
+pytestmark = [pytest.mark.slow, *(pytest.mark.filterwarnings(f"ignore::{w}")
+                                  for w in ("DeprecationWarning", "FutureWarning", "UserWarning"))]
 
 from typer.testing import CliRunner  # noqa: E402
 

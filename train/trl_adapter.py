@@ -278,7 +278,7 @@ def make_rollout_func(
     *,
     config: EnvConfig = EnvConfig(max_turns=4),
     tasks: Sequence[Task] | None = None,
-    max_new_tokens: int = 32,
+    max_new_tokens: int = 1024,
     scripted: ScriptedTurn | None = None,
     chat_template_kwargs: Mapping[str, Any] | None = None,
 ) -> Callable[[list[Any], Any], dict[str, Any]]:

@@ -215,21 +215,23 @@ def trajectory_tools_kwargs(row: Mapping[str, Any], tools: Sequence[str], episod
     return {t: {"create_kwargs": dict(create)} for t in tools}
 
 
-def trajectory_reward(episode_id: str, solution_str: str, shaping: Mapping[str, float] | None = None) -> float:
+def trajectory_reward(episode_id: str, solution_str: str, shaping: Mapping[str, float] | None = None,
+                      row: Mapping[str, Any] | None = None) -> float:
     """The reward of a finished trajectory: the checker on its final text plus the shaping
-    terms on its episode (:func:`~train.rewards.make_reward`, as in the TRL path); 0.0 when
-    the trajectory made no tool call (no episode) and its answer is wrong."""
+    terms on its episode (:func:`~train.rewards.make_reward`, as in the TRL path). A
+    trajectory that made no tool call has no episode: its answer is checked against ``row``
+    (0.0 without one)."""
     from .rewards import completion_text, make_reward
 
     ep = KopaSimTool.episode_by_key(episode_id)
-    ex = ep.example if ep is not None else None
+    ex = ep.example if ep is not None else (Example.from_row(row) if row else None)
     if ex is None:
         return 0.0
     text = completion_text(solution_str)
     if ep is not None and ep.answer is None:
         ep.finish(text)
     out = make_reward(dict(shaping or {}))([text], answer=[ex.answer], check=[json.dumps(ex.check)],
-                                           environments=[ep])
+                                           environments=[ep] if ep is not None else None)
     return float(out[0] or 0.0)
 
 
@@ -257,7 +259,7 @@ def _register_agent_loop() -> Any:  # pragma: no cover - needs verl
             kwargs["tools_kwargs"] = trajectory_tools_kwargs(row, [t["function"]["name"] for t in scoped], key)
             out = await super().run(sampling_params, **kwargs)
             text = self.tokenizer.decode(out.response_ids, skip_special_tokens=True)
-            out.reward_score = trajectory_reward(key, text, info.get("shaping") or self.shaping)
+            out.reward_score = trajectory_reward(key, text, info.get("shaping") or self.shaping, row)
             KopaSimTool.finish_episode(key)
             return out
 
