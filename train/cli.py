@@ -79,19 +79,22 @@ def _environments(cfg: GRPORunConfig, world: Any, rows: list[dict[str, Any]]) ->
     from .env import EnvConfig
     from .trl_adapter import make_environment_class
 
+    from bench.kopa.tasks import load_tasks
+
     env_cfg = EnvConfig(max_turns=cfg.max_turns, max_calls=cfg.max_calls,
                         max_observation_chars=cfg.max_observation_chars)
+    tasks = load_tasks(catalog=world.catalog)  # once, shared by every class (ablation rows)
     if cfg.tool_scope == "row" and not cfg.platforms:
         factories = {}
         for r in rows:
             name = _env_name(list(r["platforms"]))
             r["environment"] = name
             if name not in factories:
-                factories[name] = make_environment_class(world, platforms=r["platforms"] or None,
+                factories[name] = make_environment_class(world, platforms=r["platforms"] or None, tasks=tasks,
                                                          config=env_cfg, own_reward=False, name=name)
         return factories
     plats = (cfg.platforms or sorted({p for r in rows for p in r["platforms"]})) if cfg.tool_scope != "all" else []
-    return make_environment_class(world, platforms=plats or None, config=env_cfg, own_reward=False)
+    return make_environment_class(world, platforms=plats or None, tasks=tasks, config=env_cfg, own_reward=False)
 
 
 def _load_model(cfg: GRPORunConfig, rows: list[dict[str, Any]], world: Any) -> tuple[Any, Any]:
