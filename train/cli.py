@@ -184,6 +184,8 @@ def grpo_cmd(
     batch_size: Optional[int] = typer.Option(None, help="Per-device train batch size (completions)."),
     max_completion_length: Optional[int] = typer.Option(None, help="Tokens per completion, tool results included."),
     max_observation_chars: Optional[int] = typer.Option(None, help="Tool result text cut beyond this."),
+    max_turns: Optional[int] = typer.Option(None, help="Assistant turns per episode."),
+    max_calls: Optional[int] = typer.Option(None, help="Tool calls per episode."),
     learning_rate: Optional[float] = typer.Option(None, help="Learning rate."),
     save_steps: Optional[int] = typer.Option(None, help="Checkpoint every this many steps."),
     shaping: list[str] = typer.Option([], help="Shaping term NAME=WEIGHT (repeatable), off by default."),
@@ -204,6 +206,7 @@ def grpo_cmd(
         "limit": limit, "platforms": list(platform) or None, "max_steps": max_steps,
         "num_generations": num_generations, "per_device_train_batch_size": batch_size,
         "max_completion_length": max_completion_length, "max_observation_chars": max_observation_chars,
+        "max_turns": max_turns, "max_calls": max_calls,
         "learning_rate": learning_rate, "save_steps": save_steps, "shaping": _weights(shaping),
         "use_vllm": use_vllm, "vllm_mode": vllm_mode, "use_cpu": cpu, "set_name": set_name, "version": version,
     }
