@@ -200,8 +200,8 @@ def resolve_stack(stack: str) -> str:
         return stack
     from simulator.server.run import stack as serve_stack
 
-    with_env = serve_stack()
-    return f"{with_env['http']}+{with_env['loop']}"
+    auto = serve_stack()
+    return f"{auto['http']}+{auto['loop']}"
 
 
 def start_server(
@@ -217,17 +217,15 @@ def start_server(
         **os.environ,
         "KOPA_CACHE": str(work / "cache"),
         "KOPA_BENCH_FLOOR_BODY": str(work / "floor_body.bin"),
-        "KOPA_SERVE_HTTP": http,
-        "KOPA_SERVE_LOOP": loop,
         "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
     }
     if kind == "kopa":
         cmd = [sys.executable, "-m", "simulator", "serve", "--cassettes", str(work / "cassettes"),
-               "--port", str(port), "--workers", str(workers)]
+               "--port", str(port), "--workers", str(workers), "--http", http, "--loop", loop]
         probe = "/_sim/health"
     else:
         # The runner and uvicorn settings `simulator serve` uses (see `_serve_floor`).
-        cmd = [sys.executable, "-m", "bench.perf.http", "--serve-floor", f"{port}:{workers}"]
+        cmd = [sys.executable, "-m", "bench.perf.http", "--serve-floor", f"{port}:{workers}:{http}:{loop}"]
         probe = "/"
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, start_new_session=True)
@@ -253,12 +251,12 @@ def start_server(
 
 
 def _serve_floor(spec: str) -> int:
-    """Serve ``floor_app`` on port:workers with ``simulator serve``'s runner and settings."""
+    """Serve ``floor_app`` on port:workers:http:loop with ``simulator serve``'s runner and settings."""
     from simulator.server.run import run as serve
 
-    port, workers = (int(x) for x in spec.split(":"))
-    serve("bench.perf.http:floor_app", factory=True, host="127.0.0.1", port=port,
-          workers=workers, log_level="warning", access_log=False, server_header=False,
+    port_s, workers_s, http, loop = spec.split(":")
+    serve("bench.perf.http:floor_app", factory=True, host="127.0.0.1", port=int(port_s),
+          workers=int(workers_s), http=http, loop=loop, log_level="warning", access_log=False, server_header=False,
           date_header=False)
     return 0
 

@@ -32,7 +32,7 @@ from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from typing import TYPE_CHECKING, Any, Callable
 
-from ..errors import ReplayMiss
+from ..adapters import CallCounter, raise_for_answer
 from ..request import SimRequest, SimResponse
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -263,15 +263,16 @@ def _patch_aiohttp(
     resolver: Resolver, ours: Callable[[str | None], bool], episode: str | None, raise_on_miss: bool
 ) -> Iterator[None]:
     import asyncio
-    import threading
 
     import aiohttp
     from multidict import CIMultiDict
     from yarl import URL
 
     real = aiohttp.ClientSession._request
-    lock = threading.Lock()
-    calls: dict[str | None, int] = {}
+    calls = CallCounter()
+
+    def timeout(message: str) -> BaseException:
+        return asyncio.TimeoutError(message)
 
     async def _request(self: Any, method: str, str_or_url: Any, *args: Any, **kwargs: Any) -> Any:
         build = getattr(self, "_build_url", None)
@@ -292,16 +293,8 @@ def _patch_aiohttp(
         sim = SimRequest.from_url(
             str(url), method=method, headers=[(k, str(v)) for k, v in headers.items()], body=body
         )
-        ep = sim.header("x-sim-episode") or episode
-        with lock:
-            idx = calls.get(ep, 0)
-            calls[ep] = idx + 1
-        resp = resolver.resolve(sim, episode=ep, call_index=idx)
-        if resp.header("x-sim-fault") == "timeout":
-            raise asyncio.TimeoutError("injected timeout (kopa-sim seeded fault)")
-        if raise_on_miss and resp.header("x-sim-error") == "replay_miss":
-            err = _json.loads(resp.body)["error"]
-            raise ReplayMiss(err["message"], nearest=err.get("nearest"))
+        resp = calls.answer(resolver, sim, episode)
+        raise_for_answer(resp, timeout=timeout, raise_on_miss=raise_on_miss)
         return AiohttpSimResponse(method.upper(), url, resp, headers)
 
     with _swap(aiohttp.ClientSession, "_request", _request):
