@@ -77,6 +77,8 @@ def sim_error(status: int, kind: str, message: str, **extra: Any) -> SimResponse
     )
 
 
+#: How a strict miss says to record what it lacks (the pytest plugin names its own options).
+MISS_HINT = "record it with `simulator record --live` (a plan entry for this endpoint)"
 #: Requests whose identity (match, canonical form, fingerprint) a resolver memoises.
 IDENTITY_CACHE_SIZE = 4096
 #: Larger bodies are identified afresh each time (not held in the memo).
@@ -112,6 +114,7 @@ class Resolver:
         live: forwarder for the ``live`` miss policy.
         answer_memo_bytes: how many bytes of rendered window and query answers to keep for
             repeated requests (0: render every time; the bytes are the same either way).
+        miss_hint: how a strict miss's message says to record the request.
     """
 
     def __init__(
@@ -123,6 +126,7 @@ class Resolver:
         faults: FaultConfig | None = None,
         live: LiveForwarder | None = None,
         answer_memo_bytes: int = ANSWER_MEMO_BYTES,
+        miss_hint: str = MISS_HINT,
     ) -> None:
         if miss not in ("strict", "native", "live"):
             raise ValueError(f"miss={miss!r} is not a miss policy; use strict, native or live")
@@ -133,6 +137,7 @@ class Resolver:
         self.miss = miss
         self.faults = faults
         self.live = live
+        self.miss_hint = miss_hint
         # Filtered full collections (query tier), keyed by (collection, query).
         self._query_cache: BoundedCache[tuple[Any, ...], list[dict[str, Any]]] = BoundedCache(64)
         self._by_endpoint: dict[str, list[CollectionInfo]] = {}
@@ -325,7 +330,7 @@ class Resolver:
             f"({self.version.content_hash[:12]}).\n"
             + ("nearest recorded requests:\n" + "\n".join(lines) + "\n" if lines else
                f"nothing is recorded for endpoint {ep.id!r}.\n")
-            + "to fix: record it with `simulator record --live` (a plan entry for this endpoint), "
+            + f"to fix: {self.miss_hint}, "
             "or replay with miss policy 'native' to get the platform's own no-data answer"
         )
         return _tag(

@@ -314,7 +314,7 @@ def upstream_url(url: str, upstream: str) -> str:
 
 @contextmanager
 def rewrite_to_upstream(hosts: list[str], upstream: str) -> Iterator[None]:
-    """Send requests for ``hosts`` to ``upstream`` instead (requests, httpx and aiohttp).
+    """Send requests for ``hosts`` to ``upstream`` instead (requests, httpx, aiohttp, urllib).
 
     Used when recording against a stand-in server (``simulator sandbox serve`` or
     ``simulator serve``), which routes ``GET /{upstream-host}/{path}``.
@@ -375,4 +375,29 @@ def rewrite_to_upstream(hosts: list[str], upstream: str) -> Iterator[None]:
                 return await real(self, method, str_or_url, *args, **kwargs)
 
             stack.enter_context(_swap(aiohttp.ClientSession, "_request", _request))
+        stack.enter_context(_rewrite_urllib(wanted, upstream))
+        yield
+
+
+@contextmanager
+def _rewrite_urllib(wanted: frozenset[str], upstream: str) -> Iterator[None]:
+    """``urllib.request`` (``urlopen`` and every opener): URLs of ``wanted`` hosts go to
+    ``upstream``, rewritten before the opener picks its HTTP or HTTPS handler."""
+    import urllib.parse
+    import urllib.request
+
+    real_open = urllib.request.OpenerDirector.open
+
+    def open_(self: Any, fullurl: Any, *args: Any, **kwargs: Any) -> Any:
+        url = fullurl.full_url if isinstance(fullurl, urllib.request.Request) else str(fullurl)
+        if (urllib.parse.urlsplit(url).hostname or "").lower() in wanted:
+            moved = upstream_url(url, upstream)
+            if isinstance(fullurl, urllib.request.Request):
+                fullurl.full_url = moved
+                fullurl.remove_header("Host")
+            else:
+                fullurl = moved
+        return real_open(self, fullurl, *args, **kwargs)
+
+    with _swap(urllib.request.OpenerDirector, "open", open_):
         yield
