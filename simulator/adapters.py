@@ -33,7 +33,7 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from .cache import BoundedCache
 from .errors import ReplayMiss
@@ -47,6 +47,7 @@ __all__ = [
     "CALL_HEADER",
     "EPISODE_HEADER",
     "CallCounter",
+    "EpisodeHeaders",
     "latency_of",
     "raise_for_answer",
 ]
@@ -114,6 +115,37 @@ class CallCounter:
         except ValueError as exc:
             return sim_error(400, "bad_call_index", str(exc))
         return resolver.resolve(req, episode=episode, call_index=index)
+
+
+class EpisodeHeaders:
+    """What a client of ``simulator serve`` sends so an episode's faults are the same from
+    any worker: ``X-Sim-Episode`` and ``X-Sim-Call`` (0, 1, 2, … per call).
+
+    Call it as an httpx request hook, or take ``headers()`` for each call of another client:
+
+    >>> import httpx
+    >>> hook = EpisodeHeaders("rollout-3")
+    >>> client = httpx.Client(event_hooks={"request": [hook]})
+    >>> EpisodeHeaders("e").headers(), EpisodeHeaders("e", start=5).headers()
+    ({'X-Sim-Episode': 'e', 'X-Sim-Call': '0'}, {'X-Sim-Episode': 'e', 'X-Sim-Call': '5'})
+    """
+
+    def __init__(self, episode: str, *, start: int = 0) -> None:
+        if not episode:
+            raise ValueError("episode='' names no episode; give the episode's id")
+        self.episode = episode
+        self._next = start
+        self._lock = threading.Lock()
+
+    def headers(self) -> dict[str, str]:
+        """The headers of the next call (each call takes the next index)."""
+        with self._lock:
+            n, self._next = self._next, self._next + 1
+        return {"X-Sim-Episode": self.episode, "X-Sim-Call": str(n)}
+
+    def __call__(self, request: Any) -> None:
+        """httpx request hook: set the next call's headers on ``request``."""
+        request.headers.update(self.headers())
 
 
 def raise_for_answer(

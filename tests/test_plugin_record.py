@@ -70,16 +70,21 @@ def sandbox() -> object:
         yield base
 
 
+def _record(pytester: pytest.Pytester, root: Path, sandbox: str, *extra: str) -> pytest.RunResult:
+    """An inner session in record mode ``all`` into set ``mine``, upstream the sandbox."""
+    return pytester.runpytest_subprocess(
+        "-q", *FAST, "--kopa-record-mode=all", f"--kopa-cassettes={root}", "--kopa-set=mine",
+        f"--kopa-upstream={sandbox}", *extra,
+    )
+
+
 @pytest.mark.integration
 def test_record_mode_sends_every_http_stack_to_the_sandbox_and_nothing_else(
     pytester: pytest.Pytester, tmp_path: Path, sandbox: str
 ) -> None:
     root = tmp_path / "cass"
     pytester.makepyfile(test_stacks=EVERY_STACK)
-    result = pytester.runpytest_subprocess(
-        "-q", *FAST, "--kopa-record-mode=all", f"--kopa-cassettes={root}", "--kopa-set=mine",
-        f"--kopa-upstream={sandbox}",
-    )
+    result = _record(pytester, root, sandbox)
     result.assert_outcomes(passed=2)
     result.stdout.fnmatch_lines(["*kopa-sim: published mine@v0001 (parent none, mode all): 4 interaction(s)*"])
     assert "warning" not in result.stdout.str()
@@ -93,10 +98,7 @@ def test_a_session_whose_calls_all_fail_publishes_nothing(
 ) -> None:
     root = tmp_path / "cass"
     pytester.makepyfile(test_fail=ALL_FAIL)
-    result = pytester.runpytest_subprocess(
-        "-q", *FAST, "--kopa-record-mode=all", f"--kopa-cassettes={root}", "--kopa-set=mine",
-        f"--kopa-upstream={sandbox}",
-    )
+    result = _record(pytester, root, sandbox)
     result.assert_outcomes(passed=1)
     out = result.stdout.str()
     result.stdout.fnmatch_lines([
@@ -107,10 +109,7 @@ def test_a_session_whose_calls_all_fail_publishes_nothing(
     assert not (root / "mine").exists() or not Store(root).versions("mine")
 
     # Asked to, the error answers are kept as data.
-    result = pytester.runpytest_subprocess(
-        "-q", *FAST, "--kopa-record-mode=all", f"--kopa-cassettes={root}", "--kopa-set=mine",
-        f"--kopa-upstream={sandbox}", "--kopa-keep-errors",
-    )
+    result = _record(pytester, root, sandbox, "--kopa-keep-errors")
     result.stdout.fnmatch_lines(["*kopa-sim: published mine@v0001*: 2 interaction(s)*"])
 
 

@@ -21,7 +21,7 @@ import httpx
 import pytest
 
 from simulator import FaultConfig, Resolver, SimTransport, Store
-from simulator.adapters import MAX_EPISODES, CallCounter
+from simulator.adapters import MAX_EPISODES, CallCounter, EpisodeHeaders
 from simulator.request import SimRequest
 from simulator.server.app import create_app
 from tests.helpers import STATIONS, build_demo_version
@@ -54,10 +54,11 @@ def _serve(root: Path, port: int) -> subprocess.Popen[bytes]:
 
 def _episode(base: str) -> list[tuple[int, str | None, bytes]]:
     out = []
-    for i, q in enumerate(QUERIES):
+    numbered = EpisodeHeaders("rollout-3")
+    for q in QUERIES:
         # A new client per call: a new connection, so calls land on either worker.
-        with httpx.Client(base_url=base, timeout=10) as c:
-            r = c.get(PATH, params=q, headers={"X-Sim-Episode": "rollout-3", "X-Sim-Call": str(i)})
+        with httpx.Client(base_url=base, timeout=10, event_hooks={"request": [numbered]}) as c:
+            r = c.get(PATH, params=q)
         out.append((r.status_code, r.headers.get("x-sim-fault"), r.content))
     return out
 
