@@ -43,6 +43,8 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from .request import is_loopback
+
 if TYPE_CHECKING:  # pragma: no cover
     from .record.session import RecordBucket
     from .resolve import Resolver
@@ -376,26 +378,6 @@ def _kopa_guard(request: pytest.FixtureRequest) -> Iterator[None]:
 
 
 # ---- network guard -------------------------------------------------------------------------
-_LOOPBACK_NAMES = {"localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback"}
-
-
-def is_loopback(host: Any) -> bool:
-    """True for loopback names and addresses (and Unix sockets, given as str paths or bytes)."""
-    if host is None or host == "":
-        return True
-    if isinstance(host, bytes):
-        host = host.decode("ascii", "replace")
-    host = str(host).strip("[]").lower()
-    if host in _LOOPBACK_NAMES:
-        return True
-    import ipaddress
-
-    try:
-        return ipaddress.ip_address(host.split("%", 1)[0]).is_loopback
-    except ValueError:
-        return False
-
-
 @contextmanager
 def network_guard(nodeid: str, why: str | None = None) -> Iterator[None]:
     """Allow loopback (and Unix sockets) only; anything else raises ``KopaNetworkBlocked``

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from simulator import Store
+from simulator import Store, load_catalog
 
 from .loopback import serve_in_thread
 from .test_plugin import FAST
@@ -127,3 +127,38 @@ def test_miss(kopa_client):
 ''')
     result = pytester.runpytest_subprocess("-q", *FAST, f"--kopa-cassettes={tmp_path / 'cass'}", "--kopa-set=tiny")
     result.assert_outcomes(passed=1)
+
+
+def _pair(uri: str, body: bytes, status: int = 200) -> tuple[object, dict[str, object]]:
+    from vcr.request import Request
+
+    return Request("GET", uri, None, {}), {
+        "status": {"code": status, "message": "OK"},
+        "headers": {"Content-Type": ["application/json"]},
+        "body": {"string": body},
+    }
+
+
+def test_keep_drops_errors_other_hosts_and_what_the_parent_answers(tmp_path: Path) -> None:
+    from simulator.record.session import RecordBucket, _keep
+    from tests.helpers import build_demo_version
+
+    parent = build_demo_version(tmp_path).open("kopa")
+    bucket = RecordBucket(str(tmp_path), "kopa", None, "new_episodes", None)
+    stations = "https://apis.data.go.kr/1613000/BusSttnInfoInqireService/getSttnNoList?_type=json&cityCode=25"
+    ok = b'{"status":"000","message":"ok","corp_code":"00126380","corp_name":"x"}'
+    refused = b'{"status":"010","message":"unregistered key"}'
+    pairs = [
+        _pair("https://opendart.fss.or.kr/api/company.json?crtfc_key=K&corp_code=00126380", ok),
+        _pair("https://opendart.fss.or.kr/api/company.json?crtfc_key=bad&corp_code=00164779", refused),
+        _pair(stations + "&numOfRows=5&pageNo=2", b"{}"),  # the parent holds this collection
+        _pair("https://example.com/x", b"hello"),
+        _pair("http://127.0.0.1:9/helper", b"ok"),
+    ]
+    _keep(pairs, "t::test", bucket, load_catalog(), parent)
+    assert [r.query for r, _ in bucket.exchanges] == [(("crtfc_key", "K"), ("corp_code", "00126380"))]
+    assert (bucket.calls, bucket.failed) == (3, 1)
+    assert any("opendart_company answered native error 010" in w for w in bucket.warnings)
+    assert any("example.com are not catalog endpoints" in w for w in bucket.warnings)
+    assert not any("127.0.0.1" in w for w in bucket.warnings)
+    assert {"K", "bad"} <= bucket.secrets

@@ -29,7 +29,7 @@ from urllib.parse import urlsplit
 
 from ..catalog import Catalog, Endpoint, load_catalog
 from ..errors import SimulatorError
-from ..request import SimRequest, SimResponse
+from ..request import SimRequest, SimResponse, is_loopback
 
 __all__ = ["RecordBucket", "capture", "forwarder", "native_error", "publish"]
 
@@ -174,12 +174,15 @@ def _keep(pairs: list[Any], nodeid: str, bucket: RecordBucket, catalog: Catalog,
     bucket.tests.append(nodeid)
     bucket.secrets.update(v for k, v in os.environ.items() if k.startswith("KOPA_KEY_") and v)
     touched: list[tuple[Endpoint, dict[str, str], str | None]] = []
+    elsewhere: set[str] = set()
     for i, (vreq, vresp) in enumerate(pairs):
         req, resp = from_vcr(vreq, vresp, bucket.upstream, f"{nodeid} call {i}")
         try:
             match = catalog.match(req)
         except SimulatorError:
-            continue  # not a catalog request (loopback helpers, other hosts)
+            if not is_loopback(req.host):  # loopback: the test's own helpers
+                elsewhere.add(req.host)
+            continue
         ep = match.endpoint
         key = None
         for p in ep.params_with_role("auth"):
@@ -203,6 +206,10 @@ def _keep(pairs: list[Any], nodeid: str, bucket: RecordBucket, catalog: Catalog,
             "page", "page_size", "range_start", "range_end"
         ):
             touched.append((ep, dict(match.params), key))
+    if elsewhere:
+        bucket.warnings.append(
+            f"{nodeid}: calls to {', '.join(sorted(elsewhere))} are not catalog endpoints; not recorded"
+        )
     if touched:
         _record_collections(touched, bucket, catalog, parent)
 
