@@ -47,3 +47,17 @@ def test_the_wheel_packs_no_perf_harness() -> None:
     assert not any(pattern.split("*")[0] in ("perf", "") or pattern.startswith("perf") for pattern in include)
     assert {p.rstrip("*") for p in include} == {"simulator", "edge", "bench", "train"}
     assert not (ROOT / "bench" / "perf").exists()
+
+
+def test_the_httpx_transport_uses_only_public_httpx_api() -> None:
+    """No private httpx attribute or module (``_content``, ``_list``, ``httpx._…``) and no
+    import-time probe of httpx's internals: what httpx may change without notice."""
+    private = []
+    for path in (ROOT / "simulator" / "transports" / name for name in ("httpx_transport.py", "patching.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("httpx._"):
+                private.append(f"{path.name}:{node.lineno} imports {node.module}")
+            elif isinstance(node, ast.Attribute) and node.attr in ("_content", "_list", "_encoding", "_decoder"):
+                private.append(f"{path.name}:{node.lineno} uses .{node.attr}")
+    assert not private, "\n".join(private)
