@@ -123,7 +123,11 @@ class SimApp:
             scheme=scope.get("scheme", "http"),
             port=int(port) if port.isdigit() else None,
         )
-        return self.calls.answer(self.resolver, req)
+        try:
+            episode, n = self.calls.call_of(req)  # X-Sim-Episode / X-Sim-Call (simulator.adapters)
+        except ValueError as exc:
+            return sim_error(400, "bad_call_index", str(exc))
+        return self.resolver.resolve(req, episode=episode, call_index=n)
 
     @staticmethod
     def _upstream(path: str, host_header: str) -> tuple[str | None, str]:
