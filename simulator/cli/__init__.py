@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import sys
+from typing import Annotated, Optional
+
 import typer
 
 from . import audit, mcp, record, replay, sandbox, vcr
@@ -13,6 +16,26 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        from .. import __version__
+
+        typer.echo(f"kopa-sim {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        Optional[bool],
+        typer.Option("--version", callback=_show_version, is_eager=True, help="Print the version and exit."),
+    ] = None,
+) -> None:
+    """kopa-sim: record/replay simulator for Korean public open APIs."""
+
+
 replay.register(app)
 
 
@@ -31,4 +54,15 @@ _plugin_groups()
 
 
 def main() -> None:
-    app()
+    """The console script: a missing extra or cassette set is one ``error:`` line, exit 1."""
+    from ..errors import SimulatorError
+    from .extras import install_hint
+
+    try:
+        app()
+    except ModuleNotFoundError as exc:
+        typer.echo(f"error: {exc.name or exc} is not installed: {install_hint(exc.name)}", err=True)
+        sys.exit(1)
+    except SimulatorError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        sys.exit(1)

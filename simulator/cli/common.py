@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, NoReturn, Optional
 
@@ -14,21 +17,52 @@ CassettesOpt = Annotated[
     Optional[Path],
     typer.Option(
         "--cassettes",
-        help="Cassette directory (default: $KOPA_CASSETTES, else the project's cassettes/).",
+        metavar="DIR",
+        help="Cassette directory (default: $KOPA_CASSETTES, else ./cassettes or your user data "
+        "directory, over the cassettes shipped with kopa-sim).",
         show_default=False,
     ),
 ]
-SetOpt = Annotated[str, typer.Option("--set", help="Cassette set name.")]
+SetOpt = Annotated[str, typer.Option("--set", metavar="NAME", help="Cassette set name.")]
 VersionOpt = Annotated[
     Optional[str],
-    typer.Option("--version", help="Version name or content-hash prefix (default: newest).", show_default=False),
+    typer.Option(
+        "--version",
+        metavar="VERSION",
+        help="Version name or content-hash prefix (default: newest).",
+        show_default=False,
+    ),
 ]
+
+#: Seconds of silent work after which a command says what it is doing (STYLE: progress on
+#: anything that takes more than a second).
+NOTICE_AFTER_S = 1.0
+
+
+@contextmanager
+def notice_if_slow(message: str, after: float = NOTICE_AFTER_S) -> Iterator[None]:
+    """Print ``message`` to stderr if the block is still running after ``after`` seconds."""
+    timer = threading.Timer(after, lambda: typer.echo(message, err=True))
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
 
 
 def open_version(cassettes: Path | None, set_name: str, version: str | None) -> tuple[Store, Version]:
+    """Open a version for a command; a missing set or version is a one-line error."""
     store = Store(cassettes)
     try:
-        return store, store.open(set_name, version)
+        m = store.manifest(set_name, version)
+        note = (
+            f"compiling the index of {m.set}@{m.version} (first use; cached in {store.cache_dir})…"
+            if store.needs_compile(m)
+            else f"opening {m.set}@{m.version}…"
+        )
+        with notice_if_slow(note):
+            return store, store.open(set_name, m.version)
     except SimulatorError as exc:
         fail(str(exc))
 

@@ -39,7 +39,8 @@ def serve(
             fail(f"--{opt}={val} is not installed: pip install 'kopa-sim[fast]'")
     os.environ["KOPA_SERVE_HTTP"], os.environ["KOPA_SERVE_LOOP"] = http, loop
     env = {
-        "KOPA_SERVE_ROOT": str(store.root),
+        # Empty for the default search path: each worker resolves the same roots again.
+        "KOPA_SERVE_ROOT": "" if cassettes is None else str(store.root),
         "KOPA_SERVE_CACHE": str(store.cache_dir),
         "KOPA_SERVE_SET": set_name,
         "KOPA_SERVE_VERSION": v.manifest.version,
@@ -48,11 +49,14 @@ def serve(
         "KOPA_SERVE_FAULT_RATE": str(fault_rate),
     }
     os.environ.update(env)
-    typer.echo(
-        f"serving {v.id} ({v.content_hash[:12]}) on http://{host}:{port}/  "
-        f"— try: curl 'http://{host}:{port}/_sim/collections'",
-        err=True,
-    )
+
+    def banner(bound_host: str, bound_port: int) -> None:
+        typer.echo(
+            f"serving {v.id} ({v.content_hash[:12]}) on http://{bound_host}:{bound_port}/  "
+            f"— try: curl 'http://{bound_host}:{bound_port}/_sim/collections'",
+            err=True,
+        )
+
     from ..server.run import run
 
     run(
@@ -61,6 +65,7 @@ def serve(
         host=host,
         port=port,
         workers=workers,
+        on_listening=banner,
         log_level="warning",
         access_log=False,
         server_header=False,

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import socket
+from collections.abc import Callable
 from typing import Any
 
 import uvicorn
@@ -46,12 +47,28 @@ class _Config(uvicorn.Config):
         return sock
 
 
-def run(app: Any, *, host: str, port: int, workers: int = 1, **kwargs: Any) -> None:
-    """Serve ``app`` (an import string when ``workers > 1``) until interrupted."""
+def run(
+    app: Any,
+    *,
+    host: str,
+    port: int,
+    workers: int = 1,
+    on_listening: Callable[[str, int], None] | None = None,
+    **kwargs: Any,
+) -> None:
+    """Serve ``app`` (an import string when ``workers > 1``) until interrupted.
+
+    The socket is bound and listening before ``on_listening(host, port)`` is called (with the
+    port the system gave for ``port=0``): a client that connects once the banner is printed
+    waits in the backlog while the app loads, instead of being refused.
+    """
     kwargs.setdefault("http", os.environ.get("KOPA_SERVE_HTTP") or "auto")
     kwargs.setdefault("loop", os.environ.get("KOPA_SERVE_LOOP") or "auto")
     config = _Config(app, host=host, port=port, workers=workers, **kwargs)
     sock = config.bind_socket()
+    sock.listen(config.backlog)
+    if on_listening is not None:
+        on_listening(host, sock.getsockname()[1])
     if workers > 1:
         from uvicorn.supervisors import Multiprocess
 
