@@ -27,6 +27,7 @@ from typing import Any, Callable, Literal
 from .catalog import Catalog, Endpoint, Match, load_catalog
 from .dialects import Split, SplitError, collection_key, get_dialect
 from .errors import UnknownEndpoint
+from .hints import HINT_HEADER, describe_hints, header_safe, unknown_param_hints
 from .query import apply_query, query_split
 from .request import SimRequest, SimResponse
 from .secrets import canonical_request, fingerprint
@@ -36,6 +37,8 @@ __all__ = ["FaultConfig", "MissPolicy", "Resolver", "FAULT_KINDS", "sim_error"]
 
 MissPolicy = Literal["strict", "native", "live"]
 FAULT_KINDS = ("timeout", "server_error", "rate_limited", "truncated", "latency")
+#: What a strict miss says to do by default (``Resolver(record_hint=...)`` changes it).
+RECORD_HINT = "record it with `simulator record --live` (a plan entry for this endpoint)"
 
 #: Forwards a request to the live API (or a sandbox) and returns its answer; used by the
 #: ``live`` miss policy. It must record what it fetched itself (see ``simulator.record``).
@@ -133,6 +136,8 @@ class Resolver:
         live: forwarder for the ``live`` miss policy.
         answer_memo_bytes: how many bytes of rendered window and query answers to keep for
             repeated requests (0: render every time; the bytes are the same either way).
+        record_hint: how a miss message says to record the missing request (the pytest
+            plugin names its own options here).
     """
 
     def __init__(
@@ -144,6 +149,7 @@ class Resolver:
         faults: FaultConfig | None = None,
         live: LiveForwarder | None = None,
         answer_memo_bytes: int = ANSWER_MEMO_BYTES,
+        record_hint: str = RECORD_HINT,
     ) -> None:
         if miss not in ("strict", "native", "live"):
             raise ValueError(f"miss={miss!r} is not a miss policy; use strict, native or live")
@@ -154,6 +160,7 @@ class Resolver:
         self.miss = miss
         self.faults = faults
         self.live = live
+        self.record_hint = record_hint
         self._query_cache = _Cache()
         self._by_endpoint: dict[str, list[CollectionInfo]] = {}
         # The catalog is immutable, so a request's match and canonical
@@ -276,7 +283,11 @@ class Resolver:
         try:
             split = dialect.split(match)
         except SplitError as exc:
-            return _tag(dialect.render_error(ep, exc.kind, exc.fmt, exc.detail), "error")
+            # The native body as the API sends it; what was wrong, named, in a header.
+            answer = dialect.render_error(ep, exc.kind, exc.fmt, exc.detail)
+            if exc.detail:
+                answer.set_header(HINT_HEADER, header_safe(exc.detail))
+            return _tag(answer, "error")
         missing = _missing_path_param(match)
         if missing is not None:
             # A trailing path segment left out (dialects that check required params
@@ -350,16 +361,19 @@ class Resolver:
             return _tag(self.live(req), "live")
         nearest = self.nearest(ep, canon, split)
         lines = [f"  {i + 1}. {n['request']}  (differs: {n['differs']})" for i, n in enumerate(nearest)]
+        meant = unknown_param_hints(match.unknown, (p.name for p in ep.params))
         message = (
             f"no recording answers {canon!r} in version {self.version.id} "
             f"({self.version.content_hash[:12]}).\n"
+            + describe_hints(meant, ep.id)
             + ("nearest recorded requests:\n" + "\n".join(lines) + "\n" if lines else
                f"nothing is recorded for endpoint {ep.id!r}.\n")
-            + "to fix: record it with `simulator record --live` (a plan entry for this endpoint), "
+            + f"to fix: {'use the parameter names above, or ' if meant else ''}{self.record_hint}, "
             "or replay with miss policy 'native' to get the platform's own no-data answer"
         )
+        extra: dict[str, Any] = {"did_you_mean": meant} if meant else {}
         return _tag(
-            sim_error(404, "replay_miss", message, request=canon, endpoint=ep.id, nearest=nearest),
+            sim_error(404, "replay_miss", message, request=canon, endpoint=ep.id, nearest=nearest, **extra),
             "miss",
         )
 
