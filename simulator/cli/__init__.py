@@ -56,12 +56,16 @@ _plugin_groups()
 def main() -> None:
     """The console script: a missing extra or cassette set is one ``error:`` line, exit 1."""
     from ..errors import SimulatorError
-    from .extras import install_hint
+    from .extras import install_hint, missing_module
 
     try:
         app()
-    except ModuleNotFoundError as exc:
-        typer.echo(f"error: {exc.name or exc} is not installed: {install_hint(exc.name)}", err=True)
+    except (ImportError, RuntimeError) as exc:
+        # Libraries such as TRL wrap a missing dependency in their own RuntimeError.
+        missing = missing_module(exc)
+        if missing is None:
+            raise
+        typer.echo(f"error: {missing} is not installed: {install_hint(missing)}", err=True)
         sys.exit(1)
     except SimulatorError as exc:
         typer.echo(f"error: {exc}", err=True)

@@ -6,7 +6,7 @@ that name the fix, instead of a traceback.
 
 from __future__ import annotations
 
-__all__ = ["EXTRAS", "install_hint"]
+__all__ = ["EXTRAS", "install_hint", "missing_module"]
 
 #: Top-level module → the kopa-sim extra that installs it (``pyproject.toml``).
 EXTRAS: dict[str, str] = {
@@ -35,3 +35,15 @@ def install_hint(module: str | None) -> str:
     if extra is None:
         return f"pip install {top}" if top else "reinstall kopa-sim"
     return f"pip install 'kopa-sim[{extra}]'"
+
+
+def missing_module(exc: BaseException) -> str | None:
+    """The module a ``ModuleNotFoundError`` in ``exc``'s cause/context chain names, if any."""
+    seen: set[int] = set()
+    cur: BaseException | None = exc
+    while cur is not None and id(cur) not in seen:
+        seen.add(id(cur))
+        if isinstance(cur, ModuleNotFoundError) and cur.name:
+            return cur.name
+        cur = cur.__cause__ or cur.__context__
+    return None
