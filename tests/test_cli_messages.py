@@ -78,3 +78,15 @@ def test_a_missing_cassette_set_is_one_line_in_bench(
 def test_cassette_options_have_named_metavars() -> None:
     r = runner.invoke(cli.app, ["serve", "--help"], env={"COLUMNS": "200"})
     assert "--cassettes" in r.output and " DIR " in r.output and " NAME " in r.output and " VERSION " in r.output
+
+
+def test_a_first_open_of_a_large_version_says_it_compiles(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from simulator.cli import common
+    from tests.helpers import build_demo_version
+
+    build_demo_version(tmp_path, n=10)
+    monkeypatch.setattr(common, "NOTICE_BYTES", 1)  # the demo version counts as large
+    r = runner.invoke(cli.app, ["inspect", "--cassettes", str(tmp_path)])
+    assert r.exit_code == 0 and "compiling the index of kopa@v0001" in r.output
+    r = runner.invoke(cli.app, ["inspect", "--cassettes", str(tmp_path)])  # cached now: silent
+    assert r.exit_code == 0 and "compiling" not in r.output

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, NoReturn, Optional
 
 import typer
 
 from ..errors import SimulatorError
-from ..store import Store, Version
+from ..store import Manifest, Store, Version
 
 CassettesOpt = Annotated[
     Optional[Path],
@@ -34,35 +31,31 @@ VersionOpt = Annotated[
     ),
 ]
 
-#: Seconds of silent work after which a command says what it is doing (STYLE: progress on
-#: anything that takes more than a second).
-NOTICE_AFTER_S = 1.0
+#: Text size from which compiling an index takes about a second or more (≈ 10 MB/s on one
+#: core): such an open says what it is doing first (STYLE: progress on anything over 1 s).
+NOTICE_BYTES = 4 << 20
 
 
-@contextmanager
-def notice_if_slow(message: str, after: float = NOTICE_AFTER_S) -> Iterator[None]:
-    """Print ``message`` to stderr if the block is still running after ``after`` seconds."""
-    timer = threading.Timer(after, lambda: typer.echo(message, err=True))
-    timer.daemon = True
-    timer.start()
-    try:
-        yield
-    finally:
-        timer.cancel()
+def _text_bytes(store: Store, m: Manifest) -> int:
+    vdir = store.version_dir(m.set, m.version)
+    return sum((vdir / rel).stat().st_size for rel in m.files if (vdir / rel).exists())
 
 
 def open_version(cassettes: Path | None, set_name: str, version: str | None) -> tuple[Store, Version]:
-    """Open a version for a command; a missing set or version is a one-line error."""
+    """Open a version for a command; a missing set or version is a one-line error.
+
+    A first open of a large version compiles its index: that is said on stderr first.
+    """
     store = Store(cassettes)
     try:
         m = store.manifest(set_name, version)
-        note = (
-            f"compiling the index of {m.set}@{m.version} (first use; cached in {store.cache_dir})…"
-            if store.needs_compile(m)
-            else f"opening {m.set}@{m.version}…"
-        )
-        with notice_if_slow(note):
-            return store, store.open(set_name, m.version)
+        if store.needs_compile(m) and (size := _text_bytes(store, m)) >= NOTICE_BYTES:
+            typer.echo(
+                f"compiling the index of {m.set}@{m.version} ({size / 2**20:.0f} MB of text; "
+                f"first use, cached in {store.cache_dir})…",
+                err=True,
+            )
+        return store, store.open(set_name, m.version)
     except SimulatorError as exc:
         fail(str(exc))
 
