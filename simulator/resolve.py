@@ -30,7 +30,7 @@ from .errors import UnknownEndpoint
 from .hints import HINT_HEADER, describe_hints, header_safe, unknown_param_hints
 from .query import apply_query, query_split
 from .request import SimRequest, SimResponse
-from .secrets import canonical_request, fingerprint
+from .identity import canonical_request, fingerprint
 from .store import CollectionInfo, Version
 
 __all__ = ["FaultConfig", "MissPolicy", "Resolver", "FAULT_KINDS", "sim_error"]
