@@ -80,7 +80,7 @@ def record(
         check_writable(store.root)
     except SimulatorError as exc:
         fail(str(exc))
-    console.print(f"recording into {store.roots.describe()}", highlight=False, markup=False)
+    typer.echo(f"recording into {store.roots.describe()}", err=True)  # one line, never wrapped
     with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed} collections"),
                   TimeElapsedColumn(), console=console, transient=True) as bar:
         task = bar.add_task("recording", total=None)
