@@ -39,18 +39,26 @@ def _root(
 replay.register(app)
 
 
-def _plugin_groups() -> None:
+def _plugin_groups(argv: list[str]) -> None:
     """Mount command groups other packages declare under the ``kopa_sim.cli`` entry point
-    group (``simulator edge …`` from ``edge``), so ``simulator`` never imports them itself."""
+    group (``simulator edge …`` from ``edge``), so ``simulator`` never imports them itself.
+
+    A process started for one of simulator's own commands (``simulator serve``) skips them:
+    loading them imports EDGE, KOPA-Bench and GRPO code, a fifth of ``serve``'s start.
+    """
     from importlib.metadata import entry_points
 
+    own = {c.name or (c.callback.__name__ if c.callback else "") for c in app.registered_commands}
+    own |= {g.name or "" for g in app.registered_groups}
+    if len(argv) > 1 and argv[1] in own:
+        return
     for ep in sorted(entry_points(group="kopa_sim.cli"), key=lambda e: e.name):
         app.add_typer(ep.load(), name=ep.name)
 
 
 for _module in (record, sandbox, vcr, mcp, audit):
     _module.register(app)
-_plugin_groups()
+_plugin_groups(sys.argv)
 
 
 def main() -> None:
