@@ -85,8 +85,10 @@ def versions(cassettes: CassettesOpt = None, set_name: SetOpt = "kopa") -> None:
         ms = store.versions(set_name)
     except Exception as exc:  # noqa: BLE001
         fail(str(exc))
-    t = Table("version", "parent", "recorded at", "source", "content hash", "endpoints", "records")
+    t = Table("version", "parent", "recorded at", "source", "content hash", "endpoints", "records", "in")
     for m in ms:
+        # Versions of a read-only root (the shipped set) say so; the others where they live.
+        own = store.version_dir(set_name, m.version).parent.parent == store.root
         t.add_row(
             m.version,
             m.parent or "-",
@@ -95,6 +97,7 @@ def versions(cassettes: CassettesOpt = None, set_name: SetOpt = "kopa") -> None:
             m.content_hash[:12],
             str(len(m.endpoints)),
             str(sum(c.records for c in m.endpoints.values())),
+            store.roots.origin if own else "shipped (read-only)",
         )
     Console().print(t)
 
