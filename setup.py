@@ -1,7 +1,7 @@
 """Build hook: the wheel carries the shipped cassettes and a prebuilt index of each version.
 
 Everything else is declared in ``pyproject.toml``. At build time the repository's
-``cassettes/`` (dot folders excepted) is copied to ``simulator/_cassettes`` in the wheel,
+``cassettes/`` (work files excepted: staging, checkpoints, caches) is copied to ``simulator/_cassettes`` in the wheel,
 where ``simulator.store.roots.shipped_root`` finds it read-only, and each published version's
 SQLite index is compiled from its verified text into ``simulator/_cassettes/.index`` (the
 same ``compile_index`` replay uses, so the index records the content hash it was built
@@ -37,9 +37,14 @@ def _store_modules() -> tuple[types.ModuleType, types.ModuleType]:
     return importlib.import_module("simulator.store.index"), importlib.import_module("simulator.store.manifest")
 
 
+#: Work files that live beside versions and never ship: publish staging, recording
+#: checkpoints, the pytest plugin's cache, compiled indexes.
+_NOT_SHIPPED = (".staging-*", ".record-*", ".cache", ".index", "__pycache__", "*.sqlite")
+
+
 def _copy_cassettes(dest: Path) -> list[Path]:
-    """Copy ``cassettes/`` (no dot entries) to ``dest``; the version folders copied."""
-    ignore = shutil.ignore_patterns(".*", "__pycache__")
+    """Copy ``cassettes/`` (work files excepted) to ``dest``; the version folders copied."""
+    ignore = shutil.ignore_patterns(*_NOT_SHIPPED)
     if dest.exists():
         shutil.rmtree(dest)
     shutil.copytree(SOURCE, dest, ignore=ignore)
