@@ -90,3 +90,14 @@ def test_a_first_open_of_a_large_version_says_it_compiles(tmp_path: Path, monkey
     assert r.exit_code == 0 and "compiling the index of kopa@v0001" in r.output
     r = runner.invoke(cli.app, ["inspect", "--cassettes", str(tmp_path)])  # cached now: silent
     assert r.exit_code == 0 and "compiling" not in r.output
+
+
+def test_the_console_script_help_reads_well(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("COLUMNS", "200")
+    monkeypatch.setattr(sys, "argv", ["simulator", "inspect", "--help"])
+    with pytest.raises(SystemExit) as exc:
+        cli.main()
+    out = capsys.readouterr().out
+    assert exc.value.code == 0
+    lines = {line.split()[1]: line for line in out.splitlines() if line.startswith("│ --")}
+    assert " TEXT " in lines["--endpoint"] and "<" not in lines["--json"] and " DIR " in lines["--cassettes"]

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import sys
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
+import typer.main
 
 from . import audit, mcp, record, replay, sandbox, vcr
 
@@ -61,13 +62,36 @@ for _module in (record, sandbox, vcr, mcp, audit):
 _plugin_groups(sys.argv)
 
 
+#: Help-text names for value types, as click writes them (typer writes ``<str>``, ``<int>``).
+_METAVARS = {"str": "TEXT", "int": "INTEGER", "float": "FLOAT", "Path": "PATH", "bool": ""}
+
+
+def readable_metavars(command: Any) -> Any:
+    """Give every option of ``command`` (and its subcommands) a metavar that reads well:
+    nothing beside a flag (typer prints ``<bool>``), click's ``TEXT``/``INTEGER``/``PATH``
+    beside a value, unless the option names its own (``--cassettes DIR``)."""
+    for param in getattr(command, "params", ()):
+        if getattr(param, "param_type_name", "") != "option" or param.metavar is not None:
+            continue
+        if getattr(param, "is_flag", False):
+            param.metavar = ""
+            continue
+        bare = param.bare_type() if hasattr(param, "bare_type") else ""
+        inner = bare[5:-1] if bare.startswith("list[") else bare
+        if inner in _METAVARS:
+            param.metavar = _METAVARS[inner]
+    for sub in getattr(command, "commands", {}).values():
+        readable_metavars(sub)
+    return command
+
+
 def main() -> None:
     """The console script: a missing extra or cassette set is one ``error:`` line, exit 1."""
     from ..errors import SimulatorError
     from .extras import install_hint, missing_module
 
     try:
-        app()
+        readable_metavars(typer.main.get_command(app))()
     except (ImportError, RuntimeError) as exc:
         # Libraries such as TRL wrap a missing dependency in their own RuntimeError.
         missing = missing_module(exc)
