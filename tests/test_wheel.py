@@ -11,11 +11,8 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 import zipfile
 from pathlib import Path
 
@@ -55,12 +52,6 @@ def _readme_python_snippet() -> str:
     m = re.search(r"```python\n(.*?)```", after, re.S)
     assert m is not None
     return m.group(1)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _files(root: Path) -> set[str]:
@@ -151,20 +142,14 @@ def test_record_writes_nowhere_under_site_packages(
 ) -> None:
     venv = installed["venv"]
     before = _files(_site_packages(venv))
-    port = _free_port()
     sandbox = subprocess.Popen(
-        [str(venv / "bin" / "simulator"), "sandbox", "serve", "--port", str(port)],
-        cwd=tmp_path, env=user_env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+        [str(venv / "bin" / "simulator"), "sandbox", "serve", "--port", "0"],
+        cwd=tmp_path, env=user_env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
     )
     try:
-        for _ in range(300):
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1).close()
-                break
-            except urllib.error.HTTPError:
-                break
-            except OSError:
-                time.sleep(0.1)
+        assert sandbox.stderr is not None
+        banner = sandbox.stderr.readline().decode()  # printed once the socket listens
+        port = int(re.search(r"127\.0\.0\.1:(\d+)/", banner).group(1))  # type: ignore[union-attr]
         (tmp_path / "plan.yaml").write_text(PLAN, encoding="utf-8")
         done = subprocess.run(
             [str(venv / "bin" / "simulator"), "record", "--live", "--upstream", f"http://127.0.0.1:{port}",
@@ -174,6 +159,8 @@ def test_record_writes_nowhere_under_site_packages(
     finally:
         os.killpg(sandbox.pid, 15)
         sandbox.wait(15)
+        if sandbox.stderr is not None:
+            sandbox.stderr.close()
     assert done.returncode == 0, done.stdout + done.stderr
     user_dir = tmp_path / "data" / "kopa-sim" / "cassettes"
     assert f"recording into {user_dir} (user data dir)" in done.stderr
