@@ -45,6 +45,10 @@ if TYPE_CHECKING:  # pragma: no cover
 
 RECORD_MODES = ("none", "new_episodes", "all", "rewrite")
 MISS_POLICIES = ("strict", "native")
+#: What a strict miss under pytest says to do (the resolver's default names `simulator record`).
+PYTEST_RECORD_HINT = (
+    "record it with `pytest --kopa-record-mode new_episodes` (add `--kopa-upstream URL` for a sandbox)"
+)
 MARKER_ARGS = ("version", "miss", "fault_seed", "fault_rate", "set")
 CONFIG_KEYS = (
     "cassettes", "set", "version", "miss", "fault_seed", "fault_rate", "record_mode", "upstream",
@@ -312,7 +316,7 @@ def kopa_resolver(request: pytest.FixtureRequest, kopa_settings: KopaSettings) -
     s = kopa_settings
     faults = FaultConfig(seed=s.fault_seed, rate=s.fault_rate) if s.fault_seed is not None else None
     if s.record_mode == "none":
-        return Resolver(state.version(s), miss=s.miss, faults=faults)  # type: ignore[arg-type]
+        return Resolver(state.version(s), miss=s.miss, faults=faults, record_hint=PYTEST_RECORD_HINT)  # type: ignore[arg-type]
     version = state.version(s) if s.record_mode == "new_episodes" else state.empty_version()
     return Resolver(version, miss="live", live=_forwarder(s), faults=faults)
 

@@ -5,9 +5,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from simulator import Resolver, SimRequest, Store
 from simulator.hints import did_you_mean, header_safe
 from tests.helpers import build_demo_version
+
+pytest_plugins = ["pytester"]
 
 STATIONS = "https://apis.data.go.kr/1613000/BusSttnInfoInqireService/getSttnNoList?serviceKey=k&_type=json&"
 
@@ -52,3 +56,25 @@ def test_an_invalid_value_is_named_beside_the_native_error(tmp_path: Path) -> No
 
 def test_hints_are_one_ascii_line() -> None:
     assert header_safe("값이\n 잘못됨 ≥ 1") == "\\uac12\\uc774 \\uc798\\ubabb\\ub428 \\u2265 1"
+
+
+MISSING = '''
+import pytest
+from simulator.errors import ReplayMiss
+
+@pytest.mark.kopa(set="kopa")
+def test_miss(kopa_client):
+    with pytest.raises(ReplayMiss) as exc:
+        kopa_client.get("https://apis.data.go.kr/1613000/BusSttnInfoInqireService/getSttnNoList",
+                        params={"serviceKey": "k", "citycode": "25", "_type": "json"})
+    message = str(exc.value)
+    assert "did you mean 'cityCode'?" in message
+    assert "pytest --kopa-record-mode new_episodes" in message and "simulator record" not in message
+'''
+
+
+def test_a_miss_under_pytest_names_the_pytest_options(pytester: pytest.Pytester, tmp_path: Path) -> None:
+    build_demo_version(tmp_path / "c", n=10)
+    pytester.makepyfile(MISSING)
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--kopa-cassettes", str(tmp_path / "c"))
+    result.assert_outcomes(passed=1)
