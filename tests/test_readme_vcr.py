@@ -52,10 +52,8 @@ def test_readme_vcr_example_runs_as_written(tmp_path: Path) -> None:
     out = tmp_path / "kopa.yaml"  # the README's /tmp/kopa.yaml, kept inside the test's dir
     argv[3] = str(out)
     subprocess.run([sys.executable, "-m", "simulator", *argv[1:]], check=True, cwd=REPO)
-    code = code.replace("/tmp/kopa.yaml", str(out))
+    # The README's code with its path moved into the test's dir, and its answer printed.
+    code = code.replace("/tmp/kopa.yaml", str(out)).replace("    httpx.get(", "    _r = httpx.get(", 1)
     code += "\nprint(_r.json()['response']['body']['totalCount'])\n"
-    code = code.replace("with vcr.use_cassette", "with vcr.use_cassette", 1).replace(
-        "    httpx.get(", "    _r = httpx.get(", 1
-    )
     done = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True, cwd=REPO)
     assert int(done.stdout.split()[-1]) > 0
