@@ -101,3 +101,16 @@ def test_the_console_script_help_reads_well(monkeypatch: pytest.MonkeyPatch, cap
     assert exc.value.code == 0
     lines = {line.split()[1]: line for line in out.splitlines() if line.startswith("│ --")}
     assert " TEXT " in lines["--endpoint"] and "<" not in lines["--json"] and " DIR " in lines["--cassettes"]
+
+
+def test_bench_report_keeps_the_extra_in_its_hint(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from bench.kopa import cli as bench_cli
+    from bench.kopa import report
+
+    def no_plots(out: Path) -> None:  # the summary a machine without matplotlib writes
+        (out / "summary.md").write_text(report.PLOTS_SKIPPED + "\n", encoding="utf-8")
+
+    monkeypatch.setattr(report, "write_report", no_plots)
+    monkeypatch.setenv("COLUMNS", "400")
+    r = runner.invoke(bench_cli.bench_app, ["report", str(tmp_path)])
+    assert r.exit_code == 0 and "pip install 'kopa-sim[plots]'" in r.output
