@@ -180,7 +180,8 @@ class Store:
         return not self.index_path(manifest).exists() and self.prebuilt_index(manifest) is None
 
     def open(self, set_name: str = "kopa", version: str | None = None) -> Version:
-        """Open a version, compiling its index on first use (cached by content hash).
+        """Open a version: its cached index, else the one prebuilt with a read-only root (the
+        wheel's shipped cassettes), else compile one on first use (cached by content hash).
 
         A damaged cache file is rebuilt from the verified text; damaged text raises
         ``CorruptVersion`` naming the file.
