@@ -614,9 +614,8 @@ def _publish(bucket: _Bucket) -> str:
 
     catalog = load_catalog()
     store = Store(bucket.cassettes)
-    has_parent = store.set_dir(bucket.set_name).is_dir() and any(
-        p.is_dir() and not p.name.startswith(".") for p in store.set_dir(bucket.set_name).iterdir()
-    )
+    # Any root of the search path counts: the shipped, read-only set can be the parent.
+    has_parent = store.has_set(bucket.set_name) and bool(store.versions(bucket.set_name))
     parent = None if bucket.mode == "rewrite" or not has_parent else (bucket.parent or "latest")
     builder = VersionBuilder(store, bucket.set_name, catalog, parent=parent, secrets=sorted(bucket.secrets))
     kept = dict(builder.interactions)
