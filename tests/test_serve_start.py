@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.perf.coldstart import first_answer
+from perf.coldstart import first_answer
 from tests.helpers import build_demo_version
 
 pytestmark = pytest.mark.integration

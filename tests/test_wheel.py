@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.perf.coldstart import first_answer_s
+from perf.coldstart import first_answer_s
 
 REPO = Path(__file__).resolve().parents[1]
 README = REPO / "README.md"

@@ -7,8 +7,8 @@ found the way an installation finds it). ``serve`` prints its banner only once i
 listening, so the request is sent as soon as the banner appears, never polled.
 
 ```sh
-python -m bench.perf.coldstart --quick                              # this checkout
-python -m bench.perf.coldstart --checkout --simulator /tmp/venv/bin/simulator  # both
+python -m perf.coldstart --quick                              # this checkout
+python -m perf.coldstart --checkout --simulator /tmp/venv/bin/simulator  # both
 ```
 
 An installed ``simulator`` runs without ``PYTHONPATH`` (it must import its own install).
@@ -116,7 +116,7 @@ def measure(simulator: str, reps: int, installed: bool) -> dict[str, Any]:
 
 def render(doc: dict[str, Any]) -> str:
     rows = [
-        "## Time to the first answer (`bench/perf/coldstart.py`)",
+        "## Time to the first answer (`perf/coldstart.py`)",
         "",
         f"`simulator serve` started → first window answered (target ≤ {TARGET_S:.0f} s), "
         f"{doc['reps']} run(s) each, measured {doc['measured_at']}.",
@@ -162,7 +162,7 @@ def main(argv: list[str] | None = None) -> None:
         "loadavg": " ".join(f"{x:.1f}" for x in os.getloadavg()),
         "target_s": TARGET_S,
         "results": results,
-        "command": "python -m bench.perf.coldstart" + (" --quick" if args.quick else "")
+        "command": "python -m perf.coldstart" + (" --quick" if args.quick else "")
         + (" --checkout" if args.checkout else "")
         + "".join(f" --simulator {s}" for s in targets),
     }
