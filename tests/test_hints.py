@@ -40,7 +40,7 @@ def test_a_miss_with_a_misspelt_param_says_did_you_mean(tmp_path: Path) -> None:
 
 def test_the_record_hint_fits_the_caller(tmp_path: Path) -> None:
     hint = "record it with `pytest --kopa-record-mode new_episodes --kopa-upstream URL`"
-    r = _resolver(tmp_path, record_hint=hint).resolve(SimRequest.from_url(STATIONS + "cityCode=99"))
+    r = _resolver(tmp_path, miss_hint=hint).resolve(SimRequest.from_url(STATIONS + "cityCode=99"))
     msg = json.loads(r.body)["error"]["message"]
     assert hint in msg and "simulator record" not in msg and "did you mean" not in msg
 
