@@ -68,7 +68,7 @@ _plugin_groups(sys.argv)
 _METAVARS = {"str": "TEXT", "int": "INTEGER", "float": "FLOAT", "Path": "PATH", "bool": ""}
 
 
-def readable_metavars(command: Any) -> Any:
+def _readable_metavars(command: Any) -> Any:
     """Give every option of ``command`` (and its subcommands) a metavar that reads well:
     nothing beside a flag (typer prints ``<bool>``), click's ``TEXT``/``INTEGER``/``PATH``
     beside a value, unless the option names its own (``--cassettes DIR``)."""
@@ -83,7 +83,7 @@ def readable_metavars(command: Any) -> Any:
         if inner in _METAVARS:
             param.metavar = _METAVARS[inner]
     for sub in getattr(command, "commands", {}).values():
-        readable_metavars(sub)
+        _readable_metavars(sub)
     return command
 
 
@@ -93,7 +93,7 @@ def main() -> None:
     from .extras import install_hint, missing_module
 
     try:
-        readable_metavars(typer.main.get_command(app))()
+        _readable_metavars(typer.main.get_command(app))()
     except (ImportError, RuntimeError) as exc:
         # Libraries such as TRL wrap a missing dependency in their own RuntimeError.
         missing = missing_module(exc)
