@@ -205,7 +205,7 @@ def score_episode(
 ) -> Score:
     """Score one episode on the three axes and label its failures."""
     prog = task.program
-    response = check_answer(answer, gold.answer, task.check)
+    response = check_answer(answer, gold.answer, task.check, task.question)
     required = _required(task, gold, catalog)
     missing: list[dict[str, Any]] = []
     first_at: dict[str, int] = {}
