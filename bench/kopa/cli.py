@@ -61,6 +61,36 @@ def tasks_cmd(
         raise typer.Exit(1)
 
 
+@bench_app.command("validate")
+def validate_cmd(
+    set_name: str = typer.Option("kopa", "--set", help="Cassette set."),
+    version: Optional[str] = typer.Option(None, help="Version (default: latest)."),
+    rules: Optional[str] = typer.Option(None, help="Comma-separated rules (default: all)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the findings as JSON."),
+) -> None:
+    """Check every task is a valid measurement (no-tool baseline, record shuffles, ambiguity,
+    leaks, page sizes, shortcuts, wording); exit 1 on any finding."""
+    from .tasks import load_tasks
+    from .validate import RULES, validate
+
+    wanted = [r for r in (rules or "").split(",") if r] or None
+    bad = sorted(set(wanted or []) - set(RULES))
+    if bad:
+        typer.echo(f"error: --rules {','.join(bad)} unknown; choose from {', '.join(RULES)}", err=True)
+        raise typer.Exit(2)
+    tasks = load_tasks()
+    findings = validate(tasks, _world(set_name, version), rules=wanted)
+    if as_json:
+        print(json.dumps([f.to_json() for f in findings], ensure_ascii=False, indent=1))
+    else:
+        for f in findings:
+            console.print(f"[red]{f.rule}[/red] {f.task}: {f.detail}", highlight=False)
+        console.print(f"{len(findings)} findings over {len(tasks)} tasks "
+                      f"({len({f.task for f in findings})} tasks affected)")
+    if findings:
+        raise typer.Exit(1)
+
+
 def _run_audit(edge: Path, heldout: tuple[str, ...], near_threshold: float = 0.5):  # type: ignore[no-untyped-def]
     from .audit import AuditError, audit
     from .tasks import load_tasks
