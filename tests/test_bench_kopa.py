@@ -165,8 +165,11 @@ def test_first_page_fails_on_all_pages_tasks(runs: dict[str, Any], golds: dict[s
     rows = runs["first-page"]
     paged = [t for t, g in golds.items() if g.needs_all_pages]
     assert paged
-    for t in paged:
-        assert not rows[t]["environment"], t
+    # ENVIRONMENT asks whether the records the answer depends on were observed: where those
+    # sit on page 1 (an address found by name) the first page is enough and passes
+    failed = [t for t in paged if not rows[t]["environment"]]
+    assert failed
+    for t in failed:
         assert rows[t]["primary"] == "first_page", (t, rows[t]["failures"])
     single = [t for t, g in golds.items() if not g.needs_all_pages]
     assert all(rows[t]["passed"] for t in single)
@@ -190,7 +193,9 @@ def test_first_of_many_fails_on_fan_outs(runs: dict[str, Any], tasks: list[Any],
 def test_skip_lookup_fails_everywhere_and_is_blamed(runs: dict[str, Any]) -> None:
     rows = runs["skip-lookup"]
     assert not any(r["passed"] for r in rows.values())
-    assert all(not r["environment"] for r in rows.values())
+    # a guessed code is invented (ACTION) even where the guess happens to fetch the right
+    # records (the catalog example of the line name is the right line: ENVIRONMENT passes)
+    assert all(not r["action"] for r in rows.values())
     prim = Counter(r["primary"] for r in rows.values())
     assert set(prim) <= {"skipped_lookup", "invented_args"}
     assert prim["skipped_lookup"] > 0.8 * len(rows)
@@ -364,6 +369,7 @@ def test_openai_agent_invented_code_is_caught(world: World, tasks: list[Any], tm
         rows = run_bench(agent, [task], world, tmp_path / "inv", RunConfig(seeds=1, k=1))
         agent.close()
     r = rows[0]
-    assert not r["passed"] and not r["environment"]
+    # every record was fetched (ENVIRONMENT), but with a code never looked up (ACTION)
+    assert not r["passed"] and not r["action"]
     assert r["primary"] == "skipped_lookup"
     assert r["details"]["invented"][0]["value"] == "11110"

@@ -36,10 +36,11 @@ from typing import Any, Iterable
 from .checkers import check_answer
 from .env import ToolEnv, World
 from .execute import run_program
+from .scoring import consumers
 from .program import CallStep, OpStep, Program, ProgramError, format_answer, refs_in
 from .tasks import Gold, Task, gold_run
 
-__all__ = ["CONSTANTS", "RULES", "Finding", "validate"]
+__all__ = ["CONSTANTS", "RULES", "Finding", "named_entities", "validate"]
 
 RULES = ("gold_error", "no_tool", "order_dependent", "ambiguous_entity", "leaked_argument",
          "all_pages_small", "chain_shortcut", "unfilled_particle", "procedure")
@@ -137,28 +138,6 @@ def _order(t: Task, g: Gold, world: World, seeds: Iterable[int]) -> list[Finding
     return []
 
 
-def _consumers(p: Program, sid: str) -> list[Any]:
-    """Every expression or op that reads step ``sid``."""
-    out: list[Any] = []
-
-    def walk(e: Any) -> None:
-        if isinstance(e, dict):
-            if e.get("$ref") == sid:
-                out.append(e)
-            for v in e.values():
-                walk(v)
-        elif isinstance(e, list):
-            for v in e:
-                walk(v)
-
-    for s in p.steps:
-        if isinstance(s, OpStep) and sid in (s.from_, s.with_, *(s.steps or [])):
-            out.append(s)
-        walk(s.model_dump(by_alias=True, exclude={"id", "from_", "with_", "steps"}))
-    walk(p.answer)
-    return out
-
-
 def _ambiguous(t: Task, g: Gold) -> list[Finding]:
     out = []
     p = t.program
@@ -172,7 +151,7 @@ def _ambiguous(t: Task, g: Gold) -> list[Finding]:
         recs = g.outputs.get(s.id)
         if not isinstance(recs, list) or len(recs) < 2:
             continue
-        cons = _consumers(p, s.id)
+        cons = consumers(p, s.id)
         picks = [c for c in cons if isinstance(c, dict) and c.get("pick", "all") != "all"]
         if not picks or len(picks) != len(cons):
             continue  # the program uses every match (counts them, fans out): not an entity
@@ -208,7 +187,7 @@ def _leaks(t: Task, g: Gold) -> list[Finding]:
         # searches for is the user's input; a station id is not)
         said = {k: v for k in refs for v in {g.trace[i].args.get(k, "") for i in calls}
                 if len(v) >= 2 and _token_in(v, t.question)}
-        typed = [x for x in _entities(t)]
+        typed = [x for x in named_entities(t)]
         foreign = {k: v for k, v in said.items() if not any(_token_in(v, x) for x in typed)}
         if said and (len(said) == len(refs) or foreign):
             k, v = next(iter((foreign or said).items()))
@@ -242,7 +221,7 @@ def _small_pages(t: Task, g: Gold, catalog: Any) -> list[Finding]:
     return out
 
 
-def _entities(t: Task) -> list[str]:
+def named_entities(t: Task) -> list[str]:
     """Names the question gives that the program filters on or passes literally."""
     out: list[str] = []
     for s in t.program.steps:
@@ -262,7 +241,7 @@ def _shortcuts(t: Task, g: Gold, world: World) -> list[Finding]:
     if t.tags.shortcut:
         return []
     p = t.program
-    ents = _entities(t)
+    ents = named_entities(t)
     out = []
     for c in p.calls():
         refs = p.ref_args(c)
