@@ -350,11 +350,29 @@ def test_openai_agent_end_to_end_on_loopback(world: World, tasks: list[Any], gol
         assert r["calls"] == 3 and r["turns"] == 3
     first = seen[0]
     assert first["_auth"] == "Bearer sk-test"
-    assert {t["function"]["name"] for t in first["tools"]} >= {"mois_stan_regin_cd", "molit_apt_trades"}
+    # by default the agent sees every catalog tool, and a prompt that gives the answer format
+    # and nothing about lookups or pagination (what the benchmark measures)
+    assert {t["function"]["name"] for t in first["tools"]} == set(world.catalog.endpoints)
+    system = first["messages"][0]["content"]
+    assert "ANSWER:" in system and not any(w in system for w in ("조회", "페이지", "코드", "추측"))
     last = [s for s in seen if len(s["messages"]) == 7][0]
     tool_msgs = [m for m in last["messages"] if m["role"] == "tool"]
     assert [m["tool_call_id"] for m in tool_msgs] == ["a", "b", "c"]
     assert "1111000000" in tool_msgs[0]["content"]
+
+
+def test_openai_agent_platform_tools_are_an_ablation(world: World, tasks: list[Any]) -> None:
+    task = next(t for t in tasks if t.id == "molit-trade-max-0")
+    script = [{"role": "assistant", "content": "ANSWER: 모름"}]
+    seen: list[dict[str, Any]] = []
+    with serve_in_thread(_stub(script, seen)) as base:
+        agent = OpenAIAgent(base_url=f"{base}/v1", model="stub", retries=1, backoff=0.01, tool_scope="platform")
+        agent.run(task, ToolEnv(world), seed=0, max_turns=2)
+        agent.close()
+    names = {t["function"]["name"] for t in seen[0]["tools"]}
+    assert names == {n for n, ep in world.catalog.endpoints.items() if ep.platform in task.platforms}
+    with pytest.raises(ValueError, match="tool_scope='task'; use all or platform"):
+        OpenAIAgent(tool_scope="task")
 
 
 def test_openai_agent_invented_code_is_caught(world: World, tasks: list[Any], tmp_path: Path) -> None:

@@ -169,6 +169,8 @@ def run_cmd(
     model: Optional[str] = typer.Option(None, help="Model name (openai agent)."),
     api_key: Optional[str] = typer.Option(None, help="API key (default $OPENAI_API_KEY)."),
     temperature: float = typer.Option(0.7, help="Sampling temperature (openai agent)."),
+    tools: str = typer.Option("all", "--tools", help="Tools the openai agent sees: all (every catalog tool) "
+                                                     "or platform (only the task's platforms: an ablation)."),
     task_ids: Optional[str] = typer.Option(None, "--tasks", help="Comma-separated task ids."),
     heldout: str = typer.Option("nec,lawgokr,tago", help="Held-out platforms (split)."),
     set_name: str = typer.Option("kopa", "--set", help="Cassette set."),
@@ -189,10 +191,14 @@ def run_cmd(
     kwargs = {}
     meta = {}
     if agent == "openai":
-        kwargs = {"base_url": base_url, "model": model, "api_key": api_key, "temperature": temperature}
+        if tools not in ("all", "platform"):
+            typer.echo(f"error: --tools {tools!r}; use all or platform", err=True)
+            raise typer.Exit(2)
+        kwargs = {"base_url": base_url, "model": model, "api_key": api_key, "temperature": temperature,
+                  "tool_scope": tools}
     a = make_agent(agent, **kwargs)
     if agent == "openai":
-        meta = {"model": a.model, "base_url": a.base_url}  # type: ignore[attr-defined]
+        meta = {"model": a.model, "base_url": a.base_url, "tools": tools}  # type: ignore[attr-defined]
     if workers is None:
         workers = 8 if agent == "openai" else 1
     cfg = RunConfig(seeds=seeds, k=k, max_turns=max_turns, max_calls=max_calls, workers=workers,
