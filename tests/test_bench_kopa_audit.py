@@ -343,7 +343,7 @@ def _png_ok(data: bytes) -> bool:
 def two_runs(world: World, tasks: list[Any], tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     tmp = tmp_path_factory.mktemp("plots")
     sub = [t for t in tasks if t.id.startswith(("cond-", "molit-trade-count", "dart-fan", "tago-arr",
-                                                 "nec-turnout", "juso-coord"))]
+                                                 "nec-cand-oldest"))]
     out = {}
     for name in ("oracle", "first-page"):
         run_bench(make_agent(name), sub, world, tmp / name, RunConfig(seeds=2, k=2, workers=4))
