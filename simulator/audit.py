@@ -483,6 +483,6 @@ def audit_version(store: Any, set_name: str = "kopa", version: str | None = None
     """Audit a published version of ``store`` (a :class:`simulator.store.Store`) and its
     compiled index when it is in the cache (it is not compiled for the audit)."""
     m = store.manifest(set_name, version)
-    vdir = store.set_dir(set_name) / m.version
+    vdir = store.version_dir(set_name, m.version)
     idx = store.index_path(m) if scan_index else None
     return audit_dir(vdir, catalog, index=idx, target=f"{set_name}@{m.version}", secrets=secrets)

@@ -9,9 +9,8 @@ from pathlib import Path
 import pytest
 
 from simulator import Resolver, SimRequest, Store, VersionBuilder, load_catalog
-from simulator.store import default_cassette_dir
 
-SHIPPED = default_cassette_dir({}) / "kopa"
+SHIPPED = Path(__file__).resolve().parents[1] / "cassettes" / "kopa"
 
 
 def _size(root: Path) -> int:

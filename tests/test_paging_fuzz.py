@@ -12,10 +12,9 @@ import pytest
 from simulator import ReplayMiss, Resolver, SimRequest, SimTransport, Store, load_catalog
 from simulator.catalog import Endpoint
 from simulator.dialects.base import MAX_INT, SplitError, parse_count
-from simulator.store import default_cassette_dir
 from tests.loopback import serve_in_thread
 
-SHIPPED = default_cassette_dir({})
+SHIPPED = Path(__file__).resolve().parents[1] / "cassettes"
 
 _ROLES = ("page", "page_size", "range_start", "range_end")
 #: Numerals ``int()`` takes (or chokes on) that no client means as a count.

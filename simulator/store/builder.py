@@ -154,9 +154,9 @@ class VersionBuilder:
         self._parent_arg = parent
         #: Set by ``publish(if_changed=True)`` when the content was already the newest version's.
         self.unchanged = False
-        if parent is not None and store.set_dir(set_name).is_dir() and store.versions(set_name):
+        if parent is not None and store.has_set(set_name) and store.versions(set_name):
             self.parent = store.manifest(set_name, None if parent == "latest" else parent)
-            pdir = store.set_dir(set_name) / self.parent.version
+            pdir = store.version_dir(set_name, self.parent.version)
             for raw in iter_entries(pdir, self.parent, "interactions"):
                 self.interactions[raw["fp"]] = raw
             for raw in iter_entries(pdir, self.parent, "collections"):
@@ -311,7 +311,8 @@ class VersionBuilder:
                 for key in coll_files.get(rel, ()):
                     yield texts(key)[2] if texts is not None else "".join(collection_lines(colls[key]))
 
-            shared = ParentBytes(set_dir, self.parent)
+            pdir = self.store.version_dir(self.set_name, self.parent.version) if self.parent else None
+            shared = ParentBytes(set_dir, self.parent, pdir)
             for rel in sorted({*inter_files, *coll_files}):
                 sha, segs, blob = write_shared(staging, rel, chunks(rel), shared)
                 files[rel] = sha

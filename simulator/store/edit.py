@@ -39,7 +39,7 @@ def checkout(store: Store, set_name: str, version: str | None, dest: Path) -> Ma
     m = store.manifest(set_name, version)
     if dest.exists() and any(dest.iterdir()):
         raise StoreError(f"{str(dest)!r} is not empty: check out into a new folder")
-    vdir = store.set_dir(set_name) / m.version
+    vdir = store.version_dir(set_name, m.version)
     for rel in sorted(m.files):
         out = dest / rel
         out.parent.mkdir(parents=True, exist_ok=True)

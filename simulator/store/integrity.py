@@ -105,16 +105,17 @@ def index_digest_path(index: Path) -> Path:
     return index.with_name(index.name + ".sha256")
 
 
-def _write_side(index: Path, record: dict[str, Any]) -> None:
-    side = index_digest_path(index)
+def _write_side(index: Path, record: dict[str, Any], side: Path | None = None) -> None:
+    side = side or index_digest_path(index)
+    side.parent.mkdir(parents=True, exist_ok=True)
     tmp = side.with_name(f".{side.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     tmp.write_text(json.dumps(record, sort_keys=True) + "\n", encoding="ascii")
     os.replace(tmp, side)
 
 
-def _read_side(index: Path) -> dict[str, Any]:
+def _read_side(index: Path, side: Path | None = None) -> dict[str, Any]:
     try:
-        data = json.loads(index_digest_path(index).read_text(encoding="ascii"))
+        data = json.loads((side or index_digest_path(index)).read_text(encoding="ascii"))
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
@@ -142,15 +143,16 @@ def _stats(paths: list[Path]) -> dict[str, list[int]]:
     return out
 
 
-def stamp_matches(index: Path, sources: list[Path]) -> bool:
+def stamp_matches(index: Path, sources: list[Path], side: Path | None = None) -> bool:
     """Whether the index and every source file are unchanged since they were last verified.
 
     The stamp holds each file's size, mtime, ctime and inode as seen right after a full
     sha256 check. Any write, rename or replacement changes the ctime (which no user-space
     call can set back), so a file that matches its stamp is the file that was verified; one
-    that does not is hashed again (``check_text``, ``index_intact``).
+    that does not is hashed again (``check_text``, ``index_intact``). ``side`` is where the
+    stamp is kept (default: beside the index, with its digest).
     """
-    seen = _read_side(index).get("seen")
+    seen = _read_side(index, side).get("seen")
     if not isinstance(seen, dict):
         return False
     try:
@@ -159,11 +161,11 @@ def stamp_matches(index: Path, sources: list[Path]) -> bool:
         return False
 
 
-def write_stamp(index: Path, sources: list[Path]) -> None:
+def write_stamp(index: Path, sources: list[Path], side: Path | None = None) -> None:
     """Record, after a full check, what the index and its source files look like now."""
-    record = _read_side(index)
+    record = _read_side(index, side)
     try:
         record["seen"] = _stats([index, *sources])
-        _write_side(index, record)
+        _write_side(index, record, side)
     except OSError:
         pass  # a read-only cache: every open hashes in full, which is only slower

@@ -93,8 +93,13 @@ def _remove_locked(store: Store, set_name: str, name: str, out: Removed) -> None
         store.manifest(set_name, name)  # raises VersionNotFound with the known versions
         raise StoreError(f"no version={name!r} in set={set_name!r}")
     others = [m for m in versions if m.version != name]
-    out.kept_blobs += _keep_shared(set_dir, gone, others)
     vdir = set_dir / gone.version
+    if not (vdir / "manifest.json").exists():
+        raise StoreError(
+            f"{set_name}@{name} is in a read-only root ({str(store.version_dir(set_name, name))!r}, "
+            "the installed package's cassettes): it cannot be removed; your versions can"
+        )
+    out.kept_blobs += _keep_shared(set_dir, gone, others)
     out.freed_bytes += _size(vdir)
     doomed = set_dir / f".removing-{uuid.uuid4().hex}"
     os.rename(vdir, doomed)  # gone for readers in one step
@@ -130,7 +135,8 @@ def prune(store: Store, set_name: str, keep: int, *, wait: float = 0.0) -> Remov
         with set_lock(set_dir, set_name, purpose=f"pruning to {keep}", wait=wait):
             versions = store.versions(set_name)
             for m in versions[: max(len(versions) - keep, 0)]:
-                _remove_locked(store, set_name, m.version, out)
+                if (set_dir / m.version / "manifest.json").exists():  # read-only roots stay
+                    _remove_locked(store, set_name, m.version, out)
     except OSError as exc:
         raise StoreError(os_error_message(exc, f"prune set={set_name!r}", set_dir)) from None
     return out

@@ -26,9 +26,12 @@ Segment = tuple[str, int, int, str]
 class ParentBytes:
     """Where each entry of a parent version's files sits, found by the sha256 of its bytes."""
 
-    def __init__(self, set_dir: Path, parent: Manifest | None) -> None:
+    def __init__(self, set_dir: Path, parent: Manifest | None, parent_dir: Path | None = None) -> None:
         self.set_dir = set_dir
-        self.parent = parent
+        # Bytes are shared within one root only: a parent in a read-only root (the installed
+        # package's cassettes) may change under an upgrade, so its entries are copied.
+        same_root = parent_dir is None or parent_dir.parent == set_dir
+        self.parent = parent if same_root else None
         self._spans: dict[str, dict[bytes, tuple[int, int]]] = {}
 
     def spans(self, rel: str) -> dict[bytes, tuple[int, int]]:
