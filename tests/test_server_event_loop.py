@@ -53,4 +53,4 @@ def test_health_stays_fast_under_eight_slow_misses(tmp_path: Path) -> None:
         for t in threads:
             t.join()
     assert statuses == [404] * 24
-    assert worst < 1.0, f"/_sim/health took {worst:.2f} s under 8 concurrent slow misses"
+    assert worst < 2.0, f"/_sim/health took {worst:.2f} s under 8 concurrent slow misses"
