@@ -14,8 +14,9 @@ from pydantic import ValidationError
 from ..errors import CatalogError, UnknownEndpoint
 from ..request import SimRequest
 from .models import Endpoint, Param, Platform
+from .tiers import Tier, check_tier, generated_platforms
 
-__all__ = ["Catalog", "DATA_DIR", "Match", "load_catalog"]
+__all__ = ["Catalog", "DATA_DIR", "DEFAULT_TIER", "Match", "load_catalog"]
 
 DATA_DIR = Path(__file__).parent / "data"
 
@@ -156,6 +157,10 @@ class Catalog:
         self.endpoints: dict[str, Endpoint] = {}
         self._routes: dict[str, list[_Route]] = {}
         self._hosts: dict[str, _HostRoutes] = {}
+        #: The tier this catalog was loaded as (``load_catalog``), and the generated
+        #: endpoints left out because a curated one serves their URL: (generated, curated).
+        self.tier: str = "curated"
+        self.shadowed: list[tuple[str, str]] = []
         for plat in platforms:
             if plat.id in self.platforms:
                 raise CatalogError(f"duplicate platform id={plat.id!r}")
@@ -313,15 +318,29 @@ def load_platform_file(path: Path) -> Platform:
         raise CatalogError(f"catalog file {str(path)!r} is invalid:\n{exc}") from exc
 
 
-def load_catalog(directory: Path | None = None) -> Catalog:
-    """Load every ``*.yaml`` platform file of ``directory`` (default: the shipped catalog)."""
+#: The tier ``load_catalog()`` loads when none is named (``tiers.py``). The switch to the
+#: paper-scale catalog everywhere is this one line: ``DEFAULT_TIER: Tier = "full"``.
+DEFAULT_TIER: Tier = "curated"
+
+
+def load_catalog(directory: Path | None = None, *, tier: str | None = None) -> Catalog:
+    """Load every ``*.yaml`` platform file of ``directory`` (default: the shipped catalog).
+
+    ``tier`` (shipped catalog only): ``curated``, ``full`` (+ the generated paper-scale
+    set) or ``all`` (+ every operation the facts know); default :data:`DEFAULT_TIER`.
+    """
     if directory is None:
-        return _default_catalog()
+        return _default_catalog(check_tier(tier or DEFAULT_TIER))
     files = sorted(Path(directory).glob("*.yaml"))
     return Catalog([load_platform_file(f) for f in files])
 
 
-@lru_cache(maxsize=1)
-def _default_catalog() -> Catalog:
+@lru_cache(maxsize=3)
+def _default_catalog(tier: Tier) -> Catalog:
     files = sorted(DATA_DIR.glob("*.yaml"))
-    return Catalog([load_platform_file(f) for f in files])
+    curated = [load_platform_file(f) for f in files]
+    generated, shadowed = generated_platforms(tier, curated)
+    catalog = Catalog(curated + generated)
+    catalog.tier = tier
+    catalog.shadowed = shadowed
+    return catalog

@@ -130,6 +130,11 @@ class Endpoint(_Model):
     domain: str = ""
     #: Wire family of this endpoint (default: its platform's ``dialect``).
     dialect: str = ""
+    #: ``curated`` (hand-made, checked against real bodies), ``measured`` (generated from
+    #: measured responses) or ``partial`` (generated from published facts only).
+    fidelity: Literal["curated", "measured", "partial"] = "curated"
+    #: Where a generated endpoint's facts came from, per aspect (``simulator catalog show``).
+    provenance: dict[str, str] = Field(default_factory=dict)
 
     @field_validator("id")
     @classmethod

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from . import audit, mcp, record, replay, sandbox, vcr
+from . import audit, catalog, mcp, record, replay, sandbox, vcr
 
 app = typer.Typer(
     name="simulator",
@@ -25,7 +25,7 @@ def _plugin_groups() -> None:
         app.add_typer(ep.load(), name=ep.name)
 
 
-for _module in (record, sandbox, vcr, mcp, audit):
+for _module in (record, sandbox, vcr, mcp, audit, catalog):
     _module.register(app)
 _plugin_groups()
 

@@ -9,6 +9,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from .catalog import CatalogOpt, load_tier
 from .common import CassettesOpt, SetOpt, VersionOpt, fail, open_version
 
 
@@ -212,11 +213,10 @@ def tools(
     fmt: Annotated[str, typer.Option("--format", help="openai or mcp.")] = "openai",
     platform: Annotated[Optional[list[str]], typer.Option(help="Only these platforms.")] = None,
     out: Annotated[Optional[Path], typer.Option(help="Write to this file.")] = None,
+    catalog: CatalogOpt = None,
 ) -> None:
     """Write the catalog's tool schemas (OpenAI function calling, or MCP tools)."""
-    from ..catalog import load_catalog
-
-    schemas = load_catalog().tools(platforms=platform)
+    schemas = load_tier(catalog).tools(platforms=platform)
     if fmt == "mcp":
         data: object = [
             {

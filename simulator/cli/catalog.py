@@ -1,0 +1,85 @@
+"""``simulator catalog``: generate the catalog's generated tier, show where an entry came from."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from .common import fail
+
+catalog_app = typer.Typer(help="The catalog: generate entries from published facts, show their provenance.",
+                          no_args_is_help=True)
+
+CatalogOpt = Annotated[
+    Optional[str],
+    typer.Option("--catalog", help="Catalog tier: curated, full or all (default: $KOPA_CATALOG, else curated).",
+                 show_default=False),
+]
+
+
+def catalog_tier(option: str | None) -> str | None:
+    """The tier a command asked for: ``--catalog``, else ``$KOPA_CATALOG`` (read only here, at the CLI edge)."""
+    from ..catalog.tiers import TIERS
+
+    tier = option or os.environ.get("KOPA_CATALOG") or None
+    if tier is not None and tier not in TIERS:
+        fail(f"--catalog={tier!r}: choose {', '.join(TIERS)}")
+    return tier
+
+
+def load_tier(option: str | None):  # type: ignore[no-untyped-def]
+    """The shipped catalog of the tier a command asked for."""
+    from ..catalog import load_catalog
+
+    return load_catalog(tier=catalog_tier(option))
+
+
+@catalog_app.command("generate")
+def generate(
+    everything: Annotated[bool, typer.Option("--all", help="Every operation the facts know (≈ 11,000), not the paper's set.")] = False,
+    out: Annotated[Optional[Path], typer.Option(help="Output directory (default: simulator/catalog/generated; with --all required).")] = None,
+) -> None:
+    """Build generated catalog entries from the committed facts (offline, deterministic)."""
+    from ..catalog.generate import generate as run
+
+    if everything and out is None:
+        fail("--all writes ≈ 11,000 endpoints: pass --out DIR (the shipped directory holds the paper-scale set)")
+    report = run(out, everything=everything)
+    for pid, n in sorted(report.generated.items()):
+        typer.echo(f"{pid:24} {n:6}")
+    typer.echo(f"{'total':24} {sum(report.generated.values()):6}")
+    if report.shadowed:
+        typer.echo(f"{len(report.shadowed)} generated entries left out, a curated endpoint serves their URL:")
+        for gen, cur in report.shadowed:
+            typer.echo(f"  {gen} -> {cur}")
+
+
+@catalog_app.command("show")
+def show(
+    tool: Annotated[str, typer.Argument(help="Tool (endpoint) id.")],
+    catalog: CatalogOpt = "all",
+) -> None:
+    """Where an endpoint's facts came from and how complete they are."""
+    from ..catalog.provenance import describe
+    from ..errors import SimulatorError
+
+    cat = load_tier(catalog)
+    try:
+        typer.echo(describe(cat, tool))
+    except SimulatorError as exc:
+        fail(str(exc))
+
+
+@catalog_app.command("stats")
+def stats(catalog: CatalogOpt = "full") -> None:
+    """Tools per platform and tier (curated, generated) as a Markdown table."""
+    from ..catalog.provenance import platform_table
+
+    typer.echo(platform_table(load_tier(catalog)))
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(catalog_app, name="catalog")
