@@ -57,6 +57,27 @@ def generate(
             typer.echo(f"  {gen} -> {cur}")
 
 
+@catalog_app.command("extract")
+def extract(
+    datagokr_wheel: Annotated[Optional[Path], typer.Option(help="data_go_kr_client-4.16.0-*.whl (pip download --no-deps).")] = None,
+    neispy_wheel: Annotated[Optional[Path], typer.Option(help="neispy-*.whl.")] = None,
+    dart_ops_repo: Annotated[Optional[Path], typer.Option(help="git dir of chrisryugj/korean-dart-mcp.")] = None,
+    dart_spec_repo: Annotated[Optional[Path], typer.Option(help="git dir of ChangooLee/mcp-opendart.")] = None,
+    law_repo: Annotated[Optional[Path], typer.Option(help="git dir of ChangooLee/mcp-kr-legislation (names only).")] = None,
+) -> None:
+    """Re-read facts from the sources given into simulator/catalog/generated/facts (then run generate)."""
+    from ..catalog.generate.extract import extract_all
+
+    if dart_ops_repo is None and dart_spec_repo is not None or dart_ops_repo is not None and dart_spec_repo is None:
+        fail("OpenDART needs both --dart-ops-repo and --dart-spec-repo")
+    paths = extract_all(datagokr_wheel=datagokr_wheel, neispy_wheel=neispy_wheel, dart_ops_repo=dart_ops_repo,
+                        dart_spec_repo=dart_spec_repo, law_repo=law_repo)
+    if not paths:
+        fail("name at least one source (see --help); sources: shared/reference/catalog_sources.md")
+    for p in paths:
+        typer.echo(f"wrote {p}")
+
+
 @catalog_app.command("show")
 def show(
     tool: Annotated[str, typer.Argument(help="Tool (endpoint) id.")],

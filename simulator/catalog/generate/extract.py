@@ -318,3 +318,36 @@ def read_facts(name: str, *, directory: Path = FACTS_DIR) -> dict[str, Any]:
         return json.loads(plain.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
     packed = directory / f"{name}.json.gz"
     return json.loads(gzip.decompress(packed.read_bytes()).decode("utf-8"))  # type: ignore[no-any-return]
+
+
+#: data.go.kr agency codes whose facts ship uncompressed-equivalent in ``datagokr_client``
+#: (the paper's agencies); every other agency goes to ``datagokr_client_other``.
+_PAPER_CODES = ("9760000", "1160100", "1613000", "1611000", "1741000", "1360000", "B552584",
+                "1230000", "B090041")
+
+
+def extract_all(
+    *,
+    datagokr_wheel: Path | None = None,
+    neispy_wheel: Path | None = None,
+    dart_ops_repo: Path | None = None,
+    dart_spec_repo: Path | None = None,
+    law_repo: Path | None = None,
+    directory: Path = FACTS_DIR,
+) -> list[Path]:
+    """Re-extract the facts of every source given (the others keep their committed files)."""
+    written = []
+    if datagokr_wheel is not None:
+        facts = extract_datagokr_client(datagokr_wheel)
+        ops = facts["operations"]
+        for name, keep in (("datagokr_client", True), ("datagokr_client_other", False)):
+            part = [o for o in ops if (o["url"].split("/")[3] in _PAPER_CODES) == keep]
+            written.append(write_facts(name, {"source": facts["source"], "operations": part},
+                                       directory=directory, compress=True))
+    if dart_ops_repo is not None and dart_spec_repo is not None:
+        written.append(write_facts("opendart", extract_opendart(dart_ops_repo, dart_spec_repo), directory=directory))
+    if law_repo is not None:
+        written.append(write_facts("lawgokr", extract_lawgokr_layout(law_repo), directory=directory))
+    if neispy_wheel is not None:
+        written.append(write_facts("neis", extract_neispy(neispy_wheel), directory=directory))
+    return written
