@@ -207,6 +207,8 @@ def _datagokr_endpoint(op: dict[str, Any], prefix: str, agency_ko: str, used: se
             continue
         m = _COND_RE.fullmatch(p["name"])
         fname, op_name = (m.group(1), m.group(2)) if m else (p["name"], "EQ")
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", fname):
+            continue  # a published name that is no record field (``cond[X::LT]]``)
         if fname not in field_names and (m or not fields):
             # The portal's cond[FIELD::OP] filters name record fields; an operation without
             # published fields echoes its filters (assumed, said in provenance).
