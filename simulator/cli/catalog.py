@@ -81,13 +81,18 @@ def extract(
 @catalog_app.command("show")
 def show(
     tool: Annotated[str, typer.Argument(help="Tool (endpoint) id.")],
-    catalog: CatalogOpt = "all",
+    catalog: CatalogOpt = "full",
 ) -> None:
-    """Where an endpoint's facts came from and how complete they are."""
+    """Where an endpoint's facts came from and how complete they are (looks in tier all too)."""
     from ..catalog.provenance import describe
     from ..errors import SimulatorError
 
     cat = load_tier(catalog)
+    if tool not in cat.endpoints and cat.tier != "all":
+        from ..catalog import load_catalog
+
+        everything = load_catalog(tier="all")
+        cat = everything if tool in everything.endpoints else cat
     try:
         typer.echo(describe(cat, tool))
     except SimulatorError as exc:

@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .catalog import CatalogOpt, load_tier
+from .catalog import CatalogOpt, catalog_tier, load_tier
 from .common import CassettesOpt, SetOpt, VersionOpt, fail, open_version
 
 
@@ -25,6 +25,7 @@ def serve(
     fault_rate: Annotated[float, typer.Option(help="Fraction of calls that get a fault.")] = 0.1,
     http: Annotated[str, typer.Option(help="HTTP parser: auto (httptools when installed), h11 or httptools.")] = "auto",
     loop: Annotated[str, typer.Option(help="Event loop: auto (uvloop when installed), asyncio or uvloop.")] = "auto",
+    tier: CatalogOpt = None,
 ) -> None:
     """Serve a cassette version over HTTP: GET /{upstream-host}/{path}?{query}."""
     import importlib.util
@@ -47,6 +48,7 @@ def serve(
         "KOPA_SERVE_MISS": miss,
         "KOPA_SERVE_FAULT_SEED": "" if fault_seed is None else str(fault_seed),
         "KOPA_SERVE_FAULT_RATE": str(fault_rate),
+        "KOPA_SERVE_CATALOG": catalog_tier(tier) or "",
     }
     os.environ.update(env)
     typer.echo(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 from typing import Mapping
 
+from ..catalog import load_catalog
 from ..resolve import FaultConfig, Resolver
 from ..store import Store
 from .app import SimApp, create_app
@@ -22,5 +23,7 @@ def app_from_env(environ: Mapping[str, str] | None = None) -> SimApp:
             rate=float(env.get("KOPA_SERVE_FAULT_RATE", "0.1")),
         )
     miss = env.get("KOPA_SERVE_MISS", "strict")
-    resolver = Resolver(version, miss=miss, faults=faults)  # type: ignore[arg-type]
+    # The catalog tier ``simulator serve --catalog`` asked for (empty: the default tier).
+    catalog = load_catalog(tier=env.get("KOPA_SERVE_CATALOG") or None)
+    resolver = Resolver(version, catalog, miss=miss, faults=faults)  # type: ignore[arg-type]
     return create_app(resolver, store)
