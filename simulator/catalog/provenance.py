@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .loader import Catalog
+from .models import Endpoint
 
 __all__ = ["PAPER_PLATFORMS", "describe", "platform_table"]
 
@@ -10,17 +11,17 @@ __all__ = ["PAPER_PLATFORMS", "describe", "platform_table"]
 PAPER_PLATFORMS: dict[str, tuple[int, tuple[str, ...]]] = {
     "OpenDART": (85, ("opendart", "gen_opendart")),
     "law.go.kr DRF": (173, ("lawgokr", "gen_lawgokr")),
-    "National Assembly": (276, ("assembly",)),
+    "National Assembly": (276, ("assembly", "gen_assembly")),
     "NEIS": (12, ("neis", "gen_neis")),
     "data.go.kr NEC": (35, ("nec", "gen_nec")),
     "data.go.kr FSC": (343, ("fsc", "gen_fsc")),
     "data.go.kr MOLIT (+TAGO)": (383, ("molit", "tago", "gen_molit", "gen_tago")),
     "data.go.kr MOIS": (870, ("mois", "gen_mois")),
-    "data.go.kr KMA": (150, ("gen_kma",)),
-    "data.go.kr AirKorea": (144, ("gen_airkorea",)),
-    "data.go.kr PPS": (185, ("gen_pps",)),
-    "data.go.kr KASI": (16, ("gen_kasi",)),
-    "data.go.kr (other, curated)": (0, ("datagokr_misc",)),
+    "data.go.kr KMA": (150, ("gen_kma", "datagokr_misc/1360000")),
+    "data.go.kr AirKorea": (144, ("gen_airkorea", "datagokr_misc/B552584")),
+    "data.go.kr PPS": (185, ("gen_pps", "datagokr_misc/1230000")),
+    "data.go.kr KASI": (16, ("gen_kasi", "datagokr_misc/B090041")),
+    "data.go.kr TourAPI (curated)": (0, ("datagokr_misc/B551011",)),
     "Seoul Open Data": (0, ("seoul",)),
     "ECOS": (6, ("ecos",)),
     "juso.go.kr": (0, ("juso",)),
@@ -55,19 +56,26 @@ def describe(catalog: Catalog, endpoint_id: str) -> str:
     return "\n".join(lines)
 
 
+def _row_key(ep: Endpoint) -> str:
+    """The platform id an endpoint is counted under; the mixed curated data.go.kr file by agency."""
+    if ep.platform == "datagokr_misc":
+        return f"{ep.platform}/{ep.path.strip('/').split('/')[0]}"
+    return ep.platform
+
+
 def platform_table(catalog: Catalog) -> str:
     """Markdown: platform, published, in catalog, curated, generated."""
     rows = ["| platform | published | in catalog | curated | generated |", "|---|---:|---:|---:|---:|"]
     totals = [0, 0, 0, 0]
     seen: set[str] = set()
     for name, (published, pids) in PAPER_PLATFORMS.items():
-        eps = [e for e in catalog.endpoints.values() if e.platform in pids]
+        eps = [e for e in catalog.endpoints.values() if _row_key(e) in pids]
         seen.update(pids)
         cur = sum(e.fidelity == "curated" for e in eps)
         row = [published, len(eps), cur, len(eps) - cur]
         totals = [a + b for a, b in zip(totals, row)]
         rows.append(f"| {name} | {published or '—'} | {len(eps)} | {cur} | {len(eps) - cur} |")
-    rest = [e for e in catalog.endpoints.values() if e.platform not in seen]
+    rest = [e for e in catalog.endpoints.values() if _row_key(e) not in seen]
     if rest:
         cur = sum(e.fidelity == "curated" for e in rest)
         totals = [totals[0], totals[1] + len(rest), totals[2] + cur, totals[3] + len(rest) - cur]

@@ -64,14 +64,19 @@ def extract(
     dart_ops_repo: Annotated[Optional[Path], typer.Option(help="git dir of chrisryugj/korean-dart-mcp.")] = None,
     dart_spec_repo: Annotated[Optional[Path], typer.Option(help="git dir of ChangooLee/mcp-opendart.")] = None,
     law_repo: Annotated[Optional[Path], typer.Option(help="git dir of ChangooLee/mcp-kr-legislation (names only).")] = None,
+    assembly_wheel: Annotated[Optional[Path], typer.Option(help="assembly_api_client-1.2.6-*.whl.")] = None,
+    assembly_codes: Annotated[Optional[Path], typer.Option(help="hollobit/assembly-api-mcp docs/discovered-all-codes.json (or 'infId code' lines).")] = None,
 ) -> None:
     """Re-read facts from the sources given into simulator/catalog/generated/facts (then run generate)."""
     from ..catalog.generate.extract import extract_all
 
     if dart_ops_repo is None and dart_spec_repo is not None or dart_ops_repo is not None and dart_spec_repo is None:
         fail("OpenDART needs both --dart-ops-repo and --dart-spec-repo")
+    if (assembly_wheel is None) != (assembly_codes is None):
+        fail("the National Assembly needs both --assembly-wheel and --assembly-codes")
     paths = extract_all(datagokr_wheel=datagokr_wheel, neispy_wheel=neispy_wheel, dart_ops_repo=dart_ops_repo,
-                        dart_spec_repo=dart_spec_repo, law_repo=law_repo)
+                        dart_spec_repo=dart_spec_repo, law_repo=law_repo, assembly_wheel=assembly_wheel,
+                        assembly_codes=assembly_codes)
     if not paths:
         fail("name at least one source (see --help); sources: shared/reference/catalog_sources.md")
     for p in paths:

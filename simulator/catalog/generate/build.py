@@ -442,6 +442,46 @@ def _neis(headers: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     return [_platform("gen_neis", base, "NEIS (generated)", "나이스 교육정보 개방 포털 (생성)", "education", eps)]
 
 
+# ---- National Assembly ------------------------------------------------------------------
+def _assembly(headers: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    facts = read_facts("assembly")
+    base = headers["assembly"]
+    eps = []
+    used: set[str] = set()
+    for op in facts["operations"]:
+        code, label = op["code"], op["label"]
+        fields = _fields((n, "string", lab) for n, lab in op["fields"])
+        params = [_param(n, "string", False, lab) for n, lab in op["params"]
+                  if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", n) and n not in ("KEY", "Type", "pIndex", "pSize")]
+        eid = _ident("assembly", code)
+        if eid in used:
+            eid = _ident("assembly", code, op["infId"])
+        used.add(eid)
+        eps.append({
+            "id": eid,
+            "operation": code,
+            "summary": f"{label} (열린국회정보 {op['infId']})",
+            "summary_en": f"National Assembly open API {code} (infId {op['infId']})",
+            "path": f"/portal/openapi/{code}",
+            "record_path": f"{code}[1].row",
+            "default_page_size": 100,
+            "max_page_size": 1000,
+            "fields": fields,
+            "params": params,
+            "fidelity": "partial",
+            "provenance": {
+                "source": facts["source"],
+                "url": f"endpoint code {code} of infId {op['infId']} (the infId → code table was read "
+                       "through a read-only file tool and checked against 39 codes another fork lists)",
+                "params": f"{len(params)} published request params with Korean labels",
+                "fields": f"{len(fields)} published response fields with Korean labels",
+                "assumed": "required flags (none marked); page size limit 1000 as the curated endpoints",
+            },
+        })
+    return [_platform("gen_assembly", base, "National Assembly open API (generated)", "열린국회정보 (생성)",
+                      "politics", eps)]
+
+
 def build_platforms(*, everything: bool = False) -> tuple[list[dict[str, Any]], BuildReport]:
     """Every generated platform (raw dicts in the catalog file schema) and a report.
 
@@ -449,7 +489,7 @@ def build_platforms(*, everything: bool = False) -> tuple[list[dict[str, Any]], 
     on ``apis.data.go.kr``), not only the paper's.
     """
     headers = _curated_headers()
-    plats = _opendart(headers) + _lawgokr(headers) + _neis(headers)
+    plats = _opendart(headers) + _lawgokr(headers) + _neis(headers) + _assembly(headers)
     if everything:
         codes = sorted({op["url"].split("/")[3] for n in ("datagokr_client", "datagokr_client_other")
                         for op in read_facts(n)["operations"]})

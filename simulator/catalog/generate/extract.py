@@ -24,10 +24,13 @@ from typing import Any
 
 __all__ = [
     "FACTS_DIR",
+    "extract_all",
+    "extract_assembly",
     "extract_datagokr_client",
     "extract_lawgokr_layout",
     "extract_neispy",
     "extract_opendart",
+    "read_assembly_codes",
     "read_facts",
     "write_facts",
 ]
@@ -293,6 +296,46 @@ def extract_neispy(wheel: Path) -> dict[str, Any]:
     return {"source": f"pypi:neispy=={_wheel_version(wheel)}", "operations": ops}
 
 
+# ---- National Assembly (assembly-api-client wheel, MIT; hollobit/assembly-api-mcp, MIT) --
+def read_assembly_codes(path: Path) -> dict[str, str]:
+    """infId → endpoint code, from ``docs/discovered-all-codes.json`` or ``infId code`` lines."""
+    text = path.read_text(encoding="utf-8")
+    if text.lstrip().startswith("{"):
+        return {a["infId"]: a["code"] for a in json.loads(text)["apis"] if a.get("code")}
+    pairs = (line.split() for line in text.splitlines() if line.strip())
+    return {inf: code for inf, code in pairs if code != "-"}
+
+
+def extract_assembly(wheel: Path, codes: dict[str, str], codes_source: str) -> dict[str, Any]:
+    """The Assembly's APIs: endpoint code (``codes``), name, request params and response fields.
+
+    ``assembly_client/generated/services.py`` names each API (``Service`` enum: name → infId);
+    ``models.py`` holds ``Params_<infId>`` and ``Model_<infId>`` classes whose ``Field``
+    descriptions are the portal's Korean labels.
+    """
+    with zipfile.ZipFile(wheel) as zf:
+        services = ast.parse(zf.read("assembly_client/generated/services.py").decode("utf-8"))
+        models = ast.parse(zf.read("assembly_client/generated/models.py").decode("utf-8"))
+    names: dict[str, str] = {}
+    for node in ast.walk(services):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and isinstance(node.targets[0], ast.Name):
+            # Enum names are the Korean names with spaces as ``_`` and an ``S`` before a digit.
+            names[str(node.value.value)] = re.sub(r"^S(?=\d)", "", node.targets[0].id).replace("_", " ")
+    tables: dict[str, list[list[str]]] = {}
+    for cls in (n for n in models.body if isinstance(n, ast.ClassDef)):
+        rows = []
+        for stmt in cls.body:
+            if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and isinstance(stmt.value, ast.Call):
+                kw = {k.arg: k.value.value for k in stmt.value.keywords if isinstance(k.value, ast.Constant)}
+                rows.append([str(kw.get("alias", stmt.target.id)), _label(str(kw.get("description", "")))])
+        tables[cls.name] = rows
+    ops = []
+    for inf in sorted(set(names) & set(codes)):
+        ops.append({"infId": inf, "code": codes[inf], "label": names[inf],
+                    "params": tables.get(f"Params_{inf}", []), "fields": tables.get(f"Model_{inf}", [])})
+    return {"source": f"pypi:assembly-api-client=={_wheel_version(wheel)} + {codes_source}", "operations": ops}
+
+
 # ---- facts files -----------------------------------------------------------------------
 def write_facts(name: str, facts: dict[str, Any], *, directory: Path = FACTS_DIR, compress: bool = False) -> Path:
     """Write one source's facts, compact and in a stable order (gzip with a fixed mtime)."""
@@ -333,6 +376,8 @@ def extract_all(
     dart_ops_repo: Path | None = None,
     dart_spec_repo: Path | None = None,
     law_repo: Path | None = None,
+    assembly_wheel: Path | None = None,
+    assembly_codes: Path | None = None,
     directory: Path = FACTS_DIR,
 ) -> list[Path]:
     """Re-extract the facts of every source given (the others keep their committed files)."""
@@ -350,4 +395,8 @@ def extract_all(
         written.append(write_facts("lawgokr", extract_lawgokr_layout(law_repo), directory=directory))
     if neispy_wheel is not None:
         written.append(write_facts("neis", extract_neispy(neispy_wheel), directory=directory))
+    if assembly_wheel is not None and assembly_codes is not None:
+        source = "github:hollobit/assembly-api-mcp docs/discovered-all-codes.json (infId → code)"
+        facts = extract_assembly(assembly_wheel, read_assembly_codes(assembly_codes), source)
+        written.append(write_facts("assembly", facts, directory=directory))
     return written
