@@ -56,6 +56,10 @@ _FORMAT_PARAMS = {
     "returnType": {"json": "json", "xml": "xml"},
     "dataType": {"JSON": "json", "XML": "xml"},
 }
+#: A request parameter name as the portals spell them (``cond[BPLC_NM::LIKE]`` included).
+_WIRE_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_\[\]:.\-]*")
+#: A name usable as a record field (and an XML element).
+_IDENT_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 #: The portal's ``cond[FIELD::OP]`` filter params, and the query ops they map to.
 _COND_RE = re.compile(r"cond\[(\w+)::(\w+)\]")
 _COND_OPS = {"EQ": "equals", "LIKE": "contains"}
@@ -118,7 +122,7 @@ def _fields(facts: Iterable[tuple[str, str, str]]) -> list[dict[str, Any]]:
     """Record fields from facts: envelope members and repeats dropped, names kept as published."""
     out, seen = [], set()
     for name, ftype, label in facts:
-        if name in _ENVELOPE or name in seen or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+        if name in _ENVELOPE or name in seen or not _IDENT_RE.fullmatch(name):
             continue
         seen.add(name)
         out.append(_field(name, ftype, label))
@@ -187,7 +191,7 @@ def _datagokr_endpoint(op: dict[str, Any], prefix: str, agency_ko: str, used: se
     for name, ptype, required, label in op["params"]:
         if name in ("pageNo", "numOfRows", "serviceKey", "ServiceKey") or name in names:
             continue
-        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_\[\]:.\-]*", name):
+        if not _WIRE_RE.fullmatch(name):
             continue
         names.add(name)
         if name in _FORMAT_PARAMS and not options:
@@ -207,7 +211,7 @@ def _datagokr_endpoint(op: dict[str, Any], prefix: str, agency_ko: str, used: se
             continue
         m = _COND_RE.fullmatch(p["name"])
         fname, op_name = (m.group(1), m.group(2)) if m else (p["name"], "EQ")
-        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", fname):
+        if not _IDENT_RE.fullmatch(fname):
             continue  # a published name that is no record field (``cond[X::LT]]``)
         if fname not in field_names and (m or not fields):
             # The portal's cond[FIELD::OP] filters name record fields; an operation without
@@ -408,6 +412,26 @@ def _lawgokr(headers: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     return [_platform("gen_lawgokr", base, "law.go.kr DRF (generated)", "국가법령정보 공동활용 (생성)", "law", eps)]
 
 
+# ---- the open-portal family (NEIS, National Assembly) ----------------------------------
+def _openportal(eid: str, operation: str, path: str, fields: list[dict[str, Any]], params: list[dict[str, Any]],
+                *, summary: str, summary_en: str, provenance: dict[str, str]) -> dict[str, Any]:
+    """One generated endpoint of the head/row portals (record path ``<service>[1].row``)."""
+    return {
+        "id": eid,
+        "operation": operation,
+        "summary": summary,
+        "summary_en": summary_en,
+        "path": path,
+        "record_path": f"{operation}[1].row",
+        "default_page_size": 100,
+        "max_page_size": 1000,
+        "fields": fields,
+        "params": params,
+        "fidelity": "partial",
+        "provenance": provenance,
+    }
+
+
 # ---- NEIS -------------------------------------------------------------------------------
 def _neis(headers: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     facts = read_facts("neis")
@@ -419,26 +443,17 @@ def _neis(headers: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
         params = [_param("ATPT_OFCDC_SC_CODE", "string", False, "시도교육청코드")]
         if any(f["name"] == "SD_SCHUL_CODE" for f in fields):
             params.append(_param("SD_SCHUL_CODE", "string", False, "행정표준코드 (학교)"))
-        eps.append({
-            "id": _ident("neis", service),
-            "operation": service,
-            "summary": f"나이스 {service} 조회 (교육정보 개방 포털)",
-            "summary_en": summary_en(service, "NEIS hub"),
-            "path": f"/hub/{service}",
-            "record_path": f"{service}[1].row",
-            "default_page_size": 100,
-            "max_page_size": 1000,
-            "fields": fields,
-            "params": params,
-            "fidelity": "partial",
-            "provenance": {
+        eps.append(_openportal(
+            _ident("neis", service), service, f"/hub/{service}", fields, params,
+            summary=f"나이스 {service} 조회 (교육정보 개방 포털)", summary_en=summary_en(service, "NEIS hub"),
+            provenance={
                 "source": facts["source"],
                 "url": f"hub service {service}",
                 "params": "office and school codes (the hub's common filters)",
                 "fields": f"{len(fields)} published row fields with Korean labels",
                 "assumed": "other filters of the service",
             },
-        })
+        ))
     return [_platform("gen_neis", base, "NEIS (generated)", "나이스 교육정보 개방 포털 (생성)", "education", eps)]
 
 
@@ -452,24 +467,16 @@ def _assembly(headers: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
         code, label = op["code"], op["label"]
         fields = _fields((n, "string", lab) for n, lab in op["fields"])
         params = [_param(n, "string", False, lab) for n, lab in op["params"]
-                  if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", n) and n not in ("KEY", "Type", "pIndex", "pSize")]
+                  if _IDENT_RE.fullmatch(n) and n not in ("KEY", "Type", "pIndex", "pSize")]
         eid = _ident("assembly", code)
         if eid in used:
             eid = _ident("assembly", code, op["infId"])
         used.add(eid)
-        eps.append({
-            "id": eid,
-            "operation": code,
-            "summary": f"{label} (열린국회정보 {op['infId']})",
-            "summary_en": f"National Assembly open API {code} (infId {op['infId']})",
-            "path": f"/portal/openapi/{code}",
-            "record_path": f"{code}[1].row",
-            "default_page_size": 100,
-            "max_page_size": 1000,
-            "fields": fields,
-            "params": params,
-            "fidelity": "partial",
-            "provenance": {
+        eps.append(_openportal(
+            eid, code, f"/portal/openapi/{code}", fields, params,
+            summary=f"{label} (열린국회정보 {op['infId']})",
+            summary_en=f"National Assembly open API {code} (infId {op['infId']})",
+            provenance={
                 "source": facts["source"],
                 "url": f"endpoint code {code} of infId {op['infId']} (the infId → code table was read "
                        "through a read-only file tool and checked against 39 codes another fork lists)",
@@ -477,7 +484,7 @@ def _assembly(headers: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
                 "fields": f"{len(fields)} published response fields with Korean labels",
                 "assumed": "required flags (none marked); page size limit 1000 as the curated endpoints",
             },
-        })
+        ))
     return [_platform("gen_assembly", base, "National Assembly open API (generated)", "열린국회정보 (생성)",
                       "politics", eps)]
 

@@ -35,6 +35,11 @@ __all__ = [
     "write_facts",
 ]
 
+try:  # a core dependency (three times faster on the 10,000-operation facts); json otherwise
+    from orjson import loads as _loads
+except ImportError:  # pragma: no cover
+    _loads = json.loads
+
 FACTS_DIR = Path(__file__).resolve().parent.parent / "generated" / "facts"
 
 _PY_TYPES = {"str": "string", "int": "integer", "float": "number", "bool": "boolean"}
@@ -357,10 +362,8 @@ def write_facts(name: str, facts: dict[str, Any], *, directory: Path = FACTS_DIR
 def read_facts(name: str, *, directory: Path = FACTS_DIR) -> dict[str, Any]:
     """One source's facts (``name.json`` or ``name.json.gz``)."""
     plain = directory / f"{name}.json"
-    if plain.exists():
-        return json.loads(plain.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
-    packed = directory / f"{name}.json.gz"
-    return json.loads(gzip.decompress(packed.read_bytes()).decode("utf-8"))  # type: ignore[no-any-return]
+    data = plain.read_bytes() if plain.exists() else gzip.decompress((directory / f"{name}.json.gz").read_bytes())
+    return _loads(data)  # type: ignore[no-any-return]
 
 
 #: data.go.kr agency codes whose facts ship uncompressed-equivalent in ``datagokr_client``
