@@ -226,7 +226,7 @@ def render(doc: dict[str, Any]) -> str:
     """The Markdown section of ``RESULTS.md``."""
     m = doc["machine"]
     lines = [
-        "## Catalog scale: 82 → 2,318+ → ≈ 11,000 endpoints",
+        "## Catalog scale: " + " → ".join(f"{r['endpoints']:,}" for r in doc["tiers"]) + " endpoints",
         "",
         f"Generated {doc['generated_at']} ({doc['mode']} run, {doc['elapsed_s']:.0f} s) by:",
         "",
@@ -253,7 +253,7 @@ def render(doc: dict[str, Any]) -> str:
         "",
         f"Match: {doc['requests']} requests (one per curated endpoint, the same at every size) and "
         f"{doc['generated_requests']} to generated endpoints, {doc['rounds']} interleaved rounds, median. "
-        "Load: a fresh process per rep (median); `all` builds its ≈ 8,700 extra endpoints from the "
+        "Load: a fresh process per rep (median); `all` builds its extra endpoints from the "
         "committed facts in memory. Serve start-up: process start to the first `/_sim/health` answer, "
         "the shipped version's index already compiled.",
         "",
