@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -82,7 +82,7 @@ class _Route:
                 regex += re.escape(piece[piece.rfind("}") + 1 :])
             else:
                 regex += "/" + re.escape(piece)
-        self.regex = re.compile("^" + regex + "/?$")
+        self._pattern = "^" + regex + "/?$"
         self.literal_count = sum(1 for p in pieces if not p.startswith("{"))
         #: The whole path when it has no params (matched by a dict lookup first).
         self.fixed_path: str | None = (
@@ -102,6 +102,12 @@ class _Route:
                     lookup[name.lower()] = p.name
         self.lookup = lookup
         self.conditions = tuple((k, v.lower()) for k, v in ep.match.items())
+
+
+    @cached_property
+    def regex(self) -> re.Pattern[str]:
+        """The path regex, compiled on first use (most routes of a large catalog never are)."""
+        return re.compile(self._pattern)
 
 
 class _HostRoutes:
