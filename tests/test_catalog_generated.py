@@ -94,3 +94,33 @@ def test_cli_show_stats_tools(tmp_path: Path) -> None:
     assert env.exit_code == 0 and len(json.loads(out.read_text(encoding="utf-8"))) >= 2318
     wrong = runner.invoke(app, ["tools", "--catalog", "huge"])
     assert wrong.exit_code == 1 and "--catalog='huge': choose curated, full, all" in wrong.output
+
+
+@pytest.mark.parametrize("tier", ["curated", "full"])
+def test_every_endpoint_is_matched_back(tier: str) -> None:
+    """A request built for an endpoint matches that endpoint (host, path and condition indexes)."""
+    from simulator import build_request
+
+    catalog = load_catalog(tier=tier)
+    for ep in catalog.endpoints.values():
+        params = {p.name: p.example or (p.enum[0] if p.enum else "1") for p in ep.params
+                  if p.role != "auth" and (p.required or p.location == "path")}
+        assert catalog.match(build_request(ep, params, key="k")).endpoint.id == ep.id
+
+
+def test_condition_index_keeps_the_scan_answers(full) -> None:  # type: ignore[no-untyped-def]
+    """law.go.kr routes picked by `target`: a known value, another case, an unknown one, none."""
+    from simulator.errors import UnknownEndpoint
+    from simulator.request import SimRequest
+
+    def match(*query: tuple[str, str]) -> str:
+        req = SimRequest(method="GET", host="www.law.go.kr", path="/DRF/lawSearch.do", query=query,
+                         headers=(), scheme="https")
+        return full.match(req).endpoint.id
+
+    assert match(("target", "law"), ("OC", "x")) == "lawgokr_law_search"
+    assert match(("target", "PREC")) == "lawgokr_prec_search"
+    assert match(("target", "admrul")) == "law_admrul_search"
+    for query in ((("target", "nope"),), (), (("target", ""),)):
+        with pytest.raises(UnknownEndpoint, match="unknown path='/DRF/lawSearch.do'"):
+            match(*query)
