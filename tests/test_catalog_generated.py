@@ -32,8 +32,11 @@ def test_committed_output_is_what_the_facts_give() -> None:
     assert [dump_platform(p) for p in again] == [dump_platform(p) for p in plats]
 
 
-def test_default_tier_is_curated_and_full_has_paper_scale(full) -> None:  # type: ignore[no-untyped-def]
-    curated = load_catalog()
+def test_tiers_and_the_paper_scale(full) -> None:  # type: ignore[no-untyped-def]
+    from simulator.catalog import DEFAULT_TIER
+
+    assert load_catalog().tier == DEFAULT_TIER  # the one-line switch (loader.py) decides
+    curated = load_catalog(tier="curated")
     assert curated.tier == "curated" and len(curated.endpoints) == 82
     assert all(e.fidelity == "curated" for e in curated.endpoints.values())
     assert full.tier == "full" and len(full.endpoints) >= 2318
@@ -46,7 +49,7 @@ def test_default_tier_is_curated_and_full_has_paper_scale(full) -> None:  # type
 
 
 def test_curated_always_wins(full) -> None:  # type: ignore[no-untyped-def]
-    curated = load_catalog()
+    curated = load_catalog(tier="curated")
     for eid, ep in curated.endpoints.items():
         assert full.endpoints[eid] == ep
     routes: dict[tuple[str, str, tuple[tuple[str, str], ...]], str] = {}
