@@ -151,3 +151,15 @@ def test_every_generated_endpoint_answers_from_the_sandbox() -> None:
         assert again.handle(req).body == resp.body, ep.id
         checked += 1
     assert checked >= 2318 - 82
+
+
+def test_entity_fields_are_what_the_pickers_fill() -> None:
+    import random
+
+    from simulator.sandbox.gen.synth import ENTITIES, ENTITY_FIELDS
+    from simulator.sandbox.world import World
+
+    world = World(0)
+    for entity, pick in ENTITIES.items():
+        keys = set(pick(world, random.Random(1)))
+        assert keys == {k for k, e in ENTITY_FIELDS.items() if e == entity}, entity

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
 from .common import fail
+
+if TYPE_CHECKING:
+    from ..catalog import Catalog
 
 catalog_app = typer.Typer(help="The catalog: generate entries from published facts, show their provenance.",
                           no_args_is_help=True)
@@ -30,7 +33,7 @@ def catalog_tier(option: str | None) -> str | None:
     return tier
 
 
-def load_tier(option: str | None):  # type: ignore[no-untyped-def]
+def load_tier(option: str | None) -> Catalog:
     """The shipped catalog of the tier a command asked for."""
     from ..catalog import load_catalog
 

@@ -69,13 +69,21 @@ def _election(world: World, rng: random.Random) -> dict[str, Any]:
     return {"sgid": e["sgId"], "sgtypecode": e["sgTypecode"], "sgname": e["sgName"], "sgvotedate": e["sgVotedate"]}
 
 
-#: Entity → (picker, the lowercased field names it fills).
+#: Entity → its picker (a record of the world, under the lowercased field names it fills).
 ENTITIES: dict[str, Picker] = {
     "company": _company, "school": _school, "region": _region, "station": _station, "election": _election,
 }
-_SAMPLE = World(0)
+#: Lowercased field name → the entity that fills it (the pickers' keys; a test keeps them equal).
 ENTITY_FIELDS: dict[str, str] = {
-    name: entity for entity, pick in ENTITIES.items() for name in pick(_SAMPLE, random.Random(0))
+    **dict.fromkeys(("corp_code", "corp_name", "stock_code", "srtncd", "isincd", "crno", "jurir_no",
+                     "bizr_no", "stock_name", "corp_cls", "itmsnm"), "company"),
+    **dict.fromkeys(("atpt_ofcdc_sc_code", "atpt_ofcdc_sc_nm", "sd_schul_code", "schul_nm"), "school"),
+    **dict.fromkeys(("lawd_cd", "sigungu_cd", "sigungucd", "sggcd", "sgg_cd", "bjdong_cd", "bjdongcd",
+                     "stdgcd", "stdg_cd", "bjd_code", "bjdcode", "legaldong_cd", "admcd", "adm_cd",
+                     "regioncd", "region_cd", "ctprvn_cd", "sido_cd", "sidocd", "sido_nm", "sidonm",
+                     "sgg_nm", "sggnm", "sigungu_nm", "emd_nm", "umd_nm", "umdnm"), "region"),
+    **dict.fromkeys(("citycode", "cityname", "nodeid", "nodenm", "nodeno", "gpslati", "gpslong"), "station"),
+    **dict.fromkeys(("sgid", "sgtypecode", "sgname", "sgvotedate"), "election"),
 }
 #: Filter fields that pick their entity by value (field name → the world's lookup).
 _LOOKUPS: dict[str, Callable[[World, str], dict[str, Any] | None]] = {
