@@ -85,6 +85,8 @@ def test_cli_show_stats_tools(tmp_path: Path) -> None:
     assert "fidelity: partial" in shown.output and "source: github:chrisryugj/korean-dart-mcp" in shown.output
     cur = runner.invoke(app, ["catalog", "show", "molit_apt_trades", "--catalog", "full"])
     assert "fidelity: curated" in cur.output and "shadows generated: molit_rtmsdata_svc_apt_trade" in cur.output
+    left = runner.invoke(app, ["catalog", "show", "molit_rtmsdata_svc_apt_trade"])
+    assert left.exit_code == 0 and "the curated endpoint 'molit_apt_trades' serves its URL" in left.output
     bad = runner.invoke(app, ["catalog", "show", "no_such_tool", "--catalog", "curated"])
     assert bad.exit_code == 1 and "unknown endpoint id='no_such_tool'" in bad.output
     stats = runner.invoke(app, ["catalog", "stats"])

@@ -30,6 +30,10 @@ PAPER_PLATFORMS: dict[str, tuple[int, tuple[str, ...]]] = {
 
 def describe(catalog: Catalog, endpoint_id: str) -> str:
     """A few lines: the endpoint, its fidelity, where each part of it came from."""
+    shadowed_by = dict(catalog.shadowed).get(endpoint_id)
+    if shadowed_by is not None and endpoint_id not in catalog.endpoints:
+        return (f"{endpoint_id}: a generated entry left out, the curated endpoint {shadowed_by!r} serves its "
+                f"URL (curated wins); `simulator catalog show {shadowed_by}`")
     ep = catalog.endpoint(endpoint_id)
     plat = catalog.platform_of(ep)
     lines = [
