@@ -1,4 +1,4 @@
-"""Smoke test of ``bench.perf.catalog_scale --quick``: every measure reported, its section written.
+"""Smoke test of ``perf.catalog_scale --quick``: every measure reported, its section written.
 
 No timing assertions beyond the harness's own target flag (timings depend on the machine).
 """
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.perf import catalog_scale
+from perf import catalog_scale
 
 pytestmark = pytest.mark.slow
 

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, TypeVar, cast
 
 import yaml
 from pydantic import ValidationError
@@ -17,6 +17,8 @@ from .models import Endpoint, Param, Platform
 from .tiers import Tier, check_tier, generated_platforms
 
 __all__ = ["Catalog", "DATA_DIR", "DEFAULT_TIER", "Match", "load_catalog"]
+
+T = TypeVar("T")
 
 DATA_DIR = Path(__file__).parent / "data"
 #: libyaml's safe loader where PyYAML has it (ten times faster; same documents), else PyYAML's.
@@ -191,6 +193,7 @@ class Catalog:
         self.endpoints: dict[str, Endpoint] = {}
         self._routes: dict[str, list[_Route]] = {}
         self._hosts: dict[str, _HostRoutes] = {}
+        self._derived: dict[str, Any] = {}
         #: The tier this catalog was loaded as (``load_catalog``), and the generated
         #: endpoints left out because a curated one serves their URL: (generated, curated).
         self.tier: str = "curated"
@@ -257,6 +260,15 @@ class Catalog:
             for ep in self.endpoints.values()
             if platforms is None or ep.platform in platforms
         ]
+
+    def derived(self, name: str, make: Callable[[Catalog], T]) -> T:
+        """``make(self)``, computed once per catalog and kept under ``name`` (a catalog is
+        immutable, so what is derived from it stays true), e.g. the OpenAPI document."""
+        try:
+            return cast(T, self._derived[name])
+        except KeyError:
+            value = self._derived[name] = make(self)
+            return value
 
     def match(self, req: SimRequest) -> Match:
         """Find the endpoint serving ``req`` and read its parameters.

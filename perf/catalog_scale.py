@@ -19,8 +19,8 @@ operation the committed facts know, ≈ 11,000). For each:
 
 Run it (writes ``results/catalog_scale.json`` and the catalog_scale section of ``RESULTS.md``)::
 
-    python -m bench.perf.catalog_scale            # full run (a few minutes on 2 cores)
-    python -m bench.perf.catalog_scale --quick    # curated and full only, fewer rounds
+    python -m perf.catalog_scale            # full run (a few minutes on 2 cores)
+    python -m perf.catalog_scale --quick    # curated and full only, fewer rounds
 """
 
 from __future__ import annotations
@@ -39,12 +39,12 @@ from typing import Any
 
 import httpx
 
-from bench.perf._common import base_parser, machine, now_utc, print_targets, stop_server, write_results
+from perf._common import base_parser, machine, now_utc, print_targets, stop_server, write_results
 
 __all__ = ["Config", "FULL", "QUICK", "main", "run"]
 
 NAME = "catalog_scale"
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @dataclass(frozen=True)
@@ -201,7 +201,7 @@ def run(cfg: Config) -> dict[str, Any]:
     largest = rows[cfg.tiers[-1]]
     doc: dict[str, Any] = {
         "benchmark": NAME, "mode": cfg.mode, "generated_at": now_utc(),
-        "command": "python -m bench.perf.catalog_scale" + ("" if cfg.mode == "full" else " --quick"),
+        "command": "python -m perf.catalog_scale" + ("" if cfg.mode == "full" else " --quick"),
         "machine": machine(), "rounds": cfg.rounds, "requests": len(curated_reqs),
         "generated_requests": len(gen_reqs), "tiers": [rows[t] for t in cfg.tiers],
         "elapsed_s": time.perf_counter() - started,
@@ -265,7 +265,7 @@ def render(doc: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """``python -m bench.perf.catalog_scale [--quick] [--out DIR] [--markdown FILE]``."""
+    """``python -m perf.catalog_scale [--quick] [--out DIR] [--markdown FILE]``."""
     p = base_parser(NAME, __doc__.split("\n\n")[0], quick_help="curated and full tiers, 3 rounds, no serve (CI smoke)")
     args = p.parse_args(argv)
     doc = run(QUICK if args.quick else FULL)
