@@ -105,7 +105,6 @@ class _Route:
         self.lookup = lookup
         self.conditions = tuple((k, v.lower()) for k, v in ep.match.items())
 
-
     @cached_property
     def regex(self) -> re.Pattern[str]:
         """The path regex, compiled on first use (most routes of a large catalog never are)."""
