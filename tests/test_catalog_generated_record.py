@@ -41,16 +41,22 @@ def _value(ep: Endpoint, name: str) -> str:
     return "1" if p.type == "integer" else "A1"
 
 
-def _sample(catalog: Catalog) -> list[tuple[Endpoint, dict[str, str]]]:
-    out = []
-    for pid in sorted(p for p in catalog.platforms if p.startswith("gen_")):
-        eps = sorted((e for e in catalog.endpoints.values() if e.platform == pid and e.kind != "binary"),
-                     key=lambda e: e.id)
-        for ep in eps[:PER_PLATFORM]:
-            params = {p.name: _value(ep, p.name) for p in ep.params
-                      if p.required and p.role not in ("auth", "format", "page", "page_size")}
-            out.append((ep, params))
-    return out
+def _sample(catalog: Catalog, plan: Path) -> list[tuple[Endpoint, dict[str, str]]]:
+    """The first generated tools of each platform, from ``simulator catalog seeds`` (written to ``plan``)."""
+    written = CliRunner().invoke(app, ["catalog", "seeds", "--out", str(plan), "--set", "gen"])
+    assert written.exit_code == 0, written.output
+    doc = yaml.safe_load(plan.read_text(encoding="utf-8"))
+    assert len(doc["seeds"]) >= 2318 - 82 - 2  # every generated tool but the two ZIP downloads
+    taken: dict[str, int] = {}
+    seeds = []
+    for seed in doc["seeds"]:
+        ep = catalog.endpoint(seed["endpoint"])
+        if taken.setdefault(ep.platform, 0) < PER_PLATFORM:
+            taken[ep.platform] += 1
+            seeds.append(seed)
+    doc.update(seeds=seeds, rate_per_sec={"default": 0}, fidelity_samples=0)
+    plan.write_text(yaml.safe_dump(doc, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    return [(catalog.endpoint(s["endpoint"]), dict(s["params"])) for s in seeds]
 
 
 def _records(ep: Endpoint, body: bytes) -> int:
@@ -62,13 +68,9 @@ def _records(ep: Endpoint, body: bytes) -> int:
 
 def test_generated_tools_record_and_replay(tmp_path: Path) -> None:
     catalog = load_catalog(tier="full")
-    sample = _sample(catalog)
-    assert len({ep.platform for ep, _ in sample}) >= 12
     plan = tmp_path / "plan.yaml"
-    plan.write_text(yaml.safe_dump({
-        "set": "gen", "rate_per_sec": {"default": 0}, "fidelity_samples": 0,
-        "seeds": [{"endpoint": ep.id, "params": params} for ep, params in sample],
-    }, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    sample = _sample(catalog, plan)
+    assert len({ep.platform for ep, _ in sample}) >= 13
     cassettes = tmp_path / "cassettes"
     with serve_in_thread(create_app(seed=0, catalog=catalog)) as base:
         result = CliRunner().invoke(app, [

@@ -107,6 +107,23 @@ def show(
         fail(str(exc))
 
 
+@catalog_app.command("seeds")
+def seeds(
+    out: Annotated[Path, typer.Option(help="Where to write the recording plan (YAML).")],
+    platform: Annotated[Optional[list[str]], typer.Option(help="Only these platforms (default: every generated one).")] = None,
+    set_name: Annotated[str, typer.Option("--set", help="Cassette set of the plan.")] = "kopa",
+    catalog: CatalogOpt = "full",
+) -> None:
+    """Write a recording plan with one seed per generated endpoint (record it with --catalog full)."""
+    import yaml
+
+    from ..catalog.generate.seeds import seed_plan
+
+    plan = seed_plan(load_tier(catalog), platforms=platform, set_name=set_name)
+    out.write_text(yaml.safe_dump(plan, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    typer.echo(f"wrote {len(plan['seeds'])} seeds to {out}", err=True)
+
+
 @catalog_app.command("stats")
 def stats(catalog: CatalogOpt = "full") -> None:
     """Tools per platform and tier (curated, generated) as a Markdown table."""
