@@ -60,9 +60,10 @@ _FORMAT_PARAMS = {
 _WIRE_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_\[\]:.\-]*")
 #: A name usable as a record field (and an XML element).
 _IDENT_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-#: The portal's ``cond[FIELD::OP]`` filter params, and the query ops they map to.
+#: The portal's ``cond[FIELD::OP]`` filter params (they name a record field). Generated
+#: endpoints declare no query semantics: nothing measured says a full collection filtered
+#: equals the filtered answer, so filters stay part of the collection key.
 _COND_RE = re.compile(r"cond\[(\w+)::(\w+)\]")
-_COND_OPS = {"EQ": "equals", "LIKE": "contains"}
 #: Field-name endings that mark an entity code (EDGE hint, and the sandbox draws them).
 _CODE_RE = re.compile(r"(?i)(cd|code|_id|Id|No|num|sn)$")
 
@@ -204,13 +205,12 @@ def _datagokr_endpoint(op: dict[str, Any], prefix: str, agency_ko: str, used: se
         params.append(_param(name, ptype, bool(required), label))
     fields = _fields((n, t, lab) for n, t, lab in op["fields"])
     fields_from = f"{len(fields)} published fields (the source lists at most 8 per operation)"
-    rules: list[dict[str, str]] = []
     field_names = {f["name"] for f in fields}
     for p in params:
         if p["role"] != "filter":
             continue
         m = _COND_RE.fullmatch(p["name"])
-        fname, op_name = (m.group(1), m.group(2)) if m else (p["name"], "EQ")
+        fname = m.group(1) if m else p["name"]
         if not _IDENT_RE.fullmatch(fname):
             continue  # a published name that is no record field (``cond[X::LT]]``)
         if fname not in field_names and (m or not fields):
@@ -218,8 +218,6 @@ def _datagokr_endpoint(op: dict[str, Any], prefix: str, agency_ko: str, used: se
             # published fields echoes its filters (assumed, said in provenance).
             fields.append(_field(fname, "string", p.get("description", "")))
             field_names.add(fname)
-        if fname in field_names and op_name in _COND_OPS:
-            rules.append({"param": p["name"], "field": fname, "op": _COND_OPS[op_name]})
     if not op["fields"] or len(fields) > len(_fields((n, t, lab) for n, t, lab in op["fields"])):
         fields_from += "; fields named by filter params added"
     if not fields:
@@ -238,7 +236,6 @@ def _datagokr_endpoint(op: dict[str, Any], prefix: str, agency_ko: str, used: se
         "fields": fields,
         "params": params,
         "options": options,
-        **({"query": {"filters": rules}} if rules else {}),
         "fidelity": "partial",
         "provenance": {
             "source": source,
@@ -399,8 +396,13 @@ def _lawgokr(headers: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
                 "assumed": f"envelope root {target}Search / item {target}" if search else f"detail root {target}",
             },
         }
+        paged = {p["role"] for p in params} >= {"page", "page_size"}
+        if search and not paged:
+            # No paging params published: the target is taken to answer every row at once.
+            ep["provenance"]["assumed"] += "; no paging params published: one page of up to 100 rows"
         if search:
-            ep.update({"record_path": f"{target}Search.{target}", "default_page_size": 20, "max_page_size": 100,
+            ep.update({"record_path": f"{target}Search.{target}", "default_page_size": 20 if paged else 100,
+                       "max_page_size": 100,
                        "options": {"root": f"{target}Search", "item": target, "section": "명칭"},
                        "fields": [_field("일련번호", "string", "일련번호"), {"name": "명칭", "description": "명칭"},
                                   {"name": "일자", "description": "일자 (YYYYMMDD)"}]})

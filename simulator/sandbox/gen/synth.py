@@ -134,15 +134,18 @@ def _value(f: FieldSpec, i: int, rng: random.Random, world: World) -> Any:
     return f"{base} {i + 1}"
 
 
+#: data.go.kr's ``cond[FIELD::OP]`` filters: the field they test, and how.
+_COND_RE = re.compile(r"cond\[(\w+)::(EQ|LIKE)\]")
+
+
 def _filter_fields(ep: Endpoint, filters: dict[str, str]) -> dict[str, tuple[str, str]]:
     """Field name → (op, value) for the filters that name a field of ``ep``."""
     names = {f.name for f in ep.fields}
     out: dict[str, tuple[str, str]] = {}
-    rules = {r.param: r for r in ep.query.filters} if ep.query is not None else {}
     for param, value in filters.items():
-        rule = rules.get(param)
-        if rule is not None and rule.op in ("equals", "contains") and rule.transform is None:
-            out[rule.field] = (rule.op, value)
+        m = _COND_RE.fullmatch(param)
+        if m is not None and m.group(1) in names:
+            out[m.group(1)] = ("equals" if m.group(2) == "EQ" else "contains", value)
         elif param in names:
             out[param] = ("equals", value)
     return out
