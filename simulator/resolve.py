@@ -22,12 +22,13 @@ import json
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any, Callable, Literal
+from typing import Any, Callable, Iterable, Literal
 
 from .catalog import Catalog, Endpoint, Match, load_catalog
 from .dialects import Split, SplitError, collection_key, get_dialect
 from .errors import UnknownEndpoint
-from .query import apply_query, query_split
+from .ignore import IGNORED_HEADER, drop_ignored, normalize_ignore_params, without_params
+from .query import apply_order, apply_query, query_split
 from .request import SimRequest, SimResponse
 from .secrets import canonical_request, fingerprint
 from .store import CollectionInfo, Version
@@ -133,6 +134,9 @@ class Resolver:
         live: forwarder for the ``live`` miss policy.
         answer_memo_bytes: how many bytes of rendered window and query answers to keep for
             repeated requests (0: render every time; the bytes are the same either way).
+        ignore_params: parameter names never used to find a recording (like vcrpy's
+            ``match_on``); parameters the catalog does not know, and role ``ignore`` ones,
+            are ignored anyway. Answers name what they ignored in ``x-sim-ignored``.
     """
 
     def __init__(
@@ -144,6 +148,7 @@ class Resolver:
         faults: FaultConfig | None = None,
         live: LiveForwarder | None = None,
         answer_memo_bytes: int = ANSWER_MEMO_BYTES,
+        ignore_params: Iterable[str] = (),
     ) -> None:
         if miss not in ("strict", "native", "live"):
             raise ValueError(f"miss={miss!r} is not a miss policy; use strict, native or live")
@@ -154,6 +159,7 @@ class Resolver:
         self.miss = miss
         self.faults = faults
         self.live = live
+        self.ignore_params = normalize_ignore_params(ignore_params)
         self._query_cache = _Cache()
         self._by_endpoint: dict[str, list[CollectionInfo]] = {}
         # The catalog is immutable, so a request's match and canonical
@@ -270,7 +276,13 @@ class Resolver:
                 sim_error(404, "unknown_endpoint", ident.unknown, request=canon), "error"
             )
         # The memoised match is shared: what follows gets its own params.
-        match = Match(ident.match.endpoint, dict(ident.match.params), ident.match.unknown)
+        match, ignored = drop_ignored(ident.match, self.ignore_params)
+        if ignored:
+            again = self._exact_without(req, ignored)
+            if again is not None:
+                return _ignored(again, ignored)
+        else:
+            match = Match(match.endpoint, dict(match.params), match.unknown)
         ep = match.endpoint
         dialect = get_dialect(ep.dialect)
         try:
@@ -287,16 +299,36 @@ class Resolver:
             )
         coll = self.version.index.collection(split.key)
         if coll is not None:
-            records = self.version.index.records(coll.id, split.window.offset, split.window.limit)
-            return self._remember(
-                key, _tag(dialect.render(split, records, coll.total, coll.envelope), "window")
-            )
-        answered = self._query(ep, split)
+            w = split.window
+            ordered = None
+            if any(p.role == "order" for p in ep.params):
+                ordered = apply_order(
+                    ep, self.version.index.records(coll.id, 0, coll.count), match.params
+                )
+            if ordered is not None:
+                records = ordered[w.offset : w.offset + w.limit]
+            else:
+                records = self.version.index.records(coll.id, w.offset, w.limit)
+            out = _tag(dialect.render(split, records, coll.total, coll.envelope), "window")
+            return self._remember(key, _ignored(out, ignored))
+        answered = self._query(ep, split, match.params)
         if answered is not None:
-            return self._remember(key, answered)
-        return self._miss(req, match, split, canon)
+            return self._remember(key, _ignored(answered, ignored))
+        return _ignored(self._miss(req, match, split, canon, ignored), ignored)
 
-    def _query(self, ep: Endpoint, split: Split) -> SimResponse | None:
+    def _exact_without(self, req: SimRequest, ignored: list[str]) -> SimResponse | None:
+        """The exact recording of ``req`` without its ignored params, if there is one."""
+        bare = without_params(req, ignored)
+        ident = self._identify_request(bare)
+        hit = self.version.index.interaction_parts(ident.fingerprint)
+        if hit is None:
+            return None
+        status, headers, body = hit
+        return _tag(SimResponse(status, list(headers), body), "exact")
+
+    def _query(
+        self, ep: Endpoint, split: Split, params: dict[str, str] | None = None
+    ) -> SimResponse | None:
         if ep.query is None:
             return None
         base, query = query_split(ep, split.filters)
@@ -316,6 +348,8 @@ class Resolver:
             everything = self.version.index.records(full.id, 0, full.count)
             selected = apply_query(ep, everything, query)
             self._query_cache.put(cache_key, selected)
+        if params is not None:
+            selected = apply_order(ep, selected, params) or selected
         w = split.window
         page = selected[w.offset : w.offset + w.limit]
         dialect = get_dialect(ep.dialect)
@@ -341,7 +375,9 @@ class Resolver:
                 best = c
         return best
 
-    def _miss(self, req: SimRequest, match: Match, split: Split, canon: str) -> SimResponse:
+    def _miss(
+        self, req: SimRequest, match: Match, split: Split, canon: str, ignored: list[str] = ()  # type: ignore[assignment]
+    ) -> SimResponse:
         ep = match.endpoint
         if self.miss == "native":
             dialect = get_dialect(ep.dialect)
@@ -355,11 +391,16 @@ class Resolver:
             f"({self.version.content_hash[:12]}).\n"
             + ("nearest recorded requests:\n" + "\n".join(lines) + "\n" if lines else
                f"nothing is recorded for endpoint {ep.id!r}.\n")
+            + (f"ignored parameters (the real API ignores them too): {', '.join(ignored)}\n"
+               if ignored else "")
             + "to fix: record it with `simulator record --live` (a plan entry for this endpoint), "
             "or replay with miss policy 'native' to get the platform's own no-data answer"
         )
         return _tag(
-            sim_error(404, "replay_miss", message, request=canon, endpoint=ep.id, nearest=nearest),
+            sim_error(
+                404, "replay_miss", message, request=canon, endpoint=ep.id, nearest=nearest,
+                ignored=list(ignored),
+            ),
             "miss",
         )
 
@@ -423,6 +464,12 @@ def _missing_path_param(match: Match) -> str | None:
         ):
             return p.name
     return None
+
+
+def _ignored(resp: SimResponse, ignored: list[str]) -> SimResponse:
+    if ignored:
+        resp.set_header(IGNORED_HEADER, ",".join(ignored))
+    return resp
 
 
 def _tag(resp: SimResponse, source: str) -> SimResponse:

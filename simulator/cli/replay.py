@@ -24,8 +24,16 @@ def serve(
     fault_rate: Annotated[float, typer.Option(help="Fraction of calls that get a fault.")] = 0.1,
     http: Annotated[str, typer.Option(help="HTTP parser: auto (httptools when installed), h11 or httptools.")] = "auto",
     loop: Annotated[str, typer.Option(help="Event loop: auto (uvloop when installed), asyncio or uvloop.")] = "auto",
+    ignore_param: Annotated[
+        Optional[list[str]],
+        typer.Option("--ignore-param", help="Never match on this query parameter (repeatable; like mitmproxy's --replay-ignore-param)."),
+    ] = None,
 ) -> None:
-    """Serve a cassette version over HTTP: GET /{upstream-host}/{path}?{query}."""
+    """Serve a cassette version over HTTP: GET /{upstream-host}/{path}?{query}.
+
+    Parameters an endpoint does not use are ignored (as the real API ignores them) and named
+    in the ``x-sim-ignored`` header; ``--ignore-param NAME`` ignores more.
+    """
     import importlib.util
     import os
 
@@ -46,6 +54,7 @@ def serve(
         "KOPA_SERVE_MISS": miss,
         "KOPA_SERVE_FAULT_SEED": "" if fault_seed is None else str(fault_seed),
         "KOPA_SERVE_FAULT_RATE": str(fault_rate),
+        "KOPA_SERVE_IGNORE_PARAMS": ",".join(ignore_param or ()),
     }
     os.environ.update(env)
     typer.echo(

@@ -30,7 +30,7 @@ from urllib.parse import parse_qsl, urlsplit
 from ..catalog import Catalog, Endpoint, Match, load_catalog
 from ..dialects import Dialect, SplitError, get_dialect
 from ..errors import UnknownEndpoint
-from ..query import apply_query, query_split
+from ..query import apply_order, apply_query, query_split
 from ..request import SimRequest, SimResponse
 from ..server.asgi import Receive, Scope, Send, serve_lifespan
 from .gen import generator_for
@@ -178,6 +178,8 @@ class SandboxApp:
         if mode == "keyless" and hasattr(dialect, "keyless_window"):
             window = dialect.keyless_window(match, window)
         records = self.collection(ep, split.key, split.filters)
+        if window.limit > 0 and any(p.role == "order" for p in ep.params):
+            records = apply_order(ep, list(records), match.params) or records  # sort/sort_mth
         page = list(records[window.offset : window.offset + window.limit]) if window.limit > 0 else []
         if window is not split.window:
             split = type(split)(split.endpoint, split.key, split.filters, window, split.fmt, split.extra)

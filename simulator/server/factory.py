@@ -22,5 +22,6 @@ def app_from_env(environ: Mapping[str, str] | None = None) -> SimApp:
             rate=float(env.get("KOPA_SERVE_FAULT_RATE", "0.1")),
         )
     miss = env.get("KOPA_SERVE_MISS", "strict")
-    resolver = Resolver(version, miss=miss, faults=faults)  # type: ignore[arg-type]
+    ignore = env.get("KOPA_SERVE_IGNORE_PARAMS", "")
+    resolver = Resolver(version, miss=miss, faults=faults, ignore_params=ignore.split(","))  # type: ignore[arg-type]
     return create_app(resolver, store)
