@@ -6,6 +6,7 @@ from dataclasses import dataclass, field, replace
 
 from .catalog import Catalog
 from .dialects import equivalent, get_dialect
+from .dialects.headers import sniff_format
 from .request import SimRequest
 
 __all__ = ["FidelityResult", "check_fidelity", "sniff_format"]
@@ -22,18 +23,6 @@ class FidelityResult:
     @property
     def ok(self) -> bool:
         return not self.differences
-
-
-def sniff_format(body: bytes) -> str:
-    """``json``, ``xml``, ``zip`` or ``text``, from the body itself (errors ignore the flag)."""
-    head = body.lstrip(b"\xef\xbb\xbf \r\n\t")[:1]
-    if body[:4] == b"PK\x03\x04":
-        return "zip"
-    if head in (b"{", b"["):
-        return "json"
-    if head == b"<":
-        return "xml"
-    return "text"
 
 
 def check_fidelity(catalog: Catalog, url: str, body: bytes, *, status: int = 200) -> FidelityResult:

@@ -26,6 +26,7 @@ from typing import Any, Callable, Iterable, Literal
 
 from .catalog import Catalog, Endpoint, Match, load_catalog
 from .dialects import Split, SplitError, collection_key, get_dialect
+from .dialects.headers import native_headers
 from .errors import UnknownEndpoint
 from .ignore import IGNORED_HEADER, drop_ignored, normalize_ignore_params, without_params
 from .query import apply_order, apply_query, query_split
@@ -309,7 +310,8 @@ class Resolver:
                 records = ordered[w.offset : w.offset + w.limit]
             else:
                 records = self.version.index.records(coll.id, w.offset, w.limit)
-            out = _tag(dialect.render(split, records, coll.total, coll.envelope), "window")
+            out = native_headers(ep, dialect.render(split, records, coll.total, coll.envelope))
+            out = _tag(out, "window")
             return self._remember(key, _ignored(out, ignored))
         answered = self._query(ep, split, match.params)
         if answered is not None:
@@ -353,7 +355,8 @@ class Resolver:
         w = split.window
         page = selected[w.offset : w.offset + w.limit]
         dialect = get_dialect(ep.dialect)
-        return _tag(dialect.render(split, page, len(selected), full.envelope), "query")
+        out = native_headers(ep, dialect.render(split, page, len(selected), full.envelope))
+        return _tag(out, "query")
 
     def _narrowest_superset(
         self, ep: Endpoint, base: dict[str, str], filters: dict[str, str]

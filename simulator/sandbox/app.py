@@ -29,6 +29,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from ..catalog import Catalog, Endpoint, Match, load_catalog
 from ..dialects import Dialect, SplitError, get_dialect
+from ..dialects.headers import native_headers
 from ..errors import UnknownEndpoint
 from ..query import apply_order, apply_query, query_split
 from ..request import SimRequest, SimResponse
@@ -183,7 +184,7 @@ class SandboxApp:
         page = list(records[window.offset : window.offset + window.limit]) if window.limit > 0 else []
         if window is not split.window:
             split = type(split)(split.endpoint, split.key, split.filters, window, split.fmt, split.extra)
-        return dialect.render(split, page, len(records), {})
+        return native_headers(ep, dialect.render(split, page, len(records), {}))
 
     def collection(self, ep: Endpoint, key: str, filters: dict[str, str]) -> Sequence[dict[str, Any]]:
         """The records a collection key selects: generator, then the query semantics (cached)."""
