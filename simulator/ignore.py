@@ -58,7 +58,8 @@ def drop_ignored(match: Match, user: frozenset[str]) -> tuple[Match, list[str]]:
     kept: dict[str, str] = {}
     for name, value in match.params.items():
         param = ep.param(name)
-        if name in user or (name in unknown and param is None):
+        # On an inferred endpoint nobody knows which params select records: all are kept.
+        if name in user or (name in unknown and param is None and not ep.opt("inferred")):
             ignored.append(name)
             continue
         if param is not None and param.role == "ignore":

@@ -272,12 +272,17 @@ class Resolver:
                     self._exact_headers.clear()
                 self._exact_headers[headers] = tagged
             return SimResponse(status, list(tagged), body)
-        if ident.match is None:
+        found = ident.match
+        if found is None:
+            found = self.catalog.infer(req)  # an unknown path on a known platform host
+        if found is None:
+            if self.miss == "live" and self.live is not None:
+                return _tag(self.live(req), "live")  # any other host: recorded exactly
             return _tag(
                 sim_error(404, "unknown_endpoint", ident.unknown, request=canon), "error"
             )
         # The memoised match is shared: what follows gets its own params.
-        match, ignored = drop_ignored(ident.match, self.ignore_params)
+        match, ignored = drop_ignored(found, self.ignore_params)
         if ignored:
             again = self._exact_without(req, ignored)
             if again is not None:
@@ -312,11 +317,11 @@ class Resolver:
                 records = self.version.index.records(coll.id, w.offset, w.limit)
             out = native_headers(ep, dialect.render(split, records, coll.total, coll.envelope))
             out = _tag(out, "window")
-            return self._remember(key, _ignored(out, ignored))
+            return self._remember(key, _inferred(ep, _ignored(out, ignored)))
         answered = self._query(ep, split, match.params)
         if answered is not None:
             return self._remember(key, _ignored(answered, ignored))
-        return _ignored(self._miss(req, match, split, canon, ignored), ignored)
+        return _inferred(ep, _ignored(self._miss(req, match, split, canon, ignored), ignored))
 
     def _exact_without(self, req: SimRequest, ignored: list[str]) -> SimResponse | None:
         """The exact recording of ``req`` without its ignored params, if there is one."""
@@ -396,6 +401,9 @@ class Resolver:
                f"nothing is recorded for endpoint {ep.id!r}.\n")
             + (f"ignored parameters (the real API ignores them too): {', '.join(ignored)}\n"
                if ignored else "")
+            + (f"the catalog does not list this path; {ep.id!r} was inferred from platform "
+               f"{ep.platform!r} (its dialect, paging and errors). {self._unknown_text(req)}\n"
+               if ep.opt("inferred") else "")
             + "to fix: record it with `simulator record --live` (a plan entry for this endpoint), "
             "or replay with miss policy 'native' to get the platform's own no-data answer"
         )
@@ -406,6 +414,13 @@ class Resolver:
             ),
             "miss",
         )
+
+    def _unknown_text(self, req: SimRequest) -> str:
+        try:
+            self.catalog.match(req)
+        except UnknownEndpoint as exc:
+            return str(exc)
+        return ""
 
     def nearest(self, ep: Endpoint, canon: str, split: Split, n: int = 3) -> list[dict[str, str]]:
         """The recorded requests and collections of ``ep`` closest to ``canon``."""
@@ -467,6 +482,16 @@ def _missing_path_param(match: Match) -> str | None:
         ):
             return p.name
     return None
+
+
+#: Header on answers for an endpoint inferred from its platform (``simulator.catalog.infer``).
+ENDPOINT_HEADER = "x-sim-endpoint"
+
+
+def _inferred(ep: Endpoint, resp: SimResponse) -> SimResponse:
+    if ep.opt("inferred"):
+        resp.set_header(ENDPOINT_HEADER, "inferred")
+    return resp
 
 
 def _ignored(resp: SimResponse, ignored: list[str]) -> SimResponse:

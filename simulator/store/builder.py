@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from ..catalog import Catalog
-from ..errors import StoreError
+from ..errors import CatalogError, StoreError
 from ..request import SimRequest, SimResponse
 from ..secrets import canonical_request, fingerprint, redact_body, redact_headers, redact_url
 from .index import collection_lines, iter_entries
@@ -216,6 +216,11 @@ class VersionBuilder:
     def _platform(self, endpoint: str | None) -> str:
         if endpoint and endpoint in self.catalog.endpoints:
             return self.catalog.endpoints[endpoint].platform
+        if endpoint and endpoint.startswith("inferred_"):  # simulator.catalog.infer
+            try:
+                return self.catalog.endpoint(endpoint).platform
+            except CatalogError:
+                pass
         return "_other"
 
     def publish(
