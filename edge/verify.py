@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from simulator import Catalog, Endpoint, Resolver, SimResponse, get_dialect
-from simulator.record import build_request
+from simulator import build_request
 
 from .observe import Observations, scalar
 from .proposers import Binding

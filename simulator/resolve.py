@@ -31,7 +31,7 @@ from .errors import UnknownEndpoint
 from .ignore import IGNORED_HEADER, drop_ignored, normalize_ignore_params, without_params
 from .query import apply_order, apply_query, query_split
 from .request import SimRequest, SimResponse
-from .secrets import canonical_request, fingerprint
+from .identity import canonical_request, fingerprint
 from .store import CollectionInfo, Version
 
 __all__ = ["FaultConfig", "MissPolicy", "Resolver", "FAULT_KINDS", "sim_error"]

@@ -1,6 +1,6 @@
 """The tool environment: catalog endpoints as tools, answered by the simulator.
 
-A tool call is built into the platform's real request (``simulator.record.build_request``),
+A tool call is built into the platform's real request (``simulator.build_request``),
 answered by a pinned ``Resolver`` and parsed back into records with the endpoint's dialect.
 Every call is logged as a :class:`CallRecord` (the trace the scorers read).
 """
@@ -18,7 +18,7 @@ from typing import Any
 from simulator import Catalog, Resolver, SimRequest, get_dialect, load_catalog
 from simulator.errors import SimulatorError
 from simulator.fidelity import sniff_format
-from simulator.record import build_request
+from simulator import build_request
 
 __all__ = ["CallRecord", "ToolEnv", "World", "arg_text", "body_text"]
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from simulator import Endpoint, Resolver
-from simulator.record import build_request
+from simulator import build_request
 
 from ..observe import scalar
 from ..transforms import apply_transform

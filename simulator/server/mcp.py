@@ -22,7 +22,7 @@ from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 
 from ..catalog import Catalog, Endpoint, load_catalog
-from ..record import build_request
+from ..catalog import build_request
 from ..resolve import Resolver
 
 __all__ = ["DUMMY_KEY", "ToolCall", "build_server", "call_tool", "http_app", "list_tools", "run_http", "run_stdio"]
