@@ -3,8 +3,6 @@ like ``@pytest.mark.vcr``; ``ignore_params`` from the marker, the ini file or th
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 pytest_plugins = ["pytester"]
@@ -55,16 +53,12 @@ def test_without_patch_own_clients_hit_the_guard():
 '''
 
 
-@pytest.fixture
-def shipped_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
-    path = tmp_path_factory.getbasetemp() / "kopa-shipped-cache"
-    path.mkdir(exist_ok=True)
-    monkeypatch.setenv("KOPA_CACHE", str(path))
-    monkeypatch.delenv("KOPA_CASSETTES", raising=False)
-    return path
-
-
-def test_patch_marker_fixture_and_ignore_params(pytester: pytest.Pytester, shipped_cache: Path) -> None:
+def test_patch_marker_fixture_and_ignore_params(
+    pytester: pytest.Pytester, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache = tmp_path_factory.getbasetemp() / "kopa-shipped-cache"  # the compiled shipped set, shared
+    cache.mkdir(exist_ok=True)
+    monkeypatch.setenv("KOPA_CACHE", str(cache))
     pytester.makeini("[pytest]\nkopa_ignore_params = pblntf_ty\n")
     pytester.makepyfile(test_downstream=DOWNSTREAM)
     result = pytester.runpytest_subprocess("-q", "--strict-markers", *FAST)

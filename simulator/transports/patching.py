@@ -314,22 +314,6 @@ def _patch_aiohttp(
 
 
 # ---- http.client / urllib.request -------------------------------------------------------
-class _CallCounter:
-    """Per-episode call indices (the ``call_index`` seeded faults are chosen by)."""
-
-    def __init__(self) -> None:
-        import threading
-
-        self._lock = threading.Lock()
-        self._calls: dict[str | None, int] = {}
-
-    def next(self, episode: str | None) -> int:
-        with self._lock:
-            idx = self._calls.get(episode, 0)
-            self._calls[episode] = idx + 1
-            return idx
-
-
 class _BytesSocket:
     """What ``http.client.HTTPResponse`` reads a response from: ``makefile`` over bytes."""
 
@@ -374,7 +358,9 @@ def _patch_http_client(
 
     real_request = http.client.HTTPConnection.request
     real_getresponse = http.client.HTTPConnection.getresponse
-    counter = _CallCounter()
+    from .httpx_transport import _Calls  # the transports' per-episode call counter
+
+    counter = _Calls()
     pending_attr = "_kopa_sim_pending"
 
     def request(
