@@ -6,24 +6,20 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from urllib.parse import parse_qsl
 
 import pytest
 
 from simulator import Resolver, Store, VersionBuilder
 from simulator.catalog import DATA_DIR, Catalog, load_catalog, load_platform_file
 from simulator.catalog.infer import is_inferred
-from simulator.dialects import get_dialect
 from simulator.record import LiveClient
 from simulator.record.plan import Plan
 from simulator.record.recorder import Recorder
 from simulator.request import SimRequest, SimResponse
 
 from .loopback import serve_in_thread
+from .standin import SILV, StandIn
 
-#: A MOLIT RTMS service the catalog does not list (분양권 전매 실거래).
-SILV = "https://apis.data.go.kr/1613000/RTMSDataSvcSilvTrade/getRTMSDataSvcSilvTrade"
-ROWS = [{"aptNm": f"단지{i:02d}", "dealAmount": f"{50_000 + i * 250:,}", "umdNm": "역삼동"} for i in range(23)]
 
 
 def test_unknown_path_on_a_known_host_is_inferred_from_its_platform() -> None:
@@ -41,32 +37,11 @@ def test_unknown_path_on_a_known_host_is_inferred_from_its_platform() -> None:
     assert cat.endpoint(ep.id) is ep
 
 
-class _StandIn:
-    """A loopback stand-in for the uncatalogued service, in MOLIT's own envelope."""
-
-    def __init__(self) -> None:
-        self.catalog = load_catalog()
-
-    async def __call__(self, scope: dict, receive: object, send: object) -> None:
-        assert scope["type"] == "http"
-        host, _, path = scope["path"].lstrip("/").partition("/")
-        req = SimRequest.from_url(f"https://{host}/{path}?{scope['query_string'].decode()}")
-        match = self.catalog.infer(req)
-        assert match is not None
-        dialect = get_dialect(match.endpoint.dialect)
-        split = dialect.split(match)
-        w = split.window
-        resp = dialect.render(split, ROWS[w.offset : w.offset + w.limit], len(ROWS), {})
-        await send({"type": "http.response.start", "status": resp.status,  # type: ignore[operator]
-                    "headers": [(k.encode(), v.encode()) for k, v in resp.headers]})
-        await send({"type": "http.response.body", "body": resp.body})  # type: ignore[operator]
-
-
 @pytest.fixture
 def recorded(tmp_path: Path) -> Iterator[Store]:
     cat = load_catalog()
     store = Store(tmp_path / "cass", cache_dir=tmp_path / "cache")
-    with serve_in_thread(_StandIn()) as base, LiveClient(cat, {"molit": "live-key"}, upstream=base,
+    with serve_in_thread(StandIn()) as base, LiveClient(cat, {"molit": "live-key"}, upstream=base,
                                                          rate_per_sec={"default": 0.0}) as client:
         rec = Recorder(Plan(set="mine"), store=store, catalog=cat, client=client, source="sandbox")
         ep = cat.infer(SimRequest.from_url(SILV)).endpoint  # type: ignore[union-attr]
