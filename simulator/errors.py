@@ -11,7 +11,26 @@ The tree::
     │   ├── CorruptVersion      a file's sha256 differs from the manifest, or it does not parse
     │   └── FormatVersionError  a cassette written by an incompatible format version
     ├── ReplayMiss              strict miss: nothing recorded answers this request
-    └── RecordError             a recording job failed (nothing was published)
+    ├── RecordError             a recording job failed (nothing was published)
+    └── VcrError (simulator.vcr)  a vcrpy cassette could not be read or converted
+
+Defined beside their users (each names its module; ``tests/test_exported_members.py`` checks
+that every exception class of ``simulator``, ``edge``, ``bench`` and ``train`` is drawn here,
+under its real base)::
+
+    Exception
+    └── SplitError (simulator.dialects.base)  a request does not split into a collection (internal)
+    RuntimeError
+    └── KopaNetworkBlocked (simulator.pytest_plugin)  a test reached for a real host
+    ValueError
+    ├── GraphError (edge.graph)  an EDGE dependency graph is invalid (a cycle, a missing input)
+    ├── ProgramError (edge.synth.execute)  an EDGE gold program cannot run
+    │   └── CallFailed (edge.synth.execute)  one of its tool calls failed
+    ├── ProgramError (bench.kopa.program)  a KOPA-Bench gold program is invalid or cannot run
+    ├── TaskError (bench.kopa.tasks)  a task file is invalid
+    ├── AuditError (bench.kopa.audit)  a task audit found a problem
+    ├── ConfigError (train.config)  a GRPO run config (YAML or flags) is invalid
+    └── DataError (train.data)  training rows are missing, or are KOPA-Bench tasks
 
 Every message names the offending value as ``name=value!r`` and says how to fix it.
 """
