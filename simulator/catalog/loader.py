@@ -11,6 +11,7 @@ from typing import Any, Callable, TypeVar, cast
 import yaml
 from pydantic import ValidationError
 
+from ..cache import BoundedCache
 from ..errors import CatalogError, UnknownEndpoint
 from ..request import SimRequest
 from .models import Endpoint, Param, Platform
@@ -161,7 +162,10 @@ class Catalog:
         self._derived: dict[str, Any] = {}
         #: Endpoints inferred so far (``infer``), by id: a pure function of host and path.
         self._inferred: dict[str, Endpoint] = {}
-        self._inferred_routes: dict[tuple[str, str, tuple[tuple[str, str], ...]], _Route | None] = {}
+        # (host, path, match params) → its inferred route, or False (none): bounded.
+        self._inferred_routes: BoundedCache[tuple[str, str, tuple[tuple[str, str], ...]], _Route | bool] = (
+            BoundedCache(1024)
+        )
         for plat in platforms:
             if plat.id in self.platforms:
                 raise CatalogError(f"duplicate platform id={plat.id!r}")
@@ -222,13 +226,14 @@ class Catalog:
             return None
         sig = tuple(sorted((k, v) for k, v in req.query if k in self._match_names))
         key = (req.host, req.path, sig)
-        if key not in self._inferred_routes:
+        route = self._inferred_routes.get(key)
+        if route is None:
             ep = infer_endpoint(self, req)
             if ep is not None:
-                ep = self._inferred.setdefault(ep.id, ep)
-            self._inferred_routes[key] = _Route(ep) if ep is not None else None
-        route = self._inferred_routes[key]
-        if route is None:
+                ep = self._inferred.setdefault(ep.id, ep)  # one per host and path template
+            route = _Route(ep) if ep is not None else False
+            self._inferred_routes.put(key, route)
+        if not isinstance(route, _Route):
             return None
         m = route.regex.match(req.path)
         if m is None:
