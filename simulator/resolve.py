@@ -27,6 +27,7 @@ from .catalog import Catalog, Endpoint, Match, load_catalog
 from .dialects import Split, SplitError, collection_key, get_dialect
 from .dialects.headers import native_headers
 from .errors import UnknownEndpoint
+from .hints import HINT_HEADER, describe_hints, header_safe, unknown_param_hints
 from .ignore import IGNORED_HEADER, drop_ignored, normalize_ignore_params, without_params
 from .query import apply_order, apply_query, query_split
 from .request import SimRequest, SimResponse
@@ -269,7 +270,11 @@ class Resolver:
         try:
             split = dialect.split(match)
         except SplitError as exc:
-            return _tag(dialect.render_error(ep, exc.kind, exc.fmt, exc.detail), "error")
+            # The native body as the API sends it; what was wrong, named, in a header.
+            answer = dialect.render_error(ep, exc.kind, exc.fmt, exc.detail)
+            if exc.detail:
+                answer.set_header(HINT_HEADER, header_safe(exc.detail))
+            return _tag(answer, "error")
         missing = _missing_path_param(match)
         if missing is not None:
             # A trailing path segment left out (dialects that check required params
@@ -369,9 +374,13 @@ class Resolver:
             return _tag(self.live(req), "live")
         nearest = self.nearest(ep, canon, split)
         lines = [f"  {i + 1}. {n['request']}  (differs: {n['differs']})" for i, n in enumerate(nearest)]
+        # Unknown names (kept on an inferred endpoint, ignored elsewhere) that look like known ones.
+        sent = [*match.unknown, *(n for n in ignored if ep.param(n) is None)]
+        meant = unknown_param_hints(sent, (p.name for p in ep.params))
         message = (
             f"no recording answers {canon!r} in version {self.version.id} "
             f"({self.version.content_hash[:12]}).\n"
+            + describe_hints(meant, ep.id)
             + ("nearest recorded requests:\n" + "\n".join(lines) + "\n" if lines else
                f"nothing is recorded for endpoint {ep.id!r}.\n")
             + (f"ignored parameters (the real API ignores them too): {', '.join(ignored)}\n"
@@ -379,13 +388,14 @@ class Resolver:
             + (f"the catalog does not list this path; {ep.id!r} was inferred from platform "
                f"{ep.platform!r} (its dialect, paging and errors). {self._unknown_text(req)}\n"
                if ep.opt("inferred") else "")
-            + f"to fix: {self.miss_hint}, "
+            + f"to fix: {'use the parameter names above, or ' if meant else ''}{self.miss_hint}, "
             "or replay with miss policy 'native' to get the platform's own no-data answer"
         )
+        extra: dict[str, Any] = {"did_you_mean": meant} if meant else {}
         return _tag(
             sim_error(
                 404, "replay_miss", message, request=canon, endpoint=ep.id, nearest=nearest,
-                ignored=list(ignored),
+                ignored=list(ignored), **extra,
             ),
             "miss",
         )

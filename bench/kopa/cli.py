@@ -22,12 +22,18 @@ bench_app = typer.Typer(help="KOPA-Bench: multi-step tool-calling tasks over the
 console = Console()
 
 
-def _world(set_name: str, version: Optional[str]):  # type: ignore[no-untyped-def]
+def _cassettes_option() -> Optional[Path]:
+    return typer.Option(None, "--cassettes", metavar="DIR", show_default=False,
+                        help="Cassette directory (default: $KOPA_CASSETTES, else ./cassettes or your "
+                             "user data directory, over the shipped cassettes).")
+
+
+def _world(set_name: str, version: Optional[str], cassettes: Optional[Path] = None):  # type: ignore[no-untyped-def]
     from simulator import Store
 
     from .env import World
 
-    return World(Store().open(set_name, version))
+    return World(Store(cassettes).open(set_name, version))
 
 
 @bench_app.command("tasks")
@@ -35,12 +41,13 @@ def tasks_cmd(
     set_name: str = typer.Option("kopa", "--set", help="Cassette set."),
     version: Optional[str] = typer.Option(None, help="Version (default: latest)."),
     as_json: bool = typer.Option(False, "--json", help="Print the distribution as JSON."),
+    cassettes: Optional[Path] = _cassettes_option(),
 ) -> None:
     """Validate the tasks, run every gold program and print the task distribution."""
     from .tasks import distribution, gold_run, load_tasks, shape_rules
 
     tasks = load_tasks()
-    world = _world(set_name, version)
+    world = _world(set_name, version, cassettes)
     golds = {t.id: gold_run(t, world) for t in tasks}
     dist = distribution(tasks, golds)
     rules = shape_rules(dist)
@@ -144,6 +151,7 @@ def run_cmd(
     set_name: str = typer.Option("kopa", "--set", help="Cassette set."),
     version: Optional[str] = typer.Option(None, help="Pinned version (default: latest)."),
     edge: Optional[Path] = typer.Option(None, "--edge", help="EDGE dataset to audit against (recorded in the run)."),
+    cassettes: Optional[Path] = _cassettes_option(),
 ) -> None:
     """Run an agent on every task × seed and write results.jsonl, summary.json, summary.md."""
     from .agents import make_agent
@@ -155,7 +163,7 @@ def run_cmd(
     if task_ids:
         wanted = set(task_ids.split(","))
         tasks = [t for t in tasks if t.id in wanted]
-    world = _world(set_name, version)
+    world = _world(set_name, version, cassettes)
     kwargs = {}
     meta = {}
     if agent == "openai":
@@ -208,7 +216,8 @@ def report_cmd(
     except FileNotFoundError as exc:
         console.print(f"[red]{exc}[/red]")
         raise typer.Exit(1) from exc
-    console.print((out / "summary.md").read_text(encoding="utf-8"))
+    # Plain text: summary.md holds `pip install 'kopa-sim[plots]'`, which markup would eat.
+    console.print((out / "summary.md").read_text(encoding="utf-8"), markup=False, highlight=False)
 
 
 if __name__ == "__main__":

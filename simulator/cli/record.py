@@ -35,6 +35,7 @@ def record(
     from ..errors import SimulatorError
     from ..record import LiveClient, Recorder, load_plan
     from ..store import Store
+    from ..store.roots import check_writable
 
     if not live:
         fail("recording touches the network: pass --live (with --upstream URL for a sandbox)")
@@ -75,6 +76,11 @@ def record(
     src = source or ("sandbox" if upstream else "live")
     now = recorded_at or datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     store = Store(cassettes)
+    try:
+        check_writable(store.root)
+    except SimulatorError as exc:
+        fail(str(exc))
+    typer.echo(f"recording into {store.roots.describe()}", err=True)  # one line, never wrapped
     with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed} collections"),
                   TimeElapsedColumn(), console=console, transient=True) as bar:
         task = bar.add_task("recording", total=None)

@@ -44,18 +44,22 @@ def serve(
             fail(f"--{opt}={val!r}: choose {', '.join(choices)}")
         if val in ("httptools", "uvloop") and importlib.util.find_spec(val) is None:
             fail(f"--{opt}={val} is not installed: pip install 'kopa-sim[fast]'")
-    typer.echo(
-        f"serving {v.id} ({v.content_hash[:12]}) on http://{host}:{port}/  "
-        f"— try: curl 'http://{host}:{port}/_sim/collections'",
-        err=True,
-    )
+
+    def banner(bound_host: str, bound_port: int) -> None:
+        typer.echo(
+            f"serving {v.id} ({v.content_hash[:12]}) on http://{bound_host}:{bound_port}/  "
+            f"— try: curl 'http://{bound_host}:{bound_port}/_sim/collections'",
+            err=True,
+        )
+
     from functools import partial
 
     from ..server.factory import ServeConfig, build_app
     from ..server.run import run
 
     config = ServeConfig(
-        root=str(store.root),
+        # None for the default search path: each worker resolves the same roots again.
+        root=None if cassettes is None else str(store.root),
         cache=str(store.cache_dir),
         set_name=set_name,
         version=v.manifest.version,
@@ -72,6 +76,7 @@ def serve(
         workers=workers,
         http=http,
         loop=loop,
+        on_listening=banner,
         log_level="warning",
         access_log=False,
         server_header=False,
@@ -91,8 +96,10 @@ def versions(cassettes: CassettesOpt = None, set_name: SetOpt = "kopa") -> None:
         ms = store.versions(set_name)
     except Exception as exc:  # noqa: BLE001
         fail(str(exc))
-    t = Table("version", "parent", "recorded at", "source", "content hash", "endpoints", "records")
+    t = Table("version", "parent", "recorded at", "source", "content hash", "endpoints", "records", "in")
     for m in ms:
+        # Versions of a read-only root (the shipped set) say so; the others where they live.
+        own = store.version_dir(set_name, m.version).parent.parent == store.root
         t.add_row(
             m.version,
             m.parent or "-",
@@ -101,6 +108,7 @@ def versions(cassettes: CassettesOpt = None, set_name: SetOpt = "kopa") -> None:
             m.content_hash[:12],
             str(len(m.endpoints)),
             str(sum(c.records for c in m.endpoints.values())),
+            store.roots.origin if own else "shipped (read-only)",
         )
     Console().print(t)
 

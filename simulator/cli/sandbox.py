@@ -16,12 +16,16 @@ def serve(
     port: Annotated[int, typer.Option(help="Port.")] = 8790,
 ) -> None:
     """Serve the sandbox: GET /{upstream-host}/{path}?{query} with keys sandbox-<platform>."""
-    import uvicorn
-
     from ..sandbox import create_app
+    from ..server.run import run
 
-    typer.echo(f"sandbox (seed {seed}) on http://{host}:{port}/ — keys are sandbox-<platform>", err=True)
-    uvicorn.run(create_app(seed=seed), host=host, port=port, log_level="warning", access_log=False)
+    def banner(bound_host: str, bound_port: int) -> None:  # once the socket listens
+        typer.echo(
+            f"sandbox (seed {seed}) on http://{bound_host}:{bound_port}/ — keys are sandbox-<platform>",
+            err=True,
+        )
+
+    run(create_app(seed=seed), host=host, port=port, on_listening=banner, log_level="warning", access_log=False)
 
 
 def register(app: typer.Typer) -> None:
