@@ -297,10 +297,10 @@ class Resolver:
                 records = self.version.index.records(coll.id, w.offset, w.limit)
             out = native_headers(ep, dialect.render(split, records, coll.total, coll.envelope))
             out = _tag(out, "window")
-            return self._remember(key, _inferred(ep, _ignored(out, ignored)))
+            return self._remember(key, _inferred(ep, _ignored(out, ignored, ep)))
         answered = self._query(ep, split, match.params)
         if answered is not None:
-            return self._remember(key, _ignored(answered, ignored))
+            return self._remember(key, _ignored(answered, ignored, ep))
         return _inferred(ep, _ignored(self._miss(req, match, split, canon, ignored), ignored))
 
     def _exact_without(self, req: SimRequest, ignored: list[str]) -> SimResponse | None:
@@ -479,9 +479,15 @@ def _inferred(ep: Endpoint, resp: SimResponse) -> SimResponse:
     return resp
 
 
-def _ignored(resp: SimResponse, ignored: list[str]) -> SimResponse:
+def _ignored(resp: SimResponse, ignored: list[str], ep: Endpoint | None = None) -> SimResponse:
+    """Name the ignored params; an answer that ignored a likely misspelling says so too."""
     if ignored:
         resp.set_header(IGNORED_HEADER, ",".join(ignored))
+        unknown = [n for n in ignored if ep is not None and ep.param(n) is None]
+        meant = unknown_param_hints(unknown, (p.name for p in ep.params)) if ep is not None else {}
+        if meant and resp.header(HINT_HEADER) is None:
+            note = "; ".join(f"{k!r} was ignored: did you mean {v!r}?" for k, v in sorted(meant.items()))
+            resp.set_header(HINT_HEADER, header_safe(note))
     return resp
 
 

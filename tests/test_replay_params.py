@@ -94,6 +94,14 @@ def test_unknown_params_are_ignored_and_named(shipped: Resolver) -> None:
     assert plain.header("x-sim-ignored") is None
 
 
+def test_an_ignored_misspelling_is_hinted(shipped: Resolver) -> None:
+    # The real API ignores a misspelt name too; the answer says which one was probably meant.
+    resp = _replay(shipped, f"{RECORDED}&pblntf_tY=A")
+    assert resp.header("x-sim-ignored") == "pblntf_tY"
+    assert resp.header("x-sim-hint") == "'pblntf_tY' was ignored: did you mean 'pblntf_ty'?"
+    assert _replay(shipped, f"{RECORDED}&zz=1").header("x-sim-hint") is None
+
+
 def test_user_ignore_params_and_miss_diagnostics(shipped: Resolver) -> None:
     # corp_cls selects records: with it the request misses, unless the user ignores it.
     miss = _replay(shipped, f"{RECORDED}&corp_cls=Y&foo=bar")
