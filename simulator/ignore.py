@@ -18,10 +18,19 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
-from .catalog import Match
+from .catalog import Endpoint, Match
 from .request import SimRequest
 
-__all__ = ["IGNORED_HEADER", "drop_ignored", "normalize_ignore_params", "without_params"]
+__all__ = [
+    "IGNORED_HEADER",
+    "collection_filters",
+    "drop_ignored",
+    "normalize_ignore_params",
+    "without_params",
+]
+
+#: Roles that never key a collection: the key, paging, format, and what selects nothing.
+UNKEYED_ROLES = ("auth", "page", "page_size", "range_start", "range_end", "format", "ignore", "order")
 
 #: Response header naming the request parameters the answer ignored.
 IGNORED_HEADER = "x-sim-ignored"
@@ -75,3 +84,25 @@ def without_params(req: SimRequest, names: Iterable[str]) -> SimRequest:
     """``req`` without the query parameters ``names`` (for the exact tier's second look)."""
     drop = set(names)
     return replace(req, query=tuple((k, v) for k, v in req.query if k not in drop))
+
+
+def collection_filters(ep: Endpoint, params: dict[str, str]) -> dict[str, str]:
+    """The params of a request that key ``ep``'s collection, as replay reads them: not the key,
+    paging, format, ``ignore`` or ``order`` params, not the endpoint's discriminator and — but on
+    an inferred endpoint — not params the catalog does not know (a recording keyed by them
+    could never be found again).
+
+    >>> from simulator.catalog import load_catalog
+    >>> ep = load_catalog().endpoint("opendart_disclosures")
+    >>> collection_filters(ep, {"crtfc_key": "k", "corp_code": "00126380", "sort": "date", "utm": "x"})
+    {'corp_code': '00126380'}
+    """
+    out = {}
+    for k, v in params.items():
+        p = ep.param(k)
+        if k in ep.match or (p is not None and p.role in UNKEYED_ROLES):
+            continue
+        if p is None and not ep.opt("inferred"):
+            continue
+        out[k] = v
+    return out
