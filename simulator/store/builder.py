@@ -25,6 +25,7 @@ from ..identity import canonical_request, fingerprint
 from ..secrets import Scrubber, redact_body, redact_headers, redact_url
 from .index import collection_lines, iter_entries
 from .manifest import (
+    CASSETTE_FORMAT,
     CollectionEntry,
     EndpointCounts,
     InteractionEntry,
@@ -333,6 +334,7 @@ class VersionBuilder:
             seq = (latest.seq + 1) if latest else 1
             name = version or f"v{seq:04d}"
             manifest = Manifest(
+                format=CASSETTE_FORMAT if segments else 1,
                 set=self.set_name,
                 version=name,
                 seq=seq,

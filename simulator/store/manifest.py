@@ -6,10 +6,11 @@ import hashlib
 import re
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 __all__ = [
     "CASSETTE_FORMAT",
+    "READABLE_FORMATS",
     "CollectionEntry",
     "EndpointCounts",
     "InteractionEntry",
@@ -20,7 +21,11 @@ __all__ = [
 ]
 
 #: Format version of cassette text files. Bump on an incompatible change, with a migration.
-CASSETTE_FORMAT = 1
+#: 1: every data file stored whole in the version; 2: files may be ``segments`` of shared
+#: blobs (``simulator.store.objects``). A version is written as 1 unless it shares bytes, so
+#: an older kopa-sim reads it, and refuses a 2 with its upgrade hint.
+CASSETTE_FORMAT = 2
+READABLE_FORMATS = (1, 2)
 
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 
@@ -66,7 +71,7 @@ class Manifest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    format: int = CASSETTE_FORMAT
+    format: int = 1
     set: str
     version: str
     seq: int
@@ -95,7 +100,11 @@ class Manifest(BaseModel):
 
     @field_validator("segments")
     @classmethod
-    def _segments_valid(cls, v: dict[str, list[tuple[str, int, int, str]]]) -> dict[str, list[tuple[str, int, int, str]]]:
+    def _segments_valid(
+        cls, v: dict[str, list[tuple[str, int, int, str]]], info: ValidationInfo
+    ) -> dict[str, list[tuple[str, int, int, str]]]:
+        if v and info.data.get("format", 1) < 2:
+            raise ValueError("segments need format 2 (format 1 stores every file whole)")
         for rel, segs in v.items():
             confined_path(rel)
             for sha, offset, length, hint in segs:

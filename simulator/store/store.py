@@ -15,7 +15,7 @@ from ..errors import CorruptVersion, FormatVersionError, StoreError, VersionNotF
 from .index import INDEX_FORMAT, CollectionInfo, Index, compile_index
 from .integrity import check_manifest, check_text, index_intact, source_paths, stamp_matches, write_stamp
 from .oserrors import as_os_error, os_error_message
-from .manifest import CASSETTE_FORMAT, Manifest, validate_name
+from .manifest import READABLE_FORMATS, Manifest, validate_name
 from .roots import SHIPPED_INDEX, Roots, resolve_roots
 
 __all__ = ["Store", "Version", "default_cache_dir", "default_cassette_dir"]
@@ -51,10 +51,10 @@ def read_manifest(version_dir: Path) -> Manifest:
         raise CorruptVersion(
             f"manifest {str(path)!r} does not parse ({exc}); restore it from git", path=str(path)
         ) from None
-    if isinstance(raw, dict) and raw.get("format") != CASSETTE_FORMAT:
+    if isinstance(raw, dict) and raw.get("format") not in READABLE_FORMATS:
         raise FormatVersionError(
-            f"{str(path)!r} has format={raw.get('format')!r}; this kopa-sim reads format "
-            f"{CASSETTE_FORMAT}. Upgrade kopa-sim, or re-record the version with this one"
+            f"{str(path)!r} has format={raw.get('format')!r}; this kopa-sim reads formats "
+            f"{', '.join(map(str, READABLE_FORMATS))}. Upgrade kopa-sim, or re-record the version with this one"
         )
     try:
         return Manifest.model_validate(raw)
