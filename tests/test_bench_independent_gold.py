@@ -42,8 +42,6 @@ from simulator import Resolver, Store, load_catalog
 from simulator.server.app import create_app
 from tests.loopback import serve_in_thread
 
-pytestmark = pytest.mark.slow
-
 TASK_DIR = Path(__file__).resolve().parent.parent / "bench" / "kopa" / "tasks"
 
 #: platform → (key parameter, format parameter, JSON value, page parameter, page-size parameter).
@@ -67,8 +65,8 @@ WIRE: dict[str, tuple[str, str | None, str, str, str]] = {
 class Fetcher:
     """Tool calls as plain HTTP GETs against the served simulator; parses bodies itself."""
 
-    def __init__(self, client: httpx.Client, key: str) -> None:
-        self.client, self.key = client, key
+    def __init__(self, client: httpx.Client, key: str, fmt: str = "json") -> None:
+        self.client, self.key, self.fmt = client, key, fmt
         self.catalog = load_catalog()
         self.calls = 0
 
@@ -79,13 +77,15 @@ class Fetcher:
         plat = ep.platform
         host = ep.host or self.catalog.platforms[plat].host
         keyp, fmtp, fmtv, pagep, sizep = WIRE[plat]
+        if self.fmt == "xml":
+            fmtv = fmtv.replace("json", "xml").replace("JSON", "XML")
         query: dict[str, str] = dict(ep.match or {})
         path = ep.path
         if plat == "seoul":
             base = 0 if tool == "seoul_subway_arrivals" else 1
             size = size or 5
             start = base + ((page or 1) - 1) * size
-            fill = {"KEY": self.key, "TYPE": "json", "START_INDEX": str(start),
+            fill = {"KEY": self.key, "TYPE": fmtv, "START_INDEX": str(start),
                     "END_INDEX": str(start + size - 1), **args}
             segs = path.split("/")
             out = [fill.get(s[1:-1], "") if s.startswith("{") else s for s in segs]
@@ -130,6 +130,26 @@ def _as_list(x: Any) -> list[Any]:
     return x if isinstance(x, list) else [x]
 
 
+def xml_tree(body: bytes) -> dict[str, Any]:
+    """An XML document as nested dicts: ``{root: {child: text | dict | [repeated…]}}``;
+    attributes become keys beside the children."""
+    def conv(el: ET.Element) -> Any:
+        kids = list(el)
+        if not kids and not el.attrib:
+            return (el.text or "").strip()
+        out: dict[str, Any] = dict(el.attrib)
+        for k in kids:
+            v = conv(k)
+            if k.tag in out:
+                out[k.tag] = (out[k.tag] if isinstance(out[k.tag], list) else [out[k.tag]]) + [v]
+            else:
+                out[k.tag] = v
+        return out
+
+    root = ET.fromstring(body)
+    return {root.tag: conv(root)}
+
+
 def parse_body(tool: str, plat: str, body: bytes) -> tuple[list[dict[str, Any]], int]:
     """Records and reported total of one raw response body (each platform's own envelope)."""
     if body[:4] == b"PK\x03\x04":  # OpenDART's corp-code list: a zipped CORPCODE.xml
@@ -137,7 +157,7 @@ def parse_body(tool: str, plat: str, body: bytes) -> tuple[list[dict[str, Any]],
             root = ET.fromstring(zf.read(zf.namelist()[0]))
         recs = [{c.tag: (c.text or "").strip() for c in el} for el in root.iter("list")]
         return recs, len(recs)
-    d = json.loads(body)
+    d = xml_tree(body) if body.lstrip()[:1] == b"<" else json.loads(body)
     if plat in ("tago", "fsc", "nec", "molit"):
         resp = d.get("response", d)
         code = str(resp.get("header", {}).get("resultCode", ""))
@@ -150,10 +170,11 @@ def parse_body(tool: str, plat: str, body: bytes) -> tuple[list[dict[str, Any]],
         (svc, val), = d.items()
         if svc == "RESULT":  # no data: INFO-200 / INFO-3
             return [], 0
-        head = val[0]["head"]
-        total = next(int(h.get("totalCount", h.get("list_total_count"))) for h in head
-                     if "totalCount" in h or "list_total_count" in h)
-        return _as_list(val[1]["row"]), total
+        if isinstance(val, list):  # JSON: [{"head": [{count}, …]}, {"row": [...]}]
+            head, rows = {k: v for h in val[0]["head"] for k, v in h.items()}, val[1]["row"]
+        else:  # XML: <svc><head><count/>…</head><row/>…</svc>
+            head, rows = val["head"], val.get("row")
+        return _as_list(rows), int(head.get("totalCount", head.get("list_total_count")))
     if plat == "seoul":
         if "realtimeArrivalList" in d or "errorMessage" in d:
             recs = _as_list(d.get("realtimeArrivalList"))
@@ -163,6 +184,7 @@ def parse_body(tool: str, plat: str, body: bytes) -> tuple[list[dict[str, Any]],
             return [], 0
         return _as_list(val.get("row")), int(val.get("list_total_count") or 0)
     if plat == "opendart":
+        d = d.get("result", d)  # XML wraps everything in <result>
         status = d.get("status")
         assert status in ("000", "013"), f"{tool}: platform error {d}"
         if "list" in d:
@@ -373,14 +395,14 @@ def raw_tasks() -> list[dict[str, Any]]:
     return out
 
 
-@pytest.fixture(scope="module")
-def derived() -> Iterator[dict[str, str]]:
-    """Every task's answer, derived over loopback HTTP."""
+@pytest.fixture(scope="module", params=["json", "xml"])
+def derived(request: pytest.FixtureRequest) -> Iterator[dict[str, str]]:
+    """Every task's answer, derived over loopback HTTP with bodies in one wire format."""
     version = Store().open("kopa")
     app = create_app(Resolver(version, load_catalog()))
     answers: dict[str, str] = {}
     with serve_in_thread(app) as base, httpx.Client(base_url=base, timeout=60) as client:
-        fetch = Fetcher(client, "k" + secrets.token_hex(16))
+        fetch = Fetcher(client, "k" + secrets.token_hex(16), request.param)
         for t in raw_tasks():
             try:
                 answers[t["id"]] = say(Interp(fetch).run(t["program"]))
@@ -389,6 +411,7 @@ def derived() -> Iterator[dict[str, str]]:
     yield answers
 
 
+@pytest.mark.slow
 def test_every_gold_is_derived_again_over_raw_http(derived: dict[str, str]) -> None:
     world = World(Store().open("kopa"))
     tasks = load_tasks()
@@ -397,3 +420,54 @@ def test_every_gold_is_derived_again_over_raw_http(derived: dict[str, str]) -> N
              if gold_run(t, world).answer != derived[t.id]}
     assert not wrong, "runner gold vs independent derivation:\n" + "\n".join(
         f"  {k}: {g!r} vs {d!r}" for k, (g, d) in sorted(wrong.items()))
+
+
+class _Canned:
+    """A :class:`Fetcher` stand-in answering from in-memory collections (for the fast test)."""
+
+    def __init__(self, data: dict[str, list[dict[str, Any]]]) -> None:
+        self.data, self.asked = data, []  # type: list[tuple[str, dict[str, str]]]
+
+    def call(self, tool: str, args: dict[str, str], page: Any, size: Any) -> tuple[list[Any], int]:
+        self.asked.append((tool, args))
+        recs = [r for r in self.data[tool] if all(str(r.get(k)) == v for k, v in args.items())]
+        return recs, len(recs)
+
+    def paged(self, tool: str, args: dict[str, str], size: int) -> list[dict[str, Any]]:
+        return self.call(tool, args, 1, size)[0]
+
+
+def test_interpreter_on_a_hand_computed_program() -> None:
+    routes = [{"city": "25", "no": n, "mins": m, "kind": k}
+              for n, m, k in [("7", "12", "a"), ("101", "3", "b"), ("42", "3", "a"), ("9", "", "b")]]  # "": no number, sorts last
+    fetch = _Canned({"cities": [{"name": "대전광역시", "code": 25}], "routes": routes})
+    prog = {"steps": [
+        {"id": "c", "call": "cities"},
+        {"id": "cf", "op": "filter", "from": "c", "where": [{"field": "name", "op": "contains", "value": "대전"}]},
+        {"id": "r", "call": "routes", "args": {"city": {"$ref": "cf", "field": "code", "pick": "first"}},
+         "pages": "all", "page_size": 1000},
+        {"id": "soon", "op": "argmin", "from": "r", "by": "mins"},  # ties: the first wins
+        {"id": "n", "op": "count", "from": "r"},
+        {"id": "ka", "op": "filter", "from": "r", "where": [{"field": "kind", "op": "eq", "value": "a"}]},
+        {"id": "d", "op": "arith", "fn": "pct", "a": {"$ref": "n"},
+         "b": {"$ref": "ka", "field": "no", "pick": -1, "transform": "num"}, "round": 2},
+        {"id": "kinds", "op": "group_count", "from": "r", "by": "kind"},
+        {"id": "nos", "op": "distinct", "from": "r", "field": "no"},
+        {"id": "ans", "op": "choose", "test": {"left": {"$ref": "n"}, "op": "ge", "right": 4},
+         "a": [{"$ref": "soon", "field": "no"}, {"$ref": "d"}, {"$ref": "kinds", "field": "count"},
+               {"$ref": "nos"}], "b": "no"},
+    ], "answer": {"$ref": "ans"}}
+    assert say(Interp(fetch).run(prog)) == "101, 9.52, 2, 2, 101, 42, 7, 9"  # type: ignore[arg-type]
+    assert fetch.asked[1] == ("routes", {"city": "25"})
+
+
+def test_bodies_parse_the_same_from_json_and_xml() -> None:
+    as_json = b'{"response":{"header":{"resultCode":"00"},"body":{"items":{"item":{"a":"1"}},"totalCount":7}}}'
+    as_xml = (b"<response><header><resultCode>00</resultCode></header><body><items><item><a>1</a>"
+              b"</item></items><totalCount>7</totalCount></body></response>")
+    assert parse_body("t", "tago", as_json) == parse_body("t", "tago", as_xml) == ([{"a": "1"}], 7)
+    rows_json = b'{"svc":[{"head":[{"list_total_count":3},{"RESULT":{"CODE":"INFO-000"}}]},{"row":[{"x":"1"},{"x":"2"}]}]}'
+    rows_xml = (b"<svc><head><list_total_count>3</list_total_count></head><row><x>1</x></row>"
+                b"<row><x>2</x></row></svc>")
+    assert parse_body("t", "neis", rows_json) == parse_body("t", "neis", rows_xml) == ([{"x": "1"}, {"x": "2"}], 3)
+    assert parse_body("t", "neis", b'{"RESULT":{"CODE":"INFO-200"}}') == ([], 0)
