@@ -9,6 +9,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from .catalog import CatalogOpt, catalog_tier, load_tier
 from .common import CassettesOpt, SetOpt, VersionOpt, fail, open_version
 
 
@@ -24,6 +25,7 @@ def serve(
     fault_rate: Annotated[float, typer.Option(help="Fraction of calls that get a fault.")] = 0.1,
     http: Annotated[str, typer.Option(help="HTTP parser: auto (httptools when installed), h11 or httptools.")] = "auto",
     loop: Annotated[str, typer.Option(help="Event loop: auto (uvloop when installed), asyncio or uvloop.")] = "auto",
+    tier: CatalogOpt = None,
 ) -> None:
     """Serve a cassette version over HTTP: GET /{upstream-host}/{path}?{query}."""
     import importlib.util
@@ -58,6 +60,7 @@ def serve(
         miss=miss,  # type: ignore[arg-type]  # checked above
         fault_seed=fault_seed,
         fault_rate=fault_rate,
+        catalog=catalog_tier(tier),
     )
     run(
         partial(build_app, config),
@@ -222,11 +225,10 @@ def tools(
     fmt: Annotated[str, typer.Option("--format", help="openai or mcp.")] = "openai",
     platform: Annotated[Optional[list[str]], typer.Option(help="Only these platforms.")] = None,
     out: Annotated[Optional[Path], typer.Option(help="Write to this file.")] = None,
+    catalog: CatalogOpt = None,
 ) -> None:
     """Write the catalog's tool schemas (OpenAI function calling, or MCP tools)."""
-    from ..catalog import load_catalog
-
-    schemas = load_catalog().tools(platforms=platform)
+    schemas = load_tier(catalog).tools(platforms=platform)
     if fmt == "mcp":
         data: object = [
             {
