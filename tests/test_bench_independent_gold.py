@@ -76,6 +76,7 @@ class Fetcher:
         ep = self.catalog.endpoints[tool]
         plat = ep.platform
         host = ep.host or self.catalog.platforms[plat].host
+        assert plat in WIRE, f"{tool}: add platform {plat!r}'s key/format/paging parameters to WIRE"
         keyp, fmtp, fmtv, pagep, sizep = WIRE[plat]
         if self.fmt == "xml":
             fmtv = fmtv.replace("json", "xml").replace("JSON", "XML")
