@@ -28,6 +28,7 @@ from .fidelity import check_fidelity
 from .request import SimRequest, SimResponse
 from .resolve import FaultConfig, Resolver
 from .store import Manifest, Store, Version, VersionBuilder
+from .tools import Observation, PagedResult, ToolCaller, page_args, read_pages
 from .transports import AsyncSimTransport, SimTransport
 
 __version__ = "0.1.0"
@@ -42,6 +43,8 @@ __all__ = [
     "FaultConfig",
     "FormatVersionError",
     "Manifest",
+    "Observation",
+    "PagedResult",
     "Param",
     "Platform",
     "RecordError",
@@ -53,6 +56,7 @@ __all__ = [
     "SimulatorError",
     "Store",
     "StoreError",
+    "ToolCaller",
     "UnknownEndpoint",
     "Version",
     "VersionBuilder",
@@ -60,4 +64,6 @@ __all__ = [
     "check_fidelity",
     "get_dialect",
     "load_catalog",
+    "page_args",
+    "read_pages",
 ]

@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from simulator import Endpoint
+from simulator.tools import PageFailed, arg_text, is_paged, read_pages
 
 from .env import ToolEnv
 from .program import CallStep, Cond, OpStep, Program, ProgramError, compare, eval_expr, run_op
 
-__all__ = ["DEFAULT_PAGE_SIZE", "Policy", "page_args", "run_program"]
+__all__ = ["DEFAULT_PAGE_SIZE", "Policy", "run_program"]
 
 #: Page size of ``pages: all`` steps unless the step sets one (capped by the endpoint).
 DEFAULT_PAGE_SIZE = 100
@@ -26,47 +26,23 @@ class Policy:
     first_of_many: bool = False
 
 
-def page_args(ep: Endpoint, base: dict[str, Any], index: int, size: int) -> dict[str, Any]:
-    """Arguments for page ``index`` (0-based) of ``size`` records of ``ep``."""
-    out = dict(base)
-    starts, ends = ep.params_with_role("range_start"), ep.params_with_role("range_end")
-    if starts and ends:
-        b = int(ep.opt("range_base", 1))
-        out[starts[0].name] = b + index * size
-        out[ends[0].name] = b + (index + 1) * size - 1
-        return out
-    pages, sizes = ep.params_with_role("page"), ep.params_with_role("page_size")
-    if pages:
-        out[pages[0].name] = index + 1
-    if sizes:
-        out[sizes[0].name] = size
-    return out
-
-
-def is_paged(ep: Endpoint) -> bool:
-    """Whether ``ep`` takes page or range parameters."""
-    return bool(ep.params_with_role("page") or ep.params_with_role("range_start")
-                or ep.params_with_role("page_size"))
-
-
 def _fetch(env: ToolEnv, step: CallStep, args: dict[str, Any], policy: Policy) -> list[dict[str, Any]]:
     ep = env.world.catalog.endpoint(step.call)
     if step.pages == "all" and is_paged(ep):
         size = step.page_size or min(ep.max_page_size, DEFAULT_PAGE_SIZE)
-        rec = env.call(step.call, page_args(ep, args, 0, size))
-        if not rec.ok:
-            raise ProgramError(f"step {step.id}: {step.call} failed: {rec.error}")
-        out = list(rec.records)
-        total = rec.total or 0
-        n_pages = max(1, -(-total // size))
-        if policy.first_page_only:
-            return out
-        for i in range(1, n_pages):
-            rec = env.call(step.call, page_args(ep, args, i, size))
-            if not rec.ok:
-                raise ProgramError(f"step {step.id}: {step.call} page {i + 1} failed: {rec.error}")
-            out.extend(rec.records)
-        return out
+
+        def problem(rec: Any, index: int) -> str | None:
+            if rec.ok:
+                return None
+            page = f" page {index + 1}" if index else ""
+            return f"step {step.id}: {step.call}{page} failed: {rec.error}"
+
+        try:
+            got = read_pages(lambda a: env.call(step.call, a), ep, {k: arg_text(v) for k, v in args.items()},
+                             size, first_page_only=policy.first_page_only, problem=problem)
+        except PageFailed as exc:
+            raise ProgramError(str(exc)) from None
+        return got.records
     rec = env.call(step.call, args)
     if not rec.ok:
         raise ProgramError(f"step {step.id}: {step.call} failed: {rec.error}")
