@@ -13,10 +13,13 @@ from __future__ import annotations
 from .catalog import Catalog, Endpoint, Param, Platform, load_catalog
 from .dialects import get_dialect
 from .errors import (
+    CallFailed,
     CatalogError,
     CorruptVersion,
     DialectError,
     FormatVersionError,
+    PageFailed,
+    ProgramError,
     RecordError,
     ReplayMiss,
     SimulatorError,
@@ -28,13 +31,14 @@ from .fidelity import check_fidelity
 from .request import SimRequest, SimResponse
 from .resolve import FaultConfig, Resolver
 from .store import Manifest, Store, Version, VersionBuilder
-from .tools import Observation, PagedResult, ToolCaller, page_args, read_pages
+from .tools import Observation, PagedResult, Program, ToolCaller, page_args, read_pages, run_program
 from .transports import AsyncSimTransport, SimTransport
 
 __version__ = "0.1.0"
 
 __all__ = [
     "AsyncSimTransport",
+    "CallFailed",
     "Catalog",
     "CatalogError",
     "CorruptVersion",
@@ -44,7 +48,10 @@ __all__ = [
     "FormatVersionError",
     "Manifest",
     "Observation",
+    "PageFailed",
     "PagedResult",
+    "Program",
+    "ProgramError",
     "Param",
     "Platform",
     "RecordError",
@@ -66,4 +73,5 @@ __all__ = [
     "load_catalog",
     "page_args",
     "read_pages",
+    "run_program",
 ]

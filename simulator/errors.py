@@ -11,7 +11,10 @@ The tree::
     │   ├── CorruptVersion      a file's sha256 differs from the manifest, or it does not parse
     │   └── FormatVersionError  a cassette written by an incompatible format version
     ├── ReplayMiss              strict miss: nothing recorded answers this request
-    └── RecordError             a recording job failed (nothing was published)
+    ├── RecordError             a recording job failed (nothing was published)
+    ├── PageFailed              a page of a tool call did not answer (also ValueError)
+    └── ProgramError            a gold program is malformed, or failed while running (also ValueError)
+        └── CallFailed          a call of a program did not answer with records
 
 Every message names the offending value as ``name=value!r`` and says how to fix it.
 """
@@ -19,10 +22,13 @@ Every message names the offending value as ``name=value!r`` and says how to fix 
 from __future__ import annotations
 
 __all__ = [
+    "CallFailed",
     "CatalogError",
     "CorruptVersion",
     "DialectError",
     "FormatVersionError",
+    "PageFailed",
+    "ProgramError",
     "RecordError",
     "ReplayMiss",
     "SimulatorError",
@@ -81,3 +87,15 @@ class ReplayMiss(SimulatorError):
 
 class RecordError(SimulatorError):
     """A recording job failed; nothing was published."""
+
+
+class PageFailed(SimulatorError, ValueError):
+    """A page of a tool call did not answer (the message names the tool, arguments and page)."""
+
+
+class ProgramError(SimulatorError, ValueError):
+    """A gold program is malformed, or failed while running (the message names the step)."""
+
+
+class CallFailed(ProgramError):
+    """A call of a gold program did not answer with records (miss, empty, error, too many pages)."""

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from simulator import Endpoint, Resolver
+from simulator import CallFailed, Endpoint, ProgramError, Resolver
 from simulator.tools import LRU, PageCall, PagedResult, PageFailed, ToolCaller, read_pages
 
 from ..observe import scalar
@@ -37,18 +37,12 @@ __all__ = [
     "as_number",
     "page_size_of",
     "run_program",
+    "step_refs",
+    "validate_program",
 ]
 
 #: Pages read at most per call; a call needing more is refused (never cut to its first pages).
 MAX_PAGES = 50
-
-
-class ProgramError(ValueError):
-    """A malformed gold program, or one whose data no longer supports a step."""
-
-
-class CallFailed(ProgramError):
-    """A call that did not answer with records (miss, empty, error, too many pages)."""
 
 
 def page_size_of(ep: Endpoint) -> int:
@@ -298,10 +292,48 @@ def _reduce(step: Mapping[str, Any], values: dict[str, Any]) -> Any:  # noqa: C9
 CALL_OPS = ("call",)
 
 
-def run_program(program: Mapping[str, Any], ex: PagedExecutor) -> Run:
-    """Execute ``program`` step by step; raises ``ProgramError`` (``CallFailed``) when it cannot."""
+def step_refs(step: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(where, step id) of every earlier step ``step`` reads."""
+    out: list[tuple[str, str]] = []
+    for param, b in (step.get("bind") or {}).items():
+        out.append((f"bind {param}", b.get("ref")))
+    for name in ("each", "if"):
+        if step.get(name):
+            out.append((name, step[name].get("ref")))
+    if step.get("op") == "choose" and step.get("test"):
+        out.append(("test", step["test"].get("ref")))
+    for name in ("from", "a", "b", "then", "else"):
+        if isinstance(step.get(name), str):  # step ids (cmp's a/b, choose's then/else)
+            out.append((name, step[name]))
+    if step.get("label"):
+        out.append(("label", step["label"].get("from")))
+    out += [("refs", r) for r in step.get("refs") or []]
+    return out
+
+
+def validate_program(program: Any) -> None:
+    """Check ``program`` before it runs: steps have unique ids and read only earlier steps,
+    and the answer is a step. Raises ``ProgramError`` listing what is available."""
     if not isinstance(program, Mapping) or not isinstance(program.get("steps"), list) or "answer" not in program:
         raise ProgramError("a program is {'steps': [...], 'answer': step id}")
+    seen: list[str] = []
+    for step in program["steps"]:
+        sid = step.get("id") if isinstance(step, Mapping) else None
+        if not sid or sid in seen:
+            raise ProgramError(f"step id {sid!r} missing or repeated")
+        for where, ref in step_refs(step):
+            if ref not in seen:
+                raise ProgramError(f"step {sid}: {where} refers to {ref!r}, which is not an earlier step "
+                                   f"(available: {', '.join(seen) or 'none'})")
+        seen.append(sid)
+    if program["answer"] not in seen:
+        raise ProgramError(f"answer {program['answer']!r} is not a step (available: {', '.join(seen)})")
+
+
+def run_program(program: Mapping[str, Any], ex: PagedExecutor) -> Run:
+    """Validate ``program`` (:func:`validate_program`), then execute it step by step; raises
+    ``ProgramError`` (``CallFailed``) when it cannot."""
+    validate_program(program)
     values: dict[str, Any] = {}
     calls: list[PagedResult] = []
     step_calls: dict[str, list[PagedResult]] = {}

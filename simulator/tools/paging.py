@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..catalog import Endpoint
-from ..errors import SimulatorError
+from ..errors import PageFailed
 
 __all__ = [
     "PageCall",
@@ -37,10 +37,6 @@ __all__ = [
     "page_args",
     "read_pages",
 ]
-
-
-class PageFailed(SimulatorError, ValueError):
-    """A page of a call did not answer (the message names the tool, arguments and page)."""
 
 
 # Contract: what one page's answer must offer (an Observation, a bench CallRecord).
