@@ -10,7 +10,7 @@ The public names below are what ``edge``, ``bench`` and ``train`` (and users) im
 
 from __future__ import annotations
 
-from .catalog import Catalog, Endpoint, Param, Platform, load_catalog
+from .catalog import Catalog, Endpoint, Param, Platform, build_request, load_catalog
 from .dialects import get_dialect
 from .errors import (
     CallFailed,
@@ -28,6 +28,7 @@ from .errors import (
     VersionNotFound,
 )
 from .fidelity import check_fidelity
+from .identity import canonical_request, fingerprint
 from .request import SimRequest, SimResponse
 from .resolve import FaultConfig, Resolver
 from .store import Manifest, Store, Version, VersionBuilder
@@ -50,10 +51,10 @@ __all__ = [
     "Observation",
     "PageFailed",
     "PagedResult",
-    "Program",
-    "ProgramError",
     "Param",
     "Platform",
+    "Program",
+    "ProgramError",
     "RecordError",
     "ReplayMiss",
     "Resolver",
@@ -68,7 +69,10 @@ __all__ = [
     "Version",
     "VersionBuilder",
     "VersionNotFound",
+    "build_request",
+    "canonical_request",
     "check_fidelity",
+    "fingerprint",
     "get_dialect",
     "load_catalog",
     "page_args",

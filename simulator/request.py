@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, quote, unquote, urlsplit
 
-__all__ = ["SimRequest", "SimResponse"]
+__all__ = ["SimRequest", "SimResponse", "parse_query"]
 
 
 @dataclass(frozen=True)
@@ -85,3 +85,18 @@ class SimResponse:
     def set_header(self, name: str, value: str) -> None:
         name = name.lower()
         self.headers = [(k, v) for k, v in self.headers if k != name] + [(name, value)]
+
+
+def parse_query(raw: str) -> tuple[tuple[str, str], ...]:
+    """``tuple(parse_qsl(raw, keep_blank_values=True))``: the pairs in wire order, repeats kept.
+
+    Without ``%`` or ``+`` there is nothing to decode: split directly (the same pairs).
+    """
+    if "%" in raw or "+" in raw:
+        return tuple(parse_qsl(raw, keep_blank_values=True))
+    out = []
+    for pair in raw.split("&"):
+        if pair:
+            name, _eq, value = pair.partition("=")
+            out.append((name, value))
+    return tuple(out)

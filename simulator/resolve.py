@@ -29,7 +29,7 @@ from .dialects import Split, SplitError, collection_key, get_dialect
 from .errors import UnknownEndpoint
 from .query import apply_query, query_split
 from .request import SimRequest, SimResponse
-from .secrets import canonical_request, fingerprint
+from .identity import canonical_request, fingerprint
 from .store import CollectionInfo, Version
 
 __all__ = ["FaultConfig", "MissPolicy", "Resolver", "FAULT_KINDS", "sim_error"]

@@ -1,4 +1,4 @@
-"""Keys never reach a cassette, a log or a report: redaction and canonical request identity.
+"""Keys never reach a cassette, a log or a report: redaction (request identity: ``identity.py``).
 
 Keys live in query parameters (``serviceKey``, ``crtfc_key``, ``KEY``, ``OC`` …), in URL path
 segments (Seoul Open Data, ECOS, swopenapi), in headers, and echoed inside response bodies
@@ -7,11 +7,10 @@ segments (Seoul Open Data, ECOS, swopenapi), in headers, and echoed inside respo
 
 from __future__ import annotations
 
-import hashlib
 import re
 from urllib.parse import quote, quote_plus
 
-from .catalog import Catalog, Endpoint, Match
+from .catalog import Catalog, Endpoint, KeyLayout, Match
 from .errors import UnknownEndpoint
 from .request import SimRequest
 
@@ -19,8 +18,6 @@ __all__ = [
     "KEY_PARAM_NAMES",
     "REDACTED",
     "SENSITIVE_HEADERS",
-    "canonical_request",
-    "fingerprint",
     "redact_body",
     "redact_headers",
     "redact_url",
@@ -61,65 +58,21 @@ _QUERY_KEY_RE = re.compile(
 )
 
 
-class _EndpointKeys:
-    """What key stripping needs of one endpoint, computed once (see ``_keys``)."""
-
-    __slots__ = ("endpoint", "roles", "path_names", "auth_path", "template", "dropped")
-
-    def __init__(self, ep: Endpoint) -> None:
-        self.endpoint = ep
-        roles: dict[str, str] = {}
-        for p in ep.params:
-            roles.setdefault(p.name, p.role)  # ``Endpoint.param``: the first of a name wins
-        #: Role of each param name the endpoint knows.
-        self.roles = roles
-        self.path_names = frozenset(p.name for p in ep.params if p.location == "path")
-        self.auth_path = frozenset(
-            p.name for p in ep.params if p.location == "path" and p.role == "auth"
-        )
-        #: Path template pieces: (param name, None) or (None, literal).
-        self.template: tuple[tuple[str | None, str | None], ...] = tuple(
-            (m.group(1), None) if m else (None, piece)
-            for piece in ep.path.strip("/").split("/")
-            for m in (re.fullmatch(r"\{([^}]+)\}", piece),)
-        )
-        #: Names never in a canonical query: path params and the endpoint's auth params.
-        self.dropped = self.path_names | {n for n, r in roles.items() if r == "auth"}
-
-    def is_key(self, name: str) -> bool:
-        role = self.roles.get(name)
-        if role is not None:
-            return role == "auth"
-        return name.lower() in KEY_PARAM_NAMES
+def _keys(ep: Endpoint) -> KeyLayout:
+    return ep.key_layout
 
 
-#: Per-endpoint key facts by ``id(endpoint)``; the entry holds the endpoint, so an id is
-#: never reused while cached. Cleared when full (catalogs are few and small).
-_KEYS_CACHE: dict[int, _EndpointKeys] = {}
-_KEYS_CACHE_MAX = 4096
-
-
-def _keys(ep: Endpoint) -> _EndpointKeys:
-    k = _KEYS_CACHE.get(id(ep))
-    if k is None or k.endpoint is not ep:
-        if len(_KEYS_CACHE) >= _KEYS_CACHE_MAX:
-            _KEYS_CACHE.clear()
-        k = _KEYS_CACHE[id(ep)] = _EndpointKeys(ep)
-    return k
+def _is_key(layout: KeyLayout, name: str) -> bool:
+    role = layout.roles.get(name)
+    if role is not None:
+        return role == "auth"
+    return name.lower() in KEY_PARAM_NAMES
 
 
 def _is_key_param(name: str, match: Match | None) -> bool:
     if match is not None:
-        return _keys(match.endpoint).is_key(name)
+        return _is_key(_keys(match.endpoint), name)
     return name.lower() in KEY_PARAM_NAMES
-
-
-#: Strings ``quote_plus`` leaves as they are (its always-safe characters).
-_PLUS_SAFE = re.compile(r"[A-Za-z0-9_.~-]*")
-
-
-def _quote_plus(text: str) -> str:
-    return text if _PLUS_SAFE.fullmatch(text) else quote_plus(text)
 
 
 def redact_headers(headers: list[tuple[str, str]] | tuple[tuple[str, str], ...]) -> list[tuple[str, str]]:
@@ -176,39 +129,6 @@ def redact_url(req: SimRequest, catalog: Catalog | None = None) -> str:
     )
     path_q = quote(path, safe="/:@!$&'()*+,;=-._~")
     return f"{req.scheme}://{netloc}{path_q}" + (f"?{qs}" if qs else "")
-
-
-def canonical_request(req: SimRequest, catalog: Catalog | None = None, match: Match | None = None) -> str:
-    """Human-readable canonical identity: method, host, key-free path, sorted key-free query.
-
-    Parameter names are the catalog's (aliases and case folded where the platform does),
-    empty values are dropped, and a body is represented by its sha256.
-    """
-    if match is None:
-        match = _try_match(req, catalog)
-    path = _masked_path(req, match)
-    if match is not None:
-        keys = _keys(match.endpoint)
-        dropped, roles = keys.dropped, keys.roles
-        items = [
-            (k, v)
-            for k, v in match.params.items()
-            if k not in dropped and (k in roles or k.lower() not in KEY_PARAM_NAMES)
-        ]
-    else:
-        items = [(k, v) for k, v in req.query if v != "" and not _is_key_param(k, None)]
-    qs = "&".join(f"{_quote_plus(k)}={_quote_plus(v)}" for k, v in sorted(items))
-    canon = f"{req.method} {req.host}{path}"
-    if qs:
-        canon += "?" + qs
-    if req.body:
-        canon += " body:" + hashlib.sha256(req.body).hexdigest()[:16]
-    return canon
-
-
-def fingerprint(canonical: str) -> str:
-    """Stable fingerprint of a canonical request (sha256 hex, 32 chars)."""
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:32]
 
 
 def redact_body(body: bytes, secrets: list[str] | tuple[str, ...] = ()) -> bytes:

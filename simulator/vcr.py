@@ -38,7 +38,8 @@ from .errors import SimulatorError, UnknownEndpoint
 from .fidelity import sniff_format
 from .request import SimRequest, SimResponse
 from .resolve import Resolver
-from .secrets import REDACTED, canonical_request, redact_url
+from .identity import canonical_request
+from .secrets import REDACTED, redact_url
 from .store import Manifest, Store, Version, VersionBuilder
 from .store.index import iter_entries
 
@@ -349,7 +350,7 @@ def export_vcr(
     format), at most ``max_pages`` per collection, answered by ``Resolver(version)`` — the
     same bytes replay gives. Pages that are also exact interactions are written once.
     """
-    from .record import build_request
+    from .catalog import build_request
 
     catalog = catalog or load_catalog()
     out = Path(out_path)

@@ -384,7 +384,7 @@ def test_both_suffixes_match_one_endpoint_and_pick_their_format(catalog: Catalog
 
 
 def test_format_path_param_builds_the_live_url(catalog: Catalog) -> None:
-    from simulator.record.live import build_request
+    from simulator import build_request
 
     ep = catalog.endpoint("opendart_disclosures")
     (first,) = DART.page_requests(ep, {"corp_code": "00126380"}, 5, "xml")

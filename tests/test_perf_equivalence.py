@@ -24,7 +24,7 @@ from simulator.catalog import load_catalog
 from simulator.dialects.base import json_bytes
 from simulator.dialects.datagokr import DataGoKrDialect, _json_value
 from simulator.server.app import _decoded_headers, _encoded_headers
-from simulator.server.asgi import parse_query
+from simulator.request import parse_query
 from simulator.store.builder import _Collections
 from simulator.store.index import _decode_records, _verified_lines, collection_lines
 from simulator.store.manifest import Manifest
@@ -185,7 +185,7 @@ def test_answer_memo_gives_the_rendered_bytes(tmp_path: Path) -> None:
     and their order included), with and without faults, and the memo keeps to its budget."""
     from simulator import Resolver, SimRequest, Store
     from simulator.dialects import get_dialect
-    from simulator.record.live import build_request
+    from simulator import build_request
     from simulator.resolve import FaultConfig
 
     store = Store(Path(__file__).resolve().parents[1] / "cassettes", cache_dir=tmp_path / "cache")

@@ -25,7 +25,8 @@ import httpx
 import pytest
 
 from simulator import Resolver, SimTransport, Store, load_catalog
-from simulator.record import LiveClient, build_request, key_env_of
+from simulator import build_request
+from simulator.record import LiveClient, key_env_of
 from simulator.sandbox import Limits, create_app
 from tests.loopback import serve_in_thread
 from tests.test_record_support import ROOT, cli_env, latest_hash, record_argv, run_record, write_plan

@@ -42,7 +42,7 @@ from simulator import Resolver, SimTransport, Store, load_catalog
 from simulator.audit import audit_version
 from simulator.catalog import Endpoint
 from simulator.cli import app as cli_app
-from simulator.record import build_request
+from simulator import build_request
 from simulator.request import SimRequest, SimResponse
 from simulator.store import VersionBuilder
 from simulator.store.diff import diff_versions

@@ -56,9 +56,10 @@ def test_grpo_step_with_environment_factory(world: World, tmp_path: Any) -> None
              + [json.dumps(t, ensure_ascii=False) for t in world.tools(["mois", "molit"])]) * 4
     model, tok = tiny_model_and_tokenizer(texts)
     log: list[dict[str, Any]] = []
-    cfg = GRPORunConfig(output_dir=str(tmp_path / "out"), tasks=TASK_IDS, platforms=["mois", "molit"],
-                        num_generations=2, per_device_train_batch_size=2, max_completion_length=24,
-                        max_tool_calling_iterations=2, max_steps=1, use_cpu=True)
+    cfg = GRPORunConfig(output_dir=str(tmp_path / "out"), tasks=TASK_IDS, ablation_train_on_bench=True,
+                        platforms=["mois", "molit"], num_generations=2, per_device_train_batch_size=2,
+                        max_completion_length=24, max_tool_calling_iterations=2, max_steps=1, use_cpu=True,
+                        save_strategy="no")
     trainer = run_grpo(cfg, model=model, tokenizer=tok, world=world,
                        reward_funcs=[_recording(answer_reward, log)])
     assert trainer.state.global_step == 1
@@ -69,7 +70,10 @@ def test_grpo_step_with_environment_factory(world: World, tmp_path: Any) -> None
     envs = log[0]["kw"]["environments"]
     assert all(isinstance(e.episode, SimEpisode) for e in envs)
     logged = trainer.state.log_history[0]
-    assert "rewards/kopa_answer/mean" in logged and "rewards/KopaSimEnv/mean" in logged
+    assert "rewards/kopa_answer/mean" in logged
+    meta = json.loads((tmp_path / "out" / "kopa_run.json").read_text(encoding="utf-8"))
+    assert meta["data"]["source"] == "kopa-bench tasks (ablation)" and meta["data"]["ablation_train_on_bench"]
+    assert (tmp_path / "out" / "model.safetensors").is_file()  # the final model is saved
 
 
 def test_grpo_step_with_rollout_func_reaches_the_simulator(world: World, tmp_path: Any) -> None:
@@ -113,3 +117,32 @@ def test_grpo_step_with_rollout_func_reaches_the_simulator(world: World, tmp_pat
     # Rewards come from the checker: the scripted right answers score 1, generated text 0.
     assert sorted(log[0]["out"]) == [0.0, 0.0, 1.0, 1.0]
     assert trainer.state.log_history[0]["rewards/kopa_answer/mean"] == pytest.approx(0.5)
+
+
+def test_grpo_cli_runs_on_synthesized_data_with_a_config_lora_and_overrides(tmp_path: Any) -> None:
+    """`simulator train grpo --config C.yaml` on synthesized rows: tiny model, a LoRA adapter,
+    flags over the YAML, per-row tool scoping, run metadata, checkpoint and saved adapter."""
+    pytest.importorskip("peft")
+    from typer.testing import CliRunner
+
+    from tests.test_train_data import _synth_row, _write
+    from train.cli import train_app
+
+    data = tmp_path / "synth-out"
+    data.mkdir()
+    _write(data / "trl.jsonl", [_synth_row(0), _synth_row(1), _synth_row(2, split="heldout")])
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text(json.dumps({  # JSON is YAML
+        "model": "tiny", "data": str(data), "use_cpu": True, "use_vllm": False, "bf16": False,
+        "num_generations": 2, "per_device_train_batch_size": 2, "max_completion_length": 16,
+        "max_steps": 5, "save_steps": 1, "max_tool_calling_iterations": 1,
+        "shaping": {"all_pages_fetched": 0.1},
+        "lora": {"r": 4, "alpha": 8, "target_modules": ["q_proj", "v_proj"]}}), encoding="utf-8")
+    out = tmp_path / "run"
+    res = CliRunner().invoke(train_app, ["grpo", "--config", str(cfg), "--max-steps", "1",
+                                         "--output-dir", str(out)])
+    assert res.exit_code == 0, res.output
+    assert '"steps": 1,' in res.output and not (out / "checkpoint-2").exists()  # the flag beat the YAML's 5
+    meta = json.loads((out / "kopa_run.json").read_text(encoding="utf-8"))
+    assert meta["data"]["rows"] == 2 and meta["data"]["split"] == "train" and meta["config"]["lora"]["r"] == 4
+    assert (out / "checkpoint-1").is_dir() and (out / "adapter_config.json").is_file()

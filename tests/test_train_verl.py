@@ -80,10 +80,12 @@ def test_tool_config_and_cli(world: World, tmp_path: Path) -> None:
     names = {t["tool_schema"]["function"]["name"] for t in cfg["tools"]}
     assert names == {e.id for e in world.catalog.endpoints.values() if e.platform == "mois"}
     out = tmp_path / "tools.yaml"
-    res = CliRunner().invoke(train_app, ["verl-config", "--out", str(out), "--dataset", str(tmp_path / "d.jsonl")])
+    res = CliRunner().invoke(train_app, ["verl-config", "--out", str(out), "--dataset", str(tmp_path / "d.jsonl"),
+                                         "--ablation-train-on-bench"])
     assert res.exit_code == 0, res.output
     loaded = yaml.safe_load(out.read_text(encoding="utf-8"))
-    assert len(loaded["tools"]) == len(world.catalog.endpoints)
+    bench_plats = {p for t in load_tasks() for p in t.platforms}
+    assert len(loaded["tools"]) == sum(1 for e in world.catalog.endpoints.values() if e.platform in bench_plats)
     for t in loaded["tools"]:
         # verl's schema: class_name importable, config.type, an OpenAI function schema.
         assert t["class_name"] == "train.verl_adapter.KopaSimTool" and t["config"]["type"] == "native"
@@ -94,6 +96,7 @@ def test_tool_config_and_cli(world: World, tmp_path: Path) -> None:
     assert len(rows) == len(load_tasks())
     r = rows[0]
     assert set(r) == {"data_source", "prompt", "ability", "reward_model", "extra_info", "agent_name"}
+    assert r["extra_info"]["episode_id"] == f"{r['extra_info']['task_id']}:0"
     assert r["reward_model"]["style"] == "rule" and r["reward_model"]["ground_truth"]
     assert r["extra_info"]["tools_kwargs"]
 

@@ -6,11 +6,12 @@ Run directly with ``python -m train.cli``.
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
 import typer
+
+from .config import GRPORunConfig
 
 __all__ = ["GRPORunConfig", "build_dataset_rows", "run_grpo", "train_app"]
 
@@ -18,56 +19,97 @@ train_app = typer.Typer(help="GRPO rollouts over the simulator: TRL, verl, OpenA
                         no_args_is_help=True)
 
 
-@dataclass
-class GRPORunConfig:
-    """Settings of a ``train grpo`` run (TRL's GRPOTrainer with the kopa-sim environment).
+def _row_platforms(row: dict[str, Any], world: Any) -> list[str]:
+    plats = row.get("platforms") or []
+    if isinstance(plats, str):
+        plats = [plats]
+    if not plats and row.get("tools"):  # trl.jsonl written before the platforms column
+        eps = world.catalog.endpoints
+        plats = sorted({eps[t].platform for t in row["tools"] if t in eps})
+    return sorted(plats)
 
-    ``model`` is a local path or hub id, or ``tiny`` (a random 2-layer model and a tokenizer
-    trained on the prompts: a smoke run, no download). ``data`` is a JSONL of synthesized
-    rows (``prompt`` + ``answer`` + …); without it, KOPA-Bench tasks are the rows.
+
+def build_dataset_rows(cfg: GRPORunConfig, world: Any) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The training rows and the run metadata saying what they are.
+
+    Synthesized rows from ``cfg.data`` (default :data:`~train.data.DEFAULT_DATA`), in
+    ``cfg.split``; bench tasks only with ``cfg.ablation_train_on_bench`` (``cfg.tasks``
+    picks some). Raises :class:`~train.data.DataError` (naming the fix) otherwise.
     """
-
-    model: str = "tiny"
-    output_dir: str = "grpo-out"
-    set_name: str = "kopa"
-    version: str | None = None
-    data: str | None = None
-    tasks: list[str] = field(default_factory=list)
-    limit: int | None = None
-    platforms: list[str] = field(default_factory=list)
-    shaping: dict[str, float] = field(default_factory=dict)
-    max_turns: int = 8
-    max_calls: int = 32
-    max_observation_chars: int = 2000
-    num_generations: int = 4
-    per_device_train_batch_size: int = 4
-    max_completion_length: int = 256
-    max_tool_calling_iterations: int = 8
-    learning_rate: float = 1e-6
-    max_steps: int = 1
-    seed: int = 0
-    use_cpu: bool = False
-    use_vllm: bool = False
-    vllm_mode: str = "colocate"
-    extra_args: dict[str, Any] = field(default_factory=dict)
-
-
-def build_dataset_rows(cfg: GRPORunConfig, world: Any) -> list[dict[str, Any]]:
-    """The training rows: synthesized JSONL rows, or benchmark tasks (gold answers computed)."""
     from bench.kopa.tasks import load_tasks
 
+    from .data import DataError, load_training_rows, resolve_data_path, run_metadata
     from .env import Example, example_from_task
 
-    if cfg.data:
-        rows = [json.loads(line) for line in Path(cfg.data).read_text(encoding="utf-8").splitlines() if line.strip()]
-        out = [Example.from_row(r).row() for r in rows]
+    tasks = load_tasks(catalog=world.catalog)
+    path = None
+    if cfg.tasks and not cfg.data:
+        if not cfg.ablation_train_on_bench:
+            raise DataError("--task picks KOPA-Bench tasks, the test set: pass --ablation-train-on-bench to "
+                            "train on them on purpose, or train on `simulator edge synthesize` output (--data)")
+        wanted = set(cfg.tasks)
+        out = [{**example_from_task(t, world).row(), "gold_program": ""} for t in tasks if t.id in wanted]
+        source, split = "kopa-bench tasks (ablation)", None
     else:
-        tasks = load_tasks(catalog=world.catalog)
-        if cfg.tasks:
-            wanted = set(cfg.tasks)
-            tasks = [t for t in tasks if t.id in wanted]
-        out = [example_from_task(t, world).row() for t in tasks]
-    return out[: cfg.limit] if cfg.limit else out
+        path = resolve_data_path(cfg.data)
+        raw = load_training_rows(path, split=cfg.split, tasks=tasks,
+                                 ablation_train_on_bench=cfg.ablation_train_on_bench,
+                                 content_hash=world.content_hash)
+        out = []
+        for r in raw:
+            gp = r.get("gold_program") or ""
+            out.append({**Example.from_row({**r, "platforms": _row_platforms(r, world)}).row(),
+                        "gold_program": gp if isinstance(gp, str) else json.dumps(gp, ensure_ascii=False)})
+        source, split = "edge synthesis", cfg.split
+    if cfg.limit:
+        out = out[: cfg.limit]
+    meta = run_metadata(data=path, rows=out, split=split, world=world, source=source,
+                        ablation_train_on_bench=cfg.ablation_train_on_bench,
+                        config=cfg.model_dump(mode="json"))
+    return out, meta
+
+
+def _env_name(platforms: list[str]) -> str:
+    return "kopa_" + ("_".join(platforms) or "all")
+
+
+def _environments(cfg: GRPORunConfig, world: Any, rows: list[dict[str, Any]]) -> Any:
+    """TRL's ``environment_factory``: one class per platform set (``tool_scope: row``, rows
+    get an ``environment`` column), else one class with the union (or all) of the tools."""
+    from .env import EnvConfig
+    from .trl_adapter import make_environment_class
+
+    from bench.kopa.tasks import load_tasks
+
+    env_cfg = EnvConfig(max_turns=cfg.max_turns, max_calls=cfg.max_calls,
+                        max_observation_chars=cfg.max_observation_chars)
+    tasks = load_tasks(catalog=world.catalog)  # once, shared by every class (ablation rows)
+    if cfg.tool_scope == "row" and not cfg.platforms:
+        factories = {}
+        for r in rows:
+            name = _env_name(list(r["platforms"]))
+            r["environment"] = name
+            if name not in factories:
+                factories[name] = make_environment_class(world, platforms=r["platforms"] or None, tasks=tasks,
+                                                         config=env_cfg, own_reward=False, name=name)
+        return factories
+    plats = (cfg.platforms or sorted({p for r in rows for p in r["platforms"]})) if cfg.tool_scope != "all" else []
+    return make_environment_class(world, platforms=plats or None, tasks=tasks, config=env_cfg, own_reward=False)
+
+
+def _load_model(cfg: GRPORunConfig, rows: list[dict[str, Any]], world: Any) -> tuple[Any, Any]:
+    if cfg.model == "tiny":
+        from .tiny import tiny_model_and_tokenizer
+
+        plats = sorted({p for r in rows for p in r["platforms"]})
+        texts = ([m["content"] for r in rows for m in r["prompt"]] + [r["answer"] for r in rows]
+                 + [json.dumps(t, ensure_ascii=False) for t in world.tools(plats or None)])
+        return tiny_model_and_tokenizer(texts * 4)
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    dtype = "auto" if not cfg.use_cpu else None
+    model = AutoModelForCausalLM.from_pretrained(cfg.model, dtype=dtype)
+    return model, AutoTokenizer.from_pretrained(cfg.model)
 
 
 def run_grpo(cfg: GRPORunConfig, *, model: Any = None, tokenizer: Any = None,
@@ -75,9 +117,11 @@ def run_grpo(cfg: GRPORunConfig, *, model: Any = None, tokenizer: Any = None,
              trainer_kwargs: dict[str, Any] | None = None) -> Any:
     """Build and run a GRPOTrainer with the kopa-sim environment and rewards; the trainer.
 
+    Writes ``<output_dir>/kopa_run.json`` (data, split, cassette version, config) before
+    training and the final model (plus tokenizer) into ``output_dir`` after it.
     ``model`` / ``tokenizer`` override ``cfg.model`` (e.g. objects built in a test);
     ``reward_funcs`` override the default (:func:`~train.rewards.make_reward` with
-    ``cfg.shaping`` left to the environment's ``get_reward``).
+    ``cfg.shaping``).
     """
     import os
 
@@ -85,107 +129,188 @@ def run_grpo(cfg: GRPORunConfig, *, model: Any = None, tokenizer: Any = None,
     from datasets import Dataset
     from trl import GRPOConfig, GRPOTrainer
 
-    from .env import EnvConfig, open_world
+    from .data import write_run_metadata
+    from .env import open_world
     from .rewards import make_reward
-    from .trl_adapter import make_environment_class
 
     world = world or open_world(cfg.set_name, cfg.version)
-    rows = build_dataset_rows(cfg, world)
-    if not rows:
-        raise typer.BadParameter("no training rows (check --data / --task)")
+    rows, meta = build_dataset_rows(cfg, world)
     if model is None or tokenizer is None:
-        if cfg.model == "tiny":
-            from .tiny import tiny_model_and_tokenizer
-
-            texts = [m["content"] for r in rows for m in r["prompt"]] + [r["answer"] for r in rows]
-            model, tokenizer = tiny_model_and_tokenizer(texts * 4)
-        else:
-            from transformers import AutoModelForCausalLM, AutoTokenizer
-
-            model = AutoModelForCausalLM.from_pretrained(cfg.model)
-            tokenizer = AutoTokenizer.from_pretrained(cfg.model)
-    plats = cfg.platforms or sorted({p for r in rows for p in r["platforms"]}) or None
-    env_cls = make_environment_class(
-        world, platforms=plats, shaping=cfg.shaping,
-        config=EnvConfig(max_turns=cfg.max_turns, max_calls=cfg.max_calls,
-                         max_observation_chars=cfg.max_observation_chars))
-    args = GRPOConfig(
-        output_dir=cfg.output_dir, num_generations=cfg.num_generations,
-        per_device_train_batch_size=cfg.per_device_train_batch_size,
-        max_completion_length=cfg.max_completion_length,
-        max_tool_calling_iterations=cfg.max_tool_calling_iterations,
-        learning_rate=cfg.learning_rate, max_steps=cfg.max_steps, seed=cfg.seed,
-        use_cpu=cfg.use_cpu, bf16=False if cfg.use_cpu else None, report_to="none",
-        save_strategy="no", logging_steps=1, use_vllm=cfg.use_vllm, vllm_mode=cfg.vllm_mode,
-        chat_template_kwargs={"enable_thinking": False}, **cfg.extra_args)
-    trainer = GRPOTrainer(model=model, processing_class=tokenizer, args=args,
-                          train_dataset=Dataset.from_list(rows), reward_funcs=reward_funcs or [make_reward()],
-                          environment_factory=env_cls, **(trainer_kwargs or {}))
+        model, tokenizer = _load_model(cfg, rows, world)
+    envs = _environments(cfg, world, rows)
+    write_run_metadata(cfg.output_dir, meta)
+    extra = dict(trainer_kwargs or {})
+    peft = cfg.peft_config()
+    if peft is not None:
+        extra.setdefault("peft_config", peft)
+    trainer = GRPOTrainer(model=model, processing_class=tokenizer, args=GRPOConfig(**cfg.trl_args()),
+                          train_dataset=Dataset.from_list(rows),
+                          reward_funcs=reward_funcs or [make_reward(cfg.shaping)],
+                          environment_factory=envs, **extra)
     trainer.train()
+    trainer.save_model(cfg.output_dir)
     return trainer
+
+
+def _weights(shaping: list[str]) -> dict[str, float] | None:
+    if not shaping:
+        return None
+    out: dict[str, float] = {}
+    for s in shaping:
+        name, _, w = s.partition("=")
+        try:
+            out[name] = float(w or 1.0)
+        except ValueError as exc:
+            raise typer.BadParameter(f"shaping={s!r}: use NAME=WEIGHT") from exc
+    return out
 
 
 @train_app.command("grpo")
 def grpo_cmd(
-    model: str = typer.Option("tiny", help="Model path or hub id; `tiny` for a random smoke model."),
-    output_dir: Path = typer.Option(Path("grpo-out"), help="Trainer output directory."),
-    data: Optional[Path] = typer.Option(None, help="Synthesized rows (JSONL); default: bench tasks."),
-    task: list[str] = typer.Option([], help="Only these bench task ids (repeatable)."),
+    config: Optional[Path] = typer.Option(None, "--config", help="Run config YAML (recipes/qwen3-grpo.yaml); "
+                                          "flags below override it."),
+    model: Optional[str] = typer.Option(None, help="Model dir or hub id; `tiny` for a random smoke model."),
+    output_dir: Optional[Path] = typer.Option(None, help="Trainer output directory (checkpoints, final model)."),
+    data: Optional[Path] = typer.Option(None, help="EDGE synthesis output (dir with trl.jsonl, or the file); "
+                                        "default synth-out."),
+    split: Optional[str] = typer.Option(None, help="Rows of this split (default train)."),
+    ablation_train_on_bench: bool = typer.Option(False, "--ablation-train-on-bench",
+                                                 help="Allow KOPA-Bench tasks as training rows (an ablation)."),
+    task: list[str] = typer.Option([], help="Bench task ids as rows (needs --ablation-train-on-bench)."),
     limit: Optional[int] = typer.Option(None, help="At most this many rows."),
-    max_steps: int = typer.Option(1, help="Optimizer steps."),
-    num_generations: int = typer.Option(4, help="Completions per prompt (the GRPO group)."),
-    max_completion_length: int = typer.Option(256, help="Tokens per completion, tool results included."),
+    platform: list[str] = typer.Option([], help="Offer only these platforms' tools (repeatable)."),
+    max_steps: Optional[int] = typer.Option(None, help="Optimizer steps (-1: by epochs)."),
+    num_generations: Optional[int] = typer.Option(None, help="Completions per prompt (the GRPO group)."),
+    batch_size: Optional[int] = typer.Option(None, help="Per-device train batch size (completions)."),
+    max_completion_length: Optional[int] = typer.Option(None, help="Tokens per completion, tool results included."),
+    max_observation_chars: Optional[int] = typer.Option(None, help="Tool result text cut beyond this."),
+    max_turns: Optional[int] = typer.Option(None, help="Assistant turns per episode."),
+    max_calls: Optional[int] = typer.Option(None, help="Tool calls per episode."),
+    learning_rate: Optional[float] = typer.Option(None, help="Learning rate."),
+    save_steps: Optional[int] = typer.Option(None, help="Checkpoint every this many steps."),
     shaping: list[str] = typer.Option([], help="Shaping term NAME=WEIGHT (repeatable), off by default."),
-    cpu: bool = typer.Option(False, "--cpu", help="Train on the CPU."),
-    set_name: str = typer.Option("kopa", "--set", help="Cassette set."),
+    use_vllm: Optional[bool] = typer.Option(None, "--vllm/--no-vllm", help="Generate with vLLM."),
+    vllm_mode: Optional[str] = typer.Option(None, help="colocate or server (`trl vllm-serve`)."),
+    cpu: Optional[bool] = typer.Option(None, "--cpu", help="Train on the CPU."),
+    set_name: Optional[str] = typer.Option(None, "--set", help="Cassette set."),
     version: Optional[str] = typer.Option(None, help="Version (default: latest)."),
 ) -> None:
     """GRPO with TRL's GRPOTrainer, the kopa-sim environment and the checker reward."""
-    weights: dict[str, float] = {}
-    for s in shaping:
-        name, _, w = s.partition("=")
-        try:
-            weights[name] = float(w or 1.0)
-        except ValueError as exc:
-            raise typer.BadParameter(f"shaping={s!r}: use NAME=WEIGHT") from exc
-    cfg = GRPORunConfig(model=model, output_dir=str(output_dir), data=str(data) if data else None,
-                        tasks=list(task), limit=limit, max_steps=max_steps, num_generations=num_generations,
-                        per_device_train_batch_size=num_generations,
-                        max_completion_length=max_completion_length, shaping=weights, use_cpu=cpu,
-                        set_name=set_name, version=version)
-    trainer = run_grpo(cfg)
-    typer.echo(json.dumps({"config": asdict(cfg), "log": trainer.state.log_history}, ensure_ascii=False,
-                          default=str, indent=1))
+    from .config import ConfigError, load_config
+    from .data import DataError
+
+    overrides = {
+        "model": model, "output_dir": str(output_dir) if output_dir else None,
+        "data": str(data) if data else None, "split": split,
+        "ablation_train_on_bench": ablation_train_on_bench or None, "tasks": list(task) or None,
+        "limit": limit, "platforms": list(platform) or None, "max_steps": max_steps,
+        "num_generations": num_generations, "per_device_train_batch_size": batch_size,
+        "max_completion_length": max_completion_length, "max_observation_chars": max_observation_chars,
+        "max_turns": max_turns, "max_calls": max_calls,
+        "learning_rate": learning_rate, "save_steps": save_steps, "shaping": _weights(shaping),
+        "use_vllm": use_vllm, "vllm_mode": vllm_mode, "use_cpu": cpu, "set_name": set_name, "version": version,
+    }
+    try:
+        cfg = load_config(config, overrides)
+        trainer = run_grpo(cfg)
+    except (DataError, ConfigError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
+    typer.echo(json.dumps({"output_dir": cfg.output_dir, "steps": trainer.state.global_step,
+                           "log": trainer.state.log_history}, ensure_ascii=False, default=str, indent=1))
 
 
 @train_app.command("verl-config")
 def verl_config_cmd(
     out: Path = typer.Option(..., help="Tool-config YAML to write (multi_turn.tool_config_path)."),
-    platform: list[str] = typer.Option([], help="Only these platforms' tools (repeatable)."),
+    dataset: Optional[Path] = typer.Option(None, help="Also write the training rows as a verl dataset "
+                                           "(.parquet, or .jsonl)."),
+    data: Optional[Path] = typer.Option(None, help="EDGE synthesis output (dir with trl.jsonl, or the file); "
+                                        "default synth-out."),
+    split: str = typer.Option("train", help="Rows of this split."),
+    ablation_train_on_bench: bool = typer.Option(False, "--ablation-train-on-bench",
+                                                 help="Write the KOPA-Bench tasks as the rows (an ablation)."),
+    agent_loop_config: Optional[Path] = typer.Option(None, help="Also write the agent-loop YAML "
+                                                     "(rollout.agent.agent_loop_config_path)."),
+    platform: list[str] = typer.Option([], help="Only these platforms' tools (default: the rows' platforms)."),
+    max_observation_chars: int = typer.Option(20_000, help="Tool result text cut beyond this."),
     set_name: str = typer.Option("kopa", "--set", help="Cassette set."),
     version: Optional[str] = typer.Option(None, help="Version pinned in the tool config."),
-    dataset: Optional[Path] = typer.Option(None, help="Also write the bench tasks as a verl dataset "
-                                           "(.parquet, or .jsonl)."),
 ) -> None:
-    """Write verl's tool-config YAML (one KopaSimTool per catalog tool), optionally the dataset."""
-    from .verl_adapter import write_tool_config
+    """Write verl's tool config (the scoped tool set), the dataset rows and the agent-loop YAML."""
+    from .data import DataError
+    from .env import Example, open_world
+    from .verl_adapter import verl_row, write_agent_loop_config, write_tool_config, write_verl_dataset
 
-    write_tool_config(out, platforms=platform or None, set_name=set_name, version=version)
-    typer.echo(f"wrote {out}")
+    world = open_world(set_name, version)
+    rows: list[dict[str, Any]] = []
     if dataset is not None:
-        from bench.kopa.tasks import load_tasks
+        cfg = GRPORunConfig(data=str(data) if data else None, split=split, set_name=set_name, version=version,
+                            ablation_train_on_bench=ablation_train_on_bench)
+        if ablation_train_on_bench and data is None:
+            from bench.kopa.tasks import load_tasks
 
-        from .env import example_from_task, open_world
-        from .verl_adapter import verl_row, write_verl_dataset
+            cfg.tasks = [t.id for t in load_tasks(catalog=world.catalog)]
+        try:
+            rows, _meta = build_dataset_rows(cfg, world)
+        except DataError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from exc
+    plats = list(platform) or sorted({p for r in rows for p in r["platforms"]}) or None
+    write_tool_config(out, world=world, platforms=plats, set_name=set_name, version=version,
+                      max_observation_chars=max_observation_chars)
+    tools = [e.id for e in world.catalog.endpoints.values() if plats is None or e.platform in plats]
+    typer.echo(f"wrote {out} ({len(tools)} tools)")
+    if dataset is not None:
+        vrows = [verl_row(Example.from_row(r), i, tools=tools, split=split, gold_program=r.get("gold_program", ""))
+                 for i, r in enumerate(rows)]
+        write_verl_dataset(vrows, dataset)
+        typer.echo(f"wrote {dataset} ({len(vrows)} rows)")
+    if agent_loop_config is not None:
+        write_agent_loop_config(agent_loop_config)
+        typer.echo(f"wrote {agent_loop_config}")
 
-        world = open_world(set_name, version)
-        rows = []
-        for i, t in enumerate(load_tasks(catalog=world.catalog)):
-            ex = example_from_task(t, world)
-            tools = [e.id for e in world.catalog.endpoints.values() if e.platform in t.platforms]
-            rows.append(verl_row(ex, i, tools=tools))
-        write_verl_dataset(rows, dataset)
-        typer.echo(f"wrote {dataset} ({len(rows)} rows)")
+
+@train_app.command("eval")
+def eval_cmd(
+    checkpoint: Path = typer.Argument(..., help="A `train grpo` output dir (or checkpoint-N, or a LoRA adapter)."),
+    out: Path = typer.Option(Path("eval-out"), help="Report directory (per-model results + eval_report.{json,md})."),
+    base: Optional[str] = typer.Option(None, help="Base model to compare with (default: the run's model, "
+                                       "from kopa_run.json); `none` for the checkpoint alone."),
+    seeds: int = typer.Option(8, help="Samples per task (n of pass@k)."),
+    k: int = typer.Option(4, help="The k of pass@k."),
+    task: list[str] = typer.Option([], help="Only these bench task ids (repeatable)."),
+    backend: str = typer.Option("auto", help="auto (vLLM when installed), vllm or builtin."),
+    max_tokens: int = typer.Option(2048, help="Tokens per completion."),
+    max_turns: int = typer.Option(24, help="Assistant turns per episode."),
+    workers: int = typer.Option(8, help="Concurrent episodes."),
+    temperature: float = typer.Option(0.7, help="Sampling temperature."),
+    set_name: str = typer.Option("kopa", "--set", help="Cassette set."),
+    version: Optional[str] = typer.Option(None, help="Version (default: latest)."),
+) -> None:
+    """Serve CHECKPOINT and its base model (OpenAI-compatible), run KOPA-Bench on both, report."""
+    from .evaluate import EvalConfig, base_model_of, run_eval
+
+    if not checkpoint.exists():
+        typer.echo(f"error: checkpoint {checkpoint} not found (a `simulator train grpo` --output-dir)", err=True)
+        raise typer.Exit(2)
+    base_path = base if base is not None else base_model_of(checkpoint)
+    if base_path is None:
+        typer.echo("error: the base model is not recorded in the run (kopa_run.json): pass --base MODEL "
+                   "or --base none", err=True)
+        raise typer.Exit(2)
+    models = ([("base", base_path)] if base_path != "none" else []) + [("trained", str(checkpoint))]
+    try:
+        cfg = EvalConfig(seeds=seeds, k=k, tasks=list(task), backend=backend, max_tokens=max_tokens,
+                         max_turns=max_turns, workers=workers, temperature=temperature,
+                         set_name=set_name, version=version)
+        report = run_eval(models, out, cfg)
+    except ValueError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
+    for r in report["models"]:
+        typer.echo(f"{r['model']}: pass@1 {r['pass@1']}, pass@{k} {r.get(f'pass@{k}')} ({r['episodes']} episodes)")
+    typer.echo(f"wrote {out / 'eval_report.md'}")
 
 
 @train_app.command("rollout")
@@ -205,15 +330,17 @@ def rollout_cmd(
     from .rollout import PolicyClient, RolloutConfig, run_rollouts
 
     world = open_world(set_name, version)
-    cfg = GRPORunConfig(data=str(data) if data else None, tasks=list(task), set_name=set_name)
-    rows = build_dataset_rows(cfg, world)
-    from bench.kopa.tasks import load_tasks
+    if data is not None:  # rollouts evaluate: any split, bench rows allowed
+        from .data import load_training_rows, resolve_data_path
 
-    from .env import example_from_task
+        examples = [Example.from_row(r) for r in load_training_rows(resolve_data_path(data), split=None)]
+    else:
+        from bench.kopa.tasks import load_tasks
 
-    by_id = {t.id: t for t in load_tasks(catalog=world.catalog)}
-    examples = [example_from_task(by_id[r["task_id"]], world) if r["task_id"] in by_id and not data
-                else Example.from_row(r) for r in rows]
+        from .env import example_from_task
+
+        examples = [example_from_task(t, world) for t in load_tasks(catalog=world.catalog)
+                    if not task or t.id in set(task)]
     client = PolicyClient(base_url, model)
     try:
         res = run_rollouts(client, world, examples, RolloutConfig(seeds=seeds, workers=workers), out=out)

@@ -15,7 +15,8 @@ None where it does not apply, per completion.
   of calls the simulator answered), :func:`all_pages_fetched` (every record of each
   collection the gold program needs was fetched) and :func:`no_invented_codes` (no code
   argument that appears neither in the question nor in an earlier result). The last two are
-  KOPA-Bench's ENVIRONMENT-axis evidence and need a benchmark task (None otherwise).
+  KOPA-Bench's ENVIRONMENT-axis evidence: from the benchmark's scorer on a bench task, from
+  the row's ``gold_program`` on a synthesized row (:mod:`train.shaping`); None otherwise.
 
 Traces come from ``environments`` (each an object with an ``episode`` attribute holding a
 :class:`~train.env.SimEpisode`, as the TRL adapter's environments do), or from a
@@ -39,6 +40,7 @@ __all__ = [
     "all_pages_fetched",
     "answer_matches",
     "answer_reward",
+    "episode_evidence",
     "gold_text",
     "completion_text",
     "make_reward",
@@ -163,17 +165,25 @@ def _stats(n: int, environments: Sequence[Any] | None, episode_stats: Sequence[A
         return [json.loads(s) if isinstance(s, str) else s for s in episode_stats]
     out: list[dict[str, Any] | None] = []
     for ep in _episodes(n, environments):
-        out.append(_episode_stats(ep) if ep is not None else None)
+        out.append(episode_evidence(ep) if ep is not None else None)
     return out
 
 
-def _episode_stats(ep: Any) -> dict[str, Any]:
+def episode_evidence(ep: Any) -> dict[str, Any]:
+    """An episode's stats plus its ENVIRONMENT evidence (``page_gaps``, ``invented``): from
+    KOPA-Bench's scorer for a bench task, from the row's gold program for a synthesized row
+    (:func:`train.shaping.synth_evidence`); absent when neither applies."""
     st = dict(ep.stats())
     sc = ep.score(answer="")  # the ENVIRONMENT evidence does not depend on the answer
     if sc is not None:
         st["page_gaps"] = len(sc.details.get("page_gaps", []))
         st["invented"] = len(sc.details.get("invented", []))
+    elif ep.example is not None and ep.example.gold_program:
+        from .shaping import synth_evidence
+
+        st.update(synth_evidence(ep.world, ep.example.gold_program, ep.example.question, ep.trace) or {})
     return st
+
 
 
 def valid_tool_calls(completions: Sequence[Any], environments: Sequence[Any] | None = None,
@@ -189,14 +199,14 @@ def valid_tool_calls(completions: Sequence[Any], environments: Sequence[Any] | N
 def all_pages_fetched(completions: Sequence[Any], environments: Sequence[Any] | None = None,
                       episode_stats: Sequence[Any] | None = None, **kwargs: Any) -> list[float | None]:
     """1.0 when every collection the gold program pages through was fetched whole
-    (None unless the row is a benchmark task)."""
+    (None when the row has no gold program)."""
     return [None if not st or "page_gaps" not in st else float(st["page_gaps"] == 0)
             for st in _stats(len(completions), environments, episode_stats)]
 
 
 def no_invented_codes(completions: Sequence[Any], environments: Sequence[Any] | None = None,
                       episode_stats: Sequence[Any] | None = None, **kwargs: Any) -> list[float | None]:
-    """1.0 when no code argument was invented (None unless the row is a benchmark task)."""
+    """1.0 when no code argument was invented (None when the row has no gold program)."""
     return [None if not st or "invented" not in st else float(st["invented"] == 0)
             for st in _stats(len(completions), environments, episode_stats)]
 

@@ -27,7 +27,7 @@ from bench.kopa.tasks import Task, load_tasks
 from simulator import Endpoint
 
 from .env import EnvConfig, Example, SimEpisode, example_from_task
-from .rewards import SHAPING
+from .rewards import SHAPING, episode_evidence
 
 __all__ = [
     "KopaEnvBase",
@@ -154,6 +154,12 @@ class KopaEnvBase:
         return total
 
 
+class _KopaEnvNoReward(KopaEnvBase):
+    """:class:`KopaEnvBase` without ``get_reward`` (TRL finds methods on the class)."""
+
+    get_reward = None  # type: ignore[assignment]
+
+
 def make_environment_class(
     world: World | Callable[[], World] | None = None,
     *,
@@ -163,6 +169,7 @@ def make_environment_class(
     shaping: Mapping[str, float] | None = None,
     tasks: Sequence[Task] | None = None,
     name: str = "KopaSimEnv",
+    own_reward: bool = True,
 ) -> type[KopaEnvBase]:
     """An environment class for ``GRPOTrainer(environment_factory=...)``.
 
@@ -175,6 +182,9 @@ def make_environment_class(
         tasks: benchmark tasks by which rows' ``task_id`` get three-axis scoring
             (default: the shipped KOPA-Bench tasks).
         name: the class name (TRL logs ``get_reward`` under it).
+        own_reward: give the class ``get_reward`` (TRL then adds it as a reward source);
+            False when the reward functions carry the shaping (one class per platform set
+            would otherwise add one zero reward column each).
     """
     bad = sorted(set(shaping or {}) - set(SHAPING))
     if bad:
@@ -204,7 +214,7 @@ def make_environment_class(
               _tasks=task_map, _shared={"lock": threading.Lock(), "world": None, "resets": {}},
               __doc__=f"kopa-sim environment with {len(eps)} catalog tools (generated).",
               __module__=__name__)
-    return type(name, (KopaEnvBase,), ns)
+    return type(name, (KopaEnvBase,) if own_reward else (_KopaEnvNoReward,), ns)
 
 
 # ---- rollout_func ------------------------------------------------------------------------
@@ -268,7 +278,7 @@ def make_rollout_func(
     *,
     config: EnvConfig = EnvConfig(max_turns=4),
     tasks: Sequence[Task] | None = None,
-    max_new_tokens: int = 32,
+    max_new_tokens: int = 1024,
     scripted: ScriptedTurn | None = None,
     chat_template_kwargs: Mapping[str, Any] | None = None,
 ) -> Callable[[list[Any], Any], dict[str, Any]]:
@@ -364,12 +374,7 @@ def make_rollout_func(
             out["completion_ids"].append(completion)
             out["logprobs"].append(logps)
             out["env_mask"].append(mask)
-            st = ep.stats()
-            sc = ep.score(answer="")
-            if sc is not None:
-                st["page_gaps"] = len(sc.details.get("page_gaps", []))
-                st["invented"] = len(sc.details.get("invented", []))
-            out["episode_stats"].append(json.dumps(st))
+            out["episode_stats"].append(json.dumps(episode_evidence(ep)))
             out["trace"].append(json.dumps(ep.trace_json(), ensure_ascii=False))
         return out
 

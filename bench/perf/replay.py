@@ -493,7 +493,7 @@ def bench_stages(store: Store, n: int, cfg: Config, rng: random.Random) -> dict[
     inside it the catalog match, the canonical request + fingerprint and the index read.
     What ``client.get`` costs above its transport is httpx itself, the same for both.
     """
-    from simulator.secrets import canonical_request, fingerprint
+    from simulator import canonical_request, fingerprint
     from simulator.transports import to_sim_request
 
     total = cfg.warmup + cfg.reps * cfg.per_rep

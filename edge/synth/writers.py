@@ -153,16 +153,16 @@ def write_all(examples: list[dict[str, Any]], out: Path, version: Version, catal
             ft.write(_line({"id": e["id"], "prompt": prompt, "answer": e["ground_truth"],
                             "gold_program": json.dumps(e["gold_program"], ensure_ascii=False, sort_keys=True),
                             "tools": [t["function"]["name"] for t in tools], "split": e.get("split", "train"),
-                            "cassettes": e["cassettes"]["content_hash"]}))
+                            "platforms": sorted(e["platforms"]), "cassettes": e["cassettes"]["content_hash"]}))
             verl_rows.append({
                 "data_source": "kopa-edge",
                 "prompt": prompt,
                 "ability": "tool_use",
                 "reward_model": {"style": "rule", "ground_truth": e["ground_truth"]},
-                "extra_info": {"id": e["id"], "split": e.get("split", "train"),
+                "extra_info": {"id": e["id"], "split": e.get("split", "train"), "platforms": sorted(e["platforms"]),
                                "gold_program": json.dumps(e["gold_program"], ensure_ascii=False, sort_keys=True),
                                "tools_kwargs": {t["function"]["name"]: {"create_kwargs": {
-                                   "cassettes": e["cassettes"]["content_hash"], "example_id": e["id"]}}
+                                   "cassettes": e["cassettes"]["content_hash"], "episode_id": e["id"]}}
                                    for t in tools if t["function"]["name"] in e["tools"]}},
             })
     if have_parquet():

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from .loader import DATA_DIR, Catalog, Match, load_catalog, load_platform_file
-from .models import CATALOG_FORMAT, Endpoint, FieldSpec, FilterRule, Param, Platform, QuerySemantics
+from .models import CATALOG_FORMAT, Endpoint, FieldSpec, FilterRule, KeyLayout, Param, Platform, QuerySemantics
+from .requests import build_request
 
 __all__ = [
     "CATALOG_FORMAT",
@@ -12,10 +13,12 @@ __all__ = [
     "Endpoint",
     "FieldSpec",
     "FilterRule",
+    "KeyLayout",
     "Match",
     "Param",
     "Platform",
     "QuerySemantics",
+    "build_request",
     "load_catalog",
     "load_platform_file",
 ]

@@ -7,6 +7,8 @@ validated by these pydantic models at load time.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -16,6 +18,7 @@ __all__ = [
     "Endpoint",
     "FieldSpec",
     "FilterRule",
+    "KeyLayout",
     "Param",
     "Platform",
     "QuerySemantics",
@@ -101,6 +104,41 @@ class QuerySemantics(_Model):
     #: Parameters not named in ``filters`` always stay part of the collection key.
 
 
+@dataclass(frozen=True)
+class KeyLayout:
+    """What key stripping and request identity read of one endpoint (``Endpoint.key_layout``)."""
+
+    #: Role of each param name the endpoint knows (the first of a name wins, as ``Endpoint.param``).
+    roles: dict[str, str]
+    path_names: frozenset[str]
+    #: Path params that carry a key.
+    auth_path: frozenset[str]
+    #: Path template pieces: (param name, None) or (None, literal).
+    template: tuple[tuple[str | None, str | None], ...]
+    #: Names never in a canonical query: path params and the endpoint's auth params.
+    dropped: frozenset[str]
+
+    @classmethod
+    def of(cls, ep: Endpoint) -> KeyLayout:
+        roles: dict[str, str] = {}
+        for p in ep.params:
+            roles.setdefault(p.name, p.role)
+        path_names = frozenset(p.name for p in ep.params if p.location == "path")
+        return cls(
+            roles=roles,
+            path_names=path_names,
+            auth_path=frozenset(
+                p.name for p in ep.params if p.location == "path" and p.role == "auth"
+            ),
+            template=tuple(
+                (m.group(1), None) if m else (None, piece)
+                for piece in ep.path.strip("/").split("/")
+                for m in (re.fullmatch(r"\{([^}]+)\}", piece),)
+            ),
+            dropped=path_names | {n for n, r in roles.items() if r == "auth"},
+        )
+
+
 class Endpoint(_Model):
     """One operation of a platform; also one tool for a model."""
 
@@ -164,6 +202,11 @@ class Endpoint(_Model):
                 f"max_page_size={self.max_page_size}"
             )
         return self
+
+    @cached_property
+    def key_layout(self) -> KeyLayout:
+        """Where this endpoint's keys and path parameters sit (computed once per endpoint)."""
+        return KeyLayout.of(self)
 
     def param(self, name: str) -> Param | None:
         for p in self.params:

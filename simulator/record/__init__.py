@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .live import LiveClient, RetryPolicy, build_request, key_env_of
+from .live import LiveClient, RetryPolicy, key_env_of
 from .plan import DEFAULT_PLAN, Crawl, Plan, Seed, load_plan
 from .recorder import Recorder, RecordResult
 
@@ -15,7 +15,6 @@ __all__ = [
     "Recorder",
     "RetryPolicy",
     "Seed",
-    "build_request",
     "key_env_of",
     "load_plan",
 ]

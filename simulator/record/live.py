@@ -9,12 +9,12 @@ from typing import Callable, Mapping
 
 import httpx
 
-from ..catalog import Catalog, Endpoint
+from ..catalog import Catalog, Endpoint, build_request
 from ..errors import RecordError
 from ..request import SimRequest, SimResponse
 from ..secrets import redact_url
 
-__all__ = ["LiveClient", "RetryPolicy", "build_request", "key_env_of"]
+__all__ = ["LiveClient", "RetryPolicy", "key_env_of"]
 
 
 def key_env_of(catalog: Catalog, ep: Endpoint) -> str:
@@ -27,31 +27,6 @@ def key_env_of(catalog: Catalog, ep: Endpoint) -> str:
     """
     own = ep.opt("key_env")
     return str(own) if own else catalog.platforms[ep.platform].key_env
-
-
-def build_request(ep: Endpoint, params: Mapping[str, str], key: str | None, scheme: str = "https") -> SimRequest:
-    """The real request for ``ep`` with ``params`` (key placed where the platform wants it)."""
-    path = ep.path
-    query: list[tuple[str, str]] = []
-    all_params = {**ep.match, **params}
-    for p in ep.params:
-        token = "{" + p.name + "}"
-        if p.location == "path":
-            if p.role == "auth":
-                value = key or ""
-            else:
-                value = all_params.get(p.name, p.default or "")
-            # SimRequest.path is decoded; SimRequest.url encodes it once.
-            path = path.replace(token, value.replace("/", "%2F"))
-        elif p.role == "auth" and key:
-            query.append((p.name, key))
-    path_names = {p.name for p in ep.params if p.location == "path"}
-    for k, v in all_params.items():
-        if k not in path_names:
-            query.append((k, v))
-    while path.endswith("/"):
-        path = path[:-1]
-    return SimRequest(method=ep.method, host=ep.host, path=path, query=tuple(query), scheme=scheme)
 
 
 @dataclass

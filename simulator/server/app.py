@@ -21,10 +21,10 @@ import logging
 from typing import Any
 from urllib.parse import parse_qsl
 
-from ..request import SimRequest, SimResponse
+from ..request import SimRequest, SimResponse, parse_query
 from ..resolve import Resolver, sim_error
 from ..store import Store
-from .asgi import Receive, Scope, Send, parse_query, serve_lifespan
+from .asgi import Receive, Scope, Send, serve_lifespan
 
 __all__ = ["create_app", "MAX_BODY", "MAX_TARGET"]
 
@@ -226,7 +226,7 @@ def _encoded_headers(headers: list[tuple[str, str]]) -> tuple[tuple[bytes, bytes
 def _example_url(ep: Any, filters: dict[str, str]) -> str:
     """A request path (relative to this server) that replays the first page of a collection."""
     from ..dialects import get_dialect
-    from ..record.live import build_request
+    from ..catalog import build_request
 
     first = get_dialect(ep.dialect).page_requests(ep, filters, 1, "json")[0]
     req = build_request(ep, first, key="KEY", scheme="http")

@@ -21,7 +21,8 @@ from typing import Any, BinaryIO
 from ..catalog import Catalog
 from ..errors import StoreError
 from ..request import SimRequest, SimResponse
-from ..secrets import canonical_request, fingerprint, redact_body, redact_headers, redact_url
+from ..identity import canonical_request, fingerprint
+from ..secrets import redact_body, redact_headers, redact_url
 from .index import collection_lines, iter_entries
 from .manifest import (
     CollectionEntry,

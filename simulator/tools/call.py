@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal, Mapping
 
-from ..catalog import Catalog, Endpoint
+from ..catalog import Catalog, Endpoint, build_request
 from ..dialects import get_dialect
 from ..dialects.base import Parsed
 from ..fidelity import sniff_format
@@ -241,10 +241,6 @@ def build_call(catalog: Catalog, tool: str, args: Mapping[str, Any] | None, *, f
     if problem is not None:
         return Observation.refused(tool, clean, 400, problem)
     scheme = scheme or (catalog.platforms[ep.platform].scheme if ep.platform in catalog.platforms else "https")
-    # Imported here: ``simulator.record`` pulls in the live client (httpx), which importing
-    # ``simulator`` must not.
-    from ..record import build_request
-
     return build_request(ep, request_params(ep, params, fmt), key=key, scheme=scheme)
 
 

@@ -18,8 +18,8 @@ from httpx._content import ByteStream
 
 from ..errors import ReplayMiss
 from ..request import SimRequest, SimResponse
+from ..request import parse_query as _parse_query
 from ..resolve import Resolver
-from ..server.asgi import parse_query as _parse_query
 
 __all__ = ["AsyncSimTransport", "SimTransport", "to_sim_request"]
 
