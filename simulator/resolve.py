@@ -19,11 +19,10 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
-import threading
-from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Literal
 
+from .cache import BoundedCache
 from .catalog import Catalog, Endpoint, Match, load_catalog
 from .dialects import Split, SplitError, collection_key, get_dialect
 from .errors import UnknownEndpoint
@@ -78,6 +77,8 @@ def sim_error(status: int, kind: str, message: str, **extra: Any) -> SimResponse
     )
 
 
+#: How a strict miss says to record what it lacks (the pytest plugin names its own options).
+MISS_HINT = "record it with `simulator record --live` (a plan entry for this endpoint)"
 #: Requests whose identity (match, canonical form, fingerprint) a resolver memoises.
 IDENTITY_CACHE_SIZE = 4096
 #: Larger bodies are identified afresh each time (not held in the memo).
@@ -99,27 +100,7 @@ class _Identity:
     fingerprint: str
 
 
-@dataclass
-class _Cache:
-    """A small LRU for filtered full collections (query tier), keyed by (coll, query)."""
-
-    size: int = 64
-    data: OrderedDict[tuple[Any, ...], list[dict[str, Any]]] = field(default_factory=OrderedDict)
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def get(self, key: tuple[Any, ...]) -> list[dict[str, Any]] | None:
-        with self.lock:
-            v = self.data.get(key)
-            if v is not None:
-                self.data.move_to_end(key)
-            return v
-
-    def put(self, key: tuple[Any, ...], value: list[dict[str, Any]]) -> None:
-        with self.lock:
-            self.data[key] = value
-            self.data.move_to_end(key)
-            while len(self.data) > self.size:
-                self.data.popitem(last=False)
+_Answer = tuple[int, tuple[tuple[str, str], ...], bytes]
 
 
 class Resolver:
@@ -133,6 +114,7 @@ class Resolver:
         live: forwarder for the ``live`` miss policy.
         answer_memo_bytes: how many bytes of rendered window and query answers to keep for
             repeated requests (0: render every time; the bytes are the same either way).
+        miss_hint: how a strict miss's message says to record the request.
     """
 
     def __init__(
@@ -144,6 +126,7 @@ class Resolver:
         faults: FaultConfig | None = None,
         live: LiveForwarder | None = None,
         answer_memo_bytes: int = ANSWER_MEMO_BYTES,
+        miss_hint: str = MISS_HINT,
     ) -> None:
         if miss not in ("strict", "native", "live"):
             raise ValueError(f"miss={miss!r} is not a miss policy; use strict, native or live")
@@ -154,14 +137,15 @@ class Resolver:
         self.miss = miss
         self.faults = faults
         self.live = live
-        self._query_cache = _Cache()
+        self.miss_hint = miss_hint
+        # Filtered full collections (query tier), keyed by (collection, query).
+        self._query_cache: BoundedCache[tuple[Any, ...], list[dict[str, Any]]] = BoundedCache(64)
         self._by_endpoint: dict[str, list[CollectionInfo]] = {}
         # The catalog is immutable, so a request's match and canonical
         # form depend on nothing but the parts of it they read: memoise them (repeated
         # requests, e.g. an episode replayed, skip matching, key stripping and hashing).
         # Oldest entries leave first when it is full.
-        self._identities: dict[tuple[Any, ...], _Identity] = {}
-        self._identities_lock = threading.Lock()
+        self._identities: BoundedCache[tuple[Any, ...], _Identity] = BoundedCache(IDENTITY_CACHE_SIZE)
         # Recorded header tuples (shared by the index) → the exact answer's headers.
         self._exact_headers: dict[tuple[tuple[str, str], ...], list[tuple[str, str]]] = {}
         self._version_header = ("x-sim-version", version.content_hash)
@@ -169,8 +153,11 @@ class Resolver:
         # the request's parts and the version, so a repeat is answered with the same bytes
         # without reading and rendering its records again. Oldest leave first past the budget.
         self.answer_memo_bytes = answer_memo_bytes
-        self._answers: dict[tuple[Any, ...], tuple[int, tuple[tuple[str, str], ...], bytes]] = {}
-        self._answers_bytes = 0
+        self._answers: BoundedCache[tuple[Any, ...], _Answer] = BoundedCache(
+            IDENTITY_CACHE_SIZE if answer_memo_bytes > 0 else 0,
+            weigh=lambda kept: len(kept[2]),
+            max_weight=max(answer_memo_bytes, 0),
+        )
 
     # ---- public ----------------------------------------------------------------------
     def resolve(
@@ -204,10 +191,7 @@ class Resolver:
         ident = self._identities.get(key)
         if ident is None:
             ident = self._identify_request(req)
-            with self._identities_lock:
-                if len(self._identities) >= IDENTITY_CACHE_SIZE:
-                    del self._identities[next(iter(self._identities))]
-                self._identities[key] = ident
+            self._identities.put(key, ident)
         return ident
 
     def _identify_request(self, req: SimRequest) -> _Identity:
@@ -231,17 +215,8 @@ class Resolver:
             return resp
         # Stored as ``resolve`` finishes it: the version header last (see ``resolve``).
         headers = (*(h for h in resp.headers if h[0] != "x-sim-version"), self._version_header)
-        with self._identities_lock:
-            answers = self._answers
-            if key not in answers:
-                while answers and (
-                    self._answers_bytes + size > self.answer_memo_bytes
-                    or len(answers) >= IDENTITY_CACHE_SIZE
-                ):
-                    old = answers.pop(next(iter(answers)))
-                    self._answers_bytes -= len(old[2])
-                answers[key] = (resp.status, headers, resp.body)
-                self._answers_bytes += size
+        if key not in self._answers:
+            self._answers.put(key, (resp.status, headers, resp.body))
         return resp
 
     def _resolve(self, req: SimRequest) -> SimResponse:
@@ -355,7 +330,7 @@ class Resolver:
             f"({self.version.content_hash[:12]}).\n"
             + ("nearest recorded requests:\n" + "\n".join(lines) + "\n" if lines else
                f"nothing is recorded for endpoint {ep.id!r}.\n")
-            + "to fix: record it with `simulator record --live` (a plan entry for this endpoint), "
+            + f"to fix: {self.miss_hint}, "
             "or replay with miss policy 'native' to get the platform's own no-data answer"
         )
         return _tag(

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from simulator import Catalog, FaultConfig, Resolver, load_catalog
-from simulator.tools import LRU, Observation, ToolCaller, arg_text, body_text
+from simulator import BoundedCache, Catalog, FaultConfig, Resolver, load_catalog
+from simulator.tools import Observation, ToolCaller, arg_text, body_text
 
 __all__ = ["CallRecord", "ToolEnv", "World", "arg_text", "body_text"]
 
@@ -82,9 +82,9 @@ class World:
         self.catalog = catalog or load_catalog()
         self.resolver = Resolver(version, self.catalog, faults=faults)
         self.caller = ToolCaller(self.resolver, memo_size=MEMO_SIZE)
-        self._faulted: LRU[FaultConfig, World] = LRU(FAULT_WORLDS)
+        self._faulted: BoundedCache[FaultConfig, World] = BoundedCache(FAULT_WORLDS)
         #: Gold runs on this version by task id (filled by ``bench.kopa.tasks.gold_run``).
-        self.gold: LRU[str, Any] = LRU(GOLD_MEMO)
+        self.gold: BoundedCache[str, Any] = BoundedCache(GOLD_MEMO)
 
     @property
     def content_hash(self) -> str:

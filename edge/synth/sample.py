@@ -32,7 +32,7 @@ from ..observe import Observations, scalar
 from ..proposers import Binding
 from ..transforms import apply_transform
 from .execute import CallFailed, PagedExecutor, PagedResult, ProgramError
-from .fields import _IDLIKE, column, roles
+from .fields import _IDLIKE, FieldMemo
 
 __all__ = ["JUNCTIONS", "Draft", "Sampler", "sane_edges"]
 
@@ -146,6 +146,8 @@ class Sampler:
         self._filters = {t: sorted(fs, key=lambda d: json.dumps(d, sort_keys=True, ensure_ascii=False))
                          for t, fs in obs.filters.items()}
         self.made: Counter[str] = Counter()
+        #: Columns and field roles of the call results this sampler reads.
+        self.fields = FieldMemo(catalog)
 
     # ---- graph facts -----------------------------------------------------------------
     def is_lookup(self, tool: str) -> bool:
@@ -288,9 +290,9 @@ class Sampler:
         """Choose one value of ``b.source_field`` from ``res`` (by name, or by a reduction)."""
         recs = res.records
         f = b.source_field
-        fr = roles(self.catalog, b.source_tool, recs)
+        fr = self.fields.roles(b.source_tool, recs)
         large = len(recs) > FAN_MAX or len(res.pages) > 1
-        fcol = column(recs, f)
+        fcol = self.fields.column(recs, f)
         distinct = set(fcol) - {None}
         if not distinct:
             return None
@@ -301,7 +303,7 @@ class Sampler:
             d.parts.append({"kind": "pick_one", "tool": b.source_tool, "field": f})
             d.junctions.append("SEQ")
             return vid, v
-        labelled = [lab for lab in fr.label if any(x and y and x != y for x, y in zip(column(recs, lab), fcol))]
+        labelled = [lab for lab in fr.label if any(x and y and x != y for x, y in zip(self.fields.column(recs, lab), fcol))]
         use_drv = force_drv or (allow_drv and large and fr.number and self.rng.random() < 0.5) or not labelled
         if use_drv and fr.number:
             key = self.rng.choice(fr.number)
@@ -309,7 +311,7 @@ class Sampler:
             where = None
             if fr.category and self.rng.random() < 0.4:
                 cf = self.rng.choice(fr.category)
-                cv = sorted(Counter(x for x in column(recs, cf) if x).items(), key=lambda t: (-t[1], t[0]))
+                cv = sorted(Counter(x for x in self.fields.column(recs, cf) if x).items(), key=lambda t: (-t[1], t[0]))
                 where = {"field": cf, "op": "eq", "value": self.rng.choice(cv[:4])[0]}
             st: dict[str, Any] = {"op": op, "from": sid, "key": key, "field": f}
             if where:
@@ -325,7 +327,7 @@ class Sampler:
         if not labelled:
             return None
         lab = self.rng.choice(labelled)
-        lcol = column(recs, lab)
+        lcol = self.fields.column(recs, lab)
         counts = Counter(lcol)
         cands = [i for i, (x, y) in enumerate(zip(lcol, fcol)) if x and y and counts[x] == 1 and x != y]
         if not cands:
@@ -352,7 +354,7 @@ class Sampler:
     # ---- final reductions -------------------------------------------------------------------
     def final(self, d: Draft, sid: str, res: PagedResult, tool: str, prefer_drv: bool = False) -> bool:
         recs = res.records
-        fr = roles(self.catalog, tool, recs)
+        fr = self.fields.roles(tool, recs)
         opts: list[dict[str, Any]] = []
         if len(recs) > 1:
             opts.append({"op": "count", "from": sid})
@@ -531,7 +533,7 @@ class Sampler:
 
     def _fan_set(self, d: Draft, sid: str, res: PagedResult, b: Binding) -> tuple[str, list[str], dict[str, Any]] | None:
         recs = res.records
-        fr = roles(self.catalog, b.source_tool, recs)
+        fr = self.fields.roles(b.source_tool, recs)
         f = b.source_field
         distinct = list(dict.fromkeys(s for r in recs if (s := scalar(r.get(f)))))
         lo, hi = FAN_SET
@@ -547,7 +549,7 @@ class Sampler:
         if len(distinct) > hi and labs:
             # a few entities the question names (their codes must be looked up first)
             lab = self.rng.choice(labs)
-            lcol, fcol = column(recs, lab), column(recs, f)
+            lcol, fcol = self.fields.column(recs, lab), self.fields.column(recs, f)
             counts = Counter(lcol)
             idx = [i for i, (x, y) in enumerate(zip(lcol, fcol)) if x and y and counts[x] == 1 and x != y
                    and self.answerable(b, y) and self.fits(b, recs[i])]
@@ -592,7 +594,7 @@ class Sampler:
         d.bound.extend(vals)
         d.edges.append((main.source_tool, main.target_tool))
         d.junctions.append("FAN")
-        fr = roles(self.catalog, main.source_tool, res.records)
+        fr = self.fields.roles(main.source_tool, res.records)
         op = self.rng.choice(("map_sum", "map_argmax", "map_argmin"))
         sizes = {len(r.records) for _v, r in m} if isinstance(m, list) else set()
         if len(sizes) == 1:
@@ -665,11 +667,11 @@ class Sampler:
         return {"op": "pick", "from": sid, "field": self.rng.choice(opts)}
 
     def _two_labels(self, res: PagedResult, b: Binding) -> tuple[str, list[str]] | None:
-        fr = roles(self.catalog, b.source_tool, res.records)
+        fr = self.fields.roles(b.source_tool, res.records)
         if not fr.label:
             return None
         lab = self.rng.choice(fr.label)
-        lcol, fcol = column(res.records, lab), column(res.records, b.source_field)
+        lcol, fcol = self.fields.column(res.records, lab), self.fields.column(res.records, b.source_field)
         counts = Counter(lcol)
         cands = [i for i, (x, y) in enumerate(zip(lcol, fcol)) if x and y and counts[x] == 1 and x != y]
         rec = self.obs.recorded(b.target_tool, b.target_param)
@@ -702,8 +704,8 @@ class Sampler:
             d.bound.append(v)
             results.append((s, r, args))
         d.edges.append((main.source_tool, main.target_tool))
-        fr = roles(self.catalog, main.target_tool, results[0][1].records)
-        nums = [n for n in fr.number if n in roles(self.catalog, main.target_tool, results[1][1].records).number]
+        fr = self.fields.roles(main.target_tool, results[0][1].records)
+        nums = [n for n in fr.number if n in self.fields.roles(main.target_tool, results[1][1].records).number]
         metric: dict[str, Any] = {"op": "count"}
         if nums and self.rng.random() < 0.5:
             metric = {"op": self.rng.choice(("sum", "max")), "key": self.rng.choice(nums)}

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, TypeVar, cast
 
 import yaml
 from pydantic import ValidationError
@@ -16,6 +16,8 @@ from ..request import SimRequest
 from .models import Endpoint, Param, Platform
 
 __all__ = ["Catalog", "DATA_DIR", "Match", "load_catalog"]
+
+T = TypeVar("T")
 
 DATA_DIR = Path(__file__).parent / "data"
 
@@ -156,6 +158,7 @@ class Catalog:
         self.endpoints: dict[str, Endpoint] = {}
         self._routes: dict[str, list[_Route]] = {}
         self._hosts: dict[str, _HostRoutes] = {}
+        self._derived: dict[str, Any] = {}
         for plat in platforms:
             if plat.id in self.platforms:
                 raise CatalogError(f"duplicate platform id={plat.id!r}")
@@ -218,6 +221,15 @@ class Catalog:
             for ep in self.endpoints.values()
             if platforms is None or ep.platform in platforms
         ]
+
+    def derived(self, name: str, make: Callable[[Catalog], T]) -> T:
+        """``make(self)``, computed once per catalog and kept under ``name`` (a catalog is
+        immutable, so what is derived from it stays true), e.g. the OpenAPI document."""
+        try:
+            return cast(T, self._derived[name])
+        except KeyError:
+            value = self._derived[name] = make(self)
+            return value
 
     def match(self, req: SimRequest) -> Match:
         """Find the endpoint serving ``req`` and read its parameters.

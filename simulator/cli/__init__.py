@@ -6,6 +6,8 @@ import typer
 
 from . import audit, mcp, record, replay, sandbox, vcr
 
+__all__ = ["app", "main"]
+
 app = typer.Typer(
     name="simulator",
     help="kopa-sim: record/replay simulator for Korean public open APIs.",

@@ -27,7 +27,6 @@ def serve(
 ) -> None:
     """Serve a cassette version over HTTP: GET /{upstream-host}/{path}?{query}."""
     import importlib.util
-    import os
 
     store, v = open_version(cassettes, set_name, version)
     if miss not in ("strict", "native"):
@@ -37,30 +36,33 @@ def serve(
             fail(f"--{opt}={val!r}: choose {', '.join(choices)}")
         if val in ("httptools", "uvloop") and importlib.util.find_spec(val) is None:
             fail(f"--{opt}={val} is not installed: pip install 'kopa-sim[fast]'")
-    os.environ["KOPA_SERVE_HTTP"], os.environ["KOPA_SERVE_LOOP"] = http, loop
-    env = {
-        "KOPA_SERVE_ROOT": str(store.root),
-        "KOPA_SERVE_CACHE": str(store.cache_dir),
-        "KOPA_SERVE_SET": set_name,
-        "KOPA_SERVE_VERSION": v.manifest.version,
-        "KOPA_SERVE_MISS": miss,
-        "KOPA_SERVE_FAULT_SEED": "" if fault_seed is None else str(fault_seed),
-        "KOPA_SERVE_FAULT_RATE": str(fault_rate),
-    }
-    os.environ.update(env)
     typer.echo(
         f"serving {v.id} ({v.content_hash[:12]}) on http://{host}:{port}/  "
         f"— try: curl 'http://{host}:{port}/_sim/collections'",
         err=True,
     )
+    from functools import partial
+
+    from ..server.factory import ServeConfig, build_app
     from ..server.run import run
 
+    config = ServeConfig(
+        root=str(store.root),
+        cache=str(store.cache_dir),
+        set_name=set_name,
+        version=v.manifest.version,
+        miss=miss,  # type: ignore[arg-type]  # checked above
+        fault_seed=fault_seed,
+        fault_rate=fault_rate,
+    )
     run(
-        "simulator.server.factory:app_from_env",
+        partial(build_app, config),
         factory=True,
         host=host,
         port=port,
         workers=workers,
+        http=http,
+        loop=loop,
         log_level="warning",
         access_log=False,
         server_header=False,

@@ -226,6 +226,34 @@ def result_xml(code: str, message: str, *, use_cdata: bool = False) -> str:
 _DAILY_LIMIT = "일별 트래픽 제한을 넘은 호출입니다. 오늘은 더이상 호출할 수 없습니다."
 
 
+def error_table(
+    *,
+    no_data: tuple[str, str],
+    key: tuple[str, str],
+    bad_param: tuple[str, str],
+    missing_param: tuple[str, str],
+    page_too_large: tuple[str, str],
+    traffic: tuple[str, str],
+    server_error: tuple[str, str],
+    unknown_operation: tuple[str, str] | None = None,
+) -> ErrorTable:
+    """A family's table of every error kind: ``key`` answers a missing and an invalid key,
+    ``traffic`` the daily quota and the rate limit, ``unknown_operation`` defaults to the
+    server error (the families that send one code for both)."""
+    return {
+        "no_data": no_data,
+        "invalid_key": key,
+        "missing_key": key,
+        "bad_param": bad_param,
+        "missing_param": missing_param,
+        "page_too_large": page_too_large,
+        "quota_exceeded": traffic,
+        "rate_limited": traffic,
+        "server_error": server_error,
+        "unknown_operation": unknown_operation or server_error,
+    }
+
+
 def egov_errors(
     *, key: tuple[str, str], page_too_large: tuple[str, str], server_error: tuple[str, str]
 ) -> ErrorTable:
@@ -234,26 +262,24 @@ def egov_errors(
     The portals run the same software and share most codes word for word; they differ in
     the key error, the range error and the server error's contact line.
     """
-    return {
-        "no_data": ("INFO-200", "해당하는 데이터가 없습니다."),
-        "invalid_key": key,
-        "missing_key": key,
-        "bad_param": (
+    return error_table(
+        no_data=("INFO-200", "해당하는 데이터가 없습니다."),
+        key=key,
+        bad_param=(
             "ERROR-333",
             "요청위치 값의 타입이 유효하지 않습니다.요청위치 값은 정수를 입력하세요.",
         ),
-        "missing_param": ("ERROR-300", "필수 값이 누락되어 있습니다. 요청인자를 참고 하십시오."),
-        "page_too_large": page_too_large,
+        missing_param=("ERROR-300", "필수 값이 누락되어 있습니다. 요청인자를 참고 하십시오."),
+        page_too_large=page_too_large,
         # No per-second limit is documented for these portals (Seoul documents no traffic
         # code at all: unconfirmed there); the daily-limit code is their only traffic error.
-        "quota_exceeded": ("ERROR-337", _DAILY_LIMIT),
-        "rate_limited": ("ERROR-337", _DAILY_LIMIT),
-        "server_error": server_error,
-        "unknown_operation": (
+        traffic=("ERROR-337", _DAILY_LIMIT),
+        server_error=server_error,
+        unknown_operation=(
             "ERROR-310",
             "해당하는 서비스를 찾을 수 없습니다. 요청인자 중 SERVICE를 확인하십시오.",
         ),
-    }
+    )
 
 
 # ---- the shared base ------------------------------------------------------------------

@@ -50,6 +50,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from typing import Any, cast
 
+from ..cache import BoundedCache
 from ..catalog import Endpoint
 from ..errors import DialectError
 from ..request import SimResponse
@@ -194,28 +195,34 @@ def _json_records(items: Any) -> list[dict[str, Any]]:
     return list(items)
 
 
-#: Per endpoint (by id, holding the endpoint so an id is not reused while cached): its field
-#: types, the (name, type) of fields ``_json_value`` may convert, and ``coerce_numbers``.
-_ROW_PLANS: dict[int, tuple[Endpoint, dict[str, str], tuple[tuple[str, str], ...], bool]] = {}
+_RowPlan = tuple[dict[str, str], tuple[tuple[str, str], ...], bool]
 
 
-def _row_plan(ep: Endpoint) -> tuple[dict[str, str], tuple[tuple[str, str], ...], bool]:
-    """What ``_json_rows`` needs of ``ep``, computed once: without ``coerce_numbers`` only
+def _row_plan(ep: Endpoint) -> _RowPlan:
+    """What ``_json_rows`` needs of ``ep``: its field types, the (name, type) of fields
+    ``_json_value`` may convert, and ``coerce_numbers``. Without ``coerce_numbers`` only
     integer, number and boolean fields can change (every other value is written as read)."""
-    plan = _ROW_PLANS.get(id(ep))
-    if plan is None or plan[0] is not ep:
-        types = field_types(ep)
-        typed = tuple((k, t) for k, t in types.items() if t in ("integer", "number", "boolean"))
-        if len(_ROW_PLANS) >= 4096:
-            _ROW_PLANS.clear()
-        plan = _ROW_PLANS[id(ep)] = (ep, types, typed, bool(ep.opt("coerce_numbers", False)))
-    return plan[1], plan[2], plan[3]
+    types = field_types(ep)
+    typed = tuple((k, t) for k, t in types.items() if t in ("integer", "number", "boolean"))
+    return types, typed, bool(ep.opt("coerce_numbers", False))
 
 
 class DataGoKrDialect(BaseDialect):
     """The data.go.kr gateway family; see the module docstring for the variant options."""
 
     name = "datagokr"
+
+    def __init__(self) -> None:
+        # Row plans per endpoint, by id; each entry holds its endpoint, so an id is never
+        # reused while it is kept.
+        self._row_plans: BoundedCache[int, tuple[Endpoint, _RowPlan]] = BoundedCache(4096)
+
+    def _row_plan(self, ep: Endpoint) -> _RowPlan:
+        hit = self._row_plans.get(id(ep))
+        if hit is None or hit[0] is not ep:
+            hit = (ep, _row_plan(ep))
+            self._row_plans.put(id(ep), hit)
+        return hit[1]
 
     # ---- options ---------------------------------------------------------------------
     def errors(self, ep: Endpoint) -> dict[str, dict[str, Any]]:
@@ -449,7 +456,7 @@ class DataGoKrDialect(BaseDialect):
         return self._response(ep, 200, fmt, body)
 
     def _json_rows(self, ep: Endpoint, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        types, typed, coerce = _row_plan(ep)
+        types, typed, coerce = self._row_plan(ep)
         if coerce:
             return [{k: _json_value(v, types.get(k), True) for k, v in r.items()} for r in records]
         if not typed:

@@ -49,10 +49,11 @@ from ..dialects.base import Parsed
 from ..fidelity import sniff_format
 from ..request import SimRequest, SimResponse
 from ..resolve import Resolver
-from .cache import LRU
+from ..cache import BoundedCache
 
 __all__ = [
     "DUMMY_KEY",
+    "MEMO_BYTES",
     "FormatChoice",
     "Observation",
     "ToolCaller",
@@ -67,6 +68,9 @@ __all__ = [
 
 #: The key placed in every request a tool call builds; the resolver never checks keys.
 DUMMY_KEY = "kopa-sim"
+
+#: Body bytes a caller's memo holds at most (with its entry bound).
+MEMO_BYTES = 64 << 20
 
 #: ``record``: ask for the endpoint's record format; ``native``: the platform's default.
 FormatChoice = Literal["record", "native"]
@@ -291,15 +295,17 @@ class ToolCaller:
         fmt: which format to ask for (module rules).
         scheme: URL scheme of the requests (default: each platform's own).
         memo_size: unfaulted observations kept, least recently used out first (0: none).
+        memo_bytes: the most body bytes those observations hold together.
     """
 
     def __init__(self, resolver: Resolver, *, fmt: FormatChoice = "record", scheme: str | None = None,
-                 memo_size: int = 4096) -> None:
+                 memo_size: int = 4096, memo_bytes: int = MEMO_BYTES) -> None:
         self.resolver = resolver
         self.catalog = resolver.catalog
         self.fmt: FormatChoice = fmt
         self.scheme = scheme
-        self.memo: LRU[tuple[str, tuple[tuple[str, str], ...]], Observation] = LRU(memo_size)
+        self.memo: BoundedCache[tuple[str, tuple[tuple[str, str], ...]], Observation] = BoundedCache(
+            memo_size, weigh=lambda o: len(o.body), max_weight=memo_bytes)
         #: Requests sent to the resolver (memo hits are not counted).
         self.requests = 0
 

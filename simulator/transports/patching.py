@@ -32,7 +32,7 @@ from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from typing import TYPE_CHECKING, Any, Callable
 
-from ..errors import ReplayMiss
+from ..adapters import CallCounter, raise_for_answer
 from ..request import SimRequest, SimResponse
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -263,15 +263,16 @@ def _patch_aiohttp(
     resolver: Resolver, ours: Callable[[str | None], bool], episode: str | None, raise_on_miss: bool
 ) -> Iterator[None]:
     import asyncio
-    import threading
 
     import aiohttp
     from multidict import CIMultiDict
     from yarl import URL
 
     real = aiohttp.ClientSession._request
-    lock = threading.Lock()
-    calls: dict[str | None, int] = {}
+    calls = CallCounter()
+
+    def timeout(message: str) -> BaseException:
+        return asyncio.TimeoutError(message)
 
     async def _request(self: Any, method: str, str_or_url: Any, *args: Any, **kwargs: Any) -> Any:
         build = getattr(self, "_build_url", None)
@@ -292,16 +293,8 @@ def _patch_aiohttp(
         sim = SimRequest.from_url(
             str(url), method=method, headers=[(k, str(v)) for k, v in headers.items()], body=body
         )
-        ep = sim.header("x-sim-episode") or episode
-        with lock:
-            idx = calls.get(ep, 0)
-            calls[ep] = idx + 1
-        resp = resolver.resolve(sim, episode=ep, call_index=idx)
-        if resp.header("x-sim-fault") == "timeout":
-            raise asyncio.TimeoutError("injected timeout (kopa-sim seeded fault)")
-        if raise_on_miss and resp.header("x-sim-error") == "replay_miss":
-            err = _json.loads(resp.body)["error"]
-            raise ReplayMiss(err["message"], nearest=err.get("nearest"))
+        resp = calls.answer(resolver, sim, episode)
+        raise_for_answer(resp, timeout=timeout, raise_on_miss=raise_on_miss)
         return AiohttpSimResponse(method.upper(), url, resp, headers)
 
     with _swap(aiohttp.ClientSession, "_request", _request):
@@ -321,7 +314,7 @@ def upstream_url(url: str, upstream: str) -> str:
 
 @contextmanager
 def rewrite_to_upstream(hosts: list[str], upstream: str) -> Iterator[None]:
-    """Send requests for ``hosts`` to ``upstream`` instead (requests, httpx and aiohttp).
+    """Send requests for ``hosts`` to ``upstream`` instead (requests, httpx, aiohttp, urllib).
 
     Used when recording against a stand-in server (``simulator sandbox serve`` or
     ``simulator serve``), which routes ``GET /{upstream-host}/{path}``.
@@ -382,4 +375,29 @@ def rewrite_to_upstream(hosts: list[str], upstream: str) -> Iterator[None]:
                 return await real(self, method, str_or_url, *args, **kwargs)
 
             stack.enter_context(_swap(aiohttp.ClientSession, "_request", _request))
+        stack.enter_context(_rewrite_urllib(wanted, upstream))
+        yield
+
+
+@contextmanager
+def _rewrite_urllib(wanted: frozenset[str], upstream: str) -> Iterator[None]:
+    """``urllib.request`` (``urlopen`` and every opener): URLs of ``wanted`` hosts go to
+    ``upstream``, rewritten before the opener picks its HTTP or HTTPS handler."""
+    import urllib.parse
+    import urllib.request
+
+    real_open = urllib.request.OpenerDirector.open
+
+    def open_(self: Any, fullurl: Any, *args: Any, **kwargs: Any) -> Any:
+        url = fullurl.full_url if isinstance(fullurl, urllib.request.Request) else str(fullurl)
+        if (urllib.parse.urlsplit(url).hostname or "").lower() in wanted:
+            moved = upstream_url(url, upstream)
+            if isinstance(fullurl, urllib.request.Request):
+                fullurl.full_url = moved
+                fullurl.remove_header("Host")
+            else:
+                fullurl = moved
+        return real_open(self, fullurl, *args, **kwargs)
+
+    with _swap(urllib.request.OpenerDirector, "open", open_):
         yield

@@ -2,8 +2,8 @@
 
 Run it (writes ``results/synth.json`` and the synth section of ``RESULTS.md``)::
 
-    python -m bench.perf.synth            # n=1000 (the issue's bar)
-    python -m bench.perf.synth --quick    # n=20 (CI smoke)
+    python -m perf.synth            # n=1000 (the issue's bar)
+    python -m perf.synth --quick    # n=20 (CI smoke)
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from bench.perf._common import base_parser, now_utc, section_markers, update_section, write_results
-from bench.perf.edge import machine
+from perf._common import base_parser, now_utc, section_markers, update_section, write_results
+from perf.edge import machine
 from edge import Observations, VerifyConfig, build_graph
 from edge.synth import synthesize
 from simulator import Store, load_catalog
@@ -46,7 +46,7 @@ def run(n: int, quick: bool) -> dict[str, Any]:
     return {
         "benchmark": "synth", "schema": 1, "mode": "quick" if quick else "full",
         "generated_at": now_utc(),
-        "command": "python -m bench.perf.synth" + (" --quick" if quick else ""),
+        "command": "python -m perf.synth" + (" --quick" if quick else ""),
         "machine": machine(), "requested": n, "kept": kept,
         "open_s": t1 - t0, "observe_s": t2 - t1, "graph_s": t3 - t2, "synth_s": t4 - t3,
         "examples_per_s": kept / (t4 - t3) if t4 > t3 else 0.0,
@@ -76,7 +76,7 @@ def render_markdown(doc: dict[str, Any]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m bench.perf.synth [--quick] [--n N] [--out DIR] [--markdown FILE]``."""
+    """``python -m perf.synth [--quick] [--n N] [--out DIR] [--markdown FILE]``."""
     p = base_parser("synth")
     p.add_argument("--n", type=int, default=None)
     args = p.parse_args(list(argv) if argv is not None else None)

@@ -22,9 +22,9 @@ Side by side, on the shipped cassettes (DESIGN §10, issue 8):
 
 Run it (writes ``results/train_env.json`` and the train_env section of ``RESULTS.md``)::
 
-    python -m bench.perf.train_env            # full run: a few minutes on 2 cores
-    python -m bench.perf.train_env --quick    # small sizes (CI smoke)
-    python -m bench.perf.train_env --profile  # cProfile of the cold env path, then exit
+    python -m perf.train_env            # full run: a few minutes on 2 cores
+    python -m perf.train_env --quick    # small sizes (CI smoke)
+    python -m perf.train_env --profile  # cProfile of the cold env path, then exit
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from bench.perf._common import (
+from perf._common import (
     base_parser,
     machine,
     now_utc,
@@ -60,7 +60,7 @@ __all__ = ["FULL", "QUICK", "Config", "main", "render_markdown", "run"]
 
 NAME = "train_env"
 SECTION_BEGIN, SECTION_END = section_markers(NAME)
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 TARGET_OVERHEAD_US = 1000.0
 
 
@@ -556,7 +556,7 @@ def run(cfg: Config, log: Callable[[str], None] = print) -> dict[str, Any]:
     import tempfile
 
     from bench.kopa.tasks import load_tasks
-    from bench.perf.mcp_calls import tool_calls
+    from perf.mcp_calls import tool_calls
     from simulator import Resolver, Store, load_catalog
 
     started = time.perf_counter()
@@ -586,7 +586,7 @@ def run(cfg: Config, log: Callable[[str], None] = print) -> dict[str, Any]:
 
     doc: dict[str, Any] = {
         "benchmark": NAME, "schema": 1, "mode": cfg.mode, "generated_at": now_utc(),
-        "command": "python -m bench.perf.train_env" + ("" if cfg.mode == "full" else " --quick"),
+        "command": "python -m perf.train_env" + ("" if cfg.mode == "full" else " --quick"),
         "machine": {**machine(), "httpx": pkg_version("httpx"), "uvicorn": pkg_version("uvicorn")},
         "config": asdict(cfg),
         "version": {"id": version.id, "content_hash": version.content_hash},
@@ -667,12 +667,12 @@ def render_markdown(doc: dict[str, Any]) -> str:
     lines += ["", "Targets:", ""]
     for t in doc["targets"]:
         lines.append(f"- {'met' if t['met'] else 'MISS'}: {t['target']} — {t['measured']}")
-    lines += ["", "Full results: `bench/perf/results/train_env.json`.", ""]
+    lines += ["", "Full results: `perf/results/train_env.json`.", ""]
     return "\n".join(lines)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m bench.perf.train_env [--quick] [--profile] [--out DIR] [--markdown FILE]``."""
+    """``python -m perf.train_env [--quick] [--profile] [--out DIR] [--markdown FILE]``."""
     p = base_parser(NAME, __doc__.split("\n\n")[0], quick_help="small sizes (CI smoke)",
                     out_help="folder for train_env.json", markdown_help="RESULTS.md to update")
     p.add_argument("--synth", type=int, default=None, help="synthesized examples (0: skip)")
@@ -682,7 +682,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.synth is not None:
         cfg = Config(**{**asdict(cfg), "synth": args.synth})
     if args.profile:
-        from bench.perf.mcp_calls import tool_calls
+        from perf.mcp_calls import tool_calls
         from simulator import Resolver, Store, load_catalog
 
         version = Store(ROOT / "cassettes").open("kopa")

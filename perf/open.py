@@ -19,8 +19,8 @@ opening, and after the requests.
 
 Run it (writes ``results/open.json`` and the open section of ``RESULTS.md``)::
 
-    python -m bench.perf.open            # full run: 10 MB, 100 MB, 1 GB (or 300 MB, see below)
-    python -m bench.perf.open --quick    # 1 MB and 3 MB, seconds (CI smoke)
+    python -m perf.open            # full run: 10 MB, 100 MB, 1 GB (or 300 MB, see below)
+    python -m perf.open --quick    # 1 MB and 3 MB, seconds (CI smoke)
 
 The 1 GB version is built only when the disk has room (text + index ≈ 3× its size) and the
 100 MB build + compile rate projects it to finish within ``--budget-s``; otherwise the
@@ -45,7 +45,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from bench.perf._common import (
+from perf._common import (
     _meminfo_mb,
     base_parser,
     machine,
@@ -286,10 +286,10 @@ _CHILD_TASKS: dict[str, Callable[..., dict[str, Any]]] = {
 def in_child(task: str, *args: Any) -> dict[str, Any]:
     """Run ``task`` in a fresh Python process (its memory and imports its own); its result."""
     spec = json.dumps({"task": task, "args": [str(a) if isinstance(a, Path) else a for a in args]})
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[1]
     env = {**os.environ, "PYTHONPATH": str(root) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     proc = subprocess.run(
-        [sys.executable, "-m", "bench.perf.open", "--child", spec],
+        [sys.executable, "-m", "perf.open", "--child", spec],
         cwd=root,
         env=env,
         capture_output=True,
@@ -421,7 +421,7 @@ def run(
         "schema": 1,
         "mode": cfg.mode,
         "generated_at": now_utc(),
-        "command": "python -m bench.perf.open" + ("" if cfg.mode == "full" else " --quick"),
+        "command": "python -m perf.open" + ("" if cfg.mode == "full" else " --quick"),
         "machine": machine(),
         "config": asdict(cfg),
         "endpoint": ENDPOINT,
@@ -565,14 +565,14 @@ def render_markdown(doc: dict[str, Any]) -> str:
             "connection + its meta check). "
             "The OS page cache is warm throughout (the files were just written). Wall-clock "
             "`time.perf_counter`, possibly shared machine. Full results: "
-            "`bench/perf/results/open.json`."
+            "`perf/results/open.json`."
         ),
     ]
     return "\n".join(lines) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m bench.perf.open [--quick] [--out DIR] [--markdown FILE] [--work DIR]``."""
+    """``python -m perf.open [--quick] [--out DIR] [--markdown FILE] [--work DIR]``."""
     p = base_parser(NAME, __doc__.split("\n\n")[0], quick_help="1 MB and 3 MB (seconds; CI smoke)",
                     out_help="folder for open.json", markdown_help="RESULTS.md to update")
     p.add_argument("--work", type=Path, default=None, help="build here (default: a temp dir)")

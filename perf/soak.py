@@ -15,8 +15,8 @@ holds the warm-up: caches filling, the index pages mapped).
 
 Run it (writes ``results/soak.json`` and the soak section of ``RESULTS.md``)::
 
-    python -m bench.perf.soak              # full run: 180 s at 50 req/s
-    python -m bench.perf.soak --quick      # 10 s smoke run
+    python -m perf.soak              # full run: 180 s at 50 req/s
+    python -m perf.soak --quick      # 10 s smoke run
 """
 
 from __future__ import annotations
@@ -33,12 +33,12 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
-from bench.perf._common import base_parser, machine, now_utc, percentile, pid_memory_mb, print_targets, stop_server, write_results
+from perf._common import base_parser, machine, now_utc, percentile, pid_memory_mb, print_targets, stop_server, write_results
 
 __all__ = ["FULL", "QUICK", "Config", "main", "render_markdown", "rss_slope", "run"]
 
 NAME = "soak"
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 #: Memory is called flat when the second half's RSS slope is under this (MiB per minute).
 FLAT_MB_PER_MIN = 1.0
 
@@ -250,7 +250,7 @@ def render_markdown(doc: dict[str, Any]) -> str:
         "## Soak: `simulator serve` at a steady rate",
         "",
         f"Measured {doc['generated_at']} on {m['cpu']} ({m['usable_cores']} usable cores), Python "
-        f"{m['python']}; `python -m bench.perf.soak{' --quick' if c['mode'] == 'quick' else ''}`.",
+        f"{m['python']}; `python -m perf.soak{' --quick' if c['mode'] == 'quick' else ''}`.",
         "",
         "| measure | value |",
         "|---|---:|",
@@ -273,13 +273,13 @@ def render_markdown(doc: dict[str, Any]) -> str:
          "page, other pages, `/_sim/health` and a strict miss (expected 404); an error is a transport "
          "error or an unexpected status. RSS is `VmRSS` of the server's processes, sampled every "
          f"{c['sample_s']:g} s; the slope is a least-squares fit over the second half. Full results: "
-         "`bench/perf/results/soak.json`."),
+         "`perf/results/soak.json`."),
     ]
     return "\n".join(lines) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m bench.perf.soak [--quick] [--duration S] [--rate R] [--out DIR] [--markdown FILE]``."""
+    """``python -m perf.soak [--quick] [--duration S] [--rate R] [--out DIR] [--markdown FILE]``."""
     p = base_parser(NAME, __doc__.split("\n\n")[0], quick_help="10 s smoke run",
                     out_help="folder for soak.json", markdown_help="RESULTS.md to update")
     p.add_argument("--duration", type=float, default=None, help="seconds to soak")

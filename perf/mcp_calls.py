@@ -16,8 +16,8 @@ answer through MCP fails the run.
 
 Run it (writes ``results/mcp_calls.json`` and the mcp_calls section of ``RESULTS.md``)::
 
-    python -m bench.perf.mcp_calls            # full run: 8 s per measure, about a minute
-    python -m bench.perf.mcp_calls --quick    # 1 s per measure (CI smoke)
+    python -m perf.mcp_calls            # full run: 8 s per measure, about a minute
+    python -m perf.mcp_calls --quick    # 1 s per measure (CI smoke)
 """
 
 from __future__ import annotations
@@ -33,12 +33,12 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from bench.perf._common import base_parser, machine, now_utc, percentile, preserved_env, write_results
+from perf._common import base_parser, machine, now_utc, percentile, preserved_env, write_results
 
 __all__ = ["FULL", "QUICK", "Config", "main", "render_markdown", "run"]
 
 NAME = "mcp_calls"
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 CASSETTES = ROOT / "cassettes"
 FLOOR_TOOL = "static"
 
@@ -192,7 +192,7 @@ def time_mcp(kind: str, calls: list[tuple[str, dict[str, Any]]], cfg: Config, wo
     if kind == "kopa":
         args = ["-m", "simulator", "mcp", "--cassettes", str(CASSETTES)]
     else:
-        args = ["-m", "bench.perf.mcp_calls", "--floor-server", str(text_bytes)]
+        args = ["-m", "perf.mcp_calls", "--floor-server", str(text_bytes)]
         calls = [(FLOOR_TOOL, {})]
     params = StdioServerParameters(command=sys.executable, args=args, env=env, cwd=str(ROOT))
     return anyio.run(_drive, params, calls, cfg, work / f"{kind}-stderr.txt")
@@ -248,7 +248,7 @@ def run(cfg: Config, work: Path, log: Callable[[str], None] = print) -> dict[str
         "schema": 1,
         "mode": cfg.mode,
         "generated_at": now_utc(),
-        "command": "python -m bench.perf.mcp_calls" + ("" if cfg.mode == "full" else " --quick"),
+        "command": "python -m perf.mcp_calls" + ("" if cfg.mode == "full" else " --quick"),
         "machine": {**machine(), "mcp": pkg_version("mcp")},
         "config": asdict(cfg),
         "version": {"id": v.id, "content_hash": v.content_hash},
@@ -316,13 +316,13 @@ def render_markdown(doc: dict[str, Any]) -> str:
         ("Method: one `ClientSession` over `stdio_client` per server; 20 checked warm-up calls; "
          "calls go one at a time, then from several tasks on the same session; an error answer "
          "fails the run. Wall-clock `time.perf_counter`, client and server on the same machine. "
-         "Full results: `bench/perf/results/mcp_calls.json`."),
+         "Full results: `perf/results/mcp_calls.json`."),
     ]
     return "\n".join(lines) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m bench.perf.mcp_calls [--quick] [--out DIR] [--markdown FILE]``."""
+    """``python -m perf.mcp_calls [--quick] [--out DIR] [--markdown FILE]``."""
     p = base_parser(NAME, __doc__.split("\n\n")[0], quick_help="1 s per measure (CI smoke)",
                     out_help="folder for mcp_calls.json", markdown_help="RESULTS.md to update")
     p.add_argument("--floor-server", type=int, default=None, help=argparse.SUPPRESS)

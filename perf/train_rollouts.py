@@ -20,8 +20,8 @@ wire). Measured, at 64 concurrent rollouts:
 
 Run it (writes ``results/train_rollouts.json`` and the train_rollouts section of ``RESULTS.md``)::
 
-    python -m bench.perf.train_rollouts            # 40 examples × 4 passes
-    python -m bench.perf.train_rollouts --quick    # 8 examples × 2 passes (CI smoke)
+    python -m perf.train_rollouts            # 40 examples × 4 passes
+    python -m perf.train_rollouts --quick    # 8 examples × 2 passes (CI smoke)
 """
 
 from __future__ import annotations
@@ -36,12 +36,12 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from bench.perf._common import base_parser, machine, now_utc, percentile, stop_server, write_results
+from perf._common import base_parser, machine, now_utc, percentile, stop_server, write_results
 
 __all__ = ["FULL", "QUICK", "Config", "HttpResolver", "main", "render_markdown", "run"]
 
 NAME = "train_rollouts"
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @dataclass(frozen=True)
@@ -150,8 +150,8 @@ def rollouts(version: Any, catalog: Any, rows: list[tuple[Any, list[dict[str, An
 
 def run(cfg: Config, log: Callable[[str], None] = print) -> dict[str, Any]:
     """Synthesize, start the server, measure with a free and a modelled policy."""
-    from bench.perf.http import start_server
-    from bench.perf.train_env import synth_examples
+    from perf.http import start_server
+    from perf.train_env import synth_examples
     from simulator import Store, load_catalog
 
     version = Store(ROOT / "cassettes").open("kopa")
@@ -195,7 +195,7 @@ def render_markdown(doc: dict[str, Any]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m bench.perf.train_rollouts [--quick] [--policy-ms MS] [--out DIR] [--markdown FILE]``."""
+    """``python -m perf.train_rollouts [--quick] [--policy-ms MS] [--out DIR] [--markdown FILE]``."""
     p = base_parser(NAME, __doc__.split("\n\n")[0], quick_help="small sizes (CI smoke)",
                     out_help="folder for train_rollouts.json", markdown_help="RESULTS.md to update")
     p.add_argument("--policy-ms", type=float, default=None, help="modelled generation time per turn")

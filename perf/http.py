@@ -21,8 +21,8 @@ under load fails the run. Server RSS (``VmRSS`` of every server process) is read
 
 Run it (writes ``results/http.json`` and the http section of ``RESULTS.md``)::
 
-    python -m bench.perf.http            # full run: 8 measurements of 10 s, about 3 minutes
-    python -m bench.perf.http --quick    # 1 s each, the default stack only (CI smoke)
+    python -m perf.http            # full run: 8 measurements of 10 s, about 3 minutes
+    python -m perf.http --quick    # 1 s each, the default stack only (CI smoke)
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from bench.perf._common import (
+from perf._common import (
     base_parser,
     machine,
     now_utc,
@@ -53,13 +53,13 @@ from bench.perf._common import (
     stop_server,
     write_results,
 )
-from bench.perf.open import collection_keys, trade
-from bench.perf.replay import JSON_HEADERS, exact_body, exact_url
+from perf.open import collection_keys, trade
+from perf.replay import JSON_HEADERS, exact_body, exact_url
 
 __all__ = ["FULL", "QUICK", "Config", "floor_app", "main", "render_markdown", "run"]
 
 NAME = "http"
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 MOLIT_PATH = "/apis.data.go.kr/1613000/RTMSDataSvcAptTrade/getRTMSDataSvcAptTrade"
 RPS_SHARE = 0.80
 #: uvicorn stacks (HTTP parser + event loop).
@@ -200,8 +200,8 @@ def resolve_stack(stack: str) -> str:
         return stack
     from simulator.server.run import stack as serve_stack
 
-    with_env = serve_stack()
-    return f"{with_env['http']}+{with_env['loop']}"
+    auto = serve_stack()
+    return f"{auto['http']}+{auto['loop']}"
 
 
 def start_server(
@@ -217,17 +217,15 @@ def start_server(
         **os.environ,
         "KOPA_CACHE": str(work / "cache"),
         "KOPA_BENCH_FLOOR_BODY": str(work / "floor_body.bin"),
-        "KOPA_SERVE_HTTP": http,
-        "KOPA_SERVE_LOOP": loop,
         "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
     }
     if kind == "kopa":
         cmd = [sys.executable, "-m", "simulator", "serve", "--cassettes", str(work / "cassettes"),
-               "--port", str(port), "--workers", str(workers)]
+               "--port", str(port), "--workers", str(workers), "--http", http, "--loop", loop]
         probe = "/_sim/health"
     else:
         # The runner and uvicorn settings `simulator serve` uses (see `_serve_floor`).
-        cmd = [sys.executable, "-m", "bench.perf.http", "--serve-floor", f"{port}:{workers}"]
+        cmd = [sys.executable, "-m", "perf.http", "--serve-floor", f"{port}:{workers}:{http}:{loop}"]
         probe = "/"
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, start_new_session=True)
@@ -253,12 +251,12 @@ def start_server(
 
 
 def _serve_floor(spec: str) -> int:
-    """Serve ``floor_app`` on port:workers with ``simulator serve``'s runner and settings."""
+    """Serve ``floor_app`` on port:workers:http:loop with ``simulator serve``'s runner and settings."""
     from simulator.server.run import run as serve
 
-    port, workers = (int(x) for x in spec.split(":"))
-    serve("bench.perf.http:floor_app", factory=True, host="127.0.0.1", port=port,
-          workers=workers, log_level="warning", access_log=False, server_header=False,
+    port_s, workers_s, http, loop = spec.split(":")
+    serve("perf.http:floor_app", factory=True, host="127.0.0.1", port=int(port_s),
+          workers=int(workers_s), http=http, loop=loop, log_level="warning", access_log=False, server_header=False,
           date_header=False)
     return 0
 
@@ -378,7 +376,7 @@ def run_httpx(port: int, paths_file: Path, cfg: Config, duration: float) -> dict
     """The httpx load generator in its own process (so it does not share the GIL with us)."""
     spec = json.dumps({"port": port, "paths": str(paths_file), "conns": cfg.connections,
                        "duration": duration, "seed": cfg.seed})
-    proc = subprocess.run([sys.executable, "-m", "bench.perf.http", "--child-load", spec],
+    proc = subprocess.run([sys.executable, "-m", "perf.http", "--child-load", spec],
                           cwd=ROOT, capture_output=True, text=True, check=False,
                           timeout=duration + 120,
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
@@ -560,7 +558,7 @@ def run(cfg: Config, work: Path, log: Callable[[str], None] = print) -> dict[str
         "schema": 1,
         "mode": cfg.mode,
         "generated_at": now_utc(),
-        "command": "python -m bench.perf.http" + ("" if cfg.mode == "full" else " --quick"),
+        "command": "python -m perf.http" + ("" if cfg.mode == "full" else " --quick"),
         "machine": {**machine(), "httpx": httpx.__version__, "uvicorn": _version("uvicorn"),
                     "wrk": _wrk_version() if loadgen == "wrk" else None,
                     "httptools": _maybe_version("httptools"), "uvloop": _maybe_version("uvloop")},
@@ -743,13 +741,13 @@ def render_markdown(doc: dict[str, Any]) -> str:
          "non-2xx answer under load fails the run. Servers and load generator share the machine's "
          f"{m['usable_cores']} cores, so with 2 workers the load generator competes with them. RSS is "
          "`VmRSS` right after the load; \"worker\" is the largest serving process. Full results: "
-         "`bench/perf/results/http.json`."),
+         "`perf/results/http.json`."),
     ]
     return "\n".join(lines) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m bench.perf.http [--quick] [--out DIR] [--markdown FILE] [--loadgen X]``."""
+    """``python -m perf.http [--quick] [--out DIR] [--markdown FILE] [--loadgen X]``."""
     p = base_parser(NAME, __doc__.split("\n\n")[0], quick_help="1 s per measurement (CI smoke)",
                     out_help="folder for http.json", markdown_help="RESULTS.md to update")
     p.add_argument("--work", type=Path, default=None, help="build here (default: a temp dir)")

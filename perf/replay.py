@@ -15,8 +15,8 @@ Plus page windows (``pageNo``/``numOfRows``) of one large recorded collection at
 
 Run it (writes ``results/replay.json`` and the replay section of ``RESULTS.md``)::
 
-    python -m bench.perf.replay            # full run, a few minutes on 2 cores
-    python -m bench.perf.replay --quick    # small sizes, seconds (CI smoke)
+    python -m perf.replay            # full run, a few minutes on 2 cores
+    python -m perf.replay --quick    # small sizes, seconds (CI smoke)
 
 Timing: ``time.perf_counter`` around batches of requests after a warm-up; each measure is
 the median over repetitions of the batch's mean per-request time. kopa-sim and the floor, at
@@ -41,7 +41,7 @@ from typing import Any
 
 import httpx
 
-from bench.perf._common import (
+from perf._common import (
     base_parser,
     now_utc,
     preserved_env,
@@ -50,7 +50,7 @@ from bench.perf._common import (
     update_section,
     write_results,
 )
-from bench.perf._common import machine as _machine
+from perf._common import machine as _machine
 from simulator import (
     Resolver,
     SimRequest,
@@ -574,7 +574,7 @@ def run(cfg: Config, work: Path, log: Callable[[str], None] = print) -> dict[str
         "schema": 1,
         "mode": cfg.mode,
         "generated_at": now_utc(),
-        "command": "python -m bench.perf.replay" + ("" if cfg.mode == "full" else " --quick"),
+        "command": "python -m perf.replay" + ("" if cfg.mode == "full" else " --quick"),
         "machine": machine(),
         "config": asdict(cfg),
         "exact": exact_rows,
@@ -727,7 +727,7 @@ _METHOD = """\
 - Windows: the same request repeated. Every answer is checked (bytes, records, totals,
   `x-sim-source`) during warm-up and after each batch; a wrong answer stops the run.
 - All numbers are wall-clock `time.perf_counter` on a possibly shared machine; seed {seed}.
-  Full results, with min and max per measure: `bench/perf/results/replay.json`.
+  Full results, with min and max per measure: `perf/results/replay.json`.
 """
 
 
@@ -957,12 +957,12 @@ def profile_exact(work: Path, n: int, requests: int = 3000, top: int = 30) -> st
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m bench.perf.replay [--quick] [--out DIR] [--markdown FILE]``."""
+    """``python -m perf.replay [--quick] [--out DIR] [--markdown FILE]``."""
     p = base_parser(
         "replay",
         __doc__.split("\n\n")[0],
         quick_help="small sizes and few repetitions (seconds; CI smoke)",
-        out_help="folder for replay.json (default: bench/perf/results)",
+        out_help="folder for replay.json (default: perf/results)",
         markdown_help="RESULTS.md to update (default: beside --out's parent)",
     )
     p.add_argument(

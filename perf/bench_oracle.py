@@ -12,8 +12,8 @@ Every row must pass all three axes, or the run fails (a fast wrong run measures 
 
 Run it (writes ``results/bench_oracle.json`` and the bench_oracle section of ``RESULTS.md``)::
 
-    python -m bench.perf.bench_oracle            # 145 tasks × 8 seeds
-    python -m bench.perf.bench_oracle --quick    # 20 tasks × 2 seeds (CI smoke)
+    python -m perf.bench_oracle            # 145 tasks × 8 seeds
+    python -m perf.bench_oracle --quick    # 20 tasks × 2 seeds (CI smoke)
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from bench.kopa.agents import make_agent
 from bench.kopa.env import World
 from bench.kopa.runner import RunConfig, run_bench, summarize
 from bench.kopa.tasks import load_tasks
-from bench.perf._common import base_parser, machine, now_utc, update_section, write_results
+from perf._common import base_parser, machine, now_utc, update_section, write_results
 from simulator import Store
 
 NAME = "bench_oracle"
@@ -63,7 +63,7 @@ def run(quick: bool) -> dict[str, Any]:
     best = min(r["run_s"] for r in runs)
     return {
         "benchmark": NAME, "schema": 1, "mode": "quick" if quick else "full", "generated_at": now_utc(),
-        "command": f"python -m bench.perf.{NAME}" + (" --quick" if quick else ""),
+        "command": f"python -m perf.{NAME}" + (" --quick" if quick else ""),
         "machine": machine(), "tasks": len(tasks), "seeds": seeds, "runs": runs,
         "targets": [{"target": f"KOPA-Bench oracle {len(tasks)} × {seeds} ≤ {TARGET_S:.0f} s",
                      "measured": f"{best:.1f} s", "met": best <= TARGET_S}],
@@ -95,7 +95,7 @@ def render_markdown(doc: dict[str, Any]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m bench.perf.bench_oracle [--quick] [--out DIR] [--markdown FILE]``."""
+    """``python -m perf.bench_oracle [--quick] [--out DIR] [--markdown FILE]``."""
     args = base_parser(NAME).parse_args(list(argv) if argv is not None else None)
     doc = run(args.quick)
     out_json, md = write_results(doc, NAME, args.out, args.markdown, render_markdown)

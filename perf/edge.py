@@ -25,8 +25,8 @@ Measured:
 
 Run it (writes ``results/edge.json`` and the edge section of ``RESULTS.md``)::
 
-    python -m bench.perf.edge              # full run, about a minute
-    python -m bench.perf.edge --quick      # small sizes, seconds (CI smoke)
+    python -m perf.edge              # full run, about a minute
+    python -m perf.edge --quick      # small sizes, seconds (CI smoke)
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench.perf._common import (
+from perf._common import (
     base_parser,
     cpu_name,
     median_stats,
@@ -385,7 +385,7 @@ def run(cfg: Config, work: Path, log: Callable[[str], None] = print) -> dict[str
         "schema": 1,
         "mode": cfg.mode,
         "generated_at": now_utc(),
-        "command": "python -m bench.perf.edge" + ("" if cfg.mode == "full" else " --quick"),
+        "command": "python -m perf.edge" + ("" if cfg.mode == "full" else " --quick"),
         "machine": machine(),
         "config": asdict(cfg),
         "retriever": asdict(Retriever()),
@@ -451,7 +451,7 @@ def render_markdown(doc: dict[str, Any]) -> str:
         "",
         "- Every call is answered by the strict offline resolver (query tier over the generated "
         "full collections); a replay miss would stop the run. Wall-clock `time.perf_counter`, "
-        "possibly shared machine. Full results: `bench/perf/results/edge.json`.",
+        "possibly shared machine. Full results: `perf/results/edge.json`.",
     ]
     return "\n".join(lines) + "\n"
 
@@ -462,9 +462,9 @@ def update_results_md(path: Path, section: str) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m bench.perf.edge [--quick] [--out DIR] [--markdown FILE]``."""
+    """``python -m perf.edge [--quick] [--out DIR] [--markdown FILE]``."""
     p = base_parser("edge", (__doc__ or "").split("\n\n")[0], quick_help="small sizes (seconds; CI smoke)",
-                    out_help="folder for edge.json (default: bench/perf/results)",
+                    out_help="folder for edge.json (default: perf/results)",
                     markdown_help="RESULTS.md to update (default: beside --out's parent)")
     args = p.parse_args(list(argv) if argv is not None else None)
     cfg = QUICK if args.quick else FULL
