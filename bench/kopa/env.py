@@ -80,11 +80,19 @@ class World:
                  faults: FaultConfig | None = None) -> None:
         self.version = version
         self.catalog = catalog or load_catalog()
-        self.resolver = Resolver(version, self.catalog, faults=faults)
-        self.caller = ToolCaller(self.resolver, memo_size=MEMO_SIZE)
+        self.caller = ToolCaller(Resolver(version, self.catalog, faults=faults), memo_size=MEMO_SIZE)
         self._faulted: BoundedCache[FaultConfig, World] = BoundedCache(FAULT_WORLDS)
         #: Gold runs on this version by task id (filled by ``bench.kopa.tasks.gold_run``).
         self.gold: BoundedCache[str, Any] = BoundedCache(GOLD_MEMO)
+
+    @property
+    def resolver(self) -> Resolver:
+        """The resolver answering this world's calls (setting it starts a fresh memo)."""
+        return self.caller.resolver
+
+    @resolver.setter
+    def resolver(self, resolver: Resolver) -> None:
+        self.caller = ToolCaller(resolver, memo_size=MEMO_SIZE)
 
     @property
     def content_hash(self) -> str:
