@@ -92,7 +92,7 @@ class World:
 
     @resolver.setter
     def resolver(self, resolver: Resolver) -> None:
-        self.caller = ToolCaller(resolver, memo_size=MEMO_SIZE)
+        self.caller = ToolCaller(resolver, catalog=self.catalog, memo_size=MEMO_SIZE)
 
     @property
     def content_hash(self) -> str:
