@@ -56,7 +56,7 @@ CONFIG_KEYS = (
     "cassettes", "set", "version", "miss", "fault_seed", "fault_rate", "record_mode", "upstream",
 )
 _OPTIONS = {  # setting → (command-line flag, ini key, help)
-    "cassettes": ("--kopa-cassettes", "kopa_cassettes", "cassette directory (default: $KOPA_CASSETTES or the project's cassettes/)"),
+    "cassettes": ("--kopa-cassettes", "kopa_cassettes", "cassette directory (default: $KOPA_CASSETTES, else ./cassettes or the user data directory, over the shipped set)"),
     "set": ("--kopa-set", "kopa_set", "cassette set (default: kopa)"),
     "version": ("--kopa-version", "kopa_version", "cassette version (default: the newest)"),
     "record_mode": ("--kopa-record-mode", "kopa_record_mode",

@@ -26,6 +26,7 @@ from .cache import BoundedCache
 from .catalog import Catalog, Endpoint, Match, load_catalog
 from .dialects import Split, SplitError, collection_key, get_dialect
 from .errors import UnknownEndpoint
+from .hints import HINT_HEADER, describe_hints, header_safe, unknown_param_hints
 from .query import apply_query, query_split
 from .request import SimRequest, SimResponse
 from .identity import canonical_request, fingerprint
@@ -251,7 +252,11 @@ class Resolver:
         try:
             split = dialect.split(match)
         except SplitError as exc:
-            return _tag(dialect.render_error(ep, exc.kind, exc.fmt, exc.detail), "error")
+            # The native body as the API sends it; what was wrong, named, in a header.
+            answer = dialect.render_error(ep, exc.kind, exc.fmt, exc.detail)
+            if exc.detail:
+                answer.set_header(HINT_HEADER, header_safe(exc.detail))
+            return _tag(answer, "error")
         missing = _missing_path_param(match)
         if missing is not None:
             # A trailing path segment left out (dialects that check required params
@@ -325,16 +330,19 @@ class Resolver:
             return _tag(self.live(req), "live")
         nearest = self.nearest(ep, canon, split)
         lines = [f"  {i + 1}. {n['request']}  (differs: {n['differs']})" for i, n in enumerate(nearest)]
+        meant = unknown_param_hints(match.unknown, (p.name for p in ep.params))
         message = (
             f"no recording answers {canon!r} in version {self.version.id} "
             f"({self.version.content_hash[:12]}).\n"
+            + describe_hints(meant, ep.id)
             + ("nearest recorded requests:\n" + "\n".join(lines) + "\n" if lines else
                f"nothing is recorded for endpoint {ep.id!r}.\n")
-            + f"to fix: {self.miss_hint}, "
+            + f"to fix: {'use the parameter names above, or ' if meant else ''}{self.miss_hint}, "
             "or replay with miss policy 'native' to get the platform's own no-data answer"
         )
+        extra: dict[str, Any] = {"did_you_mean": meant} if meant else {}
         return _tag(
-            sim_error(404, "replay_miss", message, request=canon, endpoint=ep.id, nearest=nearest),
+            sim_error(404, "replay_miss", message, request=canon, endpoint=ep.id, nearest=nearest, **extra),
             "miss",
         )
 

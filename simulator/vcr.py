@@ -346,6 +346,17 @@ def _vcr_interaction(
     }
 
 
+def _without_paging(ep: Endpoint, params: dict[str, str]) -> dict[str, str] | None:
+    """``params`` without its optional query paging params (``None`` when nothing is left
+    out, or paging is in the path or required)."""
+    paging = [p for p in ep.params if p.role in ("page", "page_size")]
+    if not paging or any(p.required or p.location == "path" for p in paging):
+        return None
+    names = {p.name for p in paging}
+    out = {k: v for k, v in params.items() if k not in names}
+    return out if out != params else None
+
+
 def _keyed(ep: Endpoint) -> str:
     return REDACTED if ep.params_with_role("auth") else ""
 
@@ -387,7 +398,10 @@ def export_vcr(
             if len(pages) > max_pages:
                 result.truncated.append(coll.key)
                 pages = pages[:max_pages]
-            for params in pages:
+            # The request a client sends without paging (the API's default first page), so
+            # the plainest request of a collection replays too.
+            plain = _without_paging(ep, pages[0]) if pages else None
+            for params in pages + ([plain] if plain is not None else []):
                 req = build_request(ep, params, key=_keyed(ep) or None, scheme=scheme)
                 canon = canonical_request(req, catalog)
                 if canon in seen:

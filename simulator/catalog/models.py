@@ -41,6 +41,12 @@ Role = Literal["auth", "page", "page_size", "range_start", "range_end", "format"
 JsonType = Literal["string", "integer", "number", "boolean", "object", "array"]
 
 
+def _repeated(names: list[str]) -> set[str]:
+    """Names that occur more than once (linear: platforms hold thousands of endpoints)."""
+    seen: set[str] = set()
+    return {n for n in names if n in seen or seen.add(n)}  # type: ignore[func-returns-value]
+
+
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
@@ -168,6 +174,11 @@ class Endpoint(_Model):
     domain: str = ""
     #: Wire family of this endpoint (default: its platform's ``dialect``).
     dialect: str = ""
+    #: ``curated`` (hand-made, checked against real bodies), ``measured`` (generated from
+    #: measured responses) or ``partial`` (generated from published facts only).
+    fidelity: Literal["curated", "measured", "partial"] = "curated"
+    #: Where a generated endpoint's facts came from, per aspect (``simulator catalog show``).
+    provenance: dict[str, str] = Field(default_factory=dict)
 
     @field_validator("id")
     @classmethod
@@ -181,7 +192,7 @@ class Endpoint(_Model):
     @model_validator(mode="after")
     def _check(self) -> Endpoint:
         names = [p.name for p in self.params]
-        dupes = {n for n in names if names.count(n) > 1}
+        dupes = _repeated(names)
         if dupes:
             raise ValueError(f"endpoint {self.id!r}: duplicate params {sorted(dupes)}")
         for seg in re.findall(r"\{([^}]+)\}", self.path):
@@ -288,8 +299,7 @@ class Platform(_Model):
                 f"platform {self.id!r}: format={self.format} but this kopa-sim reads catalog "
                 f"format {CATALOG_FORMAT}; update the file or kopa-sim"
             )
-        ids = [e.id for e in self.endpoints]
-        dupes = {i for i in ids if ids.count(i) > 1}
+        dupes = _repeated([e.id for e in self.endpoints])
         if dupes:
             raise ValueError(f"platform {self.id!r}: duplicate endpoint ids {sorted(dupes)}")
         return self

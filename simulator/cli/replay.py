@@ -9,6 +9,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from .catalog import CatalogOpt, catalog_tier, load_tier
 from .common import CassettesOpt, SetOpt, VersionOpt, fail, open_version
 
 
@@ -24,6 +25,7 @@ def serve(
     fault_rate: Annotated[float, typer.Option(help="Fraction of calls that get a fault.")] = 0.1,
     http: Annotated[str, typer.Option(help="HTTP parser: auto (httptools when installed), h11 or httptools.")] = "auto",
     loop: Annotated[str, typer.Option(help="Event loop: auto (uvloop when installed), asyncio or uvloop.")] = "auto",
+    tier: CatalogOpt = None,
 ) -> None:
     """Serve a cassette version over HTTP: GET /{upstream-host}/{path}?{query}."""
     import importlib.util
@@ -36,24 +38,29 @@ def serve(
             fail(f"--{opt}={val!r}: choose {', '.join(choices)}")
         if val in ("httptools", "uvloop") and importlib.util.find_spec(val) is None:
             fail(f"--{opt}={val} is not installed: pip install 'kopa-sim[fast]'")
-    typer.echo(
-        f"serving {v.id} ({v.content_hash[:12]}) on http://{host}:{port}/  "
-        f"— try: curl 'http://{host}:{port}/_sim/collections'",
-        err=True,
-    )
+
+    def banner(bound_host: str, bound_port: int) -> None:
+        typer.echo(
+            f"serving {v.id} ({v.content_hash[:12]}) on http://{bound_host}:{bound_port}/  "
+            f"— try: curl 'http://{bound_host}:{bound_port}/_sim/collections'",
+            err=True,
+        )
+
     from functools import partial
 
     from ..server.factory import ServeConfig, build_app
     from ..server.run import run
 
     config = ServeConfig(
-        root=str(store.root),
+        # None for the default search path: each worker resolves the same roots again.
+        root=None if cassettes is None else str(store.root),
         cache=str(store.cache_dir),
         set_name=set_name,
         version=v.manifest.version,
         miss=miss,  # type: ignore[arg-type]  # checked above
         fault_seed=fault_seed,
         fault_rate=fault_rate,
+        catalog=catalog_tier(tier),
     )
     run(
         partial(build_app, config),
@@ -63,6 +70,7 @@ def serve(
         workers=workers,
         http=http,
         loop=loop,
+        on_listening=banner,
         log_level="warning",
         access_log=False,
         server_header=False,
@@ -82,8 +90,10 @@ def versions(cassettes: CassettesOpt = None, set_name: SetOpt = "kopa") -> None:
         ms = store.versions(set_name)
     except Exception as exc:  # noqa: BLE001
         fail(str(exc))
-    t = Table("version", "parent", "recorded at", "source", "content hash", "endpoints", "records")
+    t = Table("version", "parent", "recorded at", "source", "content hash", "endpoints", "records", "in")
     for m in ms:
+        # Versions of a read-only root (the shipped set) say so; the others where they live.
+        own = store.version_dir(set_name, m.version).parent.parent == store.root
         t.add_row(
             m.version,
             m.parent or "-",
@@ -92,6 +102,7 @@ def versions(cassettes: CassettesOpt = None, set_name: SetOpt = "kopa") -> None:
             m.content_hash[:12],
             str(len(m.endpoints)),
             str(sum(c.records for c in m.endpoints.values())),
+            store.roots.origin if own else "shipped (read-only)",
         )
     Console().print(t)
 
@@ -214,11 +225,10 @@ def tools(
     fmt: Annotated[str, typer.Option("--format", help="openai or mcp.")] = "openai",
     platform: Annotated[Optional[list[str]], typer.Option(help="Only these platforms.")] = None,
     out: Annotated[Optional[Path], typer.Option(help="Write to this file.")] = None,
+    catalog: CatalogOpt = None,
 ) -> None:
     """Write the catalog's tool schemas (OpenAI function calling, or MCP tools)."""
-    from ..catalog import load_catalog
-
-    schemas = load_catalog().tools(platforms=platform)
+    schemas = load_tier(catalog).tools(platforms=platform)
     if fmt == "mcp":
         data: object = [
             {

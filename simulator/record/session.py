@@ -265,8 +265,8 @@ def publish(bucket: RecordBucket) -> str | None:
         return None
     catalog = load_catalog()
     store = Store(bucket.cassettes)
-    set_dir = store.set_dir(bucket.set_name)
-    has_parent = set_dir.is_dir() and any(p.is_dir() and not p.name.startswith(".") for p in set_dir.iterdir())
+    # Any root of the search path counts: the shipped, read-only set can be the parent.
+    has_parent = store.has_set(bucket.set_name) and bool(store.versions(bucket.set_name))
     parent = None if bucket.mode == "rewrite" or not has_parent else (bucket.parent or "latest")
     builder = VersionBuilder(store, bucket.set_name, catalog, parent=parent, secrets=sorted(bucket.secrets))
     kept = dict(builder.interactions)

@@ -34,6 +34,7 @@ from ..query import apply_query, query_split
 from ..request import SimRequest, SimResponse
 from ..server.asgi import Receive, Scope, Send, serve_lifespan
 from .gen import generator_for
+from .gen.synth import synth_records
 from .limits import Fault, Limits, LimitState
 from .world import World
 
@@ -190,7 +191,11 @@ class SandboxApp:
             self._cache.move_to_end(key)
             return hit
         gen = generator_for(ep.platform, ep.id)
-        records: Sequence[dict[str, Any]] = [] if gen is None else gen(self.world, dict(filters))
+        records: Sequence[dict[str, Any]]
+        if gen is None and ep.fidelity != "curated":
+            records = synth_records(self.world, ep, dict(filters))  # a generated endpoint
+        else:
+            records = [] if gen is None else gen(self.world, dict(filters))
         _, query = query_split(ep, filters)
         order = ep.query.order_by if ep.query is not None else []
         if query or (order and not getattr(records, "ordered", False)):
@@ -264,11 +269,16 @@ def _request_format(dialect: Dialect, ep: Endpoint, params: dict[str, str]) -> s
     return str(ep.opt("default_format", "xml"))
 
 
-def create_app(seed: int = 0, keys: dict[str, str] | None = None, limits: Limits | None = None) -> SandboxApp:
+def create_app(
+    seed: int = 0,
+    keys: dict[str, str] | None = None,
+    limits: Limits | None = None,
+    catalog: Catalog | None = None,
+) -> SandboxApp:
     """The sandbox ASGI app (served by ``simulator sandbox serve``).
 
     >>> app = create_app(seed=1)
     >>> app.keys["opendart"]
     'sandbox-opendart'
     """
-    return SandboxApp(seed=seed, keys=keys, limits=limits)
+    return SandboxApp(seed=seed, keys=keys, limits=limits, catalog=catalog)

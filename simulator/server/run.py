@@ -15,6 +15,7 @@ are installed (``pip install 'kopa-sim[fast]'``), else h11 and asyncio; ``run(ht
 from __future__ import annotations
 
 import socket
+from collections.abc import Callable
 from typing import Any
 
 import uvicorn
@@ -45,15 +46,29 @@ class _Config(uvicorn.Config):
 
 
 def run(
-    app: Any, *, host: str, port: int, workers: int = 1, http: str = "auto", loop: str = "auto", **kwargs: Any
+    app: Any,
+    *,
+    host: str,
+    port: int,
+    workers: int = 1,
+    http: str = "auto",
+    loop: str = "auto",
+    on_listening: Callable[[str, int], None] | None = None,
+    **kwargs: Any,
 ) -> None:
     """Serve ``app`` until interrupted.
 
     With ``workers > 1`` the app goes to each worker process: an import string, or a
     picklable factory with ``factory=True`` (``functools.partial(build_app, config)``).
+    The socket is bound and listening before ``on_listening(host, port)`` is called (with the
+    port the system gave for ``port=0``): a client that connects once the banner is printed
+    waits in the backlog while the app loads, instead of being refused.
     """
     config = _Config(app, host=host, port=port, workers=workers, http=http, loop=loop, **kwargs)
     sock = config.bind_socket()
+    sock.listen(config.backlog)
+    if on_listening is not None:
+        on_listening(host, sock.getsockname()[1])
     if workers > 1:
         from uvicorn.supervisors import Multiprocess
 

@@ -145,9 +145,9 @@ class VersionBuilder:
         #: Collection entries by key (held as their text; see ``_Collections``).
         self.collections: MutableMapping[str, dict[str, Any]] = _Collections()
         self.parent: Manifest | None = None
-        if parent is not None and store.set_dir(set_name).is_dir() and store.versions(set_name):
+        if parent is not None and store.has_set(set_name) and store.versions(set_name):
             self.parent = store.manifest(set_name, None if parent == "latest" else parent)
-            pdir = store.set_dir(set_name) / self.parent.version
+            pdir = store.version_dir(set_name, self.parent.version)
             for raw in iter_entries(pdir, self.parent, "interactions"):
                 self.interactions[raw["fp"]] = raw
             for raw in iter_entries(pdir, self.parent, "collections"):
