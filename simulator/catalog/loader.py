@@ -11,6 +11,7 @@ from typing import Any, Callable, TypeVar, cast
 import yaml
 from pydantic import ValidationError
 
+from ..cache import BoundedCache
 from ..errors import CatalogError, UnknownEndpoint
 from ..request import SimRequest
 from .models import Endpoint, Param, Platform
@@ -195,6 +196,12 @@ class Catalog:
         #: endpoints left out because a curated one serves their URL: (generated, curated).
         self.tier: str = "curated"
         self.shadowed: list[tuple[str, str]] = []
+        #: Endpoints inferred so far (``infer``), by id: a pure function of host and path.
+        self._inferred: dict[str, Endpoint] = {}
+        # (host, path, match params) → its inferred route, or False (none): bounded.
+        self._inferred_routes: BoundedCache[tuple[str, str, tuple[tuple[str, str], ...]], _Route | bool] = (
+            BoundedCache(1024)
+        )
         for plat in platforms:
             if plat.id in self.platforms:
                 raise CatalogError(f"duplicate platform id={plat.id!r}")
@@ -209,6 +216,8 @@ class Catalog:
                     )
                 self.endpoints[ep.id] = ep
                 self._routes.setdefault(ep.host.lower(), []).append(_Route(ep))
+        #: Query parameters that pick an endpoint on a shared path (law.go.kr ``target``).
+        self._match_names = frozenset(k for ep in self.endpoints.values() for k in ep.match)
         for host, routes in self._routes.items():
             # Most literal segments first, then most match conditions: the specific wins.
             routes.sort(key=lambda r: (-r.literal_count, -len(r.endpoint.match)))
@@ -236,13 +245,43 @@ class Catalog:
 
     def endpoint(self, endpoint_id: str) -> Endpoint:
         try:
-            return self.endpoints[endpoint_id]
+            return self.endpoints.get(endpoint_id) or self._inferred[endpoint_id]
         except KeyError:
             near = _nearest(endpoint_id, list(self.endpoints))
             raise CatalogError(
                 f"unknown endpoint id={endpoint_id!r}; did you mean {near}? "
                 "`simulator tools` lists every endpoint"
             ) from None
+
+    def infer(self, req: SimRequest) -> Match | None:
+        """``req`` matched to an endpoint inferred from its host's platform (an unknown path
+        on a known host), or None (``simulator.catalog.infer``)."""
+        from .infer import infer_endpoint
+
+        if req.host not in self._hosts:
+            return None
+        sig = tuple(sorted((k, v) for k, v in req.query if k in self._match_names))
+        key = (req.host, req.path, sig)
+        route = self._inferred_routes.get(key)
+        if route is None:
+            ep = infer_endpoint(self, req)
+            if ep is not None:
+                ep = self._inferred.setdefault(ep.id, ep)  # one per host and path template
+            route = _Route(ep) if ep is not None else False
+            self._inferred_routes.put(key, route)
+        if not isinstance(route, _Route):
+            return None
+        m = route.regex.match(req.path)
+        if m is None:
+            return None
+        query: dict[str, str] = {}
+        for k, v in req.query:
+            query.setdefault(k, v)
+        params, unknown = _read_params(route, query)
+        for name, value in zip(route.path_names, m.groups()):
+            if value:
+                params[name] = value
+        return Match(route.endpoint, params, tuple(unknown))
 
     def platform_of(self, ep: Endpoint) -> Platform:
         return self.platforms[ep.platform]

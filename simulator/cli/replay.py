@@ -26,8 +26,16 @@ def serve(
     http: Annotated[str, typer.Option(help="HTTP parser: auto (httptools when installed), h11 or httptools.")] = "auto",
     loop: Annotated[str, typer.Option(help="Event loop: auto (uvloop when installed), asyncio or uvloop.")] = "auto",
     tier: CatalogOpt = None,
+    ignore_param: Annotated[
+        Optional[list[str]],
+        typer.Option("--ignore-param", help="Never match on this query parameter (repeatable; like mitmproxy's --replay-ignore-param)."),
+    ] = None,
 ) -> None:
-    """Serve a cassette version over HTTP: GET /{upstream-host}/{path}?{query}."""
+    """Serve a cassette version over HTTP: GET /{upstream-host}/{path}?{query}.
+
+    Parameters an endpoint does not use are ignored (as the real API ignores them) and named
+    in the ``x-sim-ignored`` header; ``--ignore-param NAME`` ignores more.
+    """
     import importlib.util
 
     store, v = open_version(cassettes, set_name, version)
@@ -61,6 +69,7 @@ def serve(
         fault_seed=fault_seed,
         fault_rate=fault_rate,
         catalog=catalog_tier(tier),
+        ignore_params=tuple(ignore_param or ()),
     )
     run(
         partial(build_app, config),

@@ -29,8 +29,9 @@ from urllib.parse import parse_qsl, urlsplit
 
 from ..catalog import Catalog, Endpoint, Match, load_catalog
 from ..dialects import Dialect, SplitError, get_dialect
+from ..dialects.headers import native_headers
 from ..errors import UnknownEndpoint
-from ..query import apply_query, query_split
+from ..query import apply_order, apply_query, query_split
 from ..request import SimRequest, SimResponse
 from ..server.asgi import Receive, Scope, Send, serve_lifespan
 from .gen import generator_for
@@ -179,10 +180,12 @@ class SandboxApp:
         if mode == "keyless" and hasattr(dialect, "keyless_window"):
             window = dialect.keyless_window(match, window)
         records = self.collection(ep, split.key, split.filters)
+        if window.limit > 0 and any(p.role == "order" for p in ep.params):
+            records = apply_order(ep, list(records), match.params) or records  # sort/sort_mth
         page = list(records[window.offset : window.offset + window.limit]) if window.limit > 0 else []
         if window is not split.window:
             split = type(split)(split.endpoint, split.key, split.filters, window, split.fmt, split.extra)
-        return dialect.render(split, page, len(records), {})
+        return native_headers(ep, dialect.render(split, page, len(records), {}))
 
     def collection(self, ep: Endpoint, key: str, filters: dict[str, str]) -> Sequence[dict[str, Any]]:
         """The records a collection key selects: generator, then the query semantics (cached)."""

@@ -34,6 +34,7 @@ class ServeConfig:
         fault_seed: seeded faults with this seed; None: no faults.
         fault_rate: the fraction of calls that get a fault.
         catalog: the catalog tier (``curated``, ``full``, ``all``; None: the default tier).
+        ignore_params: query parameters never matched on (``--ignore-param``).
     """
 
     root: str | None = None
@@ -44,6 +45,7 @@ class ServeConfig:
     fault_seed: int | None = None
     fault_rate: float = 0.1
     catalog: str | None = None
+    ignore_params: tuple[str, ...] = ()
 
 
 def build_app(config: ServeConfig) -> SimApp:
@@ -52,4 +54,5 @@ def build_app(config: ServeConfig) -> SimApp:
     version = store.open(config.set_name, config.version)
     faults = None if config.fault_seed is None else FaultConfig(seed=config.fault_seed, rate=config.fault_rate)
     catalog = load_catalog(tier=config.catalog)
-    return create_app(Resolver(version, catalog, miss=config.miss, faults=faults), store)
+    resolver = Resolver(version, catalog, miss=config.miss, faults=faults, ignore_params=config.ignore_params)
+    return create_app(resolver, store)
