@@ -197,8 +197,9 @@ def secret_forms(key: str) -> set[str]:
     forms: set[str] = set()
     for b in bases:
         once = quote(b, safe="")
+        # ``\/``: JSON's escaped slash, once or (a JSON string holding it, encoded) twice.
         forms |= {b, once, quote_plus(b), quote(once, safe=""), quote(quote_plus(b), safe=""),
-                  b.replace("/", "\\/")}
+                  b.replace("/", "\\/"), b.replace("/", "\\\\/")}
         forms |= _entities(b)
         forms |= _b64_forms(b.encode("utf-8"))
     return {f for f in forms if len(f) >= MIN_SECRET_LEN}
