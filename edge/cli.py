@@ -12,7 +12,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from simulator import SimulatorError, Store, load_catalog
+from simulator import SimulatorError, Store
 
 from .build import build_graph, reverify, summarize
 from .graph import EdgeGraph, GraphError
@@ -30,6 +30,16 @@ edge_app = typer.Typer(
 )
 
 GRAPH_FILE = "graph.json"
+
+CatalogOpt = Annotated[Optional[str], typer.Option(
+    "--catalog", help="Catalog tier: curated, full or all (default: $KOPA_CATALOG, else full).", show_default=False)]
+
+
+def load_tier(tier: str | None) -> Any:
+    """The shipped catalog of ``tier`` (the simulator CLI's rule; imported late: it mounts us)."""
+    from simulator.cli.catalog import load_tier as load
+
+    return load(tier)
 
 
 def _fail(message: str) -> None:
@@ -52,9 +62,10 @@ def graph_cmd(
     from_dir: Annotated[Optional[Path], typer.Option("--from", help="Re-verify this earlier graph incrementally instead of proposing anew.", show_default=False)] = None,
     live: Annotated[bool, typer.Option("--live", help="Execute against the live APIs (keys from KOPA_KEY_*) and record what it calls into a new version.")] = False,
     upstream: Annotated[Optional[str], typer.Option("--upstream", help="With --live: a stand-in server (the sandbox) instead of the real hosts.", show_default=False)] = None,
+    catalog_tier: CatalogOpt = None,
 ) -> None:
     """Build (or re-verify) the EDGE graph on a cassette version; offline by default."""
-    catalog = load_catalog()
+    catalog = load_tier(catalog_tier)
     store = Store(cassettes)
     try:
         v = store.open(set_name, version)
@@ -140,9 +151,10 @@ def format_report(stats: dict[str, Any]) -> str:
 @edge_app.command("report")
 def report_cmd(
     directory: Annotated[Path, typer.Argument(help="A directory written by `edge graph`.")],
+    catalog_tier: CatalogOpt = None,
 ) -> None:
     """Counts, executable-link rates, pruned-edge statistics, cardinality histogram, a picture."""
-    catalog = load_catalog()
+    catalog = load_tier(catalog_tier)
     try:
         g = EdgeGraph.load(directory / GRAPH_FILE, catalog)
     except GraphError as exc:
@@ -167,6 +179,7 @@ def synthesize_cmd(
     tasks: Annotated[Optional[Path], typer.Option("--tasks", help="Benchmark tasks JSONL (rows with gold_program) for the overlap audit.", show_default=False)] = None,
     paraphrase_url: Annotated[Optional[str], typer.Option("--paraphrase-base-url", help="OpenAI-compatible URL: paraphrase questions (off by default).", show_default=False)] = None,
     paraphrase_model: Annotated[Optional[str], typer.Option("--paraphrase-model", help="Model for --paraphrase-base-url.", show_default=False)] = None,
+    catalog_tier: CatalogOpt = None,
 ) -> None:
     """Synthesize executable multi-step examples from the verified graph; write the datasets."""
     from rich.console import Console
@@ -175,7 +188,7 @@ def synthesize_cmd(
 
     from .synth import audit, paraphrase, split_by_platform, synthesize, write_all
 
-    catalog = load_catalog()
+    catalog = load_tier(catalog_tier)
     try:
         v = Store(cassettes).open(set_name, version)
     except SimulatorError as exc:

@@ -405,9 +405,9 @@ def load_platform_file(path: Path) -> Platform:
         raise CatalogError(f"catalog file {str(path)!r} is invalid:\n{exc}") from exc
 
 
-#: The tier ``load_catalog()`` loads when none is named (``tiers.py``). The switch to the
-#: paper-scale catalog everywhere is this one line: ``DEFAULT_TIER: Tier = "full"``.
-DEFAULT_TIER: Tier = "curated"
+#: The tier ``load_catalog()`` loads when none is named (``tiers.py``): the paper-scale set;
+#: ``kopa@v0002`` records every tool of it but ``nec_preliminary_candidates``.
+DEFAULT_TIER: Tier = "full"
 
 
 def load_catalog(directory: Path | None = None, *, tier: str | None = None) -> Catalog:

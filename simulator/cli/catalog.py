@@ -18,7 +18,7 @@ catalog_app = typer.Typer(help="The catalog: generate entries from published fac
 
 CatalogOpt = Annotated[
     Optional[str],
-    typer.Option("--catalog", help="Catalog tier: curated, full or all (default: $KOPA_CATALOG, else curated).",
+    typer.Option("--catalog", help="Catalog tier: curated, full or all (default: $KOPA_CATALOG, else full).",
                  show_default=False),
 ]
 
