@@ -179,7 +179,7 @@ def synthesize_cmd(
     tasks: Annotated[Optional[Path], typer.Option("--tasks", help="Benchmark tasks JSONL (rows with gold_program) for the overlap audit.", show_default=False)] = None,
     paraphrase_url: Annotated[Optional[str], typer.Option("--paraphrase-base-url", help="OpenAI-compatible URL: paraphrase questions (off by default).", show_default=False)] = None,
     paraphrase_model: Annotated[Optional[str], typer.Option("--paraphrase-model", help="Model for --paraphrase-base-url.", show_default=False)] = None,
-    catalog_tier: CatalogOpt = None,
+    catalog_tier: Annotated[str, typer.Option("--catalog", help="Catalog tier (curated by default: at the full tier the default verification budget leaves the curated chains unverified).")] = "curated",
 ) -> None:
     """Synthesize executable multi-step examples from the verified graph; write the datasets."""
     from rich.console import Console

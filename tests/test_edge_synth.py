@@ -37,8 +37,8 @@ ACHIEVABLE = set(MAIN_PLATFORMS) - {"seoul"}
 @pytest.fixture(scope="module")
 def env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple]:  # type: ignore[type-arg]
     store = Store(cache_dir=tmp_path_factory.mktemp("synth-cache"))
-    version = store.open("kopa")
-    catalog = load_catalog()
+    version = store.open("kopa", "v0001")
+    catalog = load_catalog(tier="curated")
     obs = Observations.from_version(version, catalog)
     graph = build_graph(version, catalog, seed=7, config=CFG, obs=obs).graph
     res = synthesize(version, catalog, graph, n=150, seed=3, obs=obs)
@@ -209,8 +209,8 @@ def test_a_thousand_examples_from_the_shipped_cassettes(tmp_path: Path) -> None:
     """The issue's bar: ≥ 1,000 distinct verified examples over all junction types, the ten
     platforms and the six domains, from the shipped cassettes with the CLI's defaults."""
     store = Store(cache_dir=tmp_path / "cache")
-    version = store.open("kopa")
-    catalog = load_catalog()
+    version = store.open("kopa", "v0001")
+    catalog = load_catalog(tier="curated")
     built = build_graph(version, catalog, seed=0)
     res = synthesize(version, catalog, built.graph, n=1000, seed=0, obs=built.obs)
     s = res.report["summary"]
