@@ -78,3 +78,12 @@ def test_a_miss_under_pytest_names_the_pytest_options(pytester: pytest.Pytester,
     pytester.makepyfile(MISSING)
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--kopa-cassettes", str(tmp_path / "c"))
     result.assert_outcomes(passed=1)
+
+
+def test_a_page_number_past_64_bits_is_an_empty_page_not_a_500(tmp_path: Path) -> None:
+    r = _resolver(tmp_path).resolve(
+        SimRequest.from_url(STATIONS + "cityCode=25&pageNo=99999999999999999999999")
+    )
+    assert r.status == 200 and r.header("x-sim-source") == "window"
+    body = json.loads(r.body)["response"]["body"]
+    assert body["items"] == "" and body["totalCount"] == 10
