@@ -87,3 +87,12 @@ def test_a_page_number_past_64_bits_is_an_empty_page_not_a_500(tmp_path: Path) -
     assert r.status == 200 and r.header("x-sim-source") == "window"
     body = json.loads(r.body)["response"]["body"]
     assert body["items"] == "" and body["totalCount"] == 10
+
+
+@pytest.mark.parametrize(
+    ("query", "hint"),
+    [("pageNo=0", "pageNo=0 must be >= 1"), ("numOfRows=0", "numOfRows=0 must be >= 1")],
+)
+def test_a_bad_page_value_is_named_by_its_parameter(tmp_path: Path, query: str, hint: str) -> None:
+    r = _resolver(tmp_path).resolve(SimRequest.from_url(STATIONS + "cityCode=25&" + query))
+    assert r.header("x-sim-source") == "error" and r.header("x-sim-hint") == hint
