@@ -146,3 +146,18 @@ def test_edge_synthesize_refuses_a_non_positive_n(tmp_path: Path) -> None:
     r = runner.invoke(cli.app, ["edge", "synthesize", "--n", "0", "--out", str(tmp_path / "o")])
     assert r.exit_code == 2 and "'--n'" in r.output
     assert not (tmp_path / "o").exists()
+
+
+def test_a_ctrl_c_during_record_says_how_to_resume(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from simulator.record import Recorder
+
+    def interrupted(self: Recorder, **_kw: object) -> None:
+        self.checkpoint_dir.mkdir(parents=True, exist_ok=True)
+        self.checkpoint.write_text("", encoding="utf-8")  # what a job checkpoints before Ctrl-C
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Recorder, "run", interrupted)
+    r = runner.invoke(cli.app, ["record", "--live", "--upstream", "http://127.0.0.1:9", "--cassettes", str(tmp_path)])
+    assert r.exit_code == 130
+    assert "interrupted: nothing was published; 0 collections are checkpointed in " in r.output
+    assert "run the same command again to resume" in r.output
