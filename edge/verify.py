@@ -27,8 +27,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from simulator import Catalog, Endpoint, Resolver, SimResponse, get_dialect
-from simulator import build_request
+from simulator import Catalog, Endpoint, Resolver
+from simulator.tools import Observation, ToolCaller, build_call, page_args, read_response
 
 from .observe import Observations, scalar
 from .proposers import Binding
@@ -69,49 +69,29 @@ class Executor(Protocol):
 
 
 def call_params(ep: Endpoint, params: Mapping[str, str]) -> dict[str, str]:
-    """``params`` plus first-page paging and a path format value, as a client would send."""
+    """``params`` plus first-page paging (``simulator.tools.page_args``), as a client would send."""
     out = dict(params)
-    size = str(min(ep.max_page_size, 100))
-    for p in ep.params:
-        if p.name in out:
-            continue
-        if p.role == "page":
-            out[p.name] = "1"
-        elif p.role == "page_size":
-            out[p.name] = size
-        elif p.role == "range_start":
-            out[p.name] = "1"
-        elif p.role == "range_end":
-            out[p.name] = size
-        elif p.role == "format" and p.location == "path" and not p.default:
-            out[p.name] = "json" if "json" in (p.enum or ["json"]) else (p.enum or ["json"])[0]
+    for k, v in page_args(ep, 0, min(ep.max_page_size, 100)).items():
+        out.setdefault(k, v)
     return out
 
 
-def _sniff(body: bytes) -> str:
-    head = body.lstrip()[:2]
-    if head[:1] in (b"{", b"["):
-        return "json"
-    if head[:1] == b"<":
-        return "xml"
-    return "zip"
-
-
-def classify(ep: Endpoint, resp: SimResponse) -> CallResult:
-    """Classify a simulator (or live) response to a call of ``ep``."""
-    source = resp.header("x-sim-source") or ""
+def classify(obs: Observation) -> CallResult:
+    """Classify the observation of a call (through the simulator, or live)."""
+    source = obs.source
+    if obs.request is None:
+        return CallResult("structural", f"refused: {obs.error}")
     if source == "miss":
         return CallResult("unknown", "replay miss: nothing recorded answers this call")
     if source == "fault":
-        return CallResult("environmental", f"fault {resp.header('x-sim-fault')}")
-    if resp.status == 429 or resp.status >= 500:
-        return CallResult("environmental", f"HTTP {resp.status}")
-    if resp.header("x-sim-error"):
-        return CallResult("structural", f"simulator error {resp.header('x-sim-error')}")
-    try:
-        parsed = get_dialect(ep.dialect).parse(ep, resp.body, _sniff(resp.body))
-    except Exception as exc:  # noqa: BLE001 - any parse failure is a schema mismatch
-        return CallResult("structural", f"unparseable body: {type(exc).__name__}")
+        return CallResult("environmental", f"fault {obs.fault}")
+    if obs.status == 429 or obs.status >= 500:
+        return CallResult("environmental", f"HTTP {obs.status}")
+    if obs.sim_error:
+        return CallResult("structural", f"simulator error {obs.sim_error}")
+    parsed = obs.native
+    if parsed is None:  # a parse failure is a schema mismatch
+        return CallResult("structural", f"unparseable body: {type(obs.parse_error).__name__}")
     if parsed.outcome == "error":
         kind = parsed.kind or ""
         cls: Outcome = "environmental" if kind in _ENV_KINDS else "structural"
@@ -128,11 +108,14 @@ class SimExecutor:
     resolver: Resolver
     calls: int = 0
 
+    def __post_init__(self) -> None:
+        # The platform's default format (what a bare client gets); no memo: calls are counted.
+        self._caller = ToolCaller(self.resolver, fmt="native", memo_size=0)
+
     def call(self, endpoint: str, params: Mapping[str, str]) -> CallResult:
         ep = self.resolver.catalog.endpoint(endpoint)
-        req = build_request(ep, call_params(ep, params), key="x")
         self.calls += 1
-        return classify(ep, self.resolver.resolve(req))
+        return classify(self._caller.call(endpoint, call_params(ep, params)))
 
 
 @dataclass
@@ -150,17 +133,20 @@ class LiveExecutor:
     def call(self, endpoint: str, params: Mapping[str, str]) -> CallResult:
         import httpx
 
-        ep = self.client.catalog.endpoint(endpoint)
-        scheme = self.client.catalog.platforms[ep.platform].scheme
-        req = build_request(ep, call_params(ep, params), self.client.key_for(ep), scheme)
+        cat = self.client.catalog
+        ep = cat.endpoint(endpoint)
+        args = call_params(ep, params)
+        req = build_call(cat, endpoint, args, fmt="native", key=self.client.key_for(ep))
         self.calls += 1
+        if isinstance(req, Observation):
+            return classify(req)
         try:
             resp = self.client.send(req, ep.platform)
         except httpx.HTTPError as exc:
             return CallResult("environmental", f"transport error {type(exc).__name__}")
         if self.builder is not None and resp.status < 500:
             self.builder.add_interaction(req, resp)
-        return classify(ep, resp)
+        return classify(read_response(cat, endpoint, args, req, resp))
 
 
 @dataclass

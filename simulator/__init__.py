@@ -14,10 +14,13 @@ from .cache import BoundedCache
 from .catalog import Catalog, Endpoint, Param, Platform, build_request, load_catalog
 from .dialects import get_dialect
 from .errors import (
+    CallFailed,
     CatalogError,
     CorruptVersion,
     DialectError,
     FormatVersionError,
+    PageFailed,
+    ProgramError,
     RecordError,
     ReplayMiss,
     SimulatorError,
@@ -30,6 +33,7 @@ from .identity import canonical_request, fingerprint
 from .request import SimRequest, SimResponse
 from .resolve import FaultConfig, Resolver
 from .store import Manifest, Store, Version, VersionBuilder
+from .tools import Observation, PagedResult, Program, ToolCaller, page_args, read_pages, run_program
 from .transports import AsyncSimTransport, SimTransport
 
 __version__ = "0.1.0"
@@ -37,6 +41,7 @@ __version__ = "0.1.0"
 __all__ = [
     "AsyncSimTransport",
     "BoundedCache",
+    "CallFailed",
     "Catalog",
     "CatalogError",
     "CorruptVersion",
@@ -45,8 +50,13 @@ __all__ = [
     "FaultConfig",
     "FormatVersionError",
     "Manifest",
+    "Observation",
+    "PageFailed",
+    "PagedResult",
     "Param",
     "Platform",
+    "Program",
+    "ProgramError",
     "RecordError",
     "ReplayMiss",
     "Resolver",
@@ -56,6 +66,7 @@ __all__ = [
     "SimulatorError",
     "Store",
     "StoreError",
+    "ToolCaller",
     "UnknownEndpoint",
     "Version",
     "VersionBuilder",
@@ -66,4 +77,7 @@ __all__ = [
     "fingerprint",
     "get_dialect",
     "load_catalog",
+    "page_args",
+    "read_pages",
+    "run_program",
 ]

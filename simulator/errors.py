@@ -12,7 +12,10 @@ The tree::
     │   └── FormatVersionError  a cassette written by an incompatible format version
     ├── ReplayMiss              strict miss: nothing recorded answers this request
     ├── RecordError             a recording job failed (nothing was published)
-    └── VcrError (simulator.vcr)  a vcrpy cassette could not be read or converted
+    ├── VcrError (simulator.vcr)  a vcrpy cassette could not be read or converted
+    ├── PageFailed              a page of a tool call did not answer (also ValueError)
+    └── ProgramError            a gold program (bench or EDGE) is malformed or failed (also ValueError)
+        └── CallFailed          a call of a program did not answer with records
 
 Defined beside their users (each names its module; ``tests/test_exported_members.py`` checks
 that every exception class of ``simulator``, ``edge``, ``bench`` and ``train`` is drawn here,
@@ -24,9 +27,6 @@ under its real base)::
     └── KopaNetworkBlocked (simulator.pytest_plugin)  a test reached for a real host
     ValueError
     ├── GraphError (edge.graph)  an EDGE dependency graph is invalid (a cycle, a missing input)
-    ├── ProgramError (edge.synth.execute)  an EDGE gold program cannot run
-    │   └── CallFailed (edge.synth.execute)  one of its tool calls failed
-    ├── ProgramError (bench.kopa.program)  a KOPA-Bench gold program is invalid or cannot run
     ├── TaskError (bench.kopa.tasks)  a task file is invalid
     ├── AuditError (bench.kopa.audit)  a task audit found a problem
     ├── ConfigError (train.config)  a GRPO run config (YAML or flags) is invalid
@@ -38,10 +38,13 @@ Every message names the offending value as ``name=value!r`` and says how to fix 
 from __future__ import annotations
 
 __all__ = [
+    "CallFailed",
     "CatalogError",
     "CorruptVersion",
     "DialectError",
     "FormatVersionError",
+    "PageFailed",
+    "ProgramError",
     "RecordError",
     "ReplayMiss",
     "SimulatorError",
@@ -100,3 +103,15 @@ class ReplayMiss(SimulatorError):
 
 class RecordError(SimulatorError):
     """A recording job failed; nothing was published."""
+
+
+class PageFailed(SimulatorError, ValueError):
+    """A page of a tool call did not answer (the message names the tool, arguments and page)."""
+
+
+class ProgramError(SimulatorError, ValueError):
+    """A gold program is malformed, or failed while running (the message names the step)."""
+
+
+class CallFailed(ProgramError):
+    """A call of a gold program did not answer with records (miss, empty, error, too many pages)."""

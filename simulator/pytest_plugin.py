@@ -5,16 +5,23 @@ It is import-light: the simulator's own modules load inside fixtures and hooks o
 
 Fixtures: ``kopa_config`` (override it), ``kopa_settings``, ``kopa_resolver``,
 ``kopa_transport`` (httpx), ``kopa_client`` (``httpx.Client``), ``kopa_session``
-(``requests.Session`` with the adapter mounted on every catalog host).
+(``requests.Session`` with the adapter mounted on every catalog host), ``kopa_patched``
+(every HTTP stack patched for the test).
 
 Marker::
 
-    @pytest.mark.kopa(version="v0001", miss="strict", fault_seed=None, fault_rate=0.1, set="kopa")
+    @pytest.mark.kopa(version="v0001", miss="strict", fault_seed=None, fault_rate=0.1, set="kopa",
+                      patch=False, ignore_params=())
+
+``patch=True`` (or the ``kopa_patched`` fixture) answers clients the test builds itself —
+requests, httpx, aiohttp, urllib / http.client — for every catalog host, the way
+``@pytest.mark.vcr`` does; ``ignore_params`` names query parameters never matched on.
 
 Options (group ``kopa-sim``; each also an ini key, ``kopa_cassettes`` …)::
 
     --kopa-cassettes DIR  --kopa-set NAME  --kopa-version V
     --kopa-record-mode {none,new_episodes,all,rewrite}  --kopa-upstream URL  --kopa-keep-errors
+    --kopa-ignore-param NAMES  (comma-separated)
 
 Precedence, per setting: command-line option, then marker, then the ``kopa_config``
 fixture, then the ini file, then the defaults.
@@ -51,9 +58,10 @@ if TYPE_CHECKING:  # pragma: no cover
 
 RECORD_MODES = ("none", "new_episodes", "all", "rewrite")
 MISS_POLICIES = ("strict", "native")
-MARKER_ARGS = ("version", "miss", "fault_seed", "fault_rate", "set")
+MARKER_ARGS = ("version", "miss", "fault_seed", "fault_rate", "set", "patch", "ignore_params")
 CONFIG_KEYS = (
     "cassettes", "set", "version", "miss", "fault_seed", "fault_rate", "record_mode", "upstream",
+    "patch", "ignore_params",
 )
 _OPTIONS = {  # setting → (command-line flag, ini key, help)
     "cassettes": ("--kopa-cassettes", "kopa_cassettes", "cassette directory (default: $KOPA_CASSETTES, else ./cassettes or the user data directory, over the shipped set)"),
@@ -63,10 +71,13 @@ _OPTIONS = {  # setting → (command-line flag, ini key, help)
                     "none (replay, network blocked; default), new_episodes, all or rewrite"),
     "upstream": ("--kopa-upstream", "kopa_upstream",
                  "when recording: send catalog hosts to this base URL (a sandbox: /{host}/{path})"),
+    "ignore_params": ("--kopa-ignore-param", "kopa_ignore_params",
+                      "query parameters never matched on, comma-separated (like vcrpy's match_on)"),
 }
 _MARKER_HELP = (
-    "kopa(version=None, miss='strict'|'native', fault_seed=None, fault_rate=0.1, set=None): "
-    "replay this test against a pinned kopa-sim cassette version (kopa-sim plugin)"
+    "kopa(version=None, miss='strict'|'native', fault_seed=None, fault_rate=0.1, set=None, "
+    "patch=False, ignore_params=()): replay this test against a pinned kopa-sim cassette "
+    "version; patch=True answers clients the test builds itself, like @pytest.mark.vcr (kopa-sim plugin)"
 )
 
 
@@ -87,6 +98,9 @@ class KopaSettings:
     fault_rate: float = 0.1
     record_mode: str = "none"
     upstream: str | None = None
+    #: Answer clients the test builds itself (``patched``): requests, httpx, aiohttp, urllib.
+    patch: bool = False
+    ignore_params: tuple[str, ...] = ()
     sources: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
 
 
@@ -108,6 +122,15 @@ def _check(key: str, value: Any, where: str) -> Any:
             raise pytest.UsageError(
                 f"kopa-sim: {where}: fault_rate={value!r} must be a number between 0 and 1"
             )
+    if key == "patch" and not isinstance(value, bool):
+        raise pytest.UsageError(f"kopa-sim: {where}: patch={value!r} must be True or False")
+    if key == "ignore_params":
+        names = value.split(",") if isinstance(value, str) else value
+        if not isinstance(names, (list, tuple)) or not all(isinstance(n, str) for n in names):
+            raise pytest.UsageError(
+                f"kopa-sim: {where}: ignore_params={value!r} must be parameter names (a list, or a comma-separated string)"
+            )
+        return tuple(sorted({n.strip() for n in names if n.strip()}))
     if key in ("set", "version", "cassettes", "upstream") and value is not None and not isinstance(value, (str, os.PathLike)):
         raise pytest.UsageError(f"kopa-sim: {where}: {key}={value!r} must be a string")
     return value
@@ -290,7 +313,7 @@ def kopa_config() -> dict[str, Any]:
     """Project-wide kopa-sim settings; override this fixture (in a conftest) to change them.
 
     Keys: ``cassettes``, ``set``, ``version``, ``miss``, ``fault_seed``, ``fault_rate``,
-    ``record_mode``, ``upstream``. Precedence: command-line option, then the ``kopa``
+    ``record_mode``, ``upstream``, ``patch``, ``ignore_params``. Precedence: command-line option, then the ``kopa``
     marker, then this fixture, then the ini file, then the defaults.
     """
     return {}
@@ -319,9 +342,10 @@ def kopa_resolver(request: pytest.FixtureRequest, kopa_settings: KopaSettings) -
     s = kopa_settings
     faults = FaultConfig(seed=s.fault_seed, rate=s.fault_rate) if s.fault_seed is not None else None
     if s.record_mode == "none":
-        return Resolver(state.version(s), miss=s.miss, faults=faults, miss_hint=MISS_HINT)  # type: ignore[arg-type]
+        return Resolver(state.version(s), miss=s.miss, faults=faults, miss_hint=MISS_HINT,  # type: ignore[arg-type]
+                        ignore_params=s.ignore_params)
     version = state.version(s) if s.record_mode == "new_episodes" else state.empty_version()
-    return Resolver(version, miss="live", live=_forwarder(s), faults=faults)
+    return Resolver(version, miss="live", live=_forwarder(s), faults=faults, ignore_params=s.ignore_params)
 
 
 @pytest.fixture
@@ -353,6 +377,16 @@ def kopa_session(request: pytest.FixtureRequest, kopa_resolver: Resolver) -> Ite
         yield session
 
 
+@pytest.fixture
+def kopa_patched(request: pytest.FixtureRequest, kopa_resolver: Resolver) -> Iterator[Resolver]:
+    """Clients the test builds itself (requests, httpx, aiohttp, urllib / http.client) are
+    answered from ``kopa_resolver`` for every catalog host (``simulator.transports.patching``)."""
+    from .transports.patching import patched
+
+    with patched(kopa_resolver, episode=request.node.nodeid):
+        yield kopa_resolver
+
+
 @pytest.fixture(autouse=True)
 def _kopa_guard(request: pytest.FixtureRequest) -> Iterator[None]:
     """Block the network (replay) or capture it (record) for tests that use kopa."""
@@ -364,6 +398,8 @@ def _kopa_guard(request: pytest.FixtureRequest) -> Iterator[None]:
         yield
         return
     settings: KopaSettings = request.getfixturevalue("kopa_settings")
+    if settings.patch and "kopa_patched" not in getattr(item, "fixturenames", ()):
+        request.getfixturevalue("kopa_patched")  # @pytest.mark.kopa(patch=True)
     if settings.record_mode == "none":
         with network_guard(item.nodeid):
             yield

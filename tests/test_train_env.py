@@ -209,3 +209,27 @@ def test_answer_reward_on_edge_rows_canonical_json_and_dap_lines() -> None:
                          answer=["[2.0,3.5]", "[1208,36]", "[1208,36]", "[1208,36]"]) == [1.0, 1.0, 1.0, 0.0]
     assert answer_matches("답: a, b", '["b","a"]', {"type": "set"})
     assert not answer_matches("답: 13", "[13,5]") and not answer_matches("답: 가족관계", '"가족관계의 등록"')
+
+
+def test_faults_are_the_resolvers_and_leave_the_world_clean(store: Store, tasks: list[Any]) -> None:
+    """The episode passes its faults, episode id and call index down; the resolver (below the
+    world's memo) picks the faults. The world gains no private state and a faulted episode
+    does not change what an unfaulted one sees."""
+    world = World(store.open("kopa"))
+    before = set(world.__dict__)
+    faults = FaultConfig(seed=1, rate=0.5)
+    ex = example_from_task(tasks[0], world)
+    clean = SimEpisode(world, ex, EnvConfig())
+    faulted = SimEpisode(world, ex, EnvConfig(faults=faults), episode_id="e1")
+    again = SimEpisode(world, ex, EnvConfig())
+    for ep in (clean, faulted, again):
+        for _ in range(16):
+            ep.call_tool("mois_stan_regin_cd", locatadd_nm="서울특별시 종로구")
+    kinds = [faults.choose("e1", i) for i in range(16)]
+    assert any(kinds) and not all(kinds)
+    for rec, kind in zip(faulted.trace, kinds):
+        assert (rec.source == "fault") == (kind is not None), (rec.index, kind)
+        assert rec.ok == (kind in (None, "latency")), (rec.index, kind)
+    assert [faulted.observation(r) for r in faulted.trace] != [clean.observation(r) for r in clean.trace]
+    assert clean.trace_json() == again.trace_json() and all(r.ok for r in again.trace)
+    assert set(world.__dict__) == before

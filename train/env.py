@@ -6,7 +6,8 @@ observations are the platforms' native bodies and the trace is the benchmark's o
 :class:`~bench.kopa.env.CallRecord` list (tool, args, ``x-sim-source``, status, records).
 
 Faults are optional and seeded: whether call *i* of episode *e* fails is a hash of
-``(seed, e, i)`` (:class:`simulator.FaultConfig`), so the same seed replays the same faults.
+``(seed, e, i)`` (:class:`simulator.FaultConfig`), decided by the world's resolver below its
+answer memo, so the same seed replays the same faults.
 Tools have no side effects on the simulator (it is read-only); every call, including those
 refused by a budget, is appended to the trace.
 
@@ -20,15 +21,14 @@ refused by a budget, is appended to the trace.
 from __future__ import annotations
 
 import json
-import threading
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from bench.kopa.agents import SYSTEM_PROMPT
-from bench.kopa.env import MAX_TEXT, CallRecord, ToolEnv, World, arg_text
+from bench.kopa.env import MAX_TEXT, CallRecord, ToolEnv, World
 from bench.kopa.scoring import Score, score_episode
 from bench.kopa.tasks import Gold, Task, gold_run
-from simulator import FaultConfig, Resolver, Store
+from simulator import FaultConfig, Store
 
 __all__ = [
     "EnvConfig",
@@ -38,9 +38,6 @@ __all__ = [
     "open_world",
     "parse_tool_call",
 ]
-
-
-_FAULT_LOCK = threading.Lock()
 
 
 def open_world(set_name: str = "kopa", version: str | None = None, *, store: Store | None = None) -> World:
@@ -177,11 +174,12 @@ class SimEpisode(ToolEnv):
         episode_id: str | None = None,
         seed: int = 0,
     ) -> None:
-        super().__init__(world, max_calls=config.max_calls)
+        eid = episode_id or f"{example.id if example else 'free'}:{seed}"
+        super().__init__(world, max_calls=config.max_calls, faults=config.faults, episode_id=eid)
+        self.episode_id: str = eid
         self.config = config
         self.example = example
         self.seed = seed
-        self.episode_id = episode_id or f"{example.id if example else 'free'}:{seed}"
         self.turns = 0
         self.done = False
         self.answer: str | None = None
@@ -194,52 +192,14 @@ class SimEpisode(ToolEnv):
         plats = self.example.platforms if self.example and self.config.platforms_scope == "task" else None
         return self.world.tools(plats or None)
 
-    def _fault_world(self, kind: str) -> World:
-        # A world whose resolver always injects ``kind``: which calls fault is decided by the
-        # episode's seeded FaultConfig, so its answer cache is exact per kind. Kept on the
-        # shared world, so episodes share it.
-        with _FAULT_LOCK:
-            worlds: dict[str, World] = self.world.__dict__.setdefault("_train_fault_worlds", {})
-            w = worlds.get(kind)
-            if w is None:
-                w = World(self.world.version, self.world.catalog)
-                w.resolver = Resolver(self.world.version, self.world.catalog,
-                                      faults=FaultConfig(seed=0, rate=1.0, kinds=(kind,)))
-                worlds[kind] = w
-        return w
-
-    def call(self, tool: str, args: dict[str, Any] | None = None) -> CallRecord:
-        """Answer one call (budget, then seeded fault, then the simulator); always logged."""
-        clean = {k: arg_text(v) for k, v in (args or {}).items() if v is not None}
-        idx = len(self.trace)
-        faults = self.config.faults
-        kind = faults.choose(self.episode_id, idx) if faults is not None else None
-        if idx >= self.max_calls or kind is None or kind == "latency":
-            rec = super().call(tool, clean)
-            if kind == "latency" and rec.source != "budget":
-                rec.source = "fault"
-            return rec
-        a = self._fault_world(kind).answer(tool, clean)
-        rec = CallRecord(idx, tool, clean, a.ok, a.status, a.filters, a.offset, a.limit,
-                         a.records, a.total, a.error, a.source)
-        self.trace.append(rec)
-        return rec
-
-    def observation(self, rec: CallRecord) -> str:
+    def observation(self, rec: CallRecord, max_chars: int | None = None) -> str:
         """What the policy sees for a call: the native body (faulted when it was), cut."""
         if rec.source == "budget":
             return "error: call budget exhausted"
-        faults = self.config.faults
-        kind = faults.choose(self.episode_id, rec.index) if faults is not None else None
-        world = self._fault_world(kind) if kind not in (None, "latency") else self.world
-        a = world.answer(rec.tool, rec.args)
+        a = self.answer_of(rec)
         if not a.ok and a.source == "error":
             return f"error: {a.error}"
-        text = a.text
-        cap = self.config.max_observation_chars
-        if len(text) > cap:
-            text = text[:cap] + f"\n…(cut: {len(a.text)} characters in all)"
-        return text
+        return super().observation(rec, self.config.max_observation_chars if max_chars is None else max_chars)
 
     def call_tool(self, name: str, **kwargs: Any) -> str:
         """Call ``name`` with keyword arguments; the observation text."""

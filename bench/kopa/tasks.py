@@ -7,7 +7,6 @@ under test.
 
 from __future__ import annotations
 
-import threading
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -179,15 +178,10 @@ class Gold:
     junction_sizes: list[int] = field(default_factory=list)
 
 
-_GOLD_LOCK = threading.Lock()
-
-
 def gold_run(task: Task, world: World) -> Gold:
-    """Run the gold program on ``world`` (memoised per world); raises ``ProgramError``."""
-    cache: dict[str, Gold] = world.__dict__.setdefault("_gold_cache", {})
-    with _GOLD_LOCK:
-        hit = cache.get(task.id)
-    if hit is not None:
+    """Run the gold program on ``world`` (memoised in ``world.gold``); raises ``ProgramError``."""
+    hit = world.gold.get(task.id)
+    if isinstance(hit, Gold):
         return hit
     env = ToolEnv(world, max_calls=10_000)
     step_calls: dict[str, list[int]] = {}
@@ -237,8 +231,7 @@ def gold_run(task: Task, world: World) -> Gold:
             n = sum(len(env.trace[i].records) for i in step_calls.get(anc, []))
             sizes.append(n)
     g = Gold(answer, value, env.trace, outs, step_calls, len(env.trace), parallel, needs_all, sizes)
-    with _GOLD_LOCK:
-        cache[task.id] = g
+    world.gold.put(task.id, g)
     return g
 
 

@@ -8,7 +8,7 @@ writes them as OpenAI conversations, a TRL table and verl rows.
 
 from __future__ import annotations
 
-from .execute import CallFailed, PagedExecutor, ProgramError, Run, run_program
+from .execute import CallFailed, PagedExecutor, ProgramError, Run, run_program, validate_program
 from .pipeline import MAIN_PLATFORMS, SynthConfig, SynthResult, canonical, recompute, summarize_examples, synthesize
 from .questions import paraphrase, write_question
 from .sample import JUNCTIONS, Sampler, sane_edges
@@ -37,6 +37,7 @@ __all__ = [
     "split_by_platform",
     "summarize_examples",
     "synthesize",
+    "validate_program",
     "verbatim_overlap",
     "write_all",
     "write_question",

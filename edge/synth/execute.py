@@ -19,8 +19,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from simulator import Endpoint, Resolver
-from simulator import build_request
+from simulator import BoundedCache, CallFailed, Endpoint, ProgramError, Resolver
+from simulator.tools import PageCall, PagedResult, PageFailed, ToolCaller, read_pages
 
 from ..observe import scalar
 from ..transforms import apply_transform
@@ -35,41 +35,14 @@ __all__ = [
     "ProgramError",
     "Run",
     "as_number",
-    "page_params",
     "page_size_of",
     "run_program",
+    "step_refs",
+    "validate_program",
 ]
 
 #: Pages read at most per call; a call needing more is refused (never cut to its first pages).
 MAX_PAGES = 50
-
-
-class ProgramError(ValueError):
-    """A malformed gold program, or one whose data no longer supports a step."""
-
-
-class CallFailed(ProgramError):
-    """A call that did not answer with records (miss, empty, error, too many pages)."""
-
-
-@dataclass(frozen=True)
-class PageCall:
-    """One request as a client sends it: the tool and every argument (paging included)."""
-
-    tool: str
-    args: dict[str, str]
-    count: int
-
-
-@dataclass
-class PagedResult:
-    """All the records of a call, read page by page."""
-
-    tool: str
-    args: dict[str, str]
-    records: list[dict[str, Any]]
-    total: int
-    pages: list[PageCall]
 
 
 def page_size_of(ep: Endpoint) -> int:
@@ -77,40 +50,32 @@ def page_size_of(ep: Endpoint) -> int:
     return max(1, min(ep.max_page_size, 1000))
 
 
-def page_params(ep: Endpoint, page: int, size: int) -> dict[str, str]:
-    """Paging and path-format params for page ``page`` (1-based) of ``size`` records."""
-    out: dict[str, str] = {}
-    for p in ep.params:
-        if p.role == "page":
-            out[p.name] = str(page)
-        elif p.role == "page_size":
-            out[p.name] = str(size)
-        elif p.role == "range_start":
-            out[p.name] = str((page - 1) * size + 1)
-        elif p.role == "range_end":
-            out[p.name] = str(page * size)
-        elif p.role == "format" and p.location == "path" and not p.default:
-            out[p.name] = "json" if "json" in (p.enum or ["json"]) else (p.enum or ["json"])[0]
-    return out
-
-
-def _pages_supported(ep: Endpoint) -> bool:
-    return ep.kind == "collection" and any(p.role in ("page", "range_start") for p in ep.params)
-
-
 @dataclass
 class PagedExecutor:
     """Calls tools through a ``Resolver`` and reads every page; identical calls are memoised.
 
+    Pages come from :func:`simulator.tools.read_pages` (the endpoint's own paging rules,
+    ``range_base`` included); each page is one :class:`simulator.tools.ToolCaller` call in
+    the platform's default format.
+
     Args:
         resolver: the simulator (``miss="strict"``: an unrecorded call is a failure here).
         max_pages: refuse calls that would need more pages than this.
+        memo_size: calls remembered (least recently used out first).
     """
 
     resolver: Resolver
     max_pages: int = MAX_PAGES
-    requests: int = 0
-    _memo: dict[str, PagedResult | str] = field(default_factory=dict)
+    memo_size: int = 4096
+
+    def __post_init__(self) -> None:
+        self._caller = ToolCaller(self.resolver, fmt="native", memo_size=0)
+        self._memo: BoundedCache[str, PagedResult | str] = BoundedCache(self.memo_size)
+
+    @property
+    def requests(self) -> int:
+        """Page requests sent to the resolver so far."""
+        return self._caller.requests
 
     def call(self, tool: str, args: Mapping[str, str]) -> PagedResult:
         """All records of ``tool`` with ``args``; raises ``CallFailed`` naming why not."""
@@ -121,7 +86,7 @@ class PagedExecutor:
                 hit = self._call(tool, dict(args))
             except CallFailed as exc:
                 hit = str(exc)
-            self._memo[key] = hit
+            self._memo.put(key, hit)
         if isinstance(hit, str):
             raise CallFailed(hit)
         return hit
@@ -131,45 +96,19 @@ class PagedExecutor:
         if tool not in cat.endpoints:
             raise CallFailed(f"tool={tool!r} is not in the catalog")
         ep = cat.endpoint(tool)
-        paged = _pages_supported(ep)
-        size = page_size_of(ep)
-        records: list[dict[str, Any]] = []
-        pages: list[PageCall] = []
-        total = 0
-        page = 1
-        while True:
-            full = {**args, **page_params(ep, page, size)} if paged else {**args, **page_params(ep, 1, size)}
-            req = build_request(ep, full, key="x")
-            self.requests += 1
-            resp = self.resolver.resolve(req)
-            res = classify(ep, resp)
-            if res.outcome != "success":
-                if page > 1 and res.detail == "empty result":
-                    break
-                raise CallFailed(f"{tool} {json.dumps(args, ensure_ascii=False, sort_keys=True)} page {page}: "
-                                 f"{res.outcome} ({res.detail})")
-            pages.append(PageCall(tool, full, len(res.records)))
-            records.extend(res.records)
-            if page == 1:
-                total = _total(ep, resp.body, len(res.records))
-            if not paged or len(records) >= total or len(res.records) < size:
-                break
-            page += 1
-            if page > self.max_pages:
-                raise CallFailed(f"{tool}: {total} records need more than {self.max_pages} pages")
-        return PagedResult(tool, dict(args), records, max(total, len(records)), pages)
+        shown = json.dumps(args, ensure_ascii=False, sort_keys=True)
 
+        def problem(obs: Any, index: int) -> str | None:
+            res = classify(obs)
+            if res.outcome == "success":
+                return None
+            return f"{tool} {shown} page {index + 1}: {res.outcome} ({res.detail})"
 
-def _total(ep: Endpoint, body: bytes, got: int) -> int:
-    from simulator import get_dialect
-
-    from ..verify import _sniff
-
-    try:
-        parsed = get_dialect(ep.dialect).parse(ep, body, _sniff(body))
-    except Exception:  # noqa: BLE001 - classify already parsed it once
-        return got
-    return int(parsed.total) if parsed.total is not None else got
+        try:
+            return read_pages(lambda a: self._caller.call(tool, a), ep, args, page_size_of(ep),
+                              max_pages=self.max_pages, problem=problem)
+        except PageFailed as exc:
+            raise CallFailed(str(exc)) from None
 
 
 # ---- values -----------------------------------------------------------------------------
@@ -353,10 +292,48 @@ def _reduce(step: Mapping[str, Any], values: dict[str, Any]) -> Any:  # noqa: C9
 CALL_OPS = ("call",)
 
 
-def run_program(program: Mapping[str, Any], ex: PagedExecutor) -> Run:
-    """Execute ``program`` step by step; raises ``ProgramError`` (``CallFailed``) when it cannot."""
+def step_refs(step: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(where, step id) of every earlier step ``step`` reads."""
+    out: list[tuple[str, str]] = []
+    for param, b in (step.get("bind") or {}).items():
+        out.append((f"bind {param}", b.get("ref")))
+    for name in ("each", "if"):
+        if step.get(name):
+            out.append((name, step[name].get("ref")))
+    if step.get("op") == "choose" and step.get("test"):
+        out.append(("test", step["test"].get("ref")))
+    for name in ("from", "a", "b", "then", "else"):
+        if isinstance(step.get(name), str):  # step ids (cmp's a/b, choose's then/else)
+            out.append((name, step[name]))
+    if step.get("label"):
+        out.append(("label", step["label"].get("from")))
+    out += [("refs", r) for r in step.get("refs") or []]
+    return out
+
+
+def validate_program(program: Any) -> None:
+    """Check ``program`` before it runs: steps have unique ids and read only earlier steps,
+    and the answer is a step. Raises ``ProgramError`` listing what is available."""
     if not isinstance(program, Mapping) or not isinstance(program.get("steps"), list) or "answer" not in program:
         raise ProgramError("a program is {'steps': [...], 'answer': step id}")
+    seen: list[str] = []
+    for step in program["steps"]:
+        sid = step.get("id") if isinstance(step, Mapping) else None
+        if not sid or sid in seen:
+            raise ProgramError(f"step id {sid!r} missing or repeated")
+        for where, ref in step_refs(step):
+            if ref not in seen:
+                raise ProgramError(f"step {sid}: {where} refers to {ref!r}, which is not an earlier step "
+                                   f"(available: {', '.join(seen) or 'none'})")
+        seen.append(sid)
+    if program["answer"] not in seen:
+        raise ProgramError(f"answer {program['answer']!r} is not a step (available: {', '.join(seen)})")
+
+
+def run_program(program: Mapping[str, Any], ex: PagedExecutor) -> Run:
+    """Validate ``program`` (:func:`validate_program`), then execute it step by step; raises
+    ``ProgramError`` (``CallFailed``) when it cannot."""
+    validate_program(program)
     values: dict[str, Any] = {}
     calls: list[PagedResult] = []
     step_calls: dict[str, list[PagedResult]] = {}

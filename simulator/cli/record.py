@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
+from .catalog import CatalogOpt, load_tier
 from .common import CassettesOpt, fail
 
 if TYPE_CHECKING:
@@ -25,6 +26,7 @@ def record(
     exact: Annotated[bool, typer.Option(help="Also keep every fetched page byte for byte.")] = False,
     source: Annotated[Optional[str], typer.Option(help="Manifest source (default: sandbox with --upstream, else live).")] = None,
     rate: Annotated[Optional[float], typer.Option(help="Requests per second per platform (overrides the plan).")] = None,
+    tier: CatalogOpt = None,
 ) -> None:
     """Record a plan from the live APIs (keys from KOPA_KEY_* variables) into a new version.
 
@@ -34,7 +36,6 @@ def record(
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from ..catalog import load_catalog
     from ..errors import SimulatorError
     from ..record import LiveClient, Recorder, load_plan
     from ..store import Store
@@ -42,7 +43,7 @@ def record(
 
     if not live:
         fail("recording touches the network: pass --live (with --upstream URL for a sandbox)")
-    catalog = load_catalog()
+    catalog = load_tier(tier)
     console = Console(stderr=True)
     try:
         p = load_plan(plan)

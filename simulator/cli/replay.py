@@ -9,6 +9,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from .catalog import CatalogOpt, catalog_tier, load_tier
 from .common import CassettesOpt, SetOpt, VersionOpt, fail, open_version
 
 
@@ -24,8 +25,17 @@ def serve(
     fault_rate: Annotated[float, typer.Option(help="Fraction of calls that get a fault.")] = 0.1,
     http: Annotated[str, typer.Option(help="HTTP parser: auto (httptools when installed), h11 or httptools.")] = "auto",
     loop: Annotated[str, typer.Option(help="Event loop: auto (uvloop when installed), asyncio or uvloop.")] = "auto",
+    tier: CatalogOpt = None,
+    ignore_param: Annotated[
+        Optional[list[str]],
+        typer.Option("--ignore-param", help="Never match on this query parameter (repeatable; like mitmproxy's --replay-ignore-param)."),
+    ] = None,
 ) -> None:
-    """Serve a cassette version over HTTP: GET /{upstream-host}/{path}?{query}."""
+    """Serve a cassette version over HTTP: GET /{upstream-host}/{path}?{query}.
+
+    Parameters an endpoint does not use are ignored (as the real API ignores them) and named
+    in the ``x-sim-ignored`` header; ``--ignore-param NAME`` ignores more.
+    """
     import importlib.util
 
     store, v = open_version(cassettes, set_name, version)
@@ -58,6 +68,8 @@ def serve(
         miss=miss,  # type: ignore[arg-type]  # checked above
         fault_seed=fault_seed,
         fault_rate=fault_rate,
+        catalog=catalog_tier(tier),
+        ignore_params=tuple(ignore_param or ()),
     )
     run(
         partial(build_app, config),
@@ -228,11 +240,10 @@ def tools(
     fmt: Annotated[str, typer.Option("--format", help="openai or mcp.")] = "openai",
     platform: Annotated[Optional[list[str]], typer.Option(help="Only these platforms.")] = None,
     out: Annotated[Optional[Path], typer.Option(help="Write to this file.")] = None,
+    catalog: CatalogOpt = None,
 ) -> None:
     """Write the catalog's tool schemas (OpenAI function calling, or MCP tools)."""
-    from ..catalog import load_catalog
-
-    schemas = load_catalog().tools(platforms=platform)
+    schemas = load_tier(catalog).tools(platforms=platform)
     if fmt == "mcp":
         data: object = [
             {

@@ -17,6 +17,7 @@ import json
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from ..catalog import Endpoint, Match
@@ -35,7 +36,9 @@ __all__ = [
     "cdata",
     "dump_json",
     "egov_errors",
+    "as_recorded",
     "field_types",
+    "recorded_types",
     "flat_text",
     "json_response",
     "json_value",
@@ -213,6 +216,45 @@ def flat_text(value: Any) -> str:
 def field_types(ep: Endpoint) -> dict[str, str]:
     """Field name → catalog JSON type."""
     return {f.name: f.type for f in ep.fields}
+
+
+_PY_JSON_TYPES = {str: "string", bool: "boolean", int: "integer", float: "number"}
+
+
+def recorded_types(ep: Endpoint, rows: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+    """Fields whose JSON type in ``rows`` (one type throughout) is not the catalog's: a
+    version keeps the types it was recorded with (NEIS ``MLSV_FGR`` is ``"967"`` in 2022
+    bodies, ``1411.00`` in 2026 ones).
+
+    >>> from simulator.catalog import Endpoint, FieldSpec
+    >>> ep = Endpoint(id="demo_meal", operation="x", summary="s", path="/x",
+    ...               fields=[FieldSpec(name="MLSV_FGR", type="number")])
+    >>> recorded_types(ep, [{"MLSV_FGR": "967"}, {"MLSV_FGR": "440"}])
+    {'MLSV_FGR': 'string'}
+    """
+    catalog = field_types(ep)
+    seen: dict[str, set[str]] = {}
+    for row in rows:
+        for k, v in row.items():
+            if k in catalog and v is not None:
+                seen.setdefault(k, set()).add(_PY_JSON_TYPES.get(type(v), "object"))
+    out = {}
+    for k, kinds in seen.items():
+        if len(kinds) == 1:
+            (kind,) = kinds
+            want = catalog[k]
+            if kind != want and not (kind == "number" and want == "integer"):
+                out[k] = kind
+    return out
+
+
+def as_recorded(ep: Endpoint, types: Mapping[str, str]) -> Endpoint:
+    """``ep`` with its field types (and fixed decimals) as a version recorded them."""
+    if not types:
+        return ep
+    fields = [f.model_copy(update={"type": types[f.name]}) if f.name in types else f for f in ep.fields]
+    floats = {k: v for k, v in (ep.opt("float_format") or {}).items() if k not in types}
+    return ep.model_copy(update={"fields": fields, "options": {**ep.options, "float_format": floats}})
 
 
 def result_xml(code: str, message: str, *, use_cdata: bool = False) -> str:
@@ -439,6 +481,9 @@ class NativeDialect(BaseDialect):
             return self.render_native(split.endpoint, err, split.fmt)
         if not records and self.EMPTY_IS_NO_DATA:  # no data, or a page past the last
             return self.render_error(split.endpoint, "no_data", split.fmt)
+        types = envelope.get("types")
+        if types and split.fmt == "json":
+            split = replace(split, endpoint=as_recorded(split.endpoint, types))
         return self.render_page(split, records, total)
 
     def render_native(self, ep: Endpoint, err: Mapping[str, Any], fmt: str) -> SimResponse:

@@ -29,12 +29,12 @@ from urllib.parse import urlsplit
 
 from ..catalog import Catalog, Endpoint, load_catalog
 from ..errors import SimulatorError
+from ..ignore import collection_filters
 from ..request import SimRequest, SimResponse, is_loopback
 
 __all__ = ["RecordBucket", "capture", "forwarder", "native_error", "publish"]
 
 #: Parameter roles that are not part of a collection's key (as ``Recorder.record_collection``).
-_UNCOLLECTED = ("auth", "page", "page_size", "range_start", "range_end", "format")
 _DROP_RESPONSE_HEADERS = {"content-encoding", "content-length", "transfer-encoding", "connection"}
 _DROP_REQUEST_HEADERS = {"host", "content-length", "accept-encoding", "connection"}
 
@@ -180,9 +180,12 @@ def _keep(pairs: list[Any], nodeid: str, bucket: RecordBucket, catalog: Catalog,
         try:
             match = catalog.match(req)
         except SimulatorError:
-            if not is_loopback(req.host):  # loopback: the test's own helpers
-                elsewhere.add(req.host)
-            continue
+            inferred = catalog.infer(req)  # an unknown path on a platform host (catalog.infer)
+            if inferred is None:
+                if not is_loopback(req.host):  # loopback: the test's own helpers
+                    elsewhere.add(req.host)
+                continue
+            match = inferred
         ep = match.endpoint
         key = None
         for p in ep.params_with_role("auth"):
@@ -238,8 +241,7 @@ def _record_collections(touched: list[Any], bucket: RecordBucket, catalog: Catal
     try:
         with client, passthrough():
             for ep, params, _key in touched:
-                filters = {k: v for k, v in params.items() if k not in ep.match and (
-                    (p := ep.param(k)) is None or p.role not in _UNCOLLECTED)}
+                filters = collection_filters(ep, params)
                 if collection_key(ep.id, filters) in held:
                     continue
                 try:

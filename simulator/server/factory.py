@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..catalog import load_catalog
 from ..resolve import FaultConfig, MissPolicy, Resolver
 from ..store import Store
 from .app import SimApp, create_app
@@ -32,6 +33,8 @@ class ServeConfig:
         miss: the miss policy (``strict`` or ``native``).
         fault_seed: seeded faults with this seed; None: no faults.
         fault_rate: the fraction of calls that get a fault.
+        catalog: the catalog tier (``curated``, ``full``, ``all``; None: the default tier).
+        ignore_params: query parameters never matched on (``--ignore-param``).
     """
 
     root: str | None = None
@@ -41,6 +44,8 @@ class ServeConfig:
     miss: MissPolicy = "strict"
     fault_seed: int | None = None
     fault_rate: float = 0.1
+    catalog: str | None = None
+    ignore_params: tuple[str, ...] = ()
 
 
 def build_app(config: ServeConfig) -> SimApp:
@@ -48,4 +53,6 @@ def build_app(config: ServeConfig) -> SimApp:
     store = Store(config.root, config.cache)
     version = store.open(config.set_name, config.version)
     faults = None if config.fault_seed is None else FaultConfig(seed=config.fault_seed, rate=config.fault_rate)
-    return create_app(Resolver(version, miss=config.miss, faults=faults), store)
+    catalog = load_catalog(tier=config.catalog)
+    resolver = Resolver(version, catalog, miss=config.miss, faults=faults, ignore_params=config.ignore_params)
+    return create_app(resolver, store)

@@ -2,8 +2,8 @@
 
 Tool name = endpoint id, description = its summary, ``inputSchema`` = the parameters of
 ``Endpoint.tool_schema()`` (auth and format parameters hidden: keys are never asked of the
-model). A call builds the endpoint's real request with a dummy key (the resolver ignores
-keys), resolves it against the pinned version, and returns the native body as text. The
+model). A call goes through :mod:`simulator.tools` (the endpoint's real request with a dummy
+key, resolved against the pinned version) and returns the native body as text. The
 first line of the text names the tier that answered (``x-sim-source: exact|window|query|…``)
 and the same data is in the result's ``_meta`` (``kopa/source``, ``kopa/status``,
 ``kopa/version``).
@@ -21,15 +21,12 @@ import mcp_types as types
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 
-from ..catalog import Catalog, Endpoint, load_catalog
-from ..catalog import build_request
+from ..catalog import Catalog, load_catalog
 from ..resolve import Resolver
+from ..tools import DUMMY_KEY
+from ..tools import call_tool as _call
 
 __all__ = ["DUMMY_KEY", "ToolCall", "build_server", "call_tool", "http_app", "list_tools", "run_http", "run_stdio"]
-
-#: The key placed in every request a tool call builds; the resolver never checks keys.
-DUMMY_KEY = "kopa-sim"
-
 
 def list_tools(catalog: Catalog, platforms: list[str] | None = None) -> list[types.Tool]:
     """The MCP tools of the catalog (same data as ``simulator tools --format mcp``)."""
@@ -58,60 +55,19 @@ class ToolCall:
         )
 
 
-def _arg_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
-
-
-def _format_value(ep: Endpoint) -> dict[str, str]:
-    """Ask for JSON where the platform offers a choice (as the recorder does)."""
-    from ..dialects import get_dialect
-
-    fparams = ep.params_with_role("format")
-    if not fparams or ep.kind == "binary":
-        return {}
-    fmt = str(ep.opt("record_format", "json"))
-    dialect = get_dialect(ep.dialect)
-    value = dialect.format_value(ep, fmt) if hasattr(dialect, "format_value") else fmt
-    return {fparams[0].name: value}
-
-
 def call_tool(resolver: Resolver, name: str, arguments: dict[str, Any] | None, *, scheme: str | None = None) -> ToolCall:
-    """Answer tool ``name`` with ``arguments`` from the resolver (never raises for bad input)."""
-    catalog = resolver.catalog
+    """Answer tool ``name`` with ``arguments`` from the resolver (never raises for bad input).
+
+    The call itself is :func:`simulator.tools.call_tool` (its rules: left-out ranges read the
+    first page, ZIP bodies are shown unzipped).
+    """
+    obs = _call(resolver, name, arguments, scheme=scheme)
     version = resolver.version.content_hash
-    if name not in catalog.endpoints:
-        return ToolCall(f"unknown tool {name!r}", 404, "error", version, True)
-    ep = catalog.endpoints[name]
-    allowed = {p.name: p for p in ep.params if p.role not in ("auth", "format")}
-    args = dict(arguments or {})
-    unknown = sorted(set(args) - set(allowed))
-    if unknown:
-        return ToolCall(
-            f"{name}: unknown argument(s) {', '.join(unknown)}; takes {', '.join(allowed) or 'none'}",
-            400,
-            "error",
-            version,
-            True,
-        )
-    missing = [p.name for p in allowed.values() if p.required and args.get(p.name) in (None, "")]
-    if missing:
-        return ToolCall(f"{name}: missing required argument(s) {', '.join(missing)}", 400, "error", version, True)
-    params = {k: _arg_value(v) for k, v in args.items() if v is not None}
-    params.update(_format_value(ep))
-    plat_scheme = catalog.platforms[ep.platform].scheme if ep.platform in catalog.platforms else "https"
-    req = build_request(ep, params, key=DUMMY_KEY, scheme=scheme or plat_scheme)
-    resp = resolver.resolve(req)
-    source = resp.header("x-sim-source") or "unknown"
-    if ep.kind == "binary" or resp.body[:4] == b"PK\x03\x04":
-        text = f"(binary body, {len(resp.body)} bytes; fetch it over HTTP with `simulator serve`)"
-    else:
-        text = resp.body.decode("utf-8", errors="replace")
-    error = resp.status >= 400 or source in ("error", "miss", "fault")
-    return ToolCall(text, resp.status, source, version, error)
+    if obs.request is None:  # refused before any request
+        return ToolCall(obs.text, obs.status, "error", version, True)
+    source = obs.source or "unknown"
+    error = obs.status >= 400 or source in ("error", "miss", "fault")
+    return ToolCall(obs.text, obs.status, source, version, error)
 
 
 def build_server(resolver: Resolver, *, platforms: list[str] | None = None, name: str = "kopa-sim") -> Server[Any]:

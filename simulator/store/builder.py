@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from ..catalog import Catalog
-from ..errors import StoreError
+from ..errors import CatalogError, StoreError
 from ..request import SimRequest, SimResponse
 from ..identity import canonical_request, fingerprint
 from ..secrets import redact_body, redact_headers, redact_url
@@ -197,7 +197,8 @@ class VersionBuilder:
         envelope: dict[str, Any] | None = None,
     ) -> None:
         """Record a whole collection (every page of a query, in order)."""
-        self.catalog.endpoint(endpoint)  # raises with a hint for unknown ids
+        if not endpoint.startswith("inferred_"):  # inferred ids: simulator.catalog.infer
+            self.catalog.endpoint(endpoint)  # raises with a hint for unknown ids
         raw = _line({"records": records, "envelope": envelope or {}})
         scrubbed = redact_body(raw.encode("utf-8"), self.secrets).decode("utf-8")
         data = json.loads(scrubbed)
@@ -217,6 +218,11 @@ class VersionBuilder:
     def _platform(self, endpoint: str | None) -> str:
         if endpoint and endpoint in self.catalog.endpoints:
             return self.catalog.endpoints[endpoint].platform
+        if endpoint and endpoint.startswith("inferred_"):  # simulator.catalog.infer
+            try:
+                return self.catalog.endpoint(endpoint).platform
+            except CatalogError:
+                pass
         return "_other"
 
     def publish(

@@ -20,7 +20,11 @@ Patched entry points (each only where its library is installed):
   (every client's default transport);
 * ``aiohttp.ClientSession._request`` (answers with a small stand-in response object that
   has ``status``, ``headers``, ``read``/``text``/``json``, ``raise_for_status`` and works
-  as an async context manager).
+  as an async context manager);
+* ``http.client.HTTPConnection.request`` / ``getresponse`` (and so ``HTTPSConnection`` and
+  ``urllib.request.urlopen``, which opendart-client and other standard-library clients
+  use): the answer is a real ``http.client.HTTPResponse`` read from the resolver's bytes.
+  urllib3 (under requests) overrides both methods, so its traffic is not seen twice.
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ from ..request import SimRequest, SimResponse
 if TYPE_CHECKING:  # pragma: no cover
     from ..resolve import Resolver
 
-__all__ = ["passthrough", "patched", "rewrite_to_upstream", "upstream_url"]
+__all__ = ["http_client_response", "passthrough", "patched", "rewrite_to_upstream", "upstream_url"]
 
 _BYPASS: contextvars.ContextVar[bool] = contextvars.ContextVar("kopa_sim_bypass", default=False)
 
@@ -97,6 +101,7 @@ def patched(
             stack.enter_context(_patch_httpx(resolver, ours, episode, raise_on_miss))
         if _installed("aiohttp"):
             stack.enter_context(_patch_aiohttp(resolver, ours, episode, raise_on_miss))
+        stack.enter_context(_patch_http_client(resolver, ours, episode, raise_on_miss))
         yield resolver
 
 
@@ -298,6 +303,84 @@ def _patch_aiohttp(
         return AiohttpSimResponse(method.upper(), url, resp, headers)
 
     with _swap(aiohttp.ClientSession, "_request", _request):
+        yield
+
+
+# ---- http.client / urllib.request -------------------------------------------------------
+class _BytesSocket:
+    """What ``http.client.HTTPResponse`` reads a response from: ``makefile`` over bytes."""
+
+    def __init__(self, raw: bytes) -> None:
+        self._raw = raw
+
+    def makefile(self, mode: str = "rb", *args: Any, **kwargs: Any) -> Any:
+        import io
+
+        return io.BytesIO(self._raw)
+
+
+def http_client_response(resp: SimResponse, method: str = "GET") -> Any:
+    """A real ``http.client.HTTPResponse`` carrying ``resp`` (status, headers, body).
+
+    >>> r = http_client_response(SimResponse(200, [("content-type", "text/plain")], b"hi"))
+    >>> (r.status, r.getheader("content-type"), r.read())
+    (200, 'text/plain', b'hi')
+    """
+    import http.client
+    from http import HTTPStatus
+
+    try:
+        reason = HTTPStatus(resp.status).phrase
+    except ValueError:
+        reason = ""
+    lines = [f"HTTP/1.1 {resp.status} {reason}"]
+    lines += [f"{k}: {v}" for k, v in resp.headers if k.lower() not in ("content-length", "transfer-encoding")]
+    lines.append(f"content-length: {len(resp.body)}")
+    head = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1", "replace")
+    out = http.client.HTTPResponse(_BytesSocket(head + resp.body), method=method)  # type: ignore[arg-type]
+    out.begin()
+    return out
+
+
+@contextmanager
+def _patch_http_client(
+    resolver: Resolver, ours: Callable[[str | None], bool], episode: str | None, raise_on_miss: bool
+) -> Iterator[None]:
+    import http.client
+    import socket
+
+    real_request = http.client.HTTPConnection.request
+    real_getresponse = http.client.HTTPConnection.getresponse
+    calls = CallCounter()
+    pending_attr = "_kopa_sim_pending"
+
+    def request(
+        self: Any, method: str, url: str, body: Any = None, headers: Any = None, **kwargs: Any
+    ) -> None:
+        if getattr(self, "_tunnel_host", None) or not ours(self.host):
+            return real_request(self, method, url, body, headers or {}, **kwargs)  # type: ignore[no-any-return]
+        scheme = "https" if isinstance(self, http.client.HTTPSConnection) else "http"
+        default_port = 443 if scheme == "https" else 80
+        netloc = self.host if self.port in (None, default_port) else f"{self.host}:{self.port}"
+        full = url if "://" in url else f"{scheme}://{netloc}{url if url.startswith('/') else '/' + url}"
+        if isinstance(body, str):
+            body = body.encode("iso-8859-1")
+        elif body is not None and not isinstance(body, (bytes, bytearray)):
+            body = body.read() if hasattr(body, "read") else b"".join(body)  # file or iterable
+        hdrs = [(str(k), str(v)) for k, v in dict(headers or {}).items()]
+        setattr(self, pending_attr, SimRequest.from_url(full, method=method, headers=hdrs, body=bytes(body or b"")))
+
+    def getresponse(self: Any) -> Any:
+        sim = self.__dict__.pop(pending_attr, None)
+        if sim is None:
+            return real_getresponse(self)
+        resp = calls.answer(resolver, sim, episode)
+        raise_for_answer(resp, timeout=socket.timeout, raise_on_miss=raise_on_miss)
+        return http_client_response(resp, sim.method)
+
+    with _swap(http.client.HTTPConnection, "request", request), _swap(
+        http.client.HTTPConnection, "getresponse", getresponse
+    ):
         yield
 
 

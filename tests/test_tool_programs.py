@@ -1,0 +1,88 @@
+"""Gold programs: one validated language and one runner (``simulator.tools``), one error type."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+from pydantic import ValidationError
+
+from bench.kopa.env import World
+from bench.kopa.tasks import gold_run, load_tasks
+from simulator import (
+    CallFailed,
+    PageFailed,
+    ProgramError,
+    Resolver,
+    SimulatorError,
+    Store,
+    Version,
+    load_catalog,
+)
+from simulator.tools import Program, ToolCaller, format_answer, run_program
+
+
+@pytest.fixture(scope="module")
+def version(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Version]:
+    yield Store(cache_dir=tmp_path_factory.mktemp("programs-cache")).open("kopa")
+
+
+def test_every_shipped_bench_task_runs_through_the_one_runner(version: Version) -> None:
+    """Each task file's program, run by ``simulator.tools.run_program`` on a plain
+    ``ToolCaller``, gives the gold answer the bench computes through its episode."""
+    catalog = load_catalog()
+    tasks = load_tasks(catalog=catalog)
+    assert len(tasks) >= 100
+    world = World(version, catalog)
+    caller = ToolCaller(Resolver(version, catalog))
+    for task in tasks:
+        assert isinstance(task.program, Program), task.id
+        value, outs = run_program(task.program, caller.call, catalog)
+        assert format_answer(value) == gold_run(task, world).answer, task.id
+        assert set(outs) == {s.id for s in task.program.steps}
+
+
+def test_a_program_is_validated_before_it_runs() -> None:
+    with pytest.raises(ValidationError, match=r"refers to 'later', which is not an earlier step \(available: a\)"):
+        Program.model_validate({"steps": [
+            {"id": "a", "call": "tago_city_codes"},
+            {"id": "b", "op": "count", "from": "later"},
+            {"id": "later", "call": "tago_city_codes"}], "answer": {"$ref": "b"}})
+    with pytest.raises(ValidationError, match="answer refers to 'nope'"):
+        Program.model_validate({"steps": [{"id": "a", "call": "tago_city_codes"}], "answer": {"$ref": "nope"}})
+
+
+def test_a_failed_call_names_its_step(version: Version) -> None:
+    caller = ToolCaller(Resolver(version))
+    prog = Program.model_validate({"steps": [{"id": "s1", "call": "no_such_tool"}], "answer": {"$ref": "s1"}})
+    with pytest.raises(ProgramError, match="step s1: tool 'no_such_tool' is not in the catalog"):
+        run_program(prog, caller.call, caller.catalog)
+
+
+def test_one_error_tree() -> None:
+    assert issubclass(CallFailed, ProgramError) and issubclass(ProgramError, SimulatorError)
+    assert issubclass(ProgramError, ValueError) and issubclass(PageFailed, SimulatorError)
+    import bench.kopa.program as bp
+    import edge.synth as es
+
+    assert bp.ProgramError is es.ProgramError is ProgramError and es.CallFailed is CallFailed
+
+
+def test_synthesized_edge_programs_are_validated_before_they_run(version: Version) -> None:
+    from edge import VerifyConfig, build_graph
+    from edge.synth import PagedExecutor, canonical, synthesize, validate_program
+    from edge.synth import run_program as run_edge
+
+    catalog = load_catalog()
+    built = build_graph(version, catalog, seed=1, config=VerifyConfig(iterations=4, paths_per_iteration=40))
+    res = synthesize(version, catalog, built.graph, n=6, seed=2, obs=built.obs)
+    assert res.examples
+    ex = PagedExecutor(Resolver(version, catalog, miss="strict"))
+    for e in res.examples:
+        validate_program(e["gold_program"])
+        assert canonical(run_edge(e["gold_program"], ex).answer) == e["ground_truth"], e["id"]
+    prog = random.Random(0).choice(res.examples)["gold_program"]
+    broken = {**prog, "steps": [{**prog["steps"][-1], "id": "z"}, *prog["steps"]]}
+    with pytest.raises(ProgramError, match=r"step z: .* which is not an earlier step \(available: none\)"):
+        run_edge(broken, ex)
