@@ -59,7 +59,8 @@ def test_same_upstream_same_content_hash_and_drift(tmp_path: Path, api_key: str)
                              source="sandbox").run(recorded_at="2026-11-02T00:00:00Z")
             hashes.append(r.manifest.content_hash)
     assert hashes[0] == hashes[1]
-    assert r.drift is not None and r.drift.empty
+    assert not r.published and r.drift is None  # the same content is not published twice
+    assert [m.version for m in out.versions("kopa")] == ["v0001"]
     build_demo_version(tmp_path / "up2", n=130)
     with serve_in_thread(create_app(Resolver(Store(tmp_path / "up2").open("kopa")))) as base:
         with _client(base, api_key) as client:

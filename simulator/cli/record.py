@@ -27,6 +27,7 @@ def record(
     source: Annotated[Optional[str], typer.Option(help="Manifest source (default: sandbox with --upstream, else live).")] = None,
     rate: Annotated[Optional[float], typer.Option(help="Requests per second per platform (overrides the plan).")] = None,
     tier: CatalogOpt = None,
+    wait: Annotated[float, typer.Option(help="Seconds to wait for another recorder of the set to finish.")] = 0.0,
 ) -> None:
     """Record a plan from the live APIs (keys from KOPA_KEY_* variables) into a new version.
 
@@ -96,7 +97,7 @@ def record(
         try:
             rec = Recorder(p, store=store, catalog=catalog, client=client, set_name=set_name,
                            source=src, exact=exact, progress=progress)
-            result = rec.run(recorded_at=now, info={"upstream": "sandbox" if upstream else "live"})
+            result = rec.run(recorded_at=now, info={"upstream": "sandbox" if upstream else "live"}, wait=wait)
         except SimulatorError as exc:
             fail(str(exc))
         except KeyboardInterrupt:
@@ -105,7 +106,8 @@ def record(
             client.close()
     m = result.manifest
     console.print(
-        f"published [bold]{m.set}@{m.version}[/bold] ({m.content_hash[:12]}): "
+        ("published" if result.published else "nothing new to publish: already in")
+        + f" [bold]{m.set}@{m.version}[/bold] ({m.content_hash[:12]}): "
         f"{result.collections} collections, {result.calls} calls"
         + (f", resumed {result.resumed} from checkpoint" if result.resumed else "")
     )
