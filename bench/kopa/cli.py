@@ -266,6 +266,11 @@ def run_cmd(
         raise typer.Exit(2) from None
     if agent == "openai":
         meta = {"model": a.model, "base_url": a.base_url, "tools": tools}  # type: ignore[attr-defined]
+        try:
+            a.check()  # type: ignore[attr-defined]
+        except ConnectionError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from None
     if workers is None:
         workers = 8 if agent == "openai" else 1
     cfg = RunConfig(seeds=seeds, k=k, max_turns=max_turns, max_calls=max_calls, workers=workers,
