@@ -5,12 +5,15 @@ from __future__ import annotations
 import os
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
 from .catalog import CatalogOpt, load_tier
 from .common import CassettesOpt, fail
+
+if TYPE_CHECKING:
+    from ..record import Recorder
 
 
 def record(
@@ -90,12 +93,15 @@ def record(
         def progress(done: int, _total: int | None, label: str) -> None:
             bar.update(task, completed=done, description=f"recording {label}")
 
+        rec: Recorder | None = None
         try:
             rec = Recorder(p, store=store, catalog=catalog, client=client, set_name=set_name,
                            source=src, exact=exact, progress=progress)
             result = rec.run(recorded_at=now, info={"upstream": "sandbox" if upstream else "live"}, wait=wait)
         except SimulatorError as exc:
             fail(str(exc))
+        except KeyboardInterrupt:
+            fail(_interrupted(rec), code=130)
         finally:
             client.close()
     m = result.manifest
@@ -115,3 +121,11 @@ def record(
 
 def register(app: typer.Typer) -> None:
     app.command()(record)
+
+
+def _interrupted(rec: Recorder | None) -> str:
+    """The line a Ctrl-C leaves: nothing published, what the checkpoint kept, how to resume."""
+    if rec is None or not rec.checkpoint.exists():
+        return "interrupted: nothing was published; run the same command again to start over"
+    return (f"interrupted: nothing was published; {len(rec.done)} collections are checkpointed in "
+            f"{rec.checkpoint_dir}; run the same command again to resume")

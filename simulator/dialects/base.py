@@ -324,10 +324,13 @@ class BaseDialect:
             page = _int_param(params.get(pages[0].name), 1, pages[0].name, fmt)
         if sizes:
             size = _int_param(params.get(sizes[0].name), ep.default_page_size, sizes[0].name, fmt)
-        if page < int(ep.opt("min_page", 1)):
-            raise SplitError("bad_param", fmt, f"page={page} must be ≥ 1")
+        min_page = int(ep.opt("min_page", 1))
+        if page < min_page:
+            name = pages[0].name if pages else "page"
+            raise SplitError("bad_param", fmt, f"{name}={page} must be >= {min_page}")
         if size < 1:
-            raise SplitError("bad_param", fmt, f"page size={size} must be ≥ 1")
+            name = sizes[0].name if sizes else "page size"
+            raise SplitError("bad_param", fmt, f"{name}={size} must be >= 1")
         if size > ep.max_page_size:
             if ep.opt("oversize", "error") == "clamp":
                 size = ep.max_page_size

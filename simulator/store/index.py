@@ -270,6 +270,8 @@ def _compile(version_dir: Path, manifest: Manifest, tmp: Path, db: Any) -> None:
 
 _INTERACTION_SQL = "SELECT status, headers, body FROM interactions WHERE fp=?"
 _RECORDS_SQL = "SELECT data FROM records WHERE coll=? AND idx>=? AND idx<? ORDER BY idx"
+#: The largest integer SQLite binds (a window bound past it is clamped to it).
+_SQLITE_MAX = 2**63 - 1
 #: Distinct decoded header lists an index keeps (cleared when full).
 _HEADERS_CACHE_MAX = 1024
 
@@ -379,8 +381,13 @@ class Index:
         return {} if row is None else dict(json.loads(row[0]))
 
     def records(self, coll_id: int, offset: int, limit: int) -> list[dict[str, Any]]:
-        """Records ``[offset, offset + limit)`` of collection ``coll_id``, in order."""
-        rows = self._conn().execute(_RECORDS_SQL, (coll_id, offset, offset + limit)).fetchall()
+        """Records ``[offset, offset + limit)`` of collection ``coll_id``, in order.
+
+        Bounds past SQLite's 64-bit integers (``pageNo=99999999999999999999``) are clamped:
+        such a window is past every record, so it is empty, not an error.
+        """
+        start, end = min(offset, _SQLITE_MAX), min(offset + limit, _SQLITE_MAX)
+        rows = self._conn().execute(_RECORDS_SQL, (coll_id, start, end)).fetchall()
         return _decode_records([r[0] for r in rows])
 
     def interaction_requests(
