@@ -60,7 +60,7 @@ def _write(path: Path, rows: list[dict[str, Any]]) -> Path:
 
 @pytest.fixture(scope="module")
 def world(tmp_path_factory: pytest.TempPathFactory) -> World:
-    return World(Store(cache_dir=tmp_path_factory.mktemp("data-cache")).open("kopa"))
+    return World(Store(cache_dir=tmp_path_factory.mktemp("data-cache")).open("kopa", "v0001"))  # the rows below were synthesized on v0001
 
 
 # ---- train on training data only ---------------------------------------------------------
@@ -273,7 +273,7 @@ def test_verl_rows_match_the_documented_schema_and_key_episodes_per_trajectory(w
 def test_verl_config_writes_the_scoped_tool_set_rows_and_agent_loop(world: World, tmp_path: Path) -> None:
     _write(tmp_path / "trl.jsonl", [_synth_row(0), _synth_row(1)])
     out, ds, loop = tmp_path / "tools.yaml", tmp_path / "train.jsonl", tmp_path / "loop.yaml"
-    res = CliRunner().invoke(train_app, ["verl-config", "--out", str(out), "--data", str(tmp_path),
+    res = CliRunner().invoke(train_app, ["verl-config", "--version", "v0001", "--out", str(out), "--data", str(tmp_path),
                                          "--dataset", str(ds), "--agent-loop-config", str(loop)])
     assert res.exit_code == 0, res.output
     tools = yaml.safe_load(out.read_text(encoding="utf-8"))["tools"]
