@@ -20,7 +20,9 @@ from simulator import Catalog, Resolver, Version
 from ..graph import EdgeGraph
 from ..observe import Observations
 from .execute import PagedExecutor, ProgramError, run_program
-from .questions import answer_text, write_question
+from .checks import CHECKS, check_example
+from .questions import answer_text, write_question_t
+from .writers import conversation
 from .sample import JUNCTIONS, Draft, Sampler, sane_edges
 
 __all__ = ["MAIN_PLATFORMS", "SynthConfig", "SynthResult", "canonical", "recompute", "summarize_examples", "synthesize"]
@@ -115,6 +117,7 @@ def synthesize(
     sampler = Sampler(catalog, sane_edges(graph), obs, ex, rng)
     made: Counter[str] = Counter()
     failed: Counter[str] = Counter()
+    rules: Counter[str] = Counter()
     lengths: Counter[int] = Counter()
     drafts: list[dict[str, Any]] = []
     want = int(n * (1 + cfg.overshoot)) + 1
@@ -131,13 +134,23 @@ def synthesize(
         made[main] += 1  # a draft asked as SEQ that reduced a large set counts as DRV
         lengths[d.calls] += 1
         try:
-            answer = run_program(d.program(), ex).answer
+            run = run_program(d.program(), ex)
         except ProgramError:
             failed[jtype] += 1
             continue
         domain = catalog.endpoint(d.steps[0]["tool"]).domain
-        question = write_question(catalog, rng, d.parts, domain)
-        drafts.append(_example(d, question, answer, catalog, version, seed))
+        question, template = write_question_t(catalog, rng, d.parts, domain)
+        e = _example(d, question, run.answer, catalog, version, seed)
+        e["template"] = template
+        try:
+            bad = check_example(e, conversation(e, ex, catalog), run.values, catalog)
+        except ProgramError:
+            bad = ["execution"]
+        if bad:
+            rules.update(bad)
+            failed[jtype] += 1
+            continue
+        drafts.append(e)
         sampler.made.update(drafts[-1]["platforms"])
         if progress:
             progress(len(drafts), want)
@@ -145,6 +158,7 @@ def synthesize(
     kept = kept[:n]
     report.update({"attempts": attempts, "drafts": len(drafts), "kept": len(kept), "requested": n,
                    "failed_attempts": dict(sorted(failed.items())), "requests": ex.requests,
+                   "rules_refused": {k: rules.get(k, 0) for k in CHECKS},
                    "summary": summarize_examples(kept)})
     return SynthResult(kept, report, dropped)
 

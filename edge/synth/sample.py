@@ -33,6 +33,7 @@ from ..proposers import Binding
 from ..transforms import apply_transform
 from .execute import CallFailed, PagedExecutor, PagedResult, ProgramError
 from .fields import _IDLIKE, column, roles
+from .semantics import allowed
 
 __all__ = ["JUNCTIONS", "Draft", "Sampler", "sane_edges"]
 
@@ -302,9 +303,10 @@ class Sampler:
             d.junctions.append("SEQ")
             return vid, v
         labelled = [lab for lab in fr.label if any(x and y and x != y for x, y in zip(column(recs, lab), fcol))]
-        use_drv = force_drv or (allow_drv and large and fr.number and self.rng.random() < 0.5) or not labelled
-        if use_drv and fr.number:
-            key = self.rng.choice(fr.number)
+        keys = fr.numbers_for("argmax")
+        use_drv = force_drv or (allow_drv and large and keys and self.rng.random() < 0.5) or not labelled
+        if use_drv and keys:
+            key = self.rng.choice(keys)
             op = self.rng.choice(("argmax", "argmin"))
             where = None
             if fr.category and self.rng.random() < 0.4:
@@ -346,6 +348,7 @@ class Sampler:
         d.bound.append(v)
         d.edges.append((b.source_tool, b.target_tool))
         d.parts.append({"kind": "call", "tool": b.target_tool, "args": args, "param": b.target_param,
+                        "transform": b.transform, "from_tool": b.source_tool,
                         "records": len(res.records), "pages": len(res.pages)})
         return sid, res
 
@@ -362,10 +365,14 @@ class Sampler:
                 if len(vals) >= 2:
                     opts.append({"op": "count", "from": sid, "where": {"field": c, "op": "eq", "value": self.rng.choice(vals)}})
             for nf in fr.number:
-                opts.append({"op": self.rng.choice(("sum", "mean", "max", "min")), "from": sid, "key": nf})
+                ty = fr.types.get(nf, "text")
+                ops = [o for o in ("sum", "mean", "max", "min") if allowed(o, ty)]
+                if ops:
+                    opts.append({"op": self.rng.choice(ops), "from": sid, "key": nf})
                 for lab in fr.label[:2]:
-                    opts.append({"op": self.rng.choice(("argmax", "argmin")), "from": sid, "key": nf, "field": lab})
-                    if len(recs) >= 5:
+                    if allowed("argmax", ty):
+                        opts.append({"op": self.rng.choice(("argmax", "argmin")), "from": sid, "key": nf, "field": lab})
+                    if len(recs) >= 5 and allowed("topk", ty):
                         opts.append({"op": "topk", "from": sid, "key": nf, "field": lab, "k": 3})
         else:
             ep = self.catalog.endpoint(tool)
@@ -556,7 +563,7 @@ class Sampler:
                 names = [lcol[i] for i in pick]
                 opts.append({"op": "values", "from": sid, "field": f, "where": {"field": lab, "op": "in", "value": names}})
         if len(distinct) > hi:
-            for nf in fr.number:
+            for nf in fr.numbers_for("topk"):
                 opts.append({"op": "topk", "from": sid, "key": nf, "field": f, "k": self.rng.randint(lo, min(hi, 4))})
         if not opts:
             return None
@@ -703,10 +710,12 @@ class Sampler:
             results.append((s, r, args))
         d.edges.append((main.source_tool, main.target_tool))
         fr = roles(self.catalog, main.target_tool, results[0][1].records)
-        nums = [n for n in fr.number if n in roles(self.catalog, main.target_tool, results[1][1].records).number]
+        other = roles(self.catalog, main.target_tool, results[1][1].records).number
         metric: dict[str, Any] = {"op": "count"}
+        op = self.rng.choice(("sum", "max"))
+        nums = [n for n in fr.numbers_for(op) if n in other]
         if nums and self.rng.random() < 0.5:
-            metric = {"op": self.rng.choice(("sum", "max")), "key": self.rng.choice(nums)}
+            metric = {"op": op, "key": self.rng.choice(nums)}
         for s, _r, _a in results:
             mid, _ = self.reduce(d, {**metric, "from": s})
             metric_ids.append(mid)
