@@ -112,7 +112,11 @@ def check_example(e: Mapping[str, Any], messages: list[dict[str, Any]], run_valu
             over = over or len(m["content"]) > TOOL_MESSAGE_BUDGET or "…(cut:" in m["content"]
     if hidden:
         bad.append("hidden_argument")
-    vals = [v for v in _answer_values(e["answer"]) if v not in (None, "")]
+    final = next((s for s in e["gold_program"]["steps"] if s["id"] == e["gold_program"]["answer"]), {})
+    # a choice between options the question names (cmp, "which of these has most") answers
+    # with one of them: only a number answer could give it away there
+    choice = final.get("op") in ("cmp", "map_argmax", "map_argmin")
+    vals = [v for v in _answer_values(e["answer"]) if v not in (None, "") and not (choice and isinstance(v, str))]
     inq = False
     for v in vals:
         if isinstance(v, bool):

@@ -62,11 +62,14 @@ class PagedExecutor:
         resolver: the simulator (``miss="strict"``: an unrecorded call is a failure here).
         max_pages: refuse calls that would need more pages than this.
         memo_size: calls remembered (least recently used out first).
+        page_size: records per page (capped at the endpoint's largest page).
     """
 
     resolver: Resolver
     max_pages: int = MAX_PAGES
     memo_size: int = 4096
+    #: Records per page asked for (default: :func:`page_size_of`, the largest the API allows).
+    page_size: int | None = None
 
     def __post_init__(self) -> None:
         self._caller = ToolCaller(self.resolver, fmt="native", memo_size=0)
@@ -105,7 +108,8 @@ class PagedExecutor:
             return f"{tool} {shown} page {index + 1}: {res.outcome} ({res.detail})"
 
         try:
-            return read_pages(lambda a: self._caller.call(tool, a), ep, args, page_size_of(ep),
+            return read_pages(lambda a: self._caller.call(tool, a), ep, args,
+                              min(self.page_size, page_size_of(ep)) if self.page_size else page_size_of(ep),
                               max_pages=self.max_pages, problem=problem)
         except PageFailed as exc:
             raise CallFailed(str(exc)) from None

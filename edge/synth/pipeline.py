@@ -22,14 +22,15 @@ from ..observe import Observations
 from .execute import PagedExecutor, ProgramError, run_program
 from .checks import CHECKS, check_example
 from .questions import answer_text, write_question_t
-from .writers import conversation
+from .writers import PAGE_SIZE, conversation
 from .sample import JUNCTIONS, Draft, Sampler, sane_edges
 
-__all__ = ["MAIN_PLATFORMS", "SynthConfig", "SynthResult", "canonical", "recompute", "summarize_examples", "synthesize"]
+__all__ = ["MAIN_PLATFORMS", "diversity", "distinct_n", "near_duplicate_rate", "SynthConfig", "SynthResult", "canonical", "recompute", "summarize_examples", "synthesize"]
 
 MAIN_PLATFORMS = ("tago", "seoul", "opendart", "fsc", "neis", "lawgokr", "assembly", "nec", "mois", "molit")
 DOMAINS = ("traffic", "finance", "education", "law", "politics", "district")
 _HANGUL = re.compile(r"[가-힣]")
+_DEBUG = False
 
 
 def canonical(answer: Any) -> str:
@@ -44,7 +45,7 @@ class SynthConfig:
     min_len: int = 2
     max_len: int = 8
     #: Attempts at most per requested example (drafts that fail are discarded).
-    attempts_per_example: int = 6
+    attempts_per_example: int = 30
     #: Extra drafts made beyond ``n`` so that filtering still leaves ``n``.
     overshoot: float = 0.15
 
@@ -113,7 +114,7 @@ def synthesize(
     obs = obs or Observations.from_version(version, catalog)
     rng = random.Random(seed)
     resolver = Resolver(version, catalog, miss="strict")
-    ex = PagedExecutor(resolver)
+    ex = PagedExecutor(resolver, page_size=PAGE_SIZE)
     sampler = Sampler(catalog, sane_edges(graph), obs, ex, rng)
     made: Counter[str] = Counter()
     failed: Counter[str] = Counter()
@@ -147,6 +148,8 @@ def synthesize(
         except ProgramError:
             bad = ["execution"]
         if bad:
+            if _DEBUG:
+                print("REFUSED", bad, e["question"], e["ground_truth"][:40], json.dumps(e["gold_program"], ensure_ascii=False)[:400])
             rules.update(bad)
             failed[jtype] += 1
             continue
@@ -240,6 +243,36 @@ def apply_filters(drafts: list[dict[str, Any]], version: Version, catalog: Catal
 
 
 # ---- summary -------------------------------------------------------------------------------
+def distinct_n(questions: list[str], n: int) -> float:
+    """Distinct word n-grams over all n-grams of ``questions`` (whitespace words)."""
+    grams = [tuple(w[i:i + n]) for q in questions for w in [q.split()] for i in range(len(w) - n + 1)]
+    return round(len(set(grams)) / len(grams), 3) if grams else 0.0
+
+
+def _shingles(q: str, k: int = 5) -> set[str]:
+    t = re.sub(r"[\W_]+", "", q)
+    return {t[i:i + k] for i in range(max(1, len(t) - k + 1))}
+
+
+def near_duplicate_rate(questions: list[str], threshold: float = 0.5) -> float:
+    """Share of questions with another at character-5-gram Jaccard >= ``threshold``
+    (the bench audit's near-verbatim measure)."""
+    sh = [_shingles(q) for q in questions]
+    near = set()
+    for i in range(len(sh)):
+        for j in range(i + 1, len(sh)):
+            a, b = sh[i], sh[j]
+            if len(a & b) >= threshold * len(a | b):
+                near |= {i, j}
+    return round(len(near) / len(sh), 4) if sh else 0.0
+
+
+def diversity(questions: list[str]) -> dict[str, Any]:
+    """distinct-1..4 and the near-duplicate rate of a question set."""
+    return {**{f"distinct_{n}": distinct_n(questions, n) for n in (1, 2, 3, 4)},
+            "near_duplicate_rate": near_duplicate_rate(questions)}
+
+
 def summarize_examples(examples: list[dict[str, Any]]) -> dict[str, Any]:
     """Distributions over junction types, platforms, domains and lengths, and what is missing."""
     j = Counter(e["junction"] for e in examples)
@@ -249,6 +282,9 @@ def summarize_examples(examples: list[dict[str, Any]]) -> dict[str, Any]:
     dom = Counter(d for e in examples for d in e["domains"])
     lens = Counter(e["length"] for e in examples)
     return {
+        "diversity": diversity([e["question"] for e in examples]),
+        "templates": len({e.get("template", "") for e in examples}),
+        "calls_per_example": round(sum(e["length"] for e in examples) / max(1, len(examples)), 2),
         "examples": len(examples),
         "junction": {k: j.get(k, 0) for k in JUNCTIONS},
         "junction_any": {k: jall.get(k, 0) for k in JUNCTIONS},

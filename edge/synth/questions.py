@@ -40,6 +40,7 @@ def _t(catalog: Catalog, tool: str) -> str:
 def _noun(text: str) -> str:
     """A tool summary as the thing asked about (platform prefixes and list words dropped)."""
     t = re.sub(r"^[A-Za-z0-9·/ ]{2,12}\s+", "", text).strip() or text
+    t = re.sub(r"\s*\([^)]*\)", "", t)
     t = re.sub(r"\s*(목록|조회|검색|서비스|정보 조회)$", "", t).strip() or t
     return t
 
@@ -147,15 +148,15 @@ def _ask_final(q: _Q, p: dict[str, Any], subj: str, lvl: str) -> str:  # noqa: C
                             f"{head}{w}{t}, 전부 합쳐 몇 건이죠?"))
     if op == "distinct_count":
         fd = _f(cat, tool, p["field"])
-        return q.pick("d", (f"{head}{t}에 나오는 {fd}는 몇 가지인가요?", f"{head}{t}에서 서로 다른 {josa(fd, '은')} 몇 종류예요?",
-                            f"{head}{t}에는 {fd}가 몇 가지 있나요?"))
+        return q.pick("d", (f"{head}{t}에 나오는 {josa(fd, '은')} 몇 가지인가요?", f"{head}{t}에서 서로 다른 {josa(fd, '은')} 몇 종류예요?",
+                            f"{head}{t}에는 {josa(fd, '이')} 몇 가지 있나요?"))
     if op in ("sum", "mean", "max", "min"):
         kd = _f(cat, tool, p["key"])
         word = {"sum": q.pick("w", ("합계", "총합", "합")), "mean": q.pick("w", ("평균", "평균값")),
                 "max": q.pick("w", ("최댓값", "가장 큰 값")), "min": q.pick("w", ("최솟값", "가장 작은 값"))}[op]
         return q.pick("s", (f"{head}{w}{t}의 {kd} {josa(word, '은')} {q.pick('e', _ENDS_WHAT)}",
                             f"{head}{w}{t} 전체에서 {kd} {josa(word, '을')} 구해 주세요.",
-                            f"{head}{w}{t}를 모두 보면 {kd} {josa(word, '이')} 얼마인가요?"))
+                            f"{head}{w}{josa(t, '을')} 모두 보면 {kd} {josa(word, '이')} 얼마인가요?"))
     if op in ("argmax", "argmin", "topk"):
         from .semantics import field_type
 
@@ -163,7 +164,7 @@ def _ask_final(q: _Q, p: dict[str, Any], subj: str, lvl: str) -> str:  # noqa: C
         sup = _superl("argmax" if op == "topk" else op, field_type(cat, tool, p["key"]))
         if op == "topk":
             return q.pick("k", (f"{head}{w}{t} 중 {kd} 상위 {p['k']}개의 {josa(fd, '은')} {q.pick('e', _ENDS_WHAT)}",
-                                f"{head}{w}{t}를 {kd} 순으로 줄 세우면 위에서 {p['k']}개의 {josa(fd, '이')} {q.pick('e', _ENDS_WHAT)}"))
+                                f"{head}{w}{josa(t, '을')} {kd} 순으로 줄 세우면 위에서 {p['k']}개의 {josa(fd, '이')} {q.pick('e', _ENDS_WHAT)}"))
         return q.pick("a", (f"{head}{w}{t} 중 {josa(kd, '이')} {sup} 것의 {josa(fd, '은')} {q.pick('e', _ENDS_WHAT)}",
                             f"{head}{w}{t}에서 {kd} 기준으로 {sup} 곳의 {fd}, {q.pick('e', _ENDS_WHAT)}",
                             f"{josa(kd, '이')} {sup} {head}{w}{t}의 {josa(fd, '을')} 알려 주세요."))
@@ -194,14 +195,14 @@ def _fan(q: _Q, parts: Sequence[dict[str, Any]]) -> str:
     head = f"{head}, " if head else ""
     t = _t(cat, fan["target"])
     if fm["op"] == "map_sum":
-        return q.pick("F", (f"{head}{sel} 각각의 {t}를 모두 합치면 몇 건인가요?",
+        return q.pick("F", (f"{head}{sel} 각각의 {josa(t, '을')} 모두 합치면 몇 건인가요?",
                             f"{head}{sel}의 {t} 건수를 다 더하면 얼마예요?",
-                            f"{head}{sel}에 대해 {t}를 모아 보면 총 몇 건일까요?",
-                            f"{head}{sel}, 이들의 {t}는 합쳐서 몇 개인가요?"))
+                            f"{head}{sel}에 대해 {josa(t, '을')} 모아 보면 총 몇 건일까요?",
+                            f"{head}{sel}, 이들의 {josa(t, '은')} 합쳐서 몇 개인가요?"))
     word = "가장 많은" if fm["op"] == "map_argmax" else "가장 적은"
     return q.pick("G", (f"{head}{sel} 중 {josa(t, '이')} {word} 곳은 어디인가요?",
                         f"{head}{sel} 가운데 {t} 건수가 {word} 쪽을 알려 주세요.",
-                        f"{head}{sel}을 비교하면 {josa(t, '이')} {word} 건 어느 쪽이에요?"))
+                        f"{head}{josa(sel, '을')} 비교하면 {josa(t, '이')} {word} 건 어느 쪽이에요?"))
 
 
 def _sem(q: _Q, parts: Sequence[dict[str, Any]]) -> str:
@@ -228,13 +229,13 @@ def _cmp(q: _Q, parts: Sequence[dict[str, Any]]) -> str:
     head = f"{head} " if head else ""
     t = _t(cat, p["target"])
     a, b = p["names"]
-    qa = f"'{a}'"
+    qa, repr_b = f"'{a}'", f"'{b}'"
     m = p["metric"]
     what = f"{t} 건수" if m["op"] == "count" else f"{t}의 {_f(cat, p['target'], m['key'])} {'합계' if m['op'] == 'sum' else '최댓값'}"
     return q.pick("C", (f"{head}{josa(qa, '과')} '{b}' 중 {josa(what, '이')} 더 큰 쪽은 어디인가요?",
                         f"{head}{what}, '{a}'와(과) '{b}' 중 어느 쪽이 더 많아요?",
-                        f"{head}'{a}'하고 '{b}'를 비교하면 {what}는 어느 쪽이 앞서나요?",
-                        f"{what}를 놓고 보면 {head}'{a}'와(과) '{b}' 중 누가 더 많나요?"))
+                        f"{head}'{a}'하고 {josa(repr_b, '을')} 비교하면 {josa(what, '은')} 어느 쪽이 앞서나요?",
+                        f"{josa(what, '을')} 놓고 보면 {head}'{a}'와(과) '{b}' 중 누가 더 많나요?"))
 
 
 def _cond(q: _Q, parts: Sequence[dict[str, Any]]) -> str:
@@ -248,7 +249,7 @@ def _cond(q: _Q, parts: Sequence[dict[str, Any]]) -> str:
     head = f"{head}의 " if head else ""
     k = p["k"]
     return q.pick("K", (f"{head}{josa(t, '이')} {k}건 이상이면 이어지는 {then_t} 건수를, 아니면 {t} 건수를 알려 주세요.",
-                        f"{head}{t}가 {k}건을 넘거나 같으면 {then_t}가 몇 건인지, 그보다 적으면 {t}가 몇 건인지 궁금해요.",
+                        f"{head}{josa(t, '이')} {k}건을 넘거나 같으면 {josa(then_t, '이')} 몇 건인지, 그보다 적으면 {josa(t, '이')} 몇 건인지 궁금해요.",
                         f"{head}{t} 건수가 {k} 이상인가요? 그렇다면 {then_t} 건수를, 아니라면 {t} 건수를 답해 주세요."))
 
 

@@ -147,6 +147,8 @@ class Sampler:
         self._filters = {t: sorted(fs, key=lambda d: json.dumps(d, sort_keys=True, ensure_ascii=False))
                          for t, fs in obs.filters.items()}
         self.made: Counter[str] = Counter()
+        #: Constant calls (tool + args) found over the budget: never started again.
+        self.too_big: set[str] = set()
 
     # ---- graph facts -----------------------------------------------------------------
     def is_lookup(self, tool: str) -> bool:
@@ -161,8 +163,52 @@ class Sampler:
         p = self.catalog.endpoint(tool).param(name)
         return p is not None and p.role in ("filter", "plain")
 
+    def fits_budget(self, res: PagedResult) -> bool:
+        """Whether every page of ``res`` fits one tool message (``TOOL_MESSAGE_BUDGET``)."""
+        from simulator.tools.observation import observation_text
+
+        from .writers import TOOL_MESSAGE_BUDGET, _caller
+
+        caller = _caller(self.ex)
+        total = 0
+        for page in res.pages:
+            n = len(observation_text(caller.call(page.tool, page.args), TOOL_MESSAGE_BUDGET + 1))
+            total += n
+            if n > TOOL_MESSAGE_BUDGET:
+                return False
+        from .writers import CONVERSATION_BUDGET
+
+        return total <= CONVERSATION_BUDGET
+
+    def filtered_start(self, tool: str) -> dict[str, str] | None:
+        """A code-table lookup reached with its own name filter (``SCHUL_NM='세종초등학교'``),
+        not a dump: the name comes from the recorded table (read here, never shown), and the
+        filtered call is the one the program makes."""
+        ep = self.catalog.endpoint(tool)
+        fields = {f.name for f in ep.fields}
+        names = [p.name for p in ep.params if p.role == "filter" and p.name in fields]
+        if not names or not any(not f for f in self._filters.get(tool, [])):
+            return None
+        try:
+            full = self.ex.call(tool, {})
+        except CallFailed:
+            return None
+        fr = roles(self.catalog, tool, full.records)
+        labs = [n for n in names if n in fr.label]
+        if not labs:
+            return None
+        lab = self.rng.choice(labs)
+        col = column(full.records, lab)
+        counts = Counter(col)
+        cands = sorted({x for x in col if x and counts[x] <= 3 and len(x) <= 30})
+        if not cands:
+            return None
+        return {lab: self.rng.choice(cands)}
+
     def start_args(self, tool: str) -> dict[str, str] | None:
-        fs = self._filters.get(tool)
+        fs = [f for f in self._filters.get(tool, [])
+              if tool + json.dumps({k: v for k, v in f.items() if self._arg_ok(tool, k)}, sort_keys=True,
+                                   ensure_ascii=False) not in self.too_big]
         if not fs:
             return None
         f = self.rng.choice(fs)
@@ -221,7 +267,15 @@ class Sampler:
         from .execute import _call_step
 
         values = self._values(d)
+        key = tool + json.dumps(args, sort_keys=True, ensure_ascii=False)
+        if key in self.too_big:
+            raise CallFailed(f"{tool}: over the tool-message budget")
         res = _call_step(step, values, self.ex)
+        for r in ([res] if isinstance(res, PagedResult) else [x for _v, x in res]):
+            if not self.fits_budget(r):
+                if not bind and not each:
+                    self.too_big.add(key)
+                raise CallFailed(f"{tool}: over the tool-message budget")
         d.steps.append(step)
         d.calls += len(res) if isinstance(res, list) else 1
         self._cache[sid] = res
@@ -296,8 +350,8 @@ class Sampler:
         if not distinct:
             return None
         if len(distinct) == 1 and not force_drv:
-            if next(iter(distinct)) in self._consts(d):
-                return None  # the value only echoes an argument the question already gives
+            if next(iter(distinct)) in self._consts(d) | set(d.bound):
+                return None  # the value only echoes an argument given or passed on before
             vid, v = self.reduce(d, {"op": "pick", "from": sid, "field": f})
             d.parts.append({"kind": "pick_one", "tool": b.source_tool, "field": f})
             d.junctions.append("SEQ")
@@ -336,6 +390,8 @@ class Sampler:
         good = [i for i in cands if apply_transform(fcol[i], b.transform) in rec and self.fits(b, recs[i])] if rec else []
         i = self.rng.choice(good or cands)
         name = lcol[i] or ""
+        if fcol[i] in set(d.bound) | self._consts(d):
+            return None  # an echo: the value this call was given
         vid, v = self.reduce(d, {"op": "pick", "from": sid, "where": {"field": lab, "op": "eq", "value": name}, "field": f})
         d.parts.append({"kind": "pick_label", "tool": b.source_tool, "label": lab, "name": name, "field": f,
                         "records": len(recs), "pages": len(res.pages)})
@@ -433,7 +489,9 @@ class Sampler:
     def run_prefix(self, d: Draft, path: list[Binding], first_tool: str) -> tuple[str, PagedResult] | None:
         """Execute the start call and the prefix hops; returns the last call (the main source)."""
         start = path[0].source_tool if path else first_tool
-        args = self.start_args(start)
+        args = self.filtered_start(start) if self.rng.random() < 0.85 else None
+        if args is None:
+            args = self.start_args(start)
         if args is None:
             return None
         sid, res = self.call(d, start, args)

@@ -44,8 +44,8 @@ _RATIO = re.compile(r"(rate|ratio|_rt$|pct|percent)", re.I)
 _RATIO_DESC = re.compile(r"(율|비율|%|퍼센트)")
 _COUNT = re.compile(r"(cnt|count|_num$|^num_|qty|tot_?sum|total)", re.I)
 _COUNT_DESC = re.compile(r"(수$|수 |건수|인원|명수|대수|개수|횟수|득표|정원)")
-_ORDINAL = re.compile(r"(floor|rank|order|giho|seq|ord$|^no$|num$)", re.I)
-_ORDINAL_DESC = re.compile(r"(층|순위|순번|기호|차수|호선|회차|학년|등급|대수|서열)")
+_ORDINAL = re.compile(r"(floor|rank|giho|grade)", re.I)
+_ORDINAL_DESC = re.compile(r"(층$|^층|순위|기호$|차수|회차|학년$|등급|대수|서열)")
 _MEASURE_DESC = re.compile(r"(면적|거리|열량|칼로리|㎡|km|kcal|무게|높이|길이|시간|소요|분\)|초\))")
 _IDENT = re.compile(r"(_id$|id$|^id|_no$|no$|seq|sn$|link|url|tel|email|image|mst|번호|key$)", re.I)
 _CODE = re.compile(r"(cd$|code|_cd_|typecode)", re.I)
@@ -70,7 +70,7 @@ def semantic_type(name: str, description: str = "", ftype: str = "string", code:
         return "ratio"
     if _ORDINAL_DESC.search(d) or _ORDINAL.search(name) and ftype in ("integer", "number") or name.upper() == "AGE":
         return "ordinal"
-    if _IDENT.search(name) or re.search(r"(번호|아이디|ID)", d):
+    if _IDENT.search(name) or re.search(r"(번호|순번|아이디|ID)", d):
         return "identifier"
     if _COUNT.search(name) or _COUNT_DESC.search(d):
         return "count"

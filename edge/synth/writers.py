@@ -35,6 +35,9 @@ TOOL_MESSAGE_BUDGET = 20_000
 #: Characters at most in one conversation's tool messages (with the question and the schemas
 #: this stays inside a 32k-token context).
 CONVERSATION_BUDGET = 100_000
+#: Records per page in synthesized conversations (the bench runner's default page size), so
+#: that one page of a long result fits the tool-message budget.
+PAGE_SIZE = 100
 
 
 def _visible(tool: str, args: dict[str, str], catalog: Catalog) -> dict[str, str]:
@@ -114,7 +117,7 @@ def write_all(examples: list[dict[str, Any]], out: Path, version: Version, catal
     """Write ``examples.jsonl``, ``conversations.jsonl``, ``trl.jsonl``, ``verl.parquet`` (or
     ``verl.jsonl`` without pyarrow) and ``report.json`` into ``out``."""
     out.mkdir(parents=True, exist_ok=True)
-    ex = PagedExecutor(Resolver(version, catalog, miss="strict"))
+    ex = PagedExecutor(Resolver(version, catalog, miss="strict"), page_size=PAGE_SIZE)
     paths = {k: out / f for k, f in (("examples", "examples.jsonl"), ("conversations", "conversations.jsonl"),
                                      ("trl", "trl.jsonl"))}
     verl_rows = []
