@@ -21,8 +21,9 @@ from ..graph import EdgeGraph
 from ..observe import Observations
 from .execute import PagedExecutor, ProgramError, run_program
 from .checks import CHECKS, check_example
+from .splits import bench_entities, example_entities
 from .questions import answer_text, write_question_t
-from .writers import PAGE_SIZE, conversation
+from .writers import conversation, fitting_page_size
 from .sample import JUNCTIONS, Draft, Sampler, sane_edges
 
 __all__ = ["MAIN_PLATFORMS", "diversity", "distinct_n", "near_duplicate_rate", "SynthConfig", "SynthResult", "canonical", "recompute", "summarize_examples", "synthesize"]
@@ -91,6 +92,10 @@ def _example(d: Draft, question: str, answer: Any, catalog: Catalog, version: Ve
 _PRIORITY = ("COND", "CMP", "SEM", "FAN", "DRV", "SEQ")
 
 
+def _draft_entities(d: Draft) -> set[str]:
+    return example_entities({"gold_program": d.program(), "bound_values": d.bound})
+
+
 def _main_junction(js: list[str]) -> str:
     for j in _PRIORITY:
         if j in js:
@@ -108,17 +113,24 @@ def synthesize(
     obs: Observations | None = None,
     config: SynthConfig | None = None,
     progress: Callable[[int, int], None] | None = None,
+    allow_bench_entities: bool = False,
 ) -> SynthResult:
-    """Make about ``n`` verified examples from ``graph``'s verified paths on ``version``."""
+    """Make about ``n`` verified examples from ``graph``'s verified paths on ``version``.
+
+    KOPA-Bench's entities (the names and codes its tasks use, :func:`~edge.synth.splits.
+    bench_entities`) are held out unless ``allow_bench_entities``."""
     cfg = config or SynthConfig()
     obs = obs or Observations.from_version(version, catalog)
     rng = random.Random(seed)
     resolver = Resolver(version, catalog, miss="strict")
-    ex = PagedExecutor(resolver, page_size=PAGE_SIZE)
+    ex = PagedExecutor(resolver, page_size=fitting_page_size(resolver))
     sampler = Sampler(catalog, sane_edges(graph), obs, ex, rng)
     made: Counter[str] = Counter()
     failed: Counter[str] = Counter()
     rules: Counter[str] = Counter()
+    early: Counter[str] = Counter()
+    shingles: list[set[str]] = []
+    held = set() if allow_bench_entities else bench_entities()
     lengths: Counter[int] = Counter()
     drafts: list[dict[str, Any]] = []
     want = int(n * (1 + cfg.overshoot)) + 1
@@ -140,7 +152,19 @@ def synthesize(
             failed[jtype] += 1
             continue
         domain = catalog.endpoint(d.steps[0]["tool"]).domain
-        question, template = write_question_t(catalog, rng, d.parts, domain)
+        if held and any(str(v) in held for v in _draft_entities(d)):
+            early["bench_entity"] += 1
+            failed[jtype] += 1
+            continue
+        for _try in range(3):  # a near-duplicate phrasing is drawn again, then given up
+            question, template = write_question_t(catalog, rng, d.parts, domain)
+            sh = _shingles(question)
+            if not any(len(sh & o) >= NEAR_THRESHOLD * len(sh | o) for o in shingles):
+                break
+        else:
+            early["near_duplicate"] += 1
+            failed[jtype] += 1
+            continue
         e = _example(d, question, run.answer, catalog, version, seed)
         e["template"] = template
         try:
@@ -154,10 +178,13 @@ def synthesize(
             failed[jtype] += 1
             continue
         drafts.append(e)
+        shingles.append(sh)
         sampler.made.update(drafts[-1]["platforms"])
         if progress:
             progress(len(drafts), want)
-    kept, report, dropped = apply_filters(drafts, version, catalog)
+    kept, report, dropped = apply_filters(drafts, version, catalog, held)
+    for k, x in early.items():
+        report["filters"][k] += x
     kept = kept[:n]
     report.update({"attempts": attempts, "drafts": len(drafts), "kept": len(kept), "requested": n,
                    "failed_attempts": dict(sorted(failed.items())), "requests": ex.requests,
@@ -208,16 +235,21 @@ def recompute(examples: list[dict[str, Any]], version: Version, catalog: Catalog
     return out
 
 
-def apply_filters(drafts: list[dict[str, Any]], version: Version, catalog: Catalog
+def apply_filters(drafts: list[dict[str, Any]], version: Version, catalog: Catalog,
+                  held_entities: set[str] | None = None
                   ) -> tuple[list[dict[str, Any]], dict[str, Any], dict[str, list[str]]]:
-    """Malformed → single-call → duplicate → re-execution; counts what each removed."""
-    dropped: dict[str, list[str]] = {"malformed": [], "single_call": [], "duplicate": [], "reexecution": []}
+    """Malformed → single-call → bench entity → duplicate → near-duplicate → re-execution;
+    counts what each removed."""
+    dropped: dict[str, list[str]] = {"malformed": [], "single_call": [], "bench_entity": [], "duplicate": [],
+                                     "near_duplicate": [], "reexecution": []}
     stage: list[dict[str, Any]] = []
     for e in drafts:
         if _malformed(e, catalog):
             dropped["malformed"].append(e["id"])
         elif _single_call(e):
             dropped["single_call"].append(e["id"])
+        elif held_entities and example_entities(e) & held_entities:
+            dropped["bench_entity"].append(e["id"])
         else:
             stage.append(e)
     seen_q: set[str] = set()
@@ -232,6 +264,16 @@ def apply_filters(drafts: list[dict[str, Any]], version: Version, catalog: Catal
         seen_p.add(pk)
         seen_q.add(qk)
         uniq.append(e)
+    shingles: list[set[str]] = []
+    distinct = []
+    for e in uniq:  # near-duplicates: the bench audit's character-5-gram Jaccard >= 0.5
+        sh = _shingles(e["question"])
+        if any(len(sh & o) >= NEAR_THRESHOLD * len(sh | o) for o in shingles):
+            dropped["near_duplicate"].append(e["id"])
+            continue
+        shingles.append(sh)
+        distinct.append(e)
+    uniq = distinct
     kept = []
     for e, (ans, err) in zip(uniq, recompute(uniq, version, catalog)):
         if err is not None or canonical(ans) != e["ground_truth"]:
@@ -254,7 +296,11 @@ def _shingles(q: str, k: int = 5) -> set[str]:
     return {t[i:i + k] for i in range(max(1, len(t) - k + 1))}
 
 
-def near_duplicate_rate(questions: list[str], threshold: float = 0.5) -> float:
+#: Character-5-gram Jaccard at or above which two questions are near-duplicates (the bench audit's).
+NEAR_THRESHOLD = 0.5
+
+
+def near_duplicate_rate(questions: list[str], threshold: float = NEAR_THRESHOLD) -> float:
     """Share of questions with another at character-5-gram Jaccard >= ``threshold``
     (the bench audit's near-verbatim measure)."""
     sh = [_shingles(q) for q in questions]

@@ -94,6 +94,10 @@ def _level(p: dict[str, Any]) -> str:
     return "의 "
 
 
+def _b(word: str) -> bool:
+    return josa(word, "은").endswith("은")
+
+
 def _superl(op: str, stype: str) -> str:
     if stype == "date":
         return "가장 최근인" if op in ("argmax", "max") else "가장 이른"
@@ -132,7 +136,7 @@ def _subject(q: _Q, parts: Sequence[dict[str, Any]]) -> str:
             extra = _ctx_args(cat, p["tool"], p.get("args", {}), skip=p.get("param"))
             if extra:
                 out += extra
-    return " ".join(out)
+    return " ".join(dict.fromkeys(out))
 
 
 def _ask_final(q: _Q, p: dict[str, Any], subj: str, lvl: str) -> str:  # noqa: C901 - one table
@@ -144,7 +148,8 @@ def _ask_final(q: _Q, p: dict[str, Any], subj: str, lvl: str) -> str:  # noqa: C
     if op == "count":
         return q.pick("c", (f"{head}{w}{josa(t, '은')} {q.pick('e', _ENDS_COUNT)}",
                             f"{head}{w}{t} 건수를 알려 주세요.",
-                            f"{head}{t} 가운데 {w}것은 {q.pick('e', _ENDS_COUNT)}",
+                            f"{head}{t} 가운데 {w}것은 {q.pick('e', _ENDS_COUNT)}" if w else
+                            f"{head}{t}{'는' if not _b(t) else '은'} 전부 몇 건이 있나요?",
                             f"{head}{w}{t}, 전부 합쳐 몇 건이죠?"))
     if op == "distinct_count":
         fd = _f(cat, tool, p["field"])
@@ -155,8 +160,8 @@ def _ask_final(q: _Q, p: dict[str, Any], subj: str, lvl: str) -> str:  # noqa: C
         word = {"sum": q.pick("w", ("합계", "총합", "합")), "mean": q.pick("w", ("평균", "평균값")),
                 "max": q.pick("w", ("최댓값", "가장 큰 값")), "min": q.pick("w", ("최솟값", "가장 작은 값"))}[op]
         return q.pick("s", (f"{head}{w}{t}의 {kd} {josa(word, '은')} {q.pick('e', _ENDS_WHAT)}",
-                            f"{head}{w}{t} 전체에서 {kd} {josa(word, '을')} 구해 주세요.",
-                            f"{head}{w}{josa(t, '을')} 모두 보면 {kd} {josa(word, '이')} 얼마인가요?"))
+                            f"{head}{w}{t} 전체에서 {kd}의 {josa(word, '을')} 구해 주세요.",
+                            f"{head}{w}{josa(t, '을')} 모두 보면 {kd}의 {josa(word, '이')} 얼마인가요?"))
     if op in ("argmax", "argmin", "topk"):
         from .semantics import field_type
 

@@ -149,6 +149,10 @@ class Sampler:
         self.made: Counter[str] = Counter()
         #: Constant calls (tool + args) found over the budget: never started again.
         self.too_big: set[str] = set()
+        self._full: PagedExecutor | None = None
+        self._fs_cache: dict[tuple[str, str, str], list[str]] = {}
+        #: Set while a FAN or CMP chain is built: its start must be a multi-record list.
+        self.want_set = False
 
     # ---- graph facts -----------------------------------------------------------------
     def is_lookup(self, tool: str) -> bool:
@@ -180,7 +184,7 @@ class Sampler:
 
         return total <= CONVERSATION_BUDGET
 
-    def filtered_start(self, tool: str) -> dict[str, str] | None:
+    def filtered_start(self, tool: str, nxt: Binding | None = None) -> dict[str, str] | None:
         """A code-table lookup reached with its own name filter (``SCHUL_NM='세종초등학교'``),
         not a dump: the name comes from the recorded table (read here, never shown), and the
         filtered call is the one the program makes."""
@@ -189,8 +193,10 @@ class Sampler:
         names = [p.name for p in ep.params if p.role == "filter" and p.name in fields]
         if not names or not any(not f for f in self._filters.get(tool, [])):
             return None
+        if self._full is None:
+            self._full = PagedExecutor(self.ex.resolver)  # the table itself, in large pages
         try:
-            full = self.ex.call(tool, {})
+            full = self._full.call(tool, {})
         except CallFailed:
             return None
         fr = roles(self.catalog, tool, full.records)
@@ -198,9 +204,17 @@ class Sampler:
         if not labs:
             return None
         lab = self.rng.choice(labs)
-        col = column(full.records, lab)
-        counts = Counter(col)
-        cands = sorted({x for x in col if x and counts[x] <= 3 and len(x) <= 30})
+        key = (tool, lab, nxt.key if nxt is not None else "")
+        cands = self._fs_cache.get(key)
+        if cands is None:
+            col = column(full.records, lab)
+            counts = Counter(col)
+            ok: Any = range(len(col))
+            if nxt is not None:  # only entities whose onward call was recorded
+                ok = [i for i in ok if self.answerable(nxt, scalar(full.records[i].get(nxt.source_field)) or "")
+                      and self.fits(nxt, full.records[i])]
+            cands = self._fs_cache[key] = sorted({col[i] or "" for i in ok
+                                                  if col[i] and counts[col[i]] <= 3 and len(col[i] or "") <= 30})
         if not cands:
             return None
         return {lab: self.rng.choice(cands)}
@@ -462,19 +476,26 @@ class Sampler:
             w *= 3.0
         c = self.card(b)
         w *= {"DRV": 2.0, "FAN": 1.6}.get(c, 1.0)
+        if not self.startable(b.source_tool):
+            w *= 0.05  # a chain cannot start here (every recorded call is over the budget)
         if self.catalog.endpoint(b.source_tool).platform != self.catalog.endpoint(b.target_tool).platform:
             k = _kind(b.target_param, _desc_of(self.catalog, b.target_tool, b.target_param, True))
             if k in ("date", "month", "year"):
                 w *= 0.25  # a shared date across domains: allowed, but not the favourite
         return w
 
+    def startable(self, tool: str) -> bool:
+        """Whether a chain can start at ``tool``: a recorded call not known to be over budget."""
+        return any(tool + json.dumps({k: v for k, v in f.items() if self._arg_ok(tool, k)}, sort_keys=True,
+                                     ensure_ascii=False) not in self.too_big for f in self._filters.get(tool, []))
+
     def prefix(self, tool: str, hops: int) -> list[Binding]:
         """Up to ``hops`` edges leading into ``tool``, walking back toward a code lookup."""
         path: list[Binding] = []
         seen = {tool}
         here = tool
-        for _ in range(hops):
-            if self.is_lookup(here):
+        for _ in range(hops + 2):
+            if self.is_lookup(here) or len(path) >= hops and self.startable(here):
                 break  # a code lookup is where a chain starts: nothing feeds it
             cands = [b for b in self.inn.get(here, []) if b.source_tool not in seen]
             if not cands:
@@ -486,10 +507,12 @@ class Sampler:
             here = b.source_tool
         return path
 
-    def run_prefix(self, d: Draft, path: list[Binding], first_tool: str) -> tuple[str, PagedResult] | None:
+    def run_prefix(self, d: Draft, path: list[Binding], first_tool: str,
+                   main: Binding | None = None) -> tuple[str, PagedResult] | None:
         """Execute the start call and the prefix hops; returns the last call (the main source)."""
         start = path[0].source_tool if path else first_tool
-        args = self.filtered_start(start) if self.rng.random() < 0.85 else None
+        nxt = path[0] if path else main
+        args = self.filtered_start(start, nxt) if not self.want_set and self.rng.random() < 0.85 else None
         if args is None:
             args = self.start_args(start)
         if args is None:
@@ -513,10 +536,13 @@ class Sampler:
     # ---- builders -----------------------------------------------------------------------------
     def build(self, jtype: str, length: int) -> Draft | None:
         """One draft of junction type ``jtype`` with about ``length`` calls; None when it fails."""
+        self.want_set = jtype in ("FAN", "CMP")
         try:
             return getattr(self, f"_build_{jtype.lower()}")(length)
         except (CallFailed, ProgramError):
             return None
+        finally:
+            self.want_set = False
 
     def _main_edge(self, pred: Any = None) -> Binding | None:
         cands = [b for b in self.edges if pred is None or pred(b)]
@@ -535,7 +561,7 @@ class Sampler:
     def _chain(self, length: int, main: Binding) -> tuple[Draft, str, PagedResult] | None:
         d = self.new_draft()
         hops = max(0, length - 2)
-        got = self.run_prefix(d, self.prefix(main.source_tool, hops), main.source_tool)
+        got = self.run_prefix(d, self.prefix(main.source_tool, hops), main.source_tool, main)
         if got is None:
             return None
         return d, got[0], got[1]

@@ -11,10 +11,11 @@ all (the simulator answers the rollouts).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from simulator import Catalog, Resolver, Version
+from simulator import Catalog, Endpoint, Resolver, Version
 
 from simulator.tools import ToolCaller
 from simulator.tools.observation import observation_text
@@ -35,9 +36,28 @@ TOOL_MESSAGE_BUDGET = 20_000
 #: Characters at most in one conversation's tool messages (with the question and the schemas
 #: this stays inside a 32k-token context).
 CONVERSATION_BUDGET = 100_000
-#: Records per page in synthesized conversations (the bench runner's default page size), so
-#: that one page of a long result fits the tool-message budget.
-PAGE_SIZE = 100
+#: Page sizes a synthesized conversation asks for: the largest whose page fits the budget.
+PAGE_SIZES = (1000, 500, 100, 50, 30, 20, 10)
+
+
+def fitting_page_size(resolver: Resolver) -> Callable[[Endpoint, dict[str, str]], int]:
+    """Records per page for a call: the largest of ``PAGE_SIZES`` whose page of native text
+    fits ``TOOL_MESSAGE_BUDGET`` (measured on a 10-record probe of that same call; the same
+    call always gets the same size, so conversations are rebuilt byte for byte)."""
+    caller = ToolCaller(resolver, fmt="native", memo_size=0)
+    sizes: dict[str, int] = {}
+
+    def size(ep: Endpoint, args: dict[str, str]) -> int:
+        key = ep.id + json.dumps(args, sort_keys=True, ensure_ascii=False)
+        if key not in sizes:
+            from simulator.tools import page_args
+
+            probe = caller.call(ep.id, {**args, **page_args(ep, 0, 10)})
+            per = len(probe.text) / max(1, min(10, len(probe.records)))
+            sizes[key] = next((n for n in PAGE_SIZES if n * per <= 0.9 * TOOL_MESSAGE_BUDGET), PAGE_SIZES[-1])
+        return sizes[key]
+
+    return size
 
 
 def _visible(tool: str, args: dict[str, str], catalog: Catalog) -> dict[str, str]:
@@ -117,7 +137,8 @@ def write_all(examples: list[dict[str, Any]], out: Path, version: Version, catal
     """Write ``examples.jsonl``, ``conversations.jsonl``, ``trl.jsonl``, ``verl.parquet`` (or
     ``verl.jsonl`` without pyarrow) and ``report.json`` into ``out``."""
     out.mkdir(parents=True, exist_ok=True)
-    ex = PagedExecutor(Resolver(version, catalog, miss="strict"), page_size=PAGE_SIZE)
+    resolver = Resolver(version, catalog, miss="strict")
+    ex = PagedExecutor(resolver, page_size=fitting_page_size(resolver))
     paths = {k: out / f for k, f in (("examples", "examples.jsonl"), ("conversations", "conversations.jsonl"),
                                      ("trl", "trl.jsonl"))}
     verl_rows = []
