@@ -42,9 +42,9 @@ PAGE_SIZES = (1000, 500, 100, 50, 30, 20, 10)
 
 def fitting_page_size(resolver: Resolver) -> Callable[[Endpoint, dict[str, str]], int]:
     """Records per page for a call: the largest of ``PAGE_SIZES`` whose page of native text
-    fits ``TOOL_MESSAGE_BUDGET`` (measured on a 10-record probe of that same call; the same
+    fits ``TOOL_MESSAGE_BUDGET`` (measured on a 10-record probe in the environment's format of that same call; the same
     call always gets the same size, so conversations are rebuilt byte for byte)."""
-    caller = ToolCaller(resolver, fmt="native", memo_size=0)
+    caller = ToolCaller(resolver, fmt="record", memo_size=0)
     sizes: dict[str, int] = {}
 
     def size(ep: Endpoint, args: dict[str, str]) -> int:
@@ -71,7 +71,7 @@ def conversation(example: dict[str, Any], ex: PagedExecutor, catalog: Catalog,
     """The OpenAI messages of one example: system, user, tool calls + results, final answer.
 
     Each tool message is what the environment returns to the policy for that page request:
-    the native body as text within the observation budget
+    the body in the environment's format, as text within the observation budget
     (:func:`simulator.tools.observation.observation_text`, the function the bench ``ToolEnv``
     and the GRPO environment use), never a condensed view.
     """
@@ -104,12 +104,13 @@ _CALLERS: dict[int, tuple[PagedExecutor, ToolCaller]] = {}
 
 
 def _caller(ex: PagedExecutor) -> ToolCaller:
-    """A memoising native-format caller on ``ex``'s resolver (one per executor)."""
+    """A memoising caller on ``ex``'s resolver in the format the environment asks for
+    (``fmt="record"``, as the bench ``World`` and the GRPO environment call), one per executor."""
     hit = _CALLERS.get(id(ex))
     if hit is None or hit[0] is not ex:
         if len(_CALLERS) > 16:
             _CALLERS.clear()
-        hit = _CALLERS[id(ex)] = (ex, ToolCaller(ex.resolver, fmt="native", memo_size=2048))
+        hit = _CALLERS[id(ex)] = (ex, ToolCaller(ex.resolver, fmt="record", memo_size=2048))
     return hit[1]
 
 
