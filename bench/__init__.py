@@ -1,4 +1,5 @@
-"""Benchmarks of kopa-sim: ``bench.perf`` measures the simulator's own speed."""
+"""KOPA-Bench (``bench.kopa``). The simulator's speed harness is the top-level ``perf/``
+of a checkout (``python -m perf.replay``); it is not installed and nothing here imports it."""
 
 from __future__ import annotations
 

@@ -10,6 +10,7 @@ The public names below are what ``edge``, ``bench`` and ``train`` (and users) im
 
 from __future__ import annotations
 
+from .cache import BoundedCache
 from .catalog import Catalog, Endpoint, Param, Platform, build_request, load_catalog
 from .dialects import get_dialect
 from .errors import (
@@ -39,6 +40,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "AsyncSimTransport",
+    "BoundedCache",
     "CallFailed",
     "Catalog",
     "CatalogError",

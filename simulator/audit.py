@@ -269,15 +269,8 @@ def scan_text(text: str, catalog: Catalog | None = None) -> list[tuple[str, str,
     return [(h.kind, h.label, _excerpt(masked, s)) for h, s in zip(hits, spans)]
 
 
-_SCANNERS: dict[int, tuple[Catalog, _Scanner]] = {}
-
-
 def _scanner(catalog: Catalog | None) -> _Scanner:
-    cat = catalog or load_catalog()
-    cached = _SCANNERS.get(id(cat))
-    if cached is None or cached[0] is not cat:
-        cached = _SCANNERS[id(cat)] = (cat, _Scanner(cat))
-    return cached[1]
+    return (catalog or load_catalog()).derived("audit_scanner", _Scanner)
 
 
 # ---- reports -------------------------------------------------------------------------------

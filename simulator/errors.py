@@ -12,9 +12,25 @@ The tree::
     │   └── FormatVersionError  a cassette written by an incompatible format version
     ├── ReplayMiss              strict miss: nothing recorded answers this request
     ├── RecordError             a recording job failed (nothing was published)
+    ├── VcrError (simulator.vcr)  a vcrpy cassette could not be read or converted
     ├── PageFailed              a page of a tool call did not answer (also ValueError)
-    └── ProgramError            a gold program is malformed, or failed while running (also ValueError)
+    └── ProgramError            a gold program (bench or EDGE) is malformed or failed (also ValueError)
         └── CallFailed          a call of a program did not answer with records
+
+Defined beside their users (each names its module; ``tests/test_exported_members.py`` checks
+that every exception class of ``simulator``, ``edge``, ``bench`` and ``train`` is drawn here,
+under its real base)::
+
+    Exception
+    └── SplitError (simulator.dialects.base)  a request does not split into a collection (internal)
+    RuntimeError
+    └── KopaNetworkBlocked (simulator.pytest_plugin)  a test reached for a real host
+    ValueError
+    ├── GraphError (edge.graph)  an EDGE dependency graph is invalid (a cycle, a missing input)
+    ├── TaskError (bench.kopa.tasks)  a task file is invalid
+    ├── AuditError (bench.kopa.audit)  a task audit found a problem
+    ├── ConfigError (train.config)  a GRPO run config (YAML or flags) is invalid
+    └── DataError (train.data)  training rows are missing, or are KOPA-Bench tasks
 
 Every message names the offending value as ``name=value!r`` and says how to fix it.
 """

@@ -9,7 +9,7 @@ from typing import Any, Iterable
 
 from .catalog import Endpoint, FilterRule
 
-__all__ = ["apply_query", "query_split", "transform_value"]
+__all__ = ["apply_order", "apply_query", "query_split", "requested_order", "transform_value"]
 
 
 def transform_value(value: Any, transform: str | None) -> str:
@@ -32,7 +32,14 @@ def transform_value(value: Any, transform: str | None) -> str:
 
 
 def _matches(record: dict[str, Any], rule: FilterRule, wanted: str) -> bool:
+    if rule.when is not None:
+        switched = rule.when.get(wanted)
+        if switched is None:
+            return True  # the switch's default: every record
+        wanted = switched
     have = transform_value(record.get(rule.field), rule.transform)
+    if rule.op == "not_prefix":
+        return not have.startswith(wanted)
     if rule.op == "equals":
         return have == wanted
     if rule.op == "prefix":
@@ -83,3 +90,65 @@ def apply_query(
         fld = name.lstrip("-")
         out.sort(key=lambda rec: (rec.get(fld) is None, str(rec.get(fld) or "")), reverse=desc)
     return out
+
+
+def requested_order(endpoint: Endpoint, params: dict[str, str]) -> tuple[str, bool, bool] | None:
+    """What the request's ``order`` params ask: (field, descending, same key as recorded), or
+    None when they ask for the recorded (default) order or the endpoint has none.
+
+    A sort-key param maps its values to record fields, a direction param to ``asc``/``desc``
+    (``Param.orders``); an unknown value counts as the default, as the real APIs treat it.
+    """
+    key_param = dir_param = None
+    for p in endpoint.params:
+        if p.role != "order":
+            continue
+        if set(p.orders.values()) <= {"asc", "desc"}:
+            dir_param = p
+        else:
+            key_param = p
+    if key_param is None and dir_param is None:
+        return None
+
+    def pick(p: Any) -> tuple[str, str]:
+        default = p.orders[p.default]
+        return p.orders.get(params.get(p.name, p.default), default), default
+
+    if key_param is None:
+        return None  # a direction alone has no field to order by
+    fld, default_fld = pick(key_param)
+    desc, default_desc = True, True
+    if dir_param is not None:
+        d, dd = pick(dir_param)
+        desc, default_desc = d == "desc", dd == "desc"
+    if fld == default_fld and desc == default_desc:
+        return None
+    return fld, desc, fld == default_fld
+
+
+def apply_order(
+    endpoint: Endpoint, records: list[dict[str, Any]], params: dict[str, str]
+) -> list[dict[str, Any]] | None:
+    """``records`` (in the recorded, default order) in the order the request's ``order``
+    params ask for; None when that is the recorded order.
+
+    The same key in the other direction is the recorded list reversed (ties too, as a
+    database reverses ``ORDER BY``); another key is a stable sort on that field.
+
+    >>> from simulator.catalog import Endpoint, Param
+    >>> ep = Endpoint(id="demo_list", operation="x", summary="s", path="/x", params=[
+    ...     Param(name="sort", role="order", default="date", orders={"date": "d", "nm": "n"}),
+    ...     Param(name="sort_mth", role="order", default="desc", orders={"asc": "asc", "desc": "desc"})])
+    >>> rows = [{"d": "2", "n": "b"}, {"d": "1", "n": "a"}]
+    >>> apply_order(ep, rows, {"sort_mth": "asc"})
+    [{'d': '1', 'n': 'a'}, {'d': '2', 'n': 'b'}]
+    >>> apply_order(ep, rows, {"sort": "date", "sort_mth": "desc"}) is None
+    True
+    """
+    wanted = requested_order(endpoint, params)
+    if wanted is None:
+        return None
+    fld, desc, same_key = wanted
+    if same_key:
+        return list(reversed(records))
+    return sorted(records, key=lambda r: (r.get(fld) is None, str(r.get(fld) or "")), reverse=desc)

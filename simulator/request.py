@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, quote, unquote, urlsplit
 
-__all__ = ["SimRequest", "SimResponse", "parse_query"]
+__all__ = ["SimRequest", "SimResponse", "is_loopback", "parse_query"]
 
 
 @dataclass(frozen=True)
@@ -100,3 +100,23 @@ def parse_query(raw: str) -> tuple[tuple[str, str], ...]:
             name, _eq, value = pair.partition("=")
             out.append((name, value))
     return tuple(out)
+
+
+_LOOPBACK_NAMES = {"localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback"}
+
+
+def is_loopback(host: object) -> bool:
+    """True for loopback names and addresses (and Unix sockets, given as str paths or bytes)."""
+    if host is None or host == "":
+        return True
+    if isinstance(host, bytes):
+        host = host.decode("ascii", "replace")
+    name = str(host).strip("[]").lower()
+    if name in _LOOPBACK_NAMES:
+        return True
+    import ipaddress
+
+    try:
+        return ipaddress.ip_address(name.split("%", 1)[0]).is_loopback
+    except ValueError:
+        return False

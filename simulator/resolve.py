@@ -19,15 +19,17 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
-import threading
-from collections import OrderedDict
-from dataclasses import dataclass, field
-from typing import Any, Callable, Literal
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Literal
 
+from .cache import BoundedCache
 from .catalog import Catalog, Endpoint, Match, load_catalog
 from .dialects import Split, SplitError, collection_key, get_dialect
+from .dialects.headers import native_headers
 from .errors import UnknownEndpoint
-from .query import apply_query, query_split
+from .hints import HINT_HEADER, describe_hints, header_safe, unknown_param_hints
+from .ignore import IGNORED_HEADER, drop_ignored, normalize_ignore_params, without_params
+from .query import apply_order, apply_query, query_split
 from .request import SimRequest, SimResponse
 from .identity import canonical_request, fingerprint
 from .store import CollectionInfo, Version
@@ -78,6 +80,8 @@ def sim_error(status: int, kind: str, message: str, **extra: Any) -> SimResponse
     )
 
 
+#: How a strict miss says to record what it lacks (the pytest plugin names its own options).
+MISS_HINT = "record it with `simulator record --live` (a plan entry for this endpoint)"
 #: Requests whose identity (match, canonical form, fingerprint) a resolver memoises.
 IDENTITY_CACHE_SIZE = 4096
 #: Larger bodies are identified afresh each time (not held in the memo).
@@ -99,27 +103,7 @@ class _Identity:
     fingerprint: str
 
 
-@dataclass
-class _Cache:
-    """A small LRU for filtered full collections (query tier), keyed by (coll, query)."""
-
-    size: int = 64
-    data: OrderedDict[tuple[Any, ...], list[dict[str, Any]]] = field(default_factory=OrderedDict)
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def get(self, key: tuple[Any, ...]) -> list[dict[str, Any]] | None:
-        with self.lock:
-            v = self.data.get(key)
-            if v is not None:
-                self.data.move_to_end(key)
-            return v
-
-    def put(self, key: tuple[Any, ...], value: list[dict[str, Any]]) -> None:
-        with self.lock:
-            self.data[key] = value
-            self.data.move_to_end(key)
-            while len(self.data) > self.size:
-                self.data.popitem(last=False)
+_Answer = tuple[int, tuple[tuple[str, str], ...], bytes]
 
 
 class Resolver:
@@ -133,6 +117,10 @@ class Resolver:
         live: forwarder for the ``live`` miss policy.
         answer_memo_bytes: how many bytes of rendered window and query answers to keep for
             repeated requests (0: render every time; the bytes are the same either way).
+        ignore_params: parameter names never used to find a recording (like vcrpy's
+            ``match_on``); parameters the catalog does not know, and role ``ignore`` ones,
+            are ignored anyway. Answers name what they ignored in ``x-sim-ignored``.
+        miss_hint: how a strict miss's message says to record the request.
     """
 
     def __init__(
@@ -144,6 +132,8 @@ class Resolver:
         faults: FaultConfig | None = None,
         live: LiveForwarder | None = None,
         answer_memo_bytes: int = ANSWER_MEMO_BYTES,
+        miss_hint: str = MISS_HINT,
+        ignore_params: Iterable[str] = (),
     ) -> None:
         if miss not in ("strict", "native", "live"):
             raise ValueError(f"miss={miss!r} is not a miss policy; use strict, native or live")
@@ -154,14 +144,16 @@ class Resolver:
         self.miss = miss
         self.faults = faults
         self.live = live
-        self._query_cache = _Cache()
+        self.miss_hint = miss_hint
+        # Filtered full collections (query tier), keyed by (collection, query).
+        self._query_cache: BoundedCache[tuple[Any, ...], list[dict[str, Any]]] = BoundedCache(64)
+        self.ignore_params = normalize_ignore_params(ignore_params)
         self._by_endpoint: dict[str, list[CollectionInfo]] = {}
         # The catalog is immutable, so a request's match and canonical
         # form depend on nothing but the parts of it they read: memoise them (repeated
         # requests, e.g. an episode replayed, skip matching, key stripping and hashing).
         # Oldest entries leave first when it is full.
-        self._identities: dict[tuple[Any, ...], _Identity] = {}
-        self._identities_lock = threading.Lock()
+        self._identities: BoundedCache[tuple[Any, ...], _Identity] = BoundedCache(IDENTITY_CACHE_SIZE)
         # Recorded header tuples (shared by the index) → the exact answer's headers.
         self._exact_headers: dict[tuple[tuple[str, str], ...], list[tuple[str, str]]] = {}
         self._version_header = ("x-sim-version", version.content_hash)
@@ -169,8 +161,11 @@ class Resolver:
         # the request's parts and the version, so a repeat is answered with the same bytes
         # without reading and rendering its records again. Oldest leave first past the budget.
         self.answer_memo_bytes = answer_memo_bytes
-        self._answers: dict[tuple[Any, ...], tuple[int, tuple[tuple[str, str], ...], bytes]] = {}
-        self._answers_bytes = 0
+        self._answers: BoundedCache[tuple[Any, ...], _Answer] = BoundedCache(
+            IDENTITY_CACHE_SIZE if answer_memo_bytes > 0 else 0,
+            weigh=lambda kept: len(kept[2]),
+            max_weight=max(answer_memo_bytes, 0),
+        )
 
     # ---- public ----------------------------------------------------------------------
     def resolve(
@@ -204,10 +199,7 @@ class Resolver:
         ident = self._identities.get(key)
         if ident is None:
             ident = self._identify_request(req)
-            with self._identities_lock:
-                if len(self._identities) >= IDENTITY_CACHE_SIZE:
-                    del self._identities[next(iter(self._identities))]
-                self._identities[key] = ident
+            self._identities.put(key, ident)
         return ident
 
     def _identify_request(self, req: SimRequest) -> _Identity:
@@ -231,17 +223,8 @@ class Resolver:
             return resp
         # Stored as ``resolve`` finishes it: the version header last (see ``resolve``).
         headers = (*(h for h in resp.headers if h[0] != "x-sim-version"), self._version_header)
-        with self._identities_lock:
-            answers = self._answers
-            if key not in answers:
-                while answers and (
-                    self._answers_bytes + size > self.answer_memo_bytes
-                    or len(answers) >= IDENTITY_CACHE_SIZE
-                ):
-                    old = answers.pop(next(iter(answers)))
-                    self._answers_bytes -= len(old[2])
-                answers[key] = (resp.status, headers, resp.body)
-                self._answers_bytes += size
+        if key not in self._answers:
+            self._answers.put(key, (resp.status, headers, resp.body))
         return resp
 
     def _resolve(self, req: SimRequest) -> SimResponse:
@@ -265,18 +248,33 @@ class Resolver:
                     self._exact_headers.clear()
                 self._exact_headers[headers] = tagged
             return SimResponse(status, list(tagged), body)
-        if ident.match is None:
+        found = ident.match
+        if found is None:
+            found = self.catalog.infer(req)  # an unknown path on a known platform host
+        if found is None:
+            if self.miss == "live" and self.live is not None:
+                return _tag(self.live(req), "live")  # any other host: recorded exactly
             return _tag(
                 sim_error(404, "unknown_endpoint", ident.unknown, request=canon), "error"
             )
         # The memoised match is shared: what follows gets its own params.
-        match = Match(ident.match.endpoint, dict(ident.match.params), ident.match.unknown)
+        match, ignored = drop_ignored(found, self.ignore_params)
+        if ignored:
+            again = self._exact_without(req, ignored)
+            if again is not None:
+                return _ignored(again, ignored)
+        else:
+            match = Match(match.endpoint, dict(match.params), match.unknown)
         ep = match.endpoint
         dialect = get_dialect(ep.dialect)
         try:
             split = dialect.split(match)
         except SplitError as exc:
-            return _tag(dialect.render_error(ep, exc.kind, exc.fmt, exc.detail), "error")
+            # The native body as the API sends it; what was wrong, named, in a header.
+            answer = dialect.render_error(ep, exc.kind, exc.fmt, exc.detail)
+            if exc.detail:
+                answer.set_header(HINT_HEADER, header_safe(exc.detail))
+            return _tag(answer, "error")
         missing = _missing_path_param(match)
         if missing is not None:
             # A trailing path segment left out (dialects that check required params
@@ -287,16 +285,37 @@ class Resolver:
             )
         coll = self.version.index.collection(split.key)
         if coll is not None:
-            records = self.version.index.records(coll.id, split.window.offset, split.window.limit)
-            return self._remember(
-                key, _tag(dialect.render(split, records, coll.total, coll.envelope), "window")
-            )
-        answered = self._query(ep, split)
+            w = split.window
+            ordered = None
+            if any(p.role == "order" for p in ep.params):
+                ordered = apply_order(
+                    ep, self.version.index.records(coll.id, 0, coll.count), match.params
+                )
+            if ordered is not None:
+                records = ordered[w.offset : w.offset + w.limit]
+            else:
+                records = self.version.index.records(coll.id, w.offset, w.limit)
+            out = native_headers(ep, dialect.render(split, records, coll.total, coll.envelope))
+            out = _tag(out, "window")
+            return self._remember(key, _inferred(ep, _ignored(out, ignored, ep)))
+        answered = self._query(ep, split, match.params)
         if answered is not None:
-            return self._remember(key, answered)
-        return self._miss(req, match, split, canon)
+            return self._remember(key, _ignored(answered, ignored, ep))
+        return _inferred(ep, _ignored(self._miss(req, match, split, canon, ignored), ignored))
 
-    def _query(self, ep: Endpoint, split: Split) -> SimResponse | None:
+    def _exact_without(self, req: SimRequest, ignored: list[str]) -> SimResponse | None:
+        """The exact recording of ``req`` without its ignored params, if there is one."""
+        bare = without_params(req, ignored)
+        ident = self._identify_request(bare)
+        hit = self.version.index.interaction_parts(ident.fingerprint)
+        if hit is None:
+            return None
+        status, headers, body = hit
+        return _tag(SimResponse(status, list(headers), body), "exact")
+
+    def _query(
+        self, ep: Endpoint, split: Split, params: dict[str, str] | None = None
+    ) -> SimResponse | None:
         if ep.query is None:
             return None
         base, query = query_split(ep, split.filters)
@@ -316,10 +335,13 @@ class Resolver:
             everything = self.version.index.records(full.id, 0, full.count)
             selected = apply_query(ep, everything, query)
             self._query_cache.put(cache_key, selected)
+        if params is not None:
+            selected = apply_order(ep, selected, params) or selected
         w = split.window
         page = selected[w.offset : w.offset + w.limit]
         dialect = get_dialect(ep.dialect)
-        return _tag(dialect.render(split, page, len(selected), full.envelope), "query")
+        out = native_headers(ep, dialect.render(split, page, len(selected), full.envelope))
+        return _tag(out, "query")
 
     def _narrowest_superset(
         self, ep: Endpoint, base: dict[str, str], filters: dict[str, str]
@@ -341,7 +363,9 @@ class Resolver:
                 best = c
         return best
 
-    def _miss(self, req: SimRequest, match: Match, split: Split, canon: str) -> SimResponse:
+    def _miss(
+        self, req: SimRequest, match: Match, split: Split, canon: str, ignored: list[str] = ()  # type: ignore[assignment]
+    ) -> SimResponse:
         ep = match.endpoint
         if self.miss == "native":
             dialect = get_dialect(ep.dialect)
@@ -350,18 +374,38 @@ class Resolver:
             return _tag(self.live(req), "live")
         nearest = self.nearest(ep, canon, split)
         lines = [f"  {i + 1}. {n['request']}  (differs: {n['differs']})" for i, n in enumerate(nearest)]
+        # Unknown names (kept on an inferred endpoint, ignored elsewhere) that look like known ones.
+        sent = [*match.unknown, *(n for n in ignored if ep.param(n) is None)]
+        meant = unknown_param_hints(sent, (p.name for p in ep.params))
         message = (
             f"no recording answers {canon!r} in version {self.version.id} "
             f"({self.version.content_hash[:12]}).\n"
+            + describe_hints(meant, ep.id)
             + ("nearest recorded requests:\n" + "\n".join(lines) + "\n" if lines else
                f"nothing is recorded for endpoint {ep.id!r}.\n")
-            + "to fix: record it with `simulator record --live` (a plan entry for this endpoint), "
+            + (f"ignored parameters (the real API ignores them too): {', '.join(ignored)}\n"
+               if ignored else "")
+            + (f"the catalog does not list this path; {ep.id!r} was inferred from platform "
+               f"{ep.platform!r} (its dialect, paging and errors). {self._unknown_text(req)}\n"
+               if ep.opt("inferred") else "")
+            + f"to fix: {'use the parameter names above, or ' if meant else ''}{self.miss_hint}, "
             "or replay with miss policy 'native' to get the platform's own no-data answer"
         )
+        extra: dict[str, Any] = {"did_you_mean": meant} if meant else {}
         return _tag(
-            sim_error(404, "replay_miss", message, request=canon, endpoint=ep.id, nearest=nearest),
+            sim_error(
+                404, "replay_miss", message, request=canon, endpoint=ep.id, nearest=nearest,
+                ignored=list(ignored), **extra,
+            ),
             "miss",
         )
+
+    def _unknown_text(self, req: SimRequest) -> str:
+        try:
+            self.catalog.match(req)
+        except UnknownEndpoint as exc:
+            return str(exc)
+        return ""
 
     def nearest(self, ep: Endpoint, canon: str, split: Split, n: int = 3) -> list[dict[str, str]]:
         """The recorded requests and collections of ``ep`` closest to ``canon``."""
@@ -423,6 +467,28 @@ def _missing_path_param(match: Match) -> str | None:
         ):
             return p.name
     return None
+
+
+#: Header on answers for an endpoint inferred from its platform (``simulator.catalog.infer``).
+ENDPOINT_HEADER = "x-sim-endpoint"
+
+
+def _inferred(ep: Endpoint, resp: SimResponse) -> SimResponse:
+    if ep.opt("inferred"):
+        resp.set_header(ENDPOINT_HEADER, "inferred")
+    return resp
+
+
+def _ignored(resp: SimResponse, ignored: list[str], ep: Endpoint | None = None) -> SimResponse:
+    """Name the ignored params; an answer that ignored a likely misspelling says so too."""
+    if ignored:
+        resp.set_header(IGNORED_HEADER, ",".join(ignored))
+        unknown = [n for n in ignored if ep is not None and ep.param(n) is None]
+        meant = unknown_param_hints(unknown, (p.name for p in ep.params)) if ep is not None else {}
+        if meant and resp.header(HINT_HEADER) is None:
+            note = "; ".join(f"{k!r} was ignored: did you mean {v!r}?" for k, v in sorted(meant.items()))
+            resp.set_header(HINT_HEADER, header_safe(note))
+    return resp
 
 
 def _tag(resp: SimResponse, source: str) -> SimResponse:

@@ -50,6 +50,7 @@ __all__ = [
     "import_vcr",
     "kopa_vcr_config",
     "read_cassette",
+    "vcr_exchange",
 ]
 
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -130,27 +131,42 @@ def read_cassette(path: Path | str) -> list[tuple[SimRequest, SimResponse]]:
             uri, method = str(rq["uri"]), str(rq.get("method", "GET"))
         except (KeyError, TypeError):
             raise VcrError(f"{where}: needs request.uri and response") from None
-        req = SimRequest.from_url(
-            uri,
-            method=method,
-            headers=_header_pairs(rq.get("headers")),
-            body=_body_bytes(rq.get("body"), where + " request"),
-        )
-        if "status_code" in rs:  # httpx cassettes of vcrpy < 5
-            status = int(rs["status_code"])
-            body = _body_bytes(rs.get("content"), where + " response")
-        else:
-            status = int((rs.get("status") or {}).get("code", 200))
-            body = _body_bytes(rs.get("body"), where + " response")
-        headers = _header_pairs(rs.get("headers"))
-        enc = [v for k, v in headers if k == "content-encoding" and v.lower() != "identity"]
-        if enc:
-            raise VcrError(
-                f"{where}: response body is {enc[0]}-encoded; compressed bodies are out of "
-                "scope — record with vcr.VCR(decode_compressed_response=True)"
-            )
-        out.append((req, SimResponse(status, headers, body)))
+        out.append(vcr_exchange(uri, method, rq.get("headers"), rq.get("body"), rs, where))
     return out
+
+
+def vcr_exchange(
+    uri: str, method: str, request_headers: Any, request_body: Any, response: dict[str, Any], where: str
+) -> tuple[SimRequest, SimResponse]:
+    """One vcrpy interaction (a cassette's, or a live ``vcr.cassette.Cassette``'s) as the
+    simulator's request and response.
+
+    The one rule for compressed bodies, for imports and for the pytest plugin's recording:
+    vcrpy decodes them while recording (``decode_compressed_response=True``, as
+    ``kopa_vcr_config`` and the plugin set); a body still ``Content-Encoding``-encoded here
+    raises ``VcrError`` naming that setting.
+    """
+    req = SimRequest.from_url(
+        uri,
+        method=method,
+        headers=_header_pairs(request_headers),
+        body=_body_bytes(request_body, where + " request"),
+    )
+    rs = response
+    if "status_code" in rs:  # httpx cassettes of vcrpy < 5
+        status = int(rs["status_code"])
+        body = _body_bytes(rs.get("content"), where + " response")
+    else:
+        status = int((rs.get("status") or {}).get("code", 200))
+        body = _body_bytes(rs.get("body"), where + " response")
+    headers = _header_pairs(rs.get("headers"))
+    enc = [v for k, v in headers if k == "content-encoding" and v.lower() != "identity"]
+    if enc:
+        raise VcrError(
+            f"{where}: response body is {enc[0]}-encoded; compressed bodies are out of "
+            "scope — record with vcr.VCR(decode_compressed_response=True)"
+        )
+    return req, SimResponse(status, headers, body)
 
 
 # ---- importing -----------------------------------------------------------------------
@@ -330,6 +346,17 @@ def _vcr_interaction(
     }
 
 
+def _without_paging(ep: Endpoint, params: dict[str, str]) -> dict[str, str] | None:
+    """``params`` without its optional query paging params (``None`` when nothing is left
+    out, or paging is in the path or required)."""
+    paging = [p for p in ep.params if p.role in ("page", "page_size")]
+    if not paging or any(p.required or p.location == "path" for p in paging):
+        return None
+    names = {p.name for p in paging}
+    out = {k: v for k, v in params.items() if k not in names}
+    return out if out != params else None
+
+
 def _keyed(ep: Endpoint) -> str:
     return REDACTED if ep.params_with_role("auth") else ""
 
@@ -371,7 +398,10 @@ def export_vcr(
             if len(pages) > max_pages:
                 result.truncated.append(coll.key)
                 pages = pages[:max_pages]
-            for params in pages:
+            # The request a client sends without paging (the API's default first page), so
+            # the plainest request of a collection replays too.
+            plain = _without_paging(ep, pages[0]) if pages else None
+            for params in pages + ([plain] if plain is not None else []):
                 req = build_request(ep, params, key=_keyed(ep) or None, scheme=scheme)
                 canon = canonical_request(req, catalog)
                 if canon in seen:

@@ -8,8 +8,10 @@ import pytest
 
 @pytest.fixture(autouse=True)
 def _isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every test gets its own index cache, so no test reads another's compiled files."""
+    """Every test gets its own index cache, so no test reads another's compiled files, and
+    its own user data directory (``platformdirs``), so no test records into the real one."""
     monkeypatch.setenv("KOPA_CACHE", str(tmp_path_factory.mktemp("cache")))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data")))
 
 
 @pytest.fixture

@@ -4,7 +4,10 @@ and the binary (ZIP) body text a model is shown."""
 from __future__ import annotations
 
 import io
+import json
 import zipfile
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -152,3 +155,44 @@ def test_numeric_check_refuses_a_hedge() -> None:
     assert check_answer("ANSWER: 약 13.0건", "13", num)
     assert not check_answer("ANSWER: 13, 14", "13", num)
     assert not check_answer("ANSWER: 12 또는 13", "13", num)
+
+
+# ---- the probe corpus: answers as a Korean reader writes them ------------------------------
+
+PROBES = Path(__file__).parent / "data" / "checker_probes.jsonl"
+
+
+def _probes() -> list[dict[str, Any]]:
+    return [json.loads(line) for line in PROBES.read_text(encoding="utf-8").splitlines() if line]
+
+
+def test_probe_corpus_is_large_and_balanced() -> None:
+    probes = _probes()
+    assert len(probes) >= 300
+    accept = sum(p["expect"] for p in probes)
+    assert 0.3 < accept / len(probes) < 0.7
+    # the issue's quoted false negatives are in it
+    answers = {p["answer"] for p in probes if p["expect"]}
+    for a in ("팔판삼성타워 아파트", "단지명은 팔판삼성타워입니다.", "더불어민주당입니다", "SK하이닉스(주)",
+              "한주찬 대표", "463번, 621번, 963번", "1조 8,425억"):
+        assert a in answers
+
+
+def test_probe_corpus_passes_in_full() -> None:
+    wrong = []
+    for p in _probes():
+        got = check_answer(p["answer"], p["gold"], Check(**p["check"]), p["question"])
+        if got != p["expect"]:
+            wrong.append((p["answer"], p["gold"], p["check"]["type"], p["why"]))
+    assert not wrong, f"{len(wrong)} probes misread: {wrong[:20]}"
+
+
+def test_rewards_read_answers_like_the_checker() -> None:
+    # train.rewards shares the checker: every probe gets the same verdict through the reward
+    from train.rewards import answer_reward
+
+    probes = _probes()
+    got = answer_reward([p["answer"] for p in probes], answer=[p["gold"] for p in probes],
+                        check=[json.dumps(p["check"]) for p in probes],
+                        prompts=[[{"role": "user", "content": p["question"]}] for p in probes])
+    assert got == [1.0 if p["expect"] else 0.0 for p in probes]

@@ -165,12 +165,17 @@ def test_first_page_fails_on_all_pages_tasks(runs: dict[str, Any], golds: dict[s
     rows = runs["first-page"]
     paged = [t for t, g in golds.items() if g.needs_all_pages]
     assert paged
-    for t in paged:
-        assert not rows[t]["environment"], t
+    # ENVIRONMENT asks whether the records the answer depends on were observed: where those
+    # sit on page 1 (an address found by name) the first page is enough and passes
+    failed = [t for t in paged if not rows[t]["environment"]]
+    assert failed
+    for t in failed:
         assert rows[t]["primary"] == "first_page", (t, rows[t]["failures"])
     single = [t for t, g in golds.items() if not g.needs_all_pages]
     assert all(rows[t]["passed"] for t in single)
-    assert sum(not rows[t]["response"] for t in paged) > len(paged) // 2
+    # With the endpoints' maximum page sizes few collections span pages, and in the sandbox
+    # world page 1 alone often holds the answer: the ENVIRONMENT axis (every record fetched)
+    # is what fails, not always RESPONSE (docs/bench.md, "needs all pages").
 
 
 def test_first_of_many_fails_on_fan_outs(runs: dict[str, Any], tasks: list[Any], golds: dict[str, Any]) -> None:
@@ -188,7 +193,9 @@ def test_first_of_many_fails_on_fan_outs(runs: dict[str, Any], tasks: list[Any],
 def test_skip_lookup_fails_everywhere_and_is_blamed(runs: dict[str, Any]) -> None:
     rows = runs["skip-lookup"]
     assert not any(r["passed"] for r in rows.values())
-    assert all(not r["environment"] for r in rows.values())
+    # a guessed code is invented (ACTION) even where the guess happens to fetch the right
+    # records (the catalog example of the line name is the right line: ENVIRONMENT passes)
+    assert all(not r["action"] for r in rows.values())
     prim = Counter(r["primary"] for r in rows.values())
     assert set(prim) <= {"skipped_lookup", "invented_args"}
     assert prim["skipped_lookup"] > 0.8 * len(rows)
@@ -343,11 +350,29 @@ def test_openai_agent_end_to_end_on_loopback(world: World, tasks: list[Any], gol
         assert r["calls"] == 3 and r["turns"] == 3
     first = seen[0]
     assert first["_auth"] == "Bearer sk-test"
-    assert {t["function"]["name"] for t in first["tools"]} >= {"mois_stan_regin_cd", "molit_apt_trades"}
+    # by default the agent sees every catalog tool, and a prompt that gives the answer format
+    # and nothing about lookups or pagination (what the benchmark measures)
+    assert {t["function"]["name"] for t in first["tools"]} == set(world.catalog.endpoints)
+    system = first["messages"][0]["content"]
+    assert "ANSWER:" in system and not any(w in system for w in ("조회", "페이지", "코드", "추측"))
     last = [s for s in seen if len(s["messages"]) == 7][0]
     tool_msgs = [m for m in last["messages"] if m["role"] == "tool"]
     assert [m["tool_call_id"] for m in tool_msgs] == ["a", "b", "c"]
     assert "1111000000" in tool_msgs[0]["content"]
+
+
+def test_openai_agent_platform_tools_are_an_ablation(world: World, tasks: list[Any]) -> None:
+    task = next(t for t in tasks if t.id == "molit-trade-max-0")
+    script = [{"role": "assistant", "content": "ANSWER: 모름"}]
+    seen: list[dict[str, Any]] = []
+    with serve_in_thread(_stub(script, seen)) as base:
+        agent = OpenAIAgent(base_url=f"{base}/v1", model="stub", retries=1, backoff=0.01, tool_scope="platform")
+        agent.run(task, ToolEnv(world), seed=0, max_turns=2)
+        agent.close()
+    names = {t["function"]["name"] for t in seen[0]["tools"]}
+    assert names == {n for n, ep in world.catalog.endpoints.items() if ep.platform in task.platforms}
+    with pytest.raises(ValueError, match="tool_scope='task'; use all or platform"):
+        OpenAIAgent(tool_scope="task")
 
 
 def test_openai_agent_invented_code_is_caught(world: World, tasks: list[Any], tmp_path: Path) -> None:
@@ -362,6 +387,7 @@ def test_openai_agent_invented_code_is_caught(world: World, tasks: list[Any], tm
         rows = run_bench(agent, [task], world, tmp_path / "inv", RunConfig(seeds=1, k=1))
         agent.close()
     r = rows[0]
-    assert not r["passed"] and not r["environment"]
+    # every record was fetched (ENVIRONMENT), but with a code never looked up (ACTION)
+    assert not r["passed"] and not r["action"]
     assert r["primary"] == "skipped_lookup"
     assert r["details"]["invented"][0]["value"] == "11110"

@@ -342,7 +342,8 @@ def _png_ok(data: bytes) -> bool:
 @pytest.fixture(scope="module")
 def two_runs(world: World, tasks: list[Any], tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     tmp = tmp_path_factory.mktemp("plots")
-    sub = [t for t in tasks if t.id.startswith(("cond-", "molit-trade-count", "dart-fan", "tago-arr"))]
+    sub = [t for t in tasks if t.id.startswith(("cond-", "molit-trade-count", "dart-fan", "tago-arr",
+                                                 "nec-cand-oldest"))]
     out = {}
     for name in ("oracle", "first-page"):
         run_bench(make_agent(name), sub, world, tmp / name, RunConfig(seeds=2, k=2, workers=4))

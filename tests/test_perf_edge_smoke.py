@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bench.perf.edge import QUICK, SECTION_BEGIN, SECTION_END, synthetic_catalog, update_results_md
+from perf.edge import QUICK, SECTION_BEGIN, SECTION_END, synthetic_catalog, update_results_md
 from edge import OfflineProposer, Retriever
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -21,13 +21,13 @@ def test_quick_run_writes_every_measure(tmp_path: Path) -> None:
     md = tmp_path / "RESULTS.md"
     md.write_text("# Results\n\n<!-- replay:begin x -->\nreplay numbers\n<!-- replay:end -->\n", encoding="utf-8")
     proc = subprocess.run(
-        [sys.executable, "-m", "bench.perf.edge", "--quick", "--out", str(out), "--markdown", str(md)],
+        [sys.executable, "-m", "perf.edge", "--quick", "--out", str(out), "--markdown", str(md)],
         check=False, cwd=ROOT, capture_output=True, text=True, timeout=300,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     doc = json.loads((out / "edge.json").read_text(encoding="utf-8"))
     assert doc["benchmark"] == "edge" and doc["mode"] == "quick"
-    assert doc["command"] == "python -m bench.perf.edge --quick"
+    assert doc["command"] == "python -m perf.edge --quick"
     assert [r["tools"] for r in doc["candidates"]] == list(QUICK.sizes)
     for row in doc["candidates"]:
         n = row["tools"]

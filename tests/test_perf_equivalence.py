@@ -28,6 +28,7 @@ from simulator.request import parse_query
 from simulator.store.builder import _Collections
 from simulator.store.index import _decode_records, _verified_lines, collection_lines
 from simulator.store.manifest import Manifest
+from simulator.cache import BoundedCache
 from simulator.transports.httpx_transport import _headers_of
 
 # Text with the characters where writers and line splitters differ.
@@ -124,6 +125,9 @@ def test_parse_query_is_parse_qsl(pairs: list[tuple[str, str]], extra: str) -> N
 
 
 def test_header_memos_give_the_plain_conversion() -> None:
+    memo: BoundedCache = BoundedCache(8)
+    decoded: BoundedCache = BoundedCache(8)
+    encoded: BoundedCache = BoundedCache(8)
     for headers in (
         [("Host", "x.invalid"), ("X-Sim-Episode", "ep1"), ("x-sim-episode", "ep2")],
         [(b"Accept", b"*/*"), (b"User-Agent", b"t\xc3\xa9st")],
@@ -131,13 +135,13 @@ def test_header_memos_give_the_plain_conversion() -> None:
     ):
         h = httpx.Headers(headers)
         for _ in range(2):  # the second call answers from the memo
-            assert _headers_of(h) == tuple((k.lower(), v) for k, v in h.items())
+            assert _headers_of(h, memo) == tuple((k.lower(), v) for k, v in h.items())
     raw = [(b"host", b"127.0.0.1"), (b"X-Sim-Episode", b"\xe9p")]
     for _ in range(2):
-        assert _decoded_headers(raw) == tuple((k.decode("latin-1").lower(), v.decode("latin-1")) for k, v in raw)
+        assert _decoded_headers(raw, decoded) == tuple((k.decode("latin-1").lower(), v.decode("latin-1")) for k, v in raw)
     out = [("content-type", "text/xml"), ("x-sim-source", "window")]
     for _ in range(2):
-        assert list(_encoded_headers(out)) == [(k.encode("latin-1"), v.encode("latin-1")) for k, v in out]
+        assert list(_encoded_headers(out, encoded)) == [(k.encode("latin-1"), v.encode("latin-1")) for k, v in out]
 
 
 def test_builder_collections_read_back_what_was_stored() -> None:
@@ -211,5 +215,5 @@ def test_answer_memo_gives_the_rendered_bytes(tmp_path: Path) -> None:
                 assert (a.status, a.headers, a.body) == (b.status, b.headers, b.body), url
                 sources.add(b.header("x-sim-source"))
         assert "window" in sources
-        assert memo._answers and memo._answers_bytes <= 64 << 10
+        assert memo._answers and memo._answers.weight <= 64 << 10
         assert not fresh._answers

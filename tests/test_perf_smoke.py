@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bench.perf.replay import SECTION_BEGIN, SECTION_END, update_results_md
+from perf.replay import SECTION_BEGIN, SECTION_END, update_results_md
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -28,7 +28,7 @@ def test_quick_run_writes_every_measure(tmp_path: Path) -> None:
     out = tmp_path / "results"
     env = {**os.environ, "KOPA_CACHE": str(tmp_path / "cache")}
     proc = subprocess.run(
-        [sys.executable, "-m", "bench.perf.replay", "--quick", "--out", str(out)],
+        [sys.executable, "-m", "perf.replay", "--quick", "--out", str(out)],
         check=False,
         cwd=ROOT,
         env=env,
@@ -42,7 +42,7 @@ def test_quick_run_writes_every_measure(tmp_path: Path) -> None:
     assert doc["mode"] == "quick" and doc["benchmark"] == "replay"
     for key in ("cpu", "cores", "python", "httpx", "vcrpy"):
         assert doc["machine"][key], key
-    assert doc["command"].startswith("python -m bench.perf.replay --quick")
+    assert doc["command"].startswith("python -m perf.replay --quick")
 
     sizes = [r["interactions"] for r in doc["exact"]]
     assert sizes == [100, 1000]

@@ -1,6 +1,6 @@
 """Smoke test of the GRPO environment benchmark (quick mode; no timing assertions).
 
-It keeps ``bench/perf/train_env.py`` from rotting: every measure is present, every answer
+It keeps ``perf/train_env.py`` from rotting: every measure is present, every answer
 the harness checked was right (the oracle passes, the rollout episodes pass), and only its
 own section of ``RESULTS.md`` is written.
 """
@@ -13,7 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bench.perf.train_env import SECTION_BEGIN, SECTION_END
+from perf.train_env import SECTION_BEGIN, SECTION_END
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -22,13 +22,13 @@ def test_quick_run_writes_every_measure(tmp_path: Path) -> None:
     md = tmp_path / "RESULTS.md"
     md.write_text("# R\n\n<!-- edge:begin x -->\nedge numbers\n<!-- edge:end -->\n", encoding="utf-8")
     env = {**os.environ, "KOPA_CACHE": str(tmp_path / "cache")}
-    proc = subprocess.run([sys.executable, "-m", "bench.perf.train_env", "--quick", "--synth", "4",
+    proc = subprocess.run([sys.executable, "-m", "perf.train_env", "--quick", "--synth", "4",
                            "--out", str(tmp_path / "r"), "--markdown", str(md)],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=600, check=False)
     assert proc.returncode == 0, proc.stderr[-3000:]
     doc = json.loads((tmp_path / "r" / "train_env.json").read_text(encoding="utf-8"))
     assert doc["benchmark"] == "train_env" and doc["mode"] == "quick"
-    assert doc["command"] == "python -m bench.perf.train_env --quick"
+    assert doc["command"] == "python -m perf.train_env --quick"
 
     pc = doc["per_call"]
     assert pc["calls"] >= 10 and pc["tools"]

@@ -46,8 +46,11 @@ def body_json(resp: SimResponse) -> Any:
 
 
 def test_every_endpoint_has_a_generator() -> None:
+    """Curated endpoints have a hand-written generator; generated ones are synthesised
+    (tests/test_catalog_generated_record.py)."""
     cat = load_catalog()
-    missing = [ep.id for ep in cat.endpoints.values() if generator_for(ep.platform, ep.id) is None]
+    missing = [ep.id for ep in cat.endpoints.values()
+               if ep.fidelity == "curated" and generator_for(ep.platform, ep.id) is None]
     assert missing == []
 
 

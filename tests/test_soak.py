@@ -1,6 +1,6 @@
 """The soak harness, quick: ``simulator serve`` (a real subprocess) at a steady rate for ~10 s
 answers every request as expected, stays up, and its memory does not grow beyond a generous
-bound. The full run (minutes; ``python -m bench.perf.soak``) writes ``bench/perf/results``."""
+bound. The full run (minutes; ``python -m perf.soak``) writes ``perf/results``."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.perf.soak import main, rss_slope
+from perf.soak import main, rss_slope
 
 #: Generous: the server's RSS may move a little as caches fill, never by this much in 10 s.
 RSS_GROWTH_LIMIT_MB = 64.0

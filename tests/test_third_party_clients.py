@@ -1,18 +1,27 @@
-"""Two unmodified third-party clients from PyPI, answered from the shipped cassettes.
+"""Unmodified third-party clients from PyPI, answered from the shipped cassettes.
 
-OpenDartReader (``requests``) and neispy (``aiohttp``) are the optional extra ``clients``
-(``pip install -e '.[clients]'``); the tests skip where they are not installed.
+The libraries are the optional extra ``clients`` (``pip install -e '.[clients]'``); a test
+skips where its library is not installed. ``test_call_replays_like_the_live_sandbox`` runs
+every call of ``tests/clients_harness.py`` in replay and against the sandbox on loopback and
+compares the parsed results; ``scripts/clients_table.py`` writes ``docs/clients.md`` from the
+same calls.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from simulator import Resolver, Store
+from simulator.catalog import load_catalog
+from simulator.sandbox import create_app
 from simulator.transports.patching import patched
+
+from .clients_harness import CALLS, LIBRARIES, Call, SandboxForwarder, installed, run_call
+from .loopback import serve_in_thread
 
 
 @pytest.fixture(scope="module")
@@ -54,3 +63,34 @@ def test_neispy_runs_unmodified(shipped: Resolver) -> None:
     assert mhead.head[0].list_total_count == 185
     assert mhead.head[1].RESULT.CODE == "INFO-000"
     assert all(r.SD_SCHUL_CODE == "7010005" for r in mrows.row) and mrows.row[0].DDISH_NM
+
+
+@pytest.fixture(scope="module")
+def sandbox_live() -> Iterator[SandboxForwarder]:
+    app = create_app(seed=0)
+    with serve_in_thread(app) as base:
+        live = SandboxForwarder(load_catalog(), base, app.keys)
+        yield live
+        live.close()
+
+
+@pytest.mark.parametrize("call", CALLS, ids=[f"{c.library}:{c.name[:50]}" for c in CALLS])
+def test_call_replays_like_the_live_sandbox(
+    call: Call, shipped: Resolver, sandbox_live: SandboxForwarder, tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    lib = LIBRARIES[call.library]
+    if not installed(lib.module):
+        pytest.skip(f"{call.library} is not installed (pip install 'kopa-sim[clients]')")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))  # libraries cache under ~ (dart-fss, pyecos)
+    outcome = run_call(call, shipped, sandbox_live, tmp_path)
+    assert outcome.status == call.expect, (outcome.status, outcome.detail, outcome.sources)
+    if call.expect == "worked":
+        assert outcome.sources and "miss" not in outcome.sources
+
+
+def test_every_library_has_calls_and_a_surface() -> None:
+    assert set(LIBRARIES) == {c.library for c in CALLS}
+    for lib in LIBRARIES.values():
+        if installed(lib.module):
+            assert lib.surface(), f"{lib.name}: no endpoints found in its source"

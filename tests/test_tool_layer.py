@@ -14,7 +14,6 @@ import pytest
 from simulator import FaultConfig, Resolver, Store, Version, load_catalog
 from simulator.dialects.lawgokr import scrub_key
 from simulator.tools import (
-    LRU,
     DUMMY_KEY,
     PageFailed,
     ToolCaller,
@@ -158,13 +157,13 @@ def test_zip_bodies_are_unzipped_once_for_models() -> None:
     assert text.startswith("[ZIP archive of") and "<corp_name>삼성</corp_name>" in text
 
 
-def test_lru_is_bounded() -> None:
-    memo: LRU[int, int] = LRU(3)
+def test_a_callers_memo_is_bounded(version: Version) -> None:
+    caller = ToolCaller(Resolver(version), memo_size=3)
     for i in range(10):
-        memo.put(i, i)
-    assert len(memo) == 3 and memo.get(0) is None and memo.get(9) == 9
-    with pytest.raises(ValueError, match="size=-1"):
-        LRU(-1)
+        caller.call("mois_stan_regin_cd", {"locatadd_nm": f"서울특별시 {i}"})
+    assert len(caller.memo) == 3 and caller.requests == 10
+    caller.call("mois_stan_regin_cd", {"locatadd_nm": "서울특별시 9"})
+    assert caller.requests == 10  # a kept answer: no new request
 
 
 def test_mcp_tool_calls_go_through_the_tool_layer(version: Version) -> None:

@@ -1,4 +1,4 @@
-"""bench/perf/train_rollouts at CI size: rollouts over HTTP against a real `simulator serve
+"""perf/train_rollouts at CI size: rollouts over HTTP against a real `simulator serve
 --workers 2` subprocess on loopback, every episode rewarded, the numbers written."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ pytestmark = pytest.mark.slow
 
 
 def test_train_rollouts_quick(tmp_path: Path) -> None:
-    from bench.perf.train_rollouts import main
+    from perf.train_rollouts import main
 
     md = tmp_path / "RESULTS.md"
     assert main(["--quick", "--policy-ms", "20", "--out", str(tmp_path), "--markdown", str(md)]) == 0

@@ -143,8 +143,9 @@ def test_round_trip_vcrpy_replays_the_export_with_the_same_bodies(
     out = tmp_path / "export.yaml"
     result = export_vcr(v, load_catalog(), out)
     assert result.exact == 5
-    # 900 stops at max page size 1000: one new request; the city list is already exact
-    assert result.collection_pages == 1
+    # 900 stops at max page size 1000: one new request, and the plain request (no paging
+    # params: the API's default first page); the city list is already exact
+    assert result.collection_pages == 2
     text = out.read_text(encoding="utf-8")
     assert "serviceKey=REDACTED" in text and KEY not in text
 
@@ -218,4 +219,4 @@ def test_cli_import_then_export(recording: dict[str, Any], cassette_root: Path, 
     out = tmp_path / "out.yaml"
     r = runner.invoke(app, ["vcr", "export", str(out), "--cassettes", str(cassette_root), "--max-pages", "1"])
     assert r.exit_code == 0, r.output
-    assert len(read_cassette(out)) == 6
+    assert len(read_cassette(out)) == 7  # 5 exact, 1 page at the max size, 1 plain request

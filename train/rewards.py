@@ -29,9 +29,7 @@ from __future__ import annotations
 import json
 from typing import Any, Callable, Sequence
 
-from bench.kopa.checkers import ITEM_SPLIT as _ITEM_SPLIT
-from bench.kopa.checkers import check_answer, extract_answer, normalize
-from bench.kopa.checkers import same_item as _same_item  # shared with the exact checker
+from bench.kopa.checkers import check_answer  # the one checker, shared with the benchmark
 from bench.kopa.tasks import Check
 
 __all__ = [
@@ -108,21 +106,21 @@ def _item_text(v: Any) -> str:
     return str(v)
 
 
-def answer_matches(text: str, gold: Any, check: Any = None) -> bool:
+def answer_matches(text: str, gold: Any, check: Any = None, question: str = "") -> bool:
     """Whether a policy's final ``text`` passes ``check`` against ``gold``.
 
-    KOPA-Bench's checker, plus EDGE's answer form: a final ``답: …`` line (what EDGE's system
-    prompt asks for) counts as ``ANSWER: …`` when no ``ANSWER:`` marker is present, and the
-    gold value goes through :func:`gold_text`.
+    KOPA-Bench's checker (it reads Korean answers as a person would; ``question`` tells the
+    asked number from the question's own), plus EDGE's answer form: a final ``답: …`` line
+    (what EDGE's system prompt asks for) counts as ``ANSWER: …`` when no ``ANSWER:`` marker is
+    present, and the gold value goes through :func:`gold_text`.
     """
     text = text or ""  # extract_answer reads ANSWER / 정답 / 최종 답, else a bare 답: line
     chk = _check(check)
     items = _json_list(gold)
     if items is not None and chk.type == "exact":
         # An ordered list: item by item, numbers by value.
-        pred = [p for p in _ITEM_SPLIT.split(extract_answer(text)) if normalize(p)]
-        return len(pred) == len(items) and all(_same_item(p, g) for p, g in zip(pred, items))
-    return check_answer(text, gold_text(gold), chk)
+        return check_answer(text, ", ".join(items), chk, question)
+    return check_answer(text, gold_text(gold), chk, question)
 
 
 def _json_list(gold: Any) -> list[str] | None:
@@ -136,21 +134,32 @@ def _json_list(gold: Any) -> list[str] | None:
     return [_item_text(v) for v in value] if isinstance(value, list) else None
 
 
+def _question(prompt: Any) -> str:
+    # The last user message of a TRL prompt (a string prompt is the question itself).
+    if isinstance(prompt, str):
+        return prompt
+    users = [m for m in (prompt or []) if isinstance(m, dict) and m.get("role") == "user"]
+    return str(users[-1].get("content") or "") if users else ""
+
+
 def answer_reward(completions: Sequence[Any], answer: Sequence[Any] | None = None,
-                  check: Sequence[Any] | None = None, **kwargs: Any) -> list[float | None]:
+                  check: Sequence[Any] | None = None, prompts: Sequence[Any] | None = None,
+                  **kwargs: Any) -> list[float | None]:
     """1.0 where the final answer passes the checker against the ``answer`` column, else 0.0.
 
-    None for a completion whose row has no gold answer.
+    None for a completion whose row has no gold answer. ``prompts`` (TRL passes them) give
+    the checker the question.
     """
     if answer is None:
         return [None] * len(completions)
     checks = list(check) if check is not None else [None] * len(completions)
+    questions = [_question(p) for p in prompts] if prompts is not None else [""] * len(completions)
     out: list[float | None] = []
-    for comp, gold, chk in zip(completions, answer, checks, strict=True):
+    for comp, gold, chk, q in zip(completions, answer, checks, questions, strict=True):
         if gold is None or str(gold) == "":
             out.append(None)
             continue
-        out.append(1.0 if answer_matches(completion_text(comp), gold, chk) else 0.0)
+        out.append(1.0 if answer_matches(completion_text(comp), gold, chk, q) else 0.0)
     return out
 
 

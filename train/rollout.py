@@ -104,7 +104,7 @@ def run_episode(client: PolicyClient, world: World, example: Example, seed: int,
     if sc is not None:
         axes = sc.to_json()
     else:
-        ok = answer_matches(answer, example.answer, example.check)
+        ok = answer_matches(answer, example.answer, example.check, example.question)
         axes = {"response": ok, "action": None, "environment": None, "failures": [] if ok else ["wrong_answer"],
                 "primary": None if ok else "wrong_answer", "details": {"gold_answer": example.answer},
                 "passed": ok}

@@ -32,12 +32,15 @@ __all__ = [
     "make_agent",
 ]
 
+#: The agent's system prompt: the task and the answer format, nothing about how to get there
+#: (looking codes up and fetching every page are what the benchmark measures).
 SYSTEM_PROMPT = (
     "당신은 한국 공공데이터 API 도구를 호출해 질문에 답하는 에이전트입니다. "
-    "코드(지역코드, 고유번호, 학교코드 등)는 추측하지 말고 먼저 조회 도구로 찾아 쓰세요. "
-    "결과가 여러 페이지이면 모든 페이지를 가져오세요. "
     "답을 알면 마지막 줄에 `ANSWER: <답>` 형식으로만 쓰세요 (여러 값이면 쉼표로 구분)."
 )
+#: Tool scopes: every catalog tool (the default, like the paper's MCP servers) or, as an
+#: ablation, only the tools of the task's own platforms.
+TOOL_SCOPES = ("all", "platform")
 
 
 @dataclass
@@ -133,7 +136,8 @@ class OpenAIAgent:
         api_key: bearer key (env ``OPENAI_API_KEY``; may be empty for local servers).
         temperature: sampling temperature (seeds vary the samples).
         retries: attempts per request on transport errors, 429 and 5xx.
-        tool_scope: ``task`` (tools of the task's platforms) or ``all`` (the whole catalog).
+        tool_scope: ``all`` (every catalog tool, the default) or ``platform`` (only the
+            task's platforms' tools: an ablation that tells the agent where to look).
         max_tokens: per completion.
     """
 
@@ -148,7 +152,7 @@ class OpenAIAgent:
         temperature: float = 0.7,
         retries: int = 4,
         timeout: float = 120.0,
-        tool_scope: str = "task",
+        tool_scope: str = "all",
         max_tokens: int | None = 2048,
         backoff: float = 1.0,
     ) -> None:
@@ -158,6 +162,8 @@ class OpenAIAgent:
         self.api_key = api_key if api_key is not None else os.environ.get("OPENAI_API_KEY", "")
         self.temperature = temperature
         self.retries = retries
+        if tool_scope not in TOOL_SCOPES:
+            raise ValueError(f"tool_scope={tool_scope!r}; use {' or '.join(TOOL_SCOPES)}")
         self.tool_scope = tool_scope
         self.max_tokens = max_tokens
         self.backoff = backoff
@@ -185,6 +191,7 @@ class OpenAIAgent:
 
     def run(self, task: Task, env: ToolEnv, *, seed: int, max_turns: int) -> Episode:
         tools = env.world.tools(None if self.tool_scope == "all" else list(task.platforms))
+        # the same tools in the same order every run (the catalog's order)
         messages: list[dict[str, Any]] = [
             {"role": "system", "content": SYSTEM_PROMPT},
             {"role": "user", "content": task.question},

@@ -12,7 +12,10 @@ from typing import Any
 
 import yaml
 
+from simulator import load_catalog
+
 OUT = Path(__file__).parent / "tasks"
+_CATALOG = load_catalog()
 SEOUL_GU = [("종로구", "11110"), ("중구", "11140"), ("용산구", "11170"), ("성동구", "11200"),
             ("광진구", "11215")]
 CORPS = ["기아", "SK텔레콤", "삼성SDI", "삼성생명", "삼성전자", "삼성물산", "POSCO홀딩스", "한국전력공사",
@@ -31,6 +34,32 @@ ORDINS = ["강원특별자치도 강릉시 자원봉사활동 지원 조례", "�
 PRECS = [("개인정보보호법위반", "603753"), ("해고무효확인", "615157"), ("사기", "627151"),
          ("횡령", "639489")]
 COMMITTEES = ["국방위원회", "법제사법위원회", "정무위원회", "보건복지위원회"]
+
+
+#: Letters and digits whose Korean reading ends in a final consonant (엘, 엠, 엔, 알; 영, 일, 삼, 육, 칠, 팔).
+_FINAL_CONSONANT_LATIN = set("LMNRlmnr013678")
+
+
+def particle(word: str, after_consonant: str, after_vowel: str) -> str:
+    """The particle that follows ``word``: chosen by its last syllable's final consonant.
+
+    >>> particle("현대모비스", "이", "가"), particle("SK텔레콤", "이", "가"), particle("가정폭력방지법", "은", "는")
+    ('가', '이', '은')
+    """
+    tail = word.rstrip(" '\"」』)")
+    ch = tail[-1] if tail else ""
+    if "가" <= ch <= "힣":
+        final = (ord(ch) - 0xAC00) % 28
+        # 으로/로: a final ㄹ (index 8) takes 로 like a vowel
+        if after_vowel == "로" and final == 8:
+            return after_vowel
+        return after_consonant if final else after_vowel
+    return after_consonant if ch in _FINAL_CONSONANT_LATIN else after_vowel
+
+
+def josa(word: str, after_consonant: str, after_vowel: str) -> str:
+    """``word`` with its particle (``josa("현대모비스", "이", "가")`` → ``"현대모비스가"``)."""
+    return word + particle(word, after_consonant, after_vowel)
 
 
 def R(sid: str, field: str | None = None, pick: str | int = "all", tr: str | None = None) -> dict[str, Any]:
@@ -54,7 +83,13 @@ def I(field: str | None = None, tr: str | None = None) -> dict[str, Any]:
 
 
 def C(sid: str, tool: str, args: dict[str, Any] | None = None, **kw: Any) -> dict[str, Any]:
-    """A call step."""
+    """A call step; ``pages: all`` pages at the endpoint's maximum page size.
+
+    A smaller page size would make a collection "need all pages" only because of the
+    author's choice (``simulator bench validate`` rule ``all_pages_small``).
+    """
+    if kw.get("pages") == "all":
+        kw["page_size"] = _CATALOG.endpoint(tool).max_page_size
     return {"id": sid, "call": tool, "args": args or {}, **kw}
 
 
@@ -72,16 +107,31 @@ def W(field: str, op: str, value: Any = None) -> dict[str, Any]:
     return {"field": field, "op": op, "value": value}
 
 
+def T(left: Any, op: str, right: Any) -> dict[str, Any]:
+    """A comparison (``when`` of a step, ``test`` of a ``choose`` op)."""
+    return {"left": left, "op": op, "right": right}
+
+
 TASKS: list[dict[str, Any]] = []
+#: Templates whose lookup chain a single call with a name filter bypasses (``simulator bench
+#: validate`` rule ``chain_shortcut``): both routes are valid; the chain is not counted as required.
+SHORTCUTS: dict[str, str] = {
+    "assembly_committee_bills": "assembly_member_bills COMMITTEE=<committee name>",
+    "assembly_committee_bill_total": "assembly_member_bills COMMITTEE=<committee name>",
+    "cond_assembly_committee_size": "assembly_member_bills COMMITTEE / assembly_members CMITS=<committee name>",
+}
 
 
 def task(tid: str, template: str, question: str, platforms: list[str], domain: str,
          junctions: list[str], steps: list[dict[str, Any]], answer: Any,
          check: dict[str, Any] | None = None) -> None:
-    """Add one task."""
+    """Add one task (templates in :data:`SHORTCUTS` declare their single-call route)."""
+    tags: dict[str, Any] = {"junctions": junctions}
+    if template in SHORTCUTS:
+        tags["shortcut"] = SHORTCUTS[template]
     TASKS.append({"id": tid, "template": template, "question": question,
                   "platforms": sorted(platforms), "domain": domain,
-                  "tags": {"junctions": junctions},
+                  "tags": tags,
                   "program": {"steps": steps, "answer": answer},
                   "check": check or {"type": "exact"}})
 
@@ -133,7 +183,7 @@ for i, (gu, _c) in enumerate(SEOUL_GU[:4]):
          R("s4"), NUM)
 for i, (gu, _c) in enumerate(SEOUL_GU[:4]):
     task(f"molit-rent-deposit-{i}", "molit_rent_top_deposit",
-         f"2025년 3월 {gu}(서울)에서 보증금이 가장 큰 아파트 전월세 계약의 단지명과 보증금 중 단지명을 알려주세요.",
+         f"2025년 3월 {gu}(서울)에서 보증금이 가장 큰 아파트 전월세 계약은 어느 단지의 계약인가요? 단지명으로 답하세요.",
          ["mois", "molit"], "district", ["SEQ", "DRV"],
          gu_lookup(gu) + [C("s2", "molit_apt_rents", {"LAWD_CD": lawd("s1"), "DEAL_YMD": "202503"}, pages="all"),
                           O("s3", "sort", frm="s2", by="deposit", desc=True, top=1)],
@@ -176,7 +226,7 @@ for i, gus in enumerate([["종로구", "중구", "용산구"], ["성동구", "�
             foreach=R("s2"), pages="all"),
           O("s4", "count", frm="s3")],
          R("s4"), NUM)
-for i, gus in enumerate([["종로구", "중구", "용산구", "성동구"], ["광진구", "용산구", "중구"]]):
+for i, gus in enumerate([["종로구", "중구", "용산구", "성동구"], ["광진구", "중구", "성동구"]]):
     task(f"molit-fan-argmax-{i}", "molit_fan_most_expensive",
          f"{', '.join(gus)}(서울) 가운데 2025년 3월 가장 비싼 아파트 매매가 나온 구는 어디인가요? 구 이름으로 답하세요.",
          ["mois", "molit"], "district", ["FAN", "DRV", "CMP"],
@@ -198,16 +248,16 @@ def corp(name: str, sid: str = "s1") -> list[dict[str, Any]]:
 CC = lambda sid="s1": R(sid + "f", "corp_code", "first")  # noqa: E731
 
 for i, name in enumerate(CORPS[:4]):
-    task(f"dart-ceo-{i}", "dart_ceo", f"OpenDART 기업개황 기준 {name}의 대표자 이름은 무엇인가요?",
+    task(f"dart-ceo-{i}", "dart_ceo", f"{name}의 대표자 이름은 무엇인가요?",
          ["opendart"], "finance", ["SEQ"],
          corp(name) + [C("s2", "opendart_company", {"corp_code": CC()})], R("s2", "ceo_nm", "first"))
 for i, name in enumerate(CORPS[4:8]):
-    task(f"dart-estdt-{i}", "dart_est_date", f"{name}의 설립일(YYYYMMDD)을 기업개황에서 찾아 주세요.",
+    task(f"dart-estdt-{i}", "dart_est_date", f"{name}의 설립일(YYYYMMDD)은 언제인가요?",
          ["opendart"], "finance", ["SEQ"],
          corp(name) + [C("s2", "opendart_company", {"corp_code": CC()})], R("s2", "est_dt", "first"))
 for i, name in enumerate(CORPS[8:12]):
     task(f"dart-disc-count-{i}", "dart_disclosure_count",
-         f"{name}이(가) 2024년 한 해(1월 1일~12월 31일) 동안 공시한 건수는 몇 건인가요?",
+         f"{josa(name, '이', '가')} 2024년 한 해(1월 1일~12월 31일) 동안 공시한 건수는 몇 건인가요?",
          ["opendart"], "finance", ["SEQ", "DRV"],
          corp(name) + [C("s2", "opendart_disclosures", {"corp_code": CC(), "bgn_de": "20240101",
                                                          "end_de": "20241231"}, pages="all", page_size=5),
@@ -281,7 +331,7 @@ PRICES = lambda sid="s2": C(sid, "fsc_stock_prices", {"basDt": R("s1f", "basDt",
                              page_size=1000)
 for i, name in enumerate(CORPS[12:16]):
     task(f"fsc-close-{i}", "fsc_close_by_short_code",
-         f"상장종목정보에서 {name}의 단축코드를 찾아 2025년 3월 14일 종가(원)를 주식시세에서 조회해 주세요.",
+         f"{name} 주식의 2025년 3월 14일 종가(원)는 얼마인가요?",
          ["fsc"], "finance", ["SEQ", "DRV"],
          listed(name) + [PRICES(),
                          O("s3", "filter", frm="s2", where=[W("srtnCd", "eq", R("s1f", "srtnCd", "first", "slice:1:7"))])],
@@ -300,13 +350,13 @@ for i, name in enumerate(CORPS[16:20]):
          R("s5"), {"type": "numeric", "abs_tol": 0.01})
 for i, name in enumerate(["삼성전자", "SK하이닉스", "현대자동차", "카카오"]):
     task(f"fsc-isin-flt-{i}", "fsc_isin_fluctuation",
-         f"상장종목정보에서 {name}의 ISIN 코드를 찾은 뒤, 같은 기준일(2025-03-14) 시세에서 그 코드의 등락률(%)을 알려주세요.",
+         f"2025년 3월 14일 {name} 주식의 등락률(%)은 얼마인가요?",
          ["fsc"], "finance", ["SEQ", "DRV"],
          listed(name) + [PRICES(), O("s3", "filter", frm="s2", where=[W("isinCd", "eq", R("s1f", "isinCd", "first"))])],
          R("s3", "fltRt", "first"), NUM)
 for i, name in enumerate(["삼성전자", "기아", "NAVER", "셀트리온"]):
     task(f"fsc-market-rank-{i}", "fsc_market_rank",
-         f"2025년 3월 14일 기준 {name}이(가) 속한 시장(KOSPI/KOSDAQ)에서 {name}보다 시가총액이 큰 종목은 몇 개인가요?",
+         f"2025년 3월 14일 기준 {josa(name, '이', '가')} 속한 시장(KOSPI/KOSDAQ)에서 {name}보다 시가총액이 큰 종목은 몇 개인가요?",
          ["fsc"], "finance", ["SEQ", "DRV", "CMP"],
          listed(name) + [PRICES(),
                          O("s3", "filter", frm="s2", where=[W("isinCd", "eq", R("s1f", "isinCd", "first"))]),
@@ -315,7 +365,7 @@ for i, name in enumerate(["삼성전자", "기아", "NAVER", "셀트리온"]):
                          O("s5", "count", frm="s4")], R("s5"), NUM)
 for i, name in enumerate(["SK하이닉스", "삼성SDI", "KT", "LG전자"]):
     task(f"fsc-dart-addr-{i}", "fsc_code_to_dart_address",
-         f"금융위 상장종목정보에서 {name}의 종목코드를 찾아 OpenDART 고유번호로 바꾼 뒤, 기업개황의 본사 주소를 알려주세요.",
+         f"상장 종목 {josa(name, '을', '를')} 발행한 회사의 본사 주소는 어디인가요?",
          ["fsc", "opendart"], "finance", ["SEQ", "DRV"],
          listed(name) + [C("s2", "opendart_corp_codes"),
                          O("s3", "filter", frm="s2", where=[W("stock_code", "eq", R("s1f", "srtnCd", "first", "slice:1:7"))]),
@@ -323,7 +373,7 @@ for i, name in enumerate(["SK하이닉스", "삼성SDI", "KT", "LG전자"]):
          R("s4", "adres", "first"))
 for i, name in enumerate(["현대모비스", "삼성물산", "KB금융"]):
     task(f"fsc-dart-ceo-{i}", "fsc_dart_ceo_and_price",
-         f"{name}의 2025-03-14 거래대금(원)을 주식시세에서, 대표자명을 OpenDART에서 찾아 대표자명만 답하세요. 종목은 상장종목정보 단축코드로 맞추세요.",
+         f"2025년 3월 14일에 거래된 상장 종목 {name}의 발행 회사 대표자는 누구인가요? 대표자 이름으로 답하세요.",
          ["fsc", "opendart"], "finance", ["SEQ", "SEM"],
          listed(name) + [PRICES(), C("s3", "opendart_corp_codes"),
                          O("s4", "filter", frm="s3", where=[W("stock_code", "eq", R("s1f", "srtnCd", "first", "slice:1:7"))]),
@@ -333,9 +383,26 @@ for i, name in enumerate(["현대모비스", "삼성물산", "KB금융"]):
 # ---- neis (education) ------------------------------------------------------------------------
 
 
+#: Road addresses of the Seoul schools whose name several Seoul schools share in the world
+#: (the recorded one first): the question carries it so the school is one record.
+SCHOOL_ADDR = {"낙원초등학교": "서울특별시 종로구 낙원로 172", "서울사직초등학교": "서울특별시 종로구 사직로 164",
+               "서울예지초등학교": "서울특별시 종로구 예지로 145", "서울종로초등학교": "서울특별시 종로구 종로로 60",
+               "세종초등학교": "서울특별시 종로구 세종로 283", "솔빛공업고등학교": "서울특별시 종로구 적선로 125",
+               "종로초등학교": "서울특별시 종로구 종로로 294", "푸른초등학교": "서울특별시 종로구 송현로 101",
+               "한울초등학교": "서울특별시 종로구 계동로 54"}
+
+
+def sq(name: str) -> str:
+    """A school as a question names it: with its road address where the name is shared."""
+    return f"{name}({SCHOOL_ADDR[name]})" if name in SCHOOL_ADDR else name
+
+
 def school(name: str, sid: str = "s1") -> list[dict[str, Any]]:
+    where = [W("SCHUL_NM", "eq", name), W("LCTN_SC_NM", "eq", "서울특별시")]
+    if name in SCHOOL_ADDR:
+        where.append(W("ORG_RDNMA", "eq", SCHOOL_ADDR[name]))
     return [C(sid, "neis_school_info", {"SCHUL_NM": name}, pages="all"),
-            O(sid + "f", "filter", frm=sid, where=[W("SCHUL_NM", "eq", name), W("LCTN_SC_NM", "eq", "서울특별시")])]
+            O(sid + "f", "filter", frm=sid, where=where)]
 
 
 def sc_args(sid: str = "s1") -> dict[str, Any]:
@@ -345,13 +412,13 @@ def sc_args(sid: str = "s1") -> dict[str, Any]:
 
 for i, s in enumerate(MEAL_SCHOOLS[:4]):
     task(f"neis-meal-maxcal-{i}", "neis_meal_max_calorie",
-         f"서울 {s}의 급식 기록 전체에서 열량이 가장 높았던 날짜(YYYYMMDD)는 언제인가요?",
+         f"서울 {sq(s)}의 급식 기록 전체에서 열량이 가장 높았던 날짜(YYYYMMDD)는 언제인가요?",
          ["neis"], "education", ["SEQ", "DRV"],
          school(s) + [C("s2", "neis_meal", sc_args(), pages="all"), O("s3", "argmax", frm="s2", by="CAL_INFO")],
          R("s3", "MLSV_YMD"))
 for i, s in enumerate(MEAL_SCHOOLS[2:6]):
     task(f"neis-meal-kimchi-{i}", "neis_meal_dish_count",
-         f"{s}(서울) 급식 중 메뉴에 '김치'가 들어간 날은 며칠인가요?",
+         f"{sq(s)} 급식 중 메뉴에 '김치'가 들어간 날은 며칠인가요?",
          ["neis"], "education", ["SEQ", "DRV"],
          school(s) + [C("s2", "neis_meal", sc_args(), pages="all"),
                       O("s3", "filter", frm="s2", where=[W("DDISH_NM", "contains", "김치")]),
@@ -359,14 +426,14 @@ for i, s in enumerate(MEAL_SCHOOLS[2:6]):
          R("s5"), NUM)
 for i, s in enumerate(MEAL_SCHOOLS[:2] + MEAL_SCHOOLS[4:6]):
     task(f"neis-meal-month-{i}", "neis_meal_month_mean",
-         f"{s}의 2025년 4월 급식 평균 열량(kcal)을 소수 첫째 자리까지 구해 주세요.",
+         f"{sq(s)}의 2025년 4월 급식 평균 열량(kcal)을 소수 첫째 자리까지 구해 주세요.",
          ["neis"], "education", ["SEQ", "DRV"],
          school(s) + [C("s2", "neis_meal", {**sc_args(), "MLSV_YMD": "202504"}, pages="all"),
                       O("s3", "mean", frm="s2", field="CAL_INFO", round=1)],
          R("s3"), {"type": "numeric", "abs_tol": 0.1})
 for i, s in enumerate(SCHED_SCHOOLS[:2] + MEAL_SCHOOLS[:2]):
     task(f"neis-sched-may-{i}", "neis_schedule_month_events",
-         f"서울 {s}의 2025년 5월 학사일정 행사명을 모두 알려주세요.",
+         f"{sq(s)}의 2025년 5월 학사일정 행사명을 모두 알려주세요.",
          ["neis"], "education", ["SEQ", "DRV"],
          school(s) + [C("s2", "neis_school_schedule", {**sc_args(), "AA_YMD": "202505"}, pages="all"),
                       O("s3", "distinct", frm="s2", field="EVENT_NM")],
@@ -381,7 +448,7 @@ for i, s in enumerate(SCHED_SCHOOLS[2:4] + MEAL_SCHOOLS[2:4]):
          R("s5"), NUM)
 for i, s in enumerate(CLASS_SCHOOLS):
     task(f"neis-class-g1-{i}", "neis_class_count_grade1",
-         f"서울 {s}의 2024학년도 1학년 학급 수는 몇 개인가요?",
+         f"{sq(s)}의 2024학년도 1학년 학급 수는 몇 개인가요?",
          ["neis"], "education", ["SEQ", "DRV"],
          school(s) + [C("s2", "neis_class_info", {**sc_args(), "AY": "2024", "GRADE": "1"}, pages="all"),
                       O("s3", "count", frm="s2")], R("s3"), NUM)
@@ -393,7 +460,7 @@ for i, (d, g, c) in enumerate([("20251201", "1", "1"), ("20251202", "2", "3"), (
              C("s2", "neis_his_timetable", {**sc_args(), "ALL_TI_YMD": d, "GRADE": g, "CLASS_NM": c}, pages="all"),
              O("s3", "sort", frm="s2", by="PERIO", numeric=True), O("s4", "pluck", frm="s3", field="ITRT_CNTNT")],
          R("s4"))
-for i, (subj) in enumerate(["통합과학", "생명과학Ⅰ"]):
+for i, (subj) in enumerate(["화학Ⅰ", "한국사"]):
     task(f"neis-timetable-subj-{i}", "neis_timetable_subject_hours",
          f"사직여자고등학교 1학년 1반은 2025년 12월 1일~5일 동안 '{subj}' 수업이 몇 교시 있나요?",
          ["neis"], "education", ["SEQ", "DRV"],
@@ -405,7 +472,7 @@ for i, (subj) in enumerate(["통합과학", "생명과학Ⅰ"]):
 # ---- lawgokr (law) ---------------------------------------------------------------------------
 
 for i, law in enumerate(LAWS[:4]):
-    task(f"law-articles-{i}", "law_article_count", f"현행 「{law}」은(는) 조문이 몇 개인가요?",
+    task(f"law-articles-{i}", "law_article_count", f"현행 「{law}」{particle(law, '은', '는')} 조문이 몇 개인가요?",
          ["lawgokr"], "law", ["SEQ", "DRV"],
          [C("s1", "lawgokr_law_search", {"query": law}, pages="all"),
           O("s2", "filter", frm="s1", where=[W("법령명한글", "eq", law)]),
@@ -413,7 +480,7 @@ for i, law in enumerate(LAWS[:4]):
           O("s4", "unnest", frm="s3", field="조문.조문단위"), O("s5", "filter", frm="s4", where=[W("조문여부", "eq", "조문")]),
           O("s6", "count", frm="s5")], R("s6"), NUM)
 for i, law in enumerate(LAWS[2:6]):
-    task(f"law-ministry-{i}", "law_ministry", f"「{law}」의 소관부처는 어디인가요? 법령 본문 정보에서 확인해 주세요.",
+    task(f"law-ministry-{i}", "law_ministry", f"「{law}」의 소관부처는 어디인가요?",
          ["lawgokr"], "law", ["SEQ"],
          [C("s1", "lawgokr_law_search", {"query": law}, pages="all"),
           O("s2", "filter", frm="s1", where=[W("법령명한글", "eq", law)]),
@@ -436,7 +503,7 @@ for i, o in enumerate(ORDINS):
           O("s4", "unnest", frm="s3", field="조문.조"), O("s5", "count", frm="s4")], R("s5"), NUM)
 for i, o in enumerate(ORDINS[:3]):
     task(f"ordin-promul-{i}", "ordin_promulgation",
-         f"자치법규 「{o}」의 공포번호는 무엇인가요? (자치법규 본문 기준)", ["lawgokr"], "law", ["SEQ"],
+         f"자치법규 「{o}」의 공포번호는 무엇인가요?", ["lawgokr"], "law", ["SEQ"],
          [C("s1", "lawgokr_ordin_search", {"query": o.split(" ", 2)[2]}, pages="all"),
           O("s2", "filter", frm="s1", where=[W("자치법규명", "eq", o)]),
           C("s3", "lawgokr_ordin_detail", {"MST": R("s2", "자치법규일련번호", "first")})],
@@ -450,7 +517,7 @@ for i, (name, pid) in enumerate(PRECS):
          R("s3", "참조조문", "first"))
 for i, (name, pid) in enumerate(PRECS[:3]):
     task(f"prec-count-{i}", "prec_case_count_court",
-         f"판례 검색에서 사건명에 '{name}'이(가) 들어간 판례는 모두 몇 건이고, 그중 일련번호 {pid} 판례를 선고한 법원과 같은 법원의 판례는 몇 건인가요? 뒤의 수만 답하세요.",
+         f"판례 검색에서 사건명에 '{name}'{particle(name, '이', '가')} 들어간 판례는 모두 몇 건이고, 그중 일련번호 {pid} 판례를 선고한 법원과 같은 법원의 판례는 몇 건인가요? 뒤의 수만 답하세요.",
          ["lawgokr"], "law", ["SEQ", "DRV"],
          [C("s1", "lawgokr_prec_search", {"query": name}, pages="all"),
           O("s2", "filter", frm="s1", where=[W("판례일련번호", "eq", pid)]),
@@ -470,23 +537,23 @@ for i, cm in enumerate(COMMITTEES):
           O("s3", "count", frm="s2")], R("s3"), NUM)
 for i, cm in enumerate(COMMITTEES[::-1]):
     task(f"asm-cmt-bills-all-{i}", "assembly_committee_bill_total",
-         f"제22대 국회에서 {cm}(위원회 코드 조회 후)로 회부된 의원 발의 법률안은 모두 몇 건인가요?",
+         f"제22대 국회에서 {cm}에 회부된 의원 발의 법률안은 모두 몇 건인가요?",
          ["assembly"], "politics", ["SEQ", "DRV"],
          [C("s1", "assembly_committee_members", {"DEPT_NM": cm}, pages="all"),
           C("s2", "assembly_member_bills", {"AGE": "22", "COMMITTEE_ID": R("s1", "DEPT_CD", "first")}, pages="all"),
           O("s3", "count", frm="s2")], R("s3"), NUM)
 
 
-def nec_code(name: str, sid: str = "s1") -> list[dict[str, Any]]:
-    return [C(sid, "nec_election_codes", {}, pages="all", page_size=10),
-            O(sid + "f", "filter", frm=sid, where=[W("sgName", "eq", name)])]
+def nec_code(name: str, year: str, sid: str = "s1") -> list[dict[str, Any]]:
+    return [C(sid, "nec_election_codes", {}, pages="all"),
+            O(sid + "f", "filter", frm=sid, where=[W("sgName", "eq", name), W("sgVotedate", "prefix", year)])]
 
 
 for i, sgg in enumerate(["종로구갑", "종로구을", "성동구갑", "용산구"]):
     task(f"nec-winner-cmit-{i}", "nec_winner_committee",
          f"2024년 제22대 국회의원선거 서울 {sgg} 당선인은 현재 국회에서 어느 위원회 소속인가요?",
          ["assembly", "nec"], "politics", ["SEQ"],
-         nec_code("국회의원선거") + [
+         nec_code("국회의원선거", "2024") + [
              C("s2", "nec_winners", {"sgId": R("s1f", "sgId", -1), "sgTypecode": R("s1f", "sgTypecode", -1),
                                      "sdName": "서울특별시", "sggName": sgg}),
              C("s3", "assembly_members", {"HG_NM": R("s2", "name", "first")})],
@@ -495,34 +562,34 @@ for i, sd in enumerate(["서울특별시", "부산광역시", "경기도", "대�
     task(f"nec-winner-party-{i}", "nec_winners_by_party",
          f"제22대 국회의원선거에서 {sd} 지역구 당선인을 가장 많이 배출한 정당은?",
          ["nec"], "politics", ["SEQ", "DRV"],
-         nec_code("국회의원선거") + [
+         nec_code("국회의원선거", "2024") + [
              C("s2", "nec_winners", {"sgId": R("s1f", "sgId", -1), "sgTypecode": R("s1f", "sgTypecode", -1),
                                      "sdName": sd}, pages="all"),
              O("s3", "group_count", frm="s2", by="jdName")], R("s3", "key", "first"))
 for i, sgg in enumerate(["종로구갑", "성동구을", "광진구갑", "용산구"]):
     task(f"nec-cand-count-{i}", "nec_candidate_count",
          f"제22대 국회의원선거 서울 {sgg} 선거구에 등록한 후보자는 몇 명인가요?", ["nec"], "politics", ["SEQ", "DRV"],
-         nec_code("국회의원선거") + [
+         nec_code("국회의원선거", "2024") + [
              C("s2", "nec_candidates", {"sgId": R("s1f", "sgId", -1), "sgTypecode": R("s1f", "sgTypecode", -1),
                                         "sdName": "서울특별시", "sggName": sgg}, pages="all"),
              O("s3", "count", frm="s2")], R("s3"), NUM)
 for i, sd in enumerate(["서울특별시", "경기도", "부산광역시"]):
     task(f"nec-cand-oldest-{i}", "nec_oldest_candidate",
          f"제22대 국회의원선거 {sd} 지역구 후보자 중 가장 나이가 많은 후보의 이름은?", ["nec"], "politics", ["SEQ", "DRV"],
-         nec_code("국회의원선거") + [
+         nec_code("국회의원선거", "2024") + [
              C("s2", "nec_candidates", {"sgId": R("s1f", "sgId", -1), "sgTypecode": R("s1f", "sgTypecode", -1),
                                         "sdName": sd}, pages="all"),
              O("s3", "argmin", frm="s2", by="birthday")], R("s3", "name"))
 task("nec-pledges-sum-0", "nec_presidential_pledges",
      "제21대 대통령선거(2025) 후보자들이 제출한 공약 수를 모두 합하면 몇 개인가요?", ["nec"], "politics", ["FAN", "DRV"],
-     nec_code("대통령선거") + [
+     nec_code("대통령선거", "2025") + [
          C("s2", "nec_candidates", {"sgId": R("s1f", "sgId", -1), "sgTypecode": R("s1f", "sgTypecode", -1)}, pages="all"),
          C("s3", "nec_pledges", {"sgId": I("sgId"), "sgTypecode": I("sgTypecode"), "cnddtId": I("huboid")},
            foreach=R("s2")),
          O("s4", "sum", frm="s3", field="prmsCnt")], R("s4"), NUM)
 task("nec-pledges-winner-0", "nec_winner_first_pledge",
      "2025년 대통령선거 당선인의 1번 공약 제목은 무엇인가요?", ["nec"], "politics", ["SEQ", "DRV"],
-     nec_code("대통령선거") + [
+     nec_code("대통령선거", "2025") + [
          C("s2", "nec_winners", {"sgId": R("s1f", "sgId", -1), "sgTypecode": R("s1f", "sgTypecode", -1)}, pages="all"),
          C("s3", "nec_pledges", {"sgId": R("s2", "sgId", "first"), "sgTypecode": R("s2", "sgTypecode", "first"),
                                  "cnddtId": R("s2", "huboid", "first")})],
@@ -531,7 +598,7 @@ for i, sd in enumerate(["서울특별시", "부산광역시", "경기도", "경�
     task(f"nec-turnout-{i}", "nec_turnout_max_district",
          f"2025년 대통령선거에서 {sd} 내 구·시·군 중 투표율이 가장 높은 곳은 어디인가요?", ["nec"], "politics",
          ["SEQ", "DRV"],
-         nec_code("대통령선거") + [
+         nec_code("대통령선거", "2025") + [
              C("s2", "nec_turnout", {"sgId": R("s1f", "sgId", -1), "sgTypecode": R("s1f", "sgTypecode", -1)},
                pages="all"),
              O("s3", "filter", frm="s2", where=[W("sdName", "eq", sd)]),
@@ -540,7 +607,7 @@ for i, sgg in enumerate(["종로구갑", "성동구갑", "광진구을"]):
     task(f"nec-asm-bills-{i}", "nec_winner_bill_count",
          f"제22대 총선 서울 {sgg} 당선인이 대표발의한 법률안(제안자 표기 '○○○의원 등')은 몇 건인가요?",
          ["assembly", "nec"], "politics", ["SEQ", "DRV"],
-         nec_code("국회의원선거") + [
+         nec_code("국회의원선거", "2024") + [
              C("s2", "nec_winners", {"sgId": R("s1f", "sgId", -1), "sgTypecode": R("s1f", "sgTypecode", -1),
                                      "sdName": "서울특별시", "sggName": sgg}),
              C("s3", "assembly_member_bills", {"AGE": "22", "PROPOSER": R("s2", "name", "first")}, pages="all"),
@@ -605,8 +672,11 @@ for i, (a, b) in enumerate([(TAGO_STOPS[0], TAGO_STOPS[1]), (TAGO_STOPS[2], TAGO
                    C("s5", "tago_station_routes", {"cityCode": CITY, "nodeid": R("s3", "nodeid", "first")}, pages="all"),
                    C("s6", "tago_station_routes", {"cityCode": CITY, "nodeid": R("s4", "nodeid", "first")}, pages="all"),
                    O("s7", "count", frm="s5"), O("s8", "count", frm="s6"),
-                   O("s9", "arith", fn="sub", a=R("s7"), b=R("s8"))],
-         {"$ref": "s9", "transform": "num"}, {"type": "numeric", "abs_tol": 0.0})
+                   # larger minus smaller, whichever stop that is (the question names no order)
+                   O("s9", "arith", fn="sub", a=R("s7"), b=R("s8")),
+                   O("s10", "arith", fn="sub", a=R("s8"), b=R("s7")),
+                   O("s11", "choose", test=T(R("s7"), "ge", R("s8")), a=R("s9"), b=R("s10"))],
+         {"$ref": "s11", "transform": "num"}, {"type": "numeric", "abs_tol": 0.0})
 
 # ---- seoul (traffic / district) -------------------------------------------------------------
 
@@ -638,7 +708,7 @@ for i, (st, ln) in enumerate([("소요산", "1호선"), ("동두천", "1호선")
          R("s4"), {"type": "numeric", "abs_tol": 0.01})
 for i, (gu, _c) in enumerate(SEOUL_GU[1:5]):
     task(f"seoul-wifi-{i}", "seoul_wifi_indoor_count",
-         f"서울 {gu}(행정표준코드의 시군구명 기준)에 설치된 공공 와이파이 중 실내 설치는 몇 곳인가요?",
+         f"서울 {gu}에 설치된 공공 와이파이 중 실내 설치는 몇 곳인가요?",
          ["mois", "seoul"], "district", ["SEQ", "DRV"],
          gu_lookup(gu) + [C("s2", "seoul_public_wifi", {"X_SWIFI_WRDOFC": R("s1f", "locallow_nm", "first")},
                             pages="all", page_size=1000),
@@ -659,7 +729,7 @@ for i, (gu, _c) in enumerate(SEOUL_GU[:3]):
 
 for i, road in enumerate(["서울특별시 강남구 역삼길 83", "서울특별시 강남구 역삼길 312"]):
     task(f"juso-coord-{i}", "juso_coordinate",
-         f"'{road}' 건물의 출입구 X좌표(entX)를 도로명주소 검색과 좌표 제공 API로 알려주세요.",
+         f"'{road}' 건물 출입구의 X좌표(entX)는 얼마인가요?",
          ["juso"], "district", ["SEQ"],
          [C("s1", "juso_address_search", {"keyword": "강남구"}, pages="all"),
           O("s2", "filter", frm="s1", where=[W("roadAddrPart1", "eq", road)]),
@@ -670,11 +740,6 @@ for i, road in enumerate(["서울특별시 강남구 역삼길 83", "서울특�
 
 
 # ---- COND junctions: branch on a result (one template each, several platforms) ---------------
-
-
-def T(left: Any, op: str, right: Any) -> dict[str, Any]:
-    """A comparison (``when`` of a step, ``test`` of a ``choose`` op)."""
-    return {"left": left, "op": op, "right": right}
 
 
 COND = ["SEQ", "DRV", "COND"]
@@ -713,8 +778,8 @@ for i, (st, k) in enumerate([("의정부", 50000), ("회룡", 40000)]):
 for i, (name, k) in enumerate([(CORPS[8], 20), (CORPS[13], 10)]):
     yes, no = T(R("s3"), "ge", k), T(R("s3"), "lt", k)
     task(f"cond-dart-disc-{i}", "cond_dart_active_discloser",
-         f"{name}이(가) 2024년에 낸 공시가 {k}건 이상이면 가장 늦게 접수된 공시의 보고서명을, "
-         f"{k}건 미만이면 기업개황상 대표자 이름을 알려주세요.",
+         f"{josa(name, '이', '가')} 2024년에 낸 공시가 {k}건 이상이면 가장 늦게 접수된 공시의 보고서명을, "
+         f"{k}건 미만이면 대표자 이름을 알려주세요.",
          ["opendart"], "finance", COND,
          corp(name) + [C("s2", "opendart_disclosures", {"corp_code": CC(), "bgn_de": "20240101",
                                                          "end_de": "20241231"}, pages="all", page_size=5),
@@ -726,8 +791,8 @@ for i, (name, k) in enumerate([(CORPS[8], 20), (CORPS[13], 10)]):
 for i, (name, k) in enumerate([("삼성전자", 50000), ("카카오", 50000)]):
     yes, no = T(R("s3", "clpr", "first"), "ge", k), T(R("s3", "clpr", "first"), "lt", k)
     task(f"cond-fsc-dart-{i}", "cond_fsc_price_then_dart",
-         f"2025년 3월 14일 {name} 종가가 {k:,}원 이상이면 OpenDART에서 2024년 연결 매출액(원)을, 그 미만이면 "
-         f"{name} 주식 대량보유 보고 건수를 알려주세요. 종목은 상장종목정보 단축코드로 맞추세요.",
+         f"2025년 3월 14일 {name} 종가가 {k:,}원 이상이면 2024년 연결 매출액(원)을, 그 미만이면 "
+         f"{name} 주식 대량보유 보고 건수를 알려주세요.",
          ["fsc", "opendart"], "finance", COND,
          listed(name) + [PRICES(),
                          O("s3", "filter", frm="s2", where=[W("srtnCd", "eq", R("s1f", "srtnCd", "first", "slice:1:7"))]),
@@ -744,7 +809,7 @@ for i, (name, k) in enumerate([("삼성전자", 50000), ("카카오", 50000)]):
 for i, (s_, k) in enumerate([(MEAL_SCHOOLS[0], 650), (MEAL_SCHOOLS[3], 720)]):
     yes, no = T(R("s3"), "ge", k), T(R("s3"), "lt", k)
     task(f"cond-neis-meal-{i}", "cond_neis_meal_or_schedule",
-         f"서울 {s_}의 2025년 4월 급식 평균 열량이 {k}kcal 이상이면 4월 중 열량이 가장 높았던 날짜(YYYYMMDD)를, "
+         f"{sq(s_)}의 2025년 4월 급식 평균 열량이 {k}kcal 이상이면 4월 중 열량이 가장 높았던 날짜(YYYYMMDD)를, "
          f"미만이면 2025년 5월 학사일정의 서로 다른 행사 수를 알려주세요.",
          ["neis"], "education", COND,
          school(s_) + [C("s2", "neis_meal", {**sc_args(), "MLSV_YMD": "202504"}, pages="all"),
@@ -773,7 +838,7 @@ for i, (law, k) in enumerate([(LAWS[1], 10), (LAWS[3], 20)]):
     yes, no = T(R("s6"), "ge", k), T(R("s6"), "lt", k)
     task(f"cond-law-size-{i}", "cond_law_size",
          f"현행 「{law}」의 조문이 {k}개 이상이면 제2조의 조문 제목을, {k}개 미만이면 이 법령의 소관부처를 "
-         f"법령 본문 정보에서 찾아 알려주세요.",
+         f"알려주세요.",
          ["lawgokr"], "law", COND,
          [C("s1", "lawgokr_law_search", {"query": law}, pages="all"),
           O("s2", "filter", frm="s1", where=[W("법령명한글", "eq", law)]),
@@ -788,7 +853,7 @@ for i, (cm, k) in enumerate([(COMMITTEES[0], 20), (COMMITTEES[3], 25)]):
     yes, no = T(R("s2"), "ge", k), T(R("s2"), "lt", k)
     task(f"cond-asm-cmt-{i}", "cond_assembly_committee_size",
          f"제22대 국회 {cm} 위원이 {k}명 이상이면 이 위원회에 회부된 의원 발의 법률안 수를, 그보다 적으면 "
-         f"위원장의 소속 정당을 국회의원 인적사항에서 찾아 알려주세요.",
+         f"위원장의 소속 정당을 알려주세요.",
          ["assembly"], "politics", COND,
          [C("s1", "assembly_committee_members", {"DEPT_NM": cm}, pages="all"),
           O("s2", "count", frm="s1"),
@@ -805,7 +870,7 @@ for i, (sgg, k) in enumerate([("종로구갑", 4), ("광진구을", 3)]):
          f"제22대 국회의원선거 서울 {sgg} 선거구 후보자가 {k}명 이상이면 가장 나이가 많은 후보의 이름을, "
          f"{k}명 미만이면 당선인의 소속 정당명을 알려주세요.",
          ["nec"], "politics", COND,
-         nec_code("국회의원선거") + [
+         nec_code("국회의원선거", "2024") + [
              C("s2", "nec_candidates", {"sgId": R("s1f", "sgId", -1), "sgTypecode": R("s1f", "sgTypecode", -1),
                                         "sdName": "서울특별시", "sggName": sgg}, pages="all"),
              O("s3", "count", frm="s2"),
@@ -835,7 +900,7 @@ for i, sgg in enumerate(["종로구갑", "종로구을"]):
          f"제22대 총선 서울 {sgg} 당선인이 더불어민주당 소속이면 국회에서 그 의원이 속한 위원회를, 다른 정당이면 "
          f"그 의원이 제22대 국회에서 대표발의한 법률안 수를 알려주세요.",
          ["assembly", "nec"], "politics", COND + ["SEM"],
-         nec_code("국회의원선거") + [
+         nec_code("국회의원선거", "2024") + [
              C("s2", "nec_winners", {"sgId": R("s1f", "sgId", -1), "sgTypecode": R("s1f", "sgTypecode", -1),
                                      "sdName": "서울특별시", "sggName": sgg}),
              C("s3", "assembly_members", {"HG_NM": R("s2", "name", "first")}, when=yes),
@@ -849,11 +914,39 @@ for i, sgg in enumerate(["종로구갑", "종로구을"]):
 
 TARGET = 145
 
+#: Templates left out of the shipped set, with why (``simulator bench validate`` findings the
+#: task cannot fix; most are properties of the recorded world — see docs/bench.md).
+DROPPED: dict[str, str] = {
+    "dart_operating_margin": "world: every recorded company's operating margin is 10.00 %",
+    "law_article_title": "world: every recorded law's article 2 is titled 정의",
+    "cond_law_size": "world: its branch answers article 2's title (정의 everywhere)",
+    "ordin_article_count": "world: every recorded ordinance has 6 articles",
+    "prec_reference_articles": "world: every precedent cites 민법 제750조; the question also gives the detail call's id",
+    "prec_case_count_court": "the question gives the precedent id the detail call needs (the lookup is unnecessary)",
+    "cond_prec_criminal": "world: every precedent cites 민법 제750조 (both branches answer it)",
+    "seoul_wifi_indoor_count": "the wifi API takes the 구 name the question gives: the region lookup is unnecessary",
+    "neis_schedule_holiday_count": "the world has no 휴업일 rows (0 for every school) and every school's "
+                                   "공휴일 are the same national holidays: a constant answer passes",
+}
+
+
+#: Single instances left out (a constant answer passes them).
+DROPPED_IDS: dict[str, str] = {
+    "dart-major-count-1": "the answer is 1 (a constant answer passes)",
+    "tago-arr-count-2": "the answer is 1 (a constant answer passes)",
+    "tago-arr-count-3": "the answer is 0 (a constant answer passes)",
+    "cond-seoul-card-1": "its branch looks up the station name the question gives (leaked argument)",
+}
+
 
 def select(tasks: list[dict[str, Any]], target: int = TARGET) -> list[dict[str, Any]]:
-    """Keep ``target`` tasks: two per template first, then more where platforms are thinnest."""
+    """Keep ``target`` tasks: two per template first, then more where platforms are thinnest.
+
+    Templates in :data:`DROPPED` are never kept.
+    """
     rank: dict[str, int] = {}
     order = []
+    tasks = [t for t in tasks if t["template"] not in DROPPED and t["id"] not in DROPPED_IDS]
     for t in tasks:
         n = rank.get(t["template"], 0)
         rank[t["template"]] = n + 1
@@ -865,7 +958,9 @@ def select(tasks: list[dict[str, Any]], target: int = TARGET) -> list[dict[str, 
         for t in keep:
             for p in t["platforms"]:
                 counts[p] = counts.get(p, 0) + 1
-        rest.sort(key=lambda nt: (nt[0], min(counts.get(p, 0) for p in nt[1]["platforms"])))
+        # a platform under 10 tasks first (the shape rule), then the least-used template
+        rest.sort(key=lambda nt: (min(counts.get(p, 0) for p in nt[1]["platforms"]) >= 10, nt[0],
+                                  min(counts.get(p, 0) for p in nt[1]["platforms"])))
         keep.append(rest.pop(0)[1])
     ids = {t["id"] for t in keep}
     return [t for t in tasks if t["id"] in ids]

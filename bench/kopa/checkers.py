@@ -1,14 +1,28 @@
-"""Answer checkers: normalized exact match, numeric tolerance, set equality.
+"""Answer checkers that read a Korean answer as a person would.
 
 The answer is read from the model's final message (:func:`extract_answer`): the text after
 the last explicit marker (``ANSWER:``, ``Answer:``, ``정답:``, ``최종 답:``), else after the
 last bare ``답:`` (what EDGE's prompts ask for), else the whole message.
 
-A list answer is items separated by ``,`` ``;`` ``、`` or newlines, where a comma followed by
-exactly three digits is a thousands separator (``1,208, 36`` is the two items ``1,208`` and
-``36``; :func:`split_items`). The exact checker accepts a differently written number
-(``1,208`` for ``1208``) only where the gold is one number and the answer holds exactly one
-number; a list gold is compared item by item, in order.
+What a reader lets pass, and why (each rule has probes in ``tests/data/checker_probes.jsonl``):
+
+- **Sentence frame**: a leading topic (``단지명은 …``, ``정답은 …``), a final copula or
+  ending (``…입니다``, ``…이다``, ``…예요``, ``…이에요``, ``…임``), a final particle
+  (``이/가/은/는/을/를``), quotes and brackets (``「…」``, ``'…'``) and a final period are frame,
+  not answer (:func:`readings`).
+- **Entity suffixes** are dropped on both sides: ``(주)``, ``㈜``, ``주식회사``, ``아파트``,
+  ``대표``, ``대표이사``, ``의원``, ``국회의원``, ``후보``, ``씨``, ``님`` — "SK하이닉스(주)" is
+  SK하이닉스, "한주찬 대표" is 한주찬.
+- **Numbers** are values: thousands separators, units (``13건``, ``463번``, ``10.5%``),
+  magnitudes (``1조 8,425억`` = 1,842,500,000,000; ``3억 2천만``), a unit the question asks
+  for (``(만원)``: "1억 3,500만 원" is 13,500) and ``없습니다`` for 0 (:func:`read_numbers`).
+  Where an answer states several numbers, those the question itself names (the year, the
+  month, ``84㎡``) are context; the one left is the answer.
+- **Lists** in any separator: ``,`` ``;`` ``、`` ``/`` ``·`` newlines, and ``와/과/및/그리고``;
+  a comma before exactly three digits is a thousands separator (:func:`split_items`).
+
+What never passes: a different value, a hedge (``13 또는 14``, ``아마``, ``정도``, ``~``), a
+negation (``…가 아닙니다``), extra or missing list items, and (for ``exact`` lists) another order.
 """
 
 from __future__ import annotations
@@ -16,6 +30,7 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
+from functools import lru_cache
 
 from .program import num
 from .tasks import Check
@@ -26,6 +41,8 @@ __all__ = [
     "check_answer",
     "extract_answer",
     "normalize",
+    "read_numbers",
+    "readings",
     "same_item",
     "single_number",
     "split_items",
@@ -39,10 +56,44 @@ _DAP = re.compile(r"(?<!\w)답\s*[:：]\s*(.*)")
 
 #: Item separators of a list answer: a comma before exactly three digits (then a non-digit
 #: or the end) is a thousands separator, not a separator of items.
-ITEM_SPLIT = re.compile(r",(?!\d{3}(?:\D|$))|[;\n、]")
+ITEM_SPLIT = re.compile(r",(?!\d{3}(?:\D|$))|[;\n、/·]")
+#: Conjunctions that join list items in a sentence ("463번과 621번", "A 및 B").
+_CONJ = re.compile(r"(?<=[^\s,])(?:와|과)\s+|\s+(?:및|그리고|and)\s+")
 #: One number as answers write it: optional sign, digits with optional thousands commas,
 #: optional decimals (``-1,208.5``, ``36``, ``.5``).
 NUMBER = re.compile(r"[-+]?(?:(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+)")
+
+_MAG = {"조": 1e12, "억": 1e8, "천만": 1e7, "백만": 1e6, "십만": 1e5, "만": 1e4, "천": 1e3, "백": 1e2}
+_MAG_RE = "조|억|천만|백만|십만|만|천|백"
+#: A number with an optional magnitude (``8,425억``); a magnitude is only one when no Hangul
+#: follows it as part of a word (``3천만`` yes, ``백화점`` no).
+_NUM_MAG = re.compile(rf"({NUMBER.pattern})\s*({_MAG_RE})?(?!{_MAG_RE})")
+#: Small counts written as words, before a counter (``세 건``, ``두 곳``).
+_WORDS = {"한": 1, "하나": 1, "두": 2, "둘": 2, "세": 3, "셋": 3, "네": 4, "넷": 4, "다섯": 5,
+          "여섯": 6, "일곱": 7, "여덟": 8, "아홉": 9, "열": 10}
+_WORD_NUM = re.compile(r"(?<![가-힣])(" + "|".join(sorted(_WORDS, key=len, reverse=True))
+                       + r")\s*(?:건|곳|개|명|번|회|권|개교|차례|가지)(?!\s*도)")
+_NONE = re.compile(r"(?:없습니다|없다|없음|없어요|한\s*건도|하나도|전혀)")
+#: The unit a question asks the answer in: ``(만원)``, ``단위: 억원``.
+_ASKED_UNIT = re.compile(r"(천|만|백만|억|조)\s*원")
+
+#: Hedges and negations: an answer that carries one does not commit to a value.
+_HEDGE = re.compile(
+    r"또는|혹은|아니면|아마|추정|것\s*같|듯(?:합|하|해)|모르|확실하지|불확실|내외|가량|정도|쯤|대략|"
+    r"어림|아닙니다|아니다|아니에요|아님|아니고|아니라|\d\s*[~∼〜]\s*\d|\bor\b|\bmaybe\b|\bperhaps\b",
+    re.IGNORECASE)
+#: "약" (about) hedges an exact answer but not a numeric one with a tolerance.
+_ABOUT = re.compile(r"(?<![가-힣])약\s*(?=\d)")
+
+_QUOTES = "\"'`「」『』“”‘’〈〉《》<>[]"
+_ENDINGS = ("입니다만", "이었습니다", "였습니다", "입니다", "이에요", "이예요", "예요", "에요", "이고요",
+            "이요", "이다", "였다", "이었다", "임", "요")
+_PARTICLES = ("으로", "로", "이", "가", "은", "는", "을", "를", "도", "만", "요")
+_SUFFIXES = ("(주)", "㈜", "주식회사", "(유)", "유한회사", "아파트", "대표이사", "대표", "국회의원", "의원",
+             "후보자", "후보", "씨", "님")
+_PREFIXES = ("(주)", "㈜", "주식회사")
+_SUBJECT = re.compile(r"(\S+?)(?:이|가|은|는)\s+[^\d,]*(?:습니다|니다|다|요)")
+_TOPIC = re.compile(r"(?:은|는|이|가|으로는|로는|에서는)\s+")
 
 
 def _after(match: re.Match[str]) -> str:
@@ -77,6 +128,142 @@ def normalize(s: str) -> str:
     return "".join(s.lower().split())
 
 
+def _nfkc(s: str) -> str:
+    # NFKC turns ㈜ into (주); keep the circled form readable by the suffix rule either way.
+    return unicodedata.normalize("NFKC", str(s))
+
+
+def _strip_frame(s: str) -> str:
+    s = s.strip()
+    for ch in _QUOTES:
+        s = s.replace(ch, " " if ch in "<>[]" else "")
+    return s.strip().rstrip(".。!！?？").strip()
+
+
+def _drop_end(s: str, ends: tuple[str, ...]) -> list[str]:
+    return [s[: -len(e)].rstrip() for e in ends if s.endswith(e) and len(s) > len(e)]
+
+
+def _suffixless(s: str) -> str:
+    """``s`` without entity suffixes and prefixes (repeatedly), whitespace-free, lower case."""
+    t = "".join(_nfkc(s).lower().split())
+    changed = True
+    while changed:
+        changed = False
+        for suf in _SUFFIXES:
+            if t.endswith(suf) and len(t) > len(suf):
+                t, changed = t[: -len(suf)], True
+        for pre in _PREFIXES:
+            if t.startswith(pre) and len(t) > len(pre):
+                t, changed = t[len(pre):], True
+    return t
+
+
+@lru_cache(maxsize=8192)
+def readings(answer: str) -> frozenset[str]:
+    """Every way a reader could take ``answer`` as a bare value (canonical, comparable forms).
+
+    >>> "팔판삼성타워" in readings("단지명은 팔판삼성타워 아파트입니다.")
+    True
+    >>> "sk하이닉스" in readings("SK하이닉스(주)")
+    True
+    """
+    base = _strip_frame(_nfkc(answer))
+    todo = [base]
+    seen: set[str] = set()
+    while todo:
+        s = todo.pop()
+        if not s or s in seen or len(seen) > 64:
+            continue
+        seen.add(s)
+        todo += _drop_end(s, _ENDINGS)
+        todo += _drop_end(s, _PARTICLES)
+        # a final parenthetical remark ("삼성전자 (코스피)") is not part of the name
+        m = re.fullmatch(r"(.+?)\s*\([^()]*\)", s)
+        if m:
+            todo.append(m.group(1))
+        # a leading topic phrase: "단지명은 X", "가장 많은 곳은 X"
+        for t in _TOPIC.finditer(s):
+            todo.append(s[t.end():])
+        # a subject then a plain predicate: "팔판삼성타워가 가장 비쌉니다."
+        m = _SUBJECT.fullmatch(s)
+        if m:
+            todo.append(m.group(1))
+    return frozenset(_suffixless(x) for x in seen if x)
+
+
+def _canon(gold: str) -> str:
+    """The gold item's canonical form (entity suffixes and quotes off; no other frame)."""
+    return _suffixless(_strip_frame(_nfkc(gold)))
+
+
+def _hedged(s: str, *, numeric: bool, gold: str = "") -> bool:
+    if _HEDGE.search(s) and not _HEDGE.search(gold):
+        return True
+    return not numeric and bool(_ABOUT.search(s))
+
+
+def read_numbers(s: str, asked_unit: float | None = None) -> list[tuple[str, set[float]]]:
+    """The numbers a reader sees in ``s``: (their text, the values they could mean).
+
+    Magnitudes join (``1조 8,425억`` is one number); with ``asked_unit`` (the question asks
+    for 만원: 1e4) a number with a magnitude is also read in that unit.
+
+    >>> read_numbers("1조 8,425억")[0][1] == {1842500000000.0}
+    True
+    >>> sorted(read_numbers("1억 3,500만 원", asked_unit=1e4)[0][1])
+    [13500.0, 135000000.0]
+    """
+    t = _nfkc(s)
+    out: list[tuple[str, set[float]]] = []
+    group: list[tuple[float, float, int, int]] = []  # (number, magnitude, start, end)
+
+    def flush() -> None:
+        if not group:
+            return
+        total = sum(n * (m or 1.0) for n, m, _a, _b in group)
+        vals = {total}
+        if any(m for _n, m, _a, _b in group) and asked_unit:
+            vals.add(total / asked_unit)
+        out.append((t[group[0][2]:group[-1][3]], vals))
+        group.clear()
+
+    for m in _NUM_MAG.finditer(t):
+        n = float(m.group(1).replace(",", ""))
+        mag = _MAG.get(m.group(2) or "", 0.0)
+        if group:
+            prev = group[-1]
+            joined = t[prev[3]:m.start()].strip() == "" and prev[1] and (not mag or mag < prev[1])
+            if not joined:
+                flush()
+        group.append((n, mag, m.start(), m.end()))
+        if not mag:
+            flush()
+    flush()
+    for m in _WORD_NUM.finditer(t):
+        out.append((m.group(0), {float(_WORDS[m.group(1)])}))
+    if not out and _NONE.search(t):
+        out.append((t, {0.0}))
+    return out
+
+
+def _asked_unit(question: str) -> float | None:
+    m = _ASKED_UNIT.search(_nfkc(question or ""))
+    return _MAG[m.group(1)] if m else None
+
+
+def _answer_numbers(pred: str, question: str) -> list[set[float]]:
+    """The numbers of ``pred`` that answer (context numbers the question names dropped)."""
+    found = read_numbers(pred, _asked_unit(question))
+    if len(found) > 1 and question:
+        q = "".join(_nfkc(question).split())
+        kept = [(txt, v) for txt, v in found if "".join(txt.split()) not in q]
+        # the question's own numbers are context only when something is left to answer
+        if kept:
+            found = kept
+    return [v for _t, v in found]
+
+
 def split_items(s: str) -> list[str]:
     """The items of a list answer, in order, empty ones dropped (thousands commas kept).
 
@@ -88,6 +275,10 @@ def split_items(s: str) -> list[str]:
     return [p.strip() for p in ITEM_SPLIT.split(str(s)) if normalize(p)]
 
 
+def _split_loose(s: str) -> list[str]:
+    return [p.strip() for part in split_items(s) for p in _CONJ.split(part) if normalize(p)]
+
+
 def single_number(s: str) -> float | None:
     """The value of ``s`` when it is exactly one number (``"1,208"`` → 1208.0), else None.
 
@@ -95,63 +286,93 @@ def single_number(s: str) -> float | None:
     (1208.0, None, None)
     """
     # Inner spaces are kept: "1, 208" is two items, not the number 1208.
-    t = unicodedata.normalize("NFKC", str(s)).strip().strip("\"'`").rstrip(".。")
+    t = _nfkc(s).strip().strip("\"'`").rstrip(".。")
     if not NUMBER.fullmatch(t):
         return None
     return float(t.replace(",", ""))
 
 
-def same_item(pred: str, gold: str) -> bool:
-    """Whether one answer item matches one gold item: normalized text, or the same number."""
+def _close(a: float, b: float, check: Check | None) -> bool:
+    if check is None or check.type != "numeric":
+        return a == b or abs(a - b) <= 1e-9 * max(1.0, abs(b))
+    return abs(a - b) <= max(check.abs_tol, check.rel_tol * abs(b), 1e-9)
+
+
+def _date(s: str) -> str | None:
+    m = re.fullmatch(r"\s*(\d{4})\s*(?:[-./]|년)\s*(\d{1,2})\s*(?:[-./]|월)\s*(\d{1,2})\s*일?\s*", _nfkc(s))
+    if m:
+        return f"{m.group(1)}{int(m.group(2)):02d}{int(m.group(3)):02d}"
+    return s.strip() if re.fullmatch(r"\s*\d{8}\s*", s) else None
+
+
+def same_item(pred: str, gold: str, question: str = "", check: Check | None = None) -> bool:
+    """Whether one answer item reads as one gold item: the same text, date or number."""
     if normalize(pred) == normalize(gold):
         return True
-    pv, gv = single_number(pred), single_number(gold)
-    return pv is not None and gv is not None and pv == gv
+    g = single_number(gold)
+    if g is not None:
+        if _hedged(pred, numeric=check is not None and check.type == "numeric"):
+            return False
+        gd = _date(gold)
+        if gd is not None and len(gold.strip()) == 8 and any(_date(r) == gd for r in readings(pred)):
+            return True
+        nums = _answer_numbers(pred, question)
+        return len(nums) == 1 and any(_close(v, g, check) for v in nums[0])
+    gd = _date(gold)
+    if gd is not None and any(_date(r) == gd for r in readings(pred)):
+        return True
+    if _hedged(pred, numeric=False, gold=gold):
+        return False
+    # Frame comes off the answer only: the gold "카카오페이" is never read as "카카오페".
+    return _canon(gold) in readings(pred)
 
 
-def _items(s: str) -> set[str]:
-    out: set[str] = set()
-    for p in split_items(s):
-        v = single_number(p)
-        # Numbers by value, so "1,208" and "1208" are the same set member.
-        out.add(repr(v) if v is not None else normalize(p))
-    return out
+def _list_match(pred: str, gold_items: list[str], question: str, check: Check, ordered: bool) -> bool:
+    if _hedged(pred, numeric=False, gold=",".join(gold_items)):
+        return False
+    for items in (split_items(pred), _split_loose(pred)):
+        if len(items) != len(gold_items):
+            continue
+        if ordered and all(same_item(p, g, question, check) for p, g in zip(items, gold_items)):
+            return True
+        if not ordered:
+            free = list(gold_items)
+            for p in items:
+                hit = next((g for g in free if same_item(p, g, question, check)), None)
+                if hit is None:
+                    break
+                free.remove(hit)
+            else:
+                return True
+    return False
 
 
-def _one_number_in(s: str) -> float | None:
-    # The answer's number when it holds exactly one ("13건" → 13; "13, 5" → None).
-    found = NUMBER.findall(unicodedata.normalize("NFKC", s))
-    return float(found[0].replace(",", "")) if len(found) == 1 else None
-
-
-def check_answer(predicted: str, gold: str, check: Check) -> bool:
+def check_answer(predicted: str, gold: str, check: Check, question: str = "") -> bool:
     """Whether ``predicted`` (an agent's final text) matches the ``gold`` answer text.
+
+    ``question`` (the task's question) lets the reader tell the asked number from context
+    numbers the question itself names, and read a unit the question asks for.
 
     >>> check_answer("ANSWER: 1,208", "1208", Check())
     True
     >>> check_answer("답: 13", "13, 5", Check())
     False
+    >>> check_answer("답: 2025년 3월에는 13건이었습니다.", "13", Check(), "2025년 3월 거래는 몇 건?")
+    True
     """
     pred = extract_answer(predicted)
     if check.type == "numeric":
-        # One number, not a hedge: "13, 14" against 13 names two answers and fails.
-        one = _one_number_in(pred)
-        p, g = (one if one is not None else math.nan), num(gold)
-        if math.isnan(p) or math.isnan(g):
+        g = num(gold)
+        if math.isnan(g) or _hedged(pred, numeric=True):
             return False
-        return abs(p - g) <= max(check.abs_tol, check.rel_tol * abs(g), 1e-9)
+        nums = _answer_numbers(pred, question)
+        # One number, not a hedge: "13, 14" against 13 names two answers and fails.
+        return len(nums) == 1 and any(_close(v, g, check) for v in nums[0])
+    gold_items = split_items(gold)
     if check.type == "set":
-        return _items(pred) == _items(gold)
+        return _list_match(pred, gold_items, question, check, ordered=False)
     if normalize(pred) == normalize(gold):
         return True
-    g = single_number(gold)
-    if g is not None:
-        # Only a one-number gold falls back to numbers: "13, 5" is two items, never 13.
-        p = _one_number_in(pred)
-        return p is not None and p == g
-    gold_items = split_items(gold)
     if len(gold_items) > 1:
-        pred_items = split_items(pred)
-        return len(pred_items) == len(gold_items) and all(
-            same_item(p, q) for p, q in zip(pred_items, gold_items))
-    return False
+        return _list_match(pred, gold_items, question, check, ordered=True)
+    return same_item(pred, gold, question, check)

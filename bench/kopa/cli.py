@@ -22,12 +22,18 @@ bench_app = typer.Typer(help="KOPA-Bench: multi-step tool-calling tasks over the
 console = Console()
 
 
-def _world(set_name: str, version: Optional[str]):  # type: ignore[no-untyped-def]
+def _cassettes_option() -> Optional[Path]:
+    return typer.Option(None, "--cassettes", metavar="DIR", show_default=False,
+                        help="Cassette directory (default: $KOPA_CASSETTES, else ./cassettes or your "
+                             "user data directory, over the shipped cassettes).")
+
+
+def _world(set_name: str, version: Optional[str], cassettes: Optional[Path] = None):  # type: ignore[no-untyped-def]
     from simulator import Store
 
     from .env import World
 
-    return World(Store().open(set_name, version))
+    return World(Store(cassettes).open(set_name, version))
 
 
 @bench_app.command("tasks")
@@ -35,12 +41,13 @@ def tasks_cmd(
     set_name: str = typer.Option("kopa", "--set", help="Cassette set."),
     version: Optional[str] = typer.Option(None, help="Version (default: latest)."),
     as_json: bool = typer.Option(False, "--json", help="Print the distribution as JSON."),
+    cassettes: Optional[Path] = _cassettes_option(),
 ) -> None:
     """Validate the tasks, run every gold program and print the task distribution."""
     from .tasks import distribution, gold_run, load_tasks, shape_rules
 
     tasks = load_tasks()
-    world = _world(set_name, version)
+    world = _world(set_name, version, cassettes)
     golds = {t.id: gold_run(t, world) for t in tasks}
     dist = distribution(tasks, golds)
     rules = shape_rules(dist)
@@ -59,6 +66,87 @@ def tasks_cmd(
         console.print(("[green]ok[/green]   " if ok else "[red]FAIL[/red] ") + rule)
     if not all(ok for _r, ok in rules):
         raise typer.Exit(1)
+
+
+@bench_app.command("validate")
+def validate_cmd(
+    set_name: str = typer.Option("kopa", "--set", help="Cassette set."),
+    version: Optional[str] = typer.Option(None, help="Version (default: latest)."),
+    rules: Optional[str] = typer.Option(None, help="Comma-separated rules (default: all)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the findings as JSON."),
+) -> None:
+    """Check every task is a valid measurement (no-tool baseline, record shuffles, ambiguity,
+    leaks, page sizes, shortcuts, wording); exit 1 on any finding."""
+    from .tasks import load_tasks
+    from .validate import RULES, validate
+
+    wanted = [r for r in (rules or "").split(",") if r] or None
+    bad = sorted(set(wanted or []) - set(RULES))
+    if bad:
+        typer.echo(f"error: --rules {','.join(bad)} unknown; choose from {', '.join(RULES)}", err=True)
+        raise typer.Exit(2)
+    tasks = load_tasks()
+    findings = validate(tasks, _world(set_name, version), rules=wanted)
+    if as_json:
+        print(json.dumps([f.to_json() for f in findings], ensure_ascii=False, indent=1))
+    else:
+        for f in findings:
+            console.print(f"[red]{f.rule}[/red] {f.task}: {f.detail}", highlight=False)
+        console.print(f"{len(findings)} findings over {len(tasks)} tasks "
+                      f"({len({f.task for f in findings})} tasks affected)")
+    if findings:
+        raise typer.Exit(1)
+
+
+_STAT_COLS = ("tasks", "calls_mean", "calls_max", "parallel_pct", "chained_multi_pct", "junction_median",
+              "junction_max", "needs_all_pages", "genuine_all_pages", "cross_platform_pct", "heldout_tasks")
+
+
+def _stats_markdown(st: dict, rows: list) -> str:  # type: ignore[type-arg]
+    lines = ["| group | " + " | ".join(_STAT_COLS) + " |", "|---" * (len(_STAT_COLS) + 1) + "|"]
+    groups = [("all", st["overall"])] + [(f"platform {k}", v) for k, v in st["by_platform"].items()] + \
+        [(f"domain {k}", v) for k, v in st["by_domain"].items()]
+    for name, m in groups:
+        lines.append(f"| {name} | " + " | ".join(str(m.get(c, "")) for c in _STAT_COLS) + " |")
+    lines += ["", "| measure | paper | ours | target met |", "|---|---|---|---|"]
+    lines += [f"| {r['measure']} | {r['paper']} | {r['ours']} | {'yes' if r['meets'] else 'no'} |" for r in rows]
+    return "\n".join(lines)
+
+
+@bench_app.command("stats")
+def stats_cmd(
+    set_name: str = typer.Option("kopa", "--set", help="Cassette set."),
+    version: Optional[str] = typer.Option(None, help="Version (default: latest)."),
+    heldout: str = typer.Option("nec,lawgokr,tago", help="Held-out platforms (the split)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the measures as JSON."),
+    markdown: bool = typer.Option(False, "--markdown", help="Print Markdown tables (docs/bench.md)."),
+) -> None:
+    """The task set's difficulty (calls, parallelism, junction cardinality, pages, platforms),
+    overall, per platform and per domain, set against the paper's figures."""
+    from .stats import bench_stats, paper_rows
+    from .tasks import load_tasks
+
+    st = bench_stats(load_tasks(), _world(set_name, version), tuple(h for h in heldout.split(",") if h))
+    rows = paper_rows(st["overall"])
+    if as_json:
+        print(json.dumps({**st, "paper": rows}, ensure_ascii=False, indent=1))
+        return
+    if markdown:
+        print(_stats_markdown(st, rows))
+        return
+    tab = Table(title=f"KOPA-Bench difficulty on {st['version']} ({st['content_hash'][:12]})")
+    tab.add_column("group", no_wrap=True)
+    for c in _STAT_COLS:
+        tab.add_column(c)
+    for name, m in [("all", st["overall"]), *st["by_platform"].items(), *st["by_domain"].items()]:
+        tab.add_row(name, *(str(m.get(c, "")) for c in _STAT_COLS))
+    console.print(tab)
+    cmp_tab = Table(title="Against the paper")
+    for c in ("measure", "paper", "ours", "target met"):
+        cmp_tab.add_column(c)
+    for r in rows:
+        cmp_tab.add_row(r["measure"], r["paper"], str(r["ours"]), "[green]yes[/green]" if r["meets"] else "[red]no[/red]")
+    console.print(cmp_tab)
 
 
 def _run_audit(edge: Path, heldout: tuple[str, ...], near_threshold: float = 0.5):  # type: ignore[no-untyped-def]
@@ -139,11 +227,14 @@ def run_cmd(
     model: Optional[str] = typer.Option(None, help="Model name (openai agent)."),
     api_key: Optional[str] = typer.Option(None, help="API key (default $OPENAI_API_KEY)."),
     temperature: float = typer.Option(0.7, help="Sampling temperature (openai agent)."),
+    tools: str = typer.Option("all", "--tools", help="Tools the openai agent sees: all (every catalog tool) "
+                                                     "or platform (only the task's platforms: an ablation)."),
     task_ids: Optional[str] = typer.Option(None, "--tasks", help="Comma-separated task ids."),
     heldout: str = typer.Option("nec,lawgokr,tago", help="Held-out platforms (split)."),
     set_name: str = typer.Option("kopa", "--set", help="Cassette set."),
     version: Optional[str] = typer.Option(None, help="Pinned version (default: latest)."),
     edge: Optional[Path] = typer.Option(None, "--edge", help="EDGE dataset to audit against (recorded in the run)."),
+    cassettes: Optional[Path] = _cassettes_option(),
 ) -> None:
     """Run an agent on every task × seed and write results.jsonl, summary.json, summary.md."""
     from .agents import make_agent
@@ -155,14 +246,18 @@ def run_cmd(
     if task_ids:
         wanted = set(task_ids.split(","))
         tasks = [t for t in tasks if t.id in wanted]
-    world = _world(set_name, version)
+    world = _world(set_name, version, cassettes)
     kwargs = {}
     meta = {}
     if agent == "openai":
-        kwargs = {"base_url": base_url, "model": model, "api_key": api_key, "temperature": temperature}
+        if tools not in ("all", "platform"):
+            typer.echo(f"error: --tools {tools!r}; use all or platform", err=True)
+            raise typer.Exit(2)
+        kwargs = {"base_url": base_url, "model": model, "api_key": api_key, "temperature": temperature,
+                  "tool_scope": tools}
     a = make_agent(agent, **kwargs)
     if agent == "openai":
-        meta = {"model": a.model, "base_url": a.base_url}  # type: ignore[attr-defined]
+        meta = {"model": a.model, "base_url": a.base_url, "tools": tools}  # type: ignore[attr-defined]
     if workers is None:
         workers = 8 if agent == "openai" else 1
     cfg = RunConfig(seeds=seeds, k=k, max_turns=max_turns, max_calls=max_calls, workers=workers,
@@ -208,7 +303,8 @@ def report_cmd(
     except FileNotFoundError as exc:
         console.print(f"[red]{exc}[/red]")
         raise typer.Exit(1) from exc
-    console.print((out / "summary.md").read_text(encoding="utf-8"))
+    # Plain text: summary.md holds `pip install 'kopa-sim[plots]'`, which markup would eat.
+    console.print((out / "summary.md").read_text(encoding="utf-8"), markup=False, highlight=False)
 
 
 if __name__ == "__main__":

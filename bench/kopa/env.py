@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from simulator import Catalog, FaultConfig, Resolver, load_catalog
-from simulator.tools import LRU, Observation, ToolCaller, arg_text, body_text
+from simulator import BoundedCache, Catalog, FaultConfig, Resolver, load_catalog
+from simulator.tools import Observation, ToolCaller, arg_text, body_text
 
 __all__ = ["CallRecord", "ToolEnv", "World", "arg_text", "body_text"]
 
@@ -80,11 +80,19 @@ class World:
                  faults: FaultConfig | None = None) -> None:
         self.version = version
         self.catalog = catalog or load_catalog()
-        self.resolver = Resolver(version, self.catalog, faults=faults)
-        self.caller = ToolCaller(self.resolver, memo_size=MEMO_SIZE)
-        self._faulted: LRU[FaultConfig, World] = LRU(FAULT_WORLDS)
+        self.caller = ToolCaller(Resolver(version, self.catalog, faults=faults), memo_size=MEMO_SIZE)
+        self._faulted: BoundedCache[FaultConfig, World] = BoundedCache(FAULT_WORLDS)
         #: Gold runs on this version by task id (filled by ``bench.kopa.tasks.gold_run``).
-        self.gold: LRU[str, Any] = LRU(GOLD_MEMO)
+        self.gold: BoundedCache[str, Any] = BoundedCache(GOLD_MEMO)
+
+    @property
+    def resolver(self) -> Resolver:
+        """The resolver answering this world's calls (setting it starts a fresh memo)."""
+        return self.caller.resolver
+
+    @resolver.setter
+    def resolver(self, resolver: Resolver) -> None:
+        self.caller = ToolCaller(resolver, catalog=self.catalog, memo_size=MEMO_SIZE)
 
     @property
     def content_hash(self) -> str:

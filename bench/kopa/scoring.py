@@ -1,20 +1,24 @@
 """Scoring on three axes (RESPONSE, ACTION, ENVIRONMENT) and the failure taxonomy.
 
 Everything here reads the task, its gold run and the episode's trace; nothing asks a model.
+ACTION and ENVIRONMENT are defined by the information the trajectory obtained, not by one
+call sequence (:func:`score_episode`; docs/bench.md, "Scoring").
 """
 
 from __future__ import annotations
 
+import json
+import re
 import threading
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .checkers import check_answer
 from .env import CallRecord
-from .program import CallStep, Program
+from .program import OpStep, Program
 from .tasks import Gold, Task
 
-__all__ = ["FAILURE_CLASSES", "Score", "score_episode"]
+__all__ = ["FAILURE_CLASSES", "Score", "consumers", "score_episode"]
 
 #: Failure classes in precedence order (the first that applies is the primary class).
 FAILURE_CLASSES = (
@@ -27,7 +31,6 @@ FAILURE_CLASSES = (
     "tool_error",
     "wrong_answer",
 )
-PAGING_ROLES = ("page", "page_size", "range_start", "range_end", "auth", "format")
 
 
 @dataclass
@@ -57,35 +60,103 @@ def _norm(v: Any) -> str:
     return str(v).strip()
 
 
-def _match_args(task: Task, step: CallStep, catalog: Any) -> list[str]:
-    ep = catalog.endpoint(step.call)
-    roles = {p.name: p for p in ep.params}
-    names = set(task.program.ref_args(step))
-    for k in step.args:
-        p = roles.get(k)
-        if p is not None and p.required and p.role not in PAGING_ROLES:
-            names.add(k)
-    return sorted(names)
+def _code_params(p: Program) -> set[tuple[str, str]]:
+    return {(c.call, k) for c in p.calls() for k in p.ref_args(c)}
 
 
-def _required(task: Task, gold: Gold, catalog: Any) -> dict[str, list[tuple[str, tuple[tuple[str, str], ...]]]]:
-    """Call step id → distinct required call keys (tool, matching args) of the gold run."""
-    out: dict[str, list[tuple[str, tuple[tuple[str, str], ...]]]] = {}
-    for c in task.program.calls():
-        names = _match_args(task, c, catalog)
-        keys: list[tuple[str, tuple[tuple[str, str], ...]]] = []
-        for i in gold.step_calls.get(c.id, []):
-            rec = gold.trace[i]
-            key = (rec.tool, tuple((n, _norm(rec.args.get(n, ""))) for n in names))
-            if key not in keys:
-                keys.append(key)
-        out[c.id] = keys
+def consumers(p: Program, sid: str) -> list[Any]:
+    """Every op step or ``$ref`` expression that reads step ``sid`` (in program order)."""
+    out: list[Any] = []
+
+    def walk(e: Any) -> None:
+        if isinstance(e, dict):
+            if e.get("$ref") == sid:
+                out.append(e)
+            for v in e.values():
+                walk(v)
+        elif isinstance(e, list):
+            for v in e:
+                walk(v)
+
+    for s in p.steps:
+        if isinstance(s, OpStep) and sid in (s.from_, s.with_, *(s.steps or [])):
+            out.append(s)
+        walk(s.model_dump(by_alias=True, exclude={"id", "from_", "with_", "steps"}))
+    walk(p.answer)
     return out
 
 
-def _matches(rec: CallRecord, key: tuple[str, tuple[tuple[str, str], ...]]) -> bool:
-    tool, args = key
-    return rec.tool == tool and all(_norm(rec.args.get(k, "")) == v for k, v in args)
+def _rkey(rec: Any) -> str:
+    """A record's identity across calls (the fan-out item the runner adds left out)."""
+    if isinstance(rec, dict):
+        rec = {k: v for k, v in rec.items() if k != "_item"}
+    return json.dumps(rec, ensure_ascii=False, sort_keys=True, default=str)
+
+
+@dataclass
+class _Need:
+    """What one call step of the gold contributes: records (per collection) the answer needs."""
+
+    step: str
+    tool: str
+    #: collection filters → keys of the records the answer needs from it
+    groups: dict[tuple[tuple[str, str], ...], set[str]]
+    #: the records only get counted: a ``totalCount`` of the right collection is as good
+    counted: bool
+    whole: bool
+
+
+def _needs(task: Task, gold: Gold) -> list[_Need]:
+    """Per call step: the records the gold answer depends on (filtered ones, or all)."""
+    p = task.program
+    out = []
+    for c in p.calls():
+        idxs = gold.step_calls.get(c.id, [])
+        if not idxs:
+            continue  # a branch the gold did not take
+        cons = consumers(p, c.id)
+        filters = [x for x in cons if isinstance(x, OpStep) and x.op == "filter"]
+        if cons and len(filters) == len(cons):
+            keep = {_rkey(r) for f in filters for r in (gold.outputs.get(f.id) or [])}
+            whole = False
+            counted = all(all(isinstance(y, OpStep) and y.op == "count" for y in consumers(p, f.id))
+                          for f in filters)
+        else:
+            keep = None
+            whole = True
+            counted = bool(cons) and all(isinstance(x, OpStep) and x.op == "count" for x in cons)
+        groups: dict[tuple[tuple[str, str], ...], set[str]] = {}
+        for i in idxs:
+            rec = gold.trace[i]
+            g = groups.setdefault(tuple(sorted(rec.filters.items())), set())
+            g |= {k for k in map(_rkey, rec.records) if keep is None or k in keep}
+        out.append(_Need(c.id, c.call, groups, counted, whole))
+    return out
+
+
+def _observed(trace: list[CallRecord]) -> dict[str, set[str]]:
+    seen: dict[str, set[str]] = {}
+    for r in trace:
+        if r.ok:
+            seen.setdefault(r.tool, set()).update(map(_rkey, r.records))
+    return seen
+
+
+def _satisfied(need: _Need, trace: list[CallRecord], seen: dict[str, set[str]]) -> list[dict[str, Any]]:
+    """The collections of ``need`` whose needed records the trajectory did not obtain."""
+    gaps = []
+    got = seen.get(need.tool, set())
+    for filt, keys in need.groups.items():
+        if keys <= got:
+            continue
+        if need.counted and any(
+                r.ok and r.tool == need.tool and set(filt) <= set(r.filters.items()) and r.total == len(keys)
+                for r in trace):
+            continue  # the count read from totalCount of the same (or a narrower) collection
+        touched = any(r.ok and r.tool == need.tool and set(filt) <= set(r.filters.items()) for r in trace)
+        gaps.append({"step": need.step, "tool": need.tool, "filters": dict(filt), "needed": len(keys),
+                     "obtained": len(keys & got), "whole": need.whole, "touched": touched})
+    return gaps
 
 
 def _scalars(v: Any, out: set[str]) -> None:
@@ -101,10 +172,6 @@ def _scalars(v: Any, out: set[str]) -> None:
             s = str(int(v))
         if s and len(s) <= 64:
             out.add(s)
-
-
-def _code_params(p: Program) -> set[tuple[str, str]]:
-    return {(c.call, k) for c in p.calls() for k in p.ref_args(c)}
 
 
 _VALUES: dict[int, tuple[list[dict[str, Any]], frozenset[str]]] = {}
@@ -129,6 +196,19 @@ def _values_of(records: list[dict[str, Any]]) -> frozenset[str]:
     return vals
 
 
+_DATE = re.compile(r"(\d{4})\s*(?:년|[-./])\s*(\d{1,2})\s*(?:월|[-./])(?:\s*(\d{1,2})\s*일?)?")
+
+
+def _question_dates(question: str) -> set[str]:
+    """Dates the question states, as APIs write them (``2025년 3월 14일`` → 20250314, 202503)."""
+    out: set[str] = set()
+    for y, m, d in _DATE.findall(question):
+        out.add(f"{y}{int(m):02d}")
+        if d:
+            out.add(f"{y}{int(m):02d}{int(d):02d}")
+    return out
+
+
 def _invented(task: Task, trace: list[CallRecord]) -> list[dict[str, Any]]:
     """Calls whose code arguments were never seen in earlier outputs or the question.
 
@@ -136,13 +216,14 @@ def _invented(task: Task, trace: list[CallRecord]) -> list[dict[str, Any]]:
     earlier successful call's records (codes are often cut: a 10-digit region code → LAWD_CD).
     """
     codes = _code_params(task.program)
+    said = _question_dates(task.question)
     out = []
     for i, rec in enumerate(trace):
         for k, v in rec.args.items():
             if (rec.tool, k) not in codes:
                 continue
             v = _norm(v)
-            if not v or v in task.question:
+            if not v or v in task.question or v in said:
                 continue
             earlier = [_values_of(r.records) for r in trace[:i] if r.ok]
             if any(v in vals for vals in earlier):
@@ -151,47 +232,6 @@ def _invented(task: Task, trace: list[CallRecord]) -> list[dict[str, Any]]:
                 continue
             out.append({"call": rec.index, "tool": rec.tool, "arg": k, "value": v})
     return out
-
-
-def _coverage(gold: Gold, task: Task, trace: list[CallRecord]) -> list[dict[str, Any]]:
-    """Collections a ``pages: all`` step needs whose every record the agent did not fetch."""
-    gaps = []
-    for c in task.program.calls():
-        if c.pages != "all":
-            continue
-        groups: dict[tuple[tuple[str, str], ...], int] = {}
-        for i in gold.step_calls.get(c.id, []):
-            rec = gold.trace[i]
-            groups[tuple(sorted(rec.filters.items()))] = rec.total or 0
-        for filt, total in groups.items():
-            want = dict(filt)
-            best = 0
-            touched = False
-            by_coll: dict[tuple[tuple[str, str], ...], list[tuple[int, int]]] = {}
-            for rec in trace:
-                if rec.tool != c.call or not rec.ok:
-                    continue
-                if not set(rec.filters.items()) <= set(want.items()):
-                    continue
-                touched = True
-                by_coll.setdefault(tuple(sorted(rec.filters.items())), []).append(
-                    (rec.offset, rec.offset + len(rec.records)))
-            covered_all = False
-            for coll, spans in by_coll.items():
-                coll_total = next((r.total or 0 for r in trace if r.tool == c.call and r.ok
-                                   and tuple(sorted(r.filters.items())) == coll), 0)
-                pos = 0
-                for a, b in sorted(spans):
-                    if a > pos:
-                        break
-                    pos = max(pos, b)
-                best = max(best, pos)
-                if pos >= coll_total:
-                    covered_all = True
-            if not covered_all:
-                gaps.append({"step": c.id, "tool": c.call, "filters": want, "total": total,
-                             "fetched": best, "touched": touched})
-    return gaps
 
 
 def score_episode(
@@ -203,51 +243,69 @@ def score_episode(
     catalog: Any,
     budget_exhausted: bool = False,
 ) -> Score:
-    """Score one episode on the three axes and label its failures."""
+    """Score one episode on the three axes and label its failures.
+
+    The axes ask what the trajectory *obtained*, not which calls it made, so any valid
+    strategy passes (a name filter instead of a code lookup, one call of the maximum page
+    size, ``totalCount`` instead of counting records):
+
+    - RESPONSE: the final answer passes the task's checker.
+    - ACTION: every collection the gold answer draws on (each lookup, each fan-out item, each
+      dependent call) was queried by some successful call of the same tool with the same or
+      narrower filters, and no code argument was invented (one never seen in the question or
+      an earlier result).
+    - ENVIRONMENT: every record the gold answer depends on was observed in a tool result of
+      the same tool (for a step whose records are only counted, a ``totalCount`` of the same
+      or a narrower collection will do).
+
+    On both, a lookup whose dependants were all obtained another way (a name filter) is not
+    needed.
+    """
     prog = task.program
-    response = check_answer(answer, gold.answer, task.check)
-    required = _required(task, gold, catalog)
-    missing: list[dict[str, Any]] = []
-    first_at: dict[str, int] = {}
-    for sid, keys in required.items():
-        for key in keys:
-            idx = next((r.index for r in trace if r.ok and _matches(r, key)), None)
-            if idx is None:
-                missing.append({"step": sid, "tool": key[0], "args": dict(key[1])})
-            else:
-                first_at.setdefault(sid, idx)
-                first_at[sid] = min(first_at[sid], idx)
-    order_errors = []
-    for c in prog.calls():
-        for a in prog.call_ancestors(c):
-            if c.id in first_at and a in first_at and first_at[a] > first_at[c.id]:
-                order_errors.append({"step": c.id, "before": a})
-    action = not missing and not order_errors
+    response = check_answer(answer, gold.answer, task.check, task.question)
+    seen = _observed(trace)
+    needs = _needs(task, gold)
+    gaps_of = {n.step: _satisfied(n, trace, seen) for n in needs}
     invented = _invented(task, trace)
-    gaps = _coverage(gold, task, trace)
-    environment = not invented and not gaps
+    lookups = {c.id for c in prog.lookup_steps()}
+    dependants = {c.id: [d.id for d in prog.calls() if c.id in prog.call_ancestors(d)] for c in prog.calls()}
+
+    def ok(sid: str, depth: int = 0) -> bool:
+        if not gaps_of.get(sid):
+            return True
+        # a lookup made unnecessary: everything it feeds was obtained another way (an invented
+        # code still fails ACTION on its own)
+        deps = [d for d in dependants.get(sid, []) if d in gaps_of]
+        return sid in lookups and bool(deps) and depth < 16 and all(ok(d, depth + 1) for d in deps)
+
+    unmet = [g for sid, gs in gaps_of.items() if not ok(sid) for g in gs]
+    untouched = [g for g in unmet if not g["touched"]]
+    lookup_gaps = [g for g in untouched if g["step"] in lookups]
+    action = not untouched and not invented
+    environment = not unmet
 
     labels: list[str] = []
     if budget_exhausted:
         labels.append("budget_exhausted")
     called = {r.tool for r in trace}
+    invented_tools = {i["tool"] for i in invented}
     for lk in prog.lookup_steps():
-        dependents = [c for c in prog.calls() if lk.id in prog.call_ancestors(c)]
-        if lk.call not in called and any(d.call in called for d in dependents):
+        fed = {d.call for d in prog.calls() if lk.id in prog.call_ancestors(d)}
+        if lk.call not in called and (any(g["step"] == lk.id for g in lookup_gaps) or fed & invented_tools):
             labels.append("skipped_lookup")
             break
     for c in prog.calls():
-        keys = required.get(c.id, [])
-        if c.foreach is not None and len(keys) > 1:
-            hit = sum(1 for k in keys if any(r.ok and _matches(r, k) for r in trace))
-            if 0 < hit < len(keys):
+        groups = next((n.groups for n in needs if n.step == c.id), {})
+        if c.foreach is not None and len(groups) > 1:
+            missed = sum(1 for g in unmet if g["step"] == c.id)
+            if 0 < missed < len(groups):
                 labels.append("one_to_many")
                 break
-    if any(g["touched"] for g in gaps):
+    if any(g["whole"] and g["touched"] and g["obtained"] > 0 for g in unmet):
         labels.append("first_page")
     if invented and "skipped_lookup" not in labels:
         labels.append("invented_args")
-    if missing and not invented and not labels:
+    if unmet and not invented and not labels:
         labels.append("wrong_args")
     if any(not r.ok and r.source != "budget" for r in trace):
         labels.append("tool_error")
@@ -261,7 +319,6 @@ def score_episode(
         environment=environment,
         failures=failures,
         primary=failures[0] if failures else None,
-        details={"missing_calls": missing[:10], "order_errors": order_errors[:10],
-                 "invented": invented[:10], "page_gaps": gaps[:10],
-                 "gold_answer": gold.answer},
+        details={"missing_calls": unmet[:10], "invented": invented[:10],
+                 "page_gaps": [g for g in unmet if g["whole"]][:10], "gold_answer": gold.answer},
     )

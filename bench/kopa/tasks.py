@@ -62,6 +62,9 @@ class Tags(BaseModel):
     junctions: list[Literal["SEQ", "FAN", "DRV", "SEM", "CMP", "COND"]] = Field(min_length=1)
     needs_all_pages: bool | None = None
     parallel: bool | None = None
+    #: A single filtered call that reaches the answer without the lookup chain (``tool
+    #: PARAM=name``): both routes are valid, and the chain is not counted as required.
+    shortcut: str | None = None
 
 
 class Task(BaseModel):

@@ -19,8 +19,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from simulator import CallFailed, Endpoint, ProgramError, Resolver
-from simulator.tools import LRU, PageCall, PagedResult, PageFailed, ToolCaller, read_pages
+from simulator import BoundedCache, CallFailed, Endpoint, ProgramError, Resolver
+from simulator.tools import PageCall, PagedResult, PageFailed, ToolCaller, read_pages
 
 from ..observe import scalar
 from ..transforms import apply_transform
@@ -74,7 +74,7 @@ class PagedExecutor:
 
     def __post_init__(self) -> None:
         self._caller = ToolCaller(self.resolver, fmt="native", memo_size=0)
-        self._memo: LRU[str, PagedResult | str] = LRU(self.memo_size)
+        self._memo: BoundedCache[str, PagedResult | str] = BoundedCache(self.memo_size)
 
     @property
     def requests(self) -> int:

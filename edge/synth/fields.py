@@ -10,28 +10,19 @@ import re
 from typing import Any
 
 from simulator import Catalog, Endpoint
+from simulator.cache import BoundedCache
 
 from ..observe import scalar
 from .execute import as_number
 from .korean import clean_desc
 from .semantics import field_type
 
-__all__ = ["QUANTITIES", "FieldRoles", "column", "field_desc", "roles", "tool_desc"]
-
-_COL_CACHE: dict[tuple[int, str], tuple[list[dict[str, Any]], list[str | None]]] = {}
-
+__all__ = ["QUANTITIES", "FieldMemo", "FieldRoles", "column", "field_desc", "roles", "tool_desc"]
 
 def column(records: list[dict[str, Any]], name: str) -> list[str | None]:
-    """``scalar`` of field ``name`` for every record (cached per result list)."""
-    key = (id(records), name)
-    hit = _COL_CACHE.get(key)
-    if hit is not None and hit[0] is records and len(hit[1]) == len(records):
-        return hit[1]
-    col = [scalar(r.get(name)) for r in records]
-    if len(_COL_CACHE) > 20000:
-        _COL_CACHE.clear()
-    _COL_CACHE[key] = (records, col)
-    return col
+    """``scalar`` of field ``name`` for every record."""
+    return [scalar(r.get(name)) for r in records]
+
 
 _DATE = re.compile(r"(ymd|dt|date|_de$|일자|일시|날짜|시각|time|연도|year|^ay$|dtm|birth|기념일|생년|_ym$|yy)", re.I)
 _IDLIKE = re.compile(r"(cd$|code|_id$|id$|^id|_no$|no$|번호|코드|seq|sn$|link|url|tel|email|image|mst|^num$|giho|order)", re.I)
@@ -71,20 +62,46 @@ class FieldRoles:
         return [n for n in self.number if allowed(op, self.types.get(n, "text"))]
 
 
-_ROLE_CACHE: dict[tuple[str, int, int], tuple[list[dict[str, Any]], FieldRoles]] = {}
-
-
 def roles(catalog: Catalog, tool: str, records: list[dict[str, Any]]) -> FieldRoles:
-    """Roles of ``tool``'s fields given the ``records`` one call returned (cached per result)."""
-    key = (tool, id(records), len(records))
-    hit = _ROLE_CACHE.get(key)
-    if hit is not None and hit[0] is records:
-        return hit[1]
-    fr = _roles(catalog, tool, records)
-    if len(_ROLE_CACHE) > 4096:
-        _ROLE_CACHE.clear()
-    _ROLE_CACHE[key] = (records, fr)
-    return fr
+    """Roles of ``tool``'s fields given the ``records`` one call returned."""
+    return _roles(catalog, tool, records)
+
+
+class FieldMemo:
+    """Columns and field roles of call results, kept by their owner (a sampler), bounded.
+
+    A result is known by its list's identity; each entry holds the list, so an id is never
+    reused while it is kept.
+    """
+
+    def __init__(self, catalog: Catalog, size: int = 4096) -> None:
+        self.catalog = catalog
+        self._columns: BoundedCache[tuple[int, str], tuple[list[dict[str, Any]], list[str | None]]] = (
+            BoundedCache(size * 4)
+        )
+        self._roles: BoundedCache[tuple[str, int, int], tuple[list[dict[str, Any]], FieldRoles]] = (
+            BoundedCache(size)
+        )
+
+    def column(self, records: list[dict[str, Any]], name: str) -> list[str | None]:
+        """``column(records, name)``, computed once per result list."""
+        key = (id(records), name)
+        hit = self._columns.get(key)
+        if hit is not None and hit[0] is records and len(hit[1]) == len(records):
+            return hit[1]
+        col = column(records, name)
+        self._columns.put(key, (records, col))
+        return col
+
+    def roles(self, tool: str, records: list[dict[str, Any]]) -> FieldRoles:
+        """``roles(catalog, tool, records)``, computed once per result list."""
+        key = (tool, id(records), len(records))
+        hit = self._roles.get(key)
+        if hit is not None and hit[0] is records:
+            return hit[1]
+        fr = _roles(self.catalog, tool, records)
+        self._roles.put(key, (records, fr))
+        return fr
 
 
 def _roles(catalog: Catalog, tool: str, records: list[dict[str, Any]]) -> FieldRoles:

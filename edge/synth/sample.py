@@ -32,7 +32,7 @@ from ..observe import Observations, scalar
 from ..proposers import Binding
 from ..transforms import apply_transform
 from .execute import CallFailed, PagedExecutor, PagedResult, ProgramError
-from .fields import _IDLIKE, column, roles
+from .fields import _IDLIKE, FieldMemo
 from .semantics import allowed
 
 __all__ = ["JUNCTIONS", "Draft", "Sampler", "sane_edges"]
@@ -153,6 +153,8 @@ class Sampler:
         self._fs_cache: dict[tuple[str, str, str], list[str]] = {}
         #: Set while a FAN or CMP chain is built: its start must be a multi-record list.
         self.want_set = False
+        #: Columns and field roles of the call results this sampler reads.
+        self.fields = FieldMemo(catalog)
 
     # ---- graph facts -----------------------------------------------------------------
     def is_lookup(self, tool: str) -> bool:
@@ -199,7 +201,7 @@ class Sampler:
             full = self._full.call(tool, {})
         except CallFailed:
             return None
-        fr = roles(self.catalog, tool, full.records)
+        fr = self.fields.roles(tool, full.records)
         labs = [n for n in names if n in fr.label]
         if not labs:
             return None
@@ -207,7 +209,7 @@ class Sampler:
         key = (tool, lab, nxt.key if nxt is not None else "")
         cands = self._fs_cache.get(key)
         if cands is None:
-            col = column(full.records, lab)
+            col = self.fields.column(full.records, lab)
             counts = Counter(col)
             ok: Any = range(len(col))
             if nxt is not None:  # only entities whose onward call was recorded
@@ -357,9 +359,9 @@ class Sampler:
         """Choose one value of ``b.source_field`` from ``res`` (by name, or by a reduction)."""
         recs = res.records
         f = b.source_field
-        fr = roles(self.catalog, b.source_tool, recs)
+        fr = self.fields.roles(b.source_tool, recs)
         large = len(recs) > FAN_MAX or len(res.pages) > 1
-        fcol = column(recs, f)
+        fcol = self.fields.column(recs, f)
         distinct = set(fcol) - {None}
         if not distinct:
             return None
@@ -370,7 +372,7 @@ class Sampler:
             d.parts.append({"kind": "pick_one", "tool": b.source_tool, "field": f})
             d.junctions.append("SEQ")
             return vid, v
-        labelled = [lab for lab in fr.label if any(x and y and x != y for x, y in zip(column(recs, lab), fcol))]
+        labelled = [lab for lab in fr.label if any(x and y and x != y for x, y in zip(self.fields.column(recs, lab), fcol))]
         keys = fr.numbers_for("argmax")
         use_drv = force_drv or (allow_drv and large and keys and self.rng.random() < 0.5) or not labelled
         if use_drv and keys:
@@ -379,7 +381,7 @@ class Sampler:
             where = None
             if fr.category and self.rng.random() < 0.4:
                 cf = self.rng.choice(fr.category)
-                cv = sorted(Counter(x for x in column(recs, cf) if x).items(), key=lambda t: (-t[1], t[0]))
+                cv = sorted(Counter(x for x in self.fields.column(recs, cf) if x).items(), key=lambda t: (-t[1], t[0]))
                 where = {"field": cf, "op": "eq", "value": self.rng.choice(cv[:4])[0]}
             st: dict[str, Any] = {"op": op, "from": sid, "key": key, "field": f}
             if where:
@@ -395,7 +397,7 @@ class Sampler:
         if not labelled:
             return None
         lab = self.rng.choice(labelled)
-        lcol = column(recs, lab)
+        lcol = self.fields.column(recs, lab)
         counts = Counter(lcol)
         cands = [i for i, (x, y) in enumerate(zip(lcol, fcol)) if x and y and counts[x] == 1 and x != y]
         if not cands:
@@ -425,7 +427,7 @@ class Sampler:
     # ---- final reductions -------------------------------------------------------------------
     def final(self, d: Draft, sid: str, res: PagedResult, tool: str, prefer_drv: bool = False) -> bool:
         recs = res.records
-        fr = roles(self.catalog, tool, recs)
+        fr = self.fields.roles(tool, recs)
         opts: list[dict[str, Any]] = []
         if len(recs) > 1:
             opts.append({"op": "count", "from": sid})
@@ -622,7 +624,7 @@ class Sampler:
 
     def _fan_set(self, d: Draft, sid: str, res: PagedResult, b: Binding) -> tuple[str, list[str], dict[str, Any]] | None:
         recs = res.records
-        fr = roles(self.catalog, b.source_tool, recs)
+        fr = self.fields.roles(b.source_tool, recs)
         f = b.source_field
         distinct = list(dict.fromkeys(s for r in recs if (s := scalar(r.get(f)))))
         lo, hi = FAN_SET
@@ -638,7 +640,7 @@ class Sampler:
         if len(distinct) > hi and labs:
             # a few entities the question names (their codes must be looked up first)
             lab = self.rng.choice(labs)
-            lcol, fcol = column(recs, lab), column(recs, f)
+            lcol, fcol = self.fields.column(recs, lab), self.fields.column(recs, f)
             counts = Counter(lcol)
             idx = [i for i, (x, y) in enumerate(zip(lcol, fcol)) if x and y and counts[x] == 1 and x != y
                    and self.answerable(b, y) and self.fits(b, recs[i])]
@@ -683,7 +685,7 @@ class Sampler:
         d.bound.extend(vals)
         d.edges.append((main.source_tool, main.target_tool))
         d.junctions.append("FAN")
-        fr = roles(self.catalog, main.source_tool, res.records)
+        fr = self.fields.roles(main.source_tool, res.records)
         op = self.rng.choice(("map_sum", "map_argmax", "map_argmin"))
         sizes = {len(r.records) for _v, r in m} if isinstance(m, list) else set()
         if len(sizes) == 1:
@@ -756,11 +758,11 @@ class Sampler:
         return {"op": "pick", "from": sid, "field": self.rng.choice(opts)}
 
     def _two_labels(self, res: PagedResult, b: Binding) -> tuple[str, list[str]] | None:
-        fr = roles(self.catalog, b.source_tool, res.records)
+        fr = self.fields.roles(b.source_tool, res.records)
         if not fr.label:
             return None
         lab = self.rng.choice(fr.label)
-        lcol, fcol = column(res.records, lab), column(res.records, b.source_field)
+        lcol, fcol = self.fields.column(res.records, lab), self.fields.column(res.records, b.source_field)
         counts = Counter(lcol)
         cands = [i for i, (x, y) in enumerate(zip(lcol, fcol)) if x and y and counts[x] == 1 and x != y]
         rec = self.obs.recorded(b.target_tool, b.target_param)
@@ -793,8 +795,8 @@ class Sampler:
             d.bound.append(v)
             results.append((s, r, args))
         d.edges.append((main.source_tool, main.target_tool))
-        fr = roles(self.catalog, main.target_tool, results[0][1].records)
-        other = roles(self.catalog, main.target_tool, results[1][1].records).number
+        fr = self.fields.roles(main.target_tool, results[0][1].records)
+        other = self.fields.roles(main.target_tool, results[1][1].records).number
         metric: dict[str, Any] = {"op": "count"}
         op = self.rng.choice(("sum", "max"))
         nums = [n for n in fr.numbers_for(op) if n in other]

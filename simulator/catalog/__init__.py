@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from .loader import DATA_DIR, Catalog, Match, load_catalog, load_platform_file
+from .loader import DATA_DIR, DEFAULT_TIER, Catalog, Match, load_catalog, load_platform_file
 from .models import CATALOG_FORMAT, Endpoint, FieldSpec, FilterRule, KeyLayout, Param, Platform, QuerySemantics
 from .requests import build_request
+from .tiers import TIERS
 
 __all__ = [
     "CATALOG_FORMAT",
     "DATA_DIR",
+    "DEFAULT_TIER",
     "Catalog",
     "Endpoint",
     "FieldSpec",
@@ -18,6 +20,7 @@ __all__ = [
     "Param",
     "Platform",
     "QuerySemantics",
+    "TIERS",
     "build_request",
     "load_catalog",
     "load_platform_file",

@@ -37,8 +37,21 @@ Domain = Literal["traffic", "finance", "education", "law", "politics", "district
 #   format     response format switch (_type, dataType, resultType, type, Type, path segment)
 #   filter     selects records of the endpoint's collection (part of the collection key)
 #   plain      any other parameter (also part of the collection key)
-Role = Literal["auth", "page", "page_size", "range_start", "range_end", "format", "filter", "plain"]
+#   ignore     sent by clients but selects nothing (the real API ignores it: ``MobileApp``);
+#              never part of the collection key, reported in ``x-sim-ignored``
+#   order      orders the collection (OpenDART ``sort``/``sort_mth``): not part of the key;
+#              the resolver orders the recorded collection as ``Param.orders`` says
+Role = Literal[
+    "auth", "page", "page_size", "range_start", "range_end", "format", "filter", "plain",
+    "ignore", "order",
+]
 JsonType = Literal["string", "integer", "number", "boolean", "object", "array"]
+
+
+def _repeated(names: list[str]) -> set[str]:
+    """Names that occur more than once (linear: platforms hold thousands of endpoints)."""
+    seen: set[str] = set()
+    return {n for n in names if n in seen or seen.add(n)}  # type: ignore[func-returns-value]
 
 
 class _Model(BaseModel):
@@ -61,6 +74,27 @@ class Param(_Model):
     default: str | None = None
     #: Other spellings the real API accepts (``ServiceKey`` for ``serviceKey``).
     aliases: list[str] = Field(default_factory=list)
+    #: For role ``order``: what each value orders by. A sort-key param maps values to record
+    #: fields (``date: rcept_dt``); a direction param maps them to ``asc`` / ``desc``. The
+    #: param's ``default`` is the order collections are recorded in (the API's own default).
+    orders: dict[str, str] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _orders_need_role(self) -> Param:
+        if self.orders and self.role != "order":
+            raise ValueError(f"param {self.name!r}: orders is only for role 'order' (role={self.role!r})")
+        if self.role == "order":
+            if not self.orders or self.default is None:
+                raise ValueError(
+                    f"param {self.name!r}: role 'order' needs orders (value -> field, or "
+                    "value -> asc/desc) and a default (the order collections are recorded in)"
+                )
+            if self.default not in self.orders:
+                raise ValueError(
+                    f"param {self.name!r}: default={self.default!r} is not one of orders "
+                    f"{sorted(self.orders)}"
+                )
+        return self
 
     @field_validator("pattern")
     @classmethod
@@ -89,9 +123,13 @@ class FilterRule(_Model):
 
     param: str
     field: str
-    op: Literal["equals", "prefix", "contains", "min", "max"] = "equals"
+    op: Literal["equals", "prefix", "contains", "min", "max", "not_prefix"] = "equals"
     #: Compare after a transform of the record value: ``"slice:0:5"``, ``"digits"``, ``"lower"``.
     transform: str | None = None
+    #: A switch param: only these request values apply the rule, each mapped to the value
+    #: compared with (OpenDART ``last_reprt_at: {Y: "[기재정정]"}`` with ``not_prefix``);
+    #: any other value (the API's default) selects every record.
+    when: dict[str, str] | None = None
 
 
 class QuerySemantics(_Model):
@@ -168,6 +206,11 @@ class Endpoint(_Model):
     domain: str = ""
     #: Wire family of this endpoint (default: its platform's ``dialect``).
     dialect: str = ""
+    #: ``curated`` (hand-made, checked against real bodies), ``measured`` (generated from
+    #: measured responses) or ``partial`` (generated from published facts only).
+    fidelity: Literal["curated", "measured", "partial"] = "curated"
+    #: Where a generated endpoint's facts came from, per aspect (``simulator catalog show``).
+    provenance: dict[str, str] = Field(default_factory=dict)
 
     @field_validator("id")
     @classmethod
@@ -181,7 +224,7 @@ class Endpoint(_Model):
     @model_validator(mode="after")
     def _check(self) -> Endpoint:
         names = [p.name for p in self.params]
-        dupes = {n for n in names if names.count(n) > 1}
+        dupes = _repeated(names)
         if dupes:
             raise ValueError(f"endpoint {self.id!r}: duplicate params {sorted(dupes)}")
         for seg in re.findall(r"\{([^}]+)\}", self.path):
@@ -288,8 +331,7 @@ class Platform(_Model):
                 f"platform {self.id!r}: format={self.format} but this kopa-sim reads catalog "
                 f"format {CATALOG_FORMAT}; update the file or kopa-sim"
             )
-        ids = [e.id for e in self.endpoints]
-        dupes = {i for i in ids if ids.count(i) > 1}
+        dupes = _repeated([e.id for e in self.endpoints])
         if dupes:
             raise ValueError(f"platform {self.id!r}: duplicate endpoint ids {sorted(dupes)}")
         return self

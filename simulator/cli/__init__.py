@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
-import typer
+import sys
+from typing import Annotated, Any, Optional
 
-from . import audit, mcp, record, replay, sandbox, vcr
+import typer
+import typer.main
+
+from . import audit, catalog, mcp, record, replay, sandbox, vcr
+
+__all__ = ["app", "main"]
 
 app = typer.Typer(
     name="simulator",
@@ -13,22 +19,88 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        from .. import __version__
+
+        typer.echo(f"kopa-sim {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        Optional[bool],
+        typer.Option("--version", callback=_show_version, is_eager=True, help="Print the version and exit."),
+    ] = None,
+) -> None:
+    """kopa-sim: record/replay simulator for Korean public open APIs."""
+
+
 replay.register(app)
 
 
-def _plugin_groups() -> None:
+def _plugin_groups(argv: list[str]) -> None:
     """Mount command groups other packages declare under the ``kopa_sim.cli`` entry point
-    group (``simulator edge …`` from ``edge``), so ``simulator`` never imports them itself."""
+    group (``simulator edge …`` from ``edge``), so ``simulator`` never imports them itself.
+
+    A process started for one of simulator's own commands (``simulator serve``) skips them:
+    loading them imports EDGE, KOPA-Bench and GRPO code, a fifth of ``serve``'s start.
+    """
     from importlib.metadata import entry_points
 
+    own = {c.name or (c.callback.__name__ if c.callback else "") for c in app.registered_commands}
+    own |= {g.name or "" for g in app.registered_groups}
+    if len(argv) > 1 and argv[1] in own:
+        return
     for ep in sorted(entry_points(group="kopa_sim.cli"), key=lambda e: e.name):
         app.add_typer(ep.load(), name=ep.name)
 
 
-for _module in (record, sandbox, vcr, mcp, audit):
+for _module in (record, sandbox, vcr, mcp, audit, catalog):
     _module.register(app)
-_plugin_groups()
+_plugin_groups(sys.argv)
+
+
+#: Help-text names for value types, as click writes them (typer writes ``<str>``, ``<int>``).
+_METAVARS = {"str": "TEXT", "int": "INTEGER", "float": "FLOAT", "Path": "PATH", "bool": ""}
+
+
+def _readable_metavars(command: Any) -> Any:
+    """Give every option of ``command`` (and its subcommands) a metavar that reads well:
+    nothing beside a flag (typer prints ``<bool>``), click's ``TEXT``/``INTEGER``/``PATH``
+    beside a value, unless the option names its own (``--cassettes DIR``)."""
+    for param in getattr(command, "params", ()):
+        if getattr(param, "param_type_name", "") != "option" or param.metavar is not None:
+            continue
+        if getattr(param, "is_flag", False):
+            param.metavar = ""
+            continue
+        bare = param.bare_type() if hasattr(param, "bare_type") else ""
+        inner = bare[5:-1] if bare.startswith("list[") else bare
+        if inner in _METAVARS:
+            param.metavar = _METAVARS[inner]
+    for sub in getattr(command, "commands", {}).values():
+        _readable_metavars(sub)
+    return command
 
 
 def main() -> None:
-    app()
+    """The console script: a missing extra or cassette set is one ``error:`` line, exit 1."""
+    from ..errors import SimulatorError
+    from .extras import install_hint, missing_module
+
+    try:
+        _readable_metavars(typer.main.get_command(app))()
+    except (ImportError, RuntimeError) as exc:
+        # Libraries such as TRL wrap a missing dependency in their own RuntimeError.
+        missing = missing_module(exc)
+        if missing is None:
+            raise
+        typer.echo(f"error: {missing} is not installed: {install_hint(missing)}", err=True)
+        sys.exit(1)
+    except SimulatorError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        sys.exit(1)

@@ -8,27 +8,54 @@ from typing import Annotated, NoReturn, Optional
 import typer
 
 from ..errors import SimulatorError
-from ..store import Store, Version
+from ..store import Manifest, Store, Version
 
 CassettesOpt = Annotated[
     Optional[Path],
     typer.Option(
         "--cassettes",
-        help="Cassette directory (default: $KOPA_CASSETTES, else the project's cassettes/).",
+        metavar="DIR",
+        help="Cassette directory (default: $KOPA_CASSETTES, else ./cassettes or your user data "
+        "directory, over the cassettes shipped with kopa-sim).",
         show_default=False,
     ),
 ]
-SetOpt = Annotated[str, typer.Option("--set", help="Cassette set name.")]
+SetOpt = Annotated[str, typer.Option("--set", metavar="NAME", help="Cassette set name.")]
 VersionOpt = Annotated[
     Optional[str],
-    typer.Option("--version", help="Version name or content-hash prefix (default: newest).", show_default=False),
+    typer.Option(
+        "--version",
+        metavar="VERSION",
+        help="Version name or content-hash prefix (default: newest).",
+        show_default=False,
+    ),
 ]
+
+#: Text size from which compiling an index takes about a second or more (≈ 10 MB/s on one
+#: core): such an open says what it is doing first (STYLE: progress on anything over 1 s).
+NOTICE_BYTES = 4 << 20
+
+
+def _text_bytes(store: Store, m: Manifest) -> int:
+    vdir = store.version_dir(m.set, m.version)
+    return sum((vdir / rel).stat().st_size for rel in m.files if (vdir / rel).exists())
 
 
 def open_version(cassettes: Path | None, set_name: str, version: str | None) -> tuple[Store, Version]:
+    """Open a version for a command; a missing set or version is a one-line error.
+
+    A first open of a large version compiles its index: that is said on stderr first.
+    """
     store = Store(cassettes)
     try:
-        return store, store.open(set_name, version)
+        m = store.manifest(set_name, version)
+        if store.needs_compile(m) and (size := _text_bytes(store, m)) >= NOTICE_BYTES:
+            typer.echo(
+                f"compiling the index of {m.set}@{m.version} ({size / 2**20:.0f} MB of text; "
+                f"first use, cached in {store.cache_dir})…",
+                err=True,
+            )
+        return store, store.open(set_name, m.version)
     except SimulatorError as exc:
         fail(str(exc))
 

@@ -6,6 +6,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from .catalog import CatalogOpt, load_tier
 from .common import CassettesOpt, SetOpt, VersionOpt, fail, open_version
 
 
@@ -19,6 +20,7 @@ def mcp(
     version: VersionOpt = None,
     platform: Annotated[Optional[list[str]], typer.Option(help="Only these platforms' tools.")] = None,
     miss: Annotated[str, typer.Option(help="Miss policy: strict or native.")] = "strict",
+    tier: CatalogOpt = None,
 ) -> None:
     """Serve every catalog endpoint as an MCP tool (keys are never asked of the model)."""
     if transport not in ("stdio", "http"):
@@ -33,7 +35,7 @@ def mcp(
     from ..resolve import Resolver
 
     _store, v = open_version(cassettes, set_name, version)
-    server = mcp_server.build_server(Resolver(v, miss=miss), platforms=platform)  # type: ignore[arg-type]
+    server = mcp_server.build_server(Resolver(v, load_tier(tier), miss=miss), platforms=platform)  # type: ignore[arg-type]
     if transport == "stdio":
         mcp_server.run_stdio(server)
     else:

@@ -9,6 +9,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from .catalog import CatalogOpt, load_tier
 from .common import CassettesOpt, fail
 
 
@@ -22,6 +23,7 @@ def record(
     exact: Annotated[bool, typer.Option(help="Also keep every fetched page byte for byte.")] = False,
     source: Annotated[Optional[str], typer.Option(help="Manifest source (default: sandbox with --upstream, else live).")] = None,
     rate: Annotated[Optional[float], typer.Option(help="Requests per second per platform (overrides the plan).")] = None,
+    tier: CatalogOpt = None,
 ) -> None:
     """Record a plan from the live APIs (keys from KOPA_KEY_* variables) into a new version.
 
@@ -31,14 +33,14 @@ def record(
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from ..catalog import load_catalog
     from ..errors import SimulatorError
     from ..record import LiveClient, Recorder, load_plan
     from ..store import Store
+    from ..store.roots import check_writable
 
     if not live:
         fail("recording touches the network: pass --live (with --upstream URL for a sandbox)")
-    catalog = load_catalog()
+    catalog = load_tier(tier)
     console = Console(stderr=True)
     try:
         p = load_plan(plan)
@@ -75,6 +77,11 @@ def record(
     src = source or ("sandbox" if upstream else "live")
     now = recorded_at or datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     store = Store(cassettes)
+    try:
+        check_writable(store.root)
+    except SimulatorError as exc:
+        fail(str(exc))
+    typer.echo(f"recording into {store.roots.describe()}", err=True)  # one line, never wrapped
     with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed} collections"),
                   TimeElapsedColumn(), console=console, transient=True) as bar:
         task = bar.add_task("recording", total=None)

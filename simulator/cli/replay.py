@@ -9,6 +9,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from .catalog import CatalogOpt, catalog_tier, load_tier
 from .common import CassettesOpt, SetOpt, VersionOpt, fail, open_version
 
 
@@ -24,10 +25,18 @@ def serve(
     fault_rate: Annotated[float, typer.Option(help="Fraction of calls that get a fault.")] = 0.1,
     http: Annotated[str, typer.Option(help="HTTP parser: auto (httptools when installed), h11 or httptools.")] = "auto",
     loop: Annotated[str, typer.Option(help="Event loop: auto (uvloop when installed), asyncio or uvloop.")] = "auto",
+    tier: CatalogOpt = None,
+    ignore_param: Annotated[
+        Optional[list[str]],
+        typer.Option("--ignore-param", help="Never match on this query parameter (repeatable; like mitmproxy's --replay-ignore-param)."),
+    ] = None,
 ) -> None:
-    """Serve a cassette version over HTTP: GET /{upstream-host}/{path}?{query}."""
+    """Serve a cassette version over HTTP: GET /{upstream-host}/{path}?{query}.
+
+    Parameters an endpoint does not use are ignored (as the real API ignores them) and named
+    in the ``x-sim-ignored`` header; ``--ignore-param NAME`` ignores more.
+    """
     import importlib.util
-    import os
 
     store, v = open_version(cassettes, set_name, version)
     if miss not in ("strict", "native"):
@@ -37,30 +46,40 @@ def serve(
             fail(f"--{opt}={val!r}: choose {', '.join(choices)}")
         if val in ("httptools", "uvloop") and importlib.util.find_spec(val) is None:
             fail(f"--{opt}={val} is not installed: pip install 'kopa-sim[fast]'")
-    os.environ["KOPA_SERVE_HTTP"], os.environ["KOPA_SERVE_LOOP"] = http, loop
-    env = {
-        "KOPA_SERVE_ROOT": str(store.root),
-        "KOPA_SERVE_CACHE": str(store.cache_dir),
-        "KOPA_SERVE_SET": set_name,
-        "KOPA_SERVE_VERSION": v.manifest.version,
-        "KOPA_SERVE_MISS": miss,
-        "KOPA_SERVE_FAULT_SEED": "" if fault_seed is None else str(fault_seed),
-        "KOPA_SERVE_FAULT_RATE": str(fault_rate),
-    }
-    os.environ.update(env)
-    typer.echo(
-        f"serving {v.id} ({v.content_hash[:12]}) on http://{host}:{port}/  "
-        f"— try: curl 'http://{host}:{port}/_sim/collections'",
-        err=True,
-    )
+
+    def banner(bound_host: str, bound_port: int) -> None:
+        typer.echo(
+            f"serving {v.id} ({v.content_hash[:12]}) on http://{bound_host}:{bound_port}/  "
+            f"— try: curl 'http://{bound_host}:{bound_port}/_sim/collections'",
+            err=True,
+        )
+
+    from functools import partial
+
+    from ..server.factory import ServeConfig, build_app
     from ..server.run import run
 
+    config = ServeConfig(
+        # None for the default search path: each worker resolves the same roots again.
+        root=None if cassettes is None else str(store.root),
+        cache=str(store.cache_dir),
+        set_name=set_name,
+        version=v.manifest.version,
+        miss=miss,  # type: ignore[arg-type]  # checked above
+        fault_seed=fault_seed,
+        fault_rate=fault_rate,
+        catalog=catalog_tier(tier),
+        ignore_params=tuple(ignore_param or ()),
+    )
     run(
-        "simulator.server.factory:app_from_env",
+        partial(build_app, config),
         factory=True,
         host=host,
         port=port,
         workers=workers,
+        http=http,
+        loop=loop,
+        on_listening=banner,
         log_level="warning",
         access_log=False,
         server_header=False,
@@ -80,8 +99,10 @@ def versions(cassettes: CassettesOpt = None, set_name: SetOpt = "kopa") -> None:
         ms = store.versions(set_name)
     except Exception as exc:  # noqa: BLE001
         fail(str(exc))
-    t = Table("version", "parent", "recorded at", "source", "content hash", "endpoints", "records")
+    t = Table("version", "parent", "recorded at", "source", "content hash", "endpoints", "records", "in")
     for m in ms:
+        # Versions of a read-only root (the shipped set) say so; the others where they live.
+        own = store.version_dir(set_name, m.version).parent.parent == store.root
         t.add_row(
             m.version,
             m.parent or "-",
@@ -90,6 +111,7 @@ def versions(cassettes: CassettesOpt = None, set_name: SetOpt = "kopa") -> None:
             m.content_hash[:12],
             str(len(m.endpoints)),
             str(sum(c.records for c in m.endpoints.values())),
+            store.roots.origin if own else "shipped (read-only)",
         )
     Console().print(t)
 
@@ -212,11 +234,10 @@ def tools(
     fmt: Annotated[str, typer.Option("--format", help="openai or mcp.")] = "openai",
     platform: Annotated[Optional[list[str]], typer.Option(help="Only these platforms.")] = None,
     out: Annotated[Optional[Path], typer.Option(help="Write to this file.")] = None,
+    catalog: CatalogOpt = None,
 ) -> None:
     """Write the catalog's tool schemas (OpenAI function calling, or MCP tools)."""
-    from ..catalog import load_catalog
-
-    schemas = load_catalog().tools(platforms=platform)
+    schemas = load_tier(catalog).tools(platforms=platform)
     if fmt == "mcp":
         data: object = [
             {

@@ -6,6 +6,8 @@ from typing import Annotated
 
 import typer
 
+from .catalog import CatalogOpt, load_tier
+
 sandbox_app = typer.Typer(help="The sandbox: a local stand-in for every catalog endpoint.", no_args_is_help=True)
 
 
@@ -14,14 +16,23 @@ def serve(
     seed: Annotated[int, typer.Option(help="World seed (same seed → same data).")] = 0,
     host: Annotated[str, typer.Option(help="Bind address.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port.")] = 8790,
+    catalog: CatalogOpt = None,
 ) -> None:
     """Serve the sandbox: GET /{upstream-host}/{path}?{query} with keys sandbox-<platform>."""
-    import uvicorn
-
     from ..sandbox import create_app
+    from ..server.run import run
 
-    typer.echo(f"sandbox (seed {seed}) on http://{host}:{port}/ — keys are sandbox-<platform>", err=True)
-    uvicorn.run(create_app(seed=seed), host=host, port=port, log_level="warning", access_log=False)
+    cat = load_tier(catalog)
+
+    def banner(bound_host: str, bound_port: int) -> None:  # once the socket listens
+        typer.echo(
+            f"sandbox (seed {seed}, {len(cat.endpoints)} endpoints) on http://{bound_host}:{bound_port}/ — keys are "
+            "sandbox-<platform>",
+            err=True,
+        )
+
+    run(create_app(seed=seed, catalog=cat), host=host, port=port, on_listening=banner, log_level="warning",
+        access_log=False)
 
 
 def register(app: typer.Typer) -> None:

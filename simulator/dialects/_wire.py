@@ -17,6 +17,7 @@ import json
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from ..catalog import Endpoint, Match
@@ -35,7 +36,9 @@ __all__ = [
     "cdata",
     "dump_json",
     "egov_errors",
+    "as_recorded",
     "field_types",
+    "recorded_types",
     "flat_text",
     "json_response",
     "json_value",
@@ -215,6 +218,45 @@ def field_types(ep: Endpoint) -> dict[str, str]:
     return {f.name: f.type for f in ep.fields}
 
 
+_PY_JSON_TYPES = {str: "string", bool: "boolean", int: "integer", float: "number"}
+
+
+def recorded_types(ep: Endpoint, rows: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+    """Fields whose JSON type in ``rows`` (one type throughout) is not the catalog's: a
+    version keeps the types it was recorded with (NEIS ``MLSV_FGR`` is ``"967"`` in 2022
+    bodies, ``1411.00`` in 2026 ones).
+
+    >>> from simulator.catalog import Endpoint, FieldSpec
+    >>> ep = Endpoint(id="demo_meal", operation="x", summary="s", path="/x",
+    ...               fields=[FieldSpec(name="MLSV_FGR", type="number")])
+    >>> recorded_types(ep, [{"MLSV_FGR": "967"}, {"MLSV_FGR": "440"}])
+    {'MLSV_FGR': 'string'}
+    """
+    catalog = field_types(ep)
+    seen: dict[str, set[str]] = {}
+    for row in rows:
+        for k, v in row.items():
+            if k in catalog and v is not None:
+                seen.setdefault(k, set()).add(_PY_JSON_TYPES.get(type(v), "object"))
+    out = {}
+    for k, kinds in seen.items():
+        if len(kinds) == 1:
+            (kind,) = kinds
+            want = catalog[k]
+            if kind != want and not (kind == "number" and want == "integer"):
+                out[k] = kind
+    return out
+
+
+def as_recorded(ep: Endpoint, types: Mapping[str, str]) -> Endpoint:
+    """``ep`` with its field types (and fixed decimals) as a version recorded them."""
+    if not types:
+        return ep
+    fields = [f.model_copy(update={"type": types[f.name]}) if f.name in types else f for f in ep.fields]
+    floats = {k: v for k, v in (ep.opt("float_format") or {}).items() if k not in types}
+    return ep.model_copy(update={"fields": fields, "options": {**ep.options, "float_format": floats}})
+
+
 def result_xml(code: str, message: str, *, use_cdata: bool = False) -> str:
     """The eGov ``<RESULT><CODE>…</CODE><MESSAGE>…</MESSAGE></RESULT>`` block."""
     msg = cdata(message) if use_cdata else xml_escape(message)
@@ -226,6 +268,34 @@ def result_xml(code: str, message: str, *, use_cdata: bool = False) -> str:
 _DAILY_LIMIT = "일별 트래픽 제한을 넘은 호출입니다. 오늘은 더이상 호출할 수 없습니다."
 
 
+def error_table(
+    *,
+    no_data: tuple[str, str],
+    key: tuple[str, str],
+    bad_param: tuple[str, str],
+    missing_param: tuple[str, str],
+    page_too_large: tuple[str, str],
+    traffic: tuple[str, str],
+    server_error: tuple[str, str],
+    unknown_operation: tuple[str, str] | None = None,
+) -> ErrorTable:
+    """A family's table of every error kind: ``key`` answers a missing and an invalid key,
+    ``traffic`` the daily quota and the rate limit, ``unknown_operation`` defaults to the
+    server error (the families that send one code for both)."""
+    return {
+        "no_data": no_data,
+        "invalid_key": key,
+        "missing_key": key,
+        "bad_param": bad_param,
+        "missing_param": missing_param,
+        "page_too_large": page_too_large,
+        "quota_exceeded": traffic,
+        "rate_limited": traffic,
+        "server_error": server_error,
+        "unknown_operation": unknown_operation or server_error,
+    }
+
+
 def egov_errors(
     *, key: tuple[str, str], page_too_large: tuple[str, str], server_error: tuple[str, str]
 ) -> ErrorTable:
@@ -234,26 +304,24 @@ def egov_errors(
     The portals run the same software and share most codes word for word; they differ in
     the key error, the range error and the server error's contact line.
     """
-    return {
-        "no_data": ("INFO-200", "해당하는 데이터가 없습니다."),
-        "invalid_key": key,
-        "missing_key": key,
-        "bad_param": (
+    return error_table(
+        no_data=("INFO-200", "해당하는 데이터가 없습니다."),
+        key=key,
+        bad_param=(
             "ERROR-333",
             "요청위치 값의 타입이 유효하지 않습니다.요청위치 값은 정수를 입력하세요.",
         ),
-        "missing_param": ("ERROR-300", "필수 값이 누락되어 있습니다. 요청인자를 참고 하십시오."),
-        "page_too_large": page_too_large,
+        missing_param=("ERROR-300", "필수 값이 누락되어 있습니다. 요청인자를 참고 하십시오."),
+        page_too_large=page_too_large,
         # No per-second limit is documented for these portals (Seoul documents no traffic
         # code at all: unconfirmed there); the daily-limit code is their only traffic error.
-        "quota_exceeded": ("ERROR-337", _DAILY_LIMIT),
-        "rate_limited": ("ERROR-337", _DAILY_LIMIT),
-        "server_error": server_error,
-        "unknown_operation": (
+        traffic=("ERROR-337", _DAILY_LIMIT),
+        server_error=server_error,
+        unknown_operation=(
             "ERROR-310",
             "해당하는 서비스를 찾을 수 없습니다. 요청인자 중 SERVICE를 확인하십시오.",
         ),
-    }
+    )
 
 
 # ---- the shared base ------------------------------------------------------------------
@@ -413,6 +481,9 @@ class NativeDialect(BaseDialect):
             return self.render_native(split.endpoint, err, split.fmt)
         if not records and self.EMPTY_IS_NO_DATA:  # no data, or a page past the last
             return self.render_error(split.endpoint, "no_data", split.fmt)
+        types = envelope.get("types")
+        if types and split.fmt == "json":
+            split = replace(split, endpoint=as_recorded(split.endpoint, types))
         return self.render_page(split, records, total)
 
     def render_native(self, ep: Endpoint, err: Mapping[str, Any], fmt: str) -> SimResponse:

@@ -261,7 +261,8 @@ class BaseDialect:
         skip = {
             p.name
             for p in ep.params
-            if p.role in ("auth", "page", "page_size", "range_start", "range_end", "format")
+            if p.role
+            in ("auth", "page", "page_size", "range_start", "range_end", "format", "ignore", "order")
         }
         skip.update(ep.match)  # the discriminator is part of the endpoint id already
         return {k: v for k, v in match.params.items() if k not in skip}

@@ -50,6 +50,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from typing import Any, cast
 
+from ..cache import BoundedCache
 from ..catalog import Endpoint
 from ..errors import DialectError
 from ..request import SimResponse
@@ -103,7 +104,19 @@ DEFAULT_ERRORS: dict[str, dict[str, Any]] = {
     "server_error": {"via": "header", "code": "01", "msg": "APPLICATION_ERROR"},
 }
 
+#: The data.go.kr result-code table (apis.md §3): the kind of a code no spec of the service
+#: names, so an in-band answer such as MOLIT's ``<header><resultCode>30</resultCode>…
+#: <body></body>`` reads as the error it is (a bad key), never as an empty success page.
+CODE_KINDS: dict[str, ErrorKind] = {
+    "01": "server_error", "02": "server_error", "03": "no_data", "04": "server_error",
+    "05": "server_error", "10": "bad_param", "11": "missing_param", "12": "unknown_operation",
+    "20": "invalid_key", "21": "invalid_key", "22": "quota_exceeded", "23": "rate_limited",
+    "29": "invalid_key", "30": "invalid_key", "31": "invalid_key", "32": "invalid_key",
+    "33": "invalid_key", "99": "server_error",
+}
+
 _DEFAULT_HEADER = ["resultCode", "resultMsg"]
+_BOM = b"\xef\xbb\xbf"
 _DEFAULT_BODY = ["items", "numOfRows", "pageNo", "totalCount"]
 _POPULATION_HEAD = ["pageNo", "resultCode", "totalCount", "numOfRows", "resultMsg"]
 _DEFAULT_DECL = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
@@ -194,28 +207,34 @@ def _json_records(items: Any) -> list[dict[str, Any]]:
     return list(items)
 
 
-#: Per endpoint (by id, holding the endpoint so an id is not reused while cached): its field
-#: types, the (name, type) of fields ``_json_value`` may convert, and ``coerce_numbers``.
-_ROW_PLANS: dict[int, tuple[Endpoint, dict[str, str], tuple[tuple[str, str], ...], bool]] = {}
+_RowPlan = tuple[dict[str, str], tuple[tuple[str, str], ...], bool]
 
 
-def _row_plan(ep: Endpoint) -> tuple[dict[str, str], tuple[tuple[str, str], ...], bool]:
-    """What ``_json_rows`` needs of ``ep``, computed once: without ``coerce_numbers`` only
+def _row_plan(ep: Endpoint) -> _RowPlan:
+    """What ``_json_rows`` needs of ``ep``: its field types, the (name, type) of fields
+    ``_json_value`` may convert, and ``coerce_numbers``. Without ``coerce_numbers`` only
     integer, number and boolean fields can change (every other value is written as read)."""
-    plan = _ROW_PLANS.get(id(ep))
-    if plan is None or plan[0] is not ep:
-        types = field_types(ep)
-        typed = tuple((k, t) for k, t in types.items() if t in ("integer", "number", "boolean"))
-        if len(_ROW_PLANS) >= 4096:
-            _ROW_PLANS.clear()
-        plan = _ROW_PLANS[id(ep)] = (ep, types, typed, bool(ep.opt("coerce_numbers", False)))
-    return plan[1], plan[2], plan[3]
+    types = field_types(ep)
+    typed = tuple((k, t) for k, t in types.items() if t in ("integer", "number", "boolean"))
+    return types, typed, bool(ep.opt("coerce_numbers", False))
 
 
 class DataGoKrDialect(BaseDialect):
     """The data.go.kr gateway family; see the module docstring for the variant options."""
 
     name = "datagokr"
+
+    def __init__(self) -> None:
+        # Row plans per endpoint, by id; each entry holds its endpoint, so an id is never
+        # reused while it is kept.
+        self._row_plans: BoundedCache[int, tuple[Endpoint, _RowPlan]] = BoundedCache(4096)
+
+    def _row_plan(self, ep: Endpoint) -> _RowPlan:
+        hit = self._row_plans.get(id(ep))
+        if hit is None or hit[0] is not ep:
+            hit = (ep, _row_plan(ep))
+            self._row_plans.put(id(ep), hit)
+        return hit[1]
 
     # ---- options ---------------------------------------------------------------------
     def errors(self, ep: Endpoint) -> dict[str, dict[str, Any]]:
@@ -257,10 +276,16 @@ class DataGoKrDialect(BaseDialect):
             for kind, spec in table.items():
                 if spec.get("via") == via and str(spec.get("code")) == code:
                     return cast(ErrorKind, kind)
-        return None
+        return CODE_KINDS.get(code)
 
     # ---- parsing ---------------------------------------------------------------------
     def parse(self, endpoint: Endpoint, body: bytes, fmt: str) -> Parsed:
+        parsed = self._parse(endpoint, body, fmt)
+        if body.startswith(_BOM) and parsed.outcome == "ok":
+            parsed.envelope = {**parsed.envelope, "bom": True}  # rendered back as recorded
+        return parsed
+
+    def _parse(self, endpoint: Endpoint, body: bytes, fmt: str) -> Parsed:
         try:
             text = body.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
@@ -291,12 +316,19 @@ class DataGoKrDialect(BaseDialect):
             "gateway text"
         )
 
-    def _status(self, ep: Endpoint, via: str, code: str) -> Parsed:
-        """Parsed form of a non-success answer (``via`` says where its code was found)."""
+    def _status(
+        self, ep: Endpoint, via: str, code: str, recorded: dict[str, Any] | None = None
+    ) -> Parsed:
+        """Parsed form of a non-success answer (``via`` says where its code was found).
+
+        ``recorded`` is the shape of an in-band header answer (code, message, body as sent),
+        kept in the envelope so ``render_recorded_error`` writes back what was recorded.
+        """
         kind = self._kind_of(ep, via, code)
+        env = {"error": recorded} if recorded is not None else {}
         if kind == "no_data":
-            return Parsed([], 0, outcome="empty", code=code, kind=kind)
-        return Parsed([], None, outcome="error", code=code, kind=kind)
+            return Parsed([], 0, env, outcome="empty", code=code, kind=kind)
+        return Parsed([], None, env, outcome="error", code=code, kind=kind)
 
     def _page(self, records: list[dict[str, Any]], total: int | None) -> Parsed:
         if not records and not total:
@@ -337,7 +369,10 @@ class DataGoKrDialect(BaseDialect):
         if header is not None:
             code = str(header.get("resultCode", ""))
             if code != self._success(ep)[0]:
-                return self._status(ep, "header", code)
+                shape = {"code": code, "msg": str(header.get("resultMsg", "")), "wrapped": "response" in obj}
+                if body is not None:
+                    shape["body"] = body
+                return self._status(ep, "header", code, {"via": "header", **shape})
         if not isinstance(body, dict):
             return self._page([], None)
         return self._page(_json_records(body.get("items")), _to_int(body.get("totalCount")))
@@ -378,7 +413,10 @@ class DataGoKrDialect(BaseDialect):
         if tag == "response":
             header_code = root.findtext("header/resultCode")
             if header_code is not None and header_code.strip() != self._success(ep)[0]:
-                return self._status(ep, "header", header_code.strip())
+                shape = {"code": header_code.strip(), "msg": root.findtext("header/resultMsg", "")}
+                if root.find("body") is not None:
+                    shape["body"] = {}  # ``<body></body>``: no records, nothing else
+                return self._status(ep, "header", header_code.strip(), {"via": "header", **shape})
             body = root.find("body")
             if body is None:
                 return self._page([], None)
@@ -406,9 +444,12 @@ class DataGoKrDialect(BaseDialect):
         fmt = self._fmt(ep, split.fmt)
         if not records and total == 0 and self.errors(ep)["no_data"].get("via") != "empty":
             return self.render_error(ep, "no_data", fmt)
-        return self._render_page(
+        page = self._render_page(
             ep, fmt, list(records), total, split.window.page, split.window.size
         )
+        if envelope.get("bom"):  # a version recorded from a service that sends one
+            page.body = _BOM + page.body
+        return page
 
     def _render_page(
         self,
@@ -449,7 +490,7 @@ class DataGoKrDialect(BaseDialect):
         return self._response(ep, 200, fmt, body)
 
     def _json_rows(self, ep: Endpoint, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        types, typed, coerce = _row_plan(ep)
+        types, typed, coerce = self._row_plan(ep)
         if coerce:
             return [{k: _json_value(v, types.get(k), True) for k, v in r.items()} for r in records]
         if not typed:
@@ -570,8 +611,28 @@ class DataGoKrDialect(BaseDialect):
             "gateway, header, result, text, empty"
         )
 
-    def _header_only(self, ep: Endpoint, fmt: str, code: str, msg: str) -> SimResponse:
-        """An in-band error: the header (``head``) with no body, HTTP 200 (KMA ``03 NO_DATA``)."""
+    def render_recorded_error(self, ep: Endpoint, parsed: Parsed, fmt: str) -> SimResponse | None:
+        """The in-band error ``parsed`` was read from, as recorded (None: no such shape).
+
+        A version recorded when a service answered a bad key in-band (MOLIT's
+        ``<header><resultCode>30</resultCode>…</header><body></body>``) keeps that shape,
+        even where the catalog's ``invalid_key`` is today's gateway 403.
+        """
+        shape = parsed.envelope.get("error")
+        if not shape or shape.get("via") != "header":
+            return None
+        return self._header_only(
+            ep, self._fmt(ep, fmt), str(shape["code"]), str(shape["msg"]), shape.get("body"),
+            wrapped=shape.get("wrapped"),
+        )
+
+    def _header_only(
+        self, ep: Endpoint, fmt: str, code: str, msg: str, body: Any = None,
+        *, wrapped: bool | None = None,
+    ) -> SimResponse:
+        """An in-band error: the header (``head``) with no body, HTTP 200 (KMA ``03 NO_DATA``);
+        ``body`` (an empty ``{}``) adds the empty body element some services send, ``wrapped``
+        overrides whether JSON sits in ``{"response": …}`` (as recorded)."""
         env = self._envelope(ep)
         keys = [
             k for k in ep.opt("header_keys", _DEFAULT_HEADER) if k in ("resultCode", "resultMsg")
@@ -582,10 +643,14 @@ class DataGoKrDialect(BaseDialect):
         root = "Response" if env == "population" else "response"
         if fmt == "xml":
             inner = "".join(_el(k, values[k]) for k in keys)
-            xml = f"<{root}><{section}>{inner}</{section}></{root}>"
+            tail = "<body></body>" if body is not None else ""
+            xml = f"<{root}><{section}>{inner}</{section}>{tail}</{root}>"
             return self._response(ep, 200, fmt, (self._decl(ep) + xml).encode("utf-8"))
-        head = {section: {k: values[k] for k in keys}}
-        obj = head if env == "bare" else {root: head}
+        head: dict[str, Any] = {section: {k: values[k] for k in keys}}
+        if body is not None:
+            head["body"] = body
+        bare = env == "bare" if wrapped is None else not wrapped
+        obj = head if bare else {root: head}
         return self._response(ep, 200, fmt, self._dump(ep, obj))
 
     def _gateway(self, ep: Endpoint, spec: dict[str, Any], fmt: str) -> SimResponse:

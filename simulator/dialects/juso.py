@@ -34,6 +34,7 @@ from ._wire import (
     XML_DECL,
     ErrorTable,
     NativeDialect,
+    error_table,
     parse_json,
     parse_xml,
     plain_text,
@@ -44,21 +45,18 @@ from .base import ErrorKind, Parsed, Split, SplitError, Window
 
 __all__ = ["DIALECT", "JusoDialect"]
 
-_ERRORS: ErrorTable = {
+_ERRORS: ErrorTable = error_table(
     # Zero hits is a success with "juso":[] (see JusoDialect.render_error); this entry only
     # keeps the table complete.
-    "no_data": ("0", "정상"),
-    "invalid_key": ("E0001", "승인되지 않은 KEY 입니다."),
-    "missing_key": ("E0001", "승인되지 않은 KEY 입니다."),
+    no_data=("0", "정상"),
+    key=("E0001", "승인되지 않은 KEY 입니다."),
     # The guide has no code for a non-integer page; its catch-all is the system error.
-    "bad_param": ("-999", "시스템에러"),
-    "missing_param": ("E0005", "검색어가 입력되지 않았습니다."),
-    "page_too_large": ("E0015", "검색 범위를 초과하였습니다."),
-    "quota_exceeded": ("-999", "시스템에러"),
-    "rate_limited": ("-999", "시스템에러"),
-    "server_error": ("-999", "시스템에러"),
-    "unknown_operation": ("-999", "시스템에러"),
-}
+    bad_param=("-999", "시스템에러"),
+    missing_param=("E0005", "검색어가 입력되지 않았습니다."),
+    page_too_large=("E0015", "검색 범위를 초과하였습니다."),
+    traffic=("-999", "시스템에러"),
+    server_error=("-999", "시스템에러"),
+)
 
 # The juso developer guide's error table (a third-party enum and the guide; wording
 # unconfirmed except E0001 and E0002, which are captured).

@@ -25,7 +25,6 @@ ever reaches a record or a rendered body.
 
 from __future__ import annotations
 
-import html.entities
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
@@ -37,7 +36,7 @@ from ..errors import DialectError
 from ..request import SimResponse
 from ._wire import cdata, load_json_object, plain_text, xml_record
 from .base import BaseDialect, ErrorKind, Parsed, Split, json_bytes, xml_escape
-from .compare import repair_xml
+from .compare import fix_entities, html_entities_in, keep_entities, repair_xml
 
 __all__ = ["DIALECT", "LawGoKrDialect", "scrub_key"]
 
@@ -90,9 +89,7 @@ _OC_VALUE = re.compile(r"(?<=[?&]OC=)[^&#\s]*")
 _MALFORMED_CLOSE = re.compile(r"</([^>\s]+)\s+>")
 _CDATA_OPEN = re.compile(r"<([^\s>/!?]+)(?:\s[^>]*)?>\s*<!\[CDATA\[")
 _XML_DECL = re.compile(r"\s*(<\?xml[^>]*\?>)")
-_ENTITY = re.compile(r"&([A-Za-z][A-Za-z0-9]*);")
 _PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
-_XML_ENTITIES = {"amp", "lt", "gt", "quot", "apos"}
 
 
 def scrub_key(value: Any, placeholder: str = "test") -> Any:
@@ -108,17 +105,6 @@ def scrub_key(value: Any, placeholder: str = "test") -> Any:
     if isinstance(value, list):
         return [scrub_key(v, placeholder) for v in value]
     return value
-
-
-def _fix_entities(text: str) -> str:
-    # The server echoes some query characters as HTML entities (&middot;) that XML lacks.
-    def repl(m: re.Match[str]) -> str:
-        name = m.group(1)
-        if name in _XML_ENTITIES or name not in html.entities.name2codepoint:
-            return m.group(0)
-        return f"&#{html.entities.name2codepoint[name]};"
-
-    return _ENTITY.sub(repl, text)
 
 
 def _attr_escape(text: str) -> str:
@@ -284,7 +270,7 @@ class LawGoKrDialect(BaseDialect):
         cdata_tags = sorted(set(_CDATA_OPEN.findall(text)))
         decl = _XML_DECL.match(text)
         try:
-            root = ET.fromstring(_fix_entities(repair_xml(text)).encode("utf-8"))
+            root = ET.fromstring(fix_entities(repair_xml(text)).encode("utf-8"))
         except ET.ParseError as exc:
             raise DialectError(f"endpoint={ep.id!r}: body is not valid XML: {exc}") from exc
         if root.tag == "Response":
@@ -301,6 +287,9 @@ class LawGoKrDialect(BaseDialect):
             envelope["cdata"] = cdata_tags
         if malformed:
             envelope["malformed_close"] = malformed
+        entities = html_entities_in(text)
+        if entities:
+            envelope["entities"] = entities  # rendered back as recorded (``&middot;``)
         placeholder = self._placeholder(ep)
         if ep.kind != "collection":
             return Parsed([scrub_key(_el_value(root), placeholder)], 1, envelope)
@@ -426,7 +415,8 @@ class LawGoKrDialect(BaseDialect):
             fields = "".join(writer.leaf(k, v) for k, v in r.items())
             parts.append(f'<{item} id="{offset + i + 1}">{fields}</{item}>')
         parts.append(f"</{root}>")
-        return _response(200, "xml", "".join(parts).encode("utf-8"))
+        text = keep_entities("".join(parts), envelope.get("entities", []))
+        return _response(200, "xml", text.encode("utf-8"))
 
     def _render_detail(
         self, ep: Endpoint, fmt: str, record: dict[str, Any], envelope: dict[str, Any]
@@ -442,6 +432,7 @@ class LawGoKrDialect(BaseDialect):
             else str(ep.opt("xml_declaration", _DEFAULT_DECL))
         )
         xml = decl + self._writer(ep, envelope).element(root, rec)
+        xml = keep_entities(xml, envelope.get("entities", []))
         return _response(200, "xml", xml.encode("utf-8"))
 
     def render_error(

@@ -44,6 +44,7 @@ from ._wire import (
     NativeDialect,
     egov_errors,
     parse_xml,
+    recorded_types,
     result_xml,
     service_name,
     xml_record,
@@ -112,7 +113,8 @@ class OpenPortalDialect(NativeDialect):
             return self.error_parsed(ep, code, message)
         if isinstance(rows, dict):  # defensive: clients say the server never does this
             rows = [rows]
-        return Parsed(list(rows), total)
+        types = recorded_types(ep, rows)
+        return Parsed(list(rows), total, {"types": types} if types else {})
 
     def _parse_xml(self, ep: Endpoint, body: bytes) -> Parsed:
         root = parse_xml(body)

@@ -20,6 +20,7 @@ from ..catalog import Catalog, Endpoint
 from ..dialects import Parsed, collection_key, get_dialect
 from ..errors import DialectError, RecordError
 from ..fidelity import sniff_format
+from ..ignore import collection_filters
 from ..query import apply_query, query_split, transform_value
 from ..request import SimResponse
 from ..secrets import redact_body
@@ -150,13 +151,7 @@ class Recorder:
         return holder["p"]
 
     def record_collection(self, ep: Endpoint, params: dict[str, str]) -> dict[str, Any]:
-        skip_roles = ("auth", "page", "page_size", "range_start", "range_end", "format")
-        filters = {
-            k: v
-            for k, v in params.items()
-            if not (ep.param(k) is not None and ep.param(k).role in skip_roles)  # type: ignore[union-attr]
-            and k not in ep.match
-        }
+        filters = collection_filters(ep, params)  # keyed as replay will look it up
         key = collection_key(ep.id, filters)
         if key in self.done:
             return self.done[key]

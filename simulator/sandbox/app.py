@@ -29,11 +29,13 @@ from urllib.parse import parse_qsl, urlsplit
 
 from ..catalog import Catalog, Endpoint, Match, load_catalog
 from ..dialects import Dialect, SplitError, get_dialect
+from ..dialects.headers import native_headers
 from ..errors import UnknownEndpoint
-from ..query import apply_query, query_split
+from ..query import apply_order, apply_query, query_split
 from ..request import SimRequest, SimResponse
 from ..server.asgi import Receive, Scope, Send, serve_lifespan
 from .gen import generator_for
+from .gen.synth import synth_records
 from .limits import Fault, Limits, LimitState
 from .world import World
 
@@ -178,10 +180,12 @@ class SandboxApp:
         if mode == "keyless" and hasattr(dialect, "keyless_window"):
             window = dialect.keyless_window(match, window)
         records = self.collection(ep, split.key, split.filters)
+        if window.limit > 0 and any(p.role == "order" for p in ep.params):
+            records = apply_order(ep, list(records), match.params) or records  # sort/sort_mth
         page = list(records[window.offset : window.offset + window.limit]) if window.limit > 0 else []
         if window is not split.window:
             split = type(split)(split.endpoint, split.key, split.filters, window, split.fmt, split.extra)
-        return dialect.render(split, page, len(records), {})
+        return native_headers(ep, dialect.render(split, page, len(records), {}))
 
     def collection(self, ep: Endpoint, key: str, filters: dict[str, str]) -> Sequence[dict[str, Any]]:
         """The records a collection key selects: generator, then the query semantics (cached)."""
@@ -190,7 +194,11 @@ class SandboxApp:
             self._cache.move_to_end(key)
             return hit
         gen = generator_for(ep.platform, ep.id)
-        records: Sequence[dict[str, Any]] = [] if gen is None else gen(self.world, dict(filters))
+        records: Sequence[dict[str, Any]]
+        if gen is None and ep.fidelity != "curated":
+            records = synth_records(self.world, ep, dict(filters))  # a generated endpoint
+        else:
+            records = [] if gen is None else gen(self.world, dict(filters))
         _, query = query_split(ep, filters)
         order = ep.query.order_by if ep.query is not None else []
         if query or (order and not getattr(records, "ordered", False)):
@@ -264,11 +272,16 @@ def _request_format(dialect: Dialect, ep: Endpoint, params: dict[str, str]) -> s
     return str(ep.opt("default_format", "xml"))
 
 
-def create_app(seed: int = 0, keys: dict[str, str] | None = None, limits: Limits | None = None) -> SandboxApp:
+def create_app(
+    seed: int = 0,
+    keys: dict[str, str] | None = None,
+    limits: Limits | None = None,
+    catalog: Catalog | None = None,
+) -> SandboxApp:
     """The sandbox ASGI app (served by ``simulator sandbox serve``).
 
     >>> app = create_app(seed=1)
     >>> app.keys["opendart"]
     'sandbox-opendart'
     """
-    return SandboxApp(seed=seed, keys=keys, limits=limits)
+    return SandboxApp(seed=seed, keys=keys, limits=limits, catalog=catalog)

@@ -21,6 +21,8 @@ import logging
 from typing import Any
 from urllib.parse import parse_qsl
 
+from ..adapters import CallCounter
+from ..cache import BoundedCache
 from ..request import SimRequest, SimResponse, parse_query
 from ..resolve import Resolver, sim_error
 from ..store import Store
@@ -48,7 +50,11 @@ class SimApp:
     def __init__(self, resolver: Resolver, store: Store | None = None) -> None:
         self.resolver = resolver
         self.store = store
-        self._calls: dict[str | None, int] = {}
+        #: Call indices per episode for requests without ``X-Sim-Call`` (bounded).
+        self.calls = CallCounter()
+        # Clients repeat the same few header sets: their decoded and encoded forms.
+        self._decoded: _Decoded = BoundedCache(1024)
+        self._encoded: _Encoded = BoundedCache(1024)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -66,7 +72,7 @@ class SimApp:
                 "type": "http.response.start",
                 "status": resp.status,
                 "headers": [
-                    *_encoded_headers(resp.headers),
+                    *_encoded_headers(resp.headers, self._encoded),
                     (b"content-length", str(len(resp.body)).encode()),
                 ],
             }
@@ -88,7 +94,7 @@ class SimApp:
                 return sim_error(413, "body_too_large", f"request body over {MAX_BODY} bytes")
         path: str = scope["path"]
         method: str = scope["method"]
-        headers = _decoded_headers(scope["headers"])
+        headers = _decoded_headers(scope["headers"], self._decoded)
         if path.startswith("/_sim/") or path == "/_sim":
             if method not in ("GET", "HEAD"):
                 return sim_error(405, "read_only", "admin routes are read-only (GET)")
@@ -117,11 +123,10 @@ class SimApp:
             scheme=scope.get("scheme", "http"),
             port=int(port) if port.isdigit() else None,
         )
-        episode = next((v for k, v in headers if k == "x-sim-episode"), None)
-        n = self._calls.get(episode, 0)
-        self._calls[episode] = n + 1
-        if len(self._calls) > 100_000:
-            self._calls.clear()
+        try:
+            episode, n = self.calls.call_of(req)  # X-Sim-Episode / X-Sim-Call (simulator.adapters)
+        except ValueError as exc:
+            return sim_error(400, "bad_call_index", str(exc))
         return self.resolver.resolve(req, episode=episode, call_index=n)
 
     @staticmethod
@@ -192,35 +197,22 @@ class SimApp:
         return sim_error(404, "unknown_admin_route", f"no admin route {path!r}; try /_sim/health")
 
 
-#: Raw ASGI request headers → decoded (clients repeat the same few header sets).
-_DECODED: dict[tuple[tuple[bytes, bytes], ...], tuple[tuple[str, str], ...]] = {}
-#: A response's header list → its ASGI (latin-1 bytes) form.
-_ENCODED: dict[tuple[tuple[str, str], ...], tuple[tuple[bytes, bytes], ...]] = {}
-_MEMO_MAX = 1024
+_Decoded = BoundedCache[tuple[tuple[bytes, bytes], ...], tuple[tuple[str, str], ...]]
+_Encoded = BoundedCache[tuple[tuple[str, str], ...], tuple[tuple[bytes, bytes], ...]]
 
 
-def _decoded_headers(raw: Any) -> tuple[tuple[str, str], ...]:
+def _decoded_headers(raw: Any, memo: _Decoded) -> tuple[tuple[str, str], ...]:
     """``tuple((k.decode("latin-1").lower(), v.decode("latin-1")) for k, v in raw)``, memoised."""
     key = tuple(raw)
-    out = _DECODED.get(key)
-    if out is None:
-        out = tuple((k.decode("latin-1").lower(), v.decode("latin-1")) for k, v in key)
-        if len(_DECODED) >= _MEMO_MAX:
-            _DECODED.clear()
-        _DECODED[key] = out
-    return out
+    return memo.get_or_set(
+        key, lambda: tuple((k.decode("latin-1").lower(), v.decode("latin-1")) for k, v in key)
+    )
 
 
-def _encoded_headers(headers: list[tuple[str, str]]) -> tuple[tuple[bytes, bytes], ...]:
+def _encoded_headers(headers: list[tuple[str, str]], memo: _Encoded) -> tuple[tuple[bytes, bytes], ...]:
     """``[(k.encode("latin-1"), v.encode("latin-1")) for k, v in headers]``, memoised."""
     key = tuple(headers)
-    out = _ENCODED.get(key)
-    if out is None:
-        out = tuple((k.encode("latin-1"), v.encode("latin-1")) for k, v in key)
-        if len(_ENCODED) >= _MEMO_MAX:
-            _ENCODED.clear()
-        _ENCODED[key] = out
-    return out
+    return memo.get_or_set(key, lambda: tuple((k.encode("latin-1"), v.encode("latin-1")) for k, v in key))
 
 
 def _example_url(ep: Any, filters: dict[str, str]) -> str:

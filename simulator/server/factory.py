@@ -1,26 +1,58 @@
-"""App factory for uvicorn workers (``simulator serve --workers N``): reads its settings
-from the environment the CLI set, so every worker process opens the same version."""
+"""The app factory every ``simulator serve`` worker calls: its settings come as arguments.
+
+``simulator serve --workers N`` hands uvicorn ``functools.partial(build_app, config)``
+(picklable: a module-level function and a frozen dataclass), so each worker process opens
+the same version with the same settings; nothing travels through ``os.environ``.
+
+>>> from functools import partial
+>>> factory = partial(build_app, ServeConfig(root="cassettes", set_name="kopa"))  # doctest: +SKIP
+>>> app = factory()                                                                # doctest: +SKIP
+"""
 
 from __future__ import annotations
 
-import os
-from typing import Mapping
+from dataclasses import dataclass
 
-from ..resolve import FaultConfig, Resolver
+from ..catalog import load_catalog
+from ..resolve import FaultConfig, MissPolicy, Resolver
 from ..store import Store
 from .app import SimApp, create_app
 
+__all__ = ["ServeConfig", "build_app"]
 
-def app_from_env(environ: Mapping[str, str] | None = None) -> SimApp:
-    env = os.environ if environ is None else environ
-    store = Store(env.get("KOPA_SERVE_ROOT") or None, env.get("KOPA_SERVE_CACHE") or None)
-    version = store.open(env.get("KOPA_SERVE_SET", "kopa"), env.get("KOPA_SERVE_VERSION") or None)
-    faults = None
-    if env.get("KOPA_SERVE_FAULT_SEED"):
-        faults = FaultConfig(
-            seed=int(env["KOPA_SERVE_FAULT_SEED"]),
-            rate=float(env.get("KOPA_SERVE_FAULT_RATE", "0.1")),
-        )
-    miss = env.get("KOPA_SERVE_MISS", "strict")
-    resolver = Resolver(version, miss=miss, faults=faults)  # type: ignore[arg-type]
+
+@dataclass(frozen=True)
+class ServeConfig:
+    """What a server process needs to open and answer from one version.
+
+    Args:
+        root: the cassettes directory (None: the store's default).
+        cache: the index cache directory (None: the store's default).
+        set_name: the cassette set.
+        version: the version (None: the latest).
+        miss: the miss policy (``strict`` or ``native``).
+        fault_seed: seeded faults with this seed; None: no faults.
+        fault_rate: the fraction of calls that get a fault.
+        catalog: the catalog tier (``curated``, ``full``, ``all``; None: the default tier).
+        ignore_params: query parameters never matched on (``--ignore-param``).
+    """
+
+    root: str | None = None
+    cache: str | None = None
+    set_name: str = "kopa"
+    version: str | None = None
+    miss: MissPolicy = "strict"
+    fault_seed: int | None = None
+    fault_rate: float = 0.1
+    catalog: str | None = None
+    ignore_params: tuple[str, ...] = ()
+
+
+def build_app(config: ServeConfig) -> SimApp:
+    """The replay app for ``config`` (called once in each worker process)."""
+    store = Store(config.root, config.cache)
+    version = store.open(config.set_name, config.version)
+    faults = None if config.fault_seed is None else FaultConfig(seed=config.fault_seed, rate=config.fault_rate)
+    catalog = load_catalog(tier=config.catalog)
+    resolver = Resolver(version, catalog, miss=config.miss, faults=faults, ignore_params=config.ignore_params)
     return create_app(resolver, store)

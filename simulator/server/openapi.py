@@ -140,14 +140,12 @@ def _admin(summary: str, schema: dict[str, Any] | None = None, params: list[dict
     }
 
 
-_CACHE: dict[int, tuple[Catalog, dict[str, Any]]] = {}
-
-
 def openapi_document(catalog: Catalog) -> dict[str, Any]:
     """The OpenAPI 3.0.3 description of a server replaying ``catalog`` (built once per catalog)."""
-    hit = _CACHE.get(id(catalog))
-    if hit is not None and hit[0] is catalog:
-        return hit[1]
+    return catalog.derived("openapi_document", _document)
+
+
+def _document(catalog: Catalog) -> dict[str, Any]:
     groups: dict[str, list[Endpoint]] = {}
     for ep in sorted(catalog.endpoints.values(), key=lambda e: e.id):
         groups.setdefault(f"/{ep.host}{ep.path.rstrip('/') or '/'}", []).append(ep)
@@ -187,5 +185,4 @@ def openapi_document(catalog: Catalog) -> dict[str, Any]:
         "paths": paths,
         "components": {"schemas": {"SimError": _SIM_ERROR}},
     }
-    _CACHE[id(catalog)] = (catalog, doc)
     return doc

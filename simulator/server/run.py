@@ -7,15 +7,15 @@ served 46 req/s over 2 connections, one worker 4,189). Binding the socket oursel
 protocol named fixes it for one worker and many.
 
 The HTTP parser and event loop are uvicorn's ``auto`` choice: httptools and uvloop where they
-are installed (``pip install 'kopa-sim[fast]'``), else h11 and asyncio. ``KOPA_SERVE_HTTP``
-(``auto``, ``h11``, ``httptools``) and ``KOPA_SERVE_LOOP`` (``auto``, ``asyncio``, ``uvloop``)
-pick one explicitly (the benchmark in ``bench/perf/http.py`` measures both stacks).
+are installed (``pip install 'kopa-sim[fast]'``), else h11 and asyncio; ``run(http=…, loop=…)``
+(``simulator serve --http … --loop …``) picks one explicitly (the benchmark in
+``perf/http.py`` measures both stacks).
 """
 
 from __future__ import annotations
 
-import os
 import socket
+from collections.abc import Callable
 from typing import Any
 
 import uvicorn
@@ -23,12 +23,11 @@ import uvicorn
 __all__ = ["run", "stack"]
 
 
-def stack() -> dict[str, str]:
-    """The HTTP parser and event loop ``run`` serves with here (after ``auto``)."""
+def stack(http: str = "auto", loop: str = "auto") -> dict[str, str]:
+    """The HTTP parser and event loop ``run(http=http, loop=loop)`` serves with (``auto``
+    resolved)."""
     import importlib.util
 
-    http = os.environ.get("KOPA_SERVE_HTTP") or "auto"
-    loop = os.environ.get("KOPA_SERVE_LOOP") or "auto"
     if http == "auto":
         http = "httptools" if importlib.util.find_spec("httptools") else "h11"
     if loop == "auto":
@@ -46,12 +45,30 @@ class _Config(uvicorn.Config):
         return sock
 
 
-def run(app: Any, *, host: str, port: int, workers: int = 1, **kwargs: Any) -> None:
-    """Serve ``app`` (an import string when ``workers > 1``) until interrupted."""
-    kwargs.setdefault("http", os.environ.get("KOPA_SERVE_HTTP") or "auto")
-    kwargs.setdefault("loop", os.environ.get("KOPA_SERVE_LOOP") or "auto")
-    config = _Config(app, host=host, port=port, workers=workers, **kwargs)
+def run(
+    app: Any,
+    *,
+    host: str,
+    port: int,
+    workers: int = 1,
+    http: str = "auto",
+    loop: str = "auto",
+    on_listening: Callable[[str, int], None] | None = None,
+    **kwargs: Any,
+) -> None:
+    """Serve ``app`` until interrupted.
+
+    With ``workers > 1`` the app goes to each worker process: an import string, or a
+    picklable factory with ``factory=True`` (``functools.partial(build_app, config)``).
+    The socket is bound and listening before ``on_listening(host, port)`` is called (with the
+    port the system gave for ``port=0``): a client that connects once the banner is printed
+    waits in the backlog while the app loads, instead of being refused.
+    """
+    config = _Config(app, host=host, port=port, workers=workers, http=http, loop=loop, **kwargs)
     sock = config.bind_socket()
+    sock.listen(config.backlog)
+    if on_listening is not None:
+        on_listening(host, sock.getsockname()[1])
     if workers > 1:
         from uvicorn.supervisors import Multiprocess
 

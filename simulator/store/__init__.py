@@ -12,6 +12,7 @@ from .manifest import (
     Manifest,
     content_hash_of,
 )
+from .roots import Roots, resolve_roots, shipped_root
 from .store import Store, Version, default_cache_dir, default_cassette_dir, read_manifest
 
 __all__ = [
@@ -22,6 +23,7 @@ __all__ = [
     "Index",
     "InteractionEntry",
     "Manifest",
+    "Roots",
     "Store",
     "Version",
     "VersionBuilder",
@@ -30,4 +32,6 @@ __all__ = [
     "default_cache_dir",
     "default_cassette_dir",
     "read_manifest",
+    "resolve_roots",
+    "shipped_root",
 ]

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from ..catalog import Catalog
-from ..errors import StoreError
+from ..errors import CatalogError, StoreError
 from ..request import SimRequest, SimResponse
 from ..identity import canonical_request, fingerprint
 from ..secrets import redact_body, redact_headers, redact_url
@@ -145,9 +145,9 @@ class VersionBuilder:
         #: Collection entries by key (held as their text; see ``_Collections``).
         self.collections: MutableMapping[str, dict[str, Any]] = _Collections()
         self.parent: Manifest | None = None
-        if parent is not None and store.set_dir(set_name).is_dir() and store.versions(set_name):
+        if parent is not None and store.has_set(set_name) and store.versions(set_name):
             self.parent = store.manifest(set_name, None if parent == "latest" else parent)
-            pdir = store.set_dir(set_name) / self.parent.version
+            pdir = store.version_dir(set_name, self.parent.version)
             for raw in iter_entries(pdir, self.parent, "interactions"):
                 self.interactions[raw["fp"]] = raw
             for raw in iter_entries(pdir, self.parent, "collections"):
@@ -197,7 +197,8 @@ class VersionBuilder:
         envelope: dict[str, Any] | None = None,
     ) -> None:
         """Record a whole collection (every page of a query, in order)."""
-        self.catalog.endpoint(endpoint)  # raises with a hint for unknown ids
+        if not endpoint.startswith("inferred_"):  # inferred ids: simulator.catalog.infer
+            self.catalog.endpoint(endpoint)  # raises with a hint for unknown ids
         raw = _line({"records": records, "envelope": envelope or {}})
         scrubbed = redact_body(raw.encode("utf-8"), self.secrets).decode("utf-8")
         data = json.loads(scrubbed)
@@ -217,6 +218,11 @@ class VersionBuilder:
     def _platform(self, endpoint: str | None) -> str:
         if endpoint and endpoint in self.catalog.endpoints:
             return self.catalog.endpoints[endpoint].platform
+        if endpoint and endpoint.startswith("inferred_"):  # simulator.catalog.infer
+            try:
+                return self.catalog.endpoint(endpoint).platform
+            except CatalogError:
+                pass
         return "_other"
 
     def publish(

@@ -14,6 +14,7 @@ from pydantic import ValidationError
 from ..errors import CorruptVersion, FormatVersionError, VersionNotFound
 from .index import INDEX_FORMAT, CollectionInfo, Index, compile_index
 from .manifest import CASSETTE_FORMAT, Manifest, validate_name
+from .roots import SHIPPED_INDEX, Roots, resolve_roots
 
 __all__ = ["Store", "Version", "default_cache_dir", "default_cassette_dir"]
 
@@ -21,11 +22,9 @@ MANIFEST = "manifest.json"
 
 
 def default_cassette_dir(environ: Mapping[str, str] | None = None) -> Path:
-    """``$KOPA_CASSETTES``, else the project's ``cassettes/`` folder."""
-    env = os.environ if environ is None else environ
-    if env.get("KOPA_CASSETTES"):
-        return Path(env["KOPA_CASSETTES"])
-    return Path(__file__).resolve().parents[2] / "cassettes"
+    """Where a store opened without a directory publishes (see ``roots.resolve_roots``):
+    ``$KOPA_CASSETTES``, else ``./cassettes`` when it exists, else the user data directory."""
+    return resolve_roots(environ=environ).write
 
 
 def default_cache_dir(environ: Mapping[str, str] | None = None) -> Path:
@@ -84,19 +83,46 @@ class Version:
 class Store:
     """A directory of cassette sets: ``<root>/<set>/<version>/manifest.json`` + JSON Lines.
 
-    >>> store = Store(default_cassette_dir())          # doctest: +SKIP
-    >>> v = store.open("kopa")                          # newest version  # doctest: +SKIP
+    ``Store()`` reads the search path of ``roots.resolve_roots`` (your ``./cassettes`` or user
+    data directory, layered over the cassettes shipped with the package) and publishes into
+    its first root; ``Store(DIR)`` reads and writes ``DIR`` alone.
+
+    >>> v = Store().open("kopa")                        # newest version  # doctest: +SKIP
     """
 
-    def __init__(self, root: Path | str | None = None, cache_dir: Path | str | None = None) -> None:
-        self.root = Path(root) if root is not None else default_cassette_dir()
+    def __init__(
+        self, root: Path | str | None = None, cache_dir: Path | str | None = None, *, roots: Roots | None = None
+    ) -> None:
+        #: The search path: ``root`` (where versions are published) first, read-only roots after.
+        self.roots = roots or resolve_roots(root)
+        self.root = self.roots.write
         self.cache_dir = Path(cache_dir) if cache_dir is not None else default_cache_dir()
 
     # ---- listing -------------------------------------------------------------------
     def sets(self) -> list[str]:
-        if not self.root.is_dir():
-            return []
-        return sorted(p.name for p in self.root.iterdir() if p.is_dir() and not p.name.startswith("."))
+        names = {
+            p.name
+            for r in self.roots.read
+            if r.is_dir()
+            for p in r.iterdir()
+            if p.is_dir() and not p.name.startswith(".")
+        }
+        return sorted(names)
+
+    def has_set(self, set_name: str) -> bool:
+        """Whether any root of the search path holds ``set_name``."""
+        return any(d.is_dir() for d in self._set_dirs(set_name))
+
+    def _set_dirs(self, set_name: str) -> list[Path]:
+        first = self.set_dir(set_name)
+        return [first, *(r / set_name for r in self.roots.read if r != self.root)]
+
+    def version_dir(self, set_name: str, version: str) -> Path:
+        """The folder of a published version, in whichever root of the search path holds it."""
+        for d in self._set_dirs(set_name):
+            if (d / version / MANIFEST).exists():
+                return d / version
+        return self.set_dir(set_name) / version
 
     def set_dir(self, set_name: str) -> Path:
         try:
@@ -107,17 +133,21 @@ class Store:
 
     def versions(self, set_name: str) -> list[Manifest]:
         """Published versions of a set, oldest first (by sequence number)."""
-        d = self.set_dir(set_name)
-        if not d.is_dir():
+        dirs = self._set_dirs(set_name)
+        if not any(d.is_dir() for d in dirs):
+            where = ", ".join(repr(str(r)) for r in self.roots.read)
             raise VersionNotFound(
-                f"no cassette set={set_name!r} under {str(self.root)!r}; known sets: "
+                f"no cassette set={set_name!r} in {where}; known sets: "
                 f"{', '.join(self.sets()) or '(none)'}. Pass --cassettes DIR or set KOPA_CASSETTES"
             )
-        out = []
-        for p in d.iterdir():
-            if p.is_dir() and not p.name.startswith(".") and (p / MANIFEST).exists():
-                out.append(read_manifest(p))
-        return sorted(out, key=lambda m: (m.seq, m.version))
+        found: dict[str, Manifest] = {}
+        for d in dirs:  # first root wins for a version name
+            if not d.is_dir():
+                continue
+            for p in d.iterdir():
+                if p.is_dir() and not p.name.startswith(".") and p.name not in found and (p / MANIFEST).exists():
+                    found[p.name] = read_manifest(p)
+        return sorted(found.values(), key=lambda m: (m.seq, m.version))
 
     def manifest(self, set_name: str, version: str | None = None) -> Manifest:
         versions = self.versions(set_name)
@@ -137,15 +167,34 @@ class Store:
     def index_path(self, manifest: Manifest) -> Path:
         return self.cache_dir / "index" / f"{manifest.content_hash}.v{INDEX_FORMAT}.sqlite"
 
+    def prebuilt_index(self, manifest: Manifest) -> Path | None:
+        """An index built with the wheel for a read-only root's version (never written)."""
+        name = self.index_path(manifest).name
+        for r in self.roots.read:
+            if r != self.root and (r / SHIPPED_INDEX / name).is_file():
+                return r / SHIPPED_INDEX / name
+        return None
+
+    def needs_compile(self, manifest: Manifest) -> bool:
+        """Whether ``open`` would compile an index first (no cached or prebuilt one)."""
+        return not self.index_path(manifest).exists() and self.prebuilt_index(manifest) is None
+
     def open(self, set_name: str = "kopa", version: str | None = None) -> Version:
-        """Open a version, compiling its index on first use (cached by content hash).
+        """Open a version: its cached index, else the one prebuilt with a read-only root (the
+        wheel's shipped cassettes), else compile one on first use (cached by content hash).
 
         A damaged cache file is rebuilt from the verified text; damaged text raises
         ``CorruptVersion`` naming the file.
         """
         m = self.manifest(set_name, version)
-        vdir = self.set_dir(set_name) / m.version
+        vdir = self.version_dir(set_name, m.version)
         target = self.index_path(m)
+        prebuilt = None if target.exists() else self.prebuilt_index(m)
+        if prebuilt is not None:
+            try:
+                return Version(m, vdir, Index(prebuilt, m.content_hash))
+            except Exception:  # noqa: BLE001 - unusable prebuilt file: compile into the cache
+                pass
         if target.exists():
             try:
                 return Version(m, vdir, Index(target, m.content_hash))
@@ -158,7 +207,7 @@ class Store:
     def verify(self, set_name: str, version: str | None = None) -> list[str]:
         """Problems found in a version's files (empty: every sha256 matches)."""
         problems: list[str] = []
-        vdir = self.set_dir(set_name) / (version or self.manifest(set_name).version)
+        vdir = self.version_dir(set_name, version or self.manifest(set_name).version)
         try:
             m = read_manifest(vdir)
         except (CorruptVersion, FormatVersionError) as exc:

@@ -6,18 +6,18 @@
 * :mod:`.program` — the gold-program language (:class:`Program`, validated as a data-flow
   graph when it is built);
 * :mod:`.runner` — its one runner (:func:`run_program`) and the ops;
-* :mod:`.cache` — the bounded memo the callers own (:class:`LRU`).
 
-MCP, KOPA-Bench, EDGE and the GRPO environment all call tools through this package. Errors:
+MCP, KOPA-Bench, EDGE and the GRPO environment all call tools through this package; the
+memos its callers own are :class:`simulator.BoundedCache`. Errors:
 :class:`~simulator.errors.PageFailed`, :class:`~simulator.errors.ProgramError` (and its
 :class:`~simulator.errors.CallFailed`).
 """
 
 from __future__ import annotations
 
-from .cache import LRU
 from .call import (
     DUMMY_KEY,
+    MEMO_BYTES,
     FormatChoice,
     Observation,
     ToolCaller,
@@ -48,7 +48,7 @@ from .runner import (
 __all__ = [
     "DEFAULT_PAGE_SIZE",
     "DUMMY_KEY",
-    "LRU",
+    "MEMO_BYTES",
     "CallFailed",
     "CallFn",
     "CallStep",

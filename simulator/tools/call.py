@@ -49,10 +49,11 @@ from ..dialects.base import Parsed
 from ..fidelity import sniff_format
 from ..request import SimRequest, SimResponse
 from ..resolve import Resolver
-from .cache import LRU
+from ..cache import BoundedCache
 
 __all__ = [
     "DUMMY_KEY",
+    "MEMO_BYTES",
     "FormatChoice",
     "Observation",
     "ToolCaller",
@@ -67,6 +68,9 @@ __all__ = [
 
 #: The key placed in every request a tool call builds; the resolver never checks keys.
 DUMMY_KEY = "kopa-sim"
+
+#: Body bytes a caller's memo holds at most (with its entry bound).
+MEMO_BYTES = 64 << 20
 
 #: ``record``: ask for the endpoint's record format; ``native``: the platform's default.
 FormatChoice = Literal["record", "native"]
@@ -287,19 +291,24 @@ class ToolCaller:
     """Calls catalog endpoints as tools through one resolver; memoises unfaulted answers.
 
     Args:
-        resolver: the pinned simulator (its ``faults``, when set, apply to every call).
+        resolver: the pinned simulator (its ``faults``, when set, apply to every call); any
+            object with ``resolve(req, episode=, call_index=)`` will do (a wrapper that
+            records requests, say) when ``catalog`` is given.
+        catalog: the tools (default: the resolver's catalog).
         fmt: which format to ask for (module rules).
         scheme: URL scheme of the requests (default: each platform's own).
         memo_size: unfaulted observations kept, least recently used out first (0: none).
+        memo_bytes: the most body bytes those observations hold together.
     """
 
-    def __init__(self, resolver: Resolver, *, fmt: FormatChoice = "record", scheme: str | None = None,
-                 memo_size: int = 4096) -> None:
+    def __init__(self, resolver: Resolver, *, catalog: Catalog | None = None, fmt: FormatChoice = "record",
+                 scheme: str | None = None, memo_size: int = 4096, memo_bytes: int = MEMO_BYTES) -> None:
         self.resolver = resolver
-        self.catalog = resolver.catalog
+        self.catalog: Catalog = catalog if catalog is not None else resolver.catalog
         self.fmt: FormatChoice = fmt
         self.scheme = scheme
-        self.memo: LRU[tuple[str, tuple[tuple[str, str], ...]], Observation] = LRU(memo_size)
+        self.memo: BoundedCache[tuple[str, tuple[tuple[str, str], ...]], Observation] = BoundedCache(
+            memo_size, weigh=lambda o: len(o.body), max_weight=memo_bytes)
         #: Requests sent to the resolver (memo hits are not counted).
         self.requests = 0
 
@@ -307,7 +316,8 @@ class ToolCaller:
         """The request a call of ``tool`` sends, or the refusal when it cannot be built."""
         out = build_call(self.catalog, tool, args, fmt=self.fmt, scheme=self.scheme)
         if isinstance(out, Observation):
-            out.version = str(self.resolver.version.content_hash)
+            version = getattr(self.resolver, "version", None)
+            out.version = str(getattr(version, "content_hash", ""))
         return out
 
     def call(self, tool: str, args: Mapping[str, Any] | None = None, *, episode: str | None = None,
@@ -318,7 +328,7 @@ class ToolCaller:
         """
         clean = {k: arg_text(v) for k, v in (args or {}).items() if v is not None}
         key = (tool, tuple(sorted(clean.items())))
-        faults = self.resolver.faults is not None
+        faults = getattr(self.resolver, "faults", None) is not None
         if not faults:
             hit = self.memo.get(key)
             if hit is not None:

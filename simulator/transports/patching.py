@@ -20,7 +20,11 @@ Patched entry points (each only where its library is installed):
   (every client's default transport);
 * ``aiohttp.ClientSession._request`` (answers with a small stand-in response object that
   has ``status``, ``headers``, ``read``/``text``/``json``, ``raise_for_status`` and works
-  as an async context manager).
+  as an async context manager);
+* ``http.client.HTTPConnection.request`` / ``getresponse`` (and so ``HTTPSConnection`` and
+  ``urllib.request.urlopen``, which opendart-client and other standard-library clients
+  use): the answer is a real ``http.client.HTTPResponse`` read from the resolver's bytes.
+  urllib3 (under requests) overrides both methods, so its traffic is not seen twice.
 """
 
 from __future__ import annotations
@@ -32,13 +36,13 @@ from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from typing import TYPE_CHECKING, Any, Callable
 
-from ..errors import ReplayMiss
+from ..adapters import CallCounter, raise_for_answer
 from ..request import SimRequest, SimResponse
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..resolve import Resolver
 
-__all__ = ["passthrough", "patched", "rewrite_to_upstream", "upstream_url"]
+__all__ = ["http_client_response", "passthrough", "patched", "rewrite_to_upstream", "upstream_url"]
 
 _BYPASS: contextvars.ContextVar[bool] = contextvars.ContextVar("kopa_sim_bypass", default=False)
 
@@ -97,6 +101,7 @@ def patched(
             stack.enter_context(_patch_httpx(resolver, ours, episode, raise_on_miss))
         if _installed("aiohttp"):
             stack.enter_context(_patch_aiohttp(resolver, ours, episode, raise_on_miss))
+        stack.enter_context(_patch_http_client(resolver, ours, episode, raise_on_miss))
         yield resolver
 
 
@@ -263,15 +268,16 @@ def _patch_aiohttp(
     resolver: Resolver, ours: Callable[[str | None], bool], episode: str | None, raise_on_miss: bool
 ) -> Iterator[None]:
     import asyncio
-    import threading
 
     import aiohttp
     from multidict import CIMultiDict
     from yarl import URL
 
     real = aiohttp.ClientSession._request
-    lock = threading.Lock()
-    calls: dict[str | None, int] = {}
+    calls = CallCounter()
+
+    def timeout(message: str) -> BaseException:
+        return asyncio.TimeoutError(message)
 
     async def _request(self: Any, method: str, str_or_url: Any, *args: Any, **kwargs: Any) -> Any:
         build = getattr(self, "_build_url", None)
@@ -292,19 +298,89 @@ def _patch_aiohttp(
         sim = SimRequest.from_url(
             str(url), method=method, headers=[(k, str(v)) for k, v in headers.items()], body=body
         )
-        ep = sim.header("x-sim-episode") or episode
-        with lock:
-            idx = calls.get(ep, 0)
-            calls[ep] = idx + 1
-        resp = resolver.resolve(sim, episode=ep, call_index=idx)
-        if resp.header("x-sim-fault") == "timeout":
-            raise asyncio.TimeoutError("injected timeout (kopa-sim seeded fault)")
-        if raise_on_miss and resp.header("x-sim-error") == "replay_miss":
-            err = _json.loads(resp.body)["error"]
-            raise ReplayMiss(err["message"], nearest=err.get("nearest"))
+        resp = calls.answer(resolver, sim, episode)
+        raise_for_answer(resp, timeout=timeout, raise_on_miss=raise_on_miss)
         return AiohttpSimResponse(method.upper(), url, resp, headers)
 
     with _swap(aiohttp.ClientSession, "_request", _request):
+        yield
+
+
+# ---- http.client / urllib.request -------------------------------------------------------
+class _BytesSocket:
+    """What ``http.client.HTTPResponse`` reads a response from: ``makefile`` over bytes."""
+
+    def __init__(self, raw: bytes) -> None:
+        self._raw = raw
+
+    def makefile(self, mode: str = "rb", *args: Any, **kwargs: Any) -> Any:
+        import io
+
+        return io.BytesIO(self._raw)
+
+
+def http_client_response(resp: SimResponse, method: str = "GET") -> Any:
+    """A real ``http.client.HTTPResponse`` carrying ``resp`` (status, headers, body).
+
+    >>> r = http_client_response(SimResponse(200, [("content-type", "text/plain")], b"hi"))
+    >>> (r.status, r.getheader("content-type"), r.read())
+    (200, 'text/plain', b'hi')
+    """
+    import http.client
+    from http import HTTPStatus
+
+    try:
+        reason = HTTPStatus(resp.status).phrase
+    except ValueError:
+        reason = ""
+    lines = [f"HTTP/1.1 {resp.status} {reason}"]
+    lines += [f"{k}: {v}" for k, v in resp.headers if k.lower() not in ("content-length", "transfer-encoding")]
+    lines.append(f"content-length: {len(resp.body)}")
+    head = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1", "replace")
+    out = http.client.HTTPResponse(_BytesSocket(head + resp.body), method=method)  # type: ignore[arg-type]
+    out.begin()
+    return out
+
+
+@contextmanager
+def _patch_http_client(
+    resolver: Resolver, ours: Callable[[str | None], bool], episode: str | None, raise_on_miss: bool
+) -> Iterator[None]:
+    import http.client
+    import socket
+
+    real_request = http.client.HTTPConnection.request
+    real_getresponse = http.client.HTTPConnection.getresponse
+    calls = CallCounter()
+    pending_attr = "_kopa_sim_pending"
+
+    def request(
+        self: Any, method: str, url: str, body: Any = None, headers: Any = None, **kwargs: Any
+    ) -> None:
+        if getattr(self, "_tunnel_host", None) or not ours(self.host):
+            return real_request(self, method, url, body, headers or {}, **kwargs)  # type: ignore[no-any-return]
+        scheme = "https" if isinstance(self, http.client.HTTPSConnection) else "http"
+        default_port = 443 if scheme == "https" else 80
+        netloc = self.host if self.port in (None, default_port) else f"{self.host}:{self.port}"
+        full = url if "://" in url else f"{scheme}://{netloc}{url if url.startswith('/') else '/' + url}"
+        if isinstance(body, str):
+            body = body.encode("iso-8859-1")
+        elif body is not None and not isinstance(body, (bytes, bytearray)):
+            body = body.read() if hasattr(body, "read") else b"".join(body)  # file or iterable
+        hdrs = [(str(k), str(v)) for k, v in dict(headers or {}).items()]
+        setattr(self, pending_attr, SimRequest.from_url(full, method=method, headers=hdrs, body=bytes(body or b"")))
+
+    def getresponse(self: Any) -> Any:
+        sim = self.__dict__.pop(pending_attr, None)
+        if sim is None:
+            return real_getresponse(self)
+        resp = calls.answer(resolver, sim, episode)
+        raise_for_answer(resp, timeout=socket.timeout, raise_on_miss=raise_on_miss)
+        return http_client_response(resp, sim.method)
+
+    with _swap(http.client.HTTPConnection, "request", request), _swap(
+        http.client.HTTPConnection, "getresponse", getresponse
+    ):
         yield
 
 
@@ -321,7 +397,7 @@ def upstream_url(url: str, upstream: str) -> str:
 
 @contextmanager
 def rewrite_to_upstream(hosts: list[str], upstream: str) -> Iterator[None]:
-    """Send requests for ``hosts`` to ``upstream`` instead (requests, httpx and aiohttp).
+    """Send requests for ``hosts`` to ``upstream`` instead (requests, httpx, aiohttp, urllib).
 
     Used when recording against a stand-in server (``simulator sandbox serve`` or
     ``simulator serve``), which routes ``GET /{upstream-host}/{path}``.
@@ -382,4 +458,29 @@ def rewrite_to_upstream(hosts: list[str], upstream: str) -> Iterator[None]:
                 return await real(self, method, str_or_url, *args, **kwargs)
 
             stack.enter_context(_swap(aiohttp.ClientSession, "_request", _request))
+        stack.enter_context(_rewrite_urllib(wanted, upstream))
+        yield
+
+
+@contextmanager
+def _rewrite_urllib(wanted: frozenset[str], upstream: str) -> Iterator[None]:
+    """``urllib.request`` (``urlopen`` and every opener): URLs of ``wanted`` hosts go to
+    ``upstream``, rewritten before the opener picks its HTTP or HTTPS handler."""
+    import urllib.parse
+    import urllib.request
+
+    real_open = urllib.request.OpenerDirector.open
+
+    def open_(self: Any, fullurl: Any, *args: Any, **kwargs: Any) -> Any:
+        url = fullurl.full_url if isinstance(fullurl, urllib.request.Request) else str(fullurl)
+        if (urllib.parse.urlsplit(url).hostname or "").lower() in wanted:
+            moved = upstream_url(url, upstream)
+            if isinstance(fullurl, urllib.request.Request):
+                fullurl.full_url = moved
+                fullurl.remove_header("Host")
+            else:
+                fullurl = moved
+        return real_open(self, fullurl, *args, **kwargs)
+
+    with _swap(urllib.request.OpenerDirector, "open", open_):
         yield

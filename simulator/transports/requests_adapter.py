@@ -14,12 +14,11 @@ only in this module, which nothing else in the package imports.
 from __future__ import annotations
 
 import io
-import threading
 import time
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
-from ..errors import ReplayMiss
+from ..adapters import CallCounter, latency_of, raise_for_answer
 from ..request import SimRequest, SimResponse
 
 INSTALL_HINT = "pip install 'kopa-sim[requests]'"
@@ -83,7 +82,8 @@ class SimAdapter(requests.adapters.BaseAdapter):
 
     Args:
         resolver: the pinned version's resolver.
-        episode: episode id for seeded faults (a request's ``X-Sim-Episode`` header wins).
+        episode: episode id for seeded faults (a non-empty ``X-Sim-Episode`` header wins; a
+            request's ``X-Sim-Call: N`` header gives its call index; ``simulator.adapters``).
         raise_on_miss: raise ``ReplayMiss`` on a strict miss instead of returning its 404.
         apply_latency: sleep for injected latency faults (off: just the header).
     """
@@ -101,14 +101,7 @@ class SimAdapter(requests.adapters.BaseAdapter):
         self.episode = episode
         self.raise_on_miss = raise_on_miss
         self.apply_latency = apply_latency
-        self._lock = threading.Lock()
-        self._calls: dict[str | None, int] = {}
-
-    def _next(self, episode: str | None) -> int:
-        with self._lock:
-            i = self._calls.get(episode, 0)
-            self._calls[episode] = i + 1
-            return i
+        self._calls = CallCounter()
 
     def send(
         self,
@@ -120,24 +113,19 @@ class SimAdapter(requests.adapters.BaseAdapter):
         proxies: Any = None,
     ) -> requests.Response:
         """Resolve ``request`` (the ``BaseAdapter`` signature; network options are ignored)."""
-        sim = to_sim_request(request)
-        episode = sim.header("x-sim-episode") or self.episode
-        resp = self.resolver.resolve(sim, episode=episode, call_index=self._next(episode))
+        resp = self._calls.answer(self.resolver, to_sim_request(request), self.episode)
         return self.build_response(request, resp)
 
     def build_response(self, request: requests.PreparedRequest, resp: SimResponse) -> requests.Response:
         """A ``requests.Response`` for ``resp`` (faults and strict misses as configured)."""
-        if resp.header("x-sim-fault") == "timeout":
-            raise requests.exceptions.ReadTimeout(
-                "injected timeout (kopa-sim seeded fault)", request=request
-            )
-        if self.raise_on_miss and resp.header("x-sim-error") == "replay_miss":
-            import json
 
-            err = json.loads(resp.body)["error"]
-            raise ReplayMiss(err["message"], nearest=err.get("nearest"))
-        if self.apply_latency and resp.header("x-sim-latency-ms"):
-            time.sleep(int(resp.header("x-sim-latency-ms") or 0) / 1000)
+        def timeout(message: str) -> BaseException:
+            return requests.exceptions.ReadTimeout(message, request=request)
+
+        raise_for_answer(resp, timeout=timeout, raise_on_miss=self.raise_on_miss)
+        delay = latency_of(resp) if self.apply_latency else None
+        if delay is not None:
+            time.sleep(delay)
         out = requests.Response()
         out.status_code = resp.status
         out.headers = CaseInsensitiveDict(resp.headers)

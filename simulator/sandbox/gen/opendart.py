@@ -55,8 +55,7 @@ def disclosures(world: World, f: dict[str, str]) -> Sequence[dict[str, Any]]:
             y, m = y - 1, m + 12
         start = f"{y}{m:02d}{end[6:8]}"
         rows = [r for r in rows if start <= r["rcept_dt"] <= end]
-    if f.get("sort_mth", "desc").lower() == "asc":
-        rows = list(reversed(rows))
+    # sort / sort_mth (role order) are applied by the app, as the resolver applies them.
     return shape("opendart_disclosures", rows) if len(rows) < 20_000 else _lazy(rows)
 
 

@@ -87,6 +87,14 @@ from ._regions import District, Region
 from ._transport import TransportMixin
 
 __all__ = [
+    # The areas ``World`` is composed of (one mixin per area, in ``_<area>.py``).
+    "AddressMixin",
+    "EducationMixin",
+    "FinanceMixin",
+    "LawMixin",
+    "PoliticsMixin",
+    "RealEstateMixin",
+    "TransportMixin",
     "DATA",
     "PRICE_DAYS",
     "TODAY",

@@ -1,0 +1,529 @@
+"""Turn extracted facts into catalog platforms (the generated tier).
+
+Pure and deterministic: the same facts files give the same platforms, byte for byte.
+Each generated endpoint carries ``fidelity: partial`` and a ``provenance`` mapping that says
+which source gave its URL, params and fields and what was assumed (paging limits, envelope
+options). Wire details that facts do not state (the dialect, the key param, envelope
+options) are taken from the curated platform of the same family, so a generated endpoint
+renders like its curated neighbours.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+import yaml
+
+from ..loader import _SAFE_LOADER, DATA_DIR
+from .extract import read_facts
+from .words import english_words, summary_en
+
+__all__ = [
+    "AGENCIES",
+    "PAPER_AGENCIES",
+    "BuildReport",
+    "build_platforms",
+]
+
+#: data.go.kr agency code → (platform suffix, Korean name, English name, domain).
+AGENCIES: dict[str, tuple[str, str, str, str]] = {
+    "9760000": ("nec", "중앙선거관리위원회", "National Election Commission", "politics"),
+    "1160100": ("fsc", "금융위원회", "Financial Services Commission", "finance"),
+    "1613000": ("molit", "국토교통부", "Ministry of Land, Infrastructure and Transport", "district"),
+    "1611000": ("molit", "국토교통부", "Ministry of Land, Infrastructure and Transport", "district"),
+    "1741000": ("mois", "행정안전부", "Ministry of the Interior and Safety", "district"),
+    "1360000": ("kma", "기상청", "Korea Meteorological Administration", "district"),
+    "B552584": ("airkorea", "한국환경공단 에어코리아", "Korea Environment Corporation (AirKorea)", "district"),
+    "1230000": ("pps", "조달청", "Public Procurement Service", "finance"),
+    "B090041": ("kasi", "한국천문연구원", "Korea Astronomy and Space Science Institute", "district"),
+}
+#: The agencies of the paper's six domains (the default generated tier).
+PAPER_AGENCIES = tuple(AGENCIES)
+#: MOLIT services that belong to TAGO (국가대중교통정보센터), the traffic domain.
+TAGO_SERVICES = frozenset({
+    "ArvlInfoInqireService", "BusLcInfoInqireService", "BusRouteInfoInqireService",
+    "BusSttnInfoInqireService", "DmstcFlightNvgInfo", "DmstcShipNvgInfo", "ExpBusArrInfo",
+    "ExpBusInfo", "SuburbsBusInfo", "SubwayInfo", "TrainInfo",
+})
+#: The wire names data.go.kr services use for the response-format switch, and their values.
+_FORMAT_PARAMS = {
+    "_type": {"json": "json", "xml": "xml"},
+    "type": {"json": "json", "xml": "xml"},
+    "resultType": {"json": "json", "xml": "xml"},
+    "returnType": {"json": "json", "xml": "xml"},
+    "dataType": {"JSON": "json", "XML": "xml"},
+}
+#: A request parameter name as the portals spell them (``cond[BPLC_NM::LIKE]`` included).
+_WIRE_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_\[\]:.\-]*")
+#: A name usable as a record field (and an XML element).
+_IDENT_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+#: The portal's ``cond[FIELD::OP]`` filter params (they name a record field). Generated
+#: endpoints declare no query semantics: nothing measured says a full collection filtered
+#: equals the filtered answer, so filters stay part of the collection key.
+_COND_RE = re.compile(r"cond\[(\w+)::(\w+)\]")
+#: Field-name endings that mark an entity code (EDGE hint, and the sandbox draws them).
+_CODE_RE = re.compile(r"(?i)(cd|code|_id|Id|No|num|sn)$")
+
+
+@dataclass
+class BuildReport:
+    """What a build made and what it left out (curated endpoints always win)."""
+
+    generated: dict[str, int] = field(default_factory=dict)
+    #: (generated id, curated id) pairs dropped because a curated endpoint serves that URL.
+    shadowed: list[tuple[str, str]] = field(default_factory=list)
+
+
+def _curated_headers() -> dict[str, dict[str, Any]]:
+    out = {}
+    for f in sorted(DATA_DIR.glob("*.yaml")):
+        raw = yaml.load(f.read_text(encoding="utf-8"), Loader=_SAFE_LOADER)
+        out[raw["id"]] = raw
+    return out
+
+
+def _snake(name: str) -> str:
+    s = re.sub(r"[^0-9A-Za-z]+", "_", name)
+    s = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", s)
+    return re.sub(r"_+", "_", s).strip("_").lower()
+
+
+def _ident(prefix: str, *parts: str) -> str:
+    base = "_".join([prefix, *(p for p in (_snake(x) for x in parts) if p)])
+    if len(base) <= 64:
+        return base
+    digest = hashlib.sha1(base.encode()).hexdigest()[:6]
+    return base[:57].rstrip("_") + "_" + digest
+
+
+def _key(host: str, path: str, match: dict[str, str]) -> tuple[str, str, tuple[tuple[str, str], ...]]:
+    return host.lower(), path, tuple(sorted((k, v.lower()) for k, v in match.items()))
+
+
+def _field(name: str, ftype: str, label: str) -> dict[str, Any]:
+    out: dict[str, Any] = {"name": name}
+    if ftype != "string":
+        out["type"] = ftype
+    if label:
+        out["description"] = label
+    if _CODE_RE.search(name):
+        out["code"] = True
+    return out
+
+
+#: Envelope members some sources list among the record fields.
+_ENVELOPE = frozenset({"resultCode", "resultMsg", "numOfRows", "pageNo", "totalCount", "dataType",
+                       "items", "item", "header", "body", "response", "status", "message"})
+
+
+def _fields(facts: Iterable[tuple[str, str, str]]) -> list[dict[str, Any]]:
+    """Record fields from facts: envelope members and repeats dropped, names kept as published."""
+    out, seen = [], set()
+    for name, ftype, label in facts:
+        if name in _ENVELOPE or name in seen or not _IDENT_RE.fullmatch(name):
+            continue
+        seen.add(name)
+        out.append(_field(name, ftype, label))
+    return out
+
+
+def _param(name: str, ptype: str, required: bool, label: str, role: str = "filter") -> dict[str, Any]:
+    out: dict[str, Any] = {"name": name, "role": role}
+    if ptype != "string":
+        out["type"] = ptype
+    if required:
+        out["required"] = True
+    if label:
+        out["description"] = label
+    return out
+
+
+def _platform(pid: str, base: dict[str, Any], name: str, name_ko: str, domain: str,
+              endpoints: list[dict[str, Any]], *, keep_options: bool = True) -> dict[str, Any]:
+    return {
+        "format": 1,
+        "id": pid,
+        "name": name,
+        "name_ko": name_ko,
+        "domain": domain,
+        "dialect": base["dialect"],
+        "host": base["host"],
+        "scheme": base.get("scheme", "https"),
+        "key_env": base["key_env"],
+        "docs": base.get("docs", ""),
+        "options": dict(base.get("options", {})) if keep_options else {},
+        "common_params": list(base.get("common_params", [])),
+        "endpoints": endpoints,
+    }
+
+
+# ---- data.go.kr -------------------------------------------------------------------------
+_DATAGOKR_COMMON = [
+    {"name": "serviceKey", "role": "auth", "required": True, "aliases": ["ServiceKey"],
+     "description": "공공데이터포털에서 발급받은 인증키 (Decoding 키)", "description_en": "data.go.kr service key (decoded form)"},
+    {"name": "pageNo", "type": "integer", "role": "page", "default": "1", "pattern": "^[1-9][0-9]*$",
+     "example": "1", "description": "페이지 번호", "description_en": "page number (1-based)"},
+    {"name": "numOfRows", "type": "integer", "role": "page_size", "default": "10", "pattern": "^[1-9][0-9]*$",
+     "example": "10", "description": "한 페이지 결과 수", "description_en": "rows per page"},
+]
+
+
+def _datagokr_endpoint(op: dict[str, Any], prefix: str, agency_ko: str, used: set[str],
+                       source: str) -> dict[str, Any]:
+    url = op["url"]
+    path = url.split("apis.data.go.kr", 1)[1]
+    parts = path.strip("/").split("/")
+    service, operation = "/".join(parts[1:-1]), parts[-1]
+    short = re.sub(r"^get", "", operation) or operation
+    eid = _ident(prefix, short)
+    if eid in used:
+        eid = _ident(prefix, service, short)
+    n = 2
+    while eid in used:
+        eid = _ident(prefix, service, short, str(n))
+        n += 1
+    used.add(eid)
+    params: list[dict[str, Any]] = []
+    options: dict[str, Any] = {}
+    names = set()
+    for name, ptype, required, label in op["params"]:
+        if name in ("pageNo", "numOfRows", "serviceKey", "ServiceKey") or name in names:
+            continue
+        if not _WIRE_RE.fullmatch(name):
+            continue
+        names.add(name)
+        if name in _FORMAT_PARAMS and not options:
+            values = _FORMAT_PARAMS[name]
+            options["format_values"] = dict(values)
+            params.append({"name": name, "role": "format", "enum": sorted(values, key=lambda v: values[v]),
+                           "default": next(k for k, v in values.items() if v == "xml"),
+                           "description": label or "응답 형식", "description_en": "response format"})
+            continue
+        params.append(_param(name, ptype, bool(required), label))
+    fields = _fields((n, t, lab) for n, t, lab in op["fields"])
+    fields_from = f"{len(fields)} published fields (the source lists at most 8 per operation)"
+    field_names = {f["name"] for f in fields}
+    for p in params:
+        if p["role"] != "filter":
+            continue
+        m = _COND_RE.fullmatch(p["name"])
+        fname = m.group(1) if m else p["name"]
+        if not _IDENT_RE.fullmatch(fname):
+            continue  # a published name that is no record field (``cond[X::LT]]``)
+        if fname not in field_names and (m or not fields):
+            # The portal's cond[FIELD::OP] filters name record fields; an operation without
+            # published fields echoes its filters (assumed, said in provenance).
+            fields.append(_field(fname, "string", p.get("description", "")))
+            field_names.add(fname)
+    if not op["fields"] or len(fields) > len(_fields((n, t, lab) for n, t, lab in op["fields"])):
+        fields_from += "; fields named by filter params added"
+    if not fields:
+        fields = [_field("seq", "integer", "순번")]
+        fields_from = "none published; a sequence field assumed"
+    label = op["label"] or short
+    return {
+        "id": eid,
+        "operation": f"{service}/{operation}",
+        "summary": f"{label} ({agency_ko} {service})",
+        "summary_en": summary_en(operation, service),
+        "path": path,
+        "record_path": "response.body.items.item",
+        "default_page_size": 10,
+        "max_page_size": 1000,
+        "fields": fields,
+        "params": params,
+        "options": options,
+        "fidelity": "partial",
+        "provenance": {
+            "source": source,
+            "url": "published operation URL",
+            "params": f"{len(params)} published params (names, types, required flags, Korean labels)",
+            "fields": fields_from,
+            "assumed": "max_page_size 1000; response.body.items.item envelope; success 00",
+        },
+    }
+
+
+def _datagokr(agencies: Iterable[str], headers: dict[str, dict[str, Any]], facts_names: list[str],
+              ) -> list[dict[str, Any]]:
+    base = headers["datagokr_misc"]
+    by_platform: dict[str, list[dict[str, Any]]] = {}
+    meta: dict[str, tuple[str, str, str]] = {}
+    used: dict[str, set[str]] = {}
+    wanted = set(agencies)
+    for facts_name in facts_names:
+        facts = read_facts(facts_name)
+        for op in facts["operations"]:
+            code = op["url"].split("/")[3]
+            if code not in wanted:
+                continue
+            service = op["url"].split("/")[4] if op["url"].count("/") > 4 else ""
+            if code in AGENCIES:
+                suffix, ko, en, domain = AGENCIES[code]
+                if suffix == "molit" and service in TAGO_SERVICES:
+                    suffix, ko, en, domain = "tago", "국토교통부 국가대중교통정보센터", "MOLIT TAGO public transport", "traffic"
+            else:
+                suffix, ko, en, domain = f"org_{code.lower()}", f"공공데이터포털 기관 {code}", f"data.go.kr agency {code}", "district"
+            pid = f"gen_{suffix}"
+            meta[pid] = (ko, en, domain)
+            ep = _datagokr_endpoint(op, suffix, ko, used.setdefault(pid, set()), facts["source"])
+            by_platform.setdefault(pid, []).append(ep)
+    out = []
+    for pid in sorted(by_platform):
+        ko, en, domain = meta[pid]
+        plat = _platform(pid, base, f"{en} (data.go.kr, generated)", f"{ko} (공공데이터포털, 생성)", domain,
+                         by_platform[pid], keep_options=False)
+        plat["options"] = {"default_format": "xml", "format_values": {"json": "json", "xml": "xml"},
+                           "counts": "number", "oversize": "clamp"}
+        plat["common_params"] = [dict(p) for p in _DATAGOKR_COMMON]
+        out.append(plat)
+    return out
+
+
+# ---- OpenDART ---------------------------------------------------------------------------
+#: OpenDART request params by name: (Korean label, English words, pattern, example). Written
+#: here, from the guide's parameter names; descriptions are kopa-sim's own.
+_DART_PARAMS: dict[str, tuple[str, str, str | None, str | None]] = {
+    "corp_code": ("고유번호 (8자리)", "8-digit corp code", "^[0-9]{8}$", "00126380"),
+    "bsns_year": ("사업연도 (YYYY)", "business year", "^[0-9]{4}$", "2023"),
+    "reprt_code": ("보고서 코드 (11013 1분기, 11012 반기, 11014 3분기, 11011 사업)", "report code", "^1101[1-4]$", "11011"),
+    "bgn_de": ("검색시작 접수일자 (YYYYMMDD)", "first receipt date", "^[0-9]{8}$", "20240101"),
+    "end_de": ("검색종료 접수일자 (YYYYMMDD)", "last receipt date", "^[0-9]{8}$", "20241231"),
+    "fs_div": ("개별/연결구분 (OFS, CFS)", "separate or consolidated statements", None, "CFS"),
+    "idx_cl_code": ("지표분류코드", "indicator class code", None, "M210000"),
+    "sj_div": ("재무제표구분", "statement kind", None, "BS1"),
+    "rcept_no": ("접수번호 (14자리)", "receipt number", "^[0-9]{14}$", None),
+    "corp_name": ("회사명", "company name", None, None),
+}
+_DART_GROUP_PARAMS = {
+    "DS002": ["corp_code", "bsns_year", "reprt_code"],
+    "DS003": ["corp_code", "bsns_year", "reprt_code"],
+    "DS004": ["corp_code"],
+    "DS005": ["corp_code", "bgn_de", "end_de"],
+    "DS006": ["corp_code", "bgn_de", "end_de"],
+}
+#: The fields every OpenDART company list starts with (receipt number, market, company).
+_DART_LEADING = [("rcept_no", "접수번호"), ("corp_cls", "법인구분"), ("corp_code", "고유번호"),
+                 ("corp_name", "회사명")]
+_DART_GROUPS = {"DS001": "공시정보", "DS002": "정기보고서 주요정보", "DS003": "정기보고서 재무정보",
+                "DS004": "지분공시 종합정보", "DS005": "주요사항보고서 주요정보", "DS006": "증권신고서 주요정보"}
+
+
+def _opendart(headers: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    facts = read_facts("opendart")
+    base = headers["opendart"]
+    fmt_param = {"name": "format", "in": "path", "role": "format", "required": True, "enum": ["json", "xml"],
+                 "default": "json", "description": "응답 형식 (경로 접미사 .json / .xml)",
+                 "description_en": "response format, the path suffix (.json or .xml)"}
+    eps = []
+    for op in facts["operations"]:
+        name, group = op["op"], op["group"]
+        binary = bool(op.get("binary")) or name in ("corpCode", "document", "fnlttXbrl")
+        pnames = op["params"] or _DART_GROUP_PARAMS.get(group, [])
+        params = [] if binary else [dict(fmt_param)]
+        for p in pnames:
+            ko, en, pattern, example = _DART_PARAMS.get(p, (p, english_words(p), None, None))
+            entry: dict[str, Any] = {"name": p, "role": "filter", "required": p in ("corp_code", "bsns_year", "reprt_code", "rcept_no"),
+                                     "description": ko, "description_en": en}
+            if pattern:
+                entry["pattern"] = pattern
+            if example:
+                entry["example"] = example
+            params.append(entry)
+        fields = _fields((n, "string", lab) for n, lab in op["fields"])
+        fields_from = f"{len(fields)} published fields with Korean names"
+        if not fields and not binary:
+            fields = [_field(n, "string", lab) for n, lab in _DART_LEADING]
+            fields_from = "none published; the leading fields every OpenDART list shares assumed"
+        label = op["label"] or name
+        eps.append({
+            "id": _ident("dart", name),
+            "operation": f"{name}.xml" if binary else f"{name}.{{format}}",
+            "summary": f"{label} (OpenDART {_DART_GROUPS.get(group, group)})",
+            "summary_en": summary_en(name, f"OpenDART {group}"),
+            "path": f"/api/{name}.xml" if binary else f"/api/{name}.{{format}}",
+            "kind": "binary" if binary else "collection",
+            "record_path": "list",
+            "default_page_size": 100,
+            "max_page_size": 100,
+            "fields": fields,
+            "params": params,
+            "fidelity": "partial",
+            "provenance": {
+                "source": facts["source"],
+                "url": f"operation {name} in group {group}" + (f", guide {op['guide']}" if op["guide"] else ""),
+                "params": "published param names" if op["params"] else f"the {group} group's params (assumed)",
+                "fields": fields_from,
+                "assumed": "one page holds every row (max 100)",
+            },
+        })
+    return [_platform("gen_opendart", base, "OpenDART (generated)", "금융감독원 전자공시 오픈API (생성)",
+                      "finance", eps)]
+
+
+# ---- law.go.kr --------------------------------------------------------------------------
+def _lawgokr(headers: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    facts = read_facts("lawgokr")
+    base = headers["lawgokr"]
+    eps = []
+    for op in facts["operations"]:
+        target, service = op["target"], op["service"]
+        search = service == "lawSearch"
+        params = []
+        for name, ptype, required in op["params"]:
+            role = {"display": "page_size", "page": "page"}.get(name, "filter") if search else "filter"
+            entry = _param(name, ptype, required, "", role)
+            entry["description"] = {"query": "검색어", "display": "검색 결과 개수", "page": "검색 결과 페이지"}.get(name, name)
+            params.append(entry)
+        kind = "search" if search else "detail"
+        ep: dict[str, Any] = {
+            "id": _ident("law", target, kind),
+            "operation": f"{service}.do?target={target}",
+            "summary": f"법령정보 {target} {'목록 검색' if search else '본문 조회'} (국가법령정보 DRF)",
+            "summary_en": f"law.go.kr DRF target {target}: {'search list' if search else 'full text by id'}",
+            "path": f"/DRF/{service}.do",
+            "match": {"target": target},
+            "params": params,
+            "fidelity": "partial",
+            "provenance": {
+                "source": facts["source"],
+                "url": f"target {target} of {service}.do",
+                "params": f"{len(params)} published param names and required flags",
+                "fields": "none published; generic fields (일련번호, 명칭, 일자) assumed",
+                "assumed": f"envelope root {target}Search / item {target}" if search else f"detail root {target}",
+            },
+        }
+        paged = {p["role"] for p in params} >= {"page", "page_size"}
+        if search and not paged:
+            # No paging params published: the target is taken to answer every row at once.
+            ep["provenance"]["assumed"] += "; no paging params published: one page of up to 100 rows"
+        if search:
+            ep.update({"record_path": f"{target}Search.{target}", "default_page_size": 20 if paged else 100,
+                       "max_page_size": 100,
+                       "options": {"root": f"{target}Search", "item": target, "section": "명칭"},
+                       "fields": [_field("일련번호", "string", "일련번호"), {"name": "명칭", "description": "명칭"},
+                                  {"name": "일자", "description": "일자 (YYYYMMDD)"}]})
+        else:
+            ep.update({"kind": "object", "record_path": target, "options": {"detail_root": target},
+                       "fields": [_field("일련번호", "string", "일련번호"), {"name": "명칭", "description": "명칭"},
+                                  {"name": "본문", "description": "본문"}]})
+        eps.append(ep)
+    return [_platform("gen_lawgokr", base, "law.go.kr DRF (generated)", "국가법령정보 공동활용 (생성)", "law", eps)]
+
+
+# ---- the open-portal family (NEIS, National Assembly) ----------------------------------
+def _openportal(eid: str, operation: str, path: str, fields: list[dict[str, Any]], params: list[dict[str, Any]],
+                *, summary: str, summary_en: str, provenance: dict[str, str]) -> dict[str, Any]:
+    """One generated endpoint of the head/row portals (record path ``<service>[1].row``)."""
+    return {
+        "id": eid,
+        "operation": operation,
+        "summary": summary,
+        "summary_en": summary_en,
+        "path": path,
+        "record_path": f"{operation}[1].row",
+        "default_page_size": 100,
+        "max_page_size": 1000,
+        "fields": fields,
+        "params": params,
+        "fidelity": "partial",
+        "provenance": provenance,
+    }
+
+
+# ---- NEIS -------------------------------------------------------------------------------
+def _neis(headers: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    facts = read_facts("neis")
+    base = headers["neis"]
+    eps = []
+    for op in facts["operations"]:
+        service = op["service"]
+        fields = _fields((n, "string", lab) for n, lab in op["fields"])
+        params = [_param("ATPT_OFCDC_SC_CODE", "string", False, "시도교육청코드")]
+        if any(f["name"] == "SD_SCHUL_CODE" for f in fields):
+            params.append(_param("SD_SCHUL_CODE", "string", False, "행정표준코드 (학교)"))
+        eps.append(_openportal(
+            _ident("neis", service), service, f"/hub/{service}", fields, params,
+            summary=f"나이스 {service} 조회 (교육정보 개방 포털)", summary_en=summary_en(service, "NEIS hub"),
+            provenance={
+                "source": facts["source"],
+                "url": f"hub service {service}",
+                "params": "office and school codes (the hub's common filters)",
+                "fields": f"{len(fields)} published row fields with Korean labels",
+                "assumed": "other filters of the service",
+            },
+        ))
+    return [_platform("gen_neis", base, "NEIS (generated)", "나이스 교육정보 개방 포털 (생성)", "education", eps)]
+
+
+# ---- National Assembly ------------------------------------------------------------------
+def _assembly(headers: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    facts = read_facts("assembly")
+    base = headers["assembly"]
+    eps = []
+    used: set[str] = set()
+    for op in facts["operations"]:
+        code, label = op["code"], op["label"]
+        fields = _fields((n, "string", lab) for n, lab in op["fields"])
+        params = [_param(n, "string", False, lab) for n, lab in op["params"]
+                  if _IDENT_RE.fullmatch(n) and n not in ("KEY", "Type", "pIndex", "pSize")]
+        eid = _ident("assembly", code)
+        if eid in used:
+            eid = _ident("assembly", code, op["infId"])
+        used.add(eid)
+        eps.append(_openportal(
+            eid, code, f"/portal/openapi/{code}", fields, params,
+            summary=f"{label} (열린국회정보 {op['infId']})",
+            summary_en=f"National Assembly open API {code} (infId {op['infId']})",
+            provenance={
+                "source": facts["source"],
+                "url": f"endpoint code {code} of infId {op['infId']} (the infId → code table was read "
+                       "through a read-only file tool and checked against 39 codes another fork lists)",
+                "params": f"{len(params)} published request params with Korean labels",
+                "fields": f"{len(fields)} published response fields with Korean labels",
+                "assumed": "required flags (none marked); page size limit 1000 as the curated endpoints",
+            },
+        ))
+    return [_platform("gen_assembly", base, "National Assembly open API (generated)", "열린국회정보 (생성)",
+                      "politics", eps)]
+
+
+def build_platforms(*, everything: bool = False) -> tuple[list[dict[str, Any]], BuildReport]:
+    """Every generated platform (raw dicts in the catalog file schema) and a report.
+
+    ``everything``: also every other data.go.kr agency the facts know (≈ 10,900 operations
+    on ``apis.data.go.kr``), not only the paper's.
+    """
+    headers = _curated_headers()
+    plats = _opendart(headers) + _lawgokr(headers) + _neis(headers) + _assembly(headers)
+    if everything:
+        codes = sorted({op["url"].split("/")[3] for n in ("datagokr_client", "datagokr_client_other")
+                        for op in read_facts(n)["operations"]})
+        plats += _datagokr(codes, headers, ["datagokr_client", "datagokr_client_other"])
+    else:
+        plats += _datagokr(PAPER_AGENCIES, headers, ["datagokr_client"])
+    return _drop_shadowed(plats, headers)
+
+
+def _drop_shadowed(plats: list[dict[str, Any]], headers: dict[str, dict[str, Any]],
+                   ) -> tuple[list[dict[str, Any]], BuildReport]:
+    """Remove generated endpoints whose URL a curated endpoint serves (curated wins)."""
+    curated: dict[tuple[str, str, tuple[tuple[str, str], ...]], str] = {}
+    for raw in headers.values():
+        for ep in raw.get("endpoints", []):
+            curated[_key(ep.get("host") or raw["host"], ep["path"], ep.get("match", {}))] = ep["id"]
+    report = BuildReport()
+    for plat in plats:
+        kept = []
+        for ep in plat["endpoints"]:
+            hit = curated.get(_key(plat["host"], ep["path"], ep.get("match", {})))
+            if hit is not None:
+                report.shadowed.append((ep["id"], hit))
+            else:
+                kept.append(ep)
+        plat["endpoints"] = kept
+        report.generated[plat["id"]] = len(kept)
+    return [p for p in plats if p["endpoints"]], report

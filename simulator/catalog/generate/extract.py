@@ -1,0 +1,405 @@
+"""Read published facts out of third-party sources, without importing their code.
+
+Each ``extract_*`` function reads one source (a PyPI wheel through ``zipfile`` and ``ast``,
+or a git mirror through ``git show``) and returns **facts only**: URLs, operation names,
+parameter names, types and required flags, official Korean labels of parameters and fields.
+No sentence, code or layout of the source is kept. The result is written to
+``simulator/catalog/generated/facts/<source>.json`` by :func:`write_facts`; the generator
+(:mod:`.build`) reads only those files, so it re-runs offline.
+
+Sources and what they may be used for: ``shared/reference/catalog_sources.md``.
+"""
+
+from __future__ import annotations
+
+import ast
+import gzip
+import io
+import json
+import re
+import subprocess
+import zipfile
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "FACTS_DIR",
+    "extract_all",
+    "extract_assembly",
+    "extract_datagokr_client",
+    "extract_lawgokr_layout",
+    "extract_neispy",
+    "extract_opendart",
+    "read_assembly_codes",
+    "read_facts",
+    "write_facts",
+]
+
+try:  # a core dependency (three times faster on the 10,000-operation facts); json otherwise
+    from orjson import loads as _loads
+except ImportError:  # pragma: no cover
+    _loads = json.loads
+
+FACTS_DIR = Path(__file__).resolve().parent.parent / "generated" / "facts"
+
+_PY_TYPES = {"str": "string", "int": "integer", "float": "number", "bool": "boolean"}
+_ARG_RE = re.compile(r"^\s*(\w+) \((\w+)(?:, optional)?\): (.*)$")
+_FIELD_RE = re.compile(r"^\s*(\S+) \((\w+)\): (.*)$")
+
+
+def _label(text: str) -> str:
+    """A short label: the text before any sentence punctuation, trimmed to 40 characters."""
+    text = re.split(r"\s[—-]\s|[.。]\s|\n", text.strip(), maxsplit=1)[0].strip()
+    return text[:40]
+
+
+# ---- data-go-kr-client (PyPI wheel, no licence declared: facts only) -------------------
+def extract_datagokr_client(wheel: Path) -> dict[str, Any]:
+    """Every operation of ``data_go_kr_client/http/client.py`` as facts.
+
+    Per operation: the full URL, the operation's Korean label (its docstring's name part
+    only), request parameters ``[wire name, type, required, Korean label]`` and the response
+    fields the client documents ``[name, type, Korean label]`` (the client lists at most 8).
+    """
+    with zipfile.ZipFile(wheel) as zf:
+        src = zf.read("data_go_kr_client/http/client.py").decode("utf-8")
+    tree = ast.parse(src)
+    consts = {
+        n.targets[0].id: n.value.value
+        for n in tree.body
+        if isinstance(n, ast.Assign)
+        and isinstance(n.targets[0], ast.Name)
+        and isinstance(n.value, ast.Constant)
+        and isinstance(n.value.value, str)
+    }
+    ops: list[dict[str, Any]] = []
+    for cls in (n for n in tree.body if isinstance(n, ast.ClassDef)):
+        for fn in cls.body:
+            if isinstance(fn, ast.FunctionDef) and not fn.name.startswith("_"):
+                op = _datagokr_op(fn, consts)
+                if op is not None:
+                    ops.append(op)
+    ops = [o for o in ops if o["url"].startswith("https://apis.data.go.kr/")]
+    ops.sort(key=lambda o: o["url"])
+    return {"source": f"pypi:data-go-kr-client=={_wheel_version(wheel)}", "operations": ops}
+
+
+def _wheel_version(wheel: Path) -> str:
+    return wheel.name.split("-")[1]
+
+
+def _datagokr_op(fn: ast.FunctionDef, consts: dict[str, str]) -> dict[str, Any] | None:
+    ret = fn.body[-1]
+    if not (isinstance(ret, ast.Return) and isinstance(ret.value, ast.Call) and ret.value.args):
+        return None
+    call = ret.value
+    url_node = call.args[0]
+    if not isinstance(url_node, ast.Name) or url_node.id not in consts:
+        return None
+    payload = call.args[1] if len(call.args) > 1 else None
+    if isinstance(payload, ast.Call) and payload.args:
+        payload = payload.args[0]
+    wire: dict[str, str] = {}
+    if isinstance(payload, ast.Dict):
+        for k, v in zip(payload.keys, payload.values):
+            if isinstance(k, ast.Constant) and isinstance(v, ast.Name):
+                wire[v.id] = str(k.value)
+    doc = ast.get_docstring(fn) or ""
+    labels: dict[str, str] = {}
+    fields: list[list[Any]] = []
+    section = ""
+    for line in doc.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("Args:"):
+            section = "args"
+            continue
+        if stripped.startswith("Returns:"):
+            section = "returns"
+            continue
+        if section == "args" and (m := _ARG_RE.match(line)):
+            labels[m.group(1)] = _label(m.group(3))
+        elif section == "returns" and (m := _FIELD_RE.match(line)):
+            fields.append([m.group(1), _json_type(m.group(2)), _label(m.group(3))])
+    args = fn.args.args[1:]
+    defaults: list[ast.expr | None] = [None] * (len(args) - len(fn.args.defaults))
+    defaults += list(fn.args.defaults)
+    params: list[list[Any]] = []
+    for arg, default in zip(args, defaults):
+        name = wire.get(arg.arg)
+        if name is None:
+            continue
+        ann = ast.unparse(arg.annotation) if arg.annotation is not None else "str"
+        base = ann.split("|")[0].strip()
+        required = default is None and "None" not in ann
+        label = "" if name in ("pageNo", "numOfRows") else labels.get(arg.arg, "")
+        params.append([name, _PY_TYPES.get(base, "string"), required, label])
+    first = doc.strip().splitlines()[0] if doc.strip() else ""
+    return {
+        "url": consts[url_node.id],
+        "label": _label(first.split(" — ")[0]),
+        "params": params,
+        "fields": fields,
+    }
+
+
+def _json_type(t: str) -> str:
+    t = t.lower()
+    if t in ("integer", "int", "long"):
+        return "integer"
+    if t in ("number", "float", "double"):
+        return "number"
+    return "string"
+
+
+# ---- OpenDART (chrisryugj/korean-dart-mcp KNOWN_OPS, ChangooLee/mcp-opendart; MIT) ------
+def _git_show(repo: Path, path: str) -> str:
+    return subprocess.run(
+        ["git", "--git-dir", str(repo), "show", f"HEAD:{path}"],
+        check=True,
+        capture_output=True,
+    ).stdout.decode("utf-8")
+
+
+def _git_head(repo: Path) -> str:
+    out = subprocess.run(
+        ["git", "--git-dir", str(repo), "rev-parse", "HEAD"], check=True, capture_output=True
+    )
+    return out.stdout.decode().strip()
+
+
+def extract_opendart(ops_repo: Path, spec_repo: Path) -> dict[str, Any]:
+    """OpenDART's operations (names, groups), guide ids, request params and response fields.
+
+    ``ops_repo``: a git mirror of chrisryugj/korean-dart-mcp (the 85 operation names by
+    group, ``src/tools/dart-raw.ts``); ``spec_repo``: of ChangooLee/mcp-opendart (guide page
+    per operation and request param names in ``apis/ds00*.py``; response field names with
+    their Korean names in ``parsed_response_structures.json``).
+    """
+    ts = _git_show(ops_repo, "src/tools/dart-raw.ts")
+    body = ts[ts.index("KNOWN_OPS") :]
+    body = body[: body.index("]);")]
+    ops: dict[str, dict[str, Any]] = {}
+    group = ""
+    for line in body.splitlines():
+        if m := re.search(r"//\s*(DS\d{3})\s*(\S.*?)\s*\(\d+\)", line):
+            group = m.group(1)
+            continue
+        for name in re.findall(r'"([A-Za-z0-9]+)"', line):
+            ops[name] = {"op": name, "group": group, "label": "", "guide": "", "params": [], "fields": []}
+    guide_of: dict[str, str] = {}
+    for n in range(1, 7):
+        src = _git_show(spec_repo, f"src/mcp_opendart/apis/ds00{n}.py")
+        for fn in ast.walk(ast.parse(src)):
+            if not isinstance(fn, ast.FunctionDef):
+                continue
+            doc = ast.get_docstring(fn) or ""
+            m = re.search(r"apiGrpCd=(DS\d{3})&apiId=(\d+)", doc)
+            endpoint = None
+            params: list[str] = []
+            for node in ast.walk(fn):
+                if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
+                    tgt = node.targets[0].id
+                    if tgt == "endpoint" and isinstance(node.value, ast.Constant):
+                        endpoint = str(node.value.value)
+                    if tgt == "params" and isinstance(node.value, ast.Dict):
+                        params = [str(k.value) for k in node.value.keys if isinstance(k, ast.Constant)]
+            if endpoint is None or m is None:
+                continue
+            name = endpoint.rsplit(".", 1)[0]
+            if name not in ops:
+                continue
+            ops[name]["label"] = _label(doc.strip().splitlines()[0])
+            ops[name]["guide"] = f"{m.group(1)}/{m.group(2)}"
+            ops[name]["params"] = params
+            ops[name]["binary"] = endpoint.endswith(".xml")
+            guide_of[f"apiGrpCd={m.group(1)}&apiId={m.group(2)}"] = name
+    specs = json.loads(_git_show(spec_repo, "src/mcp_opendart/utils/data/parsed_response_structures.json"))
+    for url, spec in specs.items():
+        key = url.split("?", 1)[1] if "?" in url else url
+        name = guide_of.get(key)
+        if name is None:
+            continue
+        result = (spec.get("fields") or {}).get("result") or {}
+        lst = result.get("list")
+        table = lst if isinstance(lst, dict) else {
+            k: v for k, v in result.items() if k not in ("name", "description", "status", "message", "group", "list")
+            and isinstance(v, dict)
+        }
+        ops[name]["fields"] = [[k, str((v or {}).get("name", ""))[:40]] for k, v in table.items() if isinstance(v, dict)]
+        ops[name]["paged"] = "page_no" in result
+    return {
+        "source": f"github:chrisryugj/korean-dart-mcp@{_git_head(ops_repo)[:12]} + "
+        f"github:ChangooLee/mcp-opendart@{_git_head(spec_repo)[:12]}",
+        "operations": [ops[k] for k in sorted(ops)],
+    }
+
+
+# ---- law.go.kr DRF (ChangooLee/mcp-kr-legislation api_layout, CC BY-NC: names only) -----
+def extract_lawgokr_layout(repo: Path) -> dict[str, Any]:
+    """Targets of law.go.kr's DRF API: target, search or detail, param names and flags.
+
+    The source is CC BY-NC: only names are read (target, parameter names, whether the guide
+    marks a parameter required, its declared type), never its titles or descriptions.
+    """
+    base = "src/mcp_kr_legislation/utils/api_layout"
+    listing = subprocess.run(
+        ["git", "--git-dir", str(repo), "ls-tree", "--name-only", f"HEAD:{base}"],
+        check=True,
+        capture_output=True,
+    ).stdout.decode().split()
+    seen: dict[tuple[str, str], dict[str, Any]] = {}
+    for name in sorted(listing):
+        if not name.endswith(".json") or name.startswith("_"):
+            continue
+        doc = json.loads(_git_show(repo, f"{base}/{name}"))
+        for api in doc.get("apis", []):
+            url = str(api.get("request_url", ""))
+            target = str(api.get("target", "")).strip()
+            m = re.search(r"/DRF/(law\w+)\.do", url)
+            if not target or m is None or not re.fullmatch(r"[A-Za-z0-9]+", target):
+                continue
+            params = []
+            for p in api.get("parameters", []):
+                pname = str(p.get("name", "")).strip()
+                if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", pname) or pname in ("OC", "target", "type"):
+                    continue
+                decl = str(p.get("type", ""))
+                ptype = "integer" if decl.startswith("int") else "string"
+                params.append([pname, ptype, "필수" in decl])
+            seen.setdefault((m.group(1), target), {"service": m.group(1), "target": target,
+                                                    "group": name[:-5], "params": params})
+    return {"source": f"github:ChangooLee/mcp-kr-legislation@{_git_head(repo)[:12]} (names only)",
+            "operations": [seen[k] for k in sorted(seen)]}
+
+
+# ---- NEIS (neispy, PyPI wheel, MIT) ------------------------------------------------------
+def extract_neispy(wheel: Path) -> dict[str, Any]:
+    """NEIS hub services: service name and row fields with their Korean labels."""
+    ops = []
+    with zipfile.ZipFile(wheel) as zf:
+        client = zf.read("neispy/client.py").decode("utf-8")
+        services = re.findall(r"async def (\w+)\(", client)
+        for member in sorted(zf.namelist()):
+            if not re.fullmatch(r"neispy/types/\w+\.py", member) or member.endswith(("base.py", "__init__.py")):
+                continue
+            tree = ast.parse(zf.read(member).decode("utf-8"))
+            for cls in (n for n in tree.body if isinstance(n, ast.ClassDef) and n.name.endswith("RowDict")):
+                fields = []
+                body = cls.body
+                for i, node in enumerate(body):
+                    if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                        label = ""
+                        nxt = body[i + 1] if i + 1 < len(body) else None
+                        if isinstance(nxt, ast.Expr) and isinstance(nxt.value, ast.Constant):
+                            label = _label(str(nxt.value.value))
+                        fields.append([node.target.id, label])
+                stem = cls.name[: -len("RowDict")].lower()
+                service = next((s for s in services if s.lower() == stem), None)
+                if service is not None:
+                    ops.append({"service": service, "fields": fields})
+    ops.sort(key=lambda o: o["service"])
+    return {"source": f"pypi:neispy=={_wheel_version(wheel)}", "operations": ops}
+
+
+# ---- National Assembly (assembly-api-client wheel, MIT; hollobit/assembly-api-mcp, MIT) --
+def read_assembly_codes(path: Path) -> dict[str, str]:
+    """infId → endpoint code, from ``docs/discovered-all-codes.json`` or ``infId code`` lines."""
+    text = path.read_text(encoding="utf-8")
+    if text.lstrip().startswith("{"):
+        return {a["infId"]: a["code"] for a in json.loads(text)["apis"] if a.get("code")}
+    pairs = (line.split() for line in text.splitlines() if line.strip())
+    return {inf: code for inf, code in pairs if code != "-"}
+
+
+def extract_assembly(wheel: Path, codes: dict[str, str], codes_source: str) -> dict[str, Any]:
+    """The Assembly's APIs: endpoint code (``codes``), name, request params and response fields.
+
+    ``assembly_client/generated/services.py`` names each API (``Service`` enum: name → infId);
+    ``models.py`` holds ``Params_<infId>`` and ``Model_<infId>`` classes whose ``Field``
+    descriptions are the portal's Korean labels.
+    """
+    with zipfile.ZipFile(wheel) as zf:
+        services = ast.parse(zf.read("assembly_client/generated/services.py").decode("utf-8"))
+        models = ast.parse(zf.read("assembly_client/generated/models.py").decode("utf-8"))
+    names: dict[str, str] = {}
+    for node in ast.walk(services):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and isinstance(node.targets[0], ast.Name):
+            # Enum names are the Korean names with spaces as ``_`` and an ``S`` before a digit.
+            names[str(node.value.value)] = re.sub(r"^S(?=\d)", "", node.targets[0].id).replace("_", " ")
+    tables: dict[str, list[list[str]]] = {}
+    for cls in (n for n in models.body if isinstance(n, ast.ClassDef)):
+        rows = []
+        for stmt in cls.body:
+            if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and isinstance(stmt.value, ast.Call):
+                kw = {k.arg: k.value.value for k in stmt.value.keywords if isinstance(k.value, ast.Constant)}
+                rows.append([str(kw.get("alias", stmt.target.id)), _label(str(kw.get("description", "")))])
+        tables[cls.name] = rows
+    ops = []
+    for inf in sorted(set(names) & set(codes)):
+        ops.append({"infId": inf, "code": codes[inf], "label": names[inf],
+                    "params": tables.get(f"Params_{inf}", []), "fields": tables.get(f"Model_{inf}", [])})
+    return {"source": f"pypi:assembly-api-client=={_wheel_version(wheel)} + {codes_source}", "operations": ops}
+
+
+# ---- facts files -----------------------------------------------------------------------
+def write_facts(name: str, facts: dict[str, Any], *, directory: Path = FACTS_DIR, compress: bool = False) -> Path:
+    """Write one source's facts, compact and in a stable order (gzip with a fixed mtime)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(facts, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    lines = text.replace('},{"', '},\n{"').encode("utf-8") + b"\n"
+    if compress:
+        path = directory / f"{name}.json.gz"
+        buf = io.BytesIO()
+        with gzip.GzipFile(fileobj=buf, mode="wb", mtime=0, filename="") as gz:
+            gz.write(lines)
+        path.write_bytes(buf.getvalue())
+    else:
+        path = directory / f"{name}.json"
+        path.write_bytes(lines)
+    return path
+
+
+def read_facts(name: str, *, directory: Path = FACTS_DIR) -> dict[str, Any]:
+    """One source's facts (``name.json`` or ``name.json.gz``)."""
+    plain = directory / f"{name}.json"
+    data = plain.read_bytes() if plain.exists() else gzip.decompress((directory / f"{name}.json.gz").read_bytes())
+    return _loads(data)  # type: ignore[no-any-return]
+
+
+#: data.go.kr agency codes whose facts ship uncompressed-equivalent in ``datagokr_client``
+#: (the paper's agencies); every other agency goes to ``datagokr_client_other``.
+_PAPER_CODES = ("9760000", "1160100", "1613000", "1611000", "1741000", "1360000", "B552584",
+                "1230000", "B090041")
+
+
+def extract_all(
+    *,
+    datagokr_wheel: Path | None = None,
+    neispy_wheel: Path | None = None,
+    dart_ops_repo: Path | None = None,
+    dart_spec_repo: Path | None = None,
+    law_repo: Path | None = None,
+    assembly_wheel: Path | None = None,
+    assembly_codes: Path | None = None,
+    directory: Path = FACTS_DIR,
+) -> list[Path]:
+    """Re-extract the facts of every source given (the others keep their committed files)."""
+    written = []
+    if datagokr_wheel is not None:
+        facts = extract_datagokr_client(datagokr_wheel)
+        ops = facts["operations"]
+        for name, keep in (("datagokr_client", True), ("datagokr_client_other", False)):
+            part = [o for o in ops if (o["url"].split("/")[3] in _PAPER_CODES) == keep]
+            written.append(write_facts(name, {"source": facts["source"], "operations": part},
+                                       directory=directory, compress=True))
+    if dart_ops_repo is not None and dart_spec_repo is not None:
+        written.append(write_facts("opendart", extract_opendart(dart_ops_repo, dart_spec_repo), directory=directory))
+    if law_repo is not None:
+        written.append(write_facts("lawgokr", extract_lawgokr_layout(law_repo), directory=directory))
+    if neispy_wheel is not None:
+        written.append(write_facts("neis", extract_neispy(neispy_wheel), directory=directory))
+    if assembly_wheel is not None and assembly_codes is not None:
+        source = "github:hollobit/assembly-api-mcp docs/discovered-all-codes.json (infId → code)"
+        facts = extract_assembly(assembly_wheel, read_assembly_codes(assembly_codes), source)
+        written.append(write_facts("assembly", facts, directory=directory))
+    return written

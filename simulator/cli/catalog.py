@@ -1,0 +1,136 @@
+"""``simulator catalog``: generate the catalog's generated tier, show where an entry came from."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Optional
+
+import typer
+
+from .common import fail
+
+if TYPE_CHECKING:
+    from ..catalog import Catalog
+
+catalog_app = typer.Typer(help="The catalog: generate entries from published facts, show their provenance.",
+                          no_args_is_help=True)
+
+CatalogOpt = Annotated[
+    Optional[str],
+    typer.Option("--catalog", help="Catalog tier: curated, full or all (default: $KOPA_CATALOG, else curated).",
+                 show_default=False),
+]
+
+
+def catalog_tier(option: str | None) -> str | None:
+    """The tier a command asked for: ``--catalog``, else ``$KOPA_CATALOG`` (read only here, at the CLI edge)."""
+    from ..catalog.tiers import TIERS
+
+    tier = option or os.environ.get("KOPA_CATALOG") or None
+    if tier is not None and tier not in TIERS:
+        fail(f"--catalog={tier!r}: choose {', '.join(TIERS)}")
+    return tier
+
+
+def load_tier(option: str | None) -> Catalog:
+    """The shipped catalog of the tier a command asked for."""
+    from ..catalog import load_catalog
+
+    return load_catalog(tier=catalog_tier(option))
+
+
+@catalog_app.command("generate")
+def generate(
+    everything: Annotated[bool, typer.Option("--all", help="Every operation the facts know (≈ 11,000), not the paper's set.")] = False,
+    out: Annotated[Optional[Path], typer.Option(help="Output directory (default: simulator/catalog/generated; with --all required).")] = None,
+) -> None:
+    """Build generated catalog entries from the committed facts (offline, deterministic)."""
+    from ..catalog.generate import generate as run
+
+    if everything and out is None:
+        fail("--all writes ≈ 11,000 endpoints: pass --out DIR (the shipped directory holds the paper-scale set)")
+    report = run(out, everything=everything)
+    for pid, n in sorted(report.generated.items()):
+        typer.echo(f"{pid:24} {n:6}")
+    typer.echo(f"{'total':24} {sum(report.generated.values()):6}")
+    if report.shadowed:
+        typer.echo(f"{len(report.shadowed)} generated entries left out, a curated endpoint serves their URL:")
+        for gen, cur in report.shadowed:
+            typer.echo(f"  {gen} -> {cur}")
+
+
+@catalog_app.command("extract")
+def extract(
+    datagokr_wheel: Annotated[Optional[Path], typer.Option(help="data_go_kr_client-4.16.0-*.whl (pip download --no-deps).")] = None,
+    neispy_wheel: Annotated[Optional[Path], typer.Option(help="neispy-*.whl.")] = None,
+    dart_ops_repo: Annotated[Optional[Path], typer.Option(help="git dir of chrisryugj/korean-dart-mcp.")] = None,
+    dart_spec_repo: Annotated[Optional[Path], typer.Option(help="git dir of ChangooLee/mcp-opendart.")] = None,
+    law_repo: Annotated[Optional[Path], typer.Option(help="git dir of ChangooLee/mcp-kr-legislation (names only).")] = None,
+    assembly_wheel: Annotated[Optional[Path], typer.Option(help="assembly_api_client-1.2.6-*.whl.")] = None,
+    assembly_codes: Annotated[Optional[Path], typer.Option(help="hollobit/assembly-api-mcp docs/discovered-all-codes.json (or 'infId code' lines).")] = None,
+) -> None:
+    """Re-read facts from the sources given into simulator/catalog/generated/facts (then run generate)."""
+    from ..catalog.generate.extract import extract_all
+
+    if dart_ops_repo is None and dart_spec_repo is not None or dart_ops_repo is not None and dart_spec_repo is None:
+        fail("OpenDART needs both --dart-ops-repo and --dart-spec-repo")
+    if (assembly_wheel is None) != (assembly_codes is None):
+        fail("the National Assembly needs both --assembly-wheel and --assembly-codes")
+    paths = extract_all(datagokr_wheel=datagokr_wheel, neispy_wheel=neispy_wheel, dart_ops_repo=dart_ops_repo,
+                        dart_spec_repo=dart_spec_repo, law_repo=law_repo, assembly_wheel=assembly_wheel,
+                        assembly_codes=assembly_codes)
+    if not paths:
+        fail("name at least one source (see --help); sources: shared/reference/catalog_sources.md")
+    for p in paths:
+        typer.echo(f"wrote {p}")
+
+
+@catalog_app.command("show")
+def show(
+    tool: Annotated[str, typer.Argument(help="Tool (endpoint) id.")],
+    catalog: CatalogOpt = "full",
+) -> None:
+    """Where an endpoint's facts came from and how complete they are (looks in tier all too)."""
+    from ..catalog.provenance import describe
+    from ..errors import SimulatorError
+
+    cat = load_tier(catalog)
+    if tool not in cat.endpoints and cat.tier != "all":
+        from ..catalog import load_catalog
+
+        everything = load_catalog(tier="all")
+        cat = everything if tool in everything.endpoints else cat
+    try:
+        typer.echo(describe(cat, tool))
+    except SimulatorError as exc:
+        fail(str(exc))
+
+
+@catalog_app.command("seeds")
+def seeds(
+    out: Annotated[Path, typer.Option(help="Where to write the recording plan (YAML).")],
+    platform: Annotated[Optional[list[str]], typer.Option(help="Only these platforms (default: every generated one).")] = None,
+    set_name: Annotated[str, typer.Option("--set", help="Cassette set of the plan.")] = "kopa",
+    catalog: CatalogOpt = "full",
+) -> None:
+    """Write a recording plan with one seed per generated endpoint (record it with --catalog full)."""
+    import yaml
+
+    from ..catalog.generate.seeds import seed_plan
+
+    plan = seed_plan(load_tier(catalog), platforms=platform, set_name=set_name)
+    out.write_text(yaml.safe_dump(plan, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    typer.echo(f"wrote {len(plan['seeds'])} seeds to {out}", err=True)
+
+
+@catalog_app.command("stats")
+def stats(catalog: CatalogOpt = "full") -> None:
+    """Tools per platform and tier (curated, generated) as a Markdown table."""
+    from ..catalog.provenance import platform_table
+
+    typer.echo(platform_table(load_tier(catalog)))
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(catalog_app, name="catalog")

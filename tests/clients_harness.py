@@ -1,0 +1,483 @@
+"""Unmodified third-party clients, replayed and live: the calls, their endpoints, the runner.
+
+Each :class:`Call` runs a library's documented public function the way its README shows,
+twice: inside ``patched(resolver)`` over the shipped cassettes (replay), and inside
+``patched(SandboxForwarder)``, which sends the same requests over a loopback socket to the
+sandbox (the stand-in the cassettes were recorded from) with the sandbox's key for each
+platform (live). A call *works* when it returns without error and its parsed result equals
+the live one. ``tests/test_third_party_clients.py`` asserts it per call;
+``scripts/clients_table.py`` writes ``docs/clients.md`` from the same list.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import json
+import os
+import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from simulator import Resolver
+from simulator.catalog import Catalog
+from simulator.errors import ReplayMiss, UnknownEndpoint
+from simulator.request import SimRequest, SimResponse
+from simulator.transports.patching import passthrough, patched
+
+#: The key every library is given; the forwarder swaps it for the sandbox's own.
+KEY = "kopa0test0key0000000000000000000000000000"[:40]
+#: Hosts outside the catalog that a library asks on the way (dart-fss's market lists): answered
+#: too (unknown host, 404), so no call ever leaves the machine.
+EXTRA_HOSTS = ("kind.krx.co.kr",)
+
+
+@dataclass(frozen=True)
+class Call:
+    """One documented call of a library, with the catalog endpoints it reaches."""
+
+    library: str
+    name: str
+    endpoints: tuple[str, ...]
+    run: Callable[[Path], Any]
+    #: What the shipped version gives: ``worked``; ``unrecorded`` (a catalogued endpoint the
+    #: version holds no recording of); ``uncovered`` (an endpoint the catalog lacks).
+    expect: str = "worked"
+
+
+@dataclass(frozen=True)
+class Library:
+    """A PyPI client: how to import it and where its surface (the endpoints it supports) is."""
+
+    name: str
+    module: str
+    #: ``(host, operation)`` pairs the library can call, read from its source.
+    surface: Callable[[], set[tuple[str, str]]]
+
+
+@dataclass
+class Outcome:
+    """What one call did in replay, compared with live."""
+
+    call: Call
+    status: str  # worked | failed | unrecorded | uncovered | skipped
+    detail: str = ""
+    sources: list[str] = field(default_factory=list)
+
+
+class RecordingResolver:
+    """A resolver wrapper that notes how each request was answered (``x-sim-source``)."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.catalog: Catalog = inner.catalog
+        self.seen: list[tuple[str, str]] = []
+
+    def resolve(self, req: SimRequest, **kw: Any) -> SimResponse:
+        resp: SimResponse = self.inner.resolve(req, **kw)
+        self.seen.append((req.url, resp.header("x-sim-source") or ""))
+        return resp
+
+
+class SandboxForwarder:
+    """Answers like a resolver by forwarding to the sandbox on loopback (the live run)."""
+
+    def __init__(self, catalog: Catalog, base: str, keys: dict[str, str]) -> None:
+        self.catalog = catalog
+        self.base = base.rstrip("/")
+        self.keys = keys
+        self._client = httpx.Client(timeout=60)
+
+    def close(self) -> None:
+        self._client.close()
+
+    def resolve(self, req: SimRequest, **_kw: Any) -> SimResponse:
+        try:
+            ep = self.catalog.match(req).endpoint
+        except UnknownEndpoint:
+            m = self.catalog.infer(req)
+            ep = m.endpoint if m is not None else None
+        key = self.keys.get(ep.platform, KEY) if ep is not None else KEY
+        netloc = req.host if req.port is None else f"{req.host}:{req.port}"
+        url = self.base + "/" + netloc + req.url.split(netloc, 1)[1].replace(KEY, key)
+        headers = {k: v for k, v in req.headers if k not in ("host", "content-length")}
+        with passthrough():
+            r = self._client.request(req.method, url, headers=headers, content=req.body or None)
+        return SimResponse(r.status_code, [(k.lower(), v) for k, v in r.headers.items()], r.content)
+
+
+def installed(module: str) -> bool:
+    """True when ``module`` imports (OpenDartReader replaces its module with a class)."""
+    import sys
+
+    if module in sys.modules:
+        return True
+    try:
+        return importlib.util.find_spec(module) is not None
+    except ValueError:
+        return False
+
+
+def _normalise(value: Any) -> Any:
+    """A comparable, JSON-able form of a library's result (DataFrames, models, objects)."""
+    if hasattr(value, "to_dict") and hasattr(value, "columns"):  # pandas DataFrame
+        return json.loads(value.to_json(orient="records", force_ascii=False))
+    if hasattr(value, "model_dump"):
+        return _normalise(value.model_dump())
+    if isinstance(value, dict):
+        return {str(k): _normalise(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_normalise(v) for v in value]
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    if hasattr(value, "__dict__"):
+        return {k: _normalise(v) for k, v in vars(value).items() if not k.startswith("_")}
+    return repr(value)
+
+
+@contextmanager
+def _cwd(path: Path) -> Iterator[None]:
+    old = os.getcwd()
+    os.chdir(path)
+    try:
+        yield
+    finally:
+        os.chdir(old)
+
+
+def _hosts(resolver: Any) -> list[str]:
+    return [*resolver.catalog.hosts(), *EXTRA_HOSTS]
+
+
+def run_call(call: Call, replay: Any, live: SandboxForwarder, tmp: Path) -> Outcome:
+    """Run ``call`` live (sandbox) and in replay; compare the parsed results.
+
+    A call reaching no catalogued endpoint is run in replay only (the sandbox serves the
+    catalog, nothing else) and reported ``uncovered`` with what the replay answered.
+    """
+    spy = RecordingResolver(replay)
+    if not call.endpoints:
+        (tmp / "replay").mkdir(parents=True, exist_ok=True)
+        try:
+            with patched(spy, _hosts(spy), raise_on_miss=False), _cwd(tmp / "replay"):  # type: ignore[arg-type]
+                call.run(tmp / "replay")
+            detail = "returned"
+        except Exception as exc:  # noqa: BLE001
+            detail = f"{type(exc).__name__}"
+        answers = sorted({s or "unknown_endpoint" for _u, s in spy.seen})
+        return Outcome(call, "uncovered", f"{detail}; replay answered: {', '.join(answers) or 'nothing'}",
+                       [s for _u, s in spy.seen])
+    (tmp / "live").mkdir(parents=True, exist_ok=True)
+    (tmp / "replay").mkdir(parents=True, exist_ok=True)
+    try:
+        with patched(live, _hosts(live), raise_on_miss=False), _cwd(tmp / "live"):  # type: ignore[arg-type]
+            want = _normalise(call.run(tmp / "live"))
+    except Exception as exc:  # noqa: BLE001 - reported in the table
+        return Outcome(call, "skipped", f"live run failed: {type(exc).__name__}: {exc}"[:300])
+    try:
+        with patched(spy, _hosts(spy), raise_on_miss=True), _cwd(tmp / "replay"):  # type: ignore[arg-type]
+            got = _normalise(call.run(tmp / "replay"))
+    except ReplayMiss as exc:
+        return Outcome(call, "unrecorded", str(exc).splitlines()[0][:200], [s for _u, s in spy.seen])
+    except Exception as exc:  # noqa: BLE001
+        sources = [s for _u, s in spy.seen]
+        if "miss" in sources:
+            return Outcome(call, "unrecorded", f"{type(exc).__name__} after a replay miss", sources)
+        return Outcome(call, "failed", f"{type(exc).__name__}: {exc}"[:300], sources)
+    sources = [s for _u, s in spy.seen]
+    if "miss" in sources:
+        return Outcome(call, "unrecorded", "a request was not recorded (the library swallowed the miss)", sources)
+    if got != want:
+        return Outcome(call, "failed", "replayed result differs from the sandbox's live result", sources)
+    return Outcome(call, "worked", "", sources)
+
+
+# ---- surfaces: the endpoints each library can call, read from its installed source -----------
+def _source(dist: str) -> str:
+    """The Python source of an installed distribution (its RECORD), as one text."""
+    from importlib import metadata
+
+    try:
+        files = metadata.files(dist) or []
+    except metadata.PackageNotFoundError:
+        return ""
+    texts = []
+    for f in sorted(files, key=str):
+        if str(f).endswith(".py"):
+            path = Path(str(f.locate()))
+            if path.is_file():
+                texts.append(path.read_text("utf-8", "replace"))
+    return "\n".join(texts)
+
+
+def _urls(module: str, host: str) -> set[tuple[str, str]]:
+    text = _source(module)
+    pat = re.compile(r"https?://" + re.escape(host) + r"(/[A-Za-z0-9_./{}-]+)")
+    out = set()
+    for m in pat.finditer(text):
+        path = re.sub(r"\.(json|xml)$|\.\{[^}]*\}$", "", m.group(1))
+        if path.rstrip("/").count("/") >= 2:
+            out.add((host, path.rstrip("/")))
+    return out
+
+
+def _names(module: str, host: str, prefix: str, pattern: str) -> set[tuple[str, str]]:
+    return {(host, prefix + m) for m in re.findall(pattern, _source(module))}
+
+
+def catalog_operations(catalog: Catalog) -> set[tuple[str, str]]:
+    """Every catalog endpoint as ``(host, path without the format suffix)``."""
+    out = set()
+    for ep in catalog.endpoints.values():
+        path = re.sub(r"\.\{[^}]*\}$|\.(json|xml)$", "", ep.path)
+        literal = "/".join(p for p in path.split("/") if p and "{" not in p)
+        out.add((ep.host, "/" + literal))
+    return out
+
+
+def _dart(dist: str) -> set[tuple[str, str]]:
+    """OpenDART operations: ``api/<op>.json|xml`` in URLs and the ``'한글': 'opName'`` maps
+    OpenDartReader templates its report and event URLs from."""
+    text = _source(dist)
+    ops = set(re.findall(r"api/([A-Za-z]+)\.(?:json|xml)", text))
+    ops |= set(re.findall(r"'[가-힣A-Za-z0-9()·\s]+'\s*:\s*'([a-z][A-Za-z]{5,})'", text))
+    ops |= set(re.findall(r'DartEndpoint\(\s*"([A-Za-z]+)', text))
+    return {("opendart.fss.or.kr", f"/api/{op}") for op in ops}
+
+
+def _ecos(module: str) -> set[tuple[str, str]]:
+    names = ("StatisticSearch", "StatisticItemList", "StatisticTableList", "StatisticWord",
+             "KeyStatisticList", "StatisticMeta")
+    text = _source(module)
+    return {("ecos.bok.or.kr", f"/api/{n}") for n in names if f'"{n}"' in text or f"'{n}'" in text or f"/{n}/" in text}
+
+
+def _assembly_surface() -> set[tuple[str, str]]:
+    """Its ``Service`` enum: 274 services by infId (endpoint names come from each spec)."""
+    text = _source("assembly-api-client")
+    return {("open.assembly.go.kr", f"infId:{m}") for m in re.findall(r'= "(O[A-Z0-9]{18})"', text)}
+
+
+LIBRARIES: dict[str, Library] = {
+    "OpenDartReader": Library("OpenDartReader", "OpenDartReader", lambda: _dart("OpenDartReader")),
+    "dart-fss": Library("dart-fss", "dart_fss", lambda: _dart("dart-fss")),
+    "opendart-client": Library("opendart-client", "opendart_client", lambda: _dart("opendart-client")),
+    "PublicDataReader": Library(
+        "PublicDataReader", "PublicDataReader",
+        lambda: _urls("PublicDataReader", "apis.data.go.kr") | _ecos("PublicDataReader"),
+    ),
+    "neispy": Library("neispy", "neispy", lambda: _names("neispy", "open.neis.go.kr", "/hub/", r'request\(\s*"GET",\s*"/(\w+)"')),
+    "ecos-reader": Library("ecos-reader", "ecos", lambda: _ecos("ecos-reader")),
+    "pyecos": Library("pyecos", "pyecos", lambda: _ecos("pyecos")),
+    "assembly-api-client": Library("assembly-api-client", "assembly_client", _assembly_surface),
+}
+
+
+# ---- the calls -------------------------------------------------------------------------------
+def _odr(_tmp: Path) -> Any:
+    import OpenDartReader
+
+    return OpenDartReader(KEY)
+
+
+def _dart_fss_key() -> None:
+    import dart_fss
+
+    dart_fss.set_api_key(KEY)
+
+
+def _dart_fss_corp_list(_tmp: Path) -> Any:
+    import warnings
+
+    import dart_fss
+
+    dart_fss.set_api_key(KEY)
+    with warnings.catch_warnings():  # it warns that the KRX market lists failed, and goes on
+        warnings.simplefilter("ignore")
+        return len(dart_fss.get_corp_list().corps)
+
+
+def _neis(method: str, **params: str) -> Callable[[Path], Any]:
+    def run(_tmp: Path) -> Any:
+        import neispy
+
+        async def main() -> Any:
+            async with neispy.Neispy(KEY=KEY) as neis:
+                return await getattr(neis, method)(**params)
+
+        return asyncio.run(main())
+
+    return run
+
+
+def _ecos_reader(method: str, *args: Any) -> Callable[[Path], Any]:
+    def run(_tmp: Path) -> Any:
+        from ecos.client import EcosClient
+
+        return getattr(EcosClient(api_key=KEY, use_cache=False), method)(*args)
+
+    return run
+
+
+def _pyecos(method: str, *args: Any, **kw: Any) -> Callable[[Path], Any]:
+    def run(_tmp: Path) -> Any:
+        import pyecos
+
+        with pyecos.ECOS(KEY) as client:
+            return getattr(client, method)(*args, **kw)
+
+    return run
+
+
+def _pdr(cls: str, method: str, *args: Any, **kw: Any) -> Callable[[Path], Any]:
+    def run(_tmp: Path) -> Any:
+        import warnings
+
+        import PublicDataReader as pdr
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return getattr(getattr(pdr, cls)(KEY), method)(*args, **kw)
+
+    return run
+
+
+SAMSUNG = "00126380"
+KIA = "00106641"
+
+CALLS: list[Call] = [
+    # -- OpenDartReader (requests) --------------------------------------------------------------
+    Call("OpenDartReader", "OpenDartReader(key)  # corpCode.xml ZIP", ("opendart_corp_codes",),
+         lambda t: len(_odr(t).corp_codes)),
+    Call("OpenDartReader", "dart.find_corp_code('005930')", ("opendart_corp_codes",),
+         lambda t: _odr(t).find_corp_code("005930")),
+    Call("OpenDartReader", "dart.company('005930')", ("opendart_corp_codes", "opendart_company"),
+         lambda t: _odr(t).company("005930")),
+    Call("OpenDartReader", "dart.list('005930', start='2024-01-01', end='2024-12-31')",
+         ("opendart_corp_codes", "opendart_disclosures"),
+         lambda t: _odr(t).list("005930", start="2024-01-01", end="2024-12-31")),
+    Call("OpenDartReader", "dart.list(KIA, start=…, end=…, final=True)", ("opendart_disclosures",),
+         lambda t: _odr(t).list(KIA, start="2024-01-01", end="2024-12-31", final=True)),
+    Call("OpenDartReader", "dart.major_shareholders('005930')", ("opendart_corp_codes", "opendart_major_stock"),
+         lambda t: _odr(t).major_shareholders("005930")),
+    Call("OpenDartReader", "dart.finstate('005930', 2024)", ("opendart_corp_codes", "opendart_single_account"),
+         lambda t: _odr(t).finstate("005930", 2024)),
+    Call("OpenDartReader", "dart.finstate('005930,000270', 2024)  # fnlttMultiAcnt", (),
+         lambda t: _odr(t).finstate("005930,000270", 2024), expect="uncovered"),
+    # -- dart-fss (requests) ---------------------------------------------------------------------
+    Call("dart-fss", "dart_fss.get_corp_list()", ("opendart_corp_codes",),
+         _dart_fss_corp_list),
+    Call("dart-fss", "dart_fss.api.filings.get_corp_info(SAMSUNG)", ("opendart_company",),
+         lambda t: (_dart_fss_key(), __import__("dart_fss").api.filings.get_corp_info(SAMSUNG))[1]),
+    Call("dart-fss", "dart_fss.api.filings.search_filings(corp_code=…, bgn_de=…, end_de=…, sort='date', sort_mth='desc')",
+         ("opendart_disclosures",),
+         lambda t: (_dart_fss_key(), __import__("dart_fss").api.filings.search_filings(
+             corp_code=SAMSUNG, bgn_de="20240101", end_de="20241231", sort="date", sort_mth="desc", page_count=100))[1]),
+    Call("dart-fss", "dart_fss.api.finance.fnltt_singl_acnt(SAMSUNG, '2024', '11011')", ("opendart_single_account",),
+         lambda t: (_dart_fss_key(), __import__("dart_fss").api.finance.fnltt_singl_acnt(SAMSUNG, "2024", "11011"))[1]),
+    Call("dart-fss", "dart_fss.api.shareholder.majorstock(SAMSUNG)", ("opendart_major_stock",),
+         lambda t: (_dart_fss_key(), __import__("dart_fss").api.shareholder.majorstock(SAMSUNG))[1]),
+    Call("dart-fss", "dart_fss.api.finance.fnltt_multi_acnt(SAMSUNG, '2024', '11011')", (),
+         lambda t: (_dart_fss_key(), __import__("dart_fss").api.finance.fnltt_multi_acnt(SAMSUNG, "2024", "11011"))[1],
+         expect="uncovered"),
+    # -- opendart-client (urllib) -----------------------------------------------------------------
+    Call("opendart-client", "OpenDart(key).corp_codes()", ("opendart_corp_codes",),
+         lambda t: len(__import__("opendart_client").OpenDart(KEY).corp_codes())),
+    Call("opendart-client", "od.disclosure.company(SAMSUNG)", ("opendart_company",),
+         lambda t: __import__("opendart_client").OpenDart(KEY).disclosure.company(SAMSUNG)),
+    Call("opendart-client", "od.disclosure.search(corp_code=…, begin_date=…, end_date=…)", ("opendart_disclosures",),
+         lambda t: __import__("opendart_client").OpenDart(KEY).disclosure.search(
+             corp_code=SAMSUNG, begin_date="20240101", end_date="20241231")),
+    Call("opendart-client", "od.disclosure.search(…, last_report_only=True, sort_order='asc')", ("opendart_disclosures",),
+         lambda t: __import__("opendart_client").OpenDart(KEY).disclosure.search(
+             corp_code=KIA, begin_date="20240101", end_date="20241231", last_report_only=True, sort_order="asc")),
+    Call("opendart-client", "od.finance.single_accounts(SAMSUNG, fiscal_year=2024)", ("opendart_single_account",),
+         lambda t: __import__("opendart_client").OpenDart(KEY).finance.single_accounts(SAMSUNG, fiscal_year=2024)),
+    Call("opendart-client", "od.ownership.five_percent_holdings(SAMSUNG)", ("opendart_major_stock",),
+         lambda t: __import__("opendart_client").OpenDart(KEY).ownership.five_percent_holdings(SAMSUNG)),
+    # -- neispy (aiohttp) ---------------------------------------------------------------------------
+    Call("neispy", "schoolInfo(ATPT_OFCDC_SC_CODE='B10', SD_SCHUL_CODE='7010005')", ("neis_school_info",),
+         _neis("schoolInfo", ATPT_OFCDC_SC_CODE="B10", SD_SCHUL_CODE="7010005")),
+    Call("neispy", "mealServiceDietInfo(B10, 7010005)", ("neis_meal",),
+         _neis("mealServiceDietInfo", ATPT_OFCDC_SC_CODE="B10", SD_SCHUL_CODE="7010005")),
+    Call("neispy", "SchoolSchedule(B10, 7010005)", ("neis_school_schedule",),
+         _neis("SchoolSchedule", ATPT_OFCDC_SC_CODE="B10", SD_SCHUL_CODE="7010005")),
+    Call("neispy", "classInfo(B10, 7010798)", ("neis_class_info",),
+         _neis("classInfo", ATPT_OFCDC_SC_CODE="B10", SD_SCHUL_CODE="7010798")),
+    Call("neispy", "hisTimetable(B10, 7010798)", ("neis_his_timetable",),
+         _neis("hisTimetable", ATPT_OFCDC_SC_CODE="B10", SD_SCHUL_CODE="7010798")),
+    Call("neispy", "acaInsTiInfo(ATPT_OFCDC_SC_CODE='B10')", (),
+         _neis("acaInsTiInfo", ATPT_OFCDC_SC_CODE="B10"), expect="uncovered"),
+    # -- PublicDataReader (requests) ----------------------------------------------------------------
+    Call("PublicDataReader", "TransactionPrice(key).get_data('아파트', '전월세', '11110', '202503')", ("molit_apt_rents",),
+         _pdr("TransactionPrice", "get_data", "아파트", "전월세", "11110", "202503")),
+    Call("PublicDataReader", "TransactionPrice(key).get_data('아파트', '매매', '11110', '202503')", ("molit_apt_trades_detail",),
+         _pdr("TransactionPrice", "get_data", "아파트", "매매", "11110", "202503"), expect="unrecorded"),
+    Call("PublicDataReader", "Ecos(key).get_statistic_table_list()", ("ecos_stat_tables",),
+         _pdr("Ecos", "get_statistic_table_list")),
+    Call("PublicDataReader", "Ecos(key).get_statistic_item_list('200Y101')", ("ecos_stat_items",),
+         _pdr("Ecos", "get_statistic_item_list", "200Y101")),
+    Call("PublicDataReader", "Ecos(key).get_key_statistic_list()", ("ecos_key_stats",),
+         _pdr("Ecos", "get_key_statistic_list")),
+    # -- ecos-reader (requests) -----------------------------------------------------------------------
+    Call("ecos-reader", "EcosClient().get_statistic_table_list()", ("ecos_stat_tables",),
+         _ecos_reader("get_statistic_table_list")),
+    Call("ecos-reader", "EcosClient().get_statistic_item_list('200Y101')", ("ecos_stat_items",),
+         _ecos_reader("get_statistic_item_list", "200Y101")),
+    Call("ecos-reader", "EcosClient().get_key_statistic_list()", ("ecos_key_stats",),
+         _ecos_reader("get_key_statistic_list")),
+    # -- pyecos (httpx) --------------------------------------------------------------------------------
+    Call("pyecos", "Ecos(key).fetch_tables()", ("ecos_stat_tables",), _pyecos("fetch_tables")),
+    Call("pyecos", "Ecos(key).fetch_items('200Y101')", ("ecos_stat_items",), _pyecos("fetch_items", "200Y101")),
+    Call("pyecos", "Ecos(key).fetch_key_statistics()", ("ecos_key_stats",), _pyecos("fetch_key_statistics")),
+]
+
+
+def _assembly(endpoint: str | None, params: dict[str, str]) -> Callable[[Path], Any]:
+    """assembly-api-client's ``get_data``. Its first step downloads the service's Excel spec
+    from ``open.assembly.go.kr/portal/data/openapi/downloadOpenApiSpec.do``; with ``endpoint``
+    given, the library's own spec cache is seeded with that endpoint instead (a spec JSON in
+    ``SpecParser(cache_dir=…)``, the file the library writes after a download)."""
+
+    def run(tmp: Path) -> Any:
+        from assembly_client.api import AssemblyAPIClient
+        from assembly_client.parser import SpecParser
+
+        cache = tmp / "assembly-specs"
+        cache.mkdir(parents=True, exist_ok=True)
+        service = "OOWY4R001216HX11439"  # 국회의원 인적사항 (the library's README example)
+        if endpoint is not None:
+            spec = {"service_id": service, "endpoint": endpoint,
+                    "endpoint_url": f"https://open.assembly.go.kr/portal/openapi/{endpoint}",
+                    "basic_params": [], "request_params": [], "response_fields": []}
+            (cache / f"{service}.json").write_text(json.dumps(spec), "utf-8")
+
+        async def main() -> Any:
+            async with AssemblyAPIClient(api_key=KEY, spec_parser=SpecParser(cache_dir=cache)) as client:
+                return await client.get_data(service, params)
+
+        return asyncio.run(main())
+
+    return run
+
+
+CALLS += [
+    Call("assembly-api-client", "get_data(service_id)  # downloads its Excel spec first", (),
+         _assembly(None, {}), expect="uncovered"),
+    Call("assembly-api-client", "get_data(service_id) with the spec cache seeded (members)", ("assembly_members",),
+         _assembly("nwvrqwxyaytdsfvhu", {})),
+    Call("assembly-api-client", "get_data(…, {'AGE': '22'}) with the spec cache seeded (member bills)",
+         ("assembly_member_bills",), _assembly("nzmimeepazxkubdpn", {"AGE": "22"})),
+    Call("ecos-reader", "EcosClient().get_statistic_search('722Y001', 'M', '202401', '202412', '0101000')",
+         ("ecos_stat_search",), _ecos_reader("get_statistic_search", "722Y001", "M", "202401", "202412", "0101000"),
+         expect="unrecorded"),
+    Call("pyecos", "ECOS(key).fetch_series('722Y001', cycle='M', start='202401', end='202412', item_code1='0101000')",
+         ("ecos_stat_search",),
+         _pyecos("fetch_series", "722Y001", cycle="M", start="202401", end="202412", item_code1="0101000"),
+         expect="unrecorded"),
+]

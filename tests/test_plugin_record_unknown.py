@@ -1,0 +1,61 @@
+"""Recording what the catalog does not know, through the pytest plugin (issue 17).
+
+A downstream suite calls an uncatalogued data.go.kr service (inferred from MOLIT's platform),
+answered by a loopback stand-in upstream; it records it with ``--kopa-record-mode
+new_episodes``, then replays offline with the network blocked, where a page of the inferred
+endpoint never requested is answered from the recorded collection. (Other hosts are
+refused while recording against a loopback upstream, and replay their recorded exchanges
+exactly: ``tests/test_inferred_endpoints.py``.)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from simulator import Store, VersionBuilder, load_catalog
+
+from .loopback import serve_in_thread
+from .standin import SILV, StandIn
+
+pytest_plugins = ["pytester"]
+FAST = ("-p", "no:cacheprovider", "-p", "no:hypothesispytest")
+
+RECORDING = '''
+SILV = "{silv}"
+
+def test_records(kopa_client):
+    r = kopa_client.get(SILV, params={{"serviceKey": "k", "LAWD_CD": "11680", "DEAL_YMD": "202607",
+                                      "pageNo": "1", "numOfRows": "10"}})
+    assert r.status_code == 200 and "<totalCount>23</totalCount>" in r.text
+'''
+
+REPLAY = '''
+SILV = "{silv}"
+
+def test_replays(kopa_client):
+    r = kopa_client.get(SILV, params={{"serviceKey": "x", "LAWD_CD": "11680", "DEAL_YMD": "202607",
+                                      "pageNo": "3", "numOfRows": "5"}})
+    assert r.headers["x-sim-endpoint"] == "inferred" and r.headers["x-sim-source"] == "window"
+    assert "단지10" in r.text and "단지15" not in r.text
+'''
+
+
+@pytest.mark.integration
+def test_unknown_endpoints_record_and_replay(pytester: pytest.Pytester, tmp_path: Path) -> None:
+    root = tmp_path / "cass"
+    VersionBuilder(Store(root), "mine", load_catalog(), parent=None).publish(
+        recorded_at="2026-01-01T00:00:00Z", source="test"
+    )
+    with serve_in_thread(StandIn()) as base:
+        pytester.makepyfile(test_rec=RECORDING.format(silv=SILV))
+        result = pytester.runpytest_subprocess(
+            "-q", *FAST, "--kopa-record-mode=new_episodes",
+            f"--kopa-cassettes={root}", "--kopa-set=mine", f"--kopa-upstream={base}",
+        )
+        result.assert_outcomes(passed=1)
+        result.stdout.fnmatch_lines(["*kopa-sim: published mine@v0002*"])
+    pytester.makepyfile(test_rec=REPLAY.format(silv=SILV))
+    result = pytester.runpytest_subprocess("-q", *FAST, f"--kopa-cassettes={root}", "--kopa-set=mine")
+    result.assert_outcomes(passed=1)
