@@ -26,12 +26,11 @@ from .questions import answer_text, write_question_t
 from .writers import conversation, fitting_page_size
 from .sample import JUNCTIONS, Draft, Sampler, sane_edges
 
-__all__ = ["MAIN_PLATFORMS", "diversity", "distinct_n", "near_duplicate_rate", "SynthConfig", "SynthResult", "canonical", "recompute", "summarize_examples", "synthesize"]
+__all__ = ["MAIN_PLATFORMS", "ShardResult", "ShardSpec", "synth_shard", "diversity", "distinct_n", "near_duplicate_rate", "SynthConfig", "SynthResult", "canonical", "recompute", "summarize_examples", "synthesize"]
 
 MAIN_PLATFORMS = ("tago", "seoul", "opendart", "fsc", "neis", "lawgokr", "assembly", "nec", "mois", "molit")
 DOMAINS = ("traffic", "finance", "education", "law", "politics", "district")
 _HANGUL = re.compile(r"[가-힣]")
-_DEBUG = False
 
 
 def canonical(answer: Any) -> str:
@@ -49,6 +48,8 @@ class SynthConfig:
     attempts_per_example: int = 30
     #: Extra drafts made beyond ``n`` so that filtering still leaves ``n``.
     overshoot: float = 0.15
+    #: Shards of the work (each its own seeded sampler); ``--ray`` runs them in parallel.
+    shards: int = 4
 
 
 @dataclass
@@ -82,6 +83,7 @@ def _example(d: Draft, question: str, answer: Any, catalog: Catalog, version: Ve
         "domain": doms[0],
         "edges": sorted({f"{a}->{b}" for a, b in d.edges}),
         "bound_values": list(d.bound),
+        "cardinality": [int(p["records"]) for p in d.parts if "records" in p],
         "gold_program": prog,
         "cassettes": {"set": version.manifest.set, "version": version.manifest.version,
                       "content_hash": version.content_hash},
@@ -114,14 +116,76 @@ def synthesize(
     config: SynthConfig | None = None,
     progress: Callable[[int, int], None] | None = None,
     allow_bench_entities: bool = False,
+    ray_address: str | None = None,
 ) -> SynthResult:
     """Make about ``n`` verified examples from ``graph``'s verified paths on ``version``.
+
+    The work is ``config.shards`` shards, each with its own seeded sampler
+    (``random.Random(f"{seed}:{shard}")``) and executor; their drafts are joined in shard order
+    and filtered together. ``ray_address`` runs the shards as Ray tasks (``"local"`` starts a
+    local instance): the same shards, so the same bytes as a run without it.
 
     KOPA-Bench's entities (the names and codes its tasks use, :func:`~edge.synth.splits.
     bench_entities`) are held out unless ``allow_bench_entities``."""
     cfg = config or SynthConfig()
-    obs = obs or Observations.from_version(version, catalog)
-    rng = random.Random(seed)
+    want = int(n * (1 + cfg.overshoot)) + 1
+    per = -(-want // cfg.shards)
+    specs = [ShardSpec(seed, i, per, allow_bench_entities) for i in range(cfg.shards)]
+    if ray_address:
+        from .distributed import run_shards_on_ray
+
+        outs = run_shards_on_ray(version, graph, specs, cfg, ray_address)
+    else:
+        obs = obs or Observations.from_version(version, catalog)
+        outs = []
+        for spec in specs:
+            base = sum(len(o.drafts) for o in outs)
+            outs.append(synth_shard(version, catalog, graph, obs, spec, cfg,
+                                    progress=(lambda k, _w, b=base: progress(b + k, want)) if progress else None))
+    drafts = [e for o in outs for e in o.drafts]
+    counts: dict[str, Counter[str]] = {}
+    for o in outs:
+        for name, c in o.counts.items():
+            counts.setdefault(name, Counter()).update(c)
+    held = set() if allow_bench_entities else bench_entities()
+    kept, report, dropped = apply_filters(drafts, version, catalog, held)
+    for k, x in counts.get("early", Counter()).items():
+        report["filters"][k] += x
+    kept = kept[:n]
+    rules = counts.get("rules", Counter())
+    report.update({"attempts": sum(o.attempts for o in outs), "drafts": len(drafts), "kept": len(kept),
+                   "requested": n, "shards": cfg.shards,
+                   "failed_attempts": dict(sorted(counts.get("failed", Counter()).items())),
+                   "requests": sum(o.requests for o in outs),
+                   "rules_refused": {k: rules.get(k, 0) for k in CHECKS},
+                   "summary": summarize_examples(kept)})
+    return SynthResult(kept, report, dropped)
+
+
+@dataclass(frozen=True)
+class ShardSpec:
+    """One shard of a run: its seed, index, drafts wanted and the bench-entity rule."""
+
+    seed: int
+    index: int
+    want: int
+    allow_bench_entities: bool = False
+
+
+@dataclass
+class ShardResult:
+    """A shard's drafts (in order) and its counters (failed, rules, early)."""
+
+    drafts: list[dict[str, Any]]
+    counts: dict[str, dict[str, int]]
+    attempts: int
+    requests: int
+
+
+def synth_shard(version: Version, catalog: Catalog, graph: EdgeGraph, obs: Observations, spec: ShardSpec,
+                cfg: SynthConfig, progress: Callable[[int, int], None] | None = None) -> ShardResult:
+    """Drafts of one shard: sampled, executed, phrased and checked (:mod:`edge.synth.checks`)."""
+    rng = random.Random(f"{spec.seed}:{spec.index}")
     resolver = Resolver(version, catalog, miss="strict")
     ex = PagedExecutor(resolver, page_size=fitting_page_size(resolver))
     sampler = Sampler(catalog, sane_edges(graph), obs, ex, rng)
@@ -130,10 +194,10 @@ def synthesize(
     rules: Counter[str] = Counter()
     early: Counter[str] = Counter()
     shingles: list[set[str]] = []
-    held = set() if allow_bench_entities else bench_entities()
+    held = set() if spec.allow_bench_entities else bench_entities()
     lengths: Counter[int] = Counter()
     drafts: list[dict[str, Any]] = []
-    want = int(n * (1 + cfg.overshoot)) + 1
+    want = spec.want
     attempts = 0
     while len(drafts) < want and attempts < want * cfg.attempts_per_example:
         attempts += 1
@@ -152,7 +216,7 @@ def synthesize(
             failed[jtype] += 1
             continue
         domain = catalog.endpoint(d.steps[0]["tool"]).domain
-        if held and any(str(v) in held for v in _draft_entities(d)):
+        if held and _draft_entities(d) & held:
             early["bench_entity"] += 1
             failed[jtype] += 1
             continue
@@ -165,32 +229,23 @@ def synthesize(
             early["near_duplicate"] += 1
             failed[jtype] += 1
             continue
-        e = _example(d, question, run.answer, catalog, version, seed)
+        e = _example(d, question, run.answer, catalog, version, spec.seed)
         e["template"] = template
         try:
             bad = check_example(e, conversation(e, ex, catalog), run.values, catalog)
         except ProgramError:
             bad = ["execution"]
         if bad:
-            if _DEBUG:
-                print("REFUSED", bad, e["question"], e["ground_truth"][:40], json.dumps(e["gold_program"], ensure_ascii=False)[:400])
             rules.update(bad)
             failed[jtype] += 1
             continue
         drafts.append(e)
         shingles.append(sh)
-        sampler.made.update(drafts[-1]["platforms"])
+        sampler.made.update(e["platforms"])
         if progress:
             progress(len(drafts), want)
-    kept, report, dropped = apply_filters(drafts, version, catalog, held)
-    for k, x in early.items():
-        report["filters"][k] += x
-    kept = kept[:n]
-    report.update({"attempts": attempts, "drafts": len(drafts), "kept": len(kept), "requested": n,
-                   "failed_attempts": dict(sorted(failed.items())), "requests": ex.requests,
-                   "rules_refused": {k: rules.get(k, 0) for k in CHECKS},
-                   "summary": summarize_examples(kept)})
-    return SynthResult(kept, report, dropped)
+    return ShardResult(drafts, {"failed": dict(failed), "rules": dict(rules), "early": dict(early)},
+                       attempts, ex.requests)
 
 
 # ---- filters -------------------------------------------------------------------------------
@@ -285,6 +340,18 @@ def apply_filters(drafts: list[dict[str, Any]], version: Version, catalog: Catal
 
 
 # ---- summary -------------------------------------------------------------------------------
+_BUCKETS = ((1, "1"), (5, "2-5"), (20, "6-20"), (100, "21-100"), (1000, "101-1000"))
+
+
+def _card_buckets(examples: list[dict[str, Any]]) -> dict[str, int]:
+    """Examples by the largest result a step of theirs read whole (records)."""
+    out = {name: 0 for _n, name in _BUCKETS} | {">1000": 0}
+    for e in examples:
+        m = max(e.get("cardinality") or [0])
+        out[next((name for top, name in _BUCKETS if m <= top), ">1000")] += 1
+    return out
+
+
 def distinct_n(questions: list[str], n: int) -> float:
     """Distinct word n-grams over all n-grams of ``questions`` (whitespace words)."""
     grams = [tuple(w[i:i + n]) for q in questions for w in [q.split()] for i in range(len(w) - n + 1)]
@@ -330,6 +397,7 @@ def summarize_examples(examples: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "diversity": diversity([e["question"] for e in examples]),
         "templates": len({e.get("template", "") for e in examples}),
+        "cardinality": _card_buckets(examples),
         "calls_per_example": round(sum(e["length"] for e in examples) / max(1, len(examples)), 2),
         "examples": len(examples),
         "junction": {k: j.get(k, 0) for k in JUNCTIONS},
