@@ -118,6 +118,19 @@ class _Q:
 
 def _subject(q: _Q, parts: Sequence[dict[str, Any]]) -> str:
     """The chain before the last call as a noun phrase a person would say."""
+    return " ".join(_phrases(q, parts))
+
+
+def _head(q: _Q, parts: Sequence[dict[str, Any]], kind: str, calls: Sequence[tuple[str, dict[str, Any], str | None]]) -> str:
+    """What a question states before its ask: the chain before the ``kind`` part plus the other
+    arguments of its ``calls`` (each phrase once)."""
+    out = _phrases(q, [x for x in parts if x["kind"] != kind])
+    for tool, args, skip in calls:
+        out += _ctx_args(q.catalog, tool, args, skip=skip)
+    return " ".join(dict.fromkeys(out))
+
+
+def _phrases(q: _Q, parts: Sequence[dict[str, Any]]) -> list[str]:
     cat = q.catalog
     out: list[str] = []
     for p in parts:
@@ -136,7 +149,7 @@ def _subject(q: _Q, parts: Sequence[dict[str, Any]]) -> str:
             extra = _ctx_args(cat, p["tool"], p.get("args", {}), skip=p.get("param"))
             if extra:
                 out += extra
-    return " ".join(dict.fromkeys(out))
+    return list(dict.fromkeys(out))
 
 
 def _ask_final(q: _Q, p: dict[str, Any], subj: str, lvl: str) -> str:  # noqa: C901 - one table
@@ -184,7 +197,6 @@ def _fan(q: _Q, parts: Sequence[dict[str, Any]]) -> str:
     cat = q.catalog
     fan = next(p for p in parts if p["kind"] == "fan")
     fm = next(p for p in parts if p["kind"] == "final_map")
-    subj = _subject(q, [p for p in parts if p["kind"] not in ("fan", "final_map")])
     st = fan["set"]
     src = _t(cat, fan["tool"])
     if st["op"] == "topk":
@@ -195,8 +207,8 @@ def _fan(q: _Q, parts: Sequence[dict[str, Any]]) -> str:
         sel = f"{_where_phrase(cat, fan['tool'], st['where'])}{src} 전부"
     else:
         sel = f"{src} 전부"
-    extra = " ".join(_ctx_args(cat, fan["target"], fan.get("args", {}), skip=fan.get("param")))
-    head = " ".join(x for x in (subj, extra) if x)
+    head = _head(q, [p for p in parts if p["kind"] != "final_map"], "fan",
+                 [(fan["target"], fan.get("args", {}), fan.get("param"))])
     head = f"{head}, " if head else ""
     t = _t(cat, fan["target"])
     if fm["op"] == "map_sum":
@@ -213,9 +225,7 @@ def _fan(q: _Q, parts: Sequence[dict[str, Any]]) -> str:
 def _sem(q: _Q, parts: Sequence[dict[str, Any]]) -> str:
     cat = q.catalog
     p = next(x for x in parts if x["kind"] == "sem")
-    subj = _subject(q, [x for x in parts if x["kind"] != "sem"])
-    extra = [a for tool, args, prm in p["calls"] for a in _ctx_args(cat, tool, args, skip=prm)]
-    head = " ".join([subj, *extra]).strip()
+    head = _head(q, parts, "sem", [(tool, args, prm) for tool, args, prm in p["calls"]])
     asks = []
     for (tool, _a, _prm), m in zip(p["calls"], p["metrics"]):
         asks.append(f"{_t(cat, tool)} {_f(cat, tool, m['field'])}" if m["op"] == "pick" else f"{_t(cat, tool)} 건수")
@@ -228,9 +238,7 @@ def _sem(q: _Q, parts: Sequence[dict[str, Any]]) -> str:
 def _cmp(q: _Q, parts: Sequence[dict[str, Any]]) -> str:
     cat = q.catalog
     p = next(x for x in parts if x["kind"] == "cmp")
-    subj = _subject(q, [x for x in parts if x["kind"] != "cmp"])
-    extra = " ".join(_ctx_args(cat, p["target"], p.get("args", {}), skip=p.get("param")))
-    head = " ".join(x for x in (subj, extra) if x)
+    head = _head(q, parts, "cmp", [(p["target"], p.get("args", {}), p.get("param"))])
     head = f"{head} " if head else ""
     t = _t(cat, p["target"])
     a, b = p["names"]
@@ -246,11 +254,9 @@ def _cmp(q: _Q, parts: Sequence[dict[str, Any]]) -> str:
 def _cond(q: _Q, parts: Sequence[dict[str, Any]]) -> str:
     cat = q.catalog
     p = next(x for x in parts if x["kind"] == "cond")
-    subj = _subject(q, [x for x in parts if x["kind"] not in ("cond",)])
     t = _t(cat, p["tool"])
     then_t = _t(cat, p["then"]["target"])
-    extra = " ".join(_ctx_args(cat, p["then"]["target"], p["then"].get("args", {}), skip=p["then"].get("param")))
-    head = " ".join(x for x in (subj, extra) if x)
+    head = _head(q, parts, "cond", [(p["then"]["target"], p["then"].get("args", {}), p["then"].get("param"))])
     head = f"{head}의 " if head else ""
     k = p["k"]
     return q.pick("K", (f"{head}{josa(t, '이')} {k}건 이상이면 이어지는 {then_t} 건수를, 아니면 {t} 건수를 알려 주세요.",
