@@ -39,7 +39,7 @@ def _store_modules() -> tuple[types.ModuleType, types.ModuleType]:
 
 #: Work files that live beside versions and never ship: publish staging, recording
 #: checkpoints, the pytest plugin's cache, compiled indexes.
-_NOT_SHIPPED = (".staging-*", ".record-*", ".cache", ".index", "__pycache__", "*.sqlite")
+_NOT_SHIPPED = (".staging-*", ".record-*", ".lock", ".cache", ".index", "__pycache__", "*.sqlite")
 
 
 def _copy_cassettes(dest: Path) -> list[Path]:

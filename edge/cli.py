@@ -156,7 +156,7 @@ def report_cmd(
 
 @edge_app.command("synthesize")
 def synthesize_cmd(
-    n: Annotated[int, typer.Option("--n", help="Examples wanted.")] = 1000,
+    n: Annotated[int, typer.Option("--n", min=1, help="Examples wanted.")] = 1000,
     seed: Annotated[int, typer.Option("--seed", help="Seed (same seed + same version = same bytes).")] = 0,
     out: Annotated[Path, typer.Option("--out", help="Directory for the dataset files.")] = Path("synth-out"),
     graph: Annotated[Optional[Path], typer.Option("--graph", help="A directory written by `edge graph` (default: build one).", show_default=False)] = None,

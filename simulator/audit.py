@@ -45,7 +45,7 @@ from urllib.parse import unquote
 from .catalog import Catalog, load_catalog
 from .errors import SimulatorError
 from .request import SimRequest
-from .secrets import KEY_PARAM_NAMES, REDACTED
+from .secrets import KEY_PARAM_NAMES, REDACTED, Scrubber
 
 __all__ = ["AuditReport", "Finding", "audit_dir", "audit_version", "mask", "scan_text"]
 
@@ -72,7 +72,7 @@ _DIGEST_FIELDS = ("fp", "content_hash", "plan", "sha256", "digest")
 _DIGEST_RE = re.compile(r'"(?:%s)"\s*:\s*"([0-9a-f]{16,64})"' % "|".join(_DIGEST_FIELDS))
 _FILE_DIGEST_RE = re.compile(r'"[^"]+\.[a-z]+"\s*:\s*"([0-9a-f]{64})"')
 
-KINDS = ("key_param", "auth_header", "path_key", "path_token", "hex40_token", "hex32_token", "encoded_key")
+KINDS = ("known_key", "key_param", "auth_header", "path_key", "path_token", "hex40_token", "hex32_token", "encoded_key")
 
 
 def _is_placeholder(value: str) -> bool:
@@ -86,7 +86,7 @@ def mask(value: str) -> str:
     """How a finding shows a secret: its length and a sha256 tag, never its characters.
 
     >>> mask("0123456789abcdef0123456789abcdef01234567")
-    '«masked 40 chars #bea8cd0c»'
+    '«masked 40 chars #deb87fab»'
     """
     tag = hashlib.sha256(value.encode("utf-8")).hexdigest()[:8]
     return f"«masked {len(value)} chars #{tag}»"
@@ -155,12 +155,15 @@ class _Scanner:
                     break
                 pos += len(seg) + 1
 
-    def scan(self, text: str, ignore: frozenset[str] = frozenset()) -> list[Hit]:
-        """Every key-shaped value in ``text`` (offsets into ``text``)."""
+    def scan(self, text: str, ignore: frozenset[str] = frozenset(), known: Scrubber | None = None) -> list[Hit]:
+        """Every key-shaped value in ``text`` (offsets into ``text``), and every form of the
+        ``known`` keys (the configured ``KOPA_KEY_*`` values: base64, entities, any case …)."""
         low = text.lower()
         if len(low) != len(text):  # a few Unicode letters change length when lowered
             low = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
         hits: list[Hit] = []
+        if known is not None:
+            hits.extend(Hit("known_key", "a configured key", a, b) for a, b in known.spans(text))
         for m in self.assign_re.finditer(text):
             nm = self.name_before_re.search(low, max(0, m.start() - 40), m.start())
             if nm is None or nm.group(0) not in self.names:
@@ -226,6 +229,9 @@ def _dedupe(hits: list[Hit]) -> list[Hit]:
     out: list[Hit] = []
     for h in sorted(hits, key=lambda h: (h.start, order[h.kind], -h.end)):
         if out and h.start < out[-1].end:
+            last = out[-1]  # overlapping: one hit over both spans (never a tail left unmasked)
+            if h.end > last.end:
+                out[-1] = Hit(last.kind, last.label, last.start, h.end)
             continue
         out.append(h)
     return out
@@ -249,11 +255,25 @@ def _masked(text: str, hits: list[Hit]) -> tuple[str, list[tuple[int, int]]]:
     return "".join(parts), spans
 
 
+#: A run of token characters long enough to be a key nobody detected: shown as a prefix only.
+_CONTEXT_TOKEN_RE = re.compile(r"[A-Za-z0-9+/=%_\-]{16,}")
+
+
 def _excerpt(masked: str, span: tuple[int, int], width: int = 48) -> str:
+    """The masked hit with up to ``width`` characters of context each side, on one line.
+
+    The context is masked too: any 16+ character token run in it (a key of a shape no
+    detector knows, a tail cut off by the window) shows only its first 4 characters, so an
+    audit never prints more of a secret than a masked prefix.
+    """
     a, b = span
     lo, hi = max(0, a - width), min(len(masked), b + width)
-    # Never cut through another mask, and keep the excerpt on one line.
-    out = masked[lo:hi].replace("\n", "\\n").replace("\r", "\\r")
+
+    def short(text: str) -> str:
+        return _CONTEXT_TOKEN_RE.sub(lambda m: f"{m.group(0)[:4]}…[{len(m.group(0))} chars]", text)
+
+    out = short(masked[lo:a]) + masked[a:b] + short(masked[b:hi])
+    out = out.replace("\n", "\\n").replace("\r", "\\r")
     return ("…" if lo > 0 else "") + out + ("…" if hi < len(masked) else "")
 
 
@@ -371,13 +391,13 @@ def _line_starts(text: str) -> list[int]:
     return starts
 
 
-def _scan_file(sc: _Scanner, name: str, text: str, report: AuditReport) -> None:
+def _scan_file(sc: _Scanner, name: str, text: str, report: AuditReport, known: Scrubber | None = None) -> None:
     report.lines += text.count("\n") + (0 if text.endswith("\n") or not text else 1)
-    hits = sc.scan(text, _ignored(text))
+    hits = sc.scan(text, _ignored(text), known)
     _report_hits(text, hits, lambda i: (name, f"line {i + 1}"), report)
 
 
-def _scan_index(sc: _Scanner, path: Path, report: AuditReport) -> None:
+def _scan_index(sc: _Scanner, path: Path, report: AuditReport, known: Scrubber | None = None) -> None:
     """Every text or blob cell of every table, one table at a time (cells joined by newlines,
     each cell's newlines escaped, so a hit maps back to its row and column)."""
     conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
@@ -406,19 +426,22 @@ def _scan_index(sc: _Scanner, path: Path, report: AuditReport) -> None:
                     where.append(f"table {table} row ({rowid}) column {col}")
             text = "\n".join(cells)
             ignore = _ignored(text) | frozenset(digests)
-            hits = sc.scan(text, ignore)
+            hits = sc.scan(text, ignore, known)
             _report_hits(text, hits, lambda i: (f"index:{path.name}", where[i]), report)
     finally:
         conn.close()
 
 
 def audit_dir(version_dir: Path | str, catalog: Catalog | None = None, index: Path | str | None = None,
-              target: str | None = None) -> AuditReport:
+              target: str | None = None, secrets: Iterable[str] = ()) -> AuditReport:
     """Audit every file under a version folder (and ``index``, a compiled SQLite file, if given).
 
     The folder need not be a valid version: a damaged or unlisted file is scanned too.
+    ``secrets`` are key values to look for in every form a server may echo (the CLI passes
+    the ``KOPA_KEY_*`` values); short keys and placeholders are ignored.
     """
     vdir = Path(version_dir)
+    known = Scrubber(list(secrets)) or None
     sc = _scanner(catalog)
     report = AuditReport(target or str(vdir))
     try:
@@ -428,18 +451,38 @@ def audit_dir(version_dir: Path | str, catalog: Catalog | None = None, index: Pa
     for p in sorted(x for x in vdir.rglob("*") if x.is_file()):
         rel = str(p.relative_to(vdir))
         report.files.append(rel)
-        _scan_file(sc, rel, p.read_bytes().decode("utf-8", "replace"), report)
+        _scan_file(sc, rel, p.read_bytes().decode("utf-8", "replace"), report, known)
+    for rel, data in _shared_files(vdir):
+        report.files.append(rel)
+        _scan_file(sc, rel, data.decode("utf-8", "replace"), report, known)
     if index is not None and Path(index).is_file():
         report.index = str(index)
-        _scan_index(sc, Path(index), report)
+        _scan_index(sc, Path(index), report, known)
     return report
 
 
+def _shared_files(vdir: Path) -> Iterator[tuple[str, bytes]]:
+    """Files a version stores as ranges of shared blobs (not in its folder), assembled."""
+    from .store import read_manifest
+    from .store.objects import file_bytes
+
+    try:
+        m = read_manifest(vdir)
+    except SimulatorError:
+        return
+    for rel in sorted(m.segments):
+        try:
+            yield rel, file_bytes(vdir, m, rel)
+        except OSError:
+            continue  # a missing blob is `simulator verify`'s finding
+
+
 def audit_version(store: Any, set_name: str = "kopa", version: str | None = None,
-                  catalog: Catalog | None = None, *, scan_index: bool = True) -> AuditReport:
+                  catalog: Catalog | None = None, *, scan_index: bool = True,
+                  secrets: Iterable[str] = ()) -> AuditReport:
     """Audit a published version of ``store`` (a :class:`simulator.store.Store`) and its
     compiled index when it is in the cache (it is not compiled for the audit)."""
     m = store.manifest(set_name, version)
-    vdir = store.set_dir(set_name) / m.version
+    vdir = store.version_dir(set_name, m.version)
     idx = store.index_path(m) if scan_index else None
-    return audit_dir(vdir, catalog, index=idx, target=f"{set_name}@{m.version}")
+    return audit_dir(vdir, catalog, index=idx, target=f"{set_name}@{m.version}", secrets=secrets)

@@ -9,7 +9,8 @@ The tree::
     ├── StoreError              cassette store problems
     │   ├── VersionNotFound     no such set or version
     │   ├── CorruptVersion      a file's sha256 differs from the manifest, or it does not parse
-    │   └── FormatVersionError  a cassette written by an incompatible format version
+    │   ├── FormatVersionError  a cassette written by an incompatible format version
+    │   └── SetLocked (simulator.store.lock)  another process records or publishes into the set
     ├── ReplayMiss              strict miss: nothing recorded answers this request
     ├── RecordError             a recording job failed (nothing was published)
     ├── VcrError (simulator.vcr)  a vcrpy cassette could not be read or converted

@@ -261,9 +261,17 @@ class _State:
     def version(self, s: KopaSettings) -> Any:
         key = (s.cassettes, s.set, s.version)
         if key not in self.versions:
+            from .errors import VersionNotFound
             from .store import Store
 
-            self.versions[key] = Store(s.cassettes).open(s.set, s.version)
+            try:
+                self.versions[key] = Store(s.cassettes).open(s.set, s.version)
+            except VersionNotFound as exc:
+                # The store names the CLI's flag; under pytest the option is --kopa-cassettes.
+                msg = str(exc).replace("Pass --cassettes DIR", "Pass --kopa-cassettes DIR (ini: kopa_cassettes)")
+                if s.record_mode != "none":
+                    msg += "; to record into an empty directory, use --kopa-record-mode rewrite"
+                raise VersionNotFound(msg) from None
         return self.versions[key]
 
     def empty_version(self) -> Any:

@@ -7,8 +7,10 @@ segments (Seoul Open Data, ECOS, swopenapi), in headers, and echoed inside respo
 
 from __future__ import annotations
 
+import base64
+import html
 import re
-from urllib.parse import quote, quote_plus
+from urllib.parse import quote, quote_plus, unquote
 
 from .catalog import Catalog, Endpoint, KeyLayout, Match
 from .errors import UnknownEndpoint
@@ -16,8 +18,13 @@ from .request import SimRequest
 
 __all__ = [
     "KEY_PARAM_NAMES",
+    "MIN_SECRET_LEN",
+    "PLACEHOLDER_KEYS",
     "REDACTED",
     "SENSITIVE_HEADERS",
+    "Scrubber",
+    "is_secret",
+    "secret_forms",
     "redact_body",
     "redact_headers",
     "redact_url",
@@ -41,6 +48,15 @@ KEY_PARAM_NAMES = frozenset(
         "api_key",
         "access_token",
         "token",
+        # Spellings clients use for the same keys (``service_key`` for ``serviceKey`` …).
+        "service_key",
+        "service-key",
+        "crtfc-key",
+        "api-key",
+        "access_key",
+        "auth-key",
+        "client_secret",
+        "secret_key",
     )
 )
 
@@ -131,20 +147,151 @@ def redact_url(req: SimRequest, catalog: Catalog | None = None) -> str:
     return f"{req.scheme}://{netloc}{path_q}" + (f"?{qs}" if qs else "")
 
 
-def redact_body(body: bytes, secrets: list[str] | tuple[str, ...] = ()) -> bytes:
+#: Keys shorter than this are placeholders, never scrubbed as substrings: masking ``any``
+#: wherever it occurs would turn ``/api/company.json`` into ``/api/compREDACTED.json``. (As
+#: parameter values they are still never stored: key parameters are dropped by name.)
+MIN_SECRET_LEN = 8
+#: Values that stand for a key in examples and tests: placeholders, not secrets.
+PLACEHOLDER_KEYS = frozenset(
+    {"any", "test", "x", "xxx", "sample", "key", "demo", "none", "null", "redacted", "your_key",
+     "yourkey", "your-key", "servicekey", "api_key", "apikey", "mykey", "my_key", "testkey",
+     "test_key", "test-key", "changeme"}
+)
+
+
+def is_secret(value: str) -> bool:
+    """Whether a configured key value is a secret to scrub (not a short key or placeholder)."""
+    return len(value) >= MIN_SECRET_LEN and value.lower() not in PLACEHOLDER_KEYS
+
+
+def _b64_forms(raw: bytes) -> set[str]:
+    """base64 (standard and URL-safe, padded or not) of ``raw``, and, for each of the three
+    ways ``raw`` can sit inside longer base64-encoded data, the 4-character groups that hold
+    only its bytes (the same wherever it sits)."""
+    full = base64.b64encode(raw).decode("ascii")
+    out = {full, full.rstrip("=")}
+    for lead in range(3):
+        enc = base64.b64encode(b"\0" * lead + raw).decode("ascii")
+        first, end = (1 if lead else 0), (lead + len(raw)) // 3
+        out.add(enc[4 * first : 4 * end])
+    out |= {f.replace("+", "-").replace("/", "_") for f in out}
+    return {f for f in out if len(f) >= MIN_SECRET_LEN}
+
+
+def _entities(text: str) -> set[str]:
+    """HTML/XML forms of ``text``: named, decimal and hex entities for its punctuation."""
+    if text.isalnum():
+        return set()
+    dec = "".join(c if c.isalnum() else f"&#{ord(c)};" for c in text)
+    hexa = "".join(c if c.isalnum() else f"&#x{ord(c):x};" for c in text)
+    hexa0 = "".join(c if c.isalnum() else f"&#x{ord(c):02X};" for c in text)
+    return {html.escape(text), html.escape(text, quote=False), dec, hexa, hexa0}
+
+
+def secret_forms(key: str) -> set[str]:
+    """Every form in which a server may echo ``key``: raw, %-encoded once or twice (either hex
+    case: matching ignores case), form-encoded, HTML entities, JSON ``\\/``, base64, and the
+    same for the decoded form of a data.go.kr "Encoding" key (and the encoded form of a
+    "Decoding" one)."""
+    bases = {key, unquote(key), quote(key, safe=""), quote_plus(key)}
+    forms: set[str] = set()
+    for b in bases:
+        once = quote(b, safe="")
+        # ``\/``: JSON's escaped slash, once or (a JSON string holding it, encoded) twice.
+        forms |= {b, once, quote_plus(b), quote(once, safe=""), quote(quote_plus(b), safe=""),
+                  b.replace("/", "\\/"), b.replace("/", "\\\\/")}
+        forms |= _entities(b)
+        forms |= _b64_forms(b.encode("utf-8"))
+    return {f for f in forms if len(f) >= MIN_SECRET_LEN}
+
+
+def _anchors(key: str) -> set[str]:
+    """Lowercased substrings such that every form of ``key`` holds at least one of them."""
+    decoded = unquote(key)
+    runs = sorted(re.findall(r"[A-Za-z0-9]+", decoded), key=len)
+    out: set[str] = set()
+    if runs and len(runs[-1]) >= 4:
+        # Encodings and entities change only punctuation: each text form keeps this run.
+        out.add(runs[-1].lower())
+        out |= {f.lower() for f in secret_forms(key) if not _is_text_form(f, runs[-1])}
+    else:
+        out |= {f.lower() for f in secret_forms(key)}
+    return out
+
+
+def _is_text_form(form: str, run: str) -> bool:
+    return run.lower() in form.lower()
+
+
+class Scrubber:
+    """Masks configured keys, in every form a server may echo, case-insensitively.
+
+    Keys that are not secrets (shorter than ``MIN_SECRET_LEN``, or placeholders such as
+    ``any``, ``test``, ``x``) are ignored, so they never mask unrelated text.
+
+    >>> s = Scrubber(["Ab12+Cd34/Ef56=="])
+    >>> s.text("echo=ab12%2bcd34%2fef56%3d%3d b64=QWIxMitDZDM0L0VmNTY9PQ== raw=AB12+CD34/EF56==")
+    'echo=REDACTED b64=REDACTED raw=REDACTED'
+    >>> Scrubber(["any"]).text("/api/company.json")
+    '/api/company.json'
+    """
+
+    def __init__(self, keys: list[str] | tuple[str, ...] = ()) -> None:
+        self.keys = tuple(k for k in dict.fromkeys(keys) if k and is_secret(k))
+        forms: set[str] = set()
+        for k in self.keys:
+            forms |= secret_forms(k)
+        alt = "|".join(re.escape(f) for f in sorted(forms, key=lambda f: (-len(f), f)))
+        self._re = re.compile(alt, re.IGNORECASE) if alt else None
+        self._bre = re.compile(alt.encode("utf-8"), re.IGNORECASE) if alt else None
+        self._values = frozenset(f.lower() for f in forms)
+        # A cheap test first: every form holds one of these (lowercased) anchors, so a body
+        # holding none (nearly all of them) skips the regex, which is slow over many forms.
+        anchors: set[str] = set()
+        for k in self.keys:
+            anchors |= _anchors(k)
+        self._anchors = tuple(a.encode("utf-8") for a in sorted(anchors))
+
+    def __bool__(self) -> bool:
+        return self._re is not None
+
+    def is_key(self, value: str) -> bool:
+        """Whether ``value`` is one of the keys (in any of its forms)."""
+        return value.lower() in self._values
+
+    def _maybe(self, data: bytes) -> bool:
+        low = data.lower()
+        return any(a in low for a in self._anchors)
+
+    def spans(self, text: str) -> list[tuple[int, int]]:
+        """Where the forms of the keys occur in ``text`` (start, end)."""
+        if self._re is None or not self._maybe(text.encode("utf-8", "surrogatepass")):
+            return []
+        return [m.span() for m in self._re.finditer(text)]
+
+    def text(self, text: str) -> str:
+        """``text`` with every form of every key replaced by ``REDACTED``."""
+        if self._re is None or not self._maybe(text.encode("utf-8", "surrogatepass")):
+            return text
+        return self._re.sub(REDACTED, text)
+
+    def bytes(self, data: bytes) -> bytes:
+        """``data`` (any encoding) with every form of every key replaced by ``REDACTED``."""
+        if self._bre is None or not self._maybe(data):
+            return data
+        return self._bre.sub(REDACTED.encode(), data)
+
+
+def redact_body(body: bytes, secrets: list[str] | tuple[str, ...] | Scrubber = ()) -> bytes:
     """Mask keys echoed inside a response body.
 
-    Replaces every known secret value (raw, URL-encoded and form-encoded) and any
-    ``key=value`` pair whose name is a key parameter (``OC=…`` in law.go.kr links).
+    Replaces every known secret value in every form a server may echo (see ``Scrubber``) and
+    any ``key=value`` pair whose name is a key parameter (``OC=…`` in law.go.kr links).
     """
     if not body:
         return body
-    out = body
-    for s in secrets:
-        if not s:
-            continue
-        for form in {s, quote(s, safe=""), quote_plus(s)}:
-            out = out.replace(form.encode("utf-8"), REDACTED.encode())
+    scrub = secrets if isinstance(secrets, Scrubber) else Scrubber(list(secrets))
+    out = scrub.bytes(body)
     try:
         text = out.decode("utf-8")
     except UnicodeDecodeError:

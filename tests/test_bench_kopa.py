@@ -391,3 +391,20 @@ def test_openai_agent_invented_code_is_caught(world: World, tasks: list[Any], tm
     assert not r["passed"] and not r["action"]
     assert r["primary"] == "skipped_lookup"
     assert r["details"]["invented"][0]["value"] == "11110"
+
+
+def test_openai_agent_without_a_server_fails_at_once_naming_the_url(tmp_path: Path) -> None:
+    import socket
+    import time
+
+    with socket.socket() as s:  # a loopback port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    url = f"http://127.0.0.1:{port}/v1"
+    t0 = time.perf_counter()
+    r = CliRunner().invoke(bench_app, ["run", "--agent", "openai", "--base-url", url,
+                                       "--model", "m", "--out", str(tmp_path / "o")])
+    assert r.exit_code == 2, r.output
+    assert f"base_url={url!r}" in r.output and "--base-url" in r.output
+    assert time.perf_counter() - t0 < 60  # no silent retries per episode
+    assert not (tmp_path / "o" / "results.jsonl").exists()

@@ -114,3 +114,50 @@ def test_bench_report_keeps_the_extra_in_its_hint(tmp_path: Path, monkeypatch: p
     monkeypatch.setenv("COLUMNS", "400")
     r = runner.invoke(bench_cli.bench_app, ["report", str(tmp_path)])
     assert r.exit_code == 0 and "pip install 'kopa-sim[plots]'" in r.output
+
+
+def test_inspect_an_unrecorded_endpoint_says_did_you_mean(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.helpers import build_demo_version
+
+    build_demo_version(tmp_path, n=10)
+    code, err = _main(monkeypatch, capsys, "inspect", "--cassettes", str(tmp_path), "--endpoint", "tago_station_by_name")
+    assert code == 1 and err.count("\n") == 1
+    assert "--endpoint='tago_station_by_name' is not recorded" in err and "did you mean 'tago_stations_by_name'?" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--agent", "nope"], "error: --agent 'nope': unknown agent 'nope'; use oracle,"),
+        (["--agent", "oracle", "--tasks", "no-such-task"], "error: --tasks: no task no-such-task;"),
+    ],
+)
+def test_bench_run_bad_arguments_are_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    code, err = _main(monkeypatch, capsys, "bench", "run", "--out", str(tmp_path / "out"), *argv)
+    assert code == 2 and err.count("\n") == 1 and err.startswith(message)
+    assert not (tmp_path / "out").exists()
+
+
+def test_edge_synthesize_refuses_a_non_positive_n(tmp_path: Path) -> None:
+    r = runner.invoke(cli.app, ["edge", "synthesize", "--n", "0", "--out", str(tmp_path / "o")])
+    assert r.exit_code == 2 and "'--n'" in r.output
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_ctrl_c_during_record_says_how_to_resume(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from simulator.record import Recorder
+
+    def interrupted(self: Recorder, **_kw: object) -> None:
+        self.checkpoint_dir.mkdir(parents=True, exist_ok=True)
+        self.checkpoint.write_text("", encoding="utf-8")  # what a job checkpoints before Ctrl-C
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Recorder, "run", interrupted)
+    r = runner.invoke(cli.app, ["record", "--live", "--upstream", "http://127.0.0.1:9", "--cassettes", str(tmp_path)])
+    assert r.exit_code == 130
+    assert "interrupted: nothing was published; 0 collections are checkpointed in " in r.output
+    assert "run the same command again to resume" in r.output

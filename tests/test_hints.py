@@ -78,3 +78,22 @@ def test_a_miss_under_pytest_names_the_pytest_options(pytester: pytest.Pytester,
     pytester.makepyfile(MISSING)
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--kopa-cassettes", str(tmp_path / "c"))
     result.assert_outcomes(passed=1)
+
+
+def test_a_page_number_past_64_bits_is_never_a_500(tmp_path: Path) -> None:
+    res = _resolver(tmp_path)
+    r = res.resolve(SimRequest.from_url(STATIONS + "cityCode=25&pageNo=99999999999999999999999"))
+    assert r.status == 200 and r.header("x-sim-source") == "error"  # the native error, named
+    assert "pageNo=" in (r.header("x-sim-hint") or "")
+    # The index itself clamps a window past SQLite's integers: empty, not OverflowError.
+    (coll,) = res.version.collections("tago_stations_by_name")
+    assert res.version.index.records(coll.id, 2**63, 1000) == []
+
+
+@pytest.mark.parametrize(
+    ("query", "hint"),
+    [("pageNo=0", "pageNo=0 must be >= 1"), ("numOfRows=0", "numOfRows=0 must be >= 1")],
+)
+def test_a_bad_page_value_is_named_by_its_parameter(tmp_path: Path, query: str, hint: str) -> None:
+    r = _resolver(tmp_path).resolve(SimRequest.from_url(STATIONS + "cityCode=25&" + query))
+    assert r.header("x-sim-source") == "error" and r.header("x-sim-hint") == hint

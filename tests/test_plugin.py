@@ -301,3 +301,15 @@ def test_record_new_episodes_against_a_sandbox_publishes_a_redacted_version(
         "-q", *FAST, f"--kopa-cassettes={root}", "--kopa-set=mine",
     )
     result.assert_outcomes(passed=1)
+
+
+def test_a_missing_set_names_the_pytest_option_and_rewrite(pytester: pytest.Pytester, tmp_path: Path) -> None:
+    pytester.makepyfile(test_empty="def test_it(kopa_resolver):\n    pass\n")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    result = pytester.runpytest_inprocess("-q", *FAST, "--kopa-cassettes", str(empty),
+                                          "--kopa-record-mode", "new_episodes", "--kopa-upstream", "http://127.0.0.1:9")
+    result.assert_outcomes(errors=1)
+    (line,) = [ln for ln in result.stdout.lines if ln.startswith("E ") and "VersionNotFound: " in ln]
+    assert "Pass --kopa-cassettes DIR (ini: kopa_cassettes)" in line and "Pass --cassettes DIR" not in line
+    assert line.endswith("to record into an empty directory, use --kopa-record-mode rewrite")

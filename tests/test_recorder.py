@@ -59,7 +59,8 @@ def test_same_upstream_same_content_hash_and_drift(tmp_path: Path, api_key: str)
                              source="sandbox").run(recorded_at="2026-11-02T00:00:00Z")
             hashes.append(r.manifest.content_hash)
     assert hashes[0] == hashes[1]
-    assert r.drift is not None and r.drift.empty
+    assert not r.published and r.drift is None  # the same content is not published twice
+    assert [m.version for m in out.versions("kopa")] == ["v0001"]
     build_demo_version(tmp_path / "up2", n=130)
     with serve_in_thread(create_app(Resolver(Store(tmp_path / "up2").open("kopa")))) as base:
         with _client(base, api_key) as client:
@@ -88,3 +89,21 @@ def test_failed_job_publishes_nothing_and_resumes(tmp_path: Path, api_key: str) 
     with _client("http://127.0.0.1:9", api_key) as client:
         rec2 = Recorder(plan, store=out, catalog=load_catalog(), client=client, source="sandbox")
         assert rec2._load_checkpoint() == 2
+
+
+def test_query_fidelity_compares_masked_with_masked(tmp_path: Path) -> None:
+    """law.go.kr's search records echo the key (``OC=`` in each link); the recorded records are
+    masked, so the live samples must be masked too before they are compared, or every sample
+    differs and the fidelity of a correct query tier reads 0.00."""
+    from simulator.sandbox import create_app as sandbox_app
+    from simulator.sandbox import default_keys
+
+    catalog = load_catalog()
+    plan = Plan.model_validate({"set": "kopa", "seeds": [{"endpoint": "lawgokr_law_search", "params": {}}],
+                                "crawls": [], "fidelity_samples": 2})
+    with serve_in_thread(sandbox_app(seed=0), health="/_sandbox/health") as base:
+        with LiveClient(catalog, default_keys(catalog), upstream=base, rate_per_sec={"default": 0},
+                        sleep=lambda _s: None) as client:
+            result = Recorder(plan, store=Store(tmp_path), catalog=catalog, client=client,
+                              source="sandbox").run(recorded_at="2026-11-02T00:00:00Z")
+    assert result.fidelity == {"lawgokr_law_search": 1.0}

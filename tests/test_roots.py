@@ -87,7 +87,9 @@ def test_a_prebuilt_index_is_used_in_place(tmp_path: Path) -> None:
     store = Store(roots=Roots(user, (user, shipped), "user data dir"), cache_dir=cache)
     assert not store.needs_compile(m)
     v = store.open("kopa")
-    assert v.index.path == prebuilt and not cache.exists()
+    # Used in place: nothing compiled into the cache (only the integrity stamp is kept there).
+    assert v.index.path == prebuilt and not list(cache.rglob("*.sqlite"))
+    assert store.open("kopa").index.path == prebuilt  # the stamped second open
 
 
 def test_missing_set_names_every_root(tmp_path: Path) -> None:

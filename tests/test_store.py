@@ -10,7 +10,7 @@ import pytest
 
 from simulator import CorruptVersion, SimRequest, SimResponse, Store, VersionBuilder, VersionNotFound, load_catalog
 from simulator.catalog import Catalog
-from simulator.errors import FormatVersionError
+from simulator.errors import FormatVersionError, StoreError
 from simulator.store.manifest import validate_name
 
 
@@ -130,7 +130,7 @@ def test_failed_publish_leaves_nothing(cassette_root: Path, monkeypatch: pytest.
         raise OSError("disk full")
 
     monkeypatch.setattr(builder_mod.os, "rename", boom)
-    with pytest.raises(OSError):
+    with pytest.raises(StoreError, match="cannot publish into set='demo'"):
         b.publish(recorded_at="2026-11-02T00:00:00Z", source="test")
     after = {p: p.read_bytes() for p in cassette_root.rglob("*") if p.is_file()}
     assert after == before

@@ -174,6 +174,21 @@ class OpenAIAgent:
         """Close the HTTP client."""
         self._client.close()
 
+    def check(self, timeout: float = 5.0) -> None:
+        """Fail at once, naming the URL, when no server answers at ``base_url``.
+
+        Any HTTP answer counts (some servers have no ``/models``); only a transport
+        error (nothing listening, a bad host, a timeout) raises ``ConnectionError``.
+        """
+        try:
+            self._client.get(f"{self.base_url}/models", timeout=timeout)
+        except httpx.TransportError as exc:
+            raise ConnectionError(
+                f"no OpenAI-compatible server answers at base_url={self.base_url!r} ({exc}); "
+                "start one (e.g. `vllm serve MODEL`, or `simulator train eval` for a checkpoint) "
+                "or pass --base-url"
+            ) from None
+
     def _post(self, payload: dict[str, Any]) -> dict[str, Any]:
         last: Exception | None = None
         for attempt in range(self.retries):

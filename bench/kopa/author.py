@@ -197,7 +197,9 @@ for i, (gu, _c) in enumerate(SEOUL_GU[:4]):
          R("s3", "key", "first"))
 for i, (gu, _c) in enumerate(SEOUL_GU[1:5]):
     task(f"molit-trade-old-{i}", "molit_trade_old_buildings",
-         f"서울 {gu}에서 2025년 3월 매매된 아파트 중 2000년 이전에 지어진 단지는 몇 곳(단지명 기준)인가요?",
+         # "2000년 이전" includes 2000 (표준국어대사전: 기준이 되는 때를 포함하여 그 전); the
+         # filter excludes it, so the question names the last year kept.
+         f"서울 {gu}에서 2025년 3월 매매된 아파트 중 1999년 이전에 지어진 단지는 몇 곳(단지명 기준)인가요?",
          ["mois", "molit"], "district", ["SEQ", "DRV"],
          gu_lookup(gu) + [C("s2", "molit_apt_trades", {"LAWD_CD": lawd("s1"), "DEAL_YMD": "202503"}, pages="all"),
                           O("s3", "filter", frm="s2", where=[W("buildYear", "lt", 2000)]),
@@ -936,6 +938,8 @@ DROPPED_IDS: dict[str, str] = {
     "tago-arr-count-2": "the answer is 1 (a constant answer passes)",
     "tago-arr-count-3": "the answer is 0 (a constant answer passes)",
     "cond-seoul-card-1": "its branch looks up the station name the question gives (leaked argument)",
+    "nec-winner-party-1": "a tie: 국민의힘 and 더불어민주당 each won 6 부산 seats (the gold took the "
+                          "alphabetically first party)",
 }
 
 

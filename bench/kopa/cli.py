@@ -245,6 +245,10 @@ def run_cmd(
     tasks = load_tasks()
     if task_ids:
         wanted = set(task_ids.split(","))
+        unknown = sorted(wanted - {t.id for t in tasks})
+        if unknown:
+            typer.echo(f"error: --tasks: no task {', '.join(unknown)}; `simulator bench tasks --json` lists the ids", err=True)
+            raise typer.Exit(2)
         tasks = [t for t in tasks if t.id in wanted]
     world = _world(set_name, version, cassettes)
     kwargs = {}
@@ -255,9 +259,18 @@ def run_cmd(
             raise typer.Exit(2)
         kwargs = {"base_url": base_url, "model": model, "api_key": api_key, "temperature": temperature,
                   "tool_scope": tools}
-    a = make_agent(agent, **kwargs)
+    try:
+        a = make_agent(agent, **kwargs)
+    except ValueError as exc:  # an unknown agent, or the openai agent without --base-url/--model
+        typer.echo(f"error: --agent {agent!r}: {exc}", err=True)
+        raise typer.Exit(2) from None
     if agent == "openai":
         meta = {"model": a.model, "base_url": a.base_url, "tools": tools}  # type: ignore[attr-defined]
+        try:
+            a.check()  # type: ignore[attr-defined]
+        except ConnectionError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from None
     if workers is None:
         workers = 8 if agent == "openai" else 1
     cfg = RunConfig(seeds=seeds, k=k, max_turns=max_turns, max_calls=max_calls, workers=workers,

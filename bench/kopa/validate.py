@@ -33,8 +33,10 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Iterable
 
+from simulator import BoundedCache
+
 from .checkers import check_answer
-from .env import ToolEnv, World
+from .env import GOLD_MEMO, ToolEnv, World
 from .execute import run_program
 from .scoring import consumers
 from .program import CallStep, OpStep, Program, ProgramError, format_answer, refs_in
@@ -76,11 +78,13 @@ class _Shuffled(World):
     """A world whose every response lists its records in a seeded random order."""
 
     def __init__(self, base: World, seed: int) -> None:  # noqa: D107 - shares base's state
-        self.__dict__.update({k: v for k, v in base.__dict__.items() if k != "_gold_cache"})
+        self.__dict__.update(base.__dict__)
+        # Its own gold memo: the base's golds were computed on unshuffled records.
+        self.gold = BoundedCache(GOLD_MEMO)
         self._base, self._seed = base, seed
 
-    def answer(self, tool: str, args: dict[str, Any]) -> Any:
-        a = self._base.answer(tool, args)
+    def answer(self, tool: str, args: dict[str, Any], **kw: Any) -> Any:
+        a = self._base.answer(tool, args, **kw)
         if len(a.records) < 2:
             return a
         recs = list(a.records)

@@ -8,7 +8,7 @@ from typing import Annotated, Any, Optional
 import typer
 import typer.main
 
-from . import audit, catalog, mcp, record, replay, sandbox, vcr
+from . import audit, catalog, lifecycle, mcp, record, replay, sandbox, vcr
 
 __all__ = ["app", "main"]
 
@@ -59,7 +59,7 @@ def _plugin_groups(argv: list[str]) -> None:
         app.add_typer(ep.load(), name=ep.name)
 
 
-for _module in (record, sandbox, vcr, mcp, audit, catalog):
+for _module in (record, sandbox, vcr, mcp, audit, catalog, lifecycle):
     _module.register(app)
 _plugin_groups(sys.argv)
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
@@ -40,6 +42,8 @@ def audit(
     store = Store(cassettes)
     catalog = load_catalog()
     reports: list[AuditReport] = []
+    # The configured keys are looked for too, in every form (base64, entities, any case …).
+    secrets = configured_keys(catalog)
     try:
         if version is not None and (Path(version) / "manifest.json").is_file():
             vdir = Path(version)
@@ -49,19 +53,19 @@ def audit(
                     idx = store.index_path(read_manifest(vdir))
                 except SimulatorError:
                     idx = None  # a damaged manifest: the files are still scanned
-            reports.append(audit_dir(vdir, catalog, index=idx))
+            reports.append(audit_dir(vdir, catalog, index=idx, secrets=secrets))
         elif version == "all":
             for m in store.versions(set_name):
-                reports.append(audit_version(store, set_name, m.version, catalog, scan_index=index))
+                reports.append(audit_version(store, set_name, m.version, catalog, scan_index=index, secrets=secrets))
         else:
             try:
-                reports.append(audit_version(store, set_name, version, catalog, scan_index=index))
+                reports.append(audit_version(store, set_name, version, catalog, scan_index=index, secrets=secrets))
             except SimulatorError:
                 # A damaged manifest must not hide the files: audit the folder by its name.
                 vdir = store.set_dir(set_name) / (version or "")
                 if version is None or not (vdir / "manifest.json").is_file():
                     raise
-                reports.append(audit_dir(vdir, catalog, target=f"{set_name}@{version}"))
+                reports.append(audit_dir(vdir, catalog, target=f"{set_name}@{version}", secrets=secrets))
     except SimulatorError as exc:
         fail(f"{exc}", 2)
     if as_json:
@@ -80,6 +84,13 @@ def audit(
             err=True,
         )
         raise typer.Exit(1)
+
+
+def configured_keys(catalog: Any, environ: Mapping[str, str] | None = None) -> list[str]:
+    """The key values in the environment: every ``KOPA_KEY_*`` and each platform's ``key_env``."""
+    env = os.environ if environ is None else environ
+    names = {p.key_env for p in catalog.platforms.values()} | {str(e.opt("key_env")) for e in catalog.endpoints.values() if e.opt("key_env")}
+    return sorted({v for k, v in env.items() if (k.startswith("KOPA_KEY_") or k in names) and v})
 
 
 def register(app: typer.Typer) -> None:

@@ -5,12 +5,15 @@ from __future__ import annotations
 import os
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
 from .catalog import CatalogOpt, load_tier
 from .common import CassettesOpt, fail
+
+if TYPE_CHECKING:
+    from ..record import Recorder
 
 
 def record(
@@ -24,6 +27,7 @@ def record(
     source: Annotated[Optional[str], typer.Option(help="Manifest source (default: sandbox with --upstream, else live).")] = None,
     rate: Annotated[Optional[float], typer.Option(help="Requests per second per platform (overrides the plan).")] = None,
     tier: CatalogOpt = None,
+    wait: Annotated[float, typer.Option(help="Seconds to wait for another recorder of the set to finish.")] = 0.0,
 ) -> None:
     """Record a plan from the live APIs (keys from KOPA_KEY_* variables) into a new version.
 
@@ -89,17 +93,21 @@ def record(
         def progress(done: int, _total: int | None, label: str) -> None:
             bar.update(task, completed=done, description=f"recording {label}")
 
+        rec: Recorder | None = None
         try:
             rec = Recorder(p, store=store, catalog=catalog, client=client, set_name=set_name,
                            source=src, exact=exact, progress=progress)
-            result = rec.run(recorded_at=now, info={"upstream": "sandbox" if upstream else "live"})
+            result = rec.run(recorded_at=now, info={"upstream": "sandbox" if upstream else "live"}, wait=wait)
         except SimulatorError as exc:
             fail(str(exc))
+        except KeyboardInterrupt:
+            fail(_interrupted(rec), code=130)
         finally:
             client.close()
     m = result.manifest
     console.print(
-        f"published [bold]{m.set}@{m.version}[/bold] ({m.content_hash[:12]}): "
+        ("published" if result.published else "nothing new to publish: already in")
+        + f" [bold]{m.set}@{m.version}[/bold] ({m.content_hash[:12]}): "
         f"{result.collections} collections, {result.calls} calls"
         + (f", resumed {result.resumed} from checkpoint" if result.resumed else "")
     )
@@ -113,3 +121,11 @@ def record(
 
 def register(app: typer.Typer) -> None:
     app.command()(record)
+
+
+def _interrupted(rec: Recorder | None) -> str:
+    """The line a Ctrl-C leaves: nothing published, what the checkpoint kept, how to resume."""
+    if rec is None or not rec.checkpoint.exists():
+        return "interrupted: nothing was published; run the same command again to start over"
+    return (f"interrupted: nothing was published; {len(rec.done)} collections are checkpointed in "
+            f"{rec.checkpoint_dir}; run the same command again to resume")

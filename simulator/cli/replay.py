@@ -125,6 +125,12 @@ def inspect(
 ) -> None:
     """Show a version: manifest, per-endpoint counts, collections."""
     _store, v = open_version(cassettes, set_name, version)
+    if endpoint is not None and endpoint not in v.manifest.endpoints:
+        from ..hints import did_you_mean
+
+        near = did_you_mean(endpoint, list(v.manifest.endpoints))
+        hint = f"did you mean {near!r}? " if near else ""
+        fail(f"--endpoint={endpoint!r} is not recorded in {v.id}; {hint}`simulator inspect` lists its endpoints")
     colls = v.collections(endpoint)
     if as_json:
         out = {

@@ -17,6 +17,7 @@ types, wrappers, quirks) are endpoint ``options`` — data, not code.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, Sequence
 from urllib.parse import quote
@@ -218,13 +219,38 @@ def xml_escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def _int_param(value: str | None, default: int, name: str, fmt: str) -> int:
+#: Numerals a client means as a count: ASCII digits, an optional minus (``int()`` also takes
+#: ``1_0``, ``+3``, `` 3 ``, Arabic-Indic and full-width digits, which no client sends).
+_NUMERAL = re.compile(r"-?[0-9]{1,12}")
+#: The platforms are Java services: a paging value above ``Integer.MAX_VALUE`` is refused.
+MAX_INT = 2**31 - 1
+
+
+def parse_count(value: str | None, default: int, name: str, fmt: str, *, maximum: int = MAX_INT) -> int:
+    """A paging parameter's value, parsed once: ASCII digits only, within ``±maximum``.
+
+    Anything else raises ``SplitError("bad_param")``, which the dialect renders as the
+    platform's native parameter error (never an exception into SQLite).
+
+    >>> parse_count("20", 1, "pageNo", "json")
+    20
+    >>> try:
+    ...     parse_count("1_0", 1, "pageNo", "json")
+    ... except SplitError as exc:
+    ...     print(exc.kind)
+    bad_param
+    """
     if value is None or value == "":
         return default
-    try:
-        return int(value)
-    except ValueError:
-        raise SplitError("bad_param", fmt, f"{name}={value!r} is not an integer") from None
+    if not _NUMERAL.fullmatch(value):
+        raise SplitError("bad_param", fmt, f"{name}={value[:40]!r} is not an integer")
+    n = int(value)
+    if not -maximum <= n <= maximum:
+        raise SplitError("bad_param", fmt, f"{name}={value!r} is out of range (at most {maximum})")
+    return n
+
+
+_int_param = parse_count
 
 
 class BaseDialect:
@@ -298,10 +324,13 @@ class BaseDialect:
             page = _int_param(params.get(pages[0].name), 1, pages[0].name, fmt)
         if sizes:
             size = _int_param(params.get(sizes[0].name), ep.default_page_size, sizes[0].name, fmt)
-        if page < int(ep.opt("min_page", 1)):
-            raise SplitError("bad_param", fmt, f"page={page} must be ≥ 1")
+        min_page = int(ep.opt("min_page", 1))
+        if page < min_page:
+            name = pages[0].name if pages else "page"
+            raise SplitError("bad_param", fmt, f"{name}={page} must be >= {min_page}")
         if size < 1:
-            raise SplitError("bad_param", fmt, f"page size={size} must be ≥ 1")
+            name = sizes[0].name if sizes else "page size"
+            raise SplitError("bad_param", fmt, f"{name}={size} must be >= 1")
         if size > ep.max_page_size:
             if ep.opt("oversize", "error") == "clamp":
                 size = ep.max_page_size

@@ -23,9 +23,11 @@ from ..fidelity import sniff_format
 from ..ignore import collection_filters
 from ..query import apply_query, query_split, transform_value
 from ..request import SimResponse
-from ..secrets import redact_body
+from ..secrets import Scrubber, redact_body
 from ..store import Manifest, Store, VersionBuilder
 from ..store.diff import Drift, diff_versions
+from ..store.lock import set_lock
+from ..store.oserrors import os_error_message
 from .live import LiveClient
 from .plan import Plan
 
@@ -44,6 +46,8 @@ class RecordResult:
     collections: int = 0
     resumed: int = 0
     warnings: list[str] = field(default_factory=list)
+    #: False when the content was already the newest version's (nothing new published).
+    published: bool = True
 
 
 class Recorder:
@@ -74,6 +78,7 @@ class Recorder:
         self.done: dict[str, dict[str, Any]] = {}
         self.warnings: list[str] = []
         self.pages: list[tuple[Any, SimResponse]] = []
+        self._scrubber: Scrubber | None = None
         plan.validate_against(catalog)
         self.checkpoint_dir = store.set_dir(self.set_name) / f".record-{plan.digest()}-{source}"
         self.checkpoint = self.checkpoint_dir / "checkpoint.jsonl"
@@ -83,7 +88,11 @@ class Recorder:
         if not self.checkpoint.exists():
             return 0
         n = 0
-        for line in self.checkpoint.read_text(encoding="utf-8").splitlines():
+        # JSON Lines split at "\n" only (str.splitlines would split inside a string holding
+        # U+2028 and friends).
+        for line in self.checkpoint.read_text(encoding="utf-8").split("\n"):
+            if not line.strip():
+                continue
             try:
                 entry = json.loads(line)
             except json.JSONDecodeError:
@@ -98,19 +107,23 @@ class Recorder:
         The checkpoint is a written file too, and a resumed job must see exactly what an
         uninterrupted one saw, so the masked form is both saved and used.
         """
-        secrets = [k for k in self.client.keys.values() if k]
-        if not secrets:
+        if self._scrubber is None:
+            self._scrubber = Scrubber([k for k in self.client.keys.values() if k])
+        if not self._scrubber:
             return data
         raw = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-        clean = redact_body(raw, secrets)
+        clean = redact_body(raw, self._scrubber)
         return data if clean == raw else dict(json.loads(clean))
 
     def _save(self, entry: dict[str, Any]) -> None:
-        self.checkpoint_dir.mkdir(parents=True, exist_ok=True)
-        with open(self.checkpoint, "a", encoding="utf-8") as fh:
-            fh.write(json.dumps(entry, ensure_ascii=False, separators=(",", ":")) + "\n")
-            fh.flush()
-            os.fsync(fh.fileno())
+        try:
+            self.checkpoint_dir.mkdir(parents=True, exist_ok=True)
+            with open(self.checkpoint, "a", encoding="utf-8") as fh:
+                fh.write(json.dumps(entry, ensure_ascii=False, separators=(",", ":")) + "\n")
+                fh.flush()
+                os.fsync(fh.fileno())
+        except OSError as exc:
+            raise RecordError(os_error_message(exc, "write the recording checkpoint", self.checkpoint)) from None
 
     # ---- fetching ------------------------------------------------------------------
     def _record_format(self, ep: Endpoint) -> str:
@@ -225,7 +238,22 @@ class Recorder:
                     return out
         return out
 
-    def run(self, *, recorded_at: str, info: dict[str, Any] | None = None, parent: str | None = "latest") -> RecordResult:
+    def run(
+        self, *, recorded_at: str, info: dict[str, Any] | None = None, parent: str | None = "latest",
+        wait: float = 0.0,
+    ) -> RecordResult:
+        """Record the plan and publish it, holding the set's lock throughout.
+
+        A second recorder (or publisher) of the same set is refused with the holder's pid and
+        host, or waits up to ``wait`` seconds; the parent is read under the lock, so no
+        recording is lost to another. Content equal to the newest version's (a rerun after a
+        kill between publishing and removing the checkpoint) is not published again.
+        """
+        set_dir = self.store.set_dir(self.set_name)
+        with set_lock(set_dir, self.set_name, purpose=f"recording plan {self.plan.digest()[:12]}", wait=wait):
+            return self._run(recorded_at, info, parent)
+
+    def _run(self, recorded_at: str, info: dict[str, Any] | None, parent: str | None) -> RecordResult:
         resumed = self._load_checkpoint()
         steps: list[tuple[Endpoint, dict[str, str]]] = [
             (self.catalog.endpoint(s.endpoint), dict(s.params)) for s in self.plan.seeds
@@ -255,14 +283,20 @@ class Recorder:
             builder.add_interaction(req, resp)
         parent_manifest = builder.parent
         meta = {"plan": self.plan.digest(), "query_fidelity": fidelity, **(info or {})}
-        manifest = builder.publish(recorded_at=recorded_at, source=self.source, info=meta)
+        manifest = builder.publish(recorded_at=recorded_at, source=self.source, info=meta, if_changed=True)
         drift = None
-        if parent_manifest is not None:
+        if builder.unchanged:
+            self.warnings.append(
+                f"{manifest.set}@{manifest.version} already holds exactly this content (an earlier "
+                "run published it); nothing new was published"
+            )
+        elif parent_manifest is not None:
             a = self.store.open(self.set_name, parent_manifest.version)
             b = self.store.open(self.set_name, manifest.version)
             drift = diff_versions(a, b, self.catalog)
         shutil.rmtree(self.checkpoint_dir, ignore_errors=True)
-        return RecordResult(manifest, drift, fidelity, self.client.calls, len(self.done), resumed, self.warnings)
+        return RecordResult(manifest, drift, fidelity, self.client.calls, len(self.done), resumed, self.warnings,
+                            published=not builder.unchanged)
 
     # ---- query fidelity ------------------------------------------------------------
     def _fidelity(self) -> dict[str, float]:
@@ -294,7 +328,10 @@ class Recorder:
                 live_total = live.total if live.total is not None else len(live.records)
                 if live.outcome != "ok":
                     live_total = 0
-                if live_total == len(local) and _same(live.records, local[:size]):
+                # The local records were masked as recorded (a body may echo its key, as
+                # law.go.kr's links echo OC=): mask the live page the same way to compare.
+                live_records = self._scrubbed({"records": live.records})["records"]
+                if live_total == len(local) and _same(live_records, local[:size]):
                     good += 1
             scores[ep.id] = good / len(picks)
         return scores

@@ -16,10 +16,13 @@ framework routing in the hot path) so it stays close to a static-response floor.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 from typing import Any
 from urllib.parse import parse_qsl
+
+import anyio
 
 from ..adapters import CallCounter
 from ..cache import BoundedCache
@@ -34,6 +37,8 @@ log = logging.getLogger("kopa_sim.server")
 
 MAX_BODY = 1 << 20  # 1 MiB: the Korean APIs are all GETs with small bodies, if any
 MAX_TARGET = 16 << 10  # 16 KiB of path + query
+#: Worker threads for requests that are not cheap (see ``Resolver.resolve_fast``).
+WORKER_THREADS = 8
 
 
 _LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1", "0.0.0.0", "testserver", ""}
@@ -55,6 +60,7 @@ class SimApp:
         # Clients repeat the same few header sets: their decoded and encoded forms.
         self._decoded: _Decoded = BoundedCache(1024)
         self._encoded: _Encoded = BoundedCache(1024)
+        self._workers: anyio.CapacityLimiter | None = None  # made in the server's event loop
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -121,13 +127,24 @@ class SimApp:
             headers=headers,
             body=body,
             scheme=scope.get("scheme", "http"),
-            port=int(port) if port.isdigit() else None,
+            port=int(port) if port.isascii() and port.isdigit() and len(port) <= 5 else None,
         )
         try:
             episode, n = self.calls.call_of(req)  # X-Sim-Episode / X-Sim-Call (simulator.adapters)
         except ValueError as exc:
             return sim_error(400, "bad_call_index", str(exc))
-        return self.resolver.resolve(req, episode=episode, call_index=n)
+        resp = self.resolver.resolve_fast(req, episode=episode, call_index=n)
+        if resp is None:
+            # Renders, queries over large collections and miss diagnoses run in a worker
+            # thread, so they never hold up the event loop (``/_sim/health`` stays fast).
+            call = functools.partial(self.resolver.resolve, req, episode=episode, call_index=n)
+            resp = await anyio.to_thread.run_sync(call, limiter=self._limiter())
+        return resp
+
+    def _limiter(self) -> anyio.CapacityLimiter:
+        if self._workers is None:
+            self._workers = anyio.CapacityLimiter(WORKER_THREADS)
+        return self._workers
 
     @staticmethod
     def _upstream(path: str, host_header: str) -> tuple[str | None, str]:
@@ -135,7 +152,10 @@ class SimApp:
             # Absolute-form request target: we are being used as an HTTP proxy.
             from urllib.parse import urlsplit
 
-            u = urlsplit(path)
+            try:
+                u = urlsplit(path)
+            except ValueError:  # "http://[::1/x": a malformed authority is no upstream
+                return None, path
             return (u.netloc or None), (u.path or "/")
         parts = path.lstrip("/").split("/", 1)
         first = parts[0]

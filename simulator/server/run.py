@@ -20,6 +20,8 @@ from typing import Any
 
 import uvicorn
 
+from .limits import apply_limits
+
 __all__ = ["run", "stack"]
 
 
@@ -64,7 +66,10 @@ def run(
     port the system gave for ``port=0``): a client that connects once the banner is printed
     waits in the backlog while the app loads, instead of being refused.
     """
-    config = _Config(app, host=host, port=port, workers=workers, http=http, loop=loop, **kwargs)
+    kwargs["http"] = http
+    header_timeout = apply_limits(kwargs)  # header-read deadline, keep-alive, concurrency
+    config = _Config(app, host=host, port=port, workers=workers, loop=loop, **kwargs)
+    config.header_timeout = header_timeout  # type: ignore[attr-defined]  # read by the protocol
     sock = config.bind_socket()
     sock.listen(config.backlog)
     if on_listening is not None:

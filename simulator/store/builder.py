@@ -9,22 +9,23 @@ published version as it was.
 from __future__ import annotations
 
 import base64
-import hashlib
+import dataclasses
 import json
 import os
 import shutil
 import uuid
 from collections.abc import Iterator, MutableMapping
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 from ..catalog import Catalog
 from ..errors import CatalogError, StoreError
 from ..request import SimRequest, SimResponse
 from ..identity import canonical_request, fingerprint
-from ..secrets import redact_body, redact_headers, redact_url
+from ..secrets import Scrubber, redact_body, redact_headers, redact_url
 from .index import collection_lines, iter_entries
 from .manifest import (
+    CASSETTE_FORMAT,
     CollectionEntry,
     EndpointCounts,
     InteractionEntry,
@@ -32,6 +33,10 @@ from .manifest import (
     content_hash_of,
     validate_name,
 )
+from .lock import set_lock
+from .objects import fsync_dir
+from .oserrors import os_error_message
+from .share import ParentBytes, place_objects, write_shared
 from .store import MANIFEST, Store, read_manifest
 
 __all__ = ["VersionBuilder"]
@@ -100,19 +105,19 @@ def _entry_of(text: str) -> dict[str, Any]:
     return head
 
 
-def _write_synced(path: Path, chunks: Iterator[str]) -> str:
-    """Write ``chunks`` (UTF-8) to ``path``, fsync it; the sha256 of the bytes written."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    h = hashlib.sha256()
-    fh: BinaryIO
-    with open(path, "wb") as fh:
-        for chunk in chunks:
-            data = chunk.encode("utf-8")
-            h.update(data)
-            fh.write(data)
-        fh.flush()
-        os.fsync(fh.fileno())
-    return h.hexdigest()
+def _reread(staging: Path, manifest: Manifest, interactions: int, collections: int) -> None:
+    """Read the staged version back as a reader will, before it is published.
+
+    Every line must parse and every entry must come back (a string holding a separator such
+    as U+2028 once split a line in two): a version that cannot be opened is never published.
+    """
+    got = [sum(1 for _ in iter_entries(staging, manifest, kind)) for kind in ("interactions", "collections")]
+    if got != [interactions, collections]:
+        raise StoreError(
+            f"publish check failed: wrote {interactions} interactions and {collections} "
+            f"collections but read back {got[0]} and {got[1]} from {str(staging)!r}; nothing "
+            "was published (please report this as a bug)"
+        )
 
 
 class VersionBuilder:
@@ -141,10 +146,15 @@ class VersionBuilder:
         self.set_name = set_name
         self.catalog = catalog
         self.secrets = tuple(s for s in secrets if s)
+        #: Masks every form of every key that is a secret (short keys and placeholders are not).
+        self.scrubber = Scrubber(list(self.secrets))
         self.interactions: dict[str, dict[str, Any]] = {}
         #: Collection entries by key (held as their text; see ``_Collections``).
         self.collections: MutableMapping[str, dict[str, Any]] = _Collections()
         self.parent: Manifest | None = None
+        self._parent_arg = parent
+        #: Set by ``publish(if_changed=True)`` when the content was already the newest version's.
+        self.unchanged = False
         if parent is not None and store.has_set(set_name) and store.versions(set_name):
             self.parent = store.manifest(set_name, None if parent == "latest" else parent)
             pdir = store.version_dir(set_name, self.parent.version)
@@ -155,13 +165,16 @@ class VersionBuilder:
 
     # ---- adding ----------------------------------------------------------------------
     def _scrub(self, text: str) -> str:
-        for s in self.secrets:
-            if s in text:
-                text = text.replace(s, "REDACTED")
-        return text
+        return self.scrubber.text(text)
 
     def add_interaction(self, req: SimRequest, resp: SimResponse) -> str:
-        """Record one exact request → response; returns its fingerprint."""
+        """Record one exact request → response; returns its fingerprint.
+
+        A query parameter whose value is one of the keys is a key, whatever its name
+        (``service_key=…``): it is dropped from the request before anything is stored.
+        """
+        if self.scrubber and any(self.scrubber.is_key(v) for _k, v in req.query):
+            req = dataclasses.replace(req, query=tuple((k, v) for k, v in req.query if not self.scrubber.is_key(v)))
         try:
             match = self.catalog.match(req)
             endpoint: str | None = match.endpoint.id
@@ -169,7 +182,7 @@ class VersionBuilder:
             match, endpoint = None, None
         canon = self._scrub(canonical_request(req, self.catalog, match))
         fp = fingerprint(canon)
-        body = redact_body(resp.body, self.secrets)
+        body = redact_body(resp.body, self.scrubber)
         entry = InteractionEntry(
             fp=fp,
             endpoint=endpoint,
@@ -200,7 +213,7 @@ class VersionBuilder:
         if not endpoint.startswith("inferred_"):  # inferred ids: simulator.catalog.infer
             self.catalog.endpoint(endpoint)  # raises with a hint for unknown ids
         raw = _line({"records": records, "envelope": envelope or {}})
-        scrubbed = redact_body(raw.encode("utf-8"), self.secrets).decode("utf-8")
+        scrubbed = redact_body(raw.encode("utf-8"), self.scrubber).decode("utf-8")
         data = json.loads(scrubbed)
         entry = CollectionEntry(
             key=self._scrub(key),
@@ -232,14 +245,48 @@ class VersionBuilder:
         source: str,
         info: dict[str, Any] | None = None,
         version: str | None = None,
+        if_changed: bool = False,
+        wait: float = 30.0,
     ) -> Manifest:
-        """Write the version and make it visible atomically; returns its manifest."""
+        """Write the version and make it visible atomically; returns its manifest.
+
+        Publishing holds the set's lock (``simulator.store.lock``; waiting up to ``wait``
+        seconds for another publisher or recorder, then a ``SetLocked`` error naming it) and
+        re-reads the newest version under it: a builder whose parent was ``"latest"`` refuses
+        to publish over a version published since (its entries would be lost). With
+        ``if_changed``, content equal to the newest version's is not published again: its
+        manifest is returned and ``self.unchanged`` is set (a resumed recording never publishes
+        the same content twice). Entries equal to the parent's are shared, not copied
+        (``simulator.store.share``). A failure leaves no file behind and publishes nothing.
+        """
         set_dir = self.store.set_dir(self.set_name)
-        set_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            with set_lock(set_dir, self.set_name, purpose="publishing", wait=wait):
+                return self._publish(set_dir, recorded_at, source, info, version, if_changed)
+        except OSError as exc:
+            raise StoreError(os_error_message(exc, f"publish into set={self.set_name!r}", set_dir)) from None
+
+    def _publish(
+        self, set_dir: Path, recorded_at: str, source: str, info: dict[str, Any] | None,
+        version: str | None, if_changed: bool,
+    ) -> Manifest:
+        existing = self.store.versions(self.set_name)
+        latest = existing[-1] if existing else None
+        if self._parent_arg == "latest" and (latest and latest.version) != (self.parent and self.parent.version):
+            raise StoreError(
+                f"set={self.set_name!r} changed while this version was built: its parent was "
+                f"{self.parent.version if self.parent else None!r}, the newest is now "
+                f"{latest.version if latest else None!r}; build again on the newest (a "
+                "recorder does this under the set's lock)"
+            )
         staging = set_dir / f".staging-{uuid.uuid4().hex}"
         staging.mkdir()
+        created: list[Path] = []
+        published = False
         try:
             files: dict[str, str] = {}
+            segments: dict[str, list[tuple[str, int, int, str]]] = {}
+            blobs: list[tuple[str, Path]] = []
             counts: dict[str, EndpointCounts] = {}
             # Each file's entries in sorted order, written as they are read (never the whole
             # version's text in memory at once).
@@ -271,41 +318,61 @@ class VersionBuilder:
                 for key in coll_files.get(rel, ()):
                     yield texts(key)[2] if texts is not None else "".join(collection_lines(colls[key]))
 
+            pdir = self.store.version_dir(self.set_name, self.parent.version) if self.parent else None
+            shared = ParentBytes(set_dir, self.parent, pdir)
             for rel in sorted({*inter_files, *coll_files}):
-                files[rel] = _write_synced(staging / rel, chunks(rel))
-            existing = self.store.versions(self.set_name)
-            seq = (existing[-1].seq + 1) if existing else 1
+                sha, segs, blob = write_shared(staging, rel, chunks(rel), shared)
+                files[rel] = sha
+                if segs is not None:
+                    segments[rel] = segs
+                if blob is not None:
+                    blobs.append(blob)
+            content_hash = content_hash_of(files)
+            if if_changed and latest is not None and latest.content_hash == content_hash:
+                self.unchanged = True
+                return latest
+            seq = (latest.seq + 1) if latest else 1
             name = version or f"v{seq:04d}"
             manifest = Manifest(
+                format=CASSETTE_FORMAT if segments else 1,
                 set=self.set_name,
                 version=name,
                 seq=seq,
                 parent=self.parent.version if self.parent else None,
                 recorded_at=recorded_at,
                 source=source,  # type: ignore[arg-type]
-                content_hash=content_hash_of(files),
+                content_hash=content_hash,
                 files=files,
                 endpoints=dict(sorted(counts.items())),
                 info=info or {},
+                segments=segments,
             )
-            text = json.dumps(manifest.model_dump(), ensure_ascii=False, indent=2) + "\n"
-            with open(staging / MANIFEST, "w", encoding="utf-8") as fh:
-                fh.write(text)
-                fh.flush()
-                os.fsync(fh.fileno())
             target = set_dir / name
             if target.exists():
                 raise StoreError(
                     f"version={name!r} already exists in set={self.set_name!r}; versions are "
                     "immutable: publish under another name"
                 )
+            created = place_objects(set_dir, blobs)
+            for sub in ("interactions", "collections"):  # folders left empty by shared files
+                if (staging / sub).is_dir() and not any((staging / sub).iterdir()):
+                    (staging / sub).rmdir()
+            _reread(staging, manifest, len(self.interactions), len(colls))
+            dumped = manifest.model_dump()
+            if not dumped["segments"]:
+                del dumped["segments"]  # a version stored whole reads as before
+            text = json.dumps(dumped, ensure_ascii=False, indent=2) + "\n"
+            with open(staging / MANIFEST, "w", encoding="utf-8") as fh:
+                fh.write(text)
+                fh.flush()
+                os.fsync(fh.fileno())
             os.rename(staging, target)
-            dfd = os.open(set_dir, os.O_RDONLY)
-            try:
-                os.fsync(dfd)
-            finally:
-                os.close(dfd)
+            published = True
+            fsync_dir(set_dir)
             return read_manifest(target)
         finally:
             if staging.exists():
                 shutil.rmtree(staging, ignore_errors=True)
+            if not published:
+                for p in created:  # blobs only this failed publish placed
+                    p.unlink(missing_ok=True)

@@ -20,6 +20,7 @@ from typing import Any, Iterator
 from pydantic import ValidationError
 
 from ..errors import CorruptVersion
+from .integrity import write_index_digest
 from .manifest import CollectionEntry, InteractionEntry, Manifest
 
 __all__ = ["CollectionInfo", "Index", "collection_lines", "compile_index", "iter_entries", "INDEX_FORMAT"]
@@ -43,39 +44,47 @@ class CollectionInfo:
 def _verified_lines(version_dir: Path, manifest: Manifest, kind: str) -> Iterator[tuple[Path, int, str]]:
     """(file, line number, line) of a version's ``kind`` files, each file's sha256 checked first.
 
-    Lines are those of ``text.splitlines()`` over the file's text, read a line at a time
-    (a file is hashed in a first pass, so memory stays flat whatever the version's size).
+    Lines are JSON Lines' own: split at ``\n`` only (a trailing ``\r`` is dropped). Never
+    ``str.splitlines()``, which also splits at U+2028, U+2029, U+0085 and other separators
+    that a JSON string may hold raw. A file is hashed in a first pass (so memory stays flat
+    whatever the version's size), and again while it is read: a file that changes between
+    the two passes is refused at its end, before its last entry is yielded.
     """
     import hashlib
+
+    from .objects import file_chunks, file_digest, iter_lines
 
     for rel in sorted(manifest.files):
         if not rel.startswith(kind + "/"):
             continue
         path = version_dir / rel
         try:
-            h = hashlib.sha256()
-            with open(path, "rb") as fh:
-                while chunk := fh.read(1 << 20):
-                    h.update(chunk)
-        except FileNotFoundError:
+            digest = file_digest(version_dir, manifest, rel)
+        except FileNotFoundError as exc:
             raise CorruptVersion(
-                f"file {str(path)!r} listed in the manifest is missing; restore it from git "
-                "or record the version again",
+                f"file {str(exc.filename or path)!r} listed in the manifest is missing; restore it "
+                "from git or record the version again",
                 path=str(path),
             ) from None
-        if h.hexdigest() != manifest.files[rel]:
+        if digest != manifest.files[rel]:
             raise CorruptVersion(
                 f"file {str(path)!r} does not match its sha256 in the manifest (damaged or "
                 "edited); restore it from git (`git checkout -- <file>`) or record again",
                 path=str(path),
             )
-        lineno = 0
-        with open(path, "rb") as fh:
-            for raw in fh:  # split at b"\n" (kept), then as str.splitlines splits
-                for line in raw.decode("utf-8").splitlines():
-                    lineno += 1
-                    if line.strip():
-                        yield path, lineno, line
+        h = hashlib.sha256()
+        pending: tuple[Path, int, str] | None = None
+        for lineno, raw in enumerate(iter_lines(file_chunks(version_dir, manifest, rel)), 1):
+            h.update(raw)
+            line = raw.decode("utf-8").rstrip("\r\n")
+            if line.strip():
+                if pending is not None:
+                    yield pending
+                pending = (path, lineno, line)
+        if h.hexdigest() != manifest.files[rel]:
+            raise CorruptVersion(f"file {str(path)!r} changed while it was read; open it again", path=str(path))
+        if pending is not None:
+            yield pending
 
 
 def _json_line(path: Path, lineno: int, line: str) -> Any:
@@ -160,7 +169,19 @@ def compile_index(version_dir: Path, manifest: Manifest, target: Path) -> None:
     tmp = target.with_name(f".{target.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     if tmp.exists():
         tmp.unlink()
-    db = sqlite_utils.Database(str(tmp))
+    try:
+        db = sqlite_utils.Database(str(tmp))
+        try:
+            _compile(version_dir, manifest, tmp, db)
+        finally:
+            db.conn.close()
+        write_index_digest(tmp, target)
+        os.replace(tmp, target)
+    finally:  # a failed compile (damaged text, disk full) leaves no temp file behind
+        tmp.unlink(missing_ok=True)
+
+
+def _compile(version_dir: Path, manifest: Manifest, tmp: Path, db: Any) -> None:
     db.conn.execute("PRAGMA journal_mode=OFF")
     db.conn.execute("PRAGMA synchronous=OFF")
     db["meta"].create({"key": str, "value": str}, pk="key")
@@ -245,12 +266,12 @@ def compile_index(version_dir: Path, manifest: Manifest, target: Path) -> None:
         ]
     )
     db.conn.commit()
-    db.conn.close()
-    os.replace(tmp, target)
 
 
 _INTERACTION_SQL = "SELECT status, headers, body FROM interactions WHERE fp=?"
 _RECORDS_SQL = "SELECT data FROM records WHERE coll=? AND idx>=? AND idx<? ORDER BY idx"
+#: The largest integer SQLite binds (a window bound past it is clamped to it).
+_SQLITE_MAX = 2**63 - 1
 #: Distinct decoded header lists an index keeps (cleared when full).
 _HEADERS_CACHE_MAX = 1024
 
@@ -360,8 +381,13 @@ class Index:
         return {} if row is None else dict(json.loads(row[0]))
 
     def records(self, coll_id: int, offset: int, limit: int) -> list[dict[str, Any]]:
-        """Records ``[offset, offset + limit)`` of collection ``coll_id``, in order."""
-        rows = self._conn().execute(_RECORDS_SQL, (coll_id, offset, offset + limit)).fetchall()
+        """Records ``[offset, offset + limit)`` of collection ``coll_id``, in order.
+
+        Bounds past SQLite's 64-bit integers (``pageNo=99999999999999999999``) are clamped:
+        such a window is past every record, so it is empty, not an error.
+        """
+        start, end = min(offset, _SQLITE_MAX), min(offset + limit, _SQLITE_MAX)
+        rows = self._conn().execute(_RECORDS_SQL, (coll_id, start, end)).fetchall()
         return _decode_records([r[0] for r in rows])
 
     def interaction_requests(

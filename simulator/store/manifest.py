@@ -6,20 +6,26 @@ import hashlib
 import re
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 __all__ = [
     "CASSETTE_FORMAT",
+    "READABLE_FORMATS",
     "CollectionEntry",
     "EndpointCounts",
     "InteractionEntry",
     "Manifest",
+    "confined_path",
     "content_hash_of",
     "validate_name",
 ]
 
 #: Format version of cassette text files. Bump on an incompatible change, with a migration.
-CASSETTE_FORMAT = 1
+#: 1: every data file stored whole in the version; 2: files may be ``segments`` of shared
+#: blobs (``simulator.store.objects``). A version is written as 1 unless it shares bytes, so
+#: an older kopa-sim reads it, and refuses a 2 with its upgrade hint.
+CASSETTE_FORMAT = 2
+READABLE_FORMATS = (1, 2)
 
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 
@@ -34,6 +40,25 @@ def validate_name(kind: str, value: str) -> str:
     return value
 
 
+_SHA_RE = re.compile(r"^[0-9a-f]{64}$")
+_PART_RE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$")
+
+
+def confined_path(rel: str) -> str:
+    """A data file path of a manifest: relative, plain parts, never leaving the version.
+
+    ``collections/../../x.jsonl``, ``/etc/passwd``, ``a\\b`` and dot-files are refused, so a
+    manifest cannot make a reader open a file outside its version (or set).
+    """
+    parts = rel.split("/")
+    if not rel or any(not _PART_RE.match(p) or ".." in p for p in parts):
+        raise ValueError(
+            f"file path {rel!r} is not confined to the version: use relative paths of plain "
+            "names (no '..', no leading '/', no dot-files)"
+        )
+    return rel
+
+
 class EndpointCounts(BaseModel):
     model_config = ConfigDict(extra="forbid")
     interactions: int = 0
@@ -46,7 +71,7 @@ class Manifest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    format: int = CASSETTE_FORMAT
+    format: int = 1
     set: str
     version: str
     seq: int
@@ -60,6 +85,34 @@ class Manifest(BaseModel):
     endpoints: dict[str, EndpointCounts] = Field(default_factory=dict)
     #: Free-form provenance (plan name, sandbox seed, kopa-sim version); never keys.
     info: dict[str, Any] = Field(default_factory=dict)
+    #: Files stored as byte ranges of shared blobs (``simulator.store.objects``): file →
+    #: ``[blob sha256, offset, length, hint]``. Absent for a file stored whole in the version.
+    segments: dict[str, list[tuple[str, int, int, str]]] = Field(default_factory=dict)
+
+    @field_validator("files")
+    @classmethod
+    def _confined(cls, v: dict[str, str]) -> dict[str, str]:
+        for rel, sha in v.items():
+            confined_path(rel)
+            if not _SHA_RE.match(sha):
+                raise ValueError(f"files[{rel!r}]={sha!r} is not a sha256 hex digest")
+        return v
+
+    @field_validator("segments")
+    @classmethod
+    def _segments_valid(
+        cls, v: dict[str, list[tuple[str, int, int, str]]], info: ValidationInfo
+    ) -> dict[str, list[tuple[str, int, int, str]]]:
+        if v and info.data.get("format", 1) < 2:
+            raise ValueError("segments need format 2 (format 1 stores every file whole)")
+        for rel, segs in v.items():
+            confined_path(rel)
+            for sha, offset, length, hint in segs:
+                if not _SHA_RE.match(sha) or offset < 0 or length < 0:
+                    raise ValueError(f"segments[{rel!r}] holds an invalid range {[sha, offset, length]!r}")
+                if hint:
+                    confined_path(hint)
+        return v
 
     @field_validator("set")
     @classmethod

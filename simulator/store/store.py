@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
+import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
 
 from pydantic import ValidationError
 
-from ..errors import CorruptVersion, FormatVersionError, VersionNotFound
+from ..errors import CorruptVersion, FormatVersionError, StoreError, VersionNotFound
 from .index import INDEX_FORMAT, CollectionInfo, Index, compile_index
-from .manifest import CASSETTE_FORMAT, Manifest, validate_name
+from .integrity import check_manifest, check_text, index_intact, source_paths, stamp_matches, write_stamp
+from .oserrors import as_os_error, os_error_message
+from .manifest import READABLE_FORMATS, Manifest, validate_name
 from .roots import SHIPPED_INDEX, Roots, resolve_roots
 
 __all__ = ["Store", "Version", "default_cache_dir", "default_cassette_dir"]
@@ -49,15 +51,18 @@ def read_manifest(version_dir: Path) -> Manifest:
         raise CorruptVersion(
             f"manifest {str(path)!r} does not parse ({exc}); restore it from git", path=str(path)
         ) from None
-    if isinstance(raw, dict) and raw.get("format") != CASSETTE_FORMAT:
+    if isinstance(raw, dict) and raw.get("format") not in READABLE_FORMATS:
         raise FormatVersionError(
-            f"{str(path)!r} has format={raw.get('format')!r}; this kopa-sim reads format "
-            f"{CASSETTE_FORMAT}. Upgrade kopa-sim, or re-record the version with this one"
+            f"{str(path)!r} has format={raw.get('format')!r}; this kopa-sim reads formats "
+            f"{', '.join(map(str, READABLE_FORMATS))}. Upgrade kopa-sim, or re-record the version with this one"
         )
     try:
         return Manifest.model_validate(raw)
     except ValidationError as exc:
-        raise CorruptVersion(f"manifest {str(path)!r} is invalid:\n{exc}", path=str(path)) from None
+        why = "; ".join(f"{'.'.join(str(x) for x in e['loc'])}: {e['msg']}" for e in exc.errors())
+        raise CorruptVersion(
+            f"manifest {str(path)!r} is invalid ({why}); restore it from git", path=str(path)
+        ) from None
 
 
 @dataclass
@@ -183,25 +188,51 @@ class Store:
         """Open a version: its cached index, else the one prebuilt with a read-only root (the
         wheel's shipped cassettes), else compile one on first use (cached by content hash).
 
-        A damaged cache file is rebuilt from the verified text; damaged text raises
-        ``CorruptVersion`` naming the file.
+        Opening checks (``simulator.store.integrity``) that the manifest's content hash is
+        that of its files, that every data file matches its sha256, and that the cached index
+        is byte for byte the one compiled from that text: a damaged cache file is rebuilt
+        from the verified text; damaged text raises ``CorruptVersion`` naming the file.
         """
         m = self.manifest(set_name, version)
         vdir = self.version_dir(set_name, m.version)
+        check_manifest(m, vdir / MANIFEST)
         target = self.index_path(m)
+        if target.is_dir():
+            raise StoreError(
+                f"cannot open the index: a directory is where the index file should be at "
+                f"{str(target)!r}; remove that directory (or `simulator cache clean`)"
+            )
+        sources = source_paths(vdir, m)
         prebuilt = None if target.exists() else self.prebuilt_index(m)
-        if prebuilt is not None:
-            try:
-                return Version(m, vdir, Index(prebuilt, m.content_hash))
-            except Exception:  # noqa: BLE001 - unusable prebuilt file: compile into the cache
-                pass
-        if target.exists():
-            try:
-                return Version(m, vdir, Index(target, m.content_hash))
+        # The stamp of a prebuilt index (in a read-only root) is kept in the cache.
+        stamp = target.with_name(target.name + ".prebuilt.json") if prebuilt is not None else None
+        index = target if prebuilt is None else prebuilt
+        if index.exists() and stamp_matches(index, sources, stamp):
+            try:  # every file as it was when last hashed in full
+                return Version(m, vdir, Index(index, m.content_hash))
             except Exception:  # noqa: BLE001 - any damage to a cache file: rebuild it
-                target.unlink(missing_ok=True)
-        compile_index(vdir, m, target)
-        return Version(m, vdir, Index(target, m.content_hash))
+                pass
+        check_text(vdir, m)
+        if index.exists() and index_intact(index):
+            try:
+                v = Version(m, vdir, Index(index, m.content_hash))
+                write_stamp(index, sources, stamp)
+                return v
+            except Exception:  # noqa: BLE001 - any damage to an index: compile into the cache
+                pass
+        try:
+            target.unlink(missing_ok=True)
+            compile_index(vdir, m, target)
+        except OSError as exc:
+            raise StoreError(os_error_message(exc, "compile the index", self.cache_dir)) from None
+        except sqlite3.Error as exc:
+            err = as_os_error(exc, target.parent)
+            if err is None:
+                raise
+            raise StoreError(os_error_message(err, "compile the index", target.parent)) from None
+        v = Version(m, vdir, Index(target, m.content_hash))
+        write_stamp(target, sources)
+        return v
 
     # ---- verification ----------------------------------------------------------------
     def verify(self, set_name: str, version: str | None = None) -> list[str]:
@@ -213,17 +244,27 @@ class Store:
         except (CorruptVersion, FormatVersionError) as exc:
             return [str(exc)]
         from .manifest import content_hash_of
+        from .objects import file_digest
 
         if content_hash_of(m.files) != m.content_hash:
             problems.append(f"{str(vdir / MANIFEST)!r}: content_hash does not match its files list")
         for rel, sha in sorted(m.files.items()):
             p = vdir / rel
-            if not p.exists():
-                problems.append(f"{str(p)!r}: missing")
+            try:
+                digest = file_digest(vdir, m, rel)
+            except FileNotFoundError as exc:
+                problems.append(f"{str(exc.filename or p)!r}: missing")
                 continue
-            if hashlib.sha256(p.read_bytes()).hexdigest() != sha:
+            if digest != sha:
                 problems.append(f"{str(p)!r}: sha256 mismatch (damaged or edited)")
-        listed = set(m.files) | {MANIFEST}
+        index = self.index_path(m)
+        if index.exists() and not index_intact(index):
+            problems.append(
+                f"{str(index)!r}: compiled index is damaged (its sha256 is not the one written "
+                "when it was compiled); it is rebuilt from the text at the next open, or run "
+                "`simulator cache clean`"
+            )
+        listed = set(m.files) - set(m.segments) | {MANIFEST}
         for p in sorted(vdir.rglob("*")):
             if p.is_file() and str(p.relative_to(vdir)) not in listed:
                 problems.append(f"{str(p)!r}: not listed in the manifest")
