@@ -180,6 +180,8 @@ def synthesize_cmd(
     paraphrase_url: Annotated[Optional[str], typer.Option("--paraphrase-base-url", help="OpenAI-compatible URL: paraphrase questions (off by default).", show_default=False)] = None,
     paraphrase_model: Annotated[Optional[str], typer.Option("--paraphrase-model", help="Model for --paraphrase-base-url.", show_default=False)] = None,
     catalog_tier: Annotated[str, typer.Option("--catalog", help="Catalog tier (curated by default: at the full tier the default verification budget leaves the curated chains unverified).")] = "curated",
+    allow_bench_entities: Annotated[bool, typer.Option("--allow-bench-entities", help="Keep examples that use KOPA-Bench's entities (held out by default).")] = False,
+    ray_address: Annotated[Optional[str], typer.Option("--ray", help="Run the shards on the Ray cluster at ADDRESS ('local' starts one); same bytes.", show_default=False)] = None,
 ) -> None:
     """Synthesize executable multi-step examples from the verified graph; write the datasets."""
     from rich.console import Console
@@ -187,6 +189,7 @@ def synthesize_cmd(
     from rich.table import Table
 
     from .synth import audit, paraphrase, split_by_platform, synthesize, write_all
+    from .synth.splits import bench_entities, entity_overlap
 
     catalog = load_tier(catalog_tier)
     try:
@@ -207,8 +210,12 @@ def synthesize_cmd(
     with Progress(TextColumn("synthesizing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, transient=False) as prog:
         task = prog.add_task("synth", total=n)
-        res = synthesize(v, catalog, g, n=n, seed=seed, obs=obs,
-                         progress=lambda done, want: prog.update(task, completed=min(done, n), total=n))
+        try:
+            res = synthesize(v, catalog, g, n=n, seed=seed, obs=obs, allow_bench_entities=allow_bench_entities,
+                             ray_address=ray_address,
+                             progress=lambda done, want: prog.update(task, completed=min(done, n), total=n))
+        except ImportError as exc:
+            _fail(str(exc))
     if paraphrase_url:
         if not paraphrase_model:
             raise typer.BadParameter("give --paraphrase-model too", param_hint="--paraphrase-model")
@@ -220,13 +227,15 @@ def synthesize_cmd(
     splits = split_by_platform(res.examples, hold)
     res.report["splits"] = {"holdout": hold, **{k: len(x) for k, x in splits.items()}}
     res.report["audit"] = audit(res.examples, tasks)
+    res.report["audit"]["bench_entities"] = entity_overlap(res.examples, bench_entities())
     paths = write_all(res.examples, out, v, catalog, res.report)
     s = res.report["summary"]
     table = Table(title=f"{len(res.examples)} examples ({res.report['attempts']} attempts)")
     table.add_column("dimension")
     table.add_column("distribution")
-    for dim in ("junction", "platforms", "domains", "lengths"):
+    for dim in ("junction", "platforms", "domains", "lengths", "cardinality", "diversity"):
         table.add_row(dim, ", ".join(f"{k} {x}" for k, x in s[dim].items()))
+    table.add_row("templates · calls/example", f"{s['templates']} · {s['calls_per_example']}")
     table.add_row("filters removed", ", ".join(f"{k} {x}" for k, x in res.report["filters"].items()))
     miss = s["missing"]
     table.add_row("missing", "; ".join(f"{k}: {', '.join(x)}" for k, x in miss.items() if x) or "none")
@@ -236,6 +245,9 @@ def synthesize_cmd(
     else:
         typer.echo(f"audit: edge Jaccard {res.report['audit']['edge_jaccard']}, "
                    f"verbatim questions {len(res.report['audit']['verbatim_questions'])}")
+    ents = res.report["audit"]["bench_entities"]
+    typer.echo(f"bench entities: {ents['examples_with_bench_entities']} examples use them"
+               + (" (--allow-bench-entities)" if allow_bench_entities else " (held out)"))
     typer.echo("wrote " + ", ".join(str(p) for p in paths.values()))
 
 

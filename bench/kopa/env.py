@@ -168,8 +168,6 @@ class ToolEnv:
         cut at ``max_chars`` characters with a note of the full length."""
         if rec.source == "budget":
             return "error: call budget exhausted"
-        a = self.answer_of(rec)
-        text = a.text
-        if len(text) > max_chars:
-            text = text[:max_chars] + f"\n…(cut: {len(a.text)} characters in all)"
-        return text
+        from simulator.tools.observation import observation_text
+
+        return observation_text(self.answer_of(rec), max_chars)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -62,11 +62,15 @@ class PagedExecutor:
         resolver: the simulator (``miss="strict"``: an unrecorded call is a failure here).
         max_pages: refuse calls that would need more pages than this.
         memo_size: calls remembered (least recently used out first).
+        page_size: records per page (capped at the endpoint's largest page).
     """
 
     resolver: Resolver
     max_pages: int = MAX_PAGES
     memo_size: int = 4096
+    #: Records per page asked for: a number, or a function of the endpoint and the call's args
+    #: (default: :func:`page_size_of`, the largest the API allows).
+    page_size: int | Callable[[Endpoint, dict[str, str]], int] | None = None
 
     def __post_init__(self) -> None:
         self._caller = ToolCaller(self.resolver, fmt="native", memo_size=0)
@@ -104,8 +108,13 @@ class PagedExecutor:
                 return None
             return f"{tool} {shown} page {index + 1}: {res.outcome} ({res.detail})"
 
+        size = page_size_of(ep)
+        if callable(self.page_size):
+            size = min(size, self.page_size(ep, args))
+        elif self.page_size:
+            size = min(size, self.page_size)
         try:
-            return read_pages(lambda a: self._caller.call(tool, a), ep, args, page_size_of(ep),
+            return read_pages(lambda a: self._caller.call(tool, a), ep, args, size,
                               max_pages=self.max_pages, problem=problem)
         except PageFailed as exc:
             raise CallFailed(str(exc)) from None

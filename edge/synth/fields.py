@@ -15,8 +15,9 @@ from simulator.cache import BoundedCache
 from ..observe import scalar
 from .execute import as_number
 from .korean import clean_desc
+from .semantics import field_type
 
-__all__ = ["FieldMemo", "FieldRoles", "column", "field_desc", "roles", "tool_desc"]
+__all__ = ["QUANTITIES", "FieldMemo", "FieldRoles", "column", "field_desc", "roles", "tool_desc"]
 
 def column(records: list[dict[str, Any]], name: str) -> list[str | None]:
     """``scalar`` of field ``name`` for every record."""
@@ -42,11 +43,23 @@ def tool_desc(ep: Endpoint) -> str:
     return clean_desc(ep.summary, ep.id)
 
 
-class FieldRoles:
-    """Label, number and category fields of one call result."""
+#: Semantic types a "number" field may have (quantities; never a coordinate, code or id).
+QUANTITIES = ("count", "money", "ratio", "measure", "ordinal")
 
-    def __init__(self, label: list[str], number: list[str], category: list[str]) -> None:
+
+class FieldRoles:
+    """Label, number and category fields of one call result, and each number's semantic type."""
+
+    def __init__(self, label: list[str], number: list[str], category: list[str],
+                 types: dict[str, str] | None = None) -> None:
         self.label, self.number, self.category = label, number, category
+        self.types = types or {}
+
+    def numbers_for(self, op: str) -> list[str]:
+        """The number fields reduction ``op`` may read (:func:`edge.synth.semantics.allowed`)."""
+        from .semantics import allowed
+
+        return [n for n in self.number if allowed(op, self.types.get(n, "text"))]
 
 
 def roles(catalog: Catalog, tool: str, records: list[dict[str, Any]]) -> FieldRoles:
@@ -98,6 +111,7 @@ def _roles(catalog: Catalog, tool: str, records: list[dict[str, Any]]) -> FieldR
     label: list[str] = []
     number: list[str] = []
     category: list[str] = []
+    types: dict[str, str] = {}
     n = len(records)
     for name in names:
         spec = specs.get(name)
@@ -111,10 +125,12 @@ def _roles(catalog: Catalog, tool: str, records: list[dict[str, Any]]) -> FieldR
         nums = [as_number(v) for v in present]
         numeric_share = sum(x is not None for x in nums) / len(present)
         distinct = len(set(present))
-        if (not is_code and not is_date and numeric_share >= 0.95
+        stype = field_type(catalog, tool, name)
+        if (not is_code and not is_date and numeric_share >= 0.95 and stype in QUANTITIES
                 and (spec is None or spec.type in ("integer", "number") or numeric_share == 1.0)
                 and distinct >= 2):
             number.append(name)
+            types[name] = stype
             continue
         if is_code or is_date or numeric_share > 0.5:
             continue
@@ -123,4 +139,4 @@ def _roles(catalog: Catalog, tool: str, records: list[dict[str, Any]]) -> FieldR
             label.append(name)
         elif 2 <= distinct <= 12 and distinct < n and avg_len <= 20:
             category.append(name)
-    return FieldRoles(label, number, category)
+    return FieldRoles(label, number, category, types)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["clean_desc", "josa", "num_text"]
+__all__ = ["clean_desc", "date_text", "josa", "num_text"]
 
 
 def _has_batchim(word: str) -> bool | None:
@@ -23,7 +23,10 @@ def _has_batchim(word: str) -> bool | None:
 
 
 _PAIRS = {"이": ("이", "가"), "을": ("을", "를"), "은": ("은", "는"), "과": ("과", "와"), "으로": ("으로", "로"),
-          "이다": ("이다", "다")}
+          "이다": ("이다", "다"), "이나": ("이나", "나"), "이라": ("이라", "라"), "아": ("아", "야"),
+          "이에요": ("이에요", "예요"), "이랑": ("이랑", "랑")}
+#: Any form of a pair names the pair (``josa(w, "가")`` is ``josa(w, "이")``).
+_ALIASES = {b: a for a, (_x, b) in _PAIRS.items()} | {"와": "과", "로": "으로", "를": "을", "는": "은"}
 
 
 def josa(word: str, particle: str) -> str:
@@ -32,6 +35,9 @@ def josa(word: str, particle: str) -> str:
     >>> josa("정당명", "이"), josa("노선번호", "을"), josa("서울", "으로")
     ('정당명이', '노선번호를', '서울로')
     """
+    particle = particle if particle in _PAIRS else _ALIASES.get(particle, particle)
+    if particle not in _PAIRS:
+        raise ValueError(f"particle {particle!r} unknown; use one of {', '.join(_PAIRS)}")
     with_b, without_b = _PAIRS[particle]
     b = _has_batchim(word)
     if particle == "으로" and word and ord(word[-1]) >= 0xAC00 and (ord(word[-1]) - 0xAC00) % 28 == 8:
@@ -54,3 +60,16 @@ def num_text(x: object) -> str:
     if isinstance(x, float):
         return f"{x:,.2f}".rstrip("0").rstrip(".")
     return str(x)
+
+
+def date_text(value: str) -> str | None:
+    """A ``YYYYMMDD`` / ``YYYYMM`` / ``YYYY-MM-DD`` value as a person says it, else None.
+
+    >>> date_text("20240410"), date_text("202403"), date_text("천안")
+    ('2024년 4월 10일', '2024년 3월', None)
+    """
+    m = re.fullmatch(r"((?:19|20)\d\d)-?(0[1-9]|1[0-2])(?:-?(0[1-9]|[12]\d|3[01]))?", value.strip())
+    if not m:
+        return None
+    y, mo, d = m.group(1), int(m.group(2)), m.group(3)
+    return f"{y}년 {mo}월" + (f" {int(d)}일" if d else "")

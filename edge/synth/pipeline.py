@@ -20,10 +20,13 @@ from simulator import Catalog, Resolver, Version
 from ..graph import EdgeGraph
 from ..observe import Observations
 from .execute import PagedExecutor, ProgramError, run_program
-from .questions import answer_text, write_question
+from .checks import CHECKS, check_example
+from .splits import bench_entities, example_entities
+from .questions import answer_text, write_question_t
+from .writers import conversation, fitting_page_size
 from .sample import JUNCTIONS, Draft, Sampler, sane_edges
 
-__all__ = ["MAIN_PLATFORMS", "SynthConfig", "SynthResult", "canonical", "recompute", "summarize_examples", "synthesize"]
+__all__ = ["MAIN_PLATFORMS", "ShardResult", "ShardSpec", "synth_shard", "diversity", "distinct_n", "near_duplicate_rate", "SynthConfig", "SynthResult", "canonical", "recompute", "summarize_examples", "synthesize"]
 
 MAIN_PLATFORMS = ("tago", "seoul", "opendart", "fsc", "neis", "lawgokr", "assembly", "nec", "mois", "molit")
 DOMAINS = ("traffic", "finance", "education", "law", "politics", "district")
@@ -42,9 +45,11 @@ class SynthConfig:
     min_len: int = 2
     max_len: int = 8
     #: Attempts at most per requested example (drafts that fail are discarded).
-    attempts_per_example: int = 6
+    attempts_per_example: int = 30
     #: Extra drafts made beyond ``n`` so that filtering still leaves ``n``.
     overshoot: float = 0.15
+    #: Shards of the work (each its own seeded sampler); ``--ray`` runs them in parallel.
+    shards: int = 4
 
 
 @dataclass
@@ -78,6 +83,7 @@ def _example(d: Draft, question: str, answer: Any, catalog: Catalog, version: Ve
         "domain": doms[0],
         "edges": sorted({f"{a}->{b}" for a, b in d.edges}),
         "bound_values": list(d.bound),
+        "cardinality": [int(p["records"]) for p in d.parts if "records" in p],
         "gold_program": prog,
         "cassettes": {"set": version.manifest.set, "version": version.manifest.version,
                       "content_hash": version.content_hash},
@@ -86,6 +92,10 @@ def _example(d: Draft, question: str, answer: Any, catalog: Catalog, version: Ve
 
 
 _PRIORITY = ("COND", "CMP", "SEM", "FAN", "DRV", "SEQ")
+
+
+def _draft_entities(d: Draft) -> set[str]:
+    return example_entities({"gold_program": d.program(), "bound_values": d.bound})
 
 
 def _main_junction(js: list[str]) -> str:
@@ -105,19 +115,89 @@ def synthesize(
     obs: Observations | None = None,
     config: SynthConfig | None = None,
     progress: Callable[[int, int], None] | None = None,
+    allow_bench_entities: bool = False,
+    ray_address: str | None = None,
 ) -> SynthResult:
-    """Make about ``n`` verified examples from ``graph``'s verified paths on ``version``."""
+    """Make about ``n`` verified examples from ``graph``'s verified paths on ``version``.
+
+    The work is ``config.shards`` shards, each with its own seeded sampler
+    (``random.Random(f"{seed}:{shard}")``) and executor; their drafts are joined in shard order
+    and filtered together. ``ray_address`` runs the shards as Ray tasks (``"local"`` starts a
+    local instance): the same shards, so the same bytes as a run without it.
+
+    KOPA-Bench's entities (the names and codes its tasks use, :func:`~edge.synth.splits.
+    bench_entities`) are held out unless ``allow_bench_entities``."""
     cfg = config or SynthConfig()
-    obs = obs or Observations.from_version(version, catalog)
-    rng = random.Random(seed)
+    want = int(n * (1 + cfg.overshoot)) + 1
+    per = -(-want // cfg.shards)
+    specs = [ShardSpec(seed, i, per, allow_bench_entities) for i in range(cfg.shards)]
+    if ray_address:
+        from .distributed import run_shards_on_ray
+
+        outs = run_shards_on_ray(version, graph, specs, cfg, ray_address)
+    else:
+        obs = obs or Observations.from_version(version, catalog)
+        outs = []
+        for spec in specs:
+            base = sum(len(o.drafts) for o in outs)
+            outs.append(synth_shard(version, catalog, graph, obs, spec, cfg,
+                                    progress=(lambda k, _w, b=base: progress(b + k, want)) if progress else None))
+    drafts = [e for o in outs for e in o.drafts]
+    counts: dict[str, Counter[str]] = {}
+    for o in outs:
+        for name, c in o.counts.items():
+            counts.setdefault(name, Counter()).update(c)
+    held = set() if allow_bench_entities else bench_entities()
+    kept, report, dropped = apply_filters(drafts, version, catalog, held)
+    for k, x in counts.get("early", Counter()).items():
+        report["filters"][k] += x
+    kept = kept[:n]
+    rules = counts.get("rules", Counter())
+    report.update({"attempts": sum(o.attempts for o in outs), "drafts": len(drafts), "kept": len(kept),
+                   "requested": n, "shards": cfg.shards,
+                   "failed_attempts": dict(sorted(counts.get("failed", Counter()).items())),
+                   "requests": sum(o.requests for o in outs),
+                   "rules_refused": {k: rules.get(k, 0) for k in CHECKS},
+                   "summary": summarize_examples(kept)})
+    return SynthResult(kept, report, dropped)
+
+
+@dataclass(frozen=True)
+class ShardSpec:
+    """One shard of a run: its seed, index, drafts wanted and the bench-entity rule."""
+
+    seed: int
+    index: int
+    want: int
+    allow_bench_entities: bool = False
+
+
+@dataclass
+class ShardResult:
+    """A shard's drafts (in order) and its counters (failed, rules, early)."""
+
+    drafts: list[dict[str, Any]]
+    counts: dict[str, dict[str, int]]
+    attempts: int
+    requests: int
+
+
+def synth_shard(version: Version, catalog: Catalog, graph: EdgeGraph, obs: Observations, spec: ShardSpec,
+                cfg: SynthConfig, progress: Callable[[int, int], None] | None = None) -> ShardResult:
+    """Drafts of one shard: sampled, executed, phrased and checked (:mod:`edge.synth.checks`)."""
+    rng = random.Random(f"{spec.seed}:{spec.index}")
     resolver = Resolver(version, catalog, miss="strict")
-    ex = PagedExecutor(resolver)
+    ex = PagedExecutor(resolver, page_size=fitting_page_size(resolver))
     sampler = Sampler(catalog, sane_edges(graph), obs, ex, rng)
     made: Counter[str] = Counter()
     failed: Counter[str] = Counter()
+    rules: Counter[str] = Counter()
+    early: Counter[str] = Counter()
+    shingles: list[set[str]] = []
+    held = set() if spec.allow_bench_entities else bench_entities()
     lengths: Counter[int] = Counter()
     drafts: list[dict[str, Any]] = []
-    want = int(n * (1 + cfg.overshoot)) + 1
+    want = spec.want
     attempts = 0
     while len(drafts) < want and attempts < want * cfg.attempts_per_example:
         attempts += 1
@@ -131,22 +211,41 @@ def synthesize(
         made[main] += 1  # a draft asked as SEQ that reduced a large set counts as DRV
         lengths[d.calls] += 1
         try:
-            answer = run_program(d.program(), ex).answer
+            run = run_program(d.program(), ex)
         except ProgramError:
             failed[jtype] += 1
             continue
         domain = catalog.endpoint(d.steps[0]["tool"]).domain
-        question = write_question(catalog, rng, d.parts, domain)
-        drafts.append(_example(d, question, answer, catalog, version, seed))
-        sampler.made.update(drafts[-1]["platforms"])
+        if held and _draft_entities(d) & held:
+            early["bench_entity"] += 1
+            failed[jtype] += 1
+            continue
+        for _try in range(3):  # a near-duplicate phrasing is drawn again, then given up
+            question, template = write_question_t(catalog, rng, d.parts, domain)
+            sh = _shingles(question)
+            if not any(len(sh & o) >= NEAR_THRESHOLD * len(sh | o) for o in shingles):
+                break
+        else:
+            early["near_duplicate"] += 1
+            failed[jtype] += 1
+            continue
+        e = _example(d, question, run.answer, catalog, version, spec.seed)
+        e["template"] = template
+        try:
+            bad = check_example(e, conversation(e, ex, catalog), run.values, catalog)
+        except ProgramError:
+            bad = ["execution"]
+        if bad:
+            rules.update(bad)
+            failed[jtype] += 1
+            continue
+        drafts.append(e)
+        shingles.append(sh)
+        sampler.made.update(e["platforms"])
         if progress:
             progress(len(drafts), want)
-    kept, report, dropped = apply_filters(drafts, version, catalog)
-    kept = kept[:n]
-    report.update({"attempts": attempts, "drafts": len(drafts), "kept": len(kept), "requested": n,
-                   "failed_attempts": dict(sorted(failed.items())), "requests": ex.requests,
-                   "summary": summarize_examples(kept)})
-    return SynthResult(kept, report, dropped)
+    return ShardResult(drafts, {"failed": dict(failed), "rules": dict(rules), "early": dict(early)},
+                       attempts, ex.requests)
 
 
 # ---- filters -------------------------------------------------------------------------------
@@ -191,16 +290,21 @@ def recompute(examples: list[dict[str, Any]], version: Version, catalog: Catalog
     return out
 
 
-def apply_filters(drafts: list[dict[str, Any]], version: Version, catalog: Catalog
+def apply_filters(drafts: list[dict[str, Any]], version: Version, catalog: Catalog,
+                  held_entities: set[str] | None = None
                   ) -> tuple[list[dict[str, Any]], dict[str, Any], dict[str, list[str]]]:
-    """Malformed → single-call → duplicate → re-execution; counts what each removed."""
-    dropped: dict[str, list[str]] = {"malformed": [], "single_call": [], "duplicate": [], "reexecution": []}
+    """Malformed → single-call → bench entity → duplicate → near-duplicate → re-execution;
+    counts what each removed."""
+    dropped: dict[str, list[str]] = {"malformed": [], "single_call": [], "bench_entity": [], "duplicate": [],
+                                     "near_duplicate": [], "reexecution": []}
     stage: list[dict[str, Any]] = []
     for e in drafts:
         if _malformed(e, catalog):
             dropped["malformed"].append(e["id"])
         elif _single_call(e):
             dropped["single_call"].append(e["id"])
+        elif held_entities and example_entities(e) & held_entities:
+            dropped["bench_entity"].append(e["id"])
         else:
             stage.append(e)
     seen_q: set[str] = set()
@@ -215,6 +319,16 @@ def apply_filters(drafts: list[dict[str, Any]], version: Version, catalog: Catal
         seen_p.add(pk)
         seen_q.add(qk)
         uniq.append(e)
+    shingles: list[set[str]] = []
+    distinct = []
+    for e in uniq:  # near-duplicates: the bench audit's character-5-gram Jaccard >= 0.5
+        sh = _shingles(e["question"])
+        if any(len(sh & o) >= NEAR_THRESHOLD * len(sh | o) for o in shingles):
+            dropped["near_duplicate"].append(e["id"])
+            continue
+        shingles.append(sh)
+        distinct.append(e)
+    uniq = distinct
     kept = []
     for e, (ans, err) in zip(uniq, recompute(uniq, version, catalog)):
         if err is not None or canonical(ans) != e["ground_truth"]:
@@ -226,6 +340,52 @@ def apply_filters(drafts: list[dict[str, Any]], version: Version, catalog: Catal
 
 
 # ---- summary -------------------------------------------------------------------------------
+_BUCKETS = ((1, "1"), (5, "2-5"), (20, "6-20"), (100, "21-100"), (1000, "101-1000"))
+
+
+def _card_buckets(examples: list[dict[str, Any]]) -> dict[str, int]:
+    """Examples by the largest result a step of theirs read whole (records)."""
+    out = {name: 0 for _n, name in _BUCKETS} | {">1000": 0}
+    for e in examples:
+        m = max(e.get("cardinality") or [0])
+        out[next((name for top, name in _BUCKETS if m <= top), ">1000")] += 1
+    return out
+
+
+def distinct_n(questions: list[str], n: int) -> float:
+    """Distinct word n-grams over all n-grams of ``questions`` (whitespace words)."""
+    grams = [tuple(w[i:i + n]) for q in questions for w in [q.split()] for i in range(len(w) - n + 1)]
+    return round(len(set(grams)) / len(grams), 3) if grams else 0.0
+
+
+def _shingles(q: str, k: int = 5) -> set[str]:
+    t = re.sub(r"[\W_]+", "", q)
+    return {t[i:i + k] for i in range(max(1, len(t) - k + 1))}
+
+
+#: Character-5-gram Jaccard at or above which two questions are near-duplicates (the bench audit's).
+NEAR_THRESHOLD = 0.5
+
+
+def near_duplicate_rate(questions: list[str], threshold: float = NEAR_THRESHOLD) -> float:
+    """Share of questions with another at character-5-gram Jaccard >= ``threshold``
+    (the bench audit's near-verbatim measure)."""
+    sh = [_shingles(q) for q in questions]
+    near = set()
+    for i in range(len(sh)):
+        for j in range(i + 1, len(sh)):
+            a, b = sh[i], sh[j]
+            if len(a & b) >= threshold * len(a | b):
+                near |= {i, j}
+    return round(len(near) / len(sh), 4) if sh else 0.0
+
+
+def diversity(questions: list[str]) -> dict[str, Any]:
+    """distinct-1..4 and the near-duplicate rate of a question set."""
+    return {**{f"distinct_{n}": distinct_n(questions, n) for n in (1, 2, 3, 4)},
+            "near_duplicate_rate": near_duplicate_rate(questions)}
+
+
 def summarize_examples(examples: list[dict[str, Any]]) -> dict[str, Any]:
     """Distributions over junction types, platforms, domains and lengths, and what is missing."""
     j = Counter(e["junction"] for e in examples)
@@ -235,6 +395,10 @@ def summarize_examples(examples: list[dict[str, Any]]) -> dict[str, Any]:
     dom = Counter(d for e in examples for d in e["domains"])
     lens = Counter(e["length"] for e in examples)
     return {
+        "diversity": diversity([e["question"] for e in examples]),
+        "templates": len({e.get("template", "") for e in examples}),
+        "cardinality": _card_buckets(examples),
+        "calls_per_example": round(sum(e["length"] for e in examples) / max(1, len(examples)), 2),
         "examples": len(examples),
         "junction": {k: j.get(k, 0) for k in JUNCTIONS},
         "junction_any": {k: jall.get(k, 0) for k in JUNCTIONS},

@@ -33,6 +33,7 @@ from ..proposers import Binding
 from ..transforms import apply_transform
 from .execute import CallFailed, PagedExecutor, PagedResult, ProgramError
 from .fields import _IDLIKE, FieldMemo
+from .semantics import allowed
 
 __all__ = ["JUNCTIONS", "Draft", "Sampler", "sane_edges"]
 
@@ -146,6 +147,12 @@ class Sampler:
         self._filters = {t: sorted(fs, key=lambda d: json.dumps(d, sort_keys=True, ensure_ascii=False))
                          for t, fs in obs.filters.items()}
         self.made: Counter[str] = Counter()
+        #: Constant calls (tool + args) found over the budget: never started again.
+        self.too_big: set[str] = set()
+        self._full: PagedExecutor | None = None
+        self._fs_cache: dict[tuple[str, str, str], list[str]] = {}
+        #: Set while a FAN or CMP chain is built: its start must be a multi-record list.
+        self.want_set = False
         #: Columns and field roles of the call results this sampler reads.
         self.fields = FieldMemo(catalog)
 
@@ -162,8 +169,62 @@ class Sampler:
         p = self.catalog.endpoint(tool).param(name)
         return p is not None and p.role in ("filter", "plain")
 
+    def fits_budget(self, res: PagedResult) -> bool:
+        """Whether every page of ``res`` fits one tool message (``TOOL_MESSAGE_BUDGET``)."""
+        from simulator.tools.observation import observation_text
+
+        from .writers import TOOL_MESSAGE_BUDGET, _caller
+
+        caller = _caller(self.ex)
+        total = 0
+        for page in res.pages:
+            n = len(observation_text(caller.call(page.tool, page.args), TOOL_MESSAGE_BUDGET + 1))
+            total += n
+            if n > TOOL_MESSAGE_BUDGET:
+                return False
+        from .writers import CONVERSATION_BUDGET
+
+        return total <= CONVERSATION_BUDGET
+
+    def filtered_start(self, tool: str, nxt: Binding | None = None) -> dict[str, str] | None:
+        """A code-table lookup reached with its own name filter (``SCHUL_NM='세종초등학교'``),
+        not a dump: the name comes from the recorded table (read here, never shown), and the
+        filtered call is the one the program makes."""
+        ep = self.catalog.endpoint(tool)
+        fields = {f.name for f in ep.fields}
+        names = [p.name for p in ep.params if p.role == "filter" and p.name in fields]
+        if not names or not any(not f for f in self._filters.get(tool, [])):
+            return None
+        if self._full is None:
+            self._full = PagedExecutor(self.ex.resolver)  # the table itself, in large pages
+        try:
+            full = self._full.call(tool, {})
+        except CallFailed:
+            return None
+        fr = self.fields.roles(tool, full.records)
+        labs = [n for n in names if n in fr.label]
+        if not labs:
+            return None
+        lab = self.rng.choice(labs)
+        key = (tool, lab, nxt.key if nxt is not None else "")
+        cands = self._fs_cache.get(key)
+        if cands is None:
+            col = self.fields.column(full.records, lab)
+            counts = Counter(col)
+            ok: Any = range(len(col))
+            if nxt is not None:  # only entities whose onward call was recorded
+                ok = [i for i in ok if self.answerable(nxt, scalar(full.records[i].get(nxt.source_field)) or "")
+                      and self.fits(nxt, full.records[i])]
+            cands = self._fs_cache[key] = sorted({col[i] or "" for i in ok
+                                                  if col[i] and counts[col[i]] <= 3 and len(col[i] or "") <= 30})
+        if not cands:
+            return None
+        return {lab: self.rng.choice(cands)}
+
     def start_args(self, tool: str) -> dict[str, str] | None:
-        fs = self._filters.get(tool)
+        fs = [f for f in self._filters.get(tool, [])
+              if tool + json.dumps({k: v for k, v in f.items() if self._arg_ok(tool, k)}, sort_keys=True,
+                                   ensure_ascii=False) not in self.too_big]
         if not fs:
             return None
         f = self.rng.choice(fs)
@@ -222,7 +283,15 @@ class Sampler:
         from .execute import _call_step
 
         values = self._values(d)
+        key = tool + json.dumps(args, sort_keys=True, ensure_ascii=False)
+        if key in self.too_big:
+            raise CallFailed(f"{tool}: over the tool-message budget")
         res = _call_step(step, values, self.ex)
+        for r in ([res] if isinstance(res, PagedResult) else [x for _v, x in res]):
+            if not self.fits_budget(r):
+                if not bind and not each:
+                    self.too_big.add(key)
+                raise CallFailed(f"{tool}: over the tool-message budget")
         d.steps.append(step)
         d.calls += len(res) if isinstance(res, list) else 1
         self._cache[sid] = res
@@ -297,16 +366,17 @@ class Sampler:
         if not distinct:
             return None
         if len(distinct) == 1 and not force_drv:
-            if next(iter(distinct)) in self._consts(d):
-                return None  # the value only echoes an argument the question already gives
+            if next(iter(distinct)) in self._consts(d) | set(d.bound):
+                return None  # the value only echoes an argument given or passed on before
             vid, v = self.reduce(d, {"op": "pick", "from": sid, "field": f})
             d.parts.append({"kind": "pick_one", "tool": b.source_tool, "field": f})
             d.junctions.append("SEQ")
             return vid, v
         labelled = [lab for lab in fr.label if any(x and y and x != y for x, y in zip(self.fields.column(recs, lab), fcol))]
-        use_drv = force_drv or (allow_drv and large and fr.number and self.rng.random() < 0.5) or not labelled
-        if use_drv and fr.number:
-            key = self.rng.choice(fr.number)
+        keys = fr.numbers_for("argmax")
+        use_drv = force_drv or (allow_drv and large and keys and self.rng.random() < 0.5) or not labelled
+        if use_drv and keys:
+            key = self.rng.choice(keys)
             op = self.rng.choice(("argmax", "argmin"))
             where = None
             if fr.category and self.rng.random() < 0.4:
@@ -336,6 +406,8 @@ class Sampler:
         good = [i for i in cands if apply_transform(fcol[i], b.transform) in rec and self.fits(b, recs[i])] if rec else []
         i = self.rng.choice(good or cands)
         name = lcol[i] or ""
+        if fcol[i] in set(d.bound) | self._consts(d):
+            return None  # an echo: the value this call was given
         vid, v = self.reduce(d, {"op": "pick", "from": sid, "where": {"field": lab, "op": "eq", "value": name}, "field": f})
         d.parts.append({"kind": "pick_label", "tool": b.source_tool, "label": lab, "name": name, "field": f,
                         "records": len(recs), "pages": len(res.pages)})
@@ -348,6 +420,7 @@ class Sampler:
         d.bound.append(v)
         d.edges.append((b.source_tool, b.target_tool))
         d.parts.append({"kind": "call", "tool": b.target_tool, "args": args, "param": b.target_param,
+                        "transform": b.transform, "from_tool": b.source_tool,
                         "records": len(res.records), "pages": len(res.pages)})
         return sid, res
 
@@ -364,10 +437,14 @@ class Sampler:
                 if len(vals) >= 2:
                     opts.append({"op": "count", "from": sid, "where": {"field": c, "op": "eq", "value": self.rng.choice(vals)}})
             for nf in fr.number:
-                opts.append({"op": self.rng.choice(("sum", "mean", "max", "min")), "from": sid, "key": nf})
+                ty = fr.types.get(nf, "text")
+                ops = [o for o in ("sum", "mean", "max", "min") if allowed(o, ty)]
+                if ops:
+                    opts.append({"op": self.rng.choice(ops), "from": sid, "key": nf})
                 for lab in fr.label[:2]:
-                    opts.append({"op": self.rng.choice(("argmax", "argmin")), "from": sid, "key": nf, "field": lab})
-                    if len(recs) >= 5:
+                    if allowed("argmax", ty):
+                        opts.append({"op": self.rng.choice(("argmax", "argmin")), "from": sid, "key": nf, "field": lab})
+                    if len(recs) >= 5 and allowed("topk", ty):
                         opts.append({"op": "topk", "from": sid, "key": nf, "field": lab, "k": 3})
         else:
             ep = self.catalog.endpoint(tool)
@@ -401,19 +478,26 @@ class Sampler:
             w *= 3.0
         c = self.card(b)
         w *= {"DRV": 2.0, "FAN": 1.6}.get(c, 1.0)
+        if not self.startable(b.source_tool):
+            w *= 0.05  # a chain cannot start here (every recorded call is over the budget)
         if self.catalog.endpoint(b.source_tool).platform != self.catalog.endpoint(b.target_tool).platform:
             k = _kind(b.target_param, _desc_of(self.catalog, b.target_tool, b.target_param, True))
             if k in ("date", "month", "year"):
                 w *= 0.25  # a shared date across domains: allowed, but not the favourite
         return w
 
+    def startable(self, tool: str) -> bool:
+        """Whether a chain can start at ``tool``: a recorded call not known to be over budget."""
+        return any(tool + json.dumps({k: v for k, v in f.items() if self._arg_ok(tool, k)}, sort_keys=True,
+                                     ensure_ascii=False) not in self.too_big for f in self._filters.get(tool, []))
+
     def prefix(self, tool: str, hops: int) -> list[Binding]:
         """Up to ``hops`` edges leading into ``tool``, walking back toward a code lookup."""
         path: list[Binding] = []
         seen = {tool}
         here = tool
-        for _ in range(hops):
-            if self.is_lookup(here):
+        for _ in range(hops + 2):
+            if self.is_lookup(here) or len(path) >= hops and self.startable(here):
                 break  # a code lookup is where a chain starts: nothing feeds it
             cands = [b for b in self.inn.get(here, []) if b.source_tool not in seen]
             if not cands:
@@ -425,10 +509,14 @@ class Sampler:
             here = b.source_tool
         return path
 
-    def run_prefix(self, d: Draft, path: list[Binding], first_tool: str) -> tuple[str, PagedResult] | None:
+    def run_prefix(self, d: Draft, path: list[Binding], first_tool: str,
+                   main: Binding | None = None) -> tuple[str, PagedResult] | None:
         """Execute the start call and the prefix hops; returns the last call (the main source)."""
         start = path[0].source_tool if path else first_tool
-        args = self.start_args(start)
+        nxt = path[0] if path else main
+        args = self.filtered_start(start, nxt) if not self.want_set and self.rng.random() < 0.85 else None
+        if args is None:
+            args = self.start_args(start)
         if args is None:
             return None
         sid, res = self.call(d, start, args)
@@ -450,10 +538,13 @@ class Sampler:
     # ---- builders -----------------------------------------------------------------------------
     def build(self, jtype: str, length: int) -> Draft | None:
         """One draft of junction type ``jtype`` with about ``length`` calls; None when it fails."""
+        self.want_set = jtype in ("FAN", "CMP")
         try:
             return getattr(self, f"_build_{jtype.lower()}")(length)
         except (CallFailed, ProgramError):
             return None
+        finally:
+            self.want_set = False
 
     def _main_edge(self, pred: Any = None) -> Binding | None:
         cands = [b for b in self.edges if pred is None or pred(b)]
@@ -472,7 +563,7 @@ class Sampler:
     def _chain(self, length: int, main: Binding) -> tuple[Draft, str, PagedResult] | None:
         d = self.new_draft()
         hops = max(0, length - 2)
-        got = self.run_prefix(d, self.prefix(main.source_tool, hops), main.source_tool)
+        got = self.run_prefix(d, self.prefix(main.source_tool, hops), main.source_tool, main)
         if got is None:
             return None
         return d, got[0], got[1]
@@ -558,7 +649,7 @@ class Sampler:
                 names = [lcol[i] for i in pick]
                 opts.append({"op": "values", "from": sid, "field": f, "where": {"field": lab, "op": "in", "value": names}})
         if len(distinct) > hi:
-            for nf in fr.number:
+            for nf in fr.numbers_for("topk"):
                 opts.append({"op": "topk", "from": sid, "key": nf, "field": f, "k": self.rng.randint(lo, min(hi, 4))})
         if not opts:
             return None
@@ -705,10 +796,12 @@ class Sampler:
             results.append((s, r, args))
         d.edges.append((main.source_tool, main.target_tool))
         fr = self.fields.roles(main.target_tool, results[0][1].records)
-        nums = [n for n in fr.number if n in self.fields.roles(main.target_tool, results[1][1].records).number]
+        other = self.fields.roles(main.target_tool, results[1][1].records).number
         metric: dict[str, Any] = {"op": "count"}
+        op = self.rng.choice(("sum", "max"))
+        nums = [n for n in fr.numbers_for(op) if n in other]
         if nums and self.rng.random() < 0.5:
-            metric = {"op": self.rng.choice(("sum", "max")), "key": self.rng.choice(nums)}
+            metric = {"op": op, "key": self.rng.choice(nums)}
         for s, _r, _a in results:
             mid, _ = self.reduce(d, {**metric, "from": s})
             metric_ids.append(mid)

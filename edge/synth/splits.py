@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-__all__ = ["edge_jaccard", "load_task_edges", "split_by_platform", "verbatim_overlap"]
+__all__ = ["BENCH_TASKS_DIR", "bench_entities", "entity_overlap", "example_entities", "edge_jaccard", "load_task_edges", "split_by_platform", "verbatim_overlap"]
 
 
 def split_by_platform(examples: list[dict[str, Any]], holdout: Iterable[str]) -> dict[str, list[dict[str, Any]]]:
@@ -108,3 +109,65 @@ def audit(examples: list[dict[str, Any]], tasks: Path | None = None,
     return {"edges_synth": len(mine), "edges_tasks": len(other), "edge_jaccard": edge_jaccard(mine, other),
             "shared_edges": sorted(f"{a}->{b}" for a, b in mine & other),
             "verbatim_questions": verbatim_overlap(examples, qs)}
+
+
+# ---- bench entities (held out by default) ---------------------------------------------------
+#: Where the KOPA-Bench task files live (read as data: ``edge`` does not import ``bench``).
+BENCH_TASKS_DIR = Path(__file__).resolve().parents[2] / "bench" / "kopa" / "tasks"
+_DATE_LIKE = re.compile(r"^(19|20)\d\d(0[1-9]|1[0-2])?(0[1-9]|[12]\d|3[01])?$")
+
+
+def _is_entity(value: Any) -> bool:
+    """A name or a code worth holding out: not a date, not a short number or flag."""
+    if not isinstance(value, str):
+        return False
+    v = value.strip()
+    if len(v) < 2 or _DATE_LIKE.match(v):
+        return False
+    if v.isdigit() and len(v) <= 3 or re.fullmatch(r"[A-Za-z]+[_:][A-Za-z0-9_:]*|[a-z][a-zA-Z]*", v):
+        return False  # a flag, or a field name / transform of the program language
+    return bool(re.search(r"[가-힣]", v)) or len(v) >= 4
+
+
+def _constants(node: Any) -> list[str]:
+    """Every constant string of a program tree (``$ref`` objects and their fields skipped)."""
+    if isinstance(node, dict):
+        if "$ref" in node:
+            return []
+        return [x for k, v in node.items() if k not in ("id", "op", "call", "field", "by", "from", "pages")
+                for x in _constants(v)]
+    if isinstance(node, list):
+        return [x for v in node for x in _constants(v)]
+    return [str(node)] if isinstance(node, (str, int)) and not isinstance(node, bool) else []
+
+
+def bench_entities(directory: Path | None = None) -> set[str]:
+    """Names and codes the KOPA-Bench tasks use: every constant argument and filter value of
+    their gold programs and every quoted name of their questions (dates and short numbers
+    aside). Empty when the task files are not there (an installed ``edge`` without ``bench``)."""
+    import yaml
+
+    d = Path(directory) if directory is not None else BENCH_TASKS_DIR
+    out: set[str] = set()
+    for path in sorted(d.glob("*.yaml")) if d.is_dir() else []:
+        for task in yaml.safe_load(path.read_text(encoding="utf-8")) or []:
+            out |= {v for v in _constants(task.get("program", {})) if _is_entity(v)}
+            out |= {v for v in re.findall(r"'([^']+)'", task.get("question", "")) if _is_entity(v)}
+    return out
+
+
+def example_entities(e: dict[str, Any]) -> set[str]:
+    """Names and codes an example uses: constant args and filter values of its program and
+    the values passed between its calls."""
+    out = {v for v in _constants([{k: x for k, x in s.items() if k in ("args", "where")}
+                                  for s in e["gold_program"]["steps"]]) if _is_entity(v)}
+    out |= {v for v in e.get("bound_values", []) if _is_entity(v)}
+    return out
+
+
+def entity_overlap(examples: list[dict[str, Any]], entities: set[str]) -> dict[str, Any]:
+    """Examples using any of ``entities`` and the entities shared."""
+    hit = {e["id"]: sorted(example_entities(e) & entities) for e in examples}
+    hit = {k: v for k, v in hit.items() if v}
+    return {"examples_with_bench_entities": len(hit),
+            "shared_entities": sorted({x for v in hit.values() for x in v})}

@@ -3,22 +3,26 @@
 Every file is written with sorted keys and no clock, so the same examples give the same
 bytes. Conversations are rebuilt by executing each gold program (memoised calls): one
 assistant turn per program call step (an ``each`` step is one turn of parallel calls), one
-tool call per page, and tool results holding that page's records — projected to the fields
-the program reads, so the files stay small; the RL rows carry no results at all (the
-simulator answers the rollouts).
+tool call per page, and each tool result the text the environment returns to the policy for
+that page (the native body within the observation budget); the RL rows carry no results at
+all (the simulator answers the rollouts).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from simulator import Catalog, Resolver, Version
+from simulator import Catalog, Endpoint, Resolver, Version
+
+from simulator.tools import ToolCaller
+from simulator.tools.observation import observation_text
 
 from .execute import PagedExecutor, run_program
 
-__all__ = ["SYSTEM_PROMPT", "conversation", "have_parquet", "write_all"]
+__all__ = ["CONVERSATION_BUDGET", "SYSTEM_PROMPT", "TOOL_MESSAGE_BUDGET", "conversation", "have_parquet", "write_all"]
 
 SYSTEM_PROMPT = (
     "당신은 한국 공공데이터 API 도구를 사용하는 조수입니다. 필요한 코드는 먼저 조회하고, "
@@ -26,43 +30,34 @@ SYSTEM_PROMPT = (
 )
 
 
-def _lookup_only(program: dict[str, Any], sid: str) -> set[str] | None:
-    """Where every read of call ``sid`` is a name lookup (``pick`` + ``where eq``): the names."""
-    names: set[str] = set()
-    for s in program["steps"]:
-        if s.get("from") == sid or (s.get("label") or {}).get("from") == sid:
-            if s.get("op") != "pick" or not s.get("where") or s["where"].get("op", "eq") != "eq":
-                return None
-            names.add(f"{s['where']['field']}\x00{s['where']['value']}")
-    return names or None
+#: Characters at most in one tool message: the GRPO environment's observation budget
+#: (``train`` ``max_observation_chars``), so no message a model trains on is one it would see cut.
+TOOL_MESSAGE_BUDGET = 20_000
+#: Characters at most in one conversation's tool messages (with the question and the schemas
+#: this stays inside a 32k-token context).
+CONVERSATION_BUDGET = 100_000
+#: Page sizes a synthesized conversation asks for: the largest whose page fits the budget.
+PAGE_SIZES = (1000, 500, 100, 50, 30, 20, 10)
 
 
-def _fields_read(program: dict[str, Any]) -> dict[str, set[str]]:
-    out: dict[str, set[str]] = {}
-    for s in program["steps"]:
-        src = s.get("from")
-        if s.get("op") == "call":
-            for b in s.get("bind", {}).values():
-                out.setdefault(b["ref"], set())
-            continue
-        if not src:
-            continue
-        f = out.setdefault(src, set())
-        for k in ("field", "key"):
-            if s.get(k):
-                f.add(s[k])
-        if s.get("where"):
-            f.add(s["where"]["field"])
-        lab = s.get("label")
-        if lab:
-            out.setdefault(lab["from"], set()).update({lab["key"], lab["field"]})
-    return out
+def fitting_page_size(resolver: Resolver) -> Callable[[Endpoint, dict[str, str]], int]:
+    """Records per page for a call: the largest of ``PAGE_SIZES`` whose page of native text
+    fits ``TOOL_MESSAGE_BUDGET`` (measured on a 10-record probe in the environment's format of that same call; the same
+    call always gets the same size, so conversations are rebuilt byte for byte)."""
+    caller = ToolCaller(resolver, fmt="record", memo_size=0)
+    sizes: dict[str, int] = {}
 
+    def size(ep: Endpoint, args: dict[str, str]) -> int:
+        key = ep.id + json.dumps(args, sort_keys=True, ensure_ascii=False)
+        if key not in sizes:
+            from simulator.tools import page_args
 
-def _sv(v: Any) -> str:
-    from ..observe import scalar
+            probe = caller.call(ep.id, {**args, **page_args(ep, 0, 10)})
+            per = len(probe.text) / max(1, min(10, len(probe.records)))
+            sizes[key] = next((n for n in PAGE_SIZES if n * per <= 0.9 * TOOL_MESSAGE_BUDGET), PAGE_SIZES[-1])
+        return sizes[key]
 
-    return scalar(v) or ""
+    return size
 
 
 def _visible(tool: str, args: dict[str, str], catalog: Catalog) -> dict[str, str]:
@@ -71,47 +66,52 @@ def _visible(tool: str, args: dict[str, str], catalog: Catalog) -> dict[str, str
     return {k: v for k, v in sorted(args.items()) if k not in hidden}
 
 
-def conversation(example: dict[str, Any], ex: PagedExecutor, catalog: Catalog) -> list[dict[str, Any]]:
-    """The OpenAI messages of one example: system, user, tool calls + results, final answer."""
+def conversation(example: dict[str, Any], ex: PagedExecutor, catalog: Catalog,
+                 max_chars: int = TOOL_MESSAGE_BUDGET) -> list[dict[str, Any]]:
+    """The OpenAI messages of one example: system, user, tool calls + results, final answer.
+
+    Each tool message is what the environment returns to the policy for that page request:
+    the body in the environment's format, as text within the observation budget
+    (:func:`simulator.tools.observation.observation_text`, the function the bench ``ToolEnv``
+    and the GRPO environment use), never a condensed view.
+    """
     prog = example["gold_program"]
     run = run_program(prog, ex)
-    reads = _fields_read(prog)
-    calls_by_field: dict[str, set[str]] = {}
-    # step reading a call's values directly by bind: the bound step's own fields
+    caller = _caller(ex)
     msgs: list[dict[str, Any]] = [{"role": "system", "content": SYSTEM_PROMPT},
                                   {"role": "user", "content": example["question"]}]
     n = 0
     for s in prog["steps"]:
         if s.get("op") != "call" or s["id"] not in run.step_calls:
             continue
-        keep = reads.get(s["id"], set()) | calls_by_field.get(s["id"], set())
-        lookup = _lookup_only(prog, s["id"])
         tool_calls, results = [], []
         for res in run.step_calls[s["id"]]:
-            start = 0
             for page in res.pages:
                 n += 1
                 cid = f"call_{n}"
                 tool_calls.append({"id": cid, "type": "function", "function": {
                     "name": page.tool,
                     "arguments": json.dumps(_visible(page.tool, page.args, catalog), ensure_ascii=False, sort_keys=True)}})
-                recs = res.records[start:start + page.count]
-                start += page.count
-                body: dict[str, Any] = {"totalCount": res.total}
-                if lookup is not None and len(recs) > 50:
-                    # A name lookup in a long list: only the rows it finds are kept (the rest
-                    # would make one example megabytes); the count of the others is stated.
-                    hit = [r for r in recs if any(f"{f}\x00{_sv(r.get(f))}" in lookup for f in keep)]
-                    body["items"] = [{k: r.get(k) for k in sorted(keep) if k in r} for r in hit]
-                    body["omitted_not_matching"] = len(recs) - len(hit)
-                else:
-                    body["items"] = [{k: r.get(k) for k in sorted(keep) if k in r} if keep else {} for r in recs]
-                results.append({"role": "tool", "tool_call_id": cid, "name": page.tool,
-                                "content": json.dumps(body, ensure_ascii=False, sort_keys=True)})
+                text = observation_text(caller.call(page.tool, page.args), max_chars)
+                results.append({"role": "tool", "tool_call_id": cid, "name": page.tool, "content": text})
         msgs.append({"role": "assistant", "content": None, "tool_calls": tool_calls})
         msgs.extend(results)
     msgs.append({"role": "assistant", "content": example["answer_text"]})
     return msgs
+
+
+_CALLERS: dict[int, tuple[PagedExecutor, ToolCaller]] = {}
+
+
+def _caller(ex: PagedExecutor) -> ToolCaller:
+    """A memoising caller on ``ex``'s resolver in the format the environment asks for
+    (``fmt="record"``, as the bench ``World`` and the GRPO environment call), one per executor."""
+    hit = _CALLERS.get(id(ex))
+    if hit is None or hit[0] is not ex:
+        if len(_CALLERS) > 16:
+            _CALLERS.clear()
+        hit = _CALLERS[id(ex)] = (ex, ToolCaller(ex.resolver, fmt="record", memo_size=2048))
+    return hit[1]
 
 
 def _schemas(example: dict[str, Any], catalog: Catalog) -> list[dict[str, Any]]:
@@ -138,7 +138,8 @@ def write_all(examples: list[dict[str, Any]], out: Path, version: Version, catal
     """Write ``examples.jsonl``, ``conversations.jsonl``, ``trl.jsonl``, ``verl.parquet`` (or
     ``verl.jsonl`` without pyarrow) and ``report.json`` into ``out``."""
     out.mkdir(parents=True, exist_ok=True)
-    ex = PagedExecutor(Resolver(version, catalog, miss="strict"))
+    resolver = Resolver(version, catalog, miss="strict")
+    ex = PagedExecutor(resolver, page_size=fitting_page_size(resolver))
     paths = {k: out / f for k, f in (("examples", "examples.jsonl"), ("conversations", "conversations.jsonl"),
                                      ("trl", "trl.jsonl"))}
     verl_rows = []

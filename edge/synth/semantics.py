@@ -1,0 +1,104 @@
+"""What a field *means*, and which reductions mean something over it.
+
+Every catalog field gets one semantic type from its name, catalog type and Korean label:
+``count`` (학생수, 득표수), ``money`` (거래금액, 자본금), ``ratio`` (득표율), ``measure`` (면적,
+열량), ``ordinal`` (층, 순위, 기호), ``date``, ``coordinate`` (위도·경도), ``code``,
+``identifier``, ``name`` or ``text``. A reduction is allowed only where it means something:
+the sum of amounts or counts, the latest date, the argmax by amount — never the sum of names,
+of floors or of days, nor the maximum of a latitude.
+
+>>> semantic_type("LAT", "위도", "number"), allowed("sum", "ordinal"), allowed("argmax", "money")
+('coordinate', False, True)
+"""
+
+from __future__ import annotations
+
+import re
+
+from simulator import Catalog
+
+__all__ = ["ALLOWED", "SEMANTIC_TYPES", "allowed", "field_type", "semantic_type"]
+
+SEMANTIC_TYPES = ("count", "money", "ratio", "measure", "ordinal", "date", "coordinate", "code",
+                  "identifier", "name", "text")
+
+#: Reduction → the semantic types of the key it may read (``field`` for argmax/topk is a name).
+ALLOWED: dict[str, frozenset[str]] = {
+    "sum": frozenset({"count", "money", "measure"}),
+    "mean": frozenset({"count", "money", "ratio", "measure"}),
+    "max": frozenset({"count", "money", "ratio", "measure", "ordinal"}),
+    "min": frozenset({"count", "money", "ratio", "measure", "ordinal"}),
+    "argmax": frozenset({"count", "money", "ratio", "measure", "ordinal", "date"}),
+    "argmin": frozenset({"count", "money", "ratio", "measure", "ordinal", "date"}),
+    "topk": frozenset({"count", "money", "ratio", "measure"}),
+    "distinct_count": frozenset({"name", "code", "text"}),
+}
+
+_COORD = re.compile(r"^(lat|lng|lon|long|la|lo|x|y|xpos|ypos|mapx|mapy|gps_?lati|gps_?long|gpslati|gpslong|"
+                    r"nodelati|nodelong|wgs84lat|wgs84lon|lcx|lcy)$|(lat$|lati$|long$|lng$|lon$)", re.I)
+_DATE = re.compile(r"(ymd|date|_de$|_dt$|^dt|dtm$|_ym$|year|^ay$|yy$|birth|^deal(year|month|day)$|dy$)", re.I)
+_DATE_DESC = re.compile(r"(일자|일시|날짜|연월|년월|연도|년도|생년|시각|기준일|접수일|계약일|거래일|월$|일$)")
+_MONEY = re.compile(r"(amt|amount|price|cost|money|deposit|rent|_am$|pay)", re.I)
+_MONEY_DESC = re.compile(r"(금액|가격|보증금|월세|자본금|매출|이익|손익|자산|부채|원\)|단위: ?원|만원|비용|요금|임대료)")
+_RATIO = re.compile(r"(rate|ratio|_rt$|pct|percent)", re.I)
+_RATIO_DESC = re.compile(r"(율|비율|%|퍼센트)")
+_COUNT = re.compile(r"(cnt|count|_num$|^num_|qty|tot_?sum|total)", re.I)
+_COUNT_DESC = re.compile(r"(수$|수 |건수|인원|명수|대수|개수|횟수|득표|정원)")
+_ORDINAL = re.compile(r"(floor|rank|giho|grade)", re.I)
+_ORDINAL_DESC = re.compile(r"(층$|^층|순위|기호$|차수|회차|학년$|등급|대수|서열)")
+_MEASURE_DESC = re.compile(r"(면적|거리|열량|칼로리|㎡|km|kcal|무게|높이|길이|시간|소요|분\)|초\))")
+_IDENT = re.compile(r"(_id$|id$|^id|_no$|no$|seq|sn$|link|url|tel|email|image|mst|번호|key$)", re.I)
+_CODE = re.compile(r"(cd$|code|_cd_|typecode)", re.I)
+_NAME = re.compile(r"(nm$|name$|_nm|명$|명한글|이름|명칭|title)", re.I)
+
+
+def semantic_type(name: str, description: str = "", ftype: str = "string", code: bool = False) -> str:
+    """The semantic type of a field named ``name`` with catalog ``description`` and ``ftype``."""
+    d = (description or "").split(" (")[0].split("(")[0].strip()
+    full = description or ""
+    if _COORD.search(name) or re.search(r"(위도|경도|좌표)", full):
+        return "coordinate"
+    if _DATE.search(name) or _DATE_DESC.search(d):
+        return "date"
+    if code or _CODE.search(name) or "코드" in d:
+        return "code"
+    if _NAME.search(name):
+        return "name"
+    if _MONEY.search(name) or _MONEY_DESC.search(d) or re.search(r"\((만)?원", full):
+        return "money"
+    if _RATIO.search(name) or _RATIO_DESC.search(d):
+        return "ratio"
+    if _ORDINAL_DESC.search(d) or _ORDINAL.search(name) and ftype in ("integer", "number") or name.upper() == "AGE":
+        return "ordinal"
+    if _IDENT.search(name) or re.search(r"(번호|순번|아이디|ID)", d):
+        return "identifier"
+    if _COUNT.search(name) or _COUNT_DESC.search(d):
+        return "count"
+    if _MEASURE_DESC.search(full):
+        return "measure"
+    if _NAME.search(name) or re.search(r"(명$|이름|명칭|제목)", d):
+        return "name"
+    if ftype in ("integer", "number"):
+        return "measure"
+    return "text"
+
+
+_TYPES: dict[tuple[int, str, str], str] = {}
+
+
+def field_type(catalog: Catalog, tool: str, name: str) -> str:
+    """The semantic type of field ``name`` of ``tool`` (from the catalog ``FieldSpec``)."""
+    key = (id(catalog), tool, name)
+    hit = _TYPES.get(key)
+    if hit is None:
+        spec = next((f for f in catalog.endpoint(tool).fields if f.name == name), None)
+        hit = (semantic_type(spec.name, spec.description or "", spec.type or "string", bool(spec.code))
+               if spec else semantic_type(name))
+        _TYPES[key] = hit
+    return hit
+
+
+def allowed(op: str, stype: str) -> bool:
+    """Whether reduction ``op`` over a key of semantic type ``stype`` means something."""
+    ok = ALLOWED.get(op)
+    return True if ok is None else stype in ok

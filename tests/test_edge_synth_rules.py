@@ -1,0 +1,201 @@
+"""The rules every synthesized example keeps (issue 20), checked on the written conversations.
+
+Each rule of :mod:`edge.synth.checks` is shown to catch a hand-made breach, then the rules are
+asserted over examples synthesized from the shipped cassettes, read back from
+``conversations.jsonl`` (what a trainer gets), independently of the pipeline's own filter.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from edge import Observations, VerifyConfig, build_graph
+from edge.synth import PagedExecutor, run_program, synthesize, write_all
+from edge.synth.checks import check_example, is_stated
+from edge.synth.korean import date_text, josa
+from edge.synth.pipeline import diversity
+from edge.synth.semantics import allowed, semantic_type
+from edge.synth.splits import bench_entities, example_entities
+from edge.synth.writers import CONVERSATION_BUDGET, TOOL_MESSAGE_BUDGET, fitting_page_size
+from simulator import Resolver, Store, load_catalog
+
+CFG = VerifyConfig(iterations=10, paths_per_iteration=50, min_trials=2)
+
+
+# ---- the pieces ------------------------------------------------------------------------------
+def test_semantic_types_and_meaningful_reductions() -> None:
+    assert semantic_type("LAT", "위도") == "coordinate" and not allowed("max", "coordinate")
+    assert semantic_type("dealAmount", "거래금액 (만원)") == "money" and allowed("sum", "money")
+    assert semantic_type("floor", "층", "integer") == "ordinal" and not allowed("sum", "ordinal")
+    assert semantic_type("HG_NM", "이름") == "name" and not allowed("sum", "name")
+    assert semantic_type("MLSV_YMD", "급식일자") == "date" and allowed("argmax", "date") and not allowed("sum", "date")
+    assert semantic_type("totNmprCnt", "총 인구수", "integer") == "count" and allowed("sum", "count")
+
+
+def test_particles_and_dates() -> None:
+    assert [josa("세종초등학교", "이"), josa("서울", "을"), josa("학급", "는"), josa("'천안시'", "와")] == [
+        "세종초등학교가", "서울을", "학급은", "'천안시'와"]
+    assert date_text("20240410") == "2024년 4월 10일" and date_text("202403") == "2024년 3월"
+    with pytest.raises(ValueError, match="particle"):
+        josa("x", "께서")
+
+
+def test_diversity_figures() -> None:
+    d = diversity(["서울 세종초등학교 급식은 몇 건인가요?", "서울 세종초등학교 급식은 몇 건인가요?", "천안 버스 노선 수"])
+    assert d["near_duplicate_rate"] == pytest.approx(2 / 3, abs=1e-3) and 0 < d["distinct_1"] < 1
+
+
+def _example(question: str, answer: Any, steps: list[dict[str, Any]], bound: list[str] | None = None) -> dict[str, Any]:
+    return {"question": question, "answer": answer, "bound_values": bound or [],
+            "gold_program": {"steps": steps, "answer": steps[-1]["id"]}}
+
+
+def _msgs(calls: list[tuple[str, dict[str, str], str]]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for i, (tool, args, text) in enumerate(calls):
+        out.append({"role": "assistant", "tool_calls": [{"id": f"c{i}", "function": {
+            "name": tool, "arguments": json.dumps(args, ensure_ascii=False)}}]})
+        out.append({"role": "tool", "tool_call_id": f"c{i}", "content": text})
+    return out
+
+
+def test_each_rule_catches_its_breach() -> None:
+    cat = load_catalog()
+    steps = [{"id": "s1", "op": "call", "tool": "neis_school_info", "args": {"SCHUL_NM": "세종초등학교"}},
+             {"id": "v2", "op": "count", "from": "s1"}]
+    ok = _example("세종초등학교는 몇 곳인가요?", 2, steps)
+    msgs = _msgs([("neis_school_info", {"SCHUL_NM": "세종초등학교"}, "<row>…</row>")])
+    assert check_example(ok, msgs, {}, cat) == []
+    assert "tool_name" in check_example({**ok, "question": "neis_school_info로 세종초등학교를 세어 주세요"}, msgs, {}, cat)
+    assert "hidden_argument" in check_example({**ok, "question": "그 학교는 몇 곳인가요?"}, msgs, {}, cat)
+    assert "answer_in_question" in check_example({**ok, "question": "세종초등학교 2곳 맞나요?"}, msgs, {}, cat)
+    big = _msgs([("neis_school_info", {"SCHUL_NM": "세종초등학교"}, "x" * (TOOL_MESSAGE_BUDGET + 1))])
+    assert "budget" in check_example(ok, big, {}, cat)
+    many = _msgs([("neis_school_info", {"SCHUL_NM": "세종초등학교"}, "x" * 19_000)] * (CONVERSATION_BUDGET // 19_000 + 1))
+    assert "budget" in check_example(ok, many, {}, cat)
+    bad_sum = _example("세종초등학교 학교명의 합은?", 1, [steps[0], {"id": "v2", "op": "sum", "from": "s1", "key": "SCHUL_NM"}])
+    assert "meaningless_reduction" in check_example(bad_sum, msgs, {}, cat)
+    # an argument found in an earlier tool message is not hidden; a date may be said in words
+    later = _msgs([("neis_school_info", {"SCHUL_NM": "세종초등학교"}, "<SD_SCHUL_CODE>7010057</SD_SCHUL_CODE>"),
+                   ("neis_class_info", {"SD_SCHUL_CODE": "7010057", "AY": "2025"}, "<row/>")])
+    q2 = "2025학년도 세종초등학교의 학급은 몇 개인가요?"
+    assert "hidden_argument" not in check_example({**ok, "question": q2}, later, {}, cat)
+    assert is_stated(cat, "nec_candidates", "sgId", "20240410", "2024년 4월 10일 선거")
+    assert is_stated(cat, "nec_candidates", "sgTypecode", "2", "국회의원 선거")
+
+
+class _Res:
+    def __init__(self, n: int) -> None:
+        self.records = [{}] * n
+
+
+def test_fake_fan_and_echo_are_caught() -> None:
+    cat = load_catalog()
+    steps = [{"id": "s1", "op": "call", "tool": "tago_city_codes", "args": {}},
+             {"id": "v2", "op": "values", "from": "s1", "field": "citycode"},
+             {"id": "s3", "op": "call", "tool": "tago_routes_by_number", "args": {}, "each": {"ref": "v2", "param": "cityCode"}},
+             {"id": "v4", "op": "map_sum", "from": "s3"}]
+    e = _example("두 도시의 노선을 합치면?", 2, steps)
+    single = {"s1": _Res(2), "v2": ["12", "25"], "s3": [["12", _Res(1)], ["25", _Res(1)]], "v4": 2}
+    assert "fake_fan" in check_example(e, [], single, cat)
+    real = {**single, "s3": [["12", _Res(5)], ["25", _Res(7)]]}
+    assert "fake_fan" not in check_example(e, [], real, cat)
+    one = {**real, "s1": _Res(1)}  # a "set" out of a single-record result
+    assert "fake_fan" in check_example(e, [], one, cat)
+    echo = [{"id": "s1", "op": "call", "tool": "tago_city_codes", "args": {}},
+            {"id": "v2", "op": "pick", "from": "s1", "field": "citycode"},
+            {"id": "s3", "op": "call", "tool": "tago_routes_by_number", "args": {}, "bind": {"cityCode": {"ref": "v2"}}},
+            {"id": "v4", "op": "pick", "from": "s3", "field": "cityCode"},
+            {"id": "s5", "op": "call", "tool": "tago_route_stops", "args": {}, "bind": {"cityCode": {"ref": "v4"}}},
+            {"id": "v6", "op": "count", "from": "s5"}]
+    vals = {"s1": _Res(3), "v2": "25", "s3": _Res(4), "v4": "25", "s5": _Res(9), "v6": 9}
+    assert "echo" in check_example(_example("대전 노선 정류소 수", 9, echo), [], vals, cat)
+    assert "echo" not in check_example(_example("대전 노선 정류소 수", 9, echo), [], {**vals, "v4": "DJB1"}, cat)
+
+
+def test_bench_entities_are_read_from_the_task_files() -> None:
+    ents = bench_entities()
+    assert {"사직여자고등학교", "SK하이닉스"} <= ents
+    assert not any(re.fullmatch(r"(19|20)\d{6}", x) for x in ents)  # dates are not entities
+    e = {"gold_program": {"steps": [{"id": "s1", "op": "call", "args": {"SCHUL_NM": "사직여자고등학교"}}]},
+         "bound_values": []}
+    assert example_entities(e) & ents == {"사직여자고등학교"}
+
+
+# ---- the rules over synthesized examples --------------------------------------------------------
+@pytest.fixture(scope="module")
+def made(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, ...]]:
+    store = Store(cache_dir=tmp_path_factory.mktemp("rules-cache"))
+    version = store.open("kopa")
+    catalog = load_catalog()
+    obs = Observations.from_version(version, catalog)
+    graph = build_graph(version, catalog, seed=7, config=CFG, obs=obs).graph
+    res = synthesize(version, catalog, graph, n=150, seed=3, obs=obs)
+    out = tmp_path_factory.mktemp("rules-out")
+    paths = write_all(res.examples, out, version, catalog, res.report)
+    yield version, catalog, res, paths
+
+
+def _assert_rules(version: Any, catalog: Any, examples: list[dict[str, Any]], conv_path: Path) -> None:
+    rows = [json.loads(x) for x in conv_path.read_text(encoding="utf-8").splitlines()]
+    assert [r["id"] for r in rows] == [e["id"] for e in examples]
+    resolver = Resolver(version, catalog, miss="strict")
+    ex = PagedExecutor(resolver, page_size=fitting_page_size(resolver))
+    held = bench_entities()
+    for e, row in zip(examples, rows):
+        run = run_program(e["gold_program"], ex)
+        assert check_example(e, row["messages"], run.values, catalog) == [], (e["id"], e["question"])
+        assert not any(t in e["question"] for t in catalog.endpoints)
+        tool_msgs = [m["content"] for m in row["messages"] if m["role"] == "tool"]
+        assert all(len(t) <= TOOL_MESSAGE_BUDGET and "…(cut:" not in t for t in tool_msgs)
+        assert sum(map(len, tool_msgs)) <= CONVERSATION_BUDGET
+        assert not any('"omitted_not_matching"' in t for t in tool_msgs)  # native bodies, not summaries
+        assert not example_entities(e) & held, e["id"]
+
+
+def test_synthesized_examples_keep_every_rule(made) -> None:  # type: ignore[no-untyped-def]
+    version, catalog, res, paths = made
+    assert len(res.examples) >= 50
+    _assert_rules(version, catalog, res.examples, paths["conversations"])
+    s = res.report["summary"]
+    assert s["diversity"]["near_duplicate_rate"] <= 0.02, s["diversity"]
+    assert set(res.report["rules_refused"]) >= {"tool_name", "hidden_argument", "echo", "budget"}
+
+
+def test_tool_messages_are_what_the_environment_returns(made) -> None:  # type: ignore[no-untyped-def]
+    """A conversation's tool message is the GRPO/bench environment's observation of that call."""
+    version, catalog, res, paths = made
+    from bench.kopa.env import ToolEnv, World
+
+    row = json.loads(paths["conversations"].read_text(encoding="utf-8").splitlines()[0])
+    calls = {c["id"]: c["function"] for m in row["messages"] if m["role"] == "assistant" and m.get("tool_calls")
+             for c in m["tool_calls"]}
+    env = ToolEnv(World(version, catalog))
+    for m in row["messages"]:
+        if m["role"] == "tool":
+            f = calls[m["tool_call_id"]]
+            rec = env.call(f["name"], json.loads(f["arguments"]))
+            assert env.observation(rec, TOOL_MESSAGE_BUDGET) == m["content"]
+
+
+@pytest.mark.slow
+def test_a_thousand_examples_keep_every_rule(tmp_path: Path) -> None:
+    """Issue 20's bar over 1,000 requested examples from the shipped cassettes."""
+    store = Store(cache_dir=tmp_path / "cache")
+    version = store.open("kopa")
+    catalog = load_catalog()
+    built = build_graph(version, catalog, seed=0)
+    res = synthesize(version, catalog, built.graph, n=1000, seed=3, obs=built.obs)
+    paths = write_all(res.examples, tmp_path / "o", version, catalog, res.report)
+    print(json.dumps(res.report["summary"], ensure_ascii=False))
+    _assert_rules(version, catalog, res.examples, paths["conversations"])
+    d = res.report["summary"]["diversity"]
+    assert d["near_duplicate_rate"] <= 0.02, d
+    # distinct-1..4 are reported (report.json summary.diversity), not asserted: at 1,000 requested
+    # they are below the bench's 0.286/0.506/0.601/0.653 today (docs/synthesis.md, Known limits)
