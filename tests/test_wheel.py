@@ -167,6 +167,9 @@ def test_record_writes_nowhere_under_site_packages(
     assert done.returncode == 0, done.stdout + done.stderr
     user_dir = tmp_path / "data" / "kopa-sim" / "cassettes"
     assert f"recording into {user_dir} (user data dir)" in done.stderr
-    manifest = json.loads((user_dir / "kopa" / "v0002" / "manifest.json").read_text(encoding="utf-8"))
-    assert manifest["parent"] == "v0001"  # the shipped version, layered under the user's
+    shipped = sorted(p.name for p in (REPO / "cassettes" / "kopa").glob("v[0-9]*"))
+    mine = sorted(p for p in (user_dir / "kopa").glob("v[0-9]*") if (p / "manifest.json").exists())
+    assert [p.name for p in mine] == [f"v{int(shipped[-1][1:]) + 1:04d}"], mine
+    manifest = json.loads((mine[0] / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["parent"] == shipped[-1]  # the newest shipped version, layered under the user's
     assert _files(_site_packages(venv)) == before
