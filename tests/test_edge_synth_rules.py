@@ -132,8 +132,8 @@ def test_bench_entities_are_read_from_the_task_files() -> None:
 @pytest.fixture(scope="module")
 def made(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, ...]]:
     store = Store(cache_dir=tmp_path_factory.mktemp("rules-cache"))
-    version = store.open("kopa")
-    catalog = load_catalog()
+    version = store.open("kopa", "v0001")
+    catalog = load_catalog(tier="curated")
     obs = Observations.from_version(version, catalog)
     graph = build_graph(version, catalog, seed=7, config=CFG, obs=obs).graph
     res = synthesize(version, catalog, graph, n=150, seed=3, obs=obs)
