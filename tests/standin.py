@@ -14,8 +14,9 @@ from simulator.catalog import load_catalog
 from simulator.dialects import get_dialect
 from simulator.request import SimRequest
 
-#: A MOLIT RTMS service the catalog does not list (분양권 전매 실거래).
-SILV = "https://apis.data.go.kr/1613000/RTMSDataSvcSilvTrade/getRTMSDataSvcSilvTrade"
+#: A MOLIT-shaped service path that no catalog tier lists (not even ``--catalog all``; the
+#: real 분양권 전매 service is a generated endpoint now), so it must be inferred.
+SILV = "https://apis.data.go.kr/1613000/RTMSDataSvcKopaProbeTrade/getRTMSDataSvcKopaProbeTrade"
 ROWS = [{"aptNm": f"단지{i:02d}", "dealAmount": f"{50_000 + i * 250:,}", "umdNm": "역삼동"} for i in range(23)]
 
 

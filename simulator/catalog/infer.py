@@ -78,8 +78,11 @@ def infer_endpoint(catalog: Catalog, req: SimRequest) -> Endpoint | None:
     """The endpoint inferred for ``req`` on a known host, or None (unknown host, or no
     catalogued sibling with the same path shape)."""
     siblings = [ep for ep in catalog.endpoints.values() if ep.host.lower() == req.host]
-    # Most path in common first, collections before single objects and files; then catalog order.
-    siblings.sort(key=lambda ep: (-_shared(ep.path, req.path), ep.kind != "collection"))
+    # Curated siblings first (their dialect facts are checked by hand; a generated entry's may
+    # be partial), then most path in common, collections before single objects and files;
+    # then catalog order.
+    siblings.sort(key=lambda ep: (ep.fidelity != "curated", -_shared(ep.path, req.path),
+                                  ep.kind != "collection"))
     for sib in siblings:
         template = _template(sib, req.path)
         if template is None:
