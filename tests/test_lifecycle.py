@@ -19,8 +19,10 @@ def _size(root: Path) -> int:
 
 @pytest.fixture
 def shipped_copy(tmp_path: Path) -> Store:
+    # The shipped set as it was at v0001 (26 MB, format 1): v0002 and the objects it shares
+    # bytes through are left out, so the tests below start from one version.
     root = tmp_path / "cassettes"
-    shutil.copytree(SHIPPED, root / "kopa")
+    shutil.copytree(SHIPPED / "v0001", root / "kopa" / "v0001")
     return Store(root, cache_dir=tmp_path / "cache")
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import inspect
 import itertools
 import json
+import keyword
 import re
 import threading
 from typing import Any, Callable, Mapping, Sequence
@@ -56,6 +57,28 @@ def _param_doc(p: Any) -> str:
     return desc
 
 
+def _identifiers(names: list[str]) -> dict[str, str]:
+    """Each parameter name as a Python identifier (a method signature needs one).
+
+    Most names are already identifiers; a generated endpoint's may not be
+    (``cond[BASE_DATE::EQ]`` → ``cond_BASE_DATE_EQ``). Calls map the alias back.
+    """
+    out: dict[str, str] = {}
+    taken = {"self"}
+    for name in names:
+        a = name
+        if not name.isidentifier() or keyword.iskeyword(name) or name == "self":
+            a = re.sub(r"\W+", "_", name).strip("_") or "arg"
+            if not a.isidentifier() or keyword.iskeyword(a):
+                a = f"p_{a}"
+        base, n = a, 2
+        while a in taken:
+            a, n = f"{base}_{n}", n + 1
+        taken.add(a)
+        out[name] = a
+    return out
+
+
 def tool_method(ep: Endpoint) -> Callable[..., str]:
     """A method calling ``ep`` through ``self.episode``, typed and documented from the catalog.
 
@@ -65,29 +88,33 @@ def tool_method(ep: Endpoint) -> Callable[..., str]:
     """
     params = [p for p in ep.params if p.role not in ("auth", "format")]
     params.sort(key=lambda p: not p.required)
+    alias = _identifiers([p.name for p in params])
     sig_params = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
     annotations: dict[str, Any] = {}
     for p in params:
         t: Any = _PY_TYPES[p.type]
         if p.required:
-            sig_params.append(inspect.Parameter(p.name, inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=t))
+            sig_params.append(inspect.Parameter(alias[p.name], inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                                annotation=t))
         else:
             t = t | None
-            sig_params.append(inspect.Parameter(p.name, inspect.Parameter.POSITIONAL_OR_KEYWORD,
+            sig_params.append(inspect.Parameter(alias[p.name], inspect.Parameter.POSITIONAL_OR_KEYWORD,
                                                 annotation=t, default=None))
-        annotations[p.name] = t
+        annotations[alias[p.name]] = t
     annotations["return"] = str
     names = [p.name for p in params]
+    real = {a: n for n, a in alias.items()}
     tool = ep.id
 
     def method(self: Any, *args: Any, **kwargs: Any) -> str:
+        kwargs = {real.get(k, k): v for k, v in kwargs.items()}
         kwargs.update(zip(names, args))
         return str(self._call(tool, kwargs))
 
     summary = ep.summary if not ep.summary_en else f"{ep.summary} — {ep.summary_en}"
     doc = _one_line(summary) + "\n"
     if params:
-        doc += "\nArgs:\n" + "".join(f"    {p.name}: {_param_doc(p)}\n" for p in params)
+        doc += "\nArgs:\n" + "".join(f"    {alias[p.name]}: {_param_doc(p)}\n" for p in params)
     doc += "\nReturns:\n    The platform's native response body (JSON or XML text), or an error line.\n"
     method.__name__ = method.__qualname__ = tool
     method.__doc__ = doc
