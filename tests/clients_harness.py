@@ -474,10 +474,8 @@ CALLS += [
     Call("assembly-api-client", "get_data(…, {'AGE': '22'}) with the spec cache seeded (member bills)",
          ("assembly_member_bills",), _assembly("nzmimeepazxkubdpn", {"AGE": "22"})),
     Call("ecos-reader", "EcosClient().get_statistic_search('722Y001', 'M', '202401', '202412', '0101000')",
-         ("ecos_stat_search",), _ecos_reader("get_statistic_search", "722Y001", "M", "202401", "202412", "0101000"),
-         expect="unrecorded"),
+         ("ecos_stat_search",), _ecos_reader("get_statistic_search", "722Y001", "M", "202401", "202412", "0101000")),
     Call("pyecos", "ECOS(key).fetch_series('722Y001', cycle='M', start='202401', end='202412', item_code1='0101000')",
          ("ecos_stat_search",),
-         _pyecos("fetch_series", "722Y001", cycle="M", start="202401", end="202412", item_code1="0101000"),
-         expect="unrecorded"),
+         _pyecos("fetch_series", "722Y001", cycle="M", start="202401", end="202412", item_code1="0101000")),
 ]
