@@ -70,10 +70,11 @@ def test_one_error_tree() -> None:
     assert bp.ProgramError is es.ProgramError is ProgramError and es.CallFailed is CallFailed
 
 
-def test_synthesized_edge_programs_are_validated_before_they_run(tmp_path: Path) -> None:
+def test_synthesized_edge_programs_run_through_the_one_runner(tmp_path: Path) -> None:
+    """EDGE's examples carry the JSON form of a ``simulator.tools.Program``: it validates,
+    and ``simulator.tools.run_program`` on a plain ``ToolCaller`` gives the example's answer."""
     from edge import VerifyConfig, build_graph
-    from edge.synth import PagedExecutor, canonical, synthesize, validate_program
-    from edge.synth import run_program as run_edge
+    from edge.synth import ProgramRunner, canonical, synthesize, value_of
 
     # Pinned like EDGE's own tests: four small iterations over the full tier's 2,692 tools
     # verify too few edges to synthesize from; the curated tier on v0001 is what this checks.
@@ -82,11 +83,44 @@ def test_synthesized_edge_programs_are_validated_before_they_run(tmp_path: Path)
     built = build_graph(version, catalog, seed=1, config=VerifyConfig(iterations=4, paths_per_iteration=40))
     res = synthesize(version, catalog, built.graph, n=6, seed=2, obs=built.obs)
     assert res.examples
-    ex = PagedExecutor(Resolver(version, catalog, miss="strict"))
+    caller = ToolCaller(Resolver(version, catalog, miss="strict"))
+    runner = ProgramRunner(Resolver(version, catalog, miss="strict"))
     for e in res.examples:
-        validate_program(e["gold_program"])
-        assert canonical(run_edge(e["gold_program"], ex).answer) == e["ground_truth"], e["id"]
+        prog = Program.model_validate(e["gold_program"])
+        value, outs = run_program(prog, caller.call, catalog)
+        assert canonical(value_of(prog.answer, outs)) == e["ground_truth"], e["id"]
+        assert format_answer(value) == format_answer(e["answer"]), e["id"]
+        assert canonical(runner.run(e["gold_program"]).answer) == e["ground_truth"], e["id"]
     prog = random.Random(0).choice(res.examples)["gold_program"]
     broken = {**prog, "steps": [{**prog["steps"][-1], "id": "z"}, *prog["steps"]]}
-    with pytest.raises(ProgramError, match=r"step z: .* which is not an earlier step \(available: none\)"):
-        run_edge(broken, ex)
+    with pytest.raises(ValidationError, match=r"step z: .* which is not an earlier step \(available: none\)"):
+        Program.model_validate(broken)
+    with pytest.raises(ProgramError, match=r"invalid gold program: .*step z: .* not an earlier step"):
+        runner.run(broken)
+
+
+def test_an_edge_program_and_a_bench_program_of_the_same_shape_agree() -> None:
+    """The same question written the way EDGE's sampler emits it (every page, ``where`` on
+    the reduction, a picked field as text) and the way a bench task states it (a ``filter``
+    step, the page size given) gives one answer through the one runner."""
+    from edge.synth import ProgramRunner, value_of
+
+    version = Store().open("kopa", "v0001")
+    catalog = load_catalog(tier="curated")
+    caller = ToolCaller(Resolver(version, catalog))
+    edge_like = Program.model_validate({"steps": [
+        {"id": "s1", "call": "tago_city_codes", "pages": "all"},
+        {"id": "v2", "op": "argmax", "from": "s1", "by": "citycode", "numeric": True,
+         "where": [{"field": "cityname", "op": "contains", "value": "시"}]}],
+        "answer": {"$ref": "v2", "field": "cityname"}})
+    bench_like = Program.model_validate({"steps": [
+        {"id": "c", "call": "tago_city_codes", "pages": "all", "page_size": 7},
+        {"id": "f", "op": "filter", "from": "c", "where": [{"field": "cityname", "op": "contains", "value": "시"}]},
+        {"id": "a", "op": "argmax", "from": "f", "by": "citycode"}],
+        "answer": {"$ref": "a", "field": "cityname"}})
+    got_edge, outs = run_program(edge_like, caller.call, catalog)
+    got_bench, _ = run_program(bench_like, caller.call, catalog)
+    assert got_edge and format_answer(got_edge) == format_answer(got_bench)
+    run = ProgramRunner(Resolver(version, catalog, miss="strict")).run(edge_like)
+    assert run.answer == value_of(edge_like.answer, outs) == format_answer(got_bench)
+    assert [p.tool for p in run.pages["s1"]] == ["tago_city_codes"] * len(run.pages["s1"])

@@ -9,11 +9,17 @@ param mean the same kind of thing), with a seeded ``random.Random``:
 * every value that passes between calls is chosen from the previous call's *full* result
   (all pages), by name lookup (SEQ), deterministic reduction (DRV: argmax/argmin, filter,
   top-k), a small set (FAN), a shared argument (SEM), two entities (CMP) or a threshold (COND);
-* the draft's steps are executed as they are chosen (``PagedExecutor``), so a draft that
-  meets a miss, an empty result or a too-large call is abandoned, never guessed.
+* the draft's steps are executed as they are chosen (:class:`~edge.synth.execute.ProgramRunner`,
+  the one runner of :mod:`simulator.tools`), so a draft that meets a miss, an empty result or a
+  too-large call is abandoned, never guessed.
 
-The result is a ``Draft``: the gold program, question parts for the templates, and facts
-(tools, platforms, junctions) for the summary and filters.
+The result is a ``Draft``: the gold program (a :class:`simulator.tools.Program`: call steps
+read every page, values pass as ``$ref`` expressions), question parts for the templates, and
+facts (tools, platforms, junctions) for the summary and filters. A reduction is chosen as a
+*spec* in the question parts' vocabulary (``pick``, ``argmax``, ``topk``, ``values``,
+``map_argmax``, ``cmp``, …); :meth:`Sampler.reduce` emits its program steps (``filter``,
+``argmax``, ``sort``, ``distinct``, ``group_count``, ``choose``, …) and the ``$ref``
+expression of its value.
 """
 
 from __future__ import annotations
@@ -31,7 +37,9 @@ from ..graph import EdgeGraph
 from ..observe import Observations, scalar
 from ..proposers import Binding
 from ..transforms import apply_transform
-from .execute import CallFailed, PagedExecutor, PagedResult, ProgramError
+from simulator.tools import CallStep, Cond, OpStep, PageCall, PagedResult, Program, Step, eval_expr
+
+from .execute import CallFailed, ProgramError, ProgramRunner, program_json, value_of
 from .fields import _IDLIKE, FieldMemo
 from .semantics import allowed
 
@@ -107,21 +115,27 @@ def sane_edges(graph: EdgeGraph) -> list[Binding]:
 class Draft:
     """A program under construction (steps run as they are added) and its question parts."""
 
-    steps: list[dict[str, Any]] = field(default_factory=list)
+    steps: list[Step] = field(default_factory=list)
     parts: list[dict[str, Any]] = field(default_factory=list)
     junctions: list[str] = field(default_factory=list)
     edges: list[tuple[str, str]] = field(default_factory=list)
     bound: list[str] = field(default_factory=list)
     calls: int = 0
-    answer: str = ""
+    #: The answer: a ``$ref`` expression (a list of them for a SEM pair).
+    answer: Any = None
     n: int = 0
 
     def sid(self, prefix: str) -> str:
         self.n += 1
         return f"{prefix}{self.n}"
 
-    def program(self) -> dict[str, Any]:
-        return {"steps": self.steps, "answer": self.answer}
+    def program(self) -> Program:
+        """The gold program (validated)."""
+        return Program(steps=list(self.steps), answer=self.answer)
+
+    def program_json(self) -> dict[str, Any]:
+        """The program's JSON form (what examples carry)."""
+        return program_json(self.program())
 
     def mark(self) -> tuple[int, ...]:
         """Where the draft stands (for ``rollback`` when a tentative extension fails)."""
@@ -134,10 +148,18 @@ class Draft:
         del self.steps[ns:], self.parts[np_:], self.junctions[nj:], self.edges[ne:], self.bound[nb:]
 
 
+def _ref(sid: str, **more: Any) -> dict[str, Any]:
+    return {"$ref": sid, **more}
+
+
+def _key(handle: Any) -> str:
+    return json.dumps(handle, sort_keys=True, ensure_ascii=False)
+
+
 class Sampler:
     """Builds drafts of each junction type over ``edges`` (see the module docstring)."""
 
-    def __init__(self, catalog: Catalog, edges: list[Binding], obs: Observations, ex: PagedExecutor, rng: Any) -> None:
+    def __init__(self, catalog: Catalog, edges: list[Binding], obs: Observations, ex: ProgramRunner, rng: Any) -> None:
         self.catalog, self.edges, self.obs, self.ex, self.rng = catalog, edges, obs, ex, rng
         self.out: dict[str, list[Binding]] = {}
         self.inn: dict[str, list[Binding]] = {}
@@ -149,7 +171,7 @@ class Sampler:
         self.made: Counter[str] = Counter()
         #: Constant calls (tool + args) found over the budget: never started again.
         self.too_big: set[str] = set()
-        self._full: PagedExecutor | None = None
+        self._full: ProgramRunner | None = None
         self._fs_cache: dict[tuple[str, str, str], list[str]] = {}
         #: Set while a FAN or CMP chain is built: its start must be a multi-record list.
         self.want_set = False
@@ -169,15 +191,15 @@ class Sampler:
         p = self.catalog.endpoint(tool).param(name)
         return p is not None and p.role in ("filter", "plain")
 
-    def fits_budget(self, res: PagedResult) -> bool:
-        """Whether every page of ``res`` fits one tool message (``TOOL_MESSAGE_BUDGET``)."""
+    def fits_budget(self, pages: list[PageCall]) -> bool:
+        """Whether every page request fits one tool message (``TOOL_MESSAGE_BUDGET``)."""
         from simulator.tools.observation import observation_text
 
         from .writers import TOOL_MESSAGE_BUDGET, _caller
 
         caller = _caller(self.ex)
         total = 0
-        for page in res.pages:
+        for page in pages:
             n = len(observation_text(caller.call(page.tool, page.args), TOOL_MESSAGE_BUDGET + 1))
             total += n
             if n > TOOL_MESSAGE_BUDGET:
@@ -196,11 +218,14 @@ class Sampler:
         if not names or not any(not f for f in self._filters.get(tool, [])):
             return None
         if self._full is None:
-            self._full = PagedExecutor(self.ex.resolver)  # the table itself, in large pages
+            self._full = ProgramRunner(self.ex.resolver)  # the table itself, in large pages
         try:
-            full = self._full.call(tool, {})
-        except CallFailed:
+            got, _pages = self._full.step(CallStep(id="t", call=tool, pages="all"), {})
+        except ProgramError:
             return None
+        if not got:
+            return None
+        full = PagedResult(tool, {}, got, len(got), [])
         fr = self.fields.roles(tool, full.records)
         labs = [n for n in names if n in fr.label]
         if not labs:
@@ -272,41 +297,118 @@ class Sampler:
     # ---- execution helpers -------------------------------------------------------------
     def call(self, d: Draft, tool: str, args: dict[str, str], bind: dict[str, Any] | None = None,
              each: dict[str, Any] | None = None, guard: dict[str, Any] | None = None) -> tuple[str, Any]:
+        """Add and execute a call step (every page) of ``tool``: constant ``args``, ``bind``
+        (param → ``{"ref": value expression, "transform": …}``), a fan-out ``each`` (``ref``,
+        ``param``, ``transform``) and a COND ``guard``. A call that fails, answers nothing or
+        is over the message budget raises ``CallFailed``; a guarded call that does not run
+        is added unexecuted. Returns the step id and its result (a ``PagedResult``; records
+        of a fan-out carry ``_item``)."""
         sid = d.sid("s")
-        step: dict[str, Any] = {"id": sid, "op": "call", "tool": tool, "args": dict(sorted(args.items()))}
-        if bind:
-            step["bind"] = bind
+        full: dict[str, Any] = dict(sorted(args.items()))
+        for param, b in (bind or {}).items():
+            full[param] = {**b["ref"], "transform": b["transform"]} if b.get("transform") else b["ref"]
         if each:
-            step["each"] = each
-        if guard:
-            step["if"] = guard
-        from .execute import _call_step
-
-        values = self._values(d)
+            full[each["param"]] = {"$item": None, **({"transform": each["transform"]} if each.get("transform") else {})}
+        step = CallStep(id=sid, call=tool, args=dict(sorted(full.items())), pages="all",
+                        foreach=each["ref"] if each else None, when=_cond(guard))
         key = tool + json.dumps(args, sort_keys=True, ensure_ascii=False)
         if key in self.too_big:
             raise CallFailed(f"{tool}: over the tool-message budget")
-        res = _call_step(step, values, self.ex)
-        for r in ([res] if isinstance(res, PagedResult) else [x for _v, x in res]):
-            if not self.fits_budget(r):
-                if not bind and not each:
-                    self.too_big.add(key)
-                raise CallFailed(f"{tool}: over the tool-message budget")
+        values = self._values(d)
+        if step.when is not None and not _holds(step.when, values):
+            d.steps.append(step)  # a branch not taken on this version: kept, not run
+            self._cache[sid] = []
+            return sid, PagedResult(tool, dict(args), [], 0, [])
+        recs, pages = self.ex.step(step, values)
+        items = [str(x) for x in eval_expr(each["ref"], values)] if each else [""]
+        have = {str(r.get("_item")) for r in recs} if each else ({""} if recs else set())
+        if any(i not in have for i in items):
+            raise CallFailed(f"{tool}: empty result")
+        if not self.fits_budget(pages):
+            if not bind and not each:
+                self.too_big.add(key)
+            raise CallFailed(f"{tool}: over the tool-message budget")
         d.steps.append(step)
-        d.calls += len(res) if isinstance(res, list) else 1
-        self._cache[sid] = res
-        return sid, res
+        d.calls += len(items) if each else 1
+        self._cache[sid] = recs
+        return sid, PagedResult(tool, dict(args), recs, len(recs), pages)
 
-    def reduce(self, d: Draft, step: dict[str, Any]) -> Any:
-        from .execute import _reduce
+    def reduce(self, d: Draft, spec: dict[str, Any]) -> tuple[Any, Any]:
+        """Emit the program steps of reduction ``spec`` and run them; returns the ``$ref``
+        expression of its value and the value (``ProgramError`` when it has none)."""
+        steps, handle = self._compile(d, spec)
+        env = self._values(d)
+        for st in steps:
+            env[st.id] = self._cache[st.id] = self.ex.step(st, env)[0]
+        v = value_of(handle, env)
+        d.steps.extend(steps)
+        if spec["op"] in ("pick", "argmax", "argmin") and "field" in spec:
+            self._picks[_key(handle)] = handle
+        return handle, v
 
-        step = {"id": d.sid("v"), **step}
-        v = _reduce({k: x for k, x in step.items() if k != "if"}, self._values(d))
-        d.steps.append(step)
-        self._cache[step["id"]] = v
-        if step["op"] in ("pick", "argmax", "argmin") and "field" in step:
-            self._picks[step["id"]] = {k: x for k, x in step.items() if k not in ("id", "if")}
-        return step["id"], v
+    def try_reduce(self, d: Draft, spec: dict[str, Any]) -> Any:
+        """The value of ``spec`` on the draft so far, adding nothing (``ProgramError`` when none)."""
+        steps, handle = self._compile(Draft(n=d.n), spec)
+        env = self._values(d)
+        for st in steps:
+            env[st.id] = self.ex.step(st, env)[0]
+        return value_of(handle, env)
+
+    def _compile(self, d: Draft, spec: dict[str, Any]) -> tuple[list[Step], Any]:  # noqa: C901 - one op table
+        """Program steps and value expression of a reduction spec (see the module docstring)."""
+        op = spec["op"]
+        when = _cond(spec.get("if"))
+        base = {"when": when} if when is not None else {}
+        w = spec.get("where")
+        where = [{"field": w["field"], "op": w.get("op", "eq"), "value": w["value"]}] if w else []
+        src = spec.get("from")
+        out: list[Step] = []
+
+        def add(**kw: Any) -> str:
+            sid = d.sid("v")
+            out.append(OpStep.model_validate({"id": sid, **base, **kw}))
+            return sid
+
+        if op == "pick":
+            if where:
+                return out, _ref(add(op="filter", **{"from": src}, where=where), field=spec["field"], pick="first")
+            return out, _ref(src, field=spec["field"], pick="first")
+        if op in ("argmax", "argmin"):
+            a = add(op=op, **{"from": src}, by=spec["key"], numeric=True, where=where)
+            return out, _ref(a, field=spec["field"])
+        if op == "count":
+            return out, _ref(add(op="count", **{"from": src}, where=where))
+        if op == "distinct_count":
+            dd = add(op="distinct", **{"from": src}, field=spec["field"], where=where)
+            return out, _ref(add(op="count", **{"from": dd}))
+        if op in ("sum", "mean", "max", "min"):
+            return out, _ref(add(op=op, **{"from": src}, field=spec["key"], where=where, round=2 if op == "mean" else 4))
+        if op == "topk":
+            srt = add(op="sort", **{"from": src}, by=spec["key"], desc=True, numeric=True, top=int(spec["k"]), where=where)
+            return out, _ref(srt, field=spec["field"])
+        if op == "values":
+            return out, _ref(add(op="distinct", **{"from": src}, field=spec["field"], where=where))
+        if op == "map_sum":
+            return out, _ref(add(op="count", **{"from": src}, where=where))
+        if op in ("map_argmax", "map_argmin"):
+            g = add(op="group_count", **{"from": src}, by="_item", keys=spec["keys"], where=where)
+            best = add(op=op[4:], **{"from": g}, by="count", numeric=True)
+            lab = spec.get("label")
+            if not lab:
+                return out, _ref(best, field="key")
+            f = add(op="filter", **{"from": lab["from"]},
+                    where=[{"field": lab["key"], "op": "eq", "value": _ref(best, field="key")}])
+            return out, _ref(f, field=lab["field"], pick="first")
+        if op == "cmp":
+            la, lb = spec["labels"]
+            return out, _ref(add(op="choose", test={"left": spec["a"], "op": "gt", "right": spec["b"]}, a=la, b=lb))
+        if op == "pair":
+            return out, list(spec["refs"])
+        if op == "choose":
+            t = spec["test"]
+            return out, _ref(add(op="choose", test={"left": t["ref"], "op": "ge", "right": t["gte"]},
+                                 a=spec["then"], b=spec["else"]))
+        raise ProgramError(f"reduction op={op!r} is unknown")
 
     def bind_args(self, d: Draft, b: Binding, vid: str, v: str,
                   guard: dict[str, Any] | None = None) -> tuple[dict[str, str], dict[str, Any]]:
@@ -320,36 +422,35 @@ class Sampler:
         """
         value = apply_transform(v, b.transform)
         bind: dict[str, Any] = {b.target_param: {"ref": vid, "transform": b.transform}}
-        spec = self._picks.get(vid)
-        co: dict[str, tuple[str, str]] = {}
+        spec = self._picks.get(_key(vid))
+        co: dict[str, tuple[Any, str]] = {}
         if spec is not None:
             fields = {f.name for f in self.catalog.endpoint(b.source_tool).fields}
             keys = sorted({k for f in self._filters.get(b.target_tool, []) for k in f
                            if k != b.target_param and self._arg_ok(b.target_tool, k)})
             for p in keys:
                 if p in fields and p != spec["field"]:
-                    had = self._co.get((vid, p))
-                    if had is not None and any(s["id"] == had[0] for s in d.steps):
-                        co[p] = had  # a SEM pair's second call reuses the first's pick
-                        continue
-                    st = {**spec, "field": p, **({"if": guard} if guard else {})}
-                    cid, cv = self.reduce(d, st)
-                    if cv in (None, ""):
-                        raise CallFailed(f"{b.source_tool}: no {p} in the picked record")
-                    co[p] = self._co[(vid, p)] = (cid, str(cv))
+                    # the same record's other field: the same expression, another field
+                    cref = {**spec, "field": p}
+                    try:
+                        cv = value_of(cref, self._values(d))
+                    except ProgramError:
+                        raise CallFailed(f"{b.source_tool}: no {p} in the picked record") from None
+                    co[p] = (cref, cv)
         args = self.target_args(b, value, {p: cv for p, (_c, cv) in co.items()})
-        for p, (cid, _cv) in co.items():
-            bind[p] = {"ref": cid, "transform": ""}
+        for p, (cref, _cv) in co.items():
+            bind[p] = {"ref": cref, "transform": ""}
             args.pop(p, None)
         return args, bind
 
     @staticmethod
     def _consts(d: Draft) -> set[str]:
         """Every constant argument value of the draft's calls so far (what the question states)."""
-        return {str(v) for s in d.steps if s.get("op") == "call" for v in s.get("args", {}).values()}
+        return {str(v) for s in d.steps if isinstance(s, CallStep) for v in s.args.values()
+                if not isinstance(v, dict)}
 
     def _values(self, d: Draft) -> dict[str, Any]:
-        return {s["id"]: self._cache[s["id"]] for s in d.steps if s["id"] in self._cache}
+        return {s.id: self._cache[s.id] for s in d.steps if s.id in self._cache}
 
     _cache: dict[str, Any]
 
@@ -461,7 +562,7 @@ class Sampler:
             vid, v = self.reduce(d, st)
         except ProgramError:
             return False
-        if v in (None, "", []):
+        if v in (None, "", []) or isinstance(v, float) and v != v:
             return False
         d.answer = vid
         d.parts.append({"kind": "final", "tool": tool, **{k: v2 for k, v2 in st.items() if k not in ("from",)},
@@ -579,7 +680,7 @@ class Sampler:
         sid, res = self.hop(d, main, *p)
         # extend forward while calls remain (SEQ hops by name or reduction)
         here = main.target_tool
-        seen = {s["tool"] for s in d.steps if s["op"] == "call"}
+        seen = {s.call for s in d.steps if isinstance(s, CallStep)}
         while d.calls < length:
             nxt = [b for b in self.out.get(here, []) if b.target_tool not in seen]
             if not nxt:
@@ -655,10 +756,8 @@ class Sampler:
             return None
 
         def ok(st: dict[str, Any]) -> bool:
-            from .execute import _reduce
-
             try:
-                vals = _reduce(st, {sid: res})
+                vals = self.try_reduce(d, st)
             except ProgramError:
                 return False
             return (isinstance(vals, list) and lo <= len(set(vals)) == len(vals) <= hi
@@ -687,15 +786,16 @@ class Sampler:
         d.junctions.append("FAN")
         fr = self.fields.roles(main.source_tool, res.records)
         op = self.rng.choice(("map_sum", "map_argmax", "map_argmin"))
-        sizes = {len(r.records) for _v, r in m} if isinstance(m, list) else set()
+        per = Counter(str(r.get("_item")) for r in m.records)
+        sizes = {per[str(v)] for v in vals}
         if len(sizes) == 1:
             op = "map_sum"  # every branch the same size: "which has most" would be a tie
-        red: dict[str, Any] = {"op": op, "from": sid2}
+        red: dict[str, Any] = {"op": op, "from": sid2, **({"keys": vid} if op != "map_sum" else {})}
         if op != "map_sum" and fr.label:
             red["label"] = {"from": sid, "key": main.source_field, "field": fr.label[0]}
         rid, ans = self.reduce(d, red)
         d.answer = rid
-        d.parts.append({"kind": "fan", "tool": main.source_tool, "set": {k: v for k, v in st.items() if k != "from"},
+        d.parts.append({"kind": "fan", "tool": main.source_tool, "set": {k: v for k, v in st.items() if k not in ("from", "keys")},
                         "target": main.target_tool, "args": args, "param": main.target_param, "n": len(vals),
                         "records": len(res.records), "pages": len(res.pages)})
         d.parts.append({"kind": "final_map", "tool": main.target_tool, "op": op, "label": ({**red["label"], "from_tool": main.source_tool} if red.get("label") else None)})
@@ -740,7 +840,7 @@ class Sampler:
             cid, _ = self.reduce(d, st)
             ids.append(cid)
             metrics.append({k: x for k, x in st.items() if k != "from"})
-        pid, _ = self.reduce(d, {"op": "pair", "refs": ids})
+        pid, _ = self.reduce(d, {"op": "pair", "refs": ids})  # the answer: both values
         d.answer = pid
         d.parts.append({"kind": "sem", "tool": b1.source_tool,
                         "calls": [(b.target_tool, a, b.target_param) for _s, _r, b, a in outs], "metrics": metrics})
@@ -802,12 +902,14 @@ class Sampler:
         nums = [n for n in fr.numbers_for(op) if n in other]
         if nums and self.rng.random() < 0.5:
             metric = {"op": op, "key": self.rng.choice(nums)}
+        got = []
         for s, _r, _a in results:
-            mid, _ = self.reduce(d, {**metric, "from": s})
+            mid, mv = self.reduce(d, {**metric, "from": s})
             metric_ids.append(mid)
-        cid, ans = self.reduce(d, {"op": "cmp", "a": metric_ids[0], "b": metric_ids[1], "labels": names})
-        if ans == "같음":
+            got.append(mv)
+        if got[0] == got[1]:
             return None  # a tie answers nothing about the comparison
+        cid, ans = self.reduce(d, {"op": "cmp", "a": metric_ids[0], "b": metric_ids[1], "labels": names})
         d.answer = cid
         d.junctions.append("CMP")
         d.parts.append({"kind": "cmp", "tool": main.source_tool, "label": lab, "names": names, "target": main.target_tool,
@@ -835,25 +937,20 @@ class Sampler:
         k = max(1, m + self.rng.choice((-2, -1, 0, 1, 3)) if m > 3 else m + self.rng.choice((0, 1)))
         guard = {"ref": mid, "gte": k}
         then_ok = m >= k
+        n_steps = len(d.steps)
         p2 = self.pick(d, sid1, r1, b2)
         if p2 is None:
             return None
-        d.steps[-1]["if"] = guard
+        when = _cond(guard)
+        for i in range(n_steps, len(d.steps)):  # the then-branch's pick runs only on that branch
+            d.steps[i] = d.steps[i].model_copy(update={"when": when})
         args, bind = self.bind_args(d, b2, p2[0], p2[1], guard=guard)
+        # The branch not taken on this version stays in the program (guarded, not run):
+        # another version may take it.
+        s2, _r2 = self.call(d, b2.target_tool, args, bind=bind, guard=guard)
         if then_ok:
-            s2, _r2 = self.call(d, b2.target_tool, args, bind=bind, guard=guard)
             d.bound.append(p2[1])
-            tid, _ = self.reduce(d, {"op": "count", "from": s2, "if": guard})
-        else:
-            # The branch not taken on this version stays in the program (guarded, not run):
-            # another version may take it.
-            s2 = d.sid("s")
-            d.steps.append({"id": s2, "op": "call", "tool": b2.target_tool, "args": dict(sorted(args.items())),
-                            "bind": bind, "if": guard})
-            self._cache[s2] = None
-            tid = d.sid("v")
-            d.steps.append({"id": tid, "op": "count", "from": s2, "if": guard})
-            self._cache[tid] = None
+        tid, _ = self.reduce(d, {"op": "count", "from": s2, "if": guard})
         d.edges.append((b2.source_tool, b2.target_tool))
         then_part = {"target": b2.target_tool, "args": args, "param": b2.target_param, "taken": then_ok}
         cid, ans = self.reduce(d, {"op": "choose", "test": {"ref": mid, "gte": k}, "then": tid, "else": mid})
@@ -862,3 +959,17 @@ class Sampler:
         d.parts.append({"kind": "cond", "tool": main.target_tool, "k": k, "then": then_part,
                         "then_pick": next(x for x in reversed(d.parts) if x["kind"].startswith("pick"))})
         return d
+
+
+def _cond(guard: dict[str, Any] | None) -> Cond | None:
+    """A COND guard (``{"ref": expression, "gte": k}``) as the program's ``when``."""
+    if not guard:
+        return None
+    return Cond(left=guard["ref"], op="ge", right=guard["gte"])
+
+
+def _holds(cond: Cond, values: dict[str, Any]) -> bool:
+    from simulator.tools import compare
+
+    return compare(eval_expr(cond.left, values), cond.op, eval_expr(cond.right, values))
+

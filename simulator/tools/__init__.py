@@ -43,6 +43,7 @@ from .runner import (
     num,
     run_op,
     run_program,
+    run_step,
 )
 
 __all__ = [
@@ -85,4 +86,5 @@ __all__ = [
     "request_params",
     "run_op",
     "run_program",
+    "run_step",
 ]
