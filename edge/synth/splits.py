@@ -27,14 +27,12 @@ def _program_edges(prog: Any) -> set[tuple[str, str]]:
     none for a row without a valid program."""
     from pydantic import ValidationError
 
-    from simulator.tools import Program
+    from simulator.tools import Program, program_edges
 
     try:
-        p = prog if isinstance(prog, Program) else Program.model_validate(prog)
+        return program_edges(prog if isinstance(prog, Program) else Program.model_validate(prog))
     except (ValidationError, TypeError):
         return set()
-    return {(p.step(a).call, c.call) for c in p.calls() for a in p.call_ancestors(c)  # type: ignore[union-attr]
-            if p.step(a).call != c.call}  # type: ignore[union-attr]
 
 
 def load_task_edges(path: Path) -> tuple[set[tuple[str, str]], list[str]]:

@@ -41,6 +41,7 @@ __all__ = [
     "Program",
     "Step",
     "Where",
+    "program_edges",
     "program_shape",
     "refs_in",
 ]
@@ -283,6 +284,33 @@ def _has_item(expr: Any) -> bool:
     if isinstance(expr, list):
         return any(_has_item(v) for v in expr)
     return False
+
+
+def _data_refs(step: Step) -> list[str]:
+    """Step ids whose *data* a step reads (a call's args and fan-out; all inputs of an op but
+    its ``when``)."""
+    if isinstance(step, CallStep):
+        return refs_in(step.args) + refs_in(step.foreach)
+    out = [v for v in (step.from_, step.with_) if v is not None] + list(step.steps or [])
+    out += refs_in([w.value for w in step.where]) + refs_in(step.a) + refs_in(step.b) + refs_in(step.keys)
+    if step.test is not None:
+        out += refs_in([step.test.left, step.test.right])
+    return out
+
+
+def program_edges(p: Program) -> set[tuple[str, str]]:
+    """Consecutive data-flow tool pairs ``(a, b)``: call ``b`` reads data that came from call
+    ``a`` through op steps only (self-pairs left out). KOPA-Bench's and EDGE's audits."""
+    by_id = {s.id: s for s in p.steps}
+    memo: dict[str, set[str]] = {}
+
+    def origins(sid: str) -> set[str]:
+        if sid not in memo:
+            s = by_id[sid]
+            memo[sid] = {s.call} if isinstance(s, CallStep) else {t for r in _data_refs(s) for t in origins(r)}
+        return memo[sid]
+
+    return {(a, s.call) for s in p.calls() for r in _data_refs(s) for a in origins(r) if a != s.call}
 
 
 def program_shape(p: Program) -> str:
