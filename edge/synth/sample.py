@@ -30,7 +30,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from simulator import Catalog
+from simulator import BoundedCache, Catalog
 
 from ..cardinality import FAN_MAX, cardinality_of
 from ..graph import EdgeGraph
@@ -177,6 +177,8 @@ class Sampler:
         self.want_set = False
         #: Columns and field roles of the call results this sampler reads.
         self.fields = FieldMemo(catalog)
+        #: Call results by their page requests (one list per distinct call: see ``_stable``).
+        self._results: BoundedCache[str, list[dict[str, Any]]] = BoundedCache(4096)
 
     # ---- graph facts -----------------------------------------------------------------
     def is_lookup(self, tool: str) -> bool:
@@ -220,9 +222,10 @@ class Sampler:
         if self._full is None:
             self._full = ProgramRunner(self.ex.resolver)  # the table itself, in large pages
         try:
-            got, _pages = self._full.step(CallStep(id="t", call=tool, pages="all"), {})
+            got, pages = self._full.step(CallStep(id="t", call=tool, pages="all"), {})
         except ProgramError:
             return None
+        got = self._stable(got, pages)
         if not got:
             return None
         full = PagedResult(tool, {}, got, len(got), [])
@@ -295,6 +298,16 @@ class Sampler:
         return apply_transform(raw, b.transform) in rec
 
     # ---- execution helpers -------------------------------------------------------------
+    def _stable(self, recs: list[dict[str, Any]], pages: list[PageCall]) -> list[dict[str, Any]]:
+        """The records list an identical call (the same page requests) returned before, so the
+        field memo (keyed by a result's identity) knows it again."""
+        key = json.dumps([(p.tool, p.args) for p in pages], sort_keys=True, ensure_ascii=False)
+        hit = self._results.get(key)
+        if hit is not None and len(hit) == len(recs):
+            return hit
+        self._results.put(key, recs)
+        return recs
+
     def call(self, d: Draft, tool: str, args: dict[str, str], bind: dict[str, Any] | None = None,
              each: dict[str, Any] | None = None, guard: dict[str, Any] | None = None) -> tuple[str, Any]:
         """Add and execute a call step (every page) of ``tool``: constant ``args``, ``bind``
@@ -320,6 +333,8 @@ class Sampler:
             self._cache[sid] = []
             return sid, PagedResult(tool, dict(args), [], 0, [])
         recs, pages = self.ex.step(step, values)
+        if not each:  # a fan-out's records carry their items: not shared by page requests alone
+            recs = self._stable(recs, pages)
         items = [str(x) for x in eval_expr(each["ref"], values)] if each else [""]
         have = {str(r.get("_item")) for r in recs} if each else ({""} if recs else set())
         if any(i not in have for i in items):
