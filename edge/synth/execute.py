@@ -156,4 +156,5 @@ def _validated(program: Mapping[str, Any]) -> Program:
         return Program.model_validate(program)
     except ValidationError as exc:
         first = exc.errors()[0]
-        raise ProgramError(f"invalid gold program: {first['msg']}") from None
+        where = ".".join(str(x) for x in first["loc"])
+        raise ProgramError(f"invalid gold program: {where + ': ' if where else ''}{first['msg']}") from None
