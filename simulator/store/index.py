@@ -403,6 +403,12 @@ class Index:
             )
         return [(r[0], r[1]) for r in rows]
 
+    def uncatalogued_hosts(self) -> list[str]:
+        """The hosts of recorded exchanges that match no catalog endpoint (recorded exactly)."""
+        rows = self._conn().execute("SELECT DISTINCT request FROM interactions WHERE endpoint IS NULL")
+        hosts = {r[0].split(" ", 1)[-1].split("/", 1)[0].split(":", 1)[0].lower() for r in rows}
+        return sorted(h for h in hosts if h)
+
     def close(self) -> None:
         conn = getattr(self._local, "conn", None)
         if conn is not None:
