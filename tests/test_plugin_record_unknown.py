@@ -42,20 +42,26 @@ def test_replays(kopa_client):
 '''
 
 
-@pytest.mark.integration
-def test_unknown_endpoints_record_and_replay(pytester: pytest.Pytester, tmp_path: Path) -> None:
-    root = tmp_path / "cass"
+def _record_against_the_standin(pytester: pytest.Pytester, root: Path, source: str) -> pytest.RunResult:
+    """An empty set ``mine`` at ``root``; one inner session records ``source`` into it."""
     VersionBuilder(Store(root), "mine", load_catalog(), parent=None).publish(
         recorded_at="2026-01-01T00:00:00Z", source="test"
     )
     with serve_in_thread(StandIn()) as base:
-        pytester.makepyfile(test_rec=RECORDING.format(silv=SILV))
+        pytester.makepyfile(test_rec=source)
         result = pytester.runpytest_subprocess(
             "-q", *FAST, "--kopa-record-mode=new_episodes",
             f"--kopa-cassettes={root}", "--kopa-set=mine", f"--kopa-upstream={base}",
         )
-        result.assert_outcomes(passed=1)
-        result.stdout.fnmatch_lines(["*kopa-sim: published mine@v0002*"])
+    result.assert_outcomes(passed=1)
+    return result
+
+
+@pytest.mark.integration
+def test_unknown_endpoints_record_and_replay(pytester: pytest.Pytester, tmp_path: Path) -> None:
+    root = tmp_path / "cass"
+    result = _record_against_the_standin(pytester, root, RECORDING.format(silv=SILV))
+    result.stdout.fnmatch_lines(["*kopa-sim: published mine@v0002*"])
     pytester.makepyfile(test_rec=REPLAY.format(silv=SILV))
     result = pytester.runpytest_subprocess("-q", *FAST, f"--kopa-cassettes={root}", "--kopa-set=mine")
     result.assert_outcomes(passed=1)
@@ -91,21 +97,13 @@ def test_hosts_outside_the_catalog_platforms_record_and_replay_exactly(
     pytester: pytest.Pytester, tmp_path: Path
 ) -> None:
     root = tmp_path / "cass"
-    VersionBuilder(Store(root), "mine", load_catalog(), parent=None).publish(
-        recorded_at="2026-01-01T00:00:00Z", source="test"
-    )
-    with serve_in_thread(StandIn()) as base:
-        pytester.makepyfile(test_other=OTHER_RECORDING)
-        result = pytester.runpytest_subprocess(
-            "-q", *FAST, "--kopa-record-mode=new_episodes",
-            f"--kopa-cassettes={root}", "--kopa-set=mine", f"--kopa-upstream={base}",
-        )
-        result.assert_outcomes(passed=1)
-        result.stdout.fnmatch_lines(["*kopa-sim: published mine@v0002*2 interaction(s)*"])
-        result.stdout.no_fnmatch_line("*not recorded*")
+    result = _record_against_the_standin(pytester, root, OTHER_RECORDING)
+    result.stdout.fnmatch_lines(["*kopa-sim: published mine@v0002*2 interaction(s)*"])
+    result.stdout.no_fnmatch_line("*not recorded*")
+    result.stdout.no_fnmatch_line("*warning*")
     v = Store(root).open("mine", "v0002")
     assert v.index.uncatalogued_hosts() == ["api.example.org", "data.example.net"]
-    pytester.makepyfile(test_other=OTHER_REPLAY)
+    pytester.makepyfile(test_rec=OTHER_REPLAY)
     # replay: no upstream, the network blocked (the plugin's default in replay)
     result = pytester.runpytest_subprocess("-q", *FAST, f"--kopa-cassettes={root}", "--kopa-set=mine")
     result.assert_outcomes(passed=1)

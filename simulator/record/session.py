@@ -198,19 +198,10 @@ def _keep(pairs: list[Any], nodeid: str, bucket: RecordBucket, catalog: Catalog,
             key = match.params.get(p.name) or key
         if key:
             bucket.secrets.add(key)
-        bucket.calls += 1
         problem = native_error(ep, resp)
-        if problem is not None:
-            bucket.failed += 1
-            if not bucket.keep_errors:
-                bucket.warnings.append(
-                    f"{nodeid}: {ep.id} answered {problem}; not published (check the key: the "
-                    "sandbox takes sandbox-<platform>; --kopa-keep-errors keeps error answers)"
-                )
-                continue
-        if bucket.mode == "new_episodes" and parent is not None and _parent_answers(parent, req):
+        hint = "check the key: the sandbox takes sandbox-<platform>; "
+        if not _admit(bucket, nodeid, req, resp, parent, ep.id, problem, hint):
             continue
-        bucket.exchanges.append((req, resp))
         if problem is None and ep.kind == "collection" and ep.params_with_role(
             "page", "page_size", "range_start", "range_end"
         ):
@@ -221,18 +212,29 @@ def _keep(pairs: list[Any], nodeid: str, bucket: RecordBucket, catalog: Catalog,
 
 def _keep_exact(req: SimRequest, resp: SimResponse, nodeid: str, bucket: RecordBucket, parent: Any) -> None:
     """A host no catalog platform has: the exchange is kept as it was, like vcrpy."""
+    problem = f"HTTP {resp.status}" if resp.status >= 400 else None
+    _admit(bucket, nodeid, req, resp, parent, f"{req.method} {req.host}{req.path}", problem, "")
+
+
+def _admit(
+    bucket: RecordBucket, nodeid: str, req: SimRequest, resp: SimResponse, parent: Any,
+    what: str, problem: str | None, hint: str,
+) -> bool:
+    """Count one call and keep it; False when it is not kept (an error answer, unless
+    ``keep_errors``; in ``new_episodes``, what the parent already answers)."""
     bucket.calls += 1
-    if resp.status >= 400:
+    if problem is not None:
         bucket.failed += 1
         if not bucket.keep_errors:
             bucket.warnings.append(
-                f"{nodeid}: {req.method} {req.host}{req.path} answered HTTP {resp.status}; not "
-                "published (--kopa-keep-errors keeps error answers)"
+                f"{nodeid}: {what} answered {problem}; not published ({hint}--kopa-keep-errors "
+                "keeps error answers)"
             )
-            return
+            return False
     if bucket.mode == "new_episodes" and parent is not None and _parent_answers(parent, req):
-        return
+        return False
     bucket.exchanges.append((req, resp))
+    return True
 
 
 def _record_collections(touched: list[Any], bucket: RecordBucket, catalog: Catalog, parent: Any) -> None:
