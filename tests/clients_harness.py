@@ -223,7 +223,9 @@ def _urls(module: str, host: str) -> set[tuple[str, str]]:
         path = re.sub(r"\.(json|xml)$|\.\{[^}]*\}$", "", m.group(1))
         if path.rstrip("/").count("/") >= 2:
             out.add((host, path.rstrip("/")))
-    return out
+    # a base URL the library appends operation names to (``.../sdsc2`` + ``/storeOne``) is
+    # no endpoint of its own
+    return {(h, p) for h, p in out if not any(q.startswith(p + "/") for _h, q in out)}
 
 
 def _names(module: str, host: str, prefix: str, pattern: str) -> set[tuple[str, str]]:
