@@ -289,6 +289,7 @@ class Verifier:
     untestable: int = 0
     _answerable: dict[str, list[str]] = field(default_factory=dict)
     _filters: dict[str, list[dict[str, str]]] = field(default_factory=dict)
+    _by_value: dict[tuple[str, str], dict[str, list[dict[str, str]]]] = field(default_factory=dict)
 
     def _start_values(self, b: Binding) -> list[str]:
         vals = self.obs.values(b.source_tool, b.source_field)
@@ -305,7 +306,16 @@ class Verifier:
         if recorded is None:
             recorded = sorted(self.obs.filters.get(b.target_tool, []), key=lambda d: json.dumps(d, sort_keys=True))
             self._filters[b.target_tool] = recorded
-        params: dict[str, str] = dict(self.rng.choice(recorded)) if recorded else {}
+        # A call recorded with this very value, when there is one: its other params belong with
+        # it (a school code goes with its office code, a stop id with its city).
+        by_value = self._by_value.get((b.target_tool, b.target_param))
+        if by_value is None:
+            by_value = self._by_value[(b.target_tool, b.target_param)] = {}
+            for f in recorded:
+                if b.target_param in f:
+                    by_value.setdefault(f[b.target_param], []).append(f)
+        pool = by_value.get(value) or recorded
+        params: dict[str, str] = dict(self.rng.choice(pool)) if pool else {}
         for p in ep.params:
             if p.required and p.name not in params and p.role in ("filter", "plain"):
                 fill = p.default or p.example
