@@ -196,8 +196,10 @@ class OpenAIAgent:
                 r = self._client.post(f"{self.base_url}/chat/completions", json=payload)
                 if r.status_code == 429 or r.status_code >= 500:
                     last = RuntimeError(f"HTTP {r.status_code}: {r.text[:200]}")
+                elif r.status_code >= 400:  # the request itself is wrong: retrying won't help
+                    raise RuntimeError(f"chat completions refused the request: HTTP {r.status_code}: "
+                                       f"{r.text[:300]}")
                 else:
-                    r.raise_for_status()
                     return dict(r.json())
             except (httpx.TransportError, ValueError) as exc:
                 last = exc
