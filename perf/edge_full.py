@@ -2,15 +2,17 @@
 
 One process, one set of proposals, three verification runs side by side:
 
-* **before, default budget** — the loop as it was: every proposal may start a path (most
-  can only miss offline), every call executed afresh, the query tier decoding its full
+* **before, default budget** — the loop as it was (``OldVerifier``): every proposal may start
+  a path (most can only miss offline), a value goes with the params of any recorded call of
+  the target (often another city's or school's: a miss), every call executed afresh, the query tier decoding its full
   collection on every call, ``iterations × paths`` path starts (``VerifyConfig``'s defaults);
 * **before, one start per proposal** — the same loop given enough paths for every proposal to
   start one (``ceil(proposals / iterations)`` per iteration): what it takes the old loop to
   try every edge;
 * **after** — the loop as it is: proposals no offline call can decide are left unverified
   without a call (``SimExecutor.answerable``), paths grow with the testable edges
-  (``paths_per_edge``), classified results memoised per (tool, args), the query tier keeping
+  (``paths_per_edge``), a value goes with the call recorded with it, classified results
+  memoised per (tool, args), the query tier keeping
   decoded collections with equality indexes (``Resolver(query_records_kept=...)``).
 
 Run it (writes ``results/edge_full.json`` and the edge_full section of ``RESULTS.md``)::
@@ -21,6 +23,7 @@ Run it (writes ``results/edge_full.json`` and the edge_full section of ``RESULTS
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import random
@@ -28,28 +31,36 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from perf._common import base_parser, machine, now_utc, section_markers, write_results
-from edge import Binding, CallResult, EdgeState, Observations, OfflineProposer, SimExecutor, Verifier, VerifyConfig
+from edge import Binding, EdgeState, Observations, OfflineProposer, SimExecutor, Verifier, VerifyConfig
 from simulator import Catalog, Resolver, Store, Version, load_catalog
 
-__all__ = ["SECTION_BEGIN", "SECTION_END", "main", "render_markdown", "run"]
+__all__ = ["SECTION_BEGIN", "SECTION_END", "OldVerifier", "main", "render_markdown", "run", "verify_once"]
 
 SECTION_BEGIN, SECTION_END = section_markers("edge_full")
 
 
-@dataclass
-class _CallsOnly:
-    """An executor offering ``call`` alone: the verifier cannot ask what is answerable."""
+class OldVerifier(Verifier):
+    """The verification loop as it was before the full tier was affordable: every proposal may
+    start a path, and a value goes with the params of any recorded call of the target."""
 
-    inner: SimExecutor
+    def testable(self, b: Binding) -> bool:
+        return True
 
-    def call(self, endpoint: str, params: Mapping[str, str]) -> CallResult:
-        return self.inner.call(endpoint, params)
+    def _target_params(self, b: Binding, value: str) -> dict[str, str]:
+        ep = self.catalog.endpoint(b.target_tool)
+        recorded = sorted(self.obs.filters.get(b.target_tool, []), key=lambda d: json.dumps(d, sort_keys=True))
+        params: dict[str, str] = dict(self.rng.choice(recorded)) if recorded else {}
+        for p in ep.params:
+            fill = p.default or p.example
+            if p.required and p.name not in params and p.role in ("filter", "plain") and fill is not None:
+                params[p.name] = fill
+        params[b.target_param] = value
+        return params
 
 
 def verify_once(version: Version, catalog: Catalog, obs: Observations, bindings: Sequence[Binding],
@@ -57,12 +68,10 @@ def verify_once(version: Version, catalog: Catalog, obs: Observations, bindings:
     """One verification run over ``bindings``: the old loop (``before``) or the current one."""
     if before:
         sim = SimExecutor(Resolver(version, catalog, miss="strict", query_records_kept=0), memo_size=0)
-        executor: Any = _CallsOnly(sim)
     else:
         sim = SimExecutor(Resolver(version, catalog, miss="strict"))
-        executor = sim
     states = [EdgeState.fresh(b, cfg.prior_strength) for b in bindings]
-    verifier = Verifier(executor, obs, catalog, random.Random(seed), cfg)
+    verifier = (OldVerifier if before else Verifier)(sim, obs, catalog, random.Random(seed), cfg)
     t0 = time.perf_counter()
     verifier.run(states, version.content_hash)
     wall = time.perf_counter() - t0

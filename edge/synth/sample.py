@@ -35,9 +35,11 @@ from .execute import CallFailed, PagedExecutor, PagedResult, ProgramError
 from .fields import _IDLIKE, FieldMemo
 from .semantics import allowed
 
-__all__ = ["JUNCTIONS", "Draft", "Sampler", "family", "sane_edges"]
+__all__ = ["JUNCTIONS", "MAIN_PLATFORMS", "Draft", "Sampler", "family", "sane_edges"]
 
 JUNCTIONS = ("SEQ", "FAN", "DRV", "SEM", "CMP", "COND")
+#: The paper's ten platforms (KOPA-Bench's): chains start at their tools first.
+MAIN_PLATFORMS = ("tago", "seoul", "opendart", "fsc", "neis", "lawgokr", "assembly", "nec", "mois", "molit")
 #: Largest set a FAN junction expands into parallel calls.
 FAN_SET = (2, 5)
 #: Names of date-valued fields and params (``cnddtId`` is an id, not a date: no bare ``dt``).
@@ -260,9 +262,12 @@ class Sampler:
         f = self.rng.choice(fs)
         return {k: v for k, v in f.items() if self._arg_ok(tool, k)}
 
-    def target_args(self, b: Binding, value: str, fixed: dict[str, str] | None = None) -> dict[str, str]:
+    def target_args(self, b: Binding, value: str, fixed: dict[str, str] | None = None,
+                    context: dict[str, str] | None = None) -> dict[str, str]:
         """Args of ``b.target_tool`` besides the bound param: a recorded call's, if one fits
-        (one that also has the ``fixed`` values, when given: else ``CallFailed``)."""
+        (one that also has the ``fixed`` values, when given: else ``CallFailed``), preferring
+        one that agrees with ``context`` (the draft's earlier args: a chain that started in one
+        city, ``cityCode=25``, stays there)."""
         fs = self._filters.get(b.target_tool, [])
         exact = [f for f in fs if f.get(b.target_param) == value]
         if fixed:
@@ -271,6 +276,9 @@ class Sampler:
                 raise CallFailed(f"{b.target_tool}: no recorded call with {b.target_param}={value} and {fixed}")
         having = [f for f in fs if b.target_param in f]
         pool = exact or having or fs
+        if context:
+            agree = [f for f in pool if all(f.get(k) == x for k, x in context.items() if k in f and k != b.target_param)]
+            pool = agree or pool
         base = dict(self.rng.choice(pool)) if pool else {}
         args = {k: v for k, v in base.items() if self._arg_ok(b.target_tool, k) and k != b.target_param}
         for p in self.catalog.endpoint(b.target_tool).params:
@@ -367,11 +375,20 @@ class Sampler:
                     if cv in (None, ""):
                         raise CallFailed(f"{b.source_tool}: no {p} in the picked record")
                     co[p] = self._co[(vid, p)] = (cid, str(cv))
-        args = self.target_args(b, value, {p: cv for p, (_c, cv) in co.items()})
+        args = self.target_args(b, value, {p: cv for p, (_c, cv) in co.items()}, self._context(d))
         for p, (cid, _cv) in co.items():
             bind[p] = {"ref": cid, "transform": ""}
             args.pop(p, None)
         return args, bind
+
+    @staticmethod
+    def _context(d: Draft) -> dict[str, str]:
+        """The draft's constant args so far, by param name (the first call's win)."""
+        out: dict[str, str] = {}
+        for s in d.steps:
+            for k, v in s.get("args", {}).items() if s.get("op") == "call" else ():
+                out.setdefault(k, str(v))
+        return out
 
     @staticmethod
     def _consts(d: Draft) -> set[str]:
@@ -503,11 +520,13 @@ class Sampler:
     # ---- paths ------------------------------------------------------------------------------
     def _weight_start(self, b: Binding) -> float:
         plat = self.catalog.endpoint(b.source_tool).platform
-        # Each provider's edges share one unit of weight (at the full tier generated MOLIT
-        # tools hold two thirds of the edges; Seoul's one would never be drawn), and providers
-        # made less so far come first.
+        # A provider's edges share weight by the square root of their number (at the full tier
+        # generated MOLIT tools hold two thirds of the edges; Seoul's one would never be
+        # drawn), and providers made less so far come first.
         fam = family(plat)
-        w = self._static_weight(b) / self._mass(fam) / (1.0 + self._made_of(fam)) ** 0.7
+        w = self._static_weight(b) / self._mass(fam) ** 0.5 / (1.0 + self._made_of(fam)) ** 0.7
+        if fam not in MAIN_PLATFORMS:
+            w *= 0.5  # the paper's platforms first (ECOS, juso, KMA, AirKorea … still appear)
         if not self.startable(b.source_tool):
             w *= 0.05  # a chain cannot start here (every recorded call is over the budget)
         return w
@@ -748,7 +767,7 @@ class Sampler:
         if fs is None:
             return None
         vid, vals, st = fs
-        args = self.target_args(main, apply_transform(vals[0], main.transform))
+        args = self.target_args(main, apply_transform(vals[0], main.transform), context=self._context(d))
         sid2, m = self.call(d, main.target_tool, args, each={"ref": vid, "param": main.target_param, "transform": main.transform})
         d.bound.extend(vals)
         d.edges.append((main.source_tool, main.target_tool))
