@@ -24,10 +24,11 @@ from .checks import CHECKS, check_example
 from .splits import bench_entities, example_entities
 from .questions import answer_text, write_question_t
 from .writers import conversation, fitting_page_size
-from .sample import JUNCTIONS, MAIN_PLATFORMS, Draft, Sampler, family, sane_edges
+from .sample import JUNCTIONS, Draft, Sampler, family, sane_edges
 
 __all__ = ["MAIN_PLATFORMS", "ShardResult", "ShardSpec", "synth_shard", "diversity", "distinct_n", "near_duplicate_rate", "SynthConfig", "SynthResult", "canonical", "recompute", "summarize_examples", "synthesize"]
 
+MAIN_PLATFORMS = ("tago", "seoul", "opendart", "fsc", "neis", "lawgokr", "assembly", "nec", "mois", "molit")
 DOMAINS = ("traffic", "finance", "education", "law", "politics", "district")
 _HANGUL = re.compile(r"[가-힣]")
 

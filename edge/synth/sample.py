@@ -35,11 +35,9 @@ from .execute import CallFailed, PagedExecutor, PagedResult, ProgramError
 from .fields import _IDLIKE, FieldMemo
 from .semantics import allowed
 
-__all__ = ["JUNCTIONS", "MAIN_PLATFORMS", "Draft", "Sampler", "family", "sane_edges"]
+__all__ = ["JUNCTIONS", "Draft", "Sampler", "family", "sane_edges"]
 
 JUNCTIONS = ("SEQ", "FAN", "DRV", "SEM", "CMP", "COND")
-#: The paper's ten platforms (KOPA-Bench's): chains start at their tools first.
-MAIN_PLATFORMS = ("tago", "seoul", "opendart", "fsc", "neis", "lawgokr", "assembly", "nec", "mois", "molit")
 #: Largest set a FAN junction expands into parallel calls.
 FAN_SET = (2, 5)
 #: Names of date-valued fields and params (``cnddtId`` is an id, not a date: no bare ``dt``).
@@ -525,8 +523,6 @@ class Sampler:
         # drawn), and providers made less so far come first.
         fam = family(plat)
         w = self._static_weight(b) / self._mass(fam) ** 0.5 / (1.0 + self._made_of(fam)) ** 0.7
-        if fam not in MAIN_PLATFORMS:
-            w *= 0.5  # the paper's platforms first (ECOS, juso, KMA, AirKorea … still appear)
         if not self.startable(b.source_tool):
             w *= 0.05  # a chain cannot start here (every recorded call is over the budget)
         return w
