@@ -3,9 +3,10 @@
 call path for all, a real stdio session for a sample); each a native success with records.
 
 The arguments of each call are the filters of one recorded collection of the tool (the first
-by key), so the call asks what the shipped version holds. The one tool without data is
-``nec_preliminary_candidates``: its platform answers INFO-03 once registration closes, and every
-election of the sandbox world has passed (``simulator/record/plans/v0002_extra.yaml``).
+by key), so the call asks what the shipped version holds. Since ``kopa@v0003`` every tool has
+data: ``nec_preliminary_candidates`` (INFO-03 once registration closes, the one tool ``kopa@v0002``
+held nothing for) answers the upcoming election of world edition 3
+(``simulator/record/plans/v0003_extra.yaml``).
 """
 
 from __future__ import annotations
@@ -32,8 +33,8 @@ from tests.loopback import serve_in_thread
 pytestmark = pytest.mark.integration
 
 ROOT = Path(__file__).resolve().parents[1]
-#: Tools the shipped version holds nothing for, and why (see the module docstring).
-WITHOUT_DATA = {"nec_preliminary_candidates"}
+#: Tools the newest shipped version holds nothing for (none since v0003; see the module docstring).
+WITHOUT_DATA: set[str] = set()
 
 
 @pytest.fixture(scope="module")
@@ -57,10 +58,17 @@ def calls(version: Version) -> dict[str, dict[str, str]]:
     return out
 
 
-def test_every_tool_but_the_documented_one_has_data(calls: dict[str, dict[str, str]]) -> None:
+def test_every_tool_has_data(calls: dict[str, dict[str, str]]) -> None:
     catalog = load_catalog()
-    assert len(catalog.endpoints) >= 2318
+    assert len(catalog.endpoints) == len(calls) == 2692
     assert set(catalog.endpoints) - set(calls) == WITHOUT_DATA
+    assert calls["nec_preliminary_candidates"]["sgId"] == "20260603"
+
+
+def test_v0002_lacked_only_the_preliminary_candidates(store: Store) -> None:
+    """The version before: every tool but ``nec_preliminary_candidates`` (INFO-03 by design)."""
+    v2 = store.open("kopa", "v0002")
+    assert set(load_catalog().endpoints) - {i.endpoint for i in v2.index.collections()} == {"nec_preliminary_candidates"}
 
 
 def _failures(results: dict[str, tuple[bool, int, str]]) -> list[str]:

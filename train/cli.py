@@ -287,8 +287,9 @@ def eval_cmd(
     temperature: float = typer.Option(0.7, help="Sampling temperature."),
     set_name: str = typer.Option("kopa", "--set", help="Cassette set."),
     version: Optional[str] = typer.Option(None, help="Version (default: latest)."),
-    tools: str = typer.Option("all", "--tools", help="Tools the model sees: all (every catalog tool) "
-                              "or platform (the task's platforms only: the ablation; fits a small context)."),
+    tools: str = typer.Option("search", "--tools", help="Tools the model sees: search (every catalog "
+                              "tool through a search_tools step), all (every tool in each request) "
+                              "or platform (the task's platforms only: the ablation)."),
 ) -> None:
     """Serve CHECKPOINT and its base model (OpenAI-compatible), run KOPA-Bench on both, report."""
     from .evaluate import EvalConfig, base_model_of, run_eval

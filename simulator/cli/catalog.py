@@ -113,7 +113,7 @@ def seeds(
     platform: Annotated[Optional[list[str]], typer.Option(help="Only these platforms (default: every generated one).")] = None,
     set_name: Annotated[str, typer.Option("--set", help="Cassette set of the plan.")] = "kopa",
     catalog: CatalogOpt = "full",
-    add: Annotated[Optional[list[Path]], typer.Option(help="Also the seeds of these plans (e.g. simulator/record/plans/v0002_extra.yaml).")] = None,
+    add: Annotated[Optional[list[Path]], typer.Option(help="Also the seeds and crawls of these plans (e.g. simulator/record/plans/v0002_extra.yaml).")] = None,
 ) -> None:
     """Write a recording plan with one seed per generated endpoint (record it with --catalog full)."""
     import yaml
@@ -123,7 +123,10 @@ def seeds(
     plan = seed_plan(load_tier(catalog), platforms=platform, set_name=set_name)
     for extra in add or []:
         try:
-            plan["seeds"] += list((yaml.safe_load(extra.read_text(encoding="utf-8")) or {}).get("seeds") or [])
+            more = yaml.safe_load(extra.read_text(encoding="utf-8")) or {}
+            plan["seeds"] += list(more.get("seeds") or [])
+            if more.get("crawls"):
+                plan.setdefault("crawls", []).extend(more["crawls"])
         except (OSError, yaml.YAMLError, AttributeError) as exc:
             fail(f"--add {extra}: not a readable recording plan ({exc}); pass a plan YAML with a 'seeds' list")
     out.write_text(yaml.safe_dump(plan, allow_unicode=True, sort_keys=False), encoding="utf-8")

@@ -17,21 +17,25 @@ def serve(
     host: Annotated[str, typer.Option(help="Bind address.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port.")] = 8790,
     catalog: CatalogOpt = None,
+    edition: Annotated[int, typer.Option(help="World edition: 3 (kopa@v0003, the default) or 2 (kopa@v0001/v0002).")] = 3,
 ) -> None:
     """Serve the sandbox: GET /{upstream-host}/{path}?{query} with keys sandbox-<platform>."""
     from ..sandbox import create_app
+    from ..sandbox.world import EDITIONS
     from ..server.run import run
 
+    if edition not in EDITIONS:
+        raise typer.BadParameter(f"unknown world edition {edition}: use one of {', '.join(map(str, EDITIONS))}", param_hint="--edition")
     cat = load_tier(catalog)
 
     def banner(bound_host: str, bound_port: int) -> None:  # once the socket listens
         typer.echo(
-            f"sandbox (seed {seed}, {len(cat.endpoints)} endpoints) on http://{bound_host}:{bound_port}/ — keys are "
+            f"sandbox (seed {seed}, edition {edition}, {len(cat.endpoints)} endpoints) on http://{bound_host}:{bound_port}/ — keys are "
             "sandbox-<platform>",
             err=True,
         )
 
-    run(create_app(seed=seed, catalog=cat), host=host, port=port, on_listening=banner, log_level="warning",
+    run(create_app(seed=seed, catalog=cat, edition=edition), host=host, port=port, on_listening=banner, log_level="warning",
         access_log=False)
 
 

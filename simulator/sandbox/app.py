@@ -37,7 +37,7 @@ from ..server.asgi import Receive, Scope, Send, serve_lifespan
 from .gen import generator_for
 from .gen.synth import synth_records
 from .limits import Fault, Limits, LimitState
-from .world import World
+from .world import LATEST_EDITION, World
 
 __all__ = ["SandboxApp", "create_app", "default_keys"]
 
@@ -66,6 +66,8 @@ class SandboxApp:
         keys: platform id → the one valid key (merged over :func:`default_keys`).
         limits: rates, quotas and faults (default: none).
         catalog: the catalog to serve (default: the shipped one).
+        edition: world edition (default the latest, 3: what ``kopa@v0003`` was recorded
+            from; 2 is the world of ``kopa@v0001`` and ``kopa@v0002``).
     """
 
     def __init__(
@@ -74,10 +76,11 @@ class SandboxApp:
         keys: dict[str, str] | None = None,
         limits: Limits | None = None,
         catalog: Catalog | None = None,
+        edition: int = LATEST_EDITION,
     ) -> None:
         self.seed = seed
         self.catalog = catalog or load_catalog()
-        self.world = World(seed)
+        self.world = World(seed, edition=edition)
         self.keys = {**default_keys(self.catalog), **(keys or {})}
         self.limits = limits or Limits()
         self.state = LimitState(self.limits, seed)
@@ -231,7 +234,7 @@ class SandboxApp:
     # ---- admin ---------------------------------------------------------------------
     def _admin(self, path: str, method: str) -> SimResponse:
         if path == "/_sandbox/health" and method in ("GET", "HEAD"):
-            return _json({"status": "ok", "seed": self.seed, "platforms": sorted(self.catalog.platforms),
+            return _json({"status": "ok", "seed": self.seed, "edition": self.world.edition, "platforms": sorted(self.catalog.platforms),
                           "endpoints": len(self.catalog.endpoints)})
         if path == "/_sandbox/stats" and method in ("GET", "HEAD"):
             return _json({"requests": self.state.requests, "used": dict(sorted(self.state.used.items())),
@@ -277,6 +280,7 @@ def create_app(
     keys: dict[str, str] | None = None,
     limits: Limits | None = None,
     catalog: Catalog | None = None,
+    edition: int = LATEST_EDITION,
 ) -> SandboxApp:
     """The sandbox ASGI app (served by ``simulator sandbox serve``).
 
@@ -284,4 +288,4 @@ def create_app(
     >>> app.keys["opendart"]
     'sandbox-opendart'
     """
-    return SandboxApp(seed=seed, keys=keys, limits=limits, catalog=catalog)
+    return SandboxApp(seed=seed, keys=keys, limits=limits, catalog=catalog, edition=edition)

@@ -50,7 +50,8 @@ def prec_detail(world: World, f: dict[str, str]) -> list[dict[str, Any]]:
     p = next((x for x in world.precedents() if x["판례일련번호"] == f.get("ID")), None)
     if p is None:
         return []
-    row = {**p, "판례정보일련번호": p["판례일련번호"], "참조조문": "민법 제750조", "참조판례": "",
+    articles, cases = world.precedent_citations(p)
+    row = {**p, "판례정보일련번호": p["판례일련번호"], "참조조문": articles, "참조판례": cases,
            "판례내용": f"【원고, 피상고인】 원고\n【피고, 상고인】 피고\n【주    문】\n상고를 기각한다.\n【이    유】\n{p['판결요지']}"}
     return shape("lawgokr_prec_detail", [row])
 

@@ -48,8 +48,8 @@ def candidates(world: World, f: dict[str, str]) -> list[dict[str, Any]]:
 
 
 def preliminary(world: World, f: dict[str, str]) -> list[dict[str, Any]]:
-    # Registration of preliminary candidates closes before the election: no data then (INFO-03).
-    return []
+    """예비후보자: the upcoming election's (world edition 3); a past election has none (INFO-03)."""
+    return shape("nec_preliminary_candidates", world.preliminary_candidates(f.get("sgId", ""), f.get("sgTypecode", "")))
 
 
 def winners(world: World, f: dict[str, str]) -> list[dict[str, Any]]:

@@ -20,13 +20,14 @@ from datetime import date, timedelta
 from typing import Any, Callable
 
 from ...catalog import Endpoint, FieldSpec
-from ..world import World
+from ..world import TODAY, World
 
 __all__ = ["ENTITY_FIELDS", "synth_records"]
 
 #: Records per collection at most (seeded count in 1..this; one for ``kind: object``).
 MAX_RECORDS = 24
 _BASE_DAY = date(2024, 1, 1)
+_TODAY = TODAY.strftime("%Y%m%d")
 
 Picker = Callable[[World, random.Random], dict[str, Any]]
 
@@ -65,7 +66,7 @@ def _station(world: World, rng: random.Random) -> dict[str, Any]:
 
 
 def _election(world: World, rng: random.Random) -> dict[str, Any]:
-    e = rng.choice(world.elections())
+    e = rng.choice([x for x in world.elections() if x["sgVotedate"] <= _TODAY])  # held ones (edition 2's list)
     return {"sgid": e["sgId"], "sgtypecode": e["sgTypecode"], "sgname": e["sgName"], "sgvotedate": e["sgVotedate"]}
 
 

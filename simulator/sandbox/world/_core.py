@@ -16,11 +16,17 @@ from typing import Any, TypeVar
 
 import yaml
 
-__all__ = ["DATA", "WorldBase", "pools"]
+__all__ = ["DATA", "EDITIONS", "LATEST_EDITION", "WorldBase", "pools"]
 
 #: The sandbox's data folder (real code tables, word pools).
 DATA = Path(__file__).parent.parent / "data"
 _MISSING = object()
+#: World editions: 2 is the world ``kopa@v0001`` and ``kopa@v0002`` were recorded from, 3 the
+#: one of ``kopa@v0003`` (an election open for preliminary candidates, 3,000-stop bus cities,
+#: varied financial statements, law articles and citations, disambiguated school names, school
+#: closure days). An edition changes only what its docstring says; the rest is the same bytes.
+EDITIONS = (2, 3)
+LATEST_EDITION = 3
 T = TypeVar("T")
 
 
@@ -38,8 +44,11 @@ class WorldBase:
     #: stays memory-light however much a long recording asks of it.
     DETAIL_CACHE = 2048
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, edition: int = LATEST_EDITION) -> None:
+        if edition not in EDITIONS:
+            raise ValueError(f"unknown world edition {edition!r}: use one of {', '.join(map(str, EDITIONS))}")
         self.seed = int(seed)
+        self.edition = int(edition)
         self._cache: dict[tuple[Any, ...], Any] = {}
         self._detail: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
 

@@ -12,6 +12,9 @@ from ._regions import RegionsMixin
 
 __all__ = ["EducationMixin"]
 
+#: School days a school may close on at its discretion (재량휴업일: bridge days of 2025).
+_CLOSED_DAY_CHOICES = ["20250502", "20250605", "20251002", "20251010", "20251226"]
+
 
 class EducationMixin(RegionsMixin):
     """NEIS schools of every district and their per-month, per-day records."""
@@ -80,7 +83,41 @@ class EducationMixin(RegionsMixin):
                             "LOAD_DTM": "20251215", "lawd_cd": d.lawd_cd, "dong_code": dong.code,
                             "students": rng.randint(150, 1500),
                         })
+        if self.edition >= 3:
+            self._disambiguate_school_names(out)
         return out
+
+    def _disambiguate_school_names(self, schools: list[dict[str, Any]]) -> None:
+        """Edition 3: every SCHUL_NM names one school (in place, no generator draw).
+
+        The first school (in code order) keeps its name; a later one with the same name takes
+        its district's stem as a prefix ("강남희망초등학교"), else its dong's, else both, else
+        "제2", "제3" … before the kind ("희망제2초등학교"). ENG_SCHUL_NM follows the name.
+        """
+        taken: set[str] = set()
+        for s in schools:
+            nm, kind = s["SCHUL_NM"], s["SCHUL_KND_SC_NM"]
+            if nm in taken:
+                d = self.district(s["lawd_cd"])
+                dist = _stem(d.name.split(" ")[-1]) if d is not None else ""
+                leaf = s["ORG_RDNDA"].strip("()")
+                base = nm[len("서울"):] if nm.startswith("서울") and s["LCTN_SC_NM"] == "서울특별시" else nm
+                dong = _stem(leaf)
+                prefixes = (dist, dong, "" if dong in (dist, "") else dist + dong)
+                tries = [f"{pre}{base}" for pre in prefixes if pre and not base.startswith(pre)]
+                tries += [f"{base[: -len(kind)]}제{k}{kind}" for k in range(2, 100)]
+                nm = next(t for t in tries if t not in taken)
+                s["SCHUL_NM"] = nm
+            level = {"초등학교": "Elementary", "중학교": "Middle", "고등학교": "High"}[kind]
+            s["ENG_SCHUL_NM"] = f"{romanize(nm[:-len(kind)]).capitalize()} {level} School"
+            taken.add(nm)
+
+    def closed_days(self, school_code: str, year: str) -> list[str]:
+        """Edition 3: a school's 휴업일 of a school year (YYYYMMDD): its schedule's rows marked
+        ``SBTR_DD_SC_NM`` 휴업일 (재량휴업일 and 개교기념일); no meals or classes then."""
+        if self.edition < 3:
+            return []
+        return [r["AA_YMD"] for r in self.schedule(school_code, year) if r["SBTR_DD_SC_NM"] == "휴업일"]
 
     def school_days(self, ym: str) -> list[str]:
         """School days (YYYYMMDD) of a month of the 2025 school year (Mar 2025 – Feb 2026)."""
@@ -109,7 +146,10 @@ class EducationMixin(RegionsMixin):
             rng = self.rng("meals", school_code, ym)
             p = pools()
             rows = []
+            closed = set(self.closed_days(school_code, "2025"))
             for day in self.school_days(ym):
+                if day in closed:
+                    continue
                 kinds = [("2", "중식")] + ([("3", "석식")] if s["SCHUL_KND_SC_NM"] == "고등학교" and rng.random() < 0.6 else [])
                 for code, kname in kinds:
                     def allergy() -> str:
@@ -148,15 +188,21 @@ class EducationMixin(RegionsMixin):
                                                                    self.school_days("202509") + self.school_days("202510") +
                                                                    self.school_days("202511"), 25)]
             holidays = [(f"2025{md}", nm) for md, nm in (("0505", "어린이날"), ("0606", "현충일"), ("0815", "광복절"), ("1003", "개천절"), ("1009", "한글날"), ("1225", "기독탄신일"))]
+            if self.edition >= 3:  # bridge days some schools close on (재량휴업일), 0–4 of them
+                rng3 = self.rng("closed_days", school_code, year)
+                bridge = rng3.sample(_CLOSED_DAY_CHOICES, rng3.choice([0, 1, 1, 2, 2, 2, 3, 4]))
+                days = [(d, ev) for d, ev in days if d not in bridge] + [(d, "재량휴업일") for d in bridge]
             rows = []
             for d, ev in sorted(fixed + days + holidays):
                 is_holiday = ev in ("어린이날", "현충일", "광복절", "개천절", "한글날", "기독탄신일")
+                closed = self.edition >= 3 and ev in ("재량휴업일", "개교기념일")
+                kind = "공휴일" if is_holiday else ("휴업일" if closed else "해당없음")
                 row = {"ATPT_OFCDC_SC_CODE": s["ATPT_OFCDC_SC_CODE"], "ATPT_OFCDC_SC_NM": s["ATPT_OFCDC_SC_NM"],
                        "SD_SCHUL_CODE": school_code, "SCHUL_NM": s["SCHUL_NM"], "AY": year, "DGHT_CRSE_SC_NM": "주간",
-                       "SCHUL_CRSE_SC_NM": s["SCHUL_KND_SC_NM"][:-2], "SBTR_DD_SC_NM": "공휴일" if is_holiday else "해당없음",
+                       "SCHUL_CRSE_SC_NM": s["SCHUL_KND_SC_NM"][:-2], "SBTR_DD_SC_NM": kind,
                        "AA_YMD": d, "EVENT_NM": ev, "EVENT_CNTNT": None}
                 for g, key in enumerate(["ONE", "TW", "THREE", "FR", "FIV", "SIX"], start=1):
-                    row[f"{key}_GRADE_EVENT_YN"] = ("Y" if g <= grades and not is_holiday else "N") if g <= grades else "*"
+                    row[f"{key}_GRADE_EVENT_YN"] = ("Y" if g <= grades and kind == "해당없음" else "N") if g <= grades else "*"
                 row["LOAD_DTM"] = "20251215"
                 rows.append(row)
             return rows
@@ -186,7 +232,8 @@ class EducationMixin(RegionsMixin):
         """hisTimetable rows of a high school for one day (every class, 6–7 periods)."""
         def build() -> list[dict[str, Any]]:
             s = self.school(school_code)
-            if s is None or s["SCHUL_KND_SC_NM"] != "고등학교" or ymd not in self.school_days(ymd[:6]):
+            if (s is None or s["SCHUL_KND_SC_NM"] != "고등학교" or ymd not in self.school_days(ymd[:6])
+                    or ymd in self.closed_days(school_code, "2025")):
                 return []
             rng = self.rng("timetable", school_code, ymd)
             subjects = pools()["subjects_high"]

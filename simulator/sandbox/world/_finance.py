@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import random
 from datetime import date, timedelta
-from typing import Any
+from typing import Any, Callable
 
 from ._core import pools
 from ._dates import PRICE_DAYS, TODAY, _days, _next_business_day, _parse, _ymd, is_business_day
@@ -217,12 +217,14 @@ class FinanceMixin(RegionsMixin):
         bs = [("유동자산", 0.45), ("비유동자산", 0.55), ("자산총계", 1.0), ("유동부채", 0.2), ("비유동부채", 0.1),
               ("부채총계", 0.3), ("자본금", 0.02), ("이익잉여금", 0.6), ("자본총계", 0.7)]
         is_ = [("매출액", 0.8), ("영업이익", 0.08), ("법인세차감전 순이익", 0.09), ("당기순이익(손실)", 0.07)]
+        mix = self._statement_mix(corp_code) if self.edition >= 3 else None
         out: list[dict[str, str]] = []
         for fs_div, fs_nm, k in (("CFS", "연결재무제표", 1.0), ("OFS", "재무제표", 0.72)):
             for sj_div, sj_nm, items in (("BS", "재무상태표", bs), ("IS", "손익계산서", is_)):
                 for ordn, (acc, share) in enumerate(items, start=1):
                     def amt(y: int) -> str:
-                        v = scale * k * share * level(y) * (frac if sj_div == "IS" else 1.0)
+                        part = share if mix is None else mix(acc, y)
+                        v = scale * k * part * level(y) * (frac if sj_div == "IS" else 1.0)
                         return comma(int(v) // 1_000_000 * 1_000_000)
                     term = year - era + 1
                     ym = f"{year}.{period[0]:02d}.{period[1]:02d}"
@@ -241,6 +243,31 @@ class FinanceMixin(RegionsMixin):
                     }
                     out.append(row)
         return out
+
+    def _statement_mix(self, corp_code: str) -> Callable[[str, int], float]:
+        """Edition 3: a company's account shares by year (of ``size`` × scale), so margins,
+        debt ratios and growth differ between companies and years (edition 2: one fixed mix,
+        every operating margin 10 %). Drawn from its own generator: edition 2's stay as they were."""
+        rng = self.rng("statement_mix", corp_code)
+        sales = rng.uniform(0.35, 1.6)
+        margin = rng.choice([rng.uniform(-0.12, 0.02), rng.uniform(0.0, 0.12), rng.uniform(0.0, 0.12), rng.uniform(0.08, 0.32)])
+        debt, current, capital = rng.uniform(0.12, 0.72), rng.uniform(0.25, 0.7), rng.uniform(0.005, 0.06)
+
+        def year(y: int) -> tuple[float, float, float]:
+            r = self.rng("statement_mix", corp_code, y)
+            m = margin + r.uniform(-0.04, 0.04)
+            s_y = sales * r.uniform(0.85, 1.15)
+            pre = m + r.uniform(-0.03, 0.03)
+            return s_y, m, pre
+
+        def share(acc: str, y: int) -> float:
+            s_y, m, pre = year(y)
+            net = pre * 0.76 if pre > 0 else pre
+            return {"유동자산": current, "비유동자산": 1.0 - current, "자산총계": 1.0, "유동부채": debt * 0.6,
+                    "비유동부채": debt * 0.4, "부채총계": debt, "자본금": capital, "이익잉여금": (1.0 - debt) * 0.8,
+                    "자본총계": 1.0 - debt, "매출액": s_y, "영업이익": s_y * m, "법인세차감전 순이익": s_y * pre,
+                    "당기순이익(손실)": s_y * net}[acc]
+        return share
 
     def major_shareholders(self, corp_code: str) -> list[dict[str, str]]:
         """majorstock.json rows (5%+ holders' reports) of a listed company."""

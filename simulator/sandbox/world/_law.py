@@ -10,6 +10,19 @@ from ._regions import RegionsMixin
 
 __all__ = ["LawMixin"]
 
+#: Edition 3: the laws (and article ranges) precedents of each kind of case cite.
+_CITED: dict[str, list[tuple[str, int, int]]] = {
+    "민사": [("민법", 2, 1118), ("민법", 390, 399), ("민법", 741, 766), ("민사소송법", 202, 217), ("상법", 382, 401),
+             ("주택임대차보호법", 3, 8), ("민사집행법", 276, 312)],
+    "형사": [("형법", 30, 40), ("형법", 250, 372), ("형사소송법", 307, 325), ("도로교통법", 44, 148),
+             ("특정경제범죄 가중처벌 등에 관한 법률", 3, 3), ("개인정보 보호법", 15, 71)],
+    "일반행정": [("행정소송법", 12, 27), ("행정절차법", 21, 23), ("건축법", 11, 80), ("식품위생법", 44, 75),
+                 ("국가공무원법", 56, 78)],
+    "세무": [("국세기본법", 14, 81), ("부가가치세법", 3, 39), ("소득세법", 19, 94), ("법인세법", 14, 52)],
+    "가사": [("민법", 840, 843), ("민법", 1000, 1118), ("가사소송법", 2, 50)],
+    "특허": [("특허법", 29, 33), ("특허법", 133, 136), ("상표법", 33, 34)],
+}
+
 
 class LawMixin(RegionsMixin):
     """Laws, precedents and ordinances; ordinances are named after real local governments."""
@@ -62,12 +75,35 @@ class LawMixin(RegionsMixin):
             rng = self.rng("articles", mst)
             titles = ["목적", "정의", "적용 범위", "국가 등의 책무", "다른 법률과의 관계", "기본계획의 수립", "실태조사", "위원회의 설치",
                       "신고", "허가", "지원", "보고 및 검사", "청문", "권한의 위임", "벌칙", "양벌규정", "과태료"]
+            titles = titles[: rng.randint(8, len(titles))]
+            if self.edition >= 3:
+                titles = self._article_titles(law, len(titles))
             out = []
-            for n, t in enumerate(titles[: rng.randint(8, len(titles))], start=1):
+            for n, t in enumerate(titles, start=1):
                 out.append({"조문번호": str(n), "조문여부": "조문", "조문제목": t, "조문시행일자": law["시행일자"],
                             "조문내용": f"제{n}조({t}) 이 {'법' if law['법령구분명'] == '법률' else '영'}은 {law['법령명한글'].split(' ')[0]}에 관하여 필요한 사항을 {t}에 따라 정한다."})
             return out
         return self.cached(("articles", mst), build)
+
+    def _article_titles(self, law: dict[str, str], n: int) -> list[str]:
+        """Edition 3: a law's article titles, varied as real ones are (edition 2: one fixed list).
+
+        Article 1 is 목적 (as in nearly every Korean law); then, in a law-specific order and
+        selection, definitions (or not: a 시행령 often starts with its delegations), the law's
+        own subjects (named after its title) and the usual closing articles.
+        """
+        rng = self.rng("article_titles", law["법령일련번호"])
+        subject = law["법령명한글"].split(" ")[0].removesuffix("법").removesuffix("에").removesuffix("의")
+        decree = law["법령구분명"] != "법률"
+        second = rng.choice(["정의", "정의", "정의", "적용 범위", "기본원칙", "다른 법률과의 관계"] if not decree else
+                            ["정의", "적용 범위", "위임사항", f"{subject} 대상", "업무의 위탁"])
+        middle = ["적용 범위", "국가 등의 책무", "다른 법률과의 관계", "기본계획의 수립", "시행계획", "실태조사", "위원회의 설치",
+                  "위원회의 구성", "신고", "허가", "등록", "지원", "보고 및 검사", "청문", "수수료", "비밀 유지",
+                  f"{subject} 지원센터", f"{subject}의 지정", f"{subject} 정보의 공개", f"{subject} 심의위원회", "전문인력의 양성"]
+        closing = ["권한의 위임", "벌칙 적용에서 공무원 의제", "벌칙", "양벌규정", "과태료"]
+        picked = [t for t in rng.sample(middle, len(middle)) if t != second][: max(0, n - 2 - 3)]
+        tail = closing[rng.randint(0, 2):] if not decree else ["권한의 위임", "규제의 재검토", "과태료의 부과기준"][: rng.randint(1, 3)]
+        return (["목적", second, *picked, *tail])[: max(n, 3)]
 
     def precedents(self) -> list[dict[str, str]]:
         """Court decisions (판례일련번호, 사건명, 사건번호, 선고일자, 법원명, …), newest first."""
@@ -92,6 +128,27 @@ class LawMixin(RegionsMixin):
             out.sort(key=lambda r: r["선고일자"], reverse=True)
             return out
         return self.cached(("precedents",), build)
+
+    def precedent_citations(self, prec: dict[str, str]) -> tuple[str, str]:
+        """(참조조문, 참조판례) of a precedent: edition 2 cites "민법 제750조" and no case
+        everywhere; edition 3 cites 1–3 articles of the laws its kind of case turns on, and
+        sometimes earlier decisions of the 대법원."""
+        if self.edition < 3:
+            return "민법 제750조", ""
+        rng = self.rng("citations", prec["판례일련번호"])
+        laws = _CITED[prec["사건종류명"]]
+        cited = []
+        for law, lo, hi in rng.sample(laws, min(len(laws), rng.choice([1, 1, 2, 2, 3]))):
+            arts = sorted(rng.sample(range(lo, hi + 1), min(hi - lo + 1, rng.choice([1, 1, 2]))))
+            cited.append(law + " " + ", ".join(f"제{a}조" for a in arts))
+        refs = ""
+        if rng.random() < 0.45:
+            older = [p for p in self.precedents() if p["법원명"] == "대법원" and p["선고일자"] < prec["선고일자"]
+                     and p["사건종류명"] == prec["사건종류명"]]
+            pick = rng.sample(older, min(len(older), rng.randint(1, 2)))
+            refs = ", ".join(f"대법원 {p['선고일자'][:4]}. {int(p['선고일자'][4:6])}. {int(p['선고일자'][6:])}. 선고 {p['사건번호']} 판결"
+                             for p in pick)
+        return " / ".join(cited), refs
 
     def ordinances(self) -> list[dict[str, str]]:
         """Local ordinances (자치법규) of every 시도 and 시군구, named after their government."""

@@ -10,7 +10,12 @@ from ._dates import TODAY, _parse, _ymd
 from ._names import _stem, hanja_name, person_name, roman_name
 from ._regions import District, RegionsMixin
 
-__all__ = ["PoliticsMixin"]
+__all__ = ["PRELIMINARY_TYPES", "UPCOMING_SG_ID", "PoliticsMixin"]
+
+#: Edition 3: the election whose preliminary-candidate registration is open on ``TODAY``.
+UPCOMING_SG_ID = "20260603"
+#: The sgTypecodes of the upcoming election that take preliminary candidates in the sandbox.
+PRELIMINARY_TYPES = ("3", "4", "11")
 
 
 class PoliticsMixin(RegionsMixin):
@@ -33,6 +38,8 @@ class PoliticsMixin(RegionsMixin):
                 ("20250402", "2025년 상반기 재·보궐선거", ["0", "4", "5", "6"]),
                 ("20250603", "제21대 대통령선거", ["0", "1"]),
             ]
+            if self.edition >= 3:  # upcoming: preliminary candidates registered, no vote yet
+                plan.append((UPCOMING_SG_ID, "제9회 전국동시지방선거", ["0", "3", "4", "5", "6", "8", "9", "11"]))
             rows: list[dict[str, str]] = []
             for sg_id, name, types in plan:
                 for tc in types:
@@ -129,7 +136,45 @@ class PoliticsMixin(RegionsMixin):
         """당선인 rows: the winning candidates with ``dugsu``/``dugyul``."""
         return [c for c in self.candidates(sg_id, sg_typecode) if c["winner"]]
 
+    def preliminary_candidates(self, sg_id: str, sg_typecode: str) -> list[dict[str, Any]]:
+        """예비후보자 rows of the upcoming election (edition 3; [] for a past one: INFO-03)."""
+        return self.cached(("prelim", sg_id, sg_typecode), lambda: self._build_preliminary(sg_id, sg_typecode))
+
+    def _build_preliminary(self, sg_id: str, tc: str) -> list[dict[str, Any]]:
+        if self.edition < 3 or sg_id != UPCOMING_SG_ID or tc not in PRELIMINARY_TYPES:
+            return []
+        rng = self.rng("preliminary", sg_id, tc)
+        p = pools()
+        parties = [x for x in p["parties_22"] if x != "무소속"]
+        opened = _parse("20251202")  # the sandbox opens registration early so the endpoint has data
+        rows: list[dict[str, Any]] = []
+        hid = 900_000_000 + int(tc) * 1_000_000
+        for sgg in self.constituencies(sg_id, tc):
+            for _ in range(rng.randint(1, 4) if tc == "4" else rng.randint(2, 7)):
+                hid += rng.randint(1, 40)
+                name = person_name(rng)
+                birth = date(rng.randint(1950, 1988), rng.randint(1, 12), rng.randint(1, 28))
+                addr_d = self.district(sgg["lawd_cds"][0]) if sgg["lawd_cds"] else rng.choice(self.districts())
+                assert addr_d is not None
+                rows.append({
+                    "num": "0", "sgId": sg_id, "sgTypecode": tc, "huboid": str(hid), "sggName": sgg["sggName"],
+                    "sdName": sgg["sdName"], "wiwName": sgg["wiwName"],
+                    "jdName": "" if tc == "11" else (rng.choice(parties) if rng.random() < 0.85 else "무소속"),
+                    "name": name, "hanjaName": hanja_name(name), "gender": rng.choice(["남", "남", "여"]),
+                    "birthday": _ymd(birth), "age": str(2026 - birth.year - 1),
+                    "addr": f"{addr_d.full_name} {_stem(rng.choice(addr_d.dongs).leaf) if addr_d.dongs else ''}로",
+                    "jobId": str(rng.randint(1, 90)), "job": rng.choice(p["jobs"]), "eduId": str(rng.randint(1, 80)),
+                    "edu": rng.choice(p["edus"]), "career1": rng.choice(p["careers"]), "career2": rng.choice(p["careers"]),
+                    "status": "사퇴" if rng.random() < 0.06 else "등록",
+                    "regdate": _ymd(opened + timedelta(rng.randint(0, (TODAY - opened).days))),
+                })
+        for i, r in enumerate(rows, start=1):
+            r["num"] = str(i)
+        return rows
+
     def _build_candidates(self, sg_id: str, tc: str) -> list[dict[str, Any]]:
+        if self.edition >= 3 and sg_id > _ymd(TODAY):
+            return []  # the upcoming election: candidates register in May, nobody has won yet
         rng = self.rng("candidates", sg_id, tc)
         p = pools()
         parties = p["parties_22"] if sg_id >= "20240101" else ["더불어민주당", "국민의힘", "정의당", "국민의당", "무소속"]
@@ -173,6 +218,8 @@ class PoliticsMixin(RegionsMixin):
         def build() -> list[dict[str, str]]:
             if not any(e["sgId"] == sg_id and e["sgTypecode"] == sg_typecode for e in self.elections()):
                 return []
+            if self.edition >= 3 and sg_id > _ymd(TODAY):
+                return []  # not voted yet
             rng = self.rng("turnout", sg_id, sg_typecode)
             rows = []
             tot = [0, 0]

@@ -10,6 +10,13 @@ from ._regions import Region, RegionsMixin
 
 __all__ = ["TransportMixin"]
 
+#: Edition 3: more kinds of landmark an added stop is named after.
+_MORE_SUFFIXES = ["네거리", "교회", "중학교", "고등학교", "농협", "주유소", "공영주차장", "차고지", "마을", "보건소", "도서관",
+                  "체육관", "성당", "복지관", "파크", "빌라", "상가", "교차로", "시장입구", "우체국앞", "지하차도", "육교",
+                  "종점", "회관", "약국", "은행", "센터", "타운", "그린빌", "농공단지"]
+#: Edition 3: what tells an added stop from an older one of the same name (as TAGO names do).
+_NAME_TAGS = ["건너편", "앞", "방면", "정문", "후문", "남측", "북측", "동측", "서측", *(f"{k}" for k in range(2, 200))]
+
 
 class TransportMixin(RegionsMixin):
     """TAGO cities, stops, routes and arrivals; Seoul subway stations and Wi-Fi."""
@@ -35,6 +42,16 @@ class TransportMixin(RegionsMixin):
         39: (33.4996, 126.5312),
     }
 
+    #: Edition 3: stops of the cities whose stop lists outgrow one page (max 1,000 rows).
+    _BIG_CITY_STOPS: ClassVar[dict[int, int]] = {25: 3120, 34010: 1840, 12: 1210, 21: 5480}
+
+    def _stop_count(self, citycode: int, edition: int | None = None) -> int:
+        """Stops of a city: 600 (metropolitan) / 150, 900 for 대전 and 천안; edition 3 gives the
+        busy cities thousands (edition 2's stops come first, unchanged)."""
+        if (self.edition if edition is None else edition) >= 3 and citycode in self._BIG_CITY_STOPS:
+            return self._BIG_CITY_STOPS[citycode]
+        return 900 if citycode in (34010, 25) else (150 if citycode >= 1000 else 600)
+
     def _bus_region(self, citycode: int) -> list[Region]:
         name = next((c["cityname"] for c in self.bus_cities() if c["citycode"] == citycode), "")
         first = name.split("/")[0].replace("특별시", "").replace("광역시", "").replace("제주도", "제주시")
@@ -52,9 +69,7 @@ class TransportMixin(RegionsMixin):
             rng = self.rng("bus_stations", citycode)
             dongs = self._bus_region(citycode) or [r for r in self.regions() if r.level == "emd"][:50]
             prefix = self._NODE_PREFIX.get(citycode, "".join(rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ") for _ in range(2)) + "B")
-            n = 150 if citycode >= 1000 else 600
-            if citycode in (34010, 25):
-                n = 900
+            n, legacy = self._stop_count(citycode), self._stop_count(citycode, edition=2)
             lat0, lon0 = self._CITY_CENTERS.get(citycode, (35.2 + rng.uniform(0, 2.5), 126.8 + rng.uniform(0, 2.4)))
             suffixes = ["정류장", "입구", "사거리", "삼거리", "주민센터", "초등학교", "시장", "아파트", "우체국", "공원", "역", "병원", "파출소", "터미널"]
             rows, seen = [], set()
@@ -66,6 +81,13 @@ class TransportMixin(RegionsMixin):
                         nm = f"{dong.leaf}{rng.choice(['행정복지센터', '주민센터', '입구'])}"
                     if nm not in seen:
                         break
+                if nm in seen and i >= legacy:  # edition 3's added stops take names no stop has
+                    for _ in range(30):
+                        nm = f"{_stem(rng.choice(dongs).leaf)}{rng.choice(_MORE_SUFFIXES)}"
+                        if nm not in seen:
+                            break
+                    else:
+                        nm = next(f"{nm}({tag})" for tag in _NAME_TAGS if f"{nm}({tag})" not in seen)
                 seen.add(nm)
                 if citycode == 34010 and i == 0:
                     nm = "종합터미널"
@@ -84,17 +106,26 @@ class TransportMixin(RegionsMixin):
                 return []
             rng = self.rng("bus_routes", citycode)
             prefix = stations[0]["nodeid"][:3]
-            n = max(20, len(stations) // 6)
+            # Edition 2's routes over edition 2's stops, then (edition 3) one more route per 20
+            # added stops, over the added stops only (edition 2's stops keep their routes), from
+            # a generator of their own.
+            legacy = self._stop_count(citycode, edition=2)
+            n = max(20, legacy // 6)
+            extra = max(0, (len(stations) - legacy) // 20)
+            pool = range(legacy)
             rows = []
             used: set[int] = set()
-            for i in range(n):
+            for i in range(n + extra):
+                if i == n:
+                    rng = self.rng("bus_routes_extra", citycode)
+                    pool = range(legacy, len(stations))
                 while True:
                     no = rng.choice([rng.randint(1, 99), rng.randint(100, 999), rng.randint(100, 999)])
                     if no not in used:
                         break
                 used.add(no)
                 tp = rng.choice(["일반버스", "일반버스", "좌석버스", "마을버스", "급행버스", "지선버스"])
-                stops = rng.sample(range(len(stations)), min(len(stations), rng.randint(20, 60)))
+                stops = rng.sample(pool, min(len(pool), rng.randint(20, 60)))
                 rows.append({"routeid": f"{prefix}{285000000 + no * 1 + 1000 * i:09d}" if prefix == "CAB" else f"{prefix}{30000000 + i * 11}",
                              "routeno": no, "routetp": tp, "startnodenm": stations[stops[0]]["nodenm"],
                              "endnodenm": stations[stops[-1]]["nodenm"], "startvehicletime": f"0{rng.randint(5, 6)}{rng.choice(['00', '20', '30', '40'])}",
