@@ -24,7 +24,7 @@ from .checks import CHECKS, check_example
 from .splits import bench_entities, example_entities
 from .questions import answer_text, write_question_t
 from .writers import conversation, fitting_page_size
-from .sample import JUNCTIONS, Draft, Sampler, sane_edges
+from .sample import JUNCTIONS, Draft, Sampler, family, sane_edges
 
 __all__ = ["MAIN_PLATFORMS", "ShardResult", "ShardSpec", "synth_shard", "diversity", "distinct_n", "near_duplicate_rate", "SynthConfig", "SynthResult", "canonical", "recompute", "summarize_examples", "synthesize"]
 
@@ -392,6 +392,7 @@ def summarize_examples(examples: list[dict[str, Any]]) -> dict[str, Any]:
     jall = Counter(x for e in examples for x in set(e["junctions"]))
     plat = Counter(p for e in examples for p in e["platforms"])
     first = Counter(e["platforms"][0] for e in examples)
+    fam = Counter(family(p) for e in examples for p in dict.fromkeys(e["platforms"]))
     dom = Counter(d for e in examples for d in e["domains"])
     lens = Counter(e["length"] for e in examples)
     return {
@@ -403,12 +404,13 @@ def summarize_examples(examples: list[dict[str, Any]]) -> dict[str, Any]:
         "junction": {k: j.get(k, 0) for k in JUNCTIONS},
         "junction_any": {k: jall.get(k, 0) for k in JUNCTIONS},
         "platforms": dict(sorted(plat.items())),
+        "providers": dict(sorted(fam.items())),
         "start_platform": dict(sorted(first.items())),
         "domains": {k: dom.get(k, 0) for k in DOMAINS},
         "lengths": {str(k): lens[k] for k in sorted(lens)},
         "missing": {
             "junctions": [k for k in JUNCTIONS if not j.get(k)],
-            "platforms": [p for p in MAIN_PLATFORMS if not plat.get(p)],
+            "platforms": [p for p in MAIN_PLATFORMS if not fam.get(p)],
             "domains": [d for d in DOMAINS if not dom.get(d)],
         },
     }

@@ -43,13 +43,18 @@ from .execute import CallFailed, ProgramError, ProgramRunner, program_json, valu
 from .fields import _IDLIKE, FieldMemo
 from .semantics import allowed
 
-__all__ = ["JUNCTIONS", "Draft", "Sampler", "sane_edges"]
+__all__ = ["JUNCTIONS", "Draft", "Sampler", "family", "sane_edges"]
 
 JUNCTIONS = ("SEQ", "FAN", "DRV", "SEM", "CMP", "COND")
 #: Largest set a FAN junction expands into parallel calls.
 FAN_SET = (2, 5)
 #: Names of date-valued fields and params (``cnddtId`` is an id, not a date: no bare ``dt``).
 _DAY = re.compile(r"(ymd|date|_de$|_dt$|^dt|dtm$|일자|일시|날짜|birth|_ym$)", re.I)
+
+
+def family(platform: str) -> str:
+    """The provider a platform id stands for: generated ``gen_molit`` is MOLIT, like ``molit``."""
+    return platform.removeprefix("gen_")
 
 
 def _kind(name: str, desc: str) -> str:
@@ -102,7 +107,7 @@ def sane_edges(graph: EdgeGraph) -> list[Binding]:
             continue  # a date passed on from a result is one the question already states
         if ks == "election" and not b.source_tool.endswith("_codes"):
             continue  # an election id comes from the election-code lookup, not echoed rows
-        same = cat.endpoint(b.source_tool).platform == cat.endpoint(b.target_tool).platform
+        same = family(cat.endpoint(b.source_tool).platform) == family(cat.endpoint(b.target_tool).platform)
         if ks == "code" and not same:
             name_score = re.search(r"name ([0-9.]+)", b.rationale or "")
             if not (b.transform or (name_score and float(name_score.group(1)) > 0) or b.source_tool.endswith(("_codes", "_cd"))):
@@ -179,15 +184,41 @@ class Sampler:
         self.fields = FieldMemo(catalog)
         #: Call results by their page requests (one list per distinct call: see ``_stable``).
         self._results: BoundedCache[str, list[dict[str, Any]]] = BoundedCache(4096)
+        self._cards: dict[Binding, str] = {}
+        self._keys: dict[str, list[tuple[str, str]]] = {}
+        self._static_w: dict[Binding, float] = {}
+        self._cands: dict[str, list[int]] = {}
+        self._sem: list[list[Binding]] | None = None
+        self._masses: dict[str, float] = {}
+        self._fam_made: Counter[str] = Counter()
+        self._fam_made_at = -1
+        self._weights: list[float] = []
+        self._weights_at: tuple[int, int] | None = None
 
     # ---- graph facts -----------------------------------------------------------------
     def is_lookup(self, tool: str) -> bool:
         """A code lookup: recorded with no arguments (a whole list of codes or entities)."""
-        return any(not {k: v for k, v in f.items() if self._arg_ok(tool, k)} for f in self._filters.get(tool, []))
+        return any(js == "{}" for _k, js in self._start_keys(tool))
 
     def card(self, b: Binding) -> str:
-        c = cardinality_of(self.obs, b.source_tool, b.source_field)
-        return c.label if c else "SEQ"
+        got = self._cards.get(b)
+        if got is None:
+            c = cardinality_of(self.obs, b.source_tool, b.source_field)
+            got = self._cards[b] = c.label if c else "SEQ"
+        return got
+
+    def _start_keys(self, tool: str) -> list[tuple[str, str]]:
+        """Per recorded call of ``tool`` (in ``_filters`` order): its key (``tool`` + its args
+        as JSON) and the args' JSON; computed once per tool (thousands of candidate edges are
+        weighed per draft)."""
+        got = self._keys.get(tool)
+        if got is None:
+            got = []
+            for f in self._filters.get(tool, []):
+                js = json.dumps({k: v for k, v in f.items() if self._arg_ok(tool, k)}, sort_keys=True, ensure_ascii=False)
+                got.append((tool + js, js))
+            self._keys[tool] = got
+        return got
 
     def _arg_ok(self, tool: str, name: str) -> bool:
         p = self.catalog.endpoint(tool).param(name)
@@ -250,17 +281,19 @@ class Sampler:
         return {lab: self.rng.choice(cands)}
 
     def start_args(self, tool: str) -> dict[str, str] | None:
-        fs = [f for f in self._filters.get(tool, [])
-              if tool + json.dumps({k: v for k, v in f.items() if self._arg_ok(tool, k)}, sort_keys=True,
-                                   ensure_ascii=False) not in self.too_big]
+        keys = self._start_keys(tool)
+        fs = [f for f, (k, _js) in zip(self._filters.get(tool, []), keys) if k not in self.too_big]
         if not fs:
             return None
         f = self.rng.choice(fs)
         return {k: v for k, v in f.items() if self._arg_ok(tool, k)}
 
-    def target_args(self, b: Binding, value: str, fixed: dict[str, str] | None = None) -> dict[str, str]:
+    def target_args(self, b: Binding, value: str, fixed: dict[str, str] | None = None,
+                    context: dict[str, str] | None = None) -> dict[str, str]:
         """Args of ``b.target_tool`` besides the bound param: a recorded call's, if one fits
-        (one that also has the ``fixed`` values, when given: else ``CallFailed``)."""
+        (one that also has the ``fixed`` values, when given: else ``CallFailed``), preferring
+        one that agrees with ``context`` (the draft's earlier args: a chain that started in one
+        city, ``cityCode=25``, stays there)."""
         fs = self._filters.get(b.target_tool, [])
         exact = [f for f in fs if f.get(b.target_param) == value]
         if fixed:
@@ -269,6 +302,9 @@ class Sampler:
                 raise CallFailed(f"{b.target_tool}: no recorded call with {b.target_param}={value} and {fixed}")
         having = [f for f in fs if b.target_param in f]
         pool = exact or having or fs
+        if context:
+            agree = [f for f in pool if all(f.get(k) == x for k, x in context.items() if k in f and k != b.target_param)]
+            pool = agree or pool
         base = dict(self.rng.choice(pool)) if pool else {}
         args = {k: v for k, v in base.items() if self._arg_ok(b.target_tool, k) and k != b.target_param}
         for p in self.catalog.endpoint(b.target_tool).params:
@@ -452,11 +488,21 @@ class Sampler:
                     except ProgramError:
                         raise CallFailed(f"{b.source_tool}: no {p} in the picked record") from None
                     co[p] = (cref, cv)
-        args = self.target_args(b, value, {p: cv for p, (_c, cv) in co.items()})
+        args = self.target_args(b, value, {p: cv for p, (_c, cv) in co.items()}, self._context(d))
         for p, (cref, _cv) in co.items():
             bind[p] = {"ref": cref, "transform": ""}
             args.pop(p, None)
         return args, bind
+
+    @staticmethod
+    def _context(d: Draft) -> dict[str, str]:
+        """The draft's constant args so far, by param name (the first call's win)."""
+        out: dict[str, str] = {}
+        for s in d.steps:
+            for k, v in s.args.items() if isinstance(s, CallStep) else ():
+                if not isinstance(v, dict):
+                    out.setdefault(k, str(v))
+        return out
 
     @staticmethod
     def _consts(d: Draft) -> set[str]:
@@ -589,23 +635,49 @@ class Sampler:
     # ---- paths ------------------------------------------------------------------------------
     def _weight_start(self, b: Binding) -> float:
         plat = self.catalog.endpoint(b.source_tool).platform
-        w = 1.0 / (1.0 + self.made[plat]) ** 0.7  # diversity: platforms made less so far first
-        if self.is_lookup(b.source_tool):
-            w *= 3.0
-        c = self.card(b)
-        w *= {"DRV": 2.0, "FAN": 1.6}.get(c, 1.0)
+        # A provider's edges share weight by the square root of their number (at the full tier
+        # generated MOLIT tools hold two thirds of the edges; Seoul's one would never be
+        # drawn), and providers made less so far come first.
+        fam = family(plat)
+        w = self._static_weight(b) / self._mass(fam) ** 0.5 / (1.0 + self._made_of(fam)) ** 0.7
         if not self.startable(b.source_tool):
             w *= 0.05  # a chain cannot start here (every recorded call is over the budget)
-        if self.catalog.endpoint(b.source_tool).platform != self.catalog.endpoint(b.target_tool).platform:
-            k = _kind(b.target_param, _desc_of(self.catalog, b.target_tool, b.target_param, True))
-            if k in ("date", "month", "year"):
-                w *= 0.25  # a shared date across domains: allowed, but not the favourite
         return w
+
+    def _static_weight(self, b: Binding) -> float:
+        """The part of an edge's start weight that never changes during a run."""
+        w = self._static_w.get(b)
+        if w is None:
+            w = 3.0 if self.is_lookup(b.source_tool) else 1.0
+            w *= {"DRV": 2.0, "FAN": 1.6}.get(self.card(b), 1.0)
+            if self.catalog.endpoint(b.source_tool).platform != self.catalog.endpoint(b.target_tool).platform:
+                k = _kind(b.target_param, _desc_of(self.catalog, b.target_tool, b.target_param, True))
+                if k in ("date", "month", "year"):
+                    w *= 0.25  # a shared date across domains: allowed, but not the favourite
+            self._static_w[b] = w
+        return w
+
+    def _made_of(self, fam: str) -> int:
+        """How many examples made so far use a tool of provider ``fam``."""
+        total = sum(self.made.values())
+        if self._fam_made_at != total:
+            self._fam_made = Counter()
+            for p, n in self.made.items():
+                self._fam_made[family(p)] += n
+            self._fam_made_at = total
+        return self._fam_made[fam]
+
+    def _mass(self, fam: str) -> float:
+        """The static weight of every edge starting at a tool of provider ``fam`` (computed once)."""
+        if not self._masses:
+            for e in self.edges:
+                f = family(self.catalog.endpoint(e.source_tool).platform)
+                self._masses[f] = self._masses.get(f, 0.0) + self._static_weight(e)
+        return self._masses.get(fam) or 1.0
 
     def startable(self, tool: str) -> bool:
         """Whether a chain can start at ``tool``: a recorded call not known to be over budget."""
-        return any(tool + json.dumps({k: v for k, v in f.items() if self._arg_ok(tool, k)}, sort_keys=True,
-                                     ensure_ascii=False) not in self.too_big for f in self._filters.get(tool, []))
+        return any(k not in self.too_big for k, _js in self._start_keys(tool))
 
     def prefix(self, tool: str, hops: int) -> list[Binding]:
         """Up to ``hops`` edges leading into ``tool``, walking back toward a code lookup."""
@@ -662,15 +734,27 @@ class Sampler:
         finally:
             self.want_set = False
 
-    def _main_edge(self, pred: Any = None) -> Binding | None:
-        cands = [b for b in self.edges if pred is None or pred(b)]
+    def _main_edge(self, pred: Any = None, tag: str = "") -> Binding | None:
+        """A main edge drawn by start weight among those ``pred`` accepts (a static property of
+        the edge: the candidates are kept per ``tag``, and the weights until something they read
+        changes — thousands of edges are weighed per draft at the full tier)."""
+        cands = self._cands.get(tag) if tag else None
+        if cands is None:
+            cands = [i for i, b in enumerate(self.edges) if pred is None or pred(b)]
+            if tag:
+                self._cands[tag] = cands
         if not cands:
             return None
-        return self.rng.choices(cands, weights=[self._weight_start(b) for b in cands])[0]
+        stamp = (sum(self.made.values()), len(self.too_big))
+        if self._weights_at != stamp:
+            self._weights = [self._weight_start(b) for b in self.edges]
+            self._weights_at = stamp
+        ws = self._weights
+        return self.edges[self.rng.choices(cands, weights=[ws[i] for i in cands])[0]]
 
-    def _begin(self, length: int, pred: Any = None) -> tuple[Binding, Draft, str, PagedResult] | None:
-        """A main edge (satisfying ``pred``) and its executed chain of about ``length`` calls."""
-        main = self._main_edge(pred)
+    def _begin(self, length: int, pred: Any = None, tag: str = "") -> tuple[Binding, Draft, str, PagedResult] | None:
+        """A main edge (satisfying ``pred``, cached as ``tag``) and its executed chain of about ``length`` calls."""
+        main = self._main_edge(pred, tag)
         if main is None:
             return None
         got = self._chain(length, main)
@@ -786,7 +870,7 @@ class Sampler:
         return vid, vals, st
 
     def _build_fan(self, length: int) -> Draft | None:
-        got = self._begin(max(2, length - 3), lambda b: self.card(b) in ("FAN", "DRV"))
+        got = self._begin(max(2, length - 3), lambda b: self.card(b) in ("FAN", "DRV"), "fan")
         if got is None:
             return None
         main, d, sid, res = got
@@ -794,7 +878,7 @@ class Sampler:
         if fs is None:
             return None
         vid, vals, st = fs
-        args = self.target_args(main, apply_transform(vals[0], main.transform))
+        args = self.target_args(main, apply_transform(vals[0], main.transform), context=self._context(d))
         sid2, m = self.call(d, main.target_tool, args, each={"ref": vid, "param": main.target_param, "transform": main.transform})
         d.bound.extend(vals)
         d.edges.append((main.source_tool, main.target_tool))
@@ -816,16 +900,22 @@ class Sampler:
         d.parts.append({"kind": "final_map", "tool": main.target_tool, "op": op, "label": ({**red["label"], "from_tool": main.source_tool} if red.get("label") else None)})
         return d
 
+    def _sem_groups(self) -> list[list[Binding]]:
+        """Edges sharing a source field into two or more target tools (computed once)."""
+        if self._sem is None:
+            self._sem = []
+            for _src, bs in sorted(self.out.items()):
+                by_field: dict[str, list[Binding]] = {}
+                for b in bs:
+                    by_field.setdefault(b.source_field, []).append(b)
+                for _f, group in sorted(by_field.items()):
+                    tools = {b.target_tool: b for b in group}
+                    if len(tools) >= 2:
+                        self._sem.append(sorted(tools.values(), key=lambda b: b.key))
+        return self._sem
+
     def _build_sem(self, length: int) -> Draft | None:
-        pairs = []
-        for src, bs in sorted(self.out.items()):
-            by_field: dict[str, list[Binding]] = {}
-            for b in bs:
-                by_field.setdefault(b.source_field, []).append(b)
-            for _f, group in sorted(by_field.items()):
-                tools = {b.target_tool: b for b in group}
-                if len(tools) >= 2:
-                    pairs.append(sorted(tools.values(), key=lambda b: b.key))
+        pairs = self._sem_groups()
         if not pairs:
             return None
         group = self.rng.choice(pairs)
@@ -934,7 +1024,7 @@ class Sampler:
 
     def _build_cond(self, length: int) -> Draft | None:
         onward = lambda b: any(n.target_tool != b.source_tool for n in self.out.get(b.target_tool, []))  # noqa: E731
-        got = self._begin(max(2, length - 2), onward)
+        got = self._begin(max(2, length - 2), onward, "cond")
         if got is None:
             return None
         main, d, sid, res = got
