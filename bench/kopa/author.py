@@ -1313,7 +1313,10 @@ RETIRED: dict[str, str] = {t: "one lookup and one call: replaced by fan-out and 
 
 #: Retired templates kept with their first instance only (for the variety of program shapes).
 ONE_INSTANCE = {"tago_next_bus", "tago_route_stop_count", "tago_route_last_stop", "tago_station_route_list",
-                "dart_ceo", "neis_meal_max_calorie", "fsc_market_rank"}
+                "neis_meal_max_calorie", "molit_trade_max_apt"}
+#: Retired instances kept as well: the plain lookup-then-all-pages tasks the scoring and validate
+#: tests script their routes on (a count read from ``totalCount``, a one-call max page).
+KEEP_IDS = {"molit-trade-count-0", "molit-trade-count-1"}
 
 
 def select(tasks: list[dict[str, Any]], target: int = TARGET) -> list[dict[str, Any]]:
@@ -1324,7 +1327,8 @@ def select(tasks: list[dict[str, Any]], target: int = TARGET) -> list[dict[str, 
     rank: dict[str, int] = {}
     order = []
     tasks = [t for t in tasks if t["template"] not in DROPPED and t["id"] not in DROPPED_IDS
-             and (t["template"] not in RETIRED or (t["template"] in ONE_INSTANCE and t["id"].endswith("-0")))]
+             and (t["template"] not in RETIRED or t["id"] in KEEP_IDS
+                  or (t["template"] in ONE_INSTANCE and t["id"].endswith("-0")))]
     for t in tasks:
         n = rank.get(t["template"], 0)
         rank[t["template"]] = n + 1
