@@ -920,6 +920,12 @@ for i, sgg in enumerate(["종로구갑", "종로구을"]):
 # candidates; 738 candidates and 245 winners of 2024; 1,918 경기 and 1,208 서울 schools; 2,218
 # 경기도 region codes; 1,007 wifi spots per 구; 6,000 bills; 130–150 precedents per case name).
 
+
+def nec24(sid: str, tool: str) -> dict[str, Any]:
+    """Every record of ``tool`` for the 2024 National Assembly election (``nec_code`` in ``s1``)."""
+    return C(sid, tool, {"sgId": R("s1f", "sgId", -1), "sgTypecode": R("s1f", "sgTypecode", -1)}, pages="all")
+
+
 CITY_FULL = {"부산": "부산광역시", "대전": "대전광역시/계룡시", "천안": "천안시", "세종": "세종특별시"}
 
 
@@ -972,16 +978,21 @@ for i, (cys, kw) in enumerate([(["부산", "대전", "천안", "세종"], "초�
           O("s4", "filter", frm="s3", where=[W("nodenm", "contains", kw)]), O("s5", "count", frm="s4")],
          R("s5"), NUM)
 
+def prelim_2026() -> list[dict[str, Any]]:
+    """Every preliminary candidate of the 2026 시·도지사 and 구·시·군의 장 races (``s2``)."""
+    return [C("s1", "nec_election_codes", {}, pages="all"),
+            O("s1f", "filter", frm="s1", where=[W("sgName", "in", ["시·도지사선거", "구·시·군의 장선거"]),
+                                                  W("sgVotedate", "prefix", "2026")]),
+            C("s2", "nec_preliminary_candidates", {"sgId": I("sgId"), "sgTypecode": I("sgTypecode")},
+              foreach=R("s1f"), pages="all")]
+
+
 for i, party in enumerate(["더불어민주당", "국민의힘", "진보당", "기본소득당"]):
     task(f"nec-prelim-party-{i}", "nec_preliminary_party_count",
          f"2026년 6월 지방선거의 시·도지사와 구·시·군의 장 예비후보 가운데 {party} 소속으로 등록해 사퇴하지 않은 "
          f"사람은 모두 몇 명인가요?",
          ["nec"], "politics", ["FAN", "DRV"],
-         [C("s1", "nec_election_codes", {}, pages="all"),
-          O("s1f", "filter", frm="s1", where=[W("sgName", "in", ["시·도지사선거", "구·시·군의 장선거"]),
-                                                W("sgVotedate", "prefix", "2026")]),
-          C("s2", "nec_preliminary_candidates", {"sgId": I("sgId"), "sgTypecode": I("sgTypecode")},
-            foreach=R("s1f"), pages="all"),
+         prelim_2026() + [
           O("s3", "filter", frm="s2", where=[W("jdName", "eq", party), W("status", "eq", "등록")]),
           O("s4", "count", frm="s3")],
          R("s4"), NUM)
@@ -991,11 +1002,7 @@ for i, party in enumerate(["무소속", "사회민주당", "조국혁신당", "�
          f"2026년 6월 지방선거의 시·도지사와 구·시·군의 장 예비후보를 통틀어 {who} 예비후보 가운데 가장 나이가 많은 "
          f"사람은 누구인가요?",
          ["nec"], "politics", ["FAN", "DRV"],
-         [C("s1", "nec_election_codes", {}, pages="all"),
-          O("s1f", "filter", frm="s1", where=[W("sgName", "in", ["시·도지사선거", "구·시·군의 장선거"]),
-                                                W("sgVotedate", "prefix", "2026")]),
-             C("s2", "nec_preliminary_candidates", {"sgId": I("sgId"), "sgTypecode": I("sgTypecode")},
-               foreach=R("s1f"), pages="all"),
+         prelim_2026() + [
              O("s3", "filter", frm="s2", where=[W("jdName", "eq", party)]),
              O("s4", "argmin", frm="s3", by="birthday")],
          R("s4", "name"))
@@ -1004,10 +1011,8 @@ for i, party in enumerate(["더불어민주당", "국민의힘", "조국혁신�
          f"제22대 국회의원선거 지역구에서 {party} 후보 가운데 낙선한 사람은 몇 명인가요?",
          ["nec"], "politics", ["SEQ", "DRV", "CMP"],
          nec_code("국회의원선거", "2024") + [
-             C("s2", "nec_candidates", {"sgId": R("s1f", "sgId", -1), "sgTypecode": R("s1f", "sgTypecode", -1)},
-               pages="all"),
-             C("s3", "nec_winners", {"sgId": R("s1f", "sgId", -1), "sgTypecode": R("s1f", "sgTypecode", -1)},
-               pages="all"),
+             nec24("s2", "nec_candidates"),
+             nec24("s3", "nec_winners"),
              O("s4", "filter", frm="s2", where=[W("jdName", "eq", party)]), O("s5", "count", frm="s4"),
              O("s6", "filter", frm="s3", where=[W("jdName", "eq", party)]), O("s7", "count", frm="s6"),
              O("s8", "arith", fn="sub", a=R("s5"), b=R("s7"))],
@@ -1017,8 +1022,7 @@ for i, party in enumerate(["더불어민주당", "국민의힘", "조국혁신�
          f"제22대 국회의원선거 지역구에 출마한 {party} 후보 중 가장 젊은 후보는 누구인가요?",
          ["nec"], "politics", ["SEQ", "DRV"],
          nec_code("국회의원선거", "2024") + [
-             C("s2", "nec_candidates", {"sgId": R("s1f", "sgId", -1), "sgTypecode": R("s1f", "sgTypecode", -1)},
-               pages="all"),
+             nec24("s2", "nec_candidates"),
              O("s3", "filter", frm="s2", where=[W("jdName", "eq", party)]),
              O("s4", "argmax", frm="s3", by="birthday")],
          R("s4", "name"))
@@ -1027,8 +1031,7 @@ for i, cm in enumerate(["국방위원회", "정무위원회", "보건복지위�
          f"제22대 국회의원선거 지역구 당선인 가운데 현재 {cm} 소속인 의원은 몇 명인가요?",
          ["assembly", "nec"], "politics", ["SEQ", "DRV", "SEM"],
          nec_code("국회의원선거", "2024") + [
-             C("s2", "nec_winners", {"sgId": R("s1f", "sgId", -1), "sgTypecode": R("s1f", "sgTypecode", -1)},
-               pages="all"),
+             nec24("s2", "nec_winners"),
              C("s3", "assembly_members", {}, pages="all"),
              O("s4", "filter", frm="s3", where=[W("CMIT_NM", "eq", cm)]),
              O("s5", "filter", frm="s2", where=[W("name", "in", R("s4", "HG_NM"))]),
@@ -1291,6 +1294,7 @@ DROPPED_IDS: dict[str, str] = {
     "tago-arr-count-2": "the answer is 1 (a constant answer passes)",
     "tago-arr-count-3": "the answer is 0 (a constant answer passes)",
     "cond-seoul-card-1": "its branch looks up the station name the question gives (leaked argument)",
+    "nec-winner-cmit-3": "its answer (기획재정위원회) is nec-winner-cmit-2's (a no-tool answer passes)",
     "tago-cmp-routes-2": "its answer (3) is tago-cmp-routes-0's (the template's most common answer passes)",
     "nec-winner-party-1": "a tie: 국민의힘 and 더불어민주당 each won 6 부산 seats (the gold took the "
                           "alphabetically first party)",
