@@ -25,13 +25,15 @@ under its real base)::
     Exception
     └── SplitError (simulator.dialects.base)  a request does not split into a collection (internal)
     RuntimeError
-    └── KopaNetworkBlocked (simulator.pytest_plugin)  a test reached for a real host
+    ├── KopaNetworkBlocked (simulator.pytest_plugin)  a test reached for a real host
+    └── ServerClosing (train.serve)  the built-in model server is stopping (HTTP 503)
     ValueError
     ├── GraphError (edge.graph)  an EDGE dependency graph is invalid (a cycle, a missing input)
     ├── TaskError (bench.kopa.tasks)  a task file is invalid
     ├── AuditError (bench.kopa.audit)  a task audit found a problem
     ├── ConfigError (train.config)  a GRPO run config (YAML or flags) is invalid
-    └── DataError (train.data)  training rows are missing, or are KOPA-Bench tasks
+    ├── DataError (train.data)  training rows are missing, or are KOPA-Bench tasks
+    └── ContextTooLong (train.serve)  a chat request exceeds the served model's context (HTTP 400)
 
 Every message names the offending value as ``name=value!r`` and says how to fix it.
 """

@@ -1,10 +1,12 @@
 """vcrpy cassettes ↔ kopa-sim versions.
 
 ``import_vcr`` reads vcrpy YAML cassettes (format version 1, as vcrpy writes them) into a new
-version: every interaction is kept as an exact interaction, and where the interactions of
-one collection (same collection key: endpoint + filters) form a complete set of pages — page
-windows covering records ``0..total-1`` with one reported total — the whole collection is
-added too, so the window and query tiers answer pages and filters never recorded.
+version: where the interactions of one collection (same collection key: endpoint + filters)
+form a complete set of pages — page windows covering records ``0..total-1`` with one
+reported total — the whole collection is added and its pages are folded into it (as a
+recording stores them), so the window and query tiers answer those pages and pages and
+filters never recorded; every other interaction is kept exact (``keep_pages=True`` keeps
+the folded pages exact too).
 
 ``export_vcr`` writes any version as a vcrpy cassette that vcrpy itself replays: every exact
 interaction at its stored redacted URL, and for each collection the requests of its pages
@@ -260,53 +262,64 @@ def import_vcr(
     *,
     recorded_at: str | None = None,
     version: str | None = None,
+    keep_pages: bool = False,
 ) -> Manifest:
     """Import vcrpy cassettes as a new version (source ``imported``); returns its manifest.
 
-    Every interaction becomes an exact interaction; every complete set of pages of one
-    collection also becomes a whole collection. ``manifest.info`` names the cassettes, the
-    collections added and the collections seen but incomplete.
+    Every complete set of pages of one collection becomes a whole collection, and its pages
+    are folded into it (the window tier answers them), as a recording stores them; every
+    other interaction is kept exact. ``keep_pages=True`` keeps the folded pages as exact
+    interactions too (their bytes as recorded). ``manifest.info`` names the cassettes, the
+    collections added, the collections seen but incomplete and how many pages were folded.
     """
     catalog = catalog or load_catalog()
     builder = VersionBuilder(store, set_name, catalog, parent=parent, secrets=tuple(secrets))
     groups: dict[tuple[str, str], _Group] = {}
+    members: dict[tuple[str, str], list[int]] = {}
+    exchanges: list[tuple[SimRequest, SimResponse]] = []
     files: list[str] = []
-    n = 0
     for path in paths:
         files.append(Path(path).name)
         for req, resp in read_cassette(path):
-            builder.add_interaction(req, resp)
-            n += 1
+            exchanges.append((req, resp))
             found = _page_of(catalog, req, resp)
             if found is None:
                 continue
             g, page = found
             groups.setdefault((g.key, g.fmt), g).pages.append(page)
+            members.setdefault((g.key, g.fmt), []).append(len(exchanges) - 1)
     added: list[str] = []
     incomplete: list[str] = []
-    for (key, _fmt), g in sorted(groups.items()):
-        if key in added:
-            continue
+    folded: set[int] = set()
+    for gk, g in sorted(groups.items()):
+        key = gk[0]
         done = _complete(g)
         if done is None:
             incomplete.append(key)
             continue
-        total, records, envelope = done
-        builder.add_collection(
-            endpoint=g.endpoint.id,
-            key=key,
-            filters=g.filters,
-            fmt=g.fmt,
-            total=total,
-            records=records,
-            envelope=envelope,
-        )
-        added.append(key)
+        if key not in added:
+            total, records, envelope = done
+            builder.add_collection(
+                endpoint=g.endpoint.id,
+                key=key,
+                filters=g.filters,
+                fmt=g.fmt,
+                total=total,
+                records=records,
+                envelope=envelope,
+            )
+            added.append(key)
+        if not keep_pages:
+            folded.update(members[gk])
+    for i, (req, resp) in enumerate(exchanges):
+        if i not in folded:
+            builder.add_interaction(req, resp)
     incomplete = [k for k in incomplete if k not in added]
     stamp = recorded_at or _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     info = {
         "vcr_cassettes": files,
-        "interactions_imported": n,
+        "interactions_imported": len(exchanges) - len(folded),
+        "pages_folded": len(folded),
         "collections_added": added,
         "collections_incomplete": incomplete,
     }

@@ -223,20 +223,33 @@ def _urls(module: str, host: str) -> set[tuple[str, str]]:
         path = re.sub(r"\.(json|xml)$|\.\{[^}]*\}$", "", m.group(1))
         if path.rstrip("/").count("/") >= 2:
             out.add((host, path.rstrip("/")))
-    return out
+    # a base URL the library appends operation names to (``.../sdsc2`` + ``/storeOne``) is
+    # no endpoint of its own
+    return {(h, p) for h, p in out if not any(q.startswith(p + "/") for _h, q in out)}
 
 
 def _names(module: str, host: str, prefix: str, pattern: str) -> set[tuple[str, str]]:
     return {(host, prefix + m) for m in re.findall(pattern, _source(module))}
 
 
+_INF_ID = re.compile(r"\bO[A-Z0-9]{18}\b")
+
+
 def catalog_operations(catalog: Catalog) -> set[tuple[str, str]]:
-    """Every catalog endpoint as ``(host, path without the format suffix)``."""
+    """Every catalog endpoint as ``(host, path without the format suffix)``; an Assembly
+    endpoint also as ``(host, "infId:<id>")`` for the infId its provenance names (the
+    published infId → endpoint-code table), which is how assembly-api-client names it."""
     out = set()
+    inf_ids: dict[str, set[str]] = {}
     for ep in catalog.endpoints.values():
         path = re.sub(r"\.\{[^}]*\}$|\.(json|xml)$", "", ep.path)
         literal = "/".join(p for p in path.split("/") if p and "{" not in p)
         out.add((ep.host, "/" + literal))
+        if ep.host == "open.assembly.go.kr":
+            text = " ".join([ep.summary, ep.summary_en, *ep.provenance.values()])
+            inf_ids.setdefault(literal.rsplit("/", 1)[-1], set()).update(_INF_ID.findall(text))
+    for ids in inf_ids.values():  # an operation catalogued twice (curated and generated) once
+        out.update(("open.assembly.go.kr", f"infId:{i}") for i in ids)
     return out
 
 

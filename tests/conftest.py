@@ -1,9 +1,15 @@
 from __future__ import annotations
 
+import os
 import secrets as _secrets
 from pathlib import Path
 
 import pytest
+
+# No network but loopback: Hugging Face libraries stay offline and send no telemetry (their
+# telemetry thread would otherwise try huggingface.co from the training tests).
+for _name in ("HF_HUB_OFFLINE", "HF_HUB_DISABLE_TELEMETRY", "HF_DATASETS_OFFLINE", "TRANSFORMERS_OFFLINE"):
+    os.environ.setdefault(_name, "1")
 
 
 @pytest.fixture(autouse=True)

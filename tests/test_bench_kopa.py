@@ -341,7 +341,8 @@ def test_openai_agent_end_to_end_on_loopback(world: World, tasks: list[Any], gol
     ]
     seen: list[dict[str, Any]] = []
     with serve_in_thread(_stub(script, seen)) as base:
-        agent = OpenAIAgent(base_url=f"{base}/v1", model="stub", api_key="sk-test", retries=2, backoff=0.01)
+        agent = OpenAIAgent(base_url=f"{base}/v1", model="stub", api_key="sk-test", retries=2, backoff=0.01,
+                            tool_scope="all")
         rows = run_bench(agent, [task], world, tmp_path / "oa", RunConfig(seeds=2, k=2, workers=2))
         agent.close()
     assert len(rows) == 2
@@ -350,8 +351,8 @@ def test_openai_agent_end_to_end_on_loopback(world: World, tasks: list[Any], gol
         assert r["calls"] == 3 and r["turns"] == 3
     first = seen[0]
     assert first["_auth"] == "Bearer sk-test"
-    # by default the agent sees every catalog tool, and a prompt that gives the answer format
-    # and nothing about lookups or pagination (what the benchmark measures)
+    # with tool_scope="all" the agent sees every catalog tool, and a prompt that gives the answer
+    # format and nothing about lookups or pagination (what the benchmark measures)
     assert {t["function"]["name"] for t in first["tools"]} == set(world.catalog.endpoints)
     system = first["messages"][0]["content"]
     assert "ANSWER:" in system and not any(w in system for w in ("조회", "페이지", "코드", "추측"))
@@ -371,8 +372,43 @@ def test_openai_agent_platform_tools_are_an_ablation(world: World, tasks: list[A
         agent.close()
     names = {t["function"]["name"] for t in seen[0]["tools"]}
     assert names == {n for n, ep in world.catalog.endpoints.items() if ep.platform in task.platforms}
-    with pytest.raises(ValueError, match="tool_scope='task'; use all or platform"):
+    with pytest.raises(ValueError, match="tool_scope='task'; use search, all or platform"):
         OpenAIAgent(tool_scope="task")
+
+
+def test_openai_agent_finds_its_tools_by_search_by_default(world: World, tasks: list[Any], golds: dict[str, Any],
+                                                            tmp_path: Path) -> None:
+    """The default tool space: one ``search_tools`` tool; what it finds joins the next request."""
+    task = next(t for t in tasks if t.id == "molit-trade-max-0")
+    gold = golds[task.id].answer
+    script = [
+        {"role": "assistant", "content": None, "tool_calls": [
+            _tc("s1", "search_tools", {"query": "법정동코드 검색", "k": 5}),
+            _tc("s2", "search_tools", {"query": "아파트 매매 실거래가"}),
+            _tc("s3", "search_tools", {"query": ""})]},
+        {"role": "assistant", "content": None, "tool_calls": [
+            _tc("a", "mois_stan_regin_cd", {"locatadd_nm": "서울특별시 종로구", "pageNo": 1, "numOfRows": 50}),
+            _tc("b", "mois_stan_regin_cd", {"locatadd_nm": "서울특별시 종로구", "pageNo": 2, "numOfRows": 50})]},
+        {"role": "assistant", "content": None, "tool_calls": [
+            _tc("c", "molit_apt_trades", {"LAWD_CD": "11110", "DEAL_YMD": "202503", "pageNo": 1, "numOfRows": 1000})]},
+        {"role": "assistant", "content": f"ANSWER: {gold}"},
+    ]
+    seen: list[dict[str, Any]] = []
+    with serve_in_thread(_stub(script, seen)) as base:
+        agent = OpenAIAgent(base_url=f"{base}/v1", model="stub", retries=1, backoff=0.01)
+        rows = run_bench(agent, [task], world, tmp_path / "search", RunConfig(seeds=1, k=1, workers=1))
+        agent.close()
+    assert rows[0]["passed"], (rows[0]["failures"], rows[0]["details"])
+    assert rows[0]["calls"] == 3  # the searches are not tool calls of the world
+    assert [t["function"]["name"] for t in seen[0]["tools"]] == ["search_tools"]
+    replies = [m["content"] for m in seen[1]["messages"] if m["role"] == "tool"]
+    found = [json.loads(r) for r in replies[:2]]
+    assert len(found[0]["tools"]) == 5 and "mois_stan_regin_cd" in [t["name"] for t in found[0]["tools"]]
+    assert "molit_apt_trades" in [t["name"] for t in found[1]["tools"]]
+    assert replies[2].startswith("error: search_tools needs query")
+    offered = [t["function"]["name"] for t in seen[1]["tools"]]
+    assert offered[0] == "search_tools" and len(offered) == len(set(offered)) <= 1 + 5 + 8
+    assert {"mois_stan_regin_cd", "molit_apt_trades"} <= set(offered)
 
 
 def test_openai_agent_invented_code_is_caught(world: World, tasks: list[Any], tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ pytest_plugins = ["pytester"]
 
 EVERY_STACK = '''
 import json
+import urllib.error
 import urllib.request
 
 import httpx
@@ -41,10 +42,15 @@ def test_every_stack_reaches_the_sandbox():
 
 @pytest.mark.kopa
 def test_nothing_else_is_reached():
-    with pytest.raises(KopaNetworkBlocked, match="test_nothing_else_is_reached.*example.com"):
-        httpx.get("https://example.com/")
-    with pytest.raises(KopaNetworkBlocked, match="example.org"):
+    # other hosts go to the loopback stand-in too (to be recorded exactly): the sandbox
+    # knows none of them, and nothing leaves the machine
+    assert httpx.get("https://example.com/").status_code == 404
+    with pytest.raises(urllib.error.HTTPError) as err:
         urllib.request.urlopen("http://example.org/")
+    assert err.value.code == 404
+    import socket
+    with pytest.raises(KopaNetworkBlocked, match="test_nothing_else_is_reached.*example.net"):
+        socket.create_connection(("example.net", 80))
 '''
 
 ALL_FAIL = '''
@@ -87,7 +93,8 @@ def test_record_mode_sends_every_http_stack_to_the_sandbox_and_nothing_else(
     result = _record(pytester, root, sandbox)
     result.assert_outcomes(passed=2)
     result.stdout.fnmatch_lines(["*kopa-sim: published mine@v0001 (parent none, mode all): 4 interaction(s)*"])
-    assert "warning" not in result.stdout.str()
+    warnings = [line for line in result.stdout.lines if "warning" in line]
+    assert len(warnings) == 2 and all("answered HTTP 404; not published" in w for w in warnings), warnings
     m = Store(root).versions("mine")[-1]
     assert m.source == "sandbox" and m.endpoints["opendart_company"].interactions == 4
 
@@ -139,7 +146,7 @@ def _pair(uri: str, body: bytes, status: int = 200) -> tuple[object, dict[str, o
     }
 
 
-def test_keep_drops_errors_other_hosts_and_what_the_parent_answers(tmp_path: Path) -> None:
+def test_keep_drops_errors_and_what_the_parent_answers_and_keeps_other_hosts_exact(tmp_path: Path) -> None:
     from simulator.record.session import RecordBucket, _keep
     from tests.helpers import build_demo_version
 
@@ -156,9 +163,11 @@ def test_keep_drops_errors_other_hosts_and_what_the_parent_answers(tmp_path: Pat
         _pair("http://127.0.0.1:9/helper", b"ok"),
     ]
     _keep(pairs, "t::test", bucket, load_catalog(), parent)
-    assert [r.query for r, _ in bucket.exchanges] == [(("crtfc_key", "K"), ("corp_code", "00126380"))]
-    assert (bucket.calls, bucket.failed) == (3, 1)
+    # example.com (no catalog platform) is kept exactly, like vcrpy; loopback is the test's own
+    assert [(r.host, r.query) for r, _ in bucket.exchanges] == [
+        ("opendart.fss.or.kr", (("crtfc_key", "K"), ("corp_code", "00126380"))), ("example.com", ()),
+    ]
+    assert (bucket.calls, bucket.failed) == (4, 1)
     assert any("opendart_company answered native error 010" in w for w in bucket.warnings)
-    assert any("example.com are not catalog endpoints" in w for w in bucket.warnings)
-    assert not any("127.0.0.1" in w for w in bucket.warnings)
+    assert not any("example.com" in w or "127.0.0.1" in w for w in bucket.warnings)
     assert {"K", "bad"} <= bucket.secrets

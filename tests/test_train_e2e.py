@@ -110,7 +110,7 @@ def test_synthesize_train_checkpoint_eval_report(tmp_path: Path) -> None:
     ev = tmp_path / "eval"
     res = CliRunner().invoke(train_app, ["eval", str(out), "--out", str(ev), "--seeds", "2", "--k", "2",
                                          "--task", EVAL_TASK, "--backend", "builtin", "--max-tokens", "8",
-                                         "--max-turns", "2", "--workers", "2"])
+                                         "--max-turns", "2", "--workers", "2", "--tools", "platform"])
     assert res.exit_code == 0, res.output
     report = json.loads((ev / "eval_report.json").read_text(encoding="utf-8"))
     assert [m["model"] for m in report["models"]] == ["base", "trained"]

@@ -133,7 +133,8 @@ def test_grpo_cli_runs_on_synthesized_data_with_a_config_lora_and_overrides(tmp_
     _write(data / "trl.jsonl", [_synth_row(0), _synth_row(1), _synth_row(2, split="heldout")])
     cfg = tmp_path / "c.yaml"
     cfg.write_text(json.dumps({  # JSON is YAML
-        "model": "tiny", "data": str(data), "use_cpu": True, "use_vllm": False, "bf16": False,
+        "model": "tiny", "data": str(data), "version": "v0001", "use_cpu": True, "use_vllm": False,
+        "bf16": False,
         "num_generations": 2, "per_device_train_batch_size": 2, "max_completion_length": 16,
         "max_steps": 5, "save_steps": 1, "max_tool_calling_iterations": 1,
         "shaping": {"all_pages_fetched": 0.1},

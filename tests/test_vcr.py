@@ -79,9 +79,9 @@ def recording(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     return {"path": out, "total": total, "expected": expected}
 
 
-def _imported(recording: dict[str, Any], root: Path) -> Store:
+def _imported(recording: dict[str, Any], root: Path, *, keep_pages: bool = False) -> Store:
     store = Store(root)
-    import_vcr([recording["path"]], store, "kopa", load_catalog(), parent=None)
+    import_vcr([recording["path"]], store, "kopa", load_catalog(), parent=None, keep_pages=keep_pages)
     return store
 
 
@@ -94,14 +94,17 @@ def test_the_recording_is_a_real_vcrpy_cassette(recording: dict[str, Any]) -> No
     assert KEY not in recording["path"].read_text(encoding="utf-8")
 
 
-def test_import_keeps_every_interaction_and_makes_complete_pages_a_collection(
+def test_import_folds_complete_pages_into_a_collection_and_keeps_the_rest_exact(
     recording: dict[str, Any], cassette_root: Path
 ) -> None:
     store = _imported(recording, cassette_root)
     v = store.open("kopa")
     m = v.manifest
     assert m.source == "imported"
-    assert m.info["interactions_imported"] == 5
+    # the 3 station pages of city 25 and the one city-list page fold into their collections,
+    # as a recording stores them; city 12's lone page stays exact
+    assert (m.info["interactions_imported"], m.info["pages_folded"]) == (1, 4)
+    assert sum(c.interactions for c in m.endpoints.values()) == 1
     # city codes: one page, not full, no reported total → all of it
     assert m.info["collections_added"] == ["tago_city_codes", "tago_stations_by_name?cityCode=25"]
     assert m.info["collections_incomplete"] == ["tago_stations_by_name?cityCode=12"]
@@ -110,10 +113,14 @@ def test_import_keeps_every_interaction_and_makes_complete_pages_a_collection(
 
     resolver = Resolver(v)
     recorded = read_cassette(recording["path"])
-    for req, resp in recorded:  # exact: the recorded bytes, whatever key the caller sends
+    for req, resp in recorded:  # whatever key the caller sends: the recorded page, folded or exact
         keyed = SimRequest.from_url(req.url.replace("REDACTED", "some-other-key"))
         got = resolver.resolve(keyed)
-        assert (got.header("x-sim-source"), got.status, got.body) == ("exact", 200, resp.body)
+        exact = "cityCode=12" in req.url
+        assert (got.header("x-sim-source"), got.status) == ("exact" if exact else "window", 200)
+        assert json.loads(got.body) == json.loads(resp.body)
+        if exact:
+            assert got.body == resp.body
 
     # window tier: a page size never recorded, answered as the upstream answers it
     page = resolver.resolve(SimRequest.from_url(f"https://{STATIONS}?" + _qs(_stations("25", 5, 7))))
@@ -138,8 +145,9 @@ def _qs(params: dict[str, Any]) -> str:
 def test_round_trip_vcrpy_replays_the_export_with_the_same_bodies(
     recording: dict[str, Any], cassette_root: Path, tmp_path: Path
 ) -> None:
-    store = _imported(recording, cassette_root)
+    store = _imported(recording, cassette_root, keep_pages=True)
     v = store.open("kopa")
+    assert v.manifest.info["interactions_imported"] == 5 and v.manifest.info["pages_folded"] == 0
     out = tmp_path / "export.yaml"
     result = export_vcr(v, load_catalog(), out)
     assert result.exact == 5
@@ -215,8 +223,10 @@ def test_cli_import_then_export(recording: dict[str, Any], cassette_root: Path, 
     runner = CliRunner()
     r = runner.invoke(app, ["vcr", "import", str(recording["path"]), "--cassettes", str(cassette_root)])
     assert r.exit_code == 0, r.output
-    assert "5 interactions, 2 collections" in r.output
+    assert "1 interactions, 2 collections (4 pages folded into them)" in r.output
     out = tmp_path / "out.yaml"
     r = runner.invoke(app, ["vcr", "export", str(out), "--cassettes", str(cassette_root), "--max-pages", "1"])
     assert r.exit_code == 0, r.output
-    assert len(read_cassette(out)) == 7  # 5 exact, 1 page at the max size, 1 plain request
+    # 1 exact; the stations' page at the max size and their plain request; the city list
+    # (no paging parameters) once
+    assert len(read_cassette(out)) == 4

@@ -287,6 +287,9 @@ def eval_cmd(
     temperature: float = typer.Option(0.7, help="Sampling temperature."),
     set_name: str = typer.Option("kopa", "--set", help="Cassette set."),
     version: Optional[str] = typer.Option(None, help="Version (default: latest)."),
+    tools: str = typer.Option("search", "--tools", help="Tools the model sees: search (every catalog "
+                              "tool through a search_tools step), all (every tool in each request) "
+                              "or platform (the task's platforms only: the ablation)."),
 ) -> None:
     """Serve CHECKPOINT and its base model (OpenAI-compatible), run KOPA-Bench on both, report."""
     from .evaluate import EvalConfig, base_model_of, run_eval
@@ -303,7 +306,7 @@ def eval_cmd(
     try:
         cfg = EvalConfig(seeds=seeds, k=k, tasks=list(task), backend=backend, max_tokens=max_tokens,
                          max_turns=max_turns, workers=workers, temperature=temperature,
-                         set_name=set_name, version=version)
+                         set_name=set_name, version=version, tool_scope=tools)
         report = run_eval(models, out, cfg)
     except ValueError as exc:
         typer.echo(f"error: {exc}", err=True)

@@ -29,6 +29,9 @@ class EvalConfig:
         tasks: only these bench task ids (default all 145).
         backend: ``auto`` (vLLM when installed), ``vllm`` or ``builtin``.
         max_tokens: per completion; temperature: sampling temperature (seeds vary samples).
+        tool_scope: ``search`` (the bench's default: a retrieval step over every catalog
+            tool), ``all`` (every tool in each request: about 2 MB of schema) or ``platform``
+            (the task's own platforms' tools: the ablation, and what a small context fits).
     """
 
     seeds: int = 8
@@ -42,10 +45,13 @@ class EvalConfig:
     backend: str = "auto"
     set_name: str = "kopa"
     version: str | None = None
+    tool_scope: str = "search"
 
     def __post_init__(self) -> None:
         if self.k < 1 or self.seeds < self.k:
             raise ValueError(f"seeds={self.seeds} must be >= k={self.k} >= 1 (pass@k needs k samples per task)")
+        if self.tool_scope not in ("search", "all", "platform"):
+            raise ValueError(f"--tools {self.tool_scope!r}; use search, all or platform")
 
 
 def base_model_of(checkpoint: Path) -> str | None:
@@ -124,7 +130,7 @@ def run_eval(models: Sequence[tuple[str, str]], out: Path, config: EvalConfig = 
     for label, path in models:
         with serve_checkpoint(path, name=label, backend=backend, max_tokens=config.max_tokens) as url:
             agent = OpenAIAgent(url, label, "", temperature=config.temperature, max_tokens=config.max_tokens,
-                                retries=2, backoff=0.1)
+                                retries=2, backoff=0.1, tool_scope=config.tool_scope)
             try:
                 results = run_bench(agent, tasks, world, out / label, rc, meta={"model": path})
             finally:

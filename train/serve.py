@@ -29,7 +29,7 @@ from typing import Any, Iterator, Mapping
 
 _THINK = re.compile(r"<think>.*?</think>\s*", re.DOTALL)
 
-__all__ = ["ChatModel", "have_vllm", "load_model", "make_app", "serve_checkpoint", "to_hf_messages"]
+__all__ = ["ChatModel", "ContextTooLong", "ServerClosing", "have_vllm", "load_model", "make_app", "serve_checkpoint", "to_hf_messages"]
 
 
 def have_vllm() -> bool:
@@ -82,6 +82,14 @@ def to_hf_messages(messages: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+class ContextTooLong(ValueError):
+    """A request's prompt and completion budget exceed the model's context (HTTP 400)."""
+
+
+class ServerClosing(RuntimeError):
+    """The built-in server is stopping; the request was not run (HTTP 503)."""
+
+
 class ChatModel:
     """A model and tokenizer answering chat-completions requests (serialised by a lock)."""
 
@@ -90,7 +98,16 @@ class ChatModel:
         self.model, self.tokenizer, self.name = model, tokenizer, name
         self.chat_template_kwargs = dict(chat_template_kwargs or {"enable_thinking": False})
         self.max_tokens = max_tokens
+        self.max_context = int(getattr(model.config, "max_position_embeddings", 0) or 0)
         self._lock = threading.Lock()
+        self._closing = threading.Event()
+
+    def close(self) -> None:
+        """Stop: a generation in progress ends at its next token, queued requests are refused.
+
+        A client that gave up (a timeout) leaves its request running here; without this the
+        server's worker threads would still be generating when the process exits."""
+        self._closing.set()
 
     def complete(self, request: Mapping[str, Any]) -> dict[str, Any]:
         """A ``chat.completion`` response body for an OpenAI request body."""
@@ -104,14 +121,30 @@ class ChatModel:
                                       tokenize=True, return_dict=False, **self.chat_template_kwargs)
         temperature = float(request.get("temperature", 1.0) or 0.0)
         max_new = int(request.get("max_tokens") or request.get("max_completion_tokens") or self.max_tokens)
+        if self.max_context and len(ids) + max_new > self.max_context:
+            raise ContextTooLong(
+                f"this model's maximum context length is {self.max_context} tokens; the request has "
+                f"{len(ids)} prompt tokens and asks for {max_new} more: send fewer tools or messages "
+                "(e.g. `simulator train eval --tools platform`)")
+        from transformers import StoppingCriteria
+
+        closing = self._closing
+
+        class _Closing(StoppingCriteria):  # type: ignore[misc]
+            def __call__(self, input_ids: Any, scores: Any, **kw: Any) -> Any:
+                return torch.full((input_ids.shape[0],), closing.is_set(), dtype=torch.bool)
+
         with self._lock:
+            if closing.is_set():
+                raise ServerClosing("the server is shutting down")
             torch.manual_seed(int(request.get("seed") or 0))
             inp = torch.tensor([list(ids)])
             with torch.no_grad():
                 seq = self.model.generate(input_ids=inp, attention_mask=torch.ones_like(inp),
                                           max_new_tokens=max_new, do_sample=temperature > 0,
                                           temperature=temperature if temperature > 0 else None,
-                                          top_p=None, top_k=None, pad_token_id=tok.pad_token_id)
+                                          top_p=None, top_k=None, pad_token_id=tok.pad_token_id,
+                                          stopping_criteria=[_Closing()])
         gen = seq[0, inp.shape[1]:].tolist()
         finish = "stop" if tok.eos_token_id in gen else "length"
         # Special tokens kept: ``<tool_call>`` is one in some tokenizers (the tiny model's);
@@ -149,7 +182,13 @@ def make_app(chat: ChatModel) -> Any:
             return JSONResponse({"error": {"message": "body is not JSON"}}, status_code=400)
         if not isinstance(body, dict) or not isinstance(body.get("messages"), list):
             return JSONResponse({"error": {"message": "messages (a list) is required"}}, status_code=400)
-        return JSONResponse(await run_in_threadpool(chat.complete, body))
+        try:
+            return JSONResponse(await run_in_threadpool(chat.complete, body))
+        except ContextTooLong as exc:  # the OpenAI API's answer to the same request
+            return JSONResponse({"error": {"message": str(exc), "type": "invalid_request_error",
+                                           "code": "context_length_exceeded"}}, status_code=400)
+        except ServerClosing as exc:
+            return JSONResponse({"error": {"message": str(exc)}}, status_code=503)
 
     async def models(request: Request) -> JSONResponse:
         return JSONResponse({"object": "list", "data": [{"id": chat.name, "object": "model"}]})
@@ -170,7 +209,8 @@ def _builtin(path: str | Path, name: str, max_tokens: int) -> Iterator[str]:
     import uvicorn
 
     model, tok = load_model(path)
-    app = make_app(ChatModel(model, tok, name, max_tokens=max_tokens))
+    chat = ChatModel(model, tok, name, max_tokens=max_tokens)
+    app = make_app(chat)
     sock = _free_socket()
     port = int(sock.getsockname()[1])
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error",
@@ -185,8 +225,9 @@ def _builtin(path: str | Path, name: str, max_tokens: int) -> Iterator[str]:
     try:
         yield f"http://127.0.0.1:{port}/v1"
     finally:
+        chat.close()
         server.should_exit = True
-        thread.join(10)
+        thread.join(30)
         sock.close()
 
 

@@ -16,6 +16,8 @@ from typing import Any, Protocol
 
 import httpx
 
+from simulator.tools.search import SEARCH_TOOL, ToolIndex
+
 from .env import ToolEnv
 from .execute import Policy, run_program
 from .program import CallStep, ProgramError, format_answer
@@ -38,9 +40,13 @@ SYSTEM_PROMPT = (
     "당신은 한국 공공데이터 API 도구를 호출해 질문에 답하는 에이전트입니다. "
     "답을 알면 마지막 줄에 `ANSWER: <답>` 형식으로만 쓰세요 (여러 값이면 쉼표로 구분)."
 )
-#: Tool scopes: every catalog tool (the default, like the paper's MCP servers) or, as an
-#: ablation, only the tools of the task's own platforms.
-TOOL_SCOPES = ("all", "platform")
+#: Tool scopes: every catalog tool through a retrieval step (the default: the agent calls
+#: ``search_tools`` and the tools found join its list, like the paper's tool retrieval over its
+#: MCP servers), every catalog tool listed in each request (2,692 tools, about 2 MB of schema:
+#: for long-context models), or, as an ablation, only the tools of the task's own platforms.
+TOOL_SCOPES = ("search", "all", "platform")
+#: Most tools one ``search_tools`` call returns.
+SEARCH_MAX = 20
 
 
 @dataclass
@@ -136,8 +142,10 @@ class OpenAIAgent:
         api_key: bearer key (env ``OPENAI_API_KEY``; may be empty for local servers).
         temperature: sampling temperature (seeds vary the samples).
         retries: attempts per request on transport errors, 429 and 5xx.
-        tool_scope: ``all`` (every catalog tool, the default) or ``platform`` (only the
-            task's platforms' tools: an ablation that tells the agent where to look).
+        tool_scope: ``search`` (the default: a ``search_tools`` retrieval step over every
+            catalog tool; found tools join the list), ``all`` (every catalog tool in every
+            request) or ``platform`` (only the task's platforms' tools: an ablation that tells
+            the agent where to look).
         max_tokens: per completion.
     """
 
@@ -152,7 +160,7 @@ class OpenAIAgent:
         temperature: float = 0.7,
         retries: int = 4,
         timeout: float = 120.0,
-        tool_scope: str = "all",
+        tool_scope: str = "search",
         max_tokens: int | None = 2048,
         backoff: float = 1.0,
     ) -> None:
@@ -163,7 +171,7 @@ class OpenAIAgent:
         self.temperature = temperature
         self.retries = retries
         if tool_scope not in TOOL_SCOPES:
-            raise ValueError(f"tool_scope={tool_scope!r}; use {' or '.join(TOOL_SCOPES)}")
+            raise ValueError(f"tool_scope={tool_scope!r}; use {', '.join(TOOL_SCOPES[:-1])} or {TOOL_SCOPES[-1]}")
         self.tool_scope = tool_scope
         self.max_tokens = max_tokens
         self.backoff = backoff
@@ -196,8 +204,10 @@ class OpenAIAgent:
                 r = self._client.post(f"{self.base_url}/chat/completions", json=payload)
                 if r.status_code == 429 or r.status_code >= 500:
                     last = RuntimeError(f"HTTP {r.status_code}: {r.text[:200]}")
+                elif r.status_code >= 400:  # the request itself is wrong: retrying won't help
+                    raise RuntimeError(f"chat completions refused the request: HTTP {r.status_code}: "
+                                       f"{r.text[:300]}")
                 else:
-                    r.raise_for_status()
                     return dict(r.json())
             except (httpx.TransportError, ValueError) as exc:
                 last = exc
@@ -205,7 +215,12 @@ class OpenAIAgent:
         raise RuntimeError(f"chat completions failed after {self.retries} attempts: {last}")
 
     def run(self, task: Task, env: ToolEnv, *, seed: int, max_turns: int) -> Episode:
-        tools = env.world.tools(None if self.tool_scope == "all" else list(task.platforms))
+        search = self.tool_scope == "search"
+        if search:
+            index = env.world.tool_index()
+            tools: list[dict[str, Any]] = [SEARCH_TOOL]
+        else:
+            tools = env.world.tools(None if self.tool_scope == "all" else list(task.platforms))
         # the same tools in the same order every run (the catalog's order)
         messages: list[dict[str, Any]] = [
             {"role": "system", "content": SYSTEM_PROMPT},
@@ -242,12 +257,35 @@ class OpenAIAgent:
                 except ValueError as exc:
                     content = f"error: arguments are not valid JSON ({exc})"
                 else:
+                    if search and name == SEARCH_TOOL["function"]["name"]:
+                        content = _search(index, args, tools)
+                        messages.append({"role": "tool", "tool_call_id": tc.get("id", ""),
+                                         "content": content})
+                        continue
                     rec = env.call(name, args)
                     content = env.observation(rec) if rec.ok or rec.source != "error" else (
                         f"error: {rec.error}")
                 messages.append({"role": "tool", "tool_call_id": tc.get("id", ""),
                                  "content": content})
         return Episode(answer="", turns=turns, turns_exhausted=True, messages=messages)
+
+
+def _search(index: ToolIndex, args: dict[str, Any], tools: list[dict[str, Any]]) -> str:
+    """Answer a ``search_tools`` call: the found tools join ``tools``; their names and
+    descriptions are the tool message."""
+    query = args.get("query")
+    if not isinstance(query, str) or not query.strip():
+        return "error: search_tools needs query (a string describing the data you need)"
+    try:
+        k = min(SEARCH_MAX, max(1, int(args.get("k") or 8)))
+    except (TypeError, ValueError):
+        return f"error: k={args.get('k')!r} is not a whole number (1 to {SEARCH_MAX})"
+    names = index.search(query, k)
+    have = {t["function"]["name"] for t in tools}
+    tools.extend(dict(index.tool(n)) for n in names if n not in have)
+    found = [{"name": n, "description": index.tool(n)["function"].get("description", "")} for n in names]
+    return json.dumps({"tools": found} if found else {"tools": [], "hint": "no tool matched: try other words"},
+                      ensure_ascii=False)
 
 
 def make_agent(name: str, **kwargs: Any) -> Agent:

@@ -227,7 +227,9 @@ def run_cmd(
     model: Optional[str] = typer.Option(None, help="Model name (openai agent)."),
     api_key: Optional[str] = typer.Option(None, help="API key (default $OPENAI_API_KEY)."),
     temperature: float = typer.Option(0.7, help="Sampling temperature (openai agent)."),
-    tools: str = typer.Option("all", "--tools", help="Tools the openai agent sees: all (every catalog tool) "
+    tools: str = typer.Option("search", "--tools", help="Tools the openai agent sees: search (every "
+                                                     "catalog tool through a search_tools retrieval step), "
+                                                     "all (every tool listed in each request) "
                                                      "or platform (only the task's platforms: an ablation)."),
     task_ids: Optional[str] = typer.Option(None, "--tasks", help="Comma-separated task ids."),
     heldout: str = typer.Option("nec,lawgokr,tago", help="Held-out platforms (split)."),
@@ -237,7 +239,7 @@ def run_cmd(
     cassettes: Optional[Path] = _cassettes_option(),
 ) -> None:
     """Run an agent on every task × seed and write results.jsonl, summary.json, summary.md."""
-    from .agents import make_agent
+    from .agents import TOOL_SCOPES, make_agent
     from .report import write_report
     from .runner import RunConfig, run_bench
     from .tasks import load_tasks
@@ -254,8 +256,8 @@ def run_cmd(
     kwargs = {}
     meta = {}
     if agent == "openai":
-        if tools not in ("all", "platform"):
-            typer.echo(f"error: --tools {tools!r}; use all or platform", err=True)
+        if tools not in TOOL_SCOPES:
+            typer.echo(f"error: --tools {tools!r}; use search, all or platform", err=True)
             raise typer.Exit(2)
         kwargs = {"base_url": base_url, "model": model, "api_key": api_key, "temperature": temperature,
                   "tool_scope": tools}

@@ -7,11 +7,13 @@ every call is logged as a :class:`CallRecord` (the trace the scorers read).
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from typing import Any
 
 from simulator import BoundedCache, Catalog, FaultConfig, Resolver, load_catalog
 from simulator.tools import Observation, ToolCaller, arg_text, body_text
+from simulator.tools.search import ToolIndex
 
 __all__ = ["CallRecord", "ToolEnv", "World", "arg_text", "body_text"]
 
@@ -84,6 +86,8 @@ class World:
         self._faulted: BoundedCache[FaultConfig, World] = BoundedCache(FAULT_WORLDS)
         #: Gold runs on this version by task id (filled by ``bench.kopa.tasks.gold_run``).
         self.gold: BoundedCache[str, Any] = BoundedCache(GOLD_MEMO)
+        self._tool_index: ToolIndex | None = None
+        self._index_lock = threading.Lock()
 
     @property
     def resolver(self) -> Resolver:
@@ -102,6 +106,13 @@ class World:
     def tools(self, platforms: list[str] | None = None) -> list[dict[str, Any]]:
         """OpenAI tool schemas of the catalog (optionally restricted to platforms)."""
         return self.catalog.tools(platforms=platforms)
+
+    def tool_index(self) -> ToolIndex:
+        """The retrieval index over every catalog tool (built on first use, then kept)."""
+        with self._index_lock:
+            if self._tool_index is None:
+                self._tool_index = ToolIndex(self.catalog.tools())
+            return self._tool_index
 
     def faulted(self, faults: FaultConfig) -> World:
         """The same version with ``faults`` injected by its resolver (kept, one per config)."""

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, NoReturn, Optional
+from typing import TYPE_CHECKING, Annotated, NoReturn, Optional
 
 import typer
 
 from ..errors import SimulatorError
 from ..store import Manifest, Store, Version
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 CassettesOpt = Annotated[
     Optional[Path],
@@ -63,3 +66,18 @@ def open_version(cassettes: Path | None, set_name: str, version: str | None) -> 
 def fail(message: str, code: int = 1) -> NoReturn:
     typer.echo(f"error: {message}", err=True)
     raise typer.Exit(code)
+
+
+def table_console() -> Console:
+    """A rich console for tables on stdout: the terminal's width on a TTY, unlimited otherwise.
+
+    Rich assumes 80 columns when stdout is a pipe or a file, which would fold or cut long
+    cells (paths, hashes); piped output keeps every cell whole instead.
+    """
+    import sys
+
+    from rich.console import Console
+
+    if sys.stdout.isatty():
+        return Console()
+    return Console(width=100_000, no_color=True, soft_wrap=True)

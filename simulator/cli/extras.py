@@ -19,12 +19,20 @@ EXTRAS: dict[str, str] = {
     "jmespath": "verl",
     "matplotlib": "plots",
     "mcp": "mcp",
+    # The mcp distribution's types live in their own package (mcp-types, module mcp_types).
+    "mcp_types": "mcp",
     "vcr": "vcr",
     "requests": "requests",
     "uvloop": "fast",
     "httptools": "fast",
     "OpenDartReader": "clients",
     "neispy": "clients",
+    "dart_fss": "clients",
+    "opendart_client": "clients",
+    "ecos": "clients",
+    "pyecos": "clients",
+    "assembly_client": "clients",
+    "PublicDataReader": "clients",
 }
 
 

@@ -30,7 +30,9 @@ def mcp(
     try:
         from ..server import mcp as mcp_server
     except ModuleNotFoundError as exc:
-        fail(f"{exc.name} is not installed: pip install 'kopa-sim[mcp]'")
+        from .extras import install_hint
+
+        fail(f"{exc.name} is not installed: {install_hint(exc.name or 'mcp')}")
         return
     from ..resolve import Resolver
 

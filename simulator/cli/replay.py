@@ -10,7 +10,7 @@ from typing import Annotated, Optional
 import typer
 
 from .catalog import CatalogOpt, catalog_tier, load_tier
-from .common import CassettesOpt, SetOpt, VersionOpt, fail, open_version
+from .common import CassettesOpt, SetOpt, VersionOpt, fail, open_version, table_console
 
 
 def serve(
@@ -89,7 +89,6 @@ def serve(
 
 def versions(cassettes: CassettesOpt = None, set_name: SetOpt = "kopa") -> None:
     """List the versions of a cassette set, oldest first."""
-    from rich.console import Console
     from rich.table import Table
 
     from ..store import Store
@@ -113,7 +112,7 @@ def versions(cassettes: CassettesOpt = None, set_name: SetOpt = "kopa") -> None:
             str(sum(c.records for c in m.endpoints.values())),
             store.roots.origin if own else "shipped (read-only)",
         )
-    Console().print(t)
+    table_console().print(t)
 
 
 def inspect(
@@ -142,11 +141,10 @@ def inspect(
         }
         typer.echo(json.dumps(out, ensure_ascii=False, indent=1))
         return
-    from rich.console import Console
     from rich.table import Table
 
     m = v.manifest
-    console = Console()
+    console = table_console()
     console.print(
         f"[bold]{v.id}[/bold]  content {m.content_hash}\n"
         f"parent {m.parent or '-'}  recorded_at {m.recorded_at}  source {m.source}"

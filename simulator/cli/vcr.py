@@ -25,8 +25,11 @@ def import_(
         Optional[list[str]],
         typer.Option("--secret-env", help="Variable holding a key to mask in bodies (repeatable)."),
     ] = None,
+    keep_pages: Annotated[
+        bool, typer.Option(help="Also keep the pages folded into a collection as exact interactions.")
+    ] = False,
 ) -> None:
-    """Import cassettes: every interaction exact, every complete set of pages as a collection."""
+    """Import cassettes: every complete set of pages as a collection, everything else exact."""
     import os
 
     from ..catalog import load_catalog
@@ -44,6 +47,7 @@ def import_(
             parent=None if parent in (None, "none") else parent,
             secrets=secrets,
             version=name,
+            keep_pages=keep_pages,
         )
     except SimulatorError as exc:
         fail(str(exc))
@@ -52,7 +56,8 @@ def import_(
     typer.echo(
         f"published {m.set}@{m.version} ({m.content_hash[:12]}): "
         f"{info.get('interactions_imported', 0)} interactions, "
-        f"{len(info.get('collections_added', []))} collections"
+        f"{len(info.get('collections_added', []))} collections "
+        f"({info.get('pages_folded', 0)} pages folded into them)"
     )
     for key in info.get("collections_incomplete", []):
         typer.echo(f"  incomplete (exact only): {key}", err=True)

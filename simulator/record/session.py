@@ -4,10 +4,14 @@ The pytest plugin (``simulator.pytest_plugin``) is glue over this module. In a r
 (``new_episodes``, ``all``, ``rewrite``):
 
 * every HTTP stack (httpx sync and async, requests, urllib, aiohttp) sends catalog hosts to
-  the upstream when one is named (``rewrite_to_upstream``); vcrpy captures the traffic below
-  that, decoding compressed bodies (``simulator.vcr.vcr_exchange``, the one converter);
-* with a loopback upstream (a sandbox) the caller's ``guard`` refuses every other
-  non-loopback connection, naming the test and the host;
+  the upstream when one is named (``rewrite_to_upstream``), and every other remote host too
+  when the upstream is a loopback stand-in; vcrpy captures the traffic below that, decoding
+  compressed bodies (``simulator.vcr.vcr_exchange``, the one converter);
+* an exchange with a host no catalog platform has is kept exactly, like vcrpy (replayed by
+  fingerprint; ``patched()`` answers the hosts a version holds); an unknown path on a
+  platform host is an *inferred* endpoint, whose pages also record a whole collection;
+* with a loopback upstream the caller's ``guard`` refuses any other non-loopback
+  connection (a raw socket), naming the test and the host;
 * ``new_episodes`` keeps only the requests the parent version cannot answer (nor its
   collections the parent already holds);
 * an answer that is a native error (a refused key, a quota, a bad parameter; or any
@@ -154,7 +158,10 @@ def capture(
             # originals, so the upstream rewrite must wrap vcrpy's, not the other way round.
             cassette = stack.enter_context(recorder.use_cassette(os.path.join(tmp, "test.yaml")))
             if bucket.upstream:
-                stack.enter_context(rewrite_to_upstream(catalog.hosts(), bucket.upstream))
+                # a loopback stand-in is sent every remote host (recorded exactly when the
+                # catalog has no platform for it); a remote upstream only the catalog's
+                remote = is_loopback(urlsplit(bucket.upstream).hostname)
+                stack.enter_context(rewrite_to_upstream(None if remote else catalog.hosts(), bucket.upstream))
             stack.enter_context(guard() if guard is not None else nullcontext())
             yield
             pairs = list(cassette.data)
@@ -174,7 +181,6 @@ def _keep(pairs: list[Any], nodeid: str, bucket: RecordBucket, catalog: Catalog,
     bucket.tests.append(nodeid)
     bucket.secrets.update(v for k, v in os.environ.items() if k.startswith("KOPA_KEY_") and v)
     touched: list[tuple[Endpoint, dict[str, str], str | None]] = []
-    elsewhere: set[str] = set()
     for i, (vreq, vresp) in enumerate(pairs):
         req, resp = from_vcr(vreq, vresp, bucket.upstream, f"{nodeid} call {i}")
         try:
@@ -183,7 +189,7 @@ def _keep(pairs: list[Any], nodeid: str, bucket: RecordBucket, catalog: Catalog,
             inferred = catalog.infer(req)  # an unknown path on a platform host (catalog.infer)
             if inferred is None:
                 if not is_loopback(req.host):  # loopback: the test's own helpers
-                    elsewhere.add(req.host)
+                    _keep_exact(req, resp, nodeid, bucket, parent)
                 continue
             match = inferred
         ep = match.endpoint
@@ -192,29 +198,43 @@ def _keep(pairs: list[Any], nodeid: str, bucket: RecordBucket, catalog: Catalog,
             key = match.params.get(p.name) or key
         if key:
             bucket.secrets.add(key)
-        bucket.calls += 1
         problem = native_error(ep, resp)
-        if problem is not None:
-            bucket.failed += 1
-            if not bucket.keep_errors:
-                bucket.warnings.append(
-                    f"{nodeid}: {ep.id} answered {problem}; not published (check the key: the "
-                    "sandbox takes sandbox-<platform>; --kopa-keep-errors keeps error answers)"
-                )
-                continue
-        if bucket.mode == "new_episodes" and parent is not None and _parent_answers(parent, req):
+        hint = "check the key: the sandbox takes sandbox-<platform>; "
+        if not _admit(bucket, nodeid, req, resp, parent, ep.id, problem, hint):
             continue
-        bucket.exchanges.append((req, resp))
         if problem is None and ep.kind == "collection" and ep.params_with_role(
             "page", "page_size", "range_start", "range_end"
         ):
             touched.append((ep, dict(match.params), key))
-    if elsewhere:
-        bucket.warnings.append(
-            f"{nodeid}: calls to {', '.join(sorted(elsewhere))} are not catalog endpoints; not recorded"
-        )
     if touched:
         _record_collections(touched, bucket, catalog, parent)
+
+
+def _keep_exact(req: SimRequest, resp: SimResponse, nodeid: str, bucket: RecordBucket, parent: Any) -> None:
+    """A host no catalog platform has: the exchange is kept as it was, like vcrpy."""
+    problem = f"HTTP {resp.status}" if resp.status >= 400 else None
+    _admit(bucket, nodeid, req, resp, parent, f"{req.method} {req.host}{req.path}", problem, "")
+
+
+def _admit(
+    bucket: RecordBucket, nodeid: str, req: SimRequest, resp: SimResponse, parent: Any,
+    what: str, problem: str | None, hint: str,
+) -> bool:
+    """Count one call and keep it; False when it is not kept (an error answer, unless
+    ``keep_errors``; in ``new_episodes``, what the parent already answers)."""
+    bucket.calls += 1
+    if problem is not None:
+        bucket.failed += 1
+        if not bucket.keep_errors:
+            bucket.warnings.append(
+                f"{nodeid}: {what} answered {problem}; not published ({hint}--kopa-keep-errors "
+                "keeps error answers)"
+            )
+            return False
+    if bucket.mode == "new_episodes" and parent is not None and _parent_answers(parent, req):
+        return False
+    bucket.exchanges.append((req, resp))
+    return True
 
 
 def _record_collections(touched: list[Any], bucket: RecordBucket, catalog: Catalog, parent: Any) -> None:

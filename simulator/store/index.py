@@ -22,6 +22,7 @@ from pydantic import ValidationError
 from ..errors import CorruptVersion
 from .integrity import write_index_digest
 from .manifest import CollectionEntry, InteractionEntry, Manifest
+from .roots import repair_hint
 
 __all__ = ["CollectionInfo", "Index", "collection_lines", "compile_index", "iter_entries", "INDEX_FORMAT"]
 
@@ -62,14 +63,14 @@ def _verified_lines(version_dir: Path, manifest: Manifest, kind: str) -> Iterato
             digest = file_digest(version_dir, manifest, rel)
         except FileNotFoundError as exc:
             raise CorruptVersion(
-                f"file {str(exc.filename or path)!r} listed in the manifest is missing; restore it "
-                "from git or record the version again",
+                f"file {str(exc.filename or path)!r} listed in the manifest is missing; "
+                f"{repair_hint(path)}",
                 path=str(path),
             ) from None
         if digest != manifest.files[rel]:
             raise CorruptVersion(
                 f"file {str(path)!r} does not match its sha256 in the manifest (damaged or "
-                "edited); restore it from git (`git checkout -- <file>`) or record again",
+                f"edited); {repair_hint(path)}",
                 path=str(path),
             )
         h = hashlib.sha256()
@@ -112,7 +113,7 @@ def iter_entries(version_dir: Path, manifest: Manifest, kind: str) -> Iterator[d
         if not isinstance(head, dict) or "collection" not in head:
             raise CorruptVersion(
                 f"{str(path)!r} line {lineno} should start a collection (an object with "
-                "'collection'); the file is damaged: restore it from git",
+                f"'collection'); the file is damaged: {repair_hint(path)}",
                 path=str(path),
             )
         fields = head.pop("fields", [])
@@ -401,6 +402,12 @@ class Index:
                 "SELECT fp, request FROM interactions WHERE endpoint=? LIMIT ?", (endpoint, limit)
             )
         return [(r[0], r[1]) for r in rows]
+
+    def uncatalogued_hosts(self) -> list[str]:
+        """The hosts of recorded exchanges that match no catalog endpoint (recorded exactly)."""
+        rows = self._conn().execute("SELECT DISTINCT request FROM interactions WHERE endpoint IS NULL")
+        hosts = {r[0].split(" ", 1)[-1].split("/", 1)[0].split(":", 1)[0].lower() for r in rows}
+        return sorted(h for h in hosts if h)
 
     def close(self) -> None:
         conn = getattr(self._local, "conn", None)

@@ -28,6 +28,7 @@ from typing import Any, Iterator
 
 from ..errors import CorruptVersion
 from .manifest import Manifest, content_hash_of
+from .roots import repair_hint
 
 __all__ = [
     "check_manifest",
@@ -58,7 +59,7 @@ def check_manifest(manifest: Manifest, where: Path) -> None:
     if content_hash_of(manifest.files) != manifest.content_hash:
         raise CorruptVersion(
             f"manifest {str(where)!r}: content_hash does not match its files list (edited or "
-            "damaged); restore it from git or record the version again",
+            f"damaged); {repair_hint(where)}",
             path=str(where),
         )
 
@@ -94,8 +95,7 @@ def check_text(version_dir: Path, manifest: Manifest) -> None:
     """Raise ``CorruptVersion`` naming the first missing or damaged data file of a version."""
     for problem in _problems(version_dir, manifest):
         raise CorruptVersion(
-            f"{problem}; restore it from git (`git checkout -- <file>`) or record the version "
-            "again (`simulator verify` lists every problem)",
+            f"{problem}; {repair_hint(version_dir)} (`simulator verify` lists every problem)",
             path=str(version_dir),
         )
 

@@ -23,6 +23,7 @@ or ``$KOPA_CASSETTES`` name exactly one directory instead (nothing layered under
 from __future__ import annotations
 
 import os
+import re
 import sysconfig
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,13 +31,22 @@ from typing import Mapping
 
 from ..errors import StoreError
 
-__all__ = ["Roots", "SHIPPED_INDEX", "check_writable", "resolve_roots", "shipped_root", "user_cassette_dir"]
+__all__ = [
+    "Roots",
+    "SHIPPED_INDEX",
+    "check_writable",
+    "repair_hint",
+    "resolve_roots",
+    "shipped_root",
+    "user_cassette_dir",
+]
 
 #: Inside a read-only root, prebuilt indexes (``<content_hash>.v<N>.sqlite``) built when the
 #: wheel was built; a dot folder, so it is never taken for a set.
 SHIPPED_INDEX = ".index"
 
 _PACKAGE = Path(__file__).resolve().parents[1]
+_VERSION_DIR = re.compile(r"v\d{4,}")
 
 
 @dataclass(frozen=True)
@@ -102,6 +112,35 @@ def resolve_roots(
     if shipped is not None and not _same(shipped, write):
         read.append(shipped)
     return Roots(write, tuple(read), origin)
+
+
+def _in_git_checkout(path: Path) -> bool:
+    return any((d / ".git").exists() for d in path.parents)
+
+
+def _version_name(path: Path) -> str:
+    return next((part for part in reversed(path.parts) if _VERSION_DIR.fullmatch(part)), "VERSION")
+
+
+def repair_hint(path: Path | str) -> str:
+    """How to repair a damaged file of a version, for where that version lives.
+
+    The shipped cassettes of an installed wheel are reinstalled; a version inside a git
+    checkout is restored from git; anything else (the user data dir, a ``--cassettes``
+    directory outside git) is removed and recorded again, since no copy of it exists.
+    """
+    p = Path(path).absolute()
+    installed = [(_PACKAGE / "_cassettes").resolve(), *_installed_dirs()]
+    try:
+        resolved = p.resolve()
+    except OSError:
+        resolved = p
+    if any(resolved == b or b in resolved.parents for b in installed):
+        return "reinstall kopa-sim (`pip install --force-reinstall kopa-sim`)"
+    if _in_git_checkout(p):
+        return "restore it from git (`git checkout -- <file>`) or record the version again"
+    version = _version_name(p)
+    return f"remove the version (`simulator rm {version}`) and record it again (`simulator record`)"
 
 
 def _same(a: Path, b: Path) -> bool:

@@ -16,7 +16,7 @@ from .index import INDEX_FORMAT, CollectionInfo, Index, compile_index
 from .integrity import check_manifest, check_text, index_intact, source_paths, stamp_matches, write_stamp
 from .oserrors import as_os_error, os_error_message
 from .manifest import READABLE_FORMATS, Manifest, validate_name
-from .roots import SHIPPED_INDEX, Roots, resolve_roots
+from .roots import SHIPPED_INDEX, Roots, repair_hint, resolve_roots
 
 __all__ = ["Store", "Version", "default_cache_dir", "default_cassette_dir"]
 
@@ -49,7 +49,7 @@ def read_manifest(version_dir: Path) -> Manifest:
         ) from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise CorruptVersion(
-            f"manifest {str(path)!r} does not parse ({exc}); restore it from git", path=str(path)
+            f"manifest {str(path)!r} does not parse ({exc}); {repair_hint(path)}", path=str(path)
         ) from None
     if isinstance(raw, dict) and raw.get("format") not in READABLE_FORMATS:
         raise FormatVersionError(
@@ -61,7 +61,7 @@ def read_manifest(version_dir: Path) -> Manifest:
     except ValidationError as exc:
         why = "; ".join(f"{'.'.join(str(x) for x in e['loc'])}: {e['msg']}" for e in exc.errors())
         raise CorruptVersion(
-            f"manifest {str(path)!r} is invalid ({why}); restore it from git", path=str(path)
+            f"manifest {str(path)!r} is invalid ({why}); {repair_hint(path)}", path=str(path)
         ) from None
 
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 import contextvars
 import importlib.util
 import json as _json
-from collections.abc import Iterator
+from collections.abc import Container, Iterator
 from contextlib import ExitStack, contextmanager
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -79,7 +79,8 @@ def patched(
     episode: str | None = None,
     raise_on_miss: bool = True,
 ) -> Iterator[Resolver]:
-    """Answer requests to ``hosts`` (default: every catalog host) from ``resolver``.
+    """Answer requests to ``hosts`` (default: every catalog host, and every other host the
+    version holds recorded exchanges of) from ``resolver``.
 
     Args:
         resolver: the pinned version's resolver.
@@ -89,7 +90,9 @@ def patched(
 
     Yields the resolver. Nested blocks work; each restores what it replaced.
     """
-    wanted = frozenset(h.lower() for h in (hosts if hosts is not None else resolver.catalog.hosts()))
+    if hosts is None:
+        hosts = [*resolver.catalog.hosts(), *resolver.version.index.uncatalogued_hosts()]
+    wanted = frozenset(h.lower() for h in hosts)
 
     def ours(host: str | None) -> bool:
         return not _BYPASS.get() and (host or "").lower() in wanted
@@ -396,13 +399,14 @@ def upstream_url(url: str, upstream: str) -> str:
 
 
 @contextmanager
-def rewrite_to_upstream(hosts: list[str], upstream: str) -> Iterator[None]:
+def rewrite_to_upstream(hosts: list[str] | None, upstream: str) -> Iterator[None]:
     """Send requests for ``hosts`` to ``upstream`` instead (requests, httpx, aiohttp, urllib).
 
     Used when recording against a stand-in server (``simulator sandbox serve`` or
-    ``simulator serve``), which routes ``GET /{upstream-host}/{path}``.
+    ``simulator serve``), which routes ``GET /{upstream-host}/{path}``. ``hosts=None``: every
+    host that is not loopback (a stand-in that answers any host, recorded exactly).
     """
-    wanted = frozenset(h.lower() for h in hosts)
+    wanted: Container[str] = _RemoteHosts() if hosts is None else frozenset(h.lower() for h in hosts)
     with ExitStack() as stack:
         if _installed("requests"):
             from urllib.parse import urlsplit
@@ -462,8 +466,17 @@ def rewrite_to_upstream(hosts: list[str], upstream: str) -> Iterator[None]:
         yield
 
 
+class _RemoteHosts:
+    """Every host name that is not loopback (``in`` tests a lowercased host)."""
+
+    def __contains__(self, host: object) -> bool:
+        from ..request import is_loopback
+
+        return isinstance(host, str) and bool(host) and not is_loopback(host)
+
+
 @contextmanager
-def _rewrite_urllib(wanted: frozenset[str], upstream: str) -> Iterator[None]:
+def _rewrite_urllib(wanted: Container[str], upstream: str) -> Iterator[None]:
     """``urllib.request`` (``urlopen`` and every opener): URLs of ``wanted`` hosts go to
     ``upstream``, rewritten before the opener picks its HTTP or HTTPS handler."""
     import urllib.parse
