@@ -49,7 +49,7 @@ def _first(tasks: dict[str, Task], template: str) -> Task:
     from bench.kopa import author
 
     hit = next((t for t in tasks.values() if t.template == template), None)
-    return hit or next(t for t in parse_tasks(author.TASKS) if t.template == template)
+    return hit or next(t for t in parse_tasks([r for r in author.TASKS if r["template"] == template]))
 
 
 def test_name_filter_instead_of_the_committee_code(world: World, tasks: dict[str, Task]) -> None:
