@@ -303,7 +303,9 @@ def score_episode(
             if 0 < missed < len(groups):
                 labels.append("one_to_many")
                 break
-    if any(g["whole"] and g["touched"] and (g["obtained"] > 0 or g["paged"]) for g in unmet):
+    # first_page: a collection read in part (some needed records seen, or a page of a larger
+    # collection read with the right, not invented, arguments)
+    if any(g["touched"] and ((g["paged"] and not invented) or (g["whole"] and g["obtained"] > 0)) for g in unmet):
         labels.append("first_page")
     if invented and "skipped_lookup" not in labels:
         labels.append("invented_args")
