@@ -19,7 +19,7 @@ from .cardinality import cardinality_of
 from .graph import EdgeGraph
 from .observe import Observations, endpoint_digest
 from .proposers import OfflineProposer, Proposer
-from .verify import EdgeState, Executor, SimExecutor, Verifier, VerifyConfig
+from .verify import UNTESTABLE, EdgeState, Executor, SimExecutor, Verifier, VerifyConfig
 
 __all__ = ["BuildResult", "build_graph", "reverify", "summarize"]
 
@@ -141,7 +141,8 @@ def summarize(graph: EdgeGraph, obs: Observations | None = None) -> dict[str, An
         hist[lab] += 1
     retained = graph.retained()
     return {
-        "edges": {"proposed": len(allst), **{k: status.get(k, 0) for k in ("verified", "unverified", "pruned", "candidate")}},
+        "edges": {"proposed": len(allst), **{k: status.get(k, 0) for k in ("verified", "unverified", "pruned", "candidate")},
+                  "untestable": sum(1 for s in allst if s.evidence and s.evidence[0]["detail"] == UNTESTABLE)},
         "cross_platform_verified": sum(
             1 for s in graph.edges("verified")
             if graph.catalog.endpoint(s.binding.source_tool).platform != graph.catalog.endpoint(s.binding.target_tool).platform

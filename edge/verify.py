@@ -16,18 +16,26 @@ feeding the next step — and updates each executed edge:
 
 An edge is pruned only once it has ``min_trials`` decisive trials and its posterior mean is
 under ``prune_below``.
+
+At the full tier most proposals cannot be tested offline: their target was recorded for values
+the source never shows, and the param is not one the target's query semantics answer, so every
+call would be a replay miss (unknown). An executor that knows what it can answer
+(``SimExecutor.answerable``) lets the verifier leave those edges ``unverified`` without a call
+(their evidence says so) and spend every path on edges a call can decide; the number of paths
+grows with the testable edges (``VerifyConfig.paths_per_edge``) so each is tried.
 """
 
 from __future__ import annotations
 
 import heapq
 import json
+import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from simulator import Catalog, Endpoint, Resolver
+from simulator import BoundedCache, Catalog, Endpoint, Resolver
 from simulator.tools import Observation, ToolCaller, build_call, page_args, read_response
 
 from .observe import Observations, scalar
@@ -41,6 +49,7 @@ __all__ = [
     "LiveExecutor",
     "Outcome",
     "SimExecutor",
+    "UNTESTABLE",
     "VerifyConfig",
     "Verifier",
     "call_params",
@@ -50,6 +59,9 @@ __all__ = [
 Outcome = Literal["success", "structural", "environmental", "unknown"]
 
 _ENV_KINDS = {"rate_limited", "quota_exceeded", "server_error", "invalid_key", "missing_key"}
+
+#: The evidence detail of an edge left unexecuted: no call could be answered offline.
+UNTESTABLE = "not executed: nothing recorded answers any value the source shows"
 
 
 @dataclass
@@ -63,7 +75,9 @@ class CallResult:
 
 # Contract: ``call(endpoint_id, params)`` executes one tool call with string params (no key,
 # paging or format params: the executor adds them) and classifies it; it never raises for a
-# bad request, a miss or a failed call — those are outcomes.
+# bad request, a miss or a failed call — those are outcomes. An executor may also offer
+# ``answerable(endpoint, param) -> set[str] | None``: the values of ``param`` it can answer at
+# all (None: any value); the verifier then skips edges none of whose values it can answer.
 class Executor(Protocol):
     def call(self, endpoint: str, params: Mapping[str, str]) -> CallResult: ...
 
@@ -103,19 +117,54 @@ def classify(obs: Observation) -> CallResult:
 
 @dataclass
 class SimExecutor:
-    """Executes calls offline through a ``Resolver`` (``miss="strict"``: a miss is unknown)."""
+    """Executes calls offline through a ``Resolver`` (``miss="strict"``: a miss is unknown).
+
+    The same call against the same version gives the same bytes (DESIGN §6), so a repeated
+    call is answered from a memo of its classified result (``memo_size`` entries; 0: none):
+    ``calls`` counts the calls executed, ``memo_hits`` those answered again from the memo.
+    """
 
     resolver: Resolver
     calls: int = 0
+    memo_size: int = 4096
+    memo_hits: int = 0
 
     def __post_init__(self) -> None:
-        # The platform's default format (what a bare client gets); no memo: calls are counted.
+        # The platform's default format (what a bare client gets); its own memo is off: the
+        # classified results are memoised here instead (no body is parsed twice).
         self._caller = ToolCaller(self.resolver, fmt="native", memo_size=0)
+        self._memo: BoundedCache[tuple[str, tuple[tuple[str, str], ...]], CallResult] = BoundedCache(self.memo_size)
+        self._answerable: dict[tuple[str, str], set[str] | None] = {}
 
     def call(self, endpoint: str, params: Mapping[str, str]) -> CallResult:
+        key = (endpoint, tuple(sorted(params.items())))
+        kept = self._memo.get(key)
+        if kept is not None:
+            self.memo_hits += 1
+            return kept
         ep = self.resolver.catalog.endpoint(endpoint)
         self.calls += 1
-        return classify(self._caller.call(endpoint, call_params(ep, params)))
+        res = classify(self._caller.call(endpoint, call_params(ep, params)))
+        self._memo.put(key, res)
+        return res
+
+    def answerable(self, endpoint: str, param: str) -> set[str] | None:
+        """The values of ``param`` a call to ``endpoint`` can be answered with, None for any.
+
+        Any value, when the endpoint's query semantics filter on ``param`` or exact
+        interactions of it are recorded (the resolver's query and exact tiers); else only the
+        values its collections were recorded with (the window tier): another value is a miss.
+        """
+        key = (endpoint, param)
+        if key not in self._answerable:
+            ep = self.resolver.catalog.endpoint(endpoint)
+            version = self.resolver.version
+            if (ep.query is not None and any(r.param == param for r in ep.query.filters)) or \
+                    version.index.interaction_requests(endpoint, limit=1):
+                self._answerable[key] = None
+            else:
+                self._answerable[key] = {c.filters[param] for c in version.collections(endpoint) if param in c.filters}
+        return self._answerable[key]
 
 
 @dataclass
@@ -165,6 +214,9 @@ class VerifyConfig:
     #: Chance of starting from a source value the target was recorded with (else any value).
     recorded_bias: float = 0.85
     evidence_kept: int = 3
+    #: Paths per iteration grow to ``paths_per_edge`` × testable edges ÷ ``iterations`` when
+    #: that is more than ``paths_per_iteration``: every edge gets its trials at any scale.
+    paths_per_edge: float = 1.0
 
 
 @dataclass
@@ -233,8 +285,11 @@ class Verifier:
     rng: random.Random
     config: VerifyConfig = field(default_factory=VerifyConfig)
     calls: int = 0
+    #: Edges the last ``run`` left unexecuted (``testable`` said no call could decide them).
+    untestable: int = 0
     _answerable: dict[str, list[str]] = field(default_factory=dict)
     _filters: dict[str, list[dict[str, str]]] = field(default_factory=dict)
+    _by_value: dict[tuple[str, str], dict[str, list[dict[str, str]]]] = field(default_factory=dict)
 
     def _start_values(self, b: Binding) -> list[str]:
         vals = self.obs.values(b.source_tool, b.source_field)
@@ -251,7 +306,16 @@ class Verifier:
         if recorded is None:
             recorded = sorted(self.obs.filters.get(b.target_tool, []), key=lambda d: json.dumps(d, sort_keys=True))
             self._filters[b.target_tool] = recorded
-        params: dict[str, str] = dict(self.rng.choice(recorded)) if recorded else {}
+        # A call recorded with this very value, when there is one: its other params belong with
+        # it (a school code goes with its office code, a stop id with its city).
+        by_value = self._by_value.get((b.target_tool, b.target_param))
+        if by_value is None:
+            by_value = self._by_value[(b.target_tool, b.target_param)] = {}
+            for f in recorded:
+                if b.target_param in f:
+                    by_value.setdefault(f[b.target_param], []).append(f)
+        pool = by_value.get(value) or recorded
+        params: dict[str, str] = dict(self.rng.choice(pool)) if pool else {}
         for p in ep.params:
             if p.required and p.name not in params and p.role in ("filter", "plain"):
                 fill = p.default or p.example
@@ -298,36 +362,61 @@ class Verifier:
     def _prunable(self, s: EdgeState) -> bool:
         return s.decisive >= self.config.min_trials and s.mean(self.config) < self.config.prune_below
 
+    def testable(self, b: Binding) -> bool:
+        """Whether some call along ``b`` can be answered (see ``Executor``'s ``answerable``)."""
+        answerable = getattr(self.executor, "answerable", None)
+        if answerable is None:
+            return True
+        can = answerable(b.target_tool, b.target_param)
+        if can is None:
+            return True
+        return any(apply_transform(v, b.transform) in can for v in self.obs.values(b.source_tool, b.source_field))
+
     def run(self, states: Sequence[EdgeState], content_hash: str = "") -> None:
-        """Run ``config.iterations`` × ``config.paths_per_iteration`` paths, then settle every edge.
+        """Run ``config.iterations`` × paths per iteration, then settle every edge.
 
         Each path starts at one of the least-tried live edges (ties broken at random), so every
         edge gets tried; a heap keeps that choice O(log E) per path, which matters at thousands
         of tools (a scan per path made the loop 30× slower than its calls at 25,000 edges).
+        Edges no call can decide (``testable``) take no path: they settle ``unverified``, their
+        evidence saying why (``UNTESTABLE``).
         """
         cfg = self.config
         for st in states:
             if st.status == "pruned":
                 st.status = "candidate"  # re-verification gives pruned edges a new chance
         ordered = sorted(states, key=lambda s: s.binding.key)
-        out: dict[str, list[EdgeState]] = {}
+        testable = []
         for st in ordered:
+            if self.testable(st.binding):
+                testable.append(st)
+            else:
+                self.untestable += 1
+                st.evidence = [{"value": "", "outcome": "unknown", "detail": UNTESTABLE}]
+        out: dict[str, list[EdgeState]] = {}
+        for st in testable:
             out.setdefault(st.binding.source_tool, []).append(st)
         # An edge whose source shows no value in this version cannot start a path: it would
         # never gather a trial and, as the least-tried edge, would take every path start.
-        starts = [s for s in ordered if self.obs.values(s.binding.source_tool, s.binding.source_field)]
+        starts = [s for s in testable if self.obs.values(s.binding.source_tool, s.binding.source_field)]
+        per_iteration = max(cfg.paths_per_iteration, math.ceil(cfg.paths_per_edge * len(starts) / max(cfg.iterations, 1)))
+        self._loop(testable, starts, out, per_iteration)
+        for st in states:
+            st.settle(cfg, content_hash)
 
+    def _loop(self, testable: list[EdgeState], starts: list[EdgeState], out: Mapping[str, list[EdgeState]],
+              per_iteration: int) -> None:
         def tries(s: EdgeState) -> int:
             return s.decisive + s.unknown
 
-        for _ in range(cfg.iterations):
-            live = [s for s in ordered if not self._prunable(s)]
+        for _ in range(self.config.iterations):
+            live = [s for s in testable if not self._prunable(s)]
             alive = {id(s) for s in live}
             heap = [(tries(s), self.rng.random(), i) for i, s in enumerate(starts) if id(s) in alive]
             if not heap:
                 break
             heapq.heapify(heap)
-            for _ in range(cfg.paths_per_iteration):
+            for _ in range(per_iteration):
                 first: EdgeState | None = None
                 while heap:
                     n, r, i = heap[0]
@@ -344,8 +433,6 @@ class Verifier:
                 self._execute(self._path(first, alive, out))
                 if tries(first) == n:
                     heapq.heappop(heap)  # nothing to learn from it this iteration
-        for st in states:
-            st.settle(cfg, content_hash)
 
     def _execute(self, path: list[EdgeState]) -> None:
         records: list[dict[str, Any]] | None = None

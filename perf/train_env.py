@@ -334,7 +334,7 @@ def synth_examples(version: Any, catalog: Any, n: int) -> list[dict[str, Any]]:
     """``n`` verified EDGE examples plus their gold conversations (setup, not timed)."""
     from edge import Observations, VerifyConfig, build_graph
     from edge.synth import synthesize
-    from edge.synth.execute import PagedExecutor
+    from edge.synth.execute import ProgramRunner
     from edge.synth.writers import conversation
     from simulator import Resolver
 
@@ -342,7 +342,7 @@ def synth_examples(version: Any, catalog: Any, n: int) -> list[dict[str, Any]]:
     graph = build_graph(version, catalog, seed=7, obs=obs,
                         config=VerifyConfig(iterations=10, paths_per_iteration=50, min_trials=2)).graph
     res = synthesize(version, catalog, graph, n=n, seed=0, obs=obs)
-    ex = PagedExecutor(Resolver(version, catalog, miss="strict"))
+    ex = ProgramRunner(Resolver(version, catalog, miss="strict"))
     return [{**e, "conversation": conversation(e, ex, catalog)} for e in res.examples[:n]]
 
 

@@ -29,7 +29,7 @@ from .dialects.headers import native_headers
 from .errors import UnknownEndpoint
 from .hints import HINT_HEADER, describe_hints, header_safe, unknown_param_hints
 from .ignore import IGNORED_HEADER, drop_ignored, normalize_ignore_params, without_params
-from .query import apply_order, apply_query, query_split
+from .query import IndexedRecords, apply_order, query_split
 from .request import SimRequest, SimResponse
 from .identity import canonical_request, fingerprint
 from .store import CollectionInfo, Version
@@ -96,6 +96,8 @@ IDENTITY_MAX_BODY = 8192
 ANSWER_MEMO_BYTES = 32 << 20
 #: Larger rendered answers are not kept.
 ANSWER_MAX_BYTES = 1 << 20
+#: Default number of decoded full-collection records the query tier keeps (about 1.3 KB each).
+QUERY_RECORDS_KEPT = 50_000
 
 
 @dataclass(frozen=True)
@@ -123,6 +125,8 @@ class Resolver:
         live: forwarder for the ``live`` miss policy.
         answer_memo_bytes: how many bytes of rendered window and query answers to keep for
             repeated requests (0: render every time; the bytes are the same either way).
+        query_records_kept: how many decoded records of full collections the query tier keeps
+            (with their equality indexes) for the next query on them (0: decode every time).
         ignore_params: parameter names never used to find a recording (like vcrpy's
             ``match_on``); parameters the catalog does not know, and role ``ignore`` ones,
             are ignored anyway. Answers name what they ignored in ``x-sim-ignored``.
@@ -140,6 +144,7 @@ class Resolver:
         answer_memo_bytes: int = ANSWER_MEMO_BYTES,
         miss_hint: str = MISS_HINT,
         ignore_params: Iterable[str] = (),
+        query_records_kept: int = QUERY_RECORDS_KEPT,
     ) -> None:
         if miss not in ("strict", "native", "live"):
             raise ValueError(f"miss={miss!r} is not a miss policy; use strict, native or live")
@@ -153,6 +158,10 @@ class Resolver:
         self.miss_hint = miss_hint
         # Filtered full collections (query tier), keyed by (collection, query).
         self._query_cache: BoundedCache[tuple[Any, ...], list[dict[str, Any]]] = BoundedCache(64)
+        # Decoded full collections (query tier), by collection id, within a record budget.
+        self._full: BoundedCache[int, IndexedRecords] = BoundedCache(
+            64, weigh=lambda kept: len(kept.records), max_weight=max(query_records_kept, 0)
+        )
         self.ignore_params = normalize_ignore_params(ignore_params)
         self._by_endpoint: dict[str, list[CollectionInfo]] = {}
         # The catalog is immutable, so a request's match and canonical
@@ -350,8 +359,11 @@ class Resolver:
         cache_key = (full.id, tuple(sorted(query.items())))
         selected = self._query_cache.get(cache_key)
         if selected is None:
-            everything = self.version.index.records(full.id, 0, full.count)
-            selected = apply_query(ep, everything, query)
+            everything = self._full.get(full.id)
+            if everything is None:
+                everything = IndexedRecords(self.version.index.records(full.id, 0, full.count))
+                self._full.put(full.id, everything)
+            selected = everything.select(ep, query)
             self._query_cache.put(cache_key, selected)
         if params is not None:
             selected = apply_order(ep, selected, params) or selected

@@ -58,3 +58,20 @@ def resolver_for(root: Path, **kw: object) -> Resolver:
 
 
 STATIONS = "https://apis.data.go.kr/1613000/BusSttnInfoInqireService/getSttnNoList"
+
+
+def run_perf_quick(name: str, tmp_path: Path, timeout: int = 900) -> tuple[dict[str, object], str]:
+    """Run ``python -m perf.NAME --quick`` into ``tmp_path`` beside another section of a
+    ``RESULTS.md``: (the results JSON, the markdown file's text); fails on a non-zero exit."""
+    import json
+    import subprocess
+    import sys
+
+    md = tmp_path / "RESULTS.md"
+    md.write_text("# R\n\n<!-- edge:begin x -->\nedge numbers\n<!-- edge:end -->\n", encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", f"perf.{name}", "--quick", "--out", str(tmp_path / "r"),
+                           "--markdown", str(md)], cwd=Path(__file__).resolve().parents[1],
+                          capture_output=True, text=True, timeout=timeout, check=False)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    doc = json.loads((tmp_path / "r" / f"{name}.json").read_text(encoding="utf-8"))
+    return doc, md.read_text(encoding="utf-8")

@@ -92,9 +92,10 @@ def _contaminated(tasks: list[Any]) -> list[dict[str, Any]]:
         # no `edges` field: read from the EDGE gold program (edge.synth.splits.example_edges);
         # tago is held out by the bench, yet this sits in the EDGE train split: a leak
         {"id": "e-program", "question": "대전 시내버스 노선 중 정류소가 가장 많은 노선의 번호는 무엇인가요?",
-         "gold_program": {"steps": [{"id": "s1", "op": "call", "tool": "tago_city_codes", "args": {}},
-                                    {"id": "s2", "op": "call", "tool": "tago_routes_by_number",
-                                     "bind": {"cityCode": {"ref": "s1"}}}], "answer": "s2"},
+         "gold_program": {"steps": [{"id": "s1", "call": "tago_city_codes", "pages": "all"},
+                                    {"id": "s2", "call": "tago_routes_by_number", "pages": "all",
+                                     "args": {"cityCode": {"$ref": "s1", "field": "citycode", "pick": "first"}}}],
+                          "answer": {"$ref": "s2"}},
          "split": "train", "platforms": ["tago"]},
     ]
 

@@ -85,11 +85,16 @@ def test_order_dependence_is_reported(world: World, tasks: dict[str, Task]) -> N
     assert _rules(found, "seed-order") == {"order_dependent"}
 
 
-def test_ambiguous_entity_is_reported(tmp_path_factory: pytest.TempPathFactory, authored: dict[str, Task]) -> None:
-    # v0002: two Seoul schools are named 세종초등학교 (v0003 names every school uniquely)
-    world = World(Store(cache_dir=tmp_path_factory.mktemp("validate-v0002")).open("kopa", "v0002"))
+@pytest.fixture(scope="module")
+def world_v0002(tmp_path_factory: pytest.TempPathFactory) -> World:
+    """kopa@v0002: its world (edition 2) repeats school names; v0003's names are unique."""
+    return World(Store(cache_dir=tmp_path_factory.mktemp("validate-cache-v2")).open("kopa", "v0002"))
 
-    def no_address(r: dict[str, Any]) -> None:  # 세종초등학교 without the address: 2 schools
+
+def test_ambiguous_entity_is_reported(world_v0002: World, authored: dict[str, Task]) -> None:
+    world = world_v0002
+
+    def no_address(r: dict[str, Any]) -> None:  # 세종초등학교 without the address: 2 schools in v0002
         s1f = _step(r, "s1f")
         s1f["where"] = [w for w in s1f["where"] if w["field"] != "ORG_RDNMA"]
         r["question"] = "서울 세종초등학교의 2025년 4월 급식 평균 열량(kcal)을 소수 첫째 자리까지 구해 주세요."

@@ -14,13 +14,12 @@ from edge import Observations, VerifyConfig, build_graph
 from edge.synth import (
     JUNCTIONS,
     MAIN_PLATFORMS,
-    PagedExecutor,
     ProgramError,
+    ProgramRunner,
     audit,
     canonical,
     edge_jaccard,
     recompute,
-    run_program,
     split_by_platform,
     synthesize,
     write_all,
@@ -65,28 +64,29 @@ def test_examples_cover_junction_types_platforms_domains(env) -> None:  # type: 
 
 def test_high_cardinality_inputs_are_read_across_all_pages(env) -> None:  # type: ignore[no-untyped-def]
     version, catalog, *_ = env
-    ex = PagedExecutor(Resolver(version, catalog, miss="strict"))
-    res = ex.call("nec_candidates", {"sgId": "20240410", "sgTypecode": "2"})
-    assert len(res.pages) > 1 and len(res.records) == res.total == 738
-    prog = {"steps": [{"id": "s1", "op": "call", "tool": "nec_candidates", "args": {"sgId": "20240410", "sgTypecode": "2"}},
-                      {"id": "v1", "op": "count", "from": "s1"}], "answer": "v1"}
-    assert run_program(prog, ex).answer == 738  # not the first page's 100
+    ex = ProgramRunner(Resolver(version, catalog, miss="strict"), page_size=100)
+    prog = {"steps": [{"id": "s1", "call": "nec_candidates", "args": {"sgId": "20240410", "sgTypecode": "2"},
+                       "pages": "all"},
+                      {"id": "v1", "op": "count", "from": "s1"}], "answer": {"$ref": "v1"}}
+    run = ex.run(prog)
+    assert len(run.pages["s1"]) > 1 and len(run.values["s1"]) == 738
+    assert run.answer == 738  # not the first page's 100
 
 
 def test_gold_programs_reproduce_their_answers(env) -> None:  # type: ignore[no-untyped-def]
     version, catalog, _o, _g, res = env
-    ex = PagedExecutor(Resolver(version, catalog, miss="strict"))
+    ex = ProgramRunner(Resolver(version, catalog, miss="strict"))
     for e in random.Random(0).sample(res.examples, min(40, len(res.examples))):
-        assert canonical(run_program(e["gold_program"], ex).answer) == e["ground_truth"], e["id"]
+        assert canonical(ex.run(e["gold_program"]).answer) == e["ground_truth"], e["id"]
 
 
 def test_bad_programs_fail_with_a_reason(env) -> None:  # type: ignore[no-untyped-def]
     version, catalog, *_ = env
-    ex = PagedExecutor(Resolver(version, catalog, miss="strict"))
-    with pytest.raises(ProgramError, match="steps"):
-        run_program({"answer": "x"}, ex)
+    ex = ProgramRunner(Resolver(version, catalog, miss="strict"))
+    with pytest.raises(ProgramError, match="invalid gold program: .*steps"):
+        ex.run({"answer": {"$ref": "x"}})
     with pytest.raises(ProgramError, match="nosuch_tool"):
-        run_program({"steps": [{"id": "s1", "op": "call", "tool": "nosuch_tool", "args": {}}], "answer": "s1"}, ex)
+        ex.run({"steps": [{"id": "s1", "call": "nosuch_tool", "pages": "all"}], "answer": {"$ref": "s1"}})
 
 
 def test_same_seed_same_bytes(env, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -171,7 +171,7 @@ def test_programs_recompute_on_a_new_version(env, tmp_path: Path) -> None:  # ty
     # the endpoints most answers are reduced from (the last call of their programs), most
     # used first: the first whose change moves an answer is the one checked (dropping a last
     # record need not move any answer of a given endpoint: a reduction may not read it).
-    uses = Counter([s["tool"] for s in e["gold_program"]["steps"] if s["op"] == "call"][-1] for e in res.examples)
+    uses = Counter([s["call"] for s in e["gold_program"]["steps"] if "call" in s][-1] for e in res.examples)
     shrinkable = {c["endpoint"] for c in VersionBuilder(store, "kopa", catalog).collections.values()
                   if len(c["records"]) > 1}
     candidates = [t for t, _n in uses.most_common() if t in shrinkable][:3]
@@ -201,10 +201,10 @@ def test_programs_recompute_on_a_new_version(env, tmp_path: Path) -> None:  # ty
         shutil.copytree(src, store.set_dir("kopa") / version.manifest.version)
     assert differ > 0, f"no answer reading {candidates} changed on a new version"
     # the recomputed answers are those of the programs run directly on the new version
-    ex2 = PagedExecutor(Resolver(v2, catalog, miss="strict"))
+    ex2 = ProgramRunner(Resolver(v2, catalog, miss="strict"))
     for e, (ans, err) in zip(res.examples, again):
         if changed in e["tools"] and err is None:
-            assert canonical(run_program(e["gold_program"], ex2).answer) == canonical(ans)
+            assert canonical(ex2.run(e["gold_program"]).answer) == canonical(ans)
 
 
 @pytest.mark.slow
@@ -222,6 +222,6 @@ def test_a_thousand_examples_from_the_shipped_cassettes(tmp_path: Path) -> None:
     assert len(res.examples) >= 300 and len({e["id"] for e in res.examples}) == len(res.examples)
     assert len({e["question"] for e in res.examples}) == len(res.examples)
     assert s["missing"]["junctions"] == [], s["missing"]
-    ex = PagedExecutor(Resolver(version, catalog, miss="strict"))
+    ex = ProgramRunner(Resolver(version, catalog, miss="strict"))
     for e in random.Random(1).sample(res.examples, min(60, len(res.examples))):
-        assert canonical(run_program(e["gold_program"], ex).answer) == e["ground_truth"], e["id"]
+        assert canonical(ex.run(e["gold_program"]).answer) == e["ground_truth"], e["id"]

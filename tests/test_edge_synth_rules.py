@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from edge import Observations, VerifyConfig, build_graph
-from edge.synth import PagedExecutor, run_program, synthesize, write_all
+from edge.synth import ProgramRunner, synthesize, write_all
 from edge.synth.checks import check_example, is_stated
 from edge.synth.korean import date_text, josa
 from edge.synth.pipeline import diversity
@@ -53,7 +53,7 @@ def test_diversity_figures() -> None:
 
 def _example(question: str, answer: Any, steps: list[dict[str, Any]], bound: list[str] | None = None) -> dict[str, Any]:
     return {"question": question, "answer": answer, "bound_values": bound or [],
-            "gold_program": {"steps": steps, "answer": steps[-1]["id"]}}
+            "gold_program": {"steps": steps, "answer": {"$ref": steps[-1]["id"]}}}
 
 
 def _msgs(calls: list[tuple[str, dict[str, str], str]]) -> list[dict[str, Any]]:
@@ -67,7 +67,7 @@ def _msgs(calls: list[tuple[str, dict[str, str], str]]) -> list[dict[str, Any]]:
 
 def test_each_rule_catches_its_breach() -> None:
     cat = load_catalog()
-    steps = [{"id": "s1", "op": "call", "tool": "neis_school_info", "args": {"SCHUL_NM": "세종초등학교"}},
+    steps = [{"id": "s1", "call": "neis_school_info", "args": {"SCHUL_NM": "세종초등학교"}, "pages": "all"},
              {"id": "v2", "op": "count", "from": "s1"}]
     ok = _example("세종초등학교는 몇 곳인가요?", 2, steps)
     msgs = _msgs([("neis_school_info", {"SCHUL_NM": "세종초등학교"}, "<row>…</row>")])
@@ -79,7 +79,7 @@ def test_each_rule_catches_its_breach() -> None:
     assert "budget" in check_example(ok, big, {}, cat)
     many = _msgs([("neis_school_info", {"SCHUL_NM": "세종초등학교"}, "x" * 19_000)] * (CONVERSATION_BUDGET // 19_000 + 1))
     assert "budget" in check_example(ok, many, {}, cat)
-    bad_sum = _example("세종초등학교 학교명의 합은?", 1, [steps[0], {"id": "v2", "op": "sum", "from": "s1", "key": "SCHUL_NM"}])
+    bad_sum = _example("세종초등학교 학교명의 합은?", 1, [steps[0], {"id": "v2", "op": "sum", "from": "s1", "field": "SCHUL_NM"}])
     assert "meaningless_reduction" in check_example(bad_sum, msgs, {}, cat)
     # an argument found in an earlier tool message is not hidden; a date may be said in words
     later = _msgs([("neis_school_info", {"SCHUL_NM": "세종초등학교"}, "<SD_SCHUL_CODE>7010057</SD_SCHUL_CODE>"),
@@ -90,40 +90,42 @@ def test_each_rule_catches_its_breach() -> None:
     assert is_stated(cat, "nec_candidates", "sgTypecode", "2", "국회의원 선거")
 
 
-class _Res:
-    def __init__(self, n: int) -> None:
-        self.records = [{}] * n
-
-
 def test_fake_fan_and_echo_are_caught() -> None:
     cat = load_catalog()
-    steps = [{"id": "s1", "op": "call", "tool": "tago_city_codes", "args": {}},
-             {"id": "v2", "op": "values", "from": "s1", "field": "citycode"},
-             {"id": "s3", "op": "call", "tool": "tago_routes_by_number", "args": {}, "each": {"ref": "v2", "param": "cityCode"}},
-             {"id": "v4", "op": "map_sum", "from": "s3"}]
+    steps = [{"id": "s1", "call": "tago_city_codes", "pages": "all"},
+             {"id": "v2", "op": "distinct", "from": "s1", "field": "citycode"},
+             {"id": "s3", "call": "tago_routes_by_number", "pages": "all", "foreach": {"$ref": "v2"},
+              "args": {"cityCode": {"$item": None}}},
+             {"id": "v4", "op": "count", "from": "s3"}]
     e = _example("두 도시의 노선을 합치면?", 2, steps)
-    single = {"s1": _Res(2), "v2": ["12", "25"], "s3": [["12", _Res(1)], ["25", _Res(1)]], "v4": 2}
+
+    def fan(*sizes: int) -> list[dict[str, Any]]:
+        return [{"_item": item} for item, n in zip(("12", "25"), sizes) for _ in range(n)]
+
+    single = {"s1": [{}, {}], "v2": ["12", "25"], "s3": fan(1, 1), "v4": 2}
     assert "fake_fan" in check_example(e, [], single, cat)
-    real = {**single, "s3": [["12", _Res(5)], ["25", _Res(7)]]}
+    real = {**single, "s3": fan(5, 7)}
     assert "fake_fan" not in check_example(e, [], real, cat)
-    one = {**real, "s1": _Res(1)}  # a "set" out of a single-record result
+    one = {**real, "s1": [{}]}  # a "set" out of a single-record result
     assert "fake_fan" in check_example(e, [], one, cat)
-    echo = [{"id": "s1", "op": "call", "tool": "tago_city_codes", "args": {}},
-            {"id": "v2", "op": "pick", "from": "s1", "field": "citycode"},
-            {"id": "s3", "op": "call", "tool": "tago_routes_by_number", "args": {}, "bind": {"cityCode": {"ref": "v2"}}},
-            {"id": "v4", "op": "pick", "from": "s3", "field": "cityCode"},
-            {"id": "s5", "op": "call", "tool": "tago_route_stops", "args": {}, "bind": {"cityCode": {"ref": "v4"}}},
+    echo = [{"id": "s1", "call": "tago_city_codes", "pages": "all"},
+            {"id": "s3", "call": "tago_routes_by_number", "pages": "all",
+             "args": {"cityCode": {"$ref": "s1", "field": "citycode", "pick": "first"}}},
+            {"id": "s5", "call": "tago_route_stops", "pages": "all",
+             "args": {"cityCode": {"$ref": "s3", "field": "cityCode", "pick": "first"}}},
             {"id": "v6", "op": "count", "from": "s5"}]
-    vals = {"s1": _Res(3), "v2": "25", "s3": _Res(4), "v4": "25", "s5": _Res(9), "v6": 9}
+    vals = {"s1": [{"citycode": "25"}] * 3, "s3": [{"cityCode": "25"}] * 4, "s5": [{}] * 9, "v6": 9}
     assert "echo" in check_example(_example("대전 노선 정류소 수", 9, echo), [], vals, cat)
-    assert "echo" not in check_example(_example("대전 노선 정류소 수", 9, echo), [], {**vals, "v4": "DJB1"}, cat)
+    vals_ok = {**vals, "s3": [{"cityCode": "DJB1"}] * 4}
+    assert "echo" not in check_example(_example("대전 노선 정류소 수", 9, echo), [], vals_ok, cat)
 
 
 def test_bench_entities_are_read_from_the_task_files() -> None:
     ents = bench_entities()
     assert {"사직여자고등학교", "SK하이닉스"} <= ents
     assert not any(re.fullmatch(r"(19|20)\d{6}", x) for x in ents)  # dates are not entities
-    e = {"gold_program": {"steps": [{"id": "s1", "op": "call", "args": {"SCHUL_NM": "사직여자고등학교"}}]},
+    e = {"gold_program": {"steps": [{"id": "s1", "call": "neis_school_info", "args": {"SCHUL_NM": "사직여자고등학교"}}],
+                          "answer": {"$ref": "s1"}},
          "bound_values": []}
     assert example_entities(e) & ents == {"사직여자고등학교"}
 
@@ -146,10 +148,10 @@ def _assert_rules(version: Any, catalog: Any, examples: list[dict[str, Any]], co
     rows = [json.loads(x) for x in conv_path.read_text(encoding="utf-8").splitlines()]
     assert [r["id"] for r in rows] == [e["id"] for e in examples]
     resolver = Resolver(version, catalog, miss="strict")
-    ex = PagedExecutor(resolver, page_size=fitting_page_size(resolver))
+    ex = ProgramRunner(resolver, page_size=fitting_page_size(resolver))
     held = bench_entities()
     for e, row in zip(examples, rows):
-        run = run_program(e["gold_program"], ex)
+        run = ex.run(e["gold_program"])
         assert check_example(e, row["messages"], run.values, catalog) == [], (e["id"], e["question"])
         assert not any(t in e["question"] for t in catalog.endpoints)
         tool_msgs = [m["content"] for m in row["messages"] if m["role"] == "tool"]

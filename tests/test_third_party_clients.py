@@ -60,7 +60,7 @@ def test_neispy_runs_unmodified(shipped: Resolver) -> None:
     assert head.head[0].list_total_count == 1
     assert rows.row[0].SCHUL_NM == "세종초등학교" and rows.row[0].SD_SCHUL_CODE == "7010005"
     mhead, mrows = meal.mealServiceDietInfo  # type: ignore[attr-defined]
-    assert mhead.head[0].list_total_count == 185
+    assert mhead.head[0].list_total_count == 180  # kopa@v0003: no lunch on its five 휴업일 (v0002: 185)
     assert mhead.head[1].RESULT.CODE == "INFO-000"
     assert all(r.SD_SCHUL_CODE == "7010005" for r in mrows.row) and mrows.row[0].DDISH_NM
 

@@ -31,16 +31,15 @@ ROOT = Path(__file__).resolve().parents[1]
 
 #: A synthesized row as `simulator edge synthesize` writes it to trl.jsonl (seed 0): a
 #: 21-page region-code list, a name lookup in it, then two chained MOLIT calls.
-PROGRAM = {"answer": "v6", "steps": [
-    {"args": {}, "id": "s1", "op": "call", "tool": "mois_stan_regin_cd"},
-    {"field": "region_cd", "from": "s1", "id": "v2", "op": "pick",
-     "where": {"field": "locallow_nm", "op": "eq", "value": "하왕십리동"}},
-    {"args": {"DEAL_YMD": "202503"}, "bind": {"LAWD_CD": {"ref": "v2", "transform": "slice:0:5"}},
-     "id": "s3", "op": "call", "tool": "molit_apt_rents"},
-    {"field": "roadnmsggcd", "from": "s3", "id": "v4", "op": "pick"},
-    {"args": {"DEAL_YMD": "202503"}, "bind": {"LAWD_CD": {"ref": "v4", "transform": ""}},
-     "id": "s5", "op": "call", "tool": "molit_apt_trades"},
-    {"from": "s5", "id": "v6", "key": "floor", "op": "sum"}]}
+PROGRAM = {"answer": {"$ref": "v4"}, "steps": [
+    {"call": "mois_stan_regin_cd", "id": "s1", "pages": "all"},
+    {"from": "s1", "id": "v2", "op": "filter", "where": [{"field": "locallow_nm", "op": "eq", "value": "하왕십리동"}]},
+    {"args": {"DEAL_YMD": "202503",
+              "LAWD_CD": {"$ref": "v2", "field": "region_cd", "pick": "first", "transform": "slice:0:5"}},
+     "call": "molit_apt_rents", "id": "s3", "pages": "all"},
+    {"args": {"DEAL_YMD": "202503", "LAWD_CD": {"$ref": "s3", "field": "roadnmsggcd", "pick": "first"}},
+     "call": "molit_apt_trades", "id": "s5", "pages": "all"},
+    {"field": "floor", "from": "s5", "id": "v4", "op": "sum", "round": 4}]}
 QUESTION = ("법정동코드 검색에서 최하위 지역명이 '하왕십리동'인 항목의 법정동코드 10자리를 찾고, 그 값으로 "
             "아파트 전월세 실거래(계약년월 202503)를 조회합니다. 도로명 시군구 코드를 얻어 아파트 매매 "
             "실거래가(계약년월 202503)에 나온 층의 합계를 구해 주세요.")

@@ -41,8 +41,8 @@ EVAL_TASK = "molit-trade-max-0"
 
 def _first_call(row: dict[str, Any], world: World) -> dict[str, Any]:
     prog = json.loads(row["gold_program"])
-    step = next(s for s in prog["steps"] if s.get("op") == "call")
-    return {"name": step["tool"], "arguments": dict(step.get("args", {}))}
+    step = next(s for s in prog["steps"] if "call" in s)  # the first call: constant args only
+    return {"name": step["call"], "arguments": dict(step.get("args", {}))}
 
 
 def test_synthesize_train_checkpoint_eval_report(tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ from bench.kopa.agents import make_agent
 from bench.kopa.env import World
 from bench.kopa.tasks import load_tasks
 from simulator import FaultConfig, Store
+from simulator.tools import Program
 from train.env import EnvConfig, Example, SimEpisode, example_from_task, parse_tool_call
 from train.rewards import (
     all_pages_fetched,
@@ -140,9 +141,14 @@ def test_env_config_validates() -> None:
 
 def test_synthesized_row_shape_is_accepted(world: World) -> None:
     row = {"prompt": [{"role": "user", "content": "서울특별시 종로구의 법정동 코드 수는?"}], "answer": "88",
-           "gold_program": {"steps": [], "answer": "v1"}, "id": "syn-1"}
+           "gold_program": {"steps": [{"id": "s1", "call": "mois_stan_regin_cd", "pages": "all"},
+                                      {"id": "v1", "op": "count", "from": "s1"}], "answer": {"$ref": "v1"}},
+           "id": "syn-1"}
     ex = Example.from_row(row)
-    assert ex.id == "syn-1" and ex.task is None and ex.gold_program == row["gold_program"]
+    assert ex.id == "syn-1" and ex.task is None and isinstance(ex.gold_program, Program)
+    assert ex.gold_program.model_dump(by_alias=True, exclude_defaults=True) == row["gold_program"]
+    with pytest.raises(ValueError, match="row gold_program is not a program .*edge synthesize"):
+        Example.from_row({**row, "gold_program": {"steps": [], "answer": "v1"}})
     ep = SimEpisode(world, ex)
     assert ep.score() is None and ep.tools()  # all tools when the row names no platform
     assert Example.from_row(ex.row()).answer == "88"

@@ -53,7 +53,8 @@ def test_rollouts_against_a_stub_server(world: World, tmp_path: Path) -> None:
     bench_ex = example_from_task(task, world)
     synth = Example.from_row({"id": "syn-jongno", "platforms": ["mois"], "answer": "88",
                               "prompt": [{"role": "user", "content": "서울특별시 종로구의 법정동 코드는 모두 몇 개인가요?"}],
-                              "gold_program": {"steps": [], "answer": "v1"}})
+                              "gold_program": {"steps": [{"id": "s1", "call": "mois_stan_regin_cd", "pages": "all"},
+                                              {"id": "v1", "op": "count", "from": "s1"}], "answer": {"$ref": "v1"}}})
     app = Starlette(routes=[Route("/v1/chat/completions", _chat, methods=["POST"])])
     with serve_in_thread(app) as base:
         client = PolicyClient(f"{base}/v1", "stub")

@@ -123,7 +123,7 @@ def test_the_readme_python_snippet_runs(installed: dict[str, Path], user_env: di
         [str(installed["venv"] / "bin" / "python"), "-c", _readme_python_snippet()],
         cwd=tmp_path, env=user_env, check=True, capture_output=True, text=True,
     )
-    assert done.stdout.split() == ["window", "900"]
+    assert done.stdout.split() == ["window", "3120"]  # 대전's stops in kopa@v0003 (v0002: 900)
 
 
 def test_a_downstream_suite_replays_with_the_plugin(

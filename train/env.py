@@ -29,6 +29,7 @@ from bench.kopa.env import MAX_TEXT, CallRecord, ToolEnv, World
 from bench.kopa.scoring import Score, score_episode
 from bench.kopa.tasks import Gold, Task, gold_run
 from simulator import FaultConfig, Store
+from simulator.tools import Program
 
 __all__ = [
     "EnvConfig",
@@ -36,6 +37,7 @@ __all__ = [
     "SimEpisode",
     "example_from_task",
     "open_world",
+    "parse_program",
     "parse_tool_call",
 ]
 
@@ -88,7 +90,8 @@ class Example:
     platforms: list[str] = field(default_factory=list)
     task: Task | None = None
     gold: Gold | None = None
-    gold_program: Any = None
+    #: A synthesized row's gold program (``simulator.tools.Program``); None for bench tasks.
+    gold_program: Program | None = None
 
     @property
     def question(self) -> str:
@@ -120,7 +123,23 @@ class Example:
         rid = row.get("task_id") or row.get("id") or ""
         return cls(id=str(rid), prompt=[dict(m) for m in prompt], answer=str(row.get("answer", "")),
                    check=dict(check), platforms=list(platforms),
-                   gold_program=row.get("gold_program"))
+                   gold_program=parse_program(row.get("gold_program")))
+
+
+def parse_program(raw: Any) -> Program | None:
+    """A row's ``gold_program`` (JSON text, its parsed form, or a ``Program``) as a validated
+    ``Program``; None when the row has none. ``ValueError`` names what is wrong."""
+    if raw is None or raw == "" or isinstance(raw, Program):
+        return raw or None
+    from pydantic import ValidationError
+
+    try:
+        data = json.loads(raw) if isinstance(raw, str) else raw
+        return Program.model_validate(data)
+    except (json.JSONDecodeError, ValidationError) as exc:
+        detail = exc.errors()[0]["msg"] if isinstance(exc, ValidationError) else str(exc)
+        raise ValueError(f"row gold_program is not a program ({detail}); rows come from "
+                         "`simulator edge synthesize` (trl.jsonl)") from None
 
 
 def example_from_task(task: Task, world: World) -> Example:

@@ -2,7 +2,8 @@
 
 KOPA-Bench tasks get their ENVIRONMENT-axis evidence from the benchmark's scorer. EDGE rows
 carry their own ``gold_program`` instead; this module executes it on the episode's pinned
-version (every page, as :class:`~edge.synth.execute.PagedExecutor` reads them) and compares
+version (every page, through :class:`~edge.synth.execute.ProgramRunner`, the one runner of
+:mod:`simulator.tools`) and compares
 the episode's trace with it:
 
 - ``page_gaps``: collections the gold program reads whose every record the policy did not
@@ -22,6 +23,9 @@ import threading
 from typing import Any, Mapping, Sequence
 
 from bench.kopa.env import CallRecord, World
+from simulator.tools import Program
+
+from .env import parse_program
 
 __all__ = ["gold_collections", "synth_evidence"]
 
@@ -29,13 +33,13 @@ _GOLD: dict[tuple[str, str], list[tuple[str, dict[str, str], int]] | None] = {}
 _LOCK = threading.Lock()
 
 
-def _program(gold_program: Any) -> dict[str, Any] | None:
-    if isinstance(gold_program, str):
-        try:
-            gold_program = json.loads(gold_program)
-        except json.JSONDecodeError:
-            return None
-    return gold_program if isinstance(gold_program, dict) and "steps" in gold_program else None
+def _program(gold_program: Any) -> Program | None:
+    if isinstance(gold_program, Program) or not gold_program:
+        return gold_program or None
+    try:
+        return parse_program(gold_program)
+    except ValueError:
+        return None
 
 
 def gold_collections(world: World, gold_program: Any) -> list[tuple[str, dict[str, str], int]] | None:
@@ -44,17 +48,23 @@ def gold_collections(world: World, gold_program: Any) -> list[tuple[str, dict[st
     prog = _program(gold_program)
     if prog is None:
         return None
-    key = (world.content_hash, json.dumps(prog, sort_keys=True, ensure_ascii=False))
+    key = (world.content_hash, prog.model_dump_json(by_alias=True, exclude_defaults=True))
     with _LOCK:
         if key in _GOLD:
             return _GOLD[key]
-    from edge.synth.execute import PagedExecutor, ProgramError, run_program
+    from edge.synth.execute import ProgramError, ProgramRunner
     from simulator import Resolver
 
     try:
-        run = run_program(prog, PagedExecutor(Resolver(world.version, world.catalog, miss="strict")))
-        out = [(res.tool, dict(world.answer(res.tool, res.pages[0].args).filters), res.total)
-               for res in run.calls if res.pages]
+        run = ProgramRunner(Resolver(world.version, world.catalog, miss="strict")).run(prog)
+        out = []
+        last: tuple[str, dict[str, str]] | None = None
+        for page in (p for pages in run.pages.values() for p in pages):
+            obs = world.answer(page.tool, page.args)
+            coll = (page.tool, dict(obs.filters))
+            if coll != last:  # the first page of a call: its collection and size
+                out.append((page.tool, dict(obs.filters), max(obs.total or 0, len(obs.records))))
+            last = coll
     except ProgramError:
         out = None
     with _LOCK:
@@ -79,15 +89,9 @@ def _covered(trace: Sequence[CallRecord], tool: str, want: Mapping[str, str], to
     return False
 
 
-def _code_params(prog: Mapping[str, Any]) -> set[tuple[str, str]]:
-    out: set[tuple[str, str]] = set()
-    for s in prog["steps"]:
-        if s.get("op") != "call":
-            continue
-        out.update((s["tool"], p) for p in s.get("bind", {}))
-        if s.get("each"):
-            out.add((s["tool"], s["each"]["param"]))
-    return out
+def _code_params(prog: Program) -> set[tuple[str, str]]:
+    """(tool, param) of every argument the program binds from an earlier step or a fan-out."""
+    return {(c.call, p) for c in prog.calls() for p in prog.ref_args(c)}
 
 
 def synth_evidence(world: World, gold_program: Any, question: str,

@@ -34,7 +34,9 @@ from typing import Any
 
 from edge.synth.splits import edge_jaccard, example_edges, verbatim_overlap
 
-from .program import CallStep, OpStep, Program, refs_in
+from simulator.tools import program_edges
+
+from .program import Program
 from .runner import DEFAULT_HELDOUT
 from .tasks import Task
 
@@ -67,62 +69,25 @@ class AuditError(ValueError):
 # ---- bench side ---------------------------------------------------------------------------
 
 
-def _data_refs(step: CallStep | OpStep) -> list[str]:
-    """Step ids whose *data* a step reads (a call's args and fan-out; all inputs of an op)."""
-    if isinstance(step, CallStep):
-        return refs_in(step.args) + refs_in(step.foreach)
-    prog_refs: list[str] = []
-    for name in ("from_", "with_"):
-        v = getattr(step, name)
-        if v is not None:
-            prog_refs.append(v)
-    prog_refs += list(step.steps or [])
-    prog_refs += refs_in([w.value for w in step.where]) + refs_in(step.a) + refs_in(step.b)
-    if step.test is not None:
-        prog_refs += refs_in([step.test.left, step.test.right])
-    return prog_refs
-
-
 def task_edges(program: Program) -> set[Edge]:
-    """Consecutive data-flow tool pairs ``(a, b)`` of a gold program (self-pairs left out)."""
-    by_id = {s.id: s for s in program.steps}
-    memo: dict[str, set[str]] = {}
-
-    def origins(sid: str) -> set[str]:
-        # Tools whose output reaches step ``sid`` without passing through another call.
-        if sid in memo:
-            return memo[sid]
-        s = by_id[sid]
-        out = {s.call} if isinstance(s, CallStep) else {t for r in _data_refs(s) for t in origins(r)}
-        memo[sid] = out
-        return out
-
-    edges: set[Edge] = set()
-    for s in program.calls():
-        for r in _data_refs(s):
-            edges |= {(a, s.call) for a in origins(r) if a != s.call}
-    return edges
+    """Consecutive data-flow tool pairs ``(a, b)`` of a gold program (self-pairs left out):
+    :func:`simulator.tools.program_edges`, the rule EDGE's audit uses too."""
+    return program_edges(program)
 
 
 def export_tasks(tasks: list[Task], path: Path) -> int:
     """Write ``tasks`` as JSONL rows EDGE's own audit reads (``simulator edge synthesize --tasks``).
 
-    Each row has ``id``, ``question``, ``platforms`` and a ``gold_program`` whose steps name their
-    data inputs as ``bind`` refs (calls also their ``tool``), so
+    Each row has ``id``, ``question``, ``platforms`` and the ``gold_program`` in its JSON form
+    (the one language: :class:`simulator.tools.Program`), so
     :func:`edge.synth.splits.load_task_edges` finds the same edges as :func:`task_edges`.
     Returns the number of rows.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w", encoding="utf-8") as fh:
         for t in tasks:
-            steps = []
-            for s in t.program.steps:
-                refs = list(dict.fromkeys(_data_refs(s)))
-                step: dict[str, Any] = {"id": s.id, "bind": {f"in{i}": {"ref": r} for i, r in enumerate(refs)}}
-                step.update({"op": "call", "tool": s.call} if isinstance(s, CallStep) else {"op": s.op})
-                steps.append(step)
             row = {"id": t.id, "question": t.question, "platforms": t.platforms,
-                   "gold_program": {"steps": steps, "answer": refs_in(t.program.answer)[0]}}
+                   "gold_program": t.program.model_dump(mode="json", by_alias=True, exclude_defaults=True)}
             fh.write(json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n")
     return len(tasks)
 

@@ -2,13 +2,14 @@
 
 ``synthesize`` samples chains over the verified graph, executes every step through the
 simulator (all pages), computes the gold answer from the execution, writes a Korean
-question, filters, and returns examples that keep their gold programs; ``write_all``
+question, filters, and returns examples that keep their gold programs (the JSON form of a
+:class:`simulator.tools.Program`, run by :func:`simulator.tools.run_program`); ``write_all``
 writes them as OpenAI conversations, a TRL table and verl rows.
 """
 
 from __future__ import annotations
 
-from .execute import CallFailed, PagedExecutor, ProgramError, Run, run_program, validate_program
+from .execute import CallFailed, ProgramError, ProgramRunner, Run, program_json, value_of
 from .pipeline import MAIN_PLATFORMS, SynthConfig, SynthResult, canonical, recompute, summarize_examples, synthesize
 from .questions import paraphrase, write_question
 from .sample import JUNCTIONS, Sampler, sane_edges
@@ -19,8 +20,8 @@ __all__ = [
     "JUNCTIONS",
     "MAIN_PLATFORMS",
     "CallFailed",
-    "PagedExecutor",
     "ProgramError",
+    "ProgramRunner",
     "Run",
     "Sampler",
     "SynthConfig",
@@ -31,13 +32,13 @@ __all__ = [
     "edge_jaccard",
     "have_parquet",
     "paraphrase",
+    "program_json",
     "recompute",
-    "run_program",
     "sane_edges",
     "split_by_platform",
     "summarize_examples",
     "synthesize",
-    "validate_program",
+    "value_of",
     "verbatim_overlap",
     "write_all",
     "write_question",

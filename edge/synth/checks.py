@@ -20,10 +20,12 @@ thousand examples:
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
 from simulator import Catalog
+from simulator.tools import CallStep, OpStep, Program, Step, eval_expr, refs_in
 
 from .korean import date_text
 from .semantics import ALLOWED, field_type
@@ -112,10 +114,10 @@ def check_example(e: Mapping[str, Any], messages: list[dict[str, Any]], run_valu
             over = over or len(m["content"]) > TOOL_MESSAGE_BUDGET or "…(cut:" in m["content"]
     if hidden:
         bad.append("hidden_argument")
-    final = next((s for s in e["gold_program"]["steps"] if s["id"] == e["gold_program"]["answer"]), {})
+    prog = Program.model_validate(e["gold_program"])
     # a choice between options the question names (cmp, "which of these has most") answers
     # with one of them: only a number answer could give it away there
-    choice = final.get("op") in ("cmp", "map_argmax", "map_argmin")
+    choice = _is_choice(prog)
     vals = [v for v in _answer_values(e["answer"]) if v not in (None, "") and not (choice and isinstance(v, str))]
     inq = False
     for v in vals:
@@ -127,68 +129,122 @@ def check_example(e: Mapping[str, Any], messages: list[dict[str, Any]], run_valu
             inq = True
     if inq or any(len(b) >= 3 and b in q for b in e.get("bound_values", [])):
         bad.append("answer_in_question")
-    steps = e["gold_program"]["steps"]
-    by_id = {s["id"]: s for s in steps}
-    tool_of = {s["id"]: s["tool"] for s in steps if s.get("op") == "call"}
-    if not all(_meaningful(s, tool_of, catalog) for s in steps):
+    if not all(_meaningful(s, prog, catalog) for s in prog.steps):
         bad.append("meaningless_reduction")
-    if not _fans_ok(steps, by_id, run_values):
+    if not _fans_ok(prog, run_values):
         bad.append("fake_fan")
     if over or tool_chars > CONVERSATION_BUDGET:
         bad.append("budget")
-    if _echoes(steps, run_values):
+    if _echoes(prog, run_values):
         bad.append("echo")
     return bad
 
 
-def _meaningful(s: Mapping[str, Any], tool_of: Mapping[str, str], catalog: Catalog) -> bool:
-    op = s.get("op")
-    tool = tool_of.get(s.get("from", ""))
-    if tool is None or op not in ALLOWED:
+def _is_choice(prog: Program) -> bool:
+    """Whether the answer is one of options the question names: a ``choose`` between two
+    stated labels (CMP), or the winner of a fan-out's ``group_count`` (FAN's "which has most")."""
+    head = _answer_step(prog)
+    if head is None:
+        return False
+    if isinstance(head, OpStep) and head.op == "choose" and not refs_in([head.a, head.b]):
         return True
-    name = s.get("key") if op != "distinct_count" else s.get("field")
-    return name is None or field_type(catalog, tool, name) in ALLOWED[op]
-
-
-def _fans_ok(steps: list[dict[str, Any]], by_id: Mapping[str, Any], values: Mapping[str, Any]) -> bool:
-    for s in steps:
-        if not s.get("each"):
+    todo = [head.id]
+    seen: set[str] = set()
+    while todo:
+        sid = todo.pop()
+        if sid in seen:
             continue
-        src = by_id.get(s["each"]["ref"], {})
-        call = values.get(src.get("from", ""))
-        if src.get("op") not in ("values", "topk", "distinct") or call is None or len(getattr(call, "records", [])) < 2:
+        seen.add(sid)
+        st = prog.step(sid)
+        if isinstance(st, OpStep) and st.op == "group_count":
+            return True
+        if isinstance(st, OpStep):
+            todo.extend(prog.deps(st))
+    return False
+
+
+def _answer_step(prog: Program) -> Step | None:
+    refs = refs_in(prog.answer)
+    return prog.step(refs[0]) if len(refs) == 1 else None
+
+
+#: The program ops whose field the semantic rules (``ALLOWED``) judge, as the rules name them.
+_SEMANTIC_OP = {"sum": "sum", "mean": "mean", "max": "max", "min": "min", "argmax": "argmax",
+                "argmin": "argmin", "sort": "topk", "distinct": "distinct_count"}
+
+
+def _meaningful(s: Step, prog: Program, catalog: Catalog) -> bool:
+    if not isinstance(s, OpStep) or s.op not in _SEMANTIC_OP or s.from_ is None:
+        return True
+    src = prog.step(s.from_)
+    if not isinstance(src, CallStep):
+        return True
+    op = _SEMANTIC_OP[s.op]
+    if op == "distinct_count" and not any(isinstance(t, OpStep) and t.op == "count" and t.from_ == s.id
+                                          for t in prog.steps):
+        return True  # a fan-out's set of values, not a count of distinct values
+    name = s.by if s.op in ("argmax", "argmin", "sort") else s.field
+    return name is None or field_type(catalog, src.call, name) in ALLOWED[op]
+
+
+def _fans_ok(prog: Program, values: Mapping[str, Any]) -> bool:
+    for s in prog.calls():
+        if s.foreach is None:
+            continue
+        refs = refs_in(s.foreach)
+        src = prog.step(refs[0]) if refs else None
+        if not isinstance(src, OpStep) or src.op not in ("distinct", "sort") or src.from_ is None:
             return False
-        branches = values.get(s["id"])
-        if isinstance(branches, list) and all(len(r.records) <= 1 for _v, r in branches):
-            users = [t for t in steps if t.get("from") == s["id"]]
-            if any(t["op"] in ("map_sum", "map_argmax", "map_argmin", "map_count") for t in users):
+        call = values.get(src.from_)
+        if not isinstance(prog.step(src.from_), CallStep) or not isinstance(call, list) or len(call) < 2:
+            return False
+        branches = Counter(str(r.get("_item")) for r in values.get(s.id) or [])
+        if all(n <= 1 for n in branches.values()):
+            users = [t for t in prog.steps if isinstance(t, OpStep) and t.from_ == s.id]
+            if any(t.op in ("count", "group_count") for t in users):
                 return False  # summing single-record lookups only counts the names given
     return True
 
 
-def _echoes(steps: list[dict[str, Any]], values: Mapping[str, Any]) -> bool:
+def _echoes(prog: Program, values: Mapping[str, Any]) -> bool:
     """A call all of whose passed-on values (read from its result) are values it was given."""
-    from ..transforms import apply_transform
-
     inputs: dict[str, set[str]] = {}
-    for s in steps:
-        if s.get("op") != "call":
-            continue
-        got = {str(v) for v in s.get("args", {}).values()}
-        for b in (s.get("bind") or {}).values():
-            v = values.get(b["ref"])
-            if v is not None and not isinstance(v, (list, dict)):
-                got |= {str(v), apply_transform(str(v), b.get("transform", ""))}
-        if s.get("each"):
-            v = values.get(s["each"]["ref"])
-            got |= {str(x) for x in v} if isinstance(v, list) else set()
-        inputs[s["id"]] = got
-    # what each call passes on (the values read from it that feed a later call)
-    passed = {b["ref"] for s in steps if s.get("op") == "call" for b in (s.get("bind") or {}).values()}
-    passed |= {s["each"]["ref"] for s in steps if s.get("each")}
     out_of: dict[str, set[str]] = {}
-    for s in steps:
-        if s["id"] in passed and s.get("from") in inputs:
-            v = values.get(s["id"])
-            out_of.setdefault(s["from"], set()).update({str(x) for x in v} if isinstance(v, list) else {str(v)})
-    return any(outs and outs <= inputs[c] for c, outs in out_of.items())
+    for s in prog.calls():
+        got: set[str] = set()
+        for v in s.args.values():
+            if not isinstance(v, dict):
+                got.add(str(v))
+            elif "$ref" in v:
+                raw = _text(eval_expr({k: x for k, x in v.items() if k != "transform"}, dict(values)))
+                got |= {raw, _text(eval_expr(v, dict(values)))}
+        if s.foreach is not None:
+            items = eval_expr(s.foreach, dict(values))
+            got |= {str(x) for x in items} if isinstance(items, list) else set()
+        inputs[s.id] = got
+        # what earlier calls pass on to this one (the values read from them)
+        exprs = [v for v in s.args.values() if isinstance(v, dict) and "$ref" in v]
+        exprs += [s.foreach] if isinstance(s.foreach, dict) and "$ref" in s.foreach else []
+        for ex in exprs:
+            base = _source_call(prog, str(ex["$ref"]))
+            if base is None:
+                continue
+            v = eval_expr({k: x for k, x in ex.items() if k != "transform"}, dict(values))
+            out_of.setdefault(base, set()).update({_text(x) for x in v} if isinstance(v, list) else {_text(v)})
+    return any(outs and outs <= inputs.get(c, set()) for c, outs in out_of.items())
+
+
+def _source_call(prog: Program, sid: str) -> str | None:
+    """The call step a value read from step ``sid`` comes from (through one reduction)."""
+    st = prog.step(sid)
+    if isinstance(st, CallStep):
+        return sid
+    if isinstance(st, OpStep) and st.from_ is not None and isinstance(prog.step(st.from_), CallStep):
+        return st.from_
+    return None
+
+
+def _text(v: Any) -> str:
+    from ..observe import scalar
+
+    return scalar(v) or ""

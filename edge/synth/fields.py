@@ -11,9 +11,9 @@ from typing import Any
 
 from simulator import Catalog, Endpoint
 from simulator.cache import BoundedCache
+from simulator.tools import num
 
 from ..observe import scalar
-from .execute import as_number
 from .korean import clean_desc
 from .semantics import field_type
 
@@ -122,8 +122,8 @@ def _roles(catalog: Catalog, tool: str, records: list[dict[str, Any]]) -> FieldR
         present = [v for v in vals if v is not None]
         if not present or len(present) < 0.9 * n:
             continue
-        nums = [as_number(v) for v in present]
-        numeric_share = sum(x is not None for x in nums) / len(present)
+        nums = [num(v) for v in present]
+        numeric_share = sum(x == x for x in nums) / len(present)  # NaN: not a number
         distinct = len(set(present))
         stype = field_type(catalog, tool, name)
         if (not is_code and not is_date and numeric_share >= 0.95 and stype in QUANTITIES

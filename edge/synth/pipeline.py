@@ -19,12 +19,12 @@ from simulator import Catalog, Resolver, Version
 
 from ..graph import EdgeGraph
 from ..observe import Observations
-from .execute import PagedExecutor, ProgramError, run_program
+from .execute import ProgramError, ProgramRunner
 from .checks import CHECKS, check_example
 from .splits import bench_entities, example_entities
 from .questions import answer_text, write_question_t
 from .writers import conversation, fitting_page_size
-from .sample import JUNCTIONS, Draft, Sampler, sane_edges
+from .sample import JUNCTIONS, Draft, Sampler, family, sane_edges
 
 __all__ = ["MAIN_PLATFORMS", "ShardResult", "ShardSpec", "synth_shard", "diversity", "distinct_n", "near_duplicate_rate", "SynthConfig", "SynthResult", "canonical", "recompute", "summarize_examples", "synthesize"]
 
@@ -62,8 +62,8 @@ class SynthResult:
 
 
 def _example(d: Draft, question: str, answer: Any, catalog: Catalog, version: Version, seed: int) -> dict[str, Any]:
-    prog = d.program()
-    tools = list(dict.fromkeys(s["tool"] for s in prog["steps"] if s.get("op") == "call"))
+    prog = d.program_json()
+    tools = list(dict.fromkeys(s.call for s in d.program().calls()))
     plats = list(dict.fromkeys(catalog.endpoint(t).platform for t in tools))
     doms = list(dict.fromkeys(catalog.endpoint(t).domain for t in tools))
     main = _main_junction(d.junctions)
@@ -95,7 +95,7 @@ _PRIORITY = ("COND", "CMP", "SEM", "FAN", "DRV", "SEQ")
 
 
 def _draft_entities(d: Draft) -> set[str]:
-    return example_entities({"gold_program": d.program(), "bound_values": d.bound})
+    return example_entities({"gold_program": d.program_json(), "bound_values": d.bound})
 
 
 def _main_junction(js: list[str]) -> str:
@@ -187,7 +187,7 @@ def synth_shard(version: Version, catalog: Catalog, graph: EdgeGraph, obs: Obser
     """Drafts of one shard: sampled, executed, phrased and checked (:mod:`edge.synth.checks`)."""
     rng = random.Random(f"{spec.seed}:{spec.index}")
     resolver = Resolver(version, catalog, miss="strict")
-    ex = PagedExecutor(resolver, page_size=fitting_page_size(resolver))
+    ex = ProgramRunner(resolver, page_size=fitting_page_size(resolver))
     sampler = Sampler(catalog, sane_edges(graph), obs, ex, rng)
     made: Counter[str] = Counter()
     failed: Counter[str] = Counter()
@@ -211,11 +211,11 @@ def synth_shard(version: Version, catalog: Catalog, graph: EdgeGraph, obs: Obser
         made[main] += 1  # a draft asked as SEQ that reduced a large set counts as DRV
         lengths[d.calls] += 1
         try:
-            run = run_program(d.program(), ex)
+            run = ex.run(d.program())
         except ProgramError:
             failed[jtype] += 1
             continue
-        domain = catalog.endpoint(d.steps[0]["tool"]).domain
+        domain = catalog.endpoint(d.program().calls()[0].call).domain
         if held and _draft_entities(d) & held:
             early["bench_entity"] += 1
             failed[jtype] += 1
@@ -258,7 +258,7 @@ def _malformed(e: dict[str, Any], catalog: Catalog) -> str | None:
     steps = e.get("gold_program", {}).get("steps")
     if not isinstance(steps, list) or not steps:
         return "program"
-    if any(s.get("op") == "call" and s.get("tool") not in catalog.endpoints for s in steps):
+    if any(isinstance(s, dict) and "call" in s and s["call"] not in catalog.endpoints for s in steps):
         return "tool"
     if not 2 <= e.get("length", 0) <= 8:
         return "length"
@@ -280,11 +280,11 @@ def _single_call(e: dict[str, Any]) -> bool:
 
 def recompute(examples: list[dict[str, Any]], version: Version, catalog: Catalog) -> list[tuple[Any, str | None]]:
     """Run every example's gold program again on ``version``: (answer, error) per example."""
-    ex = PagedExecutor(Resolver(version, catalog, miss="strict"))
+    ex = ProgramRunner(Resolver(version, catalog, miss="strict"))
     out: list[tuple[Any, str | None]] = []
     for e in examples:
         try:
-            out.append((run_program(e["gold_program"], ex).answer, None))
+            out.append((ex.run(e["gold_program"]).answer, None))
         except ProgramError as exc:
             out.append((None, str(exc)))
     return out
@@ -392,6 +392,7 @@ def summarize_examples(examples: list[dict[str, Any]]) -> dict[str, Any]:
     jall = Counter(x for e in examples for x in set(e["junctions"]))
     plat = Counter(p for e in examples for p in e["platforms"])
     first = Counter(e["platforms"][0] for e in examples)
+    fam = Counter(family(p) for e in examples for p in dict.fromkeys(e["platforms"]))
     dom = Counter(d for e in examples for d in e["domains"])
     lens = Counter(e["length"] for e in examples)
     return {
@@ -403,12 +404,13 @@ def summarize_examples(examples: list[dict[str, Any]]) -> dict[str, Any]:
         "junction": {k: j.get(k, 0) for k in JUNCTIONS},
         "junction_any": {k: jall.get(k, 0) for k in JUNCTIONS},
         "platforms": dict(sorted(plat.items())),
+        "providers": dict(sorted(fam.items())),
         "start_platform": dict(sorted(first.items())),
         "domains": {k: dom.get(k, 0) for k in DOMAINS},
         "lengths": {str(k): lens[k] for k in sorted(lens)},
         "missing": {
             "junctions": [k for k in JUNCTIONS if not j.get(k)],
-            "platforms": [p for p in MAIN_PLATFORMS if not plat.get(p)],
+            "platforms": [p for p in MAIN_PLATFORMS if not fam.get(p)],
             "domains": [d for d in DOMAINS if not dom.get(d)],
         },
     }

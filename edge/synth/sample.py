@@ -9,11 +9,17 @@ param mean the same kind of thing), with a seeded ``random.Random``:
 * every value that passes between calls is chosen from the previous call's *full* result
   (all pages), by name lookup (SEQ), deterministic reduction (DRV: argmax/argmin, filter,
   top-k), a small set (FAN), a shared argument (SEM), two entities (CMP) or a threshold (COND);
-* the draft's steps are executed as they are chosen (``PagedExecutor``), so a draft that
-  meets a miss, an empty result or a too-large call is abandoned, never guessed.
+* the draft's steps are executed as they are chosen (:class:`~edge.synth.execute.ProgramRunner`,
+  the one runner of :mod:`simulator.tools`), so a draft that meets a miss, an empty result or a
+  too-large call is abandoned, never guessed.
 
-The result is a ``Draft``: the gold program, question parts for the templates, and facts
-(tools, platforms, junctions) for the summary and filters.
+The result is a ``Draft``: the gold program (a :class:`simulator.tools.Program`: call steps
+read every page, values pass as ``$ref`` expressions), question parts for the templates, and
+facts (tools, platforms, junctions) for the summary and filters. A reduction is chosen as a
+*spec* in the question parts' vocabulary (``pick``, ``argmax``, ``topk``, ``values``,
+``map_argmax``, ``cmp``, …); :meth:`Sampler.reduce` emits its program steps (``filter``,
+``argmax``, ``sort``, ``distinct``, ``group_count``, ``choose``, …) and the ``$ref``
+expression of its value.
 """
 
 from __future__ import annotations
@@ -24,24 +30,31 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from simulator import Catalog
+from simulator import BoundedCache, Catalog
 
 from ..cardinality import FAN_MAX, cardinality_of
 from ..graph import EdgeGraph
 from ..observe import Observations, scalar
 from ..proposers import Binding
 from ..transforms import apply_transform
-from .execute import CallFailed, PagedExecutor, PagedResult, ProgramError
+from simulator.tools import CallStep, Cond, OpStep, PageCall, PagedResult, Program, Step, eval_expr
+
+from .execute import CallFailed, ProgramError, ProgramRunner, program_json, value_of
 from .fields import _IDLIKE, FieldMemo
 from .semantics import allowed
 
-__all__ = ["JUNCTIONS", "Draft", "Sampler", "sane_edges"]
+__all__ = ["JUNCTIONS", "Draft", "Sampler", "family", "sane_edges"]
 
 JUNCTIONS = ("SEQ", "FAN", "DRV", "SEM", "CMP", "COND")
 #: Largest set a FAN junction expands into parallel calls.
 FAN_SET = (2, 5)
 #: Names of date-valued fields and params (``cnddtId`` is an id, not a date: no bare ``dt``).
 _DAY = re.compile(r"(ymd|date|_de$|_dt$|^dt|dtm$|일자|일시|날짜|birth|_ym$)", re.I)
+
+
+def family(platform: str) -> str:
+    """The provider a platform id stands for: generated ``gen_molit`` is MOLIT, like ``molit``."""
+    return platform.removeprefix("gen_")
 
 
 def _kind(name: str, desc: str) -> str:
@@ -94,7 +107,7 @@ def sane_edges(graph: EdgeGraph) -> list[Binding]:
             continue  # a date passed on from a result is one the question already states
         if ks == "election" and not b.source_tool.endswith("_codes"):
             continue  # an election id comes from the election-code lookup, not echoed rows
-        same = cat.endpoint(b.source_tool).platform == cat.endpoint(b.target_tool).platform
+        same = family(cat.endpoint(b.source_tool).platform) == family(cat.endpoint(b.target_tool).platform)
         if ks == "code" and not same:
             name_score = re.search(r"name ([0-9.]+)", b.rationale or "")
             if not (b.transform or (name_score and float(name_score.group(1)) > 0) or b.source_tool.endswith(("_codes", "_cd"))):
@@ -107,21 +120,27 @@ def sane_edges(graph: EdgeGraph) -> list[Binding]:
 class Draft:
     """A program under construction (steps run as they are added) and its question parts."""
 
-    steps: list[dict[str, Any]] = field(default_factory=list)
+    steps: list[Step] = field(default_factory=list)
     parts: list[dict[str, Any]] = field(default_factory=list)
     junctions: list[str] = field(default_factory=list)
     edges: list[tuple[str, str]] = field(default_factory=list)
     bound: list[str] = field(default_factory=list)
     calls: int = 0
-    answer: str = ""
+    #: The answer: a ``$ref`` expression (a list of them for a SEM pair).
+    answer: Any = None
     n: int = 0
 
     def sid(self, prefix: str) -> str:
         self.n += 1
         return f"{prefix}{self.n}"
 
-    def program(self) -> dict[str, Any]:
-        return {"steps": self.steps, "answer": self.answer}
+    def program(self) -> Program:
+        """The gold program (validated)."""
+        return Program(steps=list(self.steps), answer=self.answer)
+
+    def program_json(self) -> dict[str, Any]:
+        """The program's JSON form (what examples carry)."""
+        return program_json(self.program())
 
     def mark(self) -> tuple[int, ...]:
         """Where the draft stands (for ``rollback`` when a tentative extension fails)."""
@@ -134,10 +153,18 @@ class Draft:
         del self.steps[ns:], self.parts[np_:], self.junctions[nj:], self.edges[ne:], self.bound[nb:]
 
 
+def _ref(sid: str, **more: Any) -> dict[str, Any]:
+    return {"$ref": sid, **more}
+
+
+def _key(handle: Any) -> str:
+    return json.dumps(handle, sort_keys=True, ensure_ascii=False)
+
+
 class Sampler:
     """Builds drafts of each junction type over ``edges`` (see the module docstring)."""
 
-    def __init__(self, catalog: Catalog, edges: list[Binding], obs: Observations, ex: PagedExecutor, rng: Any) -> None:
+    def __init__(self, catalog: Catalog, edges: list[Binding], obs: Observations, ex: ProgramRunner, rng: Any) -> None:
         self.catalog, self.edges, self.obs, self.ex, self.rng = catalog, edges, obs, ex, rng
         self.out: dict[str, list[Binding]] = {}
         self.inn: dict[str, list[Binding]] = {}
@@ -149,35 +176,63 @@ class Sampler:
         self.made: Counter[str] = Counter()
         #: Constant calls (tool + args) found over the budget: never started again.
         self.too_big: set[str] = set()
-        self._full: PagedExecutor | None = None
+        self._full: ProgramRunner | None = None
         self._fs_cache: dict[tuple[str, str, str], list[str]] = {}
         #: Set while a FAN or CMP chain is built: its start must be a multi-record list.
         self.want_set = False
         #: Columns and field roles of the call results this sampler reads.
         self.fields = FieldMemo(catalog)
+        #: Call results by their page requests (one list per distinct call: see ``_stable``).
+        self._results: BoundedCache[str, list[dict[str, Any]]] = BoundedCache(4096)
+        self._cards: dict[Binding, str] = {}
+        self._keys: dict[str, list[tuple[str, str]]] = {}
+        self._static_w: dict[Binding, float] = {}
+        self._cands: dict[str, list[int]] = {}
+        self._sem: list[list[Binding]] | None = None
+        self._masses: dict[str, float] = {}
+        self._fam_made: Counter[str] = Counter()
+        self._fam_made_at = -1
+        self._weights: list[float] = []
+        self._weights_at: tuple[int, int] | None = None
 
     # ---- graph facts -----------------------------------------------------------------
     def is_lookup(self, tool: str) -> bool:
         """A code lookup: recorded with no arguments (a whole list of codes or entities)."""
-        return any(not {k: v for k, v in f.items() if self._arg_ok(tool, k)} for f in self._filters.get(tool, []))
+        return any(js == "{}" for _k, js in self._start_keys(tool))
 
     def card(self, b: Binding) -> str:
-        c = cardinality_of(self.obs, b.source_tool, b.source_field)
-        return c.label if c else "SEQ"
+        got = self._cards.get(b)
+        if got is None:
+            c = cardinality_of(self.obs, b.source_tool, b.source_field)
+            got = self._cards[b] = c.label if c else "SEQ"
+        return got
+
+    def _start_keys(self, tool: str) -> list[tuple[str, str]]:
+        """Per recorded call of ``tool`` (in ``_filters`` order): its key (``tool`` + its args
+        as JSON) and the args' JSON; computed once per tool (thousands of candidate edges are
+        weighed per draft)."""
+        got = self._keys.get(tool)
+        if got is None:
+            got = []
+            for f in self._filters.get(tool, []):
+                js = json.dumps({k: v for k, v in f.items() if self._arg_ok(tool, k)}, sort_keys=True, ensure_ascii=False)
+                got.append((tool + js, js))
+            self._keys[tool] = got
+        return got
 
     def _arg_ok(self, tool: str, name: str) -> bool:
         p = self.catalog.endpoint(tool).param(name)
         return p is not None and p.role in ("filter", "plain")
 
-    def fits_budget(self, res: PagedResult) -> bool:
-        """Whether every page of ``res`` fits one tool message (``TOOL_MESSAGE_BUDGET``)."""
+    def fits_budget(self, pages: list[PageCall]) -> bool:
+        """Whether every page request fits one tool message (``TOOL_MESSAGE_BUDGET``)."""
         from simulator.tools.observation import observation_text
 
         from .writers import TOOL_MESSAGE_BUDGET, _caller
 
         caller = _caller(self.ex)
         total = 0
-        for page in res.pages:
+        for page in pages:
             n = len(observation_text(caller.call(page.tool, page.args), TOOL_MESSAGE_BUDGET + 1))
             total += n
             if n > TOOL_MESSAGE_BUDGET:
@@ -196,11 +251,15 @@ class Sampler:
         if not names or not any(not f for f in self._filters.get(tool, [])):
             return None
         if self._full is None:
-            self._full = PagedExecutor(self.ex.resolver)  # the table itself, in large pages
+            self._full = ProgramRunner(self.ex.resolver)  # the table itself, in large pages
         try:
-            full = self._full.call(tool, {})
-        except CallFailed:
+            got, pages = self._full.step(CallStep(id="t", call=tool, pages="all"), {})
+        except ProgramError:
             return None
+        got = self._stable(got, pages)
+        if not got:
+            return None
+        full = PagedResult(tool, {}, got, len(got), [])
         fr = self.fields.roles(tool, full.records)
         labs = [n for n in names if n in fr.label]
         if not labs:
@@ -222,17 +281,19 @@ class Sampler:
         return {lab: self.rng.choice(cands)}
 
     def start_args(self, tool: str) -> dict[str, str] | None:
-        fs = [f for f in self._filters.get(tool, [])
-              if tool + json.dumps({k: v for k, v in f.items() if self._arg_ok(tool, k)}, sort_keys=True,
-                                   ensure_ascii=False) not in self.too_big]
+        keys = self._start_keys(tool)
+        fs = [f for f, (k, _js) in zip(self._filters.get(tool, []), keys) if k not in self.too_big]
         if not fs:
             return None
         f = self.rng.choice(fs)
         return {k: v for k, v in f.items() if self._arg_ok(tool, k)}
 
-    def target_args(self, b: Binding, value: str, fixed: dict[str, str] | None = None) -> dict[str, str]:
+    def target_args(self, b: Binding, value: str, fixed: dict[str, str] | None = None,
+                    context: dict[str, str] | None = None) -> dict[str, str]:
         """Args of ``b.target_tool`` besides the bound param: a recorded call's, if one fits
-        (one that also has the ``fixed`` values, when given: else ``CallFailed``)."""
+        (one that also has the ``fixed`` values, when given: else ``CallFailed``), preferring
+        one that agrees with ``context`` (the draft's earlier args: a chain that started in one
+        city, ``cityCode=25``, stays there)."""
         fs = self._filters.get(b.target_tool, [])
         exact = [f for f in fs if f.get(b.target_param) == value]
         if fixed:
@@ -241,6 +302,9 @@ class Sampler:
                 raise CallFailed(f"{b.target_tool}: no recorded call with {b.target_param}={value} and {fixed}")
         having = [f for f in fs if b.target_param in f]
         pool = exact or having or fs
+        if context:
+            agree = [f for f in pool if all(f.get(k) == x for k, x in context.items() if k in f and k != b.target_param)]
+            pool = agree or pool
         base = dict(self.rng.choice(pool)) if pool else {}
         args = {k: v for k, v in base.items() if self._arg_ok(b.target_tool, k) and k != b.target_param}
         for p in self.catalog.endpoint(b.target_tool).params:
@@ -270,43 +334,132 @@ class Sampler:
         return apply_transform(raw, b.transform) in rec
 
     # ---- execution helpers -------------------------------------------------------------
+    def _stable(self, recs: list[dict[str, Any]], pages: list[PageCall]) -> list[dict[str, Any]]:
+        """The records list an identical call (the same page requests) returned before, so the
+        field memo (keyed by a result's identity) knows it again."""
+        key = json.dumps([(p.tool, p.args) for p in pages], sort_keys=True, ensure_ascii=False)
+        hit = self._results.get(key)
+        if hit is not None and len(hit) == len(recs):
+            return hit
+        self._results.put(key, recs)
+        return recs
+
     def call(self, d: Draft, tool: str, args: dict[str, str], bind: dict[str, Any] | None = None,
              each: dict[str, Any] | None = None, guard: dict[str, Any] | None = None) -> tuple[str, Any]:
+        """Add and execute a call step (every page) of ``tool``: constant ``args``, ``bind``
+        (param → ``{"ref": value expression, "transform": …}``), a fan-out ``each`` (``ref``,
+        ``param``, ``transform``) and a COND ``guard``. A call that fails, answers nothing or
+        is over the message budget raises ``CallFailed``; a guarded call that does not run
+        is added unexecuted. Returns the step id and its result (a ``PagedResult``; records
+        of a fan-out carry ``_item``)."""
         sid = d.sid("s")
-        step: dict[str, Any] = {"id": sid, "op": "call", "tool": tool, "args": dict(sorted(args.items()))}
-        if bind:
-            step["bind"] = bind
+        full: dict[str, Any] = dict(sorted(args.items()))
+        for param, b in (bind or {}).items():
+            full[param] = {**b["ref"], "transform": b["transform"]} if b.get("transform") else b["ref"]
         if each:
-            step["each"] = each
-        if guard:
-            step["if"] = guard
-        from .execute import _call_step
-
-        values = self._values(d)
+            full[each["param"]] = {"$item": None, **({"transform": each["transform"]} if each.get("transform") else {})}
+        step = CallStep(id=sid, call=tool, args=dict(sorted(full.items())), pages="all",
+                        foreach=each["ref"] if each else None, when=_cond(guard))
         key = tool + json.dumps(args, sort_keys=True, ensure_ascii=False)
         if key in self.too_big:
             raise CallFailed(f"{tool}: over the tool-message budget")
-        res = _call_step(step, values, self.ex)
-        for r in ([res] if isinstance(res, PagedResult) else [x for _v, x in res]):
-            if not self.fits_budget(r):
-                if not bind and not each:
-                    self.too_big.add(key)
-                raise CallFailed(f"{tool}: over the tool-message budget")
+        values = self._values(d)
+        if step.when is not None and not _holds(step.when, values):
+            d.steps.append(step)  # a branch not taken on this version: kept, not run
+            self._cache[sid] = []
+            return sid, PagedResult(tool, dict(args), [], 0, [])
+        recs, pages = self.ex.step(step, values)
+        if not each:  # a fan-out's records carry their items: not shared by page requests alone
+            recs = self._stable(recs, pages)
+        items = [str(x) for x in eval_expr(each["ref"], values)] if each else [""]
+        have = {str(r.get("_item")) for r in recs} if each else ({""} if recs else set())
+        if any(i not in have for i in items):
+            raise CallFailed(f"{tool}: empty result")
+        if not self.fits_budget(pages):
+            if not bind and not each:
+                self.too_big.add(key)
+            raise CallFailed(f"{tool}: over the tool-message budget")
         d.steps.append(step)
-        d.calls += len(res) if isinstance(res, list) else 1
-        self._cache[sid] = res
-        return sid, res
+        d.calls += len(items) if each else 1
+        self._cache[sid] = recs
+        return sid, PagedResult(tool, dict(args), recs, len(recs), pages)
 
-    def reduce(self, d: Draft, step: dict[str, Any]) -> Any:
-        from .execute import _reduce
+    def reduce(self, d: Draft, spec: dict[str, Any]) -> tuple[Any, Any]:
+        """Emit the program steps of reduction ``spec`` and run them; returns the ``$ref``
+        expression of its value and the value (``ProgramError`` when it has none)."""
+        steps, handle = self._compile(d, spec)
+        env = self._values(d)
+        for st in steps:
+            env[st.id] = self._cache[st.id] = self.ex.step(st, env)[0]
+        v = value_of(handle, env)
+        d.steps.extend(steps)
+        if spec["op"] in ("pick", "argmax", "argmin") and "field" in spec:
+            self._picks[_key(handle)] = handle
+        return handle, v
 
-        step = {"id": d.sid("v"), **step}
-        v = _reduce({k: x for k, x in step.items() if k != "if"}, self._values(d))
-        d.steps.append(step)
-        self._cache[step["id"]] = v
-        if step["op"] in ("pick", "argmax", "argmin") and "field" in step:
-            self._picks[step["id"]] = {k: x for k, x in step.items() if k not in ("id", "if")}
-        return step["id"], v
+    def try_reduce(self, d: Draft, spec: dict[str, Any]) -> Any:
+        """The value of ``spec`` on the draft so far, adding nothing (``ProgramError`` when none)."""
+        steps, handle = self._compile(Draft(n=d.n), spec)
+        env = self._values(d)
+        for st in steps:
+            env[st.id] = self.ex.step(st, env)[0]
+        return value_of(handle, env)
+
+    def _compile(self, d: Draft, spec: dict[str, Any]) -> tuple[list[Step], Any]:  # noqa: C901 - one op table
+        """Program steps and value expression of a reduction spec (see the module docstring)."""
+        op = spec["op"]
+        when = _cond(spec.get("if"))
+        base = {"when": when} if when is not None else {}
+        w = spec.get("where")
+        where = [{"field": w["field"], "op": w.get("op", "eq"), "value": w["value"]}] if w else []
+        src = spec.get("from")
+        out: list[Step] = []
+
+        def add(**kw: Any) -> str:
+            sid = d.sid("v")
+            out.append(OpStep.model_validate({"id": sid, **base, **kw}))
+            return sid
+
+        if op == "pick":
+            if where:
+                return out, _ref(add(op="filter", **{"from": src}, where=where), field=spec["field"], pick="first")
+            return out, _ref(src, field=spec["field"], pick="first")
+        if op in ("argmax", "argmin"):
+            a = add(op=op, **{"from": src}, by=spec["key"], numeric=True, where=where)
+            return out, _ref(a, field=spec["field"])
+        if op == "count":
+            return out, _ref(add(op="count", **{"from": src}, where=where))
+        if op == "distinct_count":
+            dd = add(op="distinct", **{"from": src}, field=spec["field"], where=where)
+            return out, _ref(add(op="count", **{"from": dd}))
+        if op in ("sum", "mean", "max", "min"):
+            return out, _ref(add(op=op, **{"from": src}, field=spec["key"], where=where, round=2 if op == "mean" else 4))
+        if op == "topk":
+            srt = add(op="sort", **{"from": src}, by=spec["key"], desc=True, numeric=True, top=int(spec["k"]), where=where)
+            return out, _ref(srt, field=spec["field"])
+        if op == "values":
+            return out, _ref(add(op="distinct", **{"from": src}, field=spec["field"], where=where))
+        if op == "map_sum":
+            return out, _ref(add(op="count", **{"from": src}, where=where))
+        if op in ("map_argmax", "map_argmin"):
+            g = add(op="group_count", **{"from": src}, by="_item", keys=spec["keys"], where=where)
+            best = add(op=op[4:], **{"from": g}, by="count", numeric=True)
+            lab = spec.get("label")
+            if not lab:
+                return out, _ref(best, field="key")
+            f = add(op="filter", **{"from": lab["from"]},
+                    where=[{"field": lab["key"], "op": "eq", "value": _ref(best, field="key")}])
+            return out, _ref(f, field=lab["field"], pick="first")
+        if op == "cmp":
+            la, lb = spec["labels"]
+            return out, _ref(add(op="choose", test={"left": spec["a"], "op": "gt", "right": spec["b"]}, a=la, b=lb))
+        if op == "pair":
+            return out, list(spec["refs"])
+        if op == "choose":
+            t = spec["test"]
+            return out, _ref(add(op="choose", test={"left": t["ref"], "op": "ge", "right": t["gte"]},
+                                 a=spec["then"], b=spec["else"]))
+        raise ProgramError(f"reduction op={op!r} is unknown")
 
     def bind_args(self, d: Draft, b: Binding, vid: str, v: str,
                   guard: dict[str, Any] | None = None) -> tuple[dict[str, str], dict[str, Any]]:
@@ -320,36 +473,45 @@ class Sampler:
         """
         value = apply_transform(v, b.transform)
         bind: dict[str, Any] = {b.target_param: {"ref": vid, "transform": b.transform}}
-        spec = self._picks.get(vid)
-        co: dict[str, tuple[str, str]] = {}
+        spec = self._picks.get(_key(vid))
+        co: dict[str, tuple[Any, str]] = {}
         if spec is not None:
             fields = {f.name for f in self.catalog.endpoint(b.source_tool).fields}
             keys = sorted({k for f in self._filters.get(b.target_tool, []) for k in f
                            if k != b.target_param and self._arg_ok(b.target_tool, k)})
             for p in keys:
                 if p in fields and p != spec["field"]:
-                    had = self._co.get((vid, p))
-                    if had is not None and any(s["id"] == had[0] for s in d.steps):
-                        co[p] = had  # a SEM pair's second call reuses the first's pick
-                        continue
-                    st = {**spec, "field": p, **({"if": guard} if guard else {})}
-                    cid, cv = self.reduce(d, st)
-                    if cv in (None, ""):
-                        raise CallFailed(f"{b.source_tool}: no {p} in the picked record")
-                    co[p] = self._co[(vid, p)] = (cid, str(cv))
-        args = self.target_args(b, value, {p: cv for p, (_c, cv) in co.items()})
-        for p, (cid, _cv) in co.items():
-            bind[p] = {"ref": cid, "transform": ""}
+                    # the same record's other field: the same expression, another field
+                    cref = {**spec, "field": p}
+                    try:
+                        cv = value_of(cref, self._values(d))
+                    except ProgramError:
+                        raise CallFailed(f"{b.source_tool}: no {p} in the picked record") from None
+                    co[p] = (cref, cv)
+        args = self.target_args(b, value, {p: cv for p, (_c, cv) in co.items()}, self._context(d))
+        for p, (cref, _cv) in co.items():
+            bind[p] = {"ref": cref, "transform": ""}
             args.pop(p, None)
         return args, bind
 
     @staticmethod
+    def _context(d: Draft) -> dict[str, str]:
+        """The draft's constant args so far, by param name (the first call's win)."""
+        out: dict[str, str] = {}
+        for s in d.steps:
+            for k, v in s.args.items() if isinstance(s, CallStep) else ():
+                if not isinstance(v, dict):
+                    out.setdefault(k, str(v))
+        return out
+
+    @staticmethod
     def _consts(d: Draft) -> set[str]:
         """Every constant argument value of the draft's calls so far (what the question states)."""
-        return {str(v) for s in d.steps if s.get("op") == "call" for v in s.get("args", {}).values()}
+        return {str(v) for s in d.steps if isinstance(s, CallStep) for v in s.args.values()
+                if not isinstance(v, dict)}
 
     def _values(self, d: Draft) -> dict[str, Any]:
-        return {s["id"]: self._cache[s["id"]] for s in d.steps if s["id"] in self._cache}
+        return {s.id: self._cache[s.id] for s in d.steps if s.id in self._cache}
 
     _cache: dict[str, Any]
 
@@ -461,7 +623,7 @@ class Sampler:
             vid, v = self.reduce(d, st)
         except ProgramError:
             return False
-        if v in (None, "", []):
+        if v in (None, "", []) or isinstance(v, float) and v != v:
             return False
         d.answer = vid
         d.parts.append({"kind": "final", "tool": tool, **{k: v2 for k, v2 in st.items() if k not in ("from",)},
@@ -473,23 +635,49 @@ class Sampler:
     # ---- paths ------------------------------------------------------------------------------
     def _weight_start(self, b: Binding) -> float:
         plat = self.catalog.endpoint(b.source_tool).platform
-        w = 1.0 / (1.0 + self.made[plat]) ** 0.7  # diversity: platforms made less so far first
-        if self.is_lookup(b.source_tool):
-            w *= 3.0
-        c = self.card(b)
-        w *= {"DRV": 2.0, "FAN": 1.6}.get(c, 1.0)
+        # A provider's edges share weight by the square root of their number (at the full tier
+        # generated MOLIT tools hold two thirds of the edges; Seoul's one would never be
+        # drawn), and providers made less so far come first.
+        fam = family(plat)
+        w = self._static_weight(b) / self._mass(fam) ** 0.5 / (1.0 + self._made_of(fam)) ** 0.7
         if not self.startable(b.source_tool):
             w *= 0.05  # a chain cannot start here (every recorded call is over the budget)
-        if self.catalog.endpoint(b.source_tool).platform != self.catalog.endpoint(b.target_tool).platform:
-            k = _kind(b.target_param, _desc_of(self.catalog, b.target_tool, b.target_param, True))
-            if k in ("date", "month", "year"):
-                w *= 0.25  # a shared date across domains: allowed, but not the favourite
         return w
+
+    def _static_weight(self, b: Binding) -> float:
+        """The part of an edge's start weight that never changes during a run."""
+        w = self._static_w.get(b)
+        if w is None:
+            w = 3.0 if self.is_lookup(b.source_tool) else 1.0
+            w *= {"DRV": 2.0, "FAN": 1.6}.get(self.card(b), 1.0)
+            if self.catalog.endpoint(b.source_tool).platform != self.catalog.endpoint(b.target_tool).platform:
+                k = _kind(b.target_param, _desc_of(self.catalog, b.target_tool, b.target_param, True))
+                if k in ("date", "month", "year"):
+                    w *= 0.25  # a shared date across domains: allowed, but not the favourite
+            self._static_w[b] = w
+        return w
+
+    def _made_of(self, fam: str) -> int:
+        """How many examples made so far use a tool of provider ``fam``."""
+        total = sum(self.made.values())
+        if self._fam_made_at != total:
+            self._fam_made = Counter()
+            for p, n in self.made.items():
+                self._fam_made[family(p)] += n
+            self._fam_made_at = total
+        return self._fam_made[fam]
+
+    def _mass(self, fam: str) -> float:
+        """The static weight of every edge starting at a tool of provider ``fam`` (computed once)."""
+        if not self._masses:
+            for e in self.edges:
+                f = family(self.catalog.endpoint(e.source_tool).platform)
+                self._masses[f] = self._masses.get(f, 0.0) + self._static_weight(e)
+        return self._masses.get(fam) or 1.0
 
     def startable(self, tool: str) -> bool:
         """Whether a chain can start at ``tool``: a recorded call not known to be over budget."""
-        return any(tool + json.dumps({k: v for k, v in f.items() if self._arg_ok(tool, k)}, sort_keys=True,
-                                     ensure_ascii=False) not in self.too_big for f in self._filters.get(tool, []))
+        return any(k not in self.too_big for k, _js in self._start_keys(tool))
 
     def prefix(self, tool: str, hops: int) -> list[Binding]:
         """Up to ``hops`` edges leading into ``tool``, walking back toward a code lookup."""
@@ -546,15 +734,27 @@ class Sampler:
         finally:
             self.want_set = False
 
-    def _main_edge(self, pred: Any = None) -> Binding | None:
-        cands = [b for b in self.edges if pred is None or pred(b)]
+    def _main_edge(self, pred: Any = None, tag: str = "") -> Binding | None:
+        """A main edge drawn by start weight among those ``pred`` accepts (a static property of
+        the edge: the candidates are kept per ``tag``, and the weights until something they read
+        changes — thousands of edges are weighed per draft at the full tier)."""
+        cands = self._cands.get(tag) if tag else None
+        if cands is None:
+            cands = [i for i, b in enumerate(self.edges) if pred is None or pred(b)]
+            if tag:
+                self._cands[tag] = cands
         if not cands:
             return None
-        return self.rng.choices(cands, weights=[self._weight_start(b) for b in cands])[0]
+        stamp = (sum(self.made.values()), len(self.too_big))
+        if self._weights_at != stamp:
+            self._weights = [self._weight_start(b) for b in self.edges]
+            self._weights_at = stamp
+        ws = self._weights
+        return self.edges[self.rng.choices(cands, weights=[ws[i] for i in cands])[0]]
 
-    def _begin(self, length: int, pred: Any = None) -> tuple[Binding, Draft, str, PagedResult] | None:
-        """A main edge (satisfying ``pred``) and its executed chain of about ``length`` calls."""
-        main = self._main_edge(pred)
+    def _begin(self, length: int, pred: Any = None, tag: str = "") -> tuple[Binding, Draft, str, PagedResult] | None:
+        """A main edge (satisfying ``pred``, cached as ``tag``) and its executed chain of about ``length`` calls."""
+        main = self._main_edge(pred, tag)
         if main is None:
             return None
         got = self._chain(length, main)
@@ -579,7 +779,7 @@ class Sampler:
         sid, res = self.hop(d, main, *p)
         # extend forward while calls remain (SEQ hops by name or reduction)
         here = main.target_tool
-        seen = {s["tool"] for s in d.steps if s["op"] == "call"}
+        seen = {s.call for s in d.steps if isinstance(s, CallStep)}
         while d.calls < length:
             nxt = [b for b in self.out.get(here, []) if b.target_tool not in seen]
             if not nxt:
@@ -655,10 +855,8 @@ class Sampler:
             return None
 
         def ok(st: dict[str, Any]) -> bool:
-            from .execute import _reduce
-
             try:
-                vals = _reduce(st, {sid: res})
+                vals = self.try_reduce(d, st)
             except ProgramError:
                 return False
             return (isinstance(vals, list) and lo <= len(set(vals)) == len(vals) <= hi
@@ -672,7 +870,7 @@ class Sampler:
         return vid, vals, st
 
     def _build_fan(self, length: int) -> Draft | None:
-        got = self._begin(max(2, length - 3), lambda b: self.card(b) in ("FAN", "DRV"))
+        got = self._begin(max(2, length - 3), lambda b: self.card(b) in ("FAN", "DRV"), "fan")
         if got is None:
             return None
         main, d, sid, res = got
@@ -680,37 +878,44 @@ class Sampler:
         if fs is None:
             return None
         vid, vals, st = fs
-        args = self.target_args(main, apply_transform(vals[0], main.transform))
+        args = self.target_args(main, apply_transform(vals[0], main.transform), context=self._context(d))
         sid2, m = self.call(d, main.target_tool, args, each={"ref": vid, "param": main.target_param, "transform": main.transform})
         d.bound.extend(vals)
         d.edges.append((main.source_tool, main.target_tool))
         d.junctions.append("FAN")
         fr = self.fields.roles(main.source_tool, res.records)
         op = self.rng.choice(("map_sum", "map_argmax", "map_argmin"))
-        sizes = {len(r.records) for _v, r in m} if isinstance(m, list) else set()
+        per = Counter(str(r.get("_item")) for r in m.records)
+        sizes = {per[str(v)] for v in vals}
         if len(sizes) == 1:
             op = "map_sum"  # every branch the same size: "which has most" would be a tie
-        red: dict[str, Any] = {"op": op, "from": sid2}
+        red: dict[str, Any] = {"op": op, "from": sid2, **({"keys": vid} if op != "map_sum" else {})}
         if op != "map_sum" and fr.label:
             red["label"] = {"from": sid, "key": main.source_field, "field": fr.label[0]}
         rid, ans = self.reduce(d, red)
         d.answer = rid
-        d.parts.append({"kind": "fan", "tool": main.source_tool, "set": {k: v for k, v in st.items() if k != "from"},
+        d.parts.append({"kind": "fan", "tool": main.source_tool, "set": {k: v for k, v in st.items() if k not in ("from", "keys")},
                         "target": main.target_tool, "args": args, "param": main.target_param, "n": len(vals),
                         "records": len(res.records), "pages": len(res.pages)})
         d.parts.append({"kind": "final_map", "tool": main.target_tool, "op": op, "label": ({**red["label"], "from_tool": main.source_tool} if red.get("label") else None)})
         return d
 
+    def _sem_groups(self) -> list[list[Binding]]:
+        """Edges sharing a source field into two or more target tools (computed once)."""
+        if self._sem is None:
+            self._sem = []
+            for _src, bs in sorted(self.out.items()):
+                by_field: dict[str, list[Binding]] = {}
+                for b in bs:
+                    by_field.setdefault(b.source_field, []).append(b)
+                for _f, group in sorted(by_field.items()):
+                    tools = {b.target_tool: b for b in group}
+                    if len(tools) >= 2:
+                        self._sem.append(sorted(tools.values(), key=lambda b: b.key))
+        return self._sem
+
     def _build_sem(self, length: int) -> Draft | None:
-        pairs = []
-        for src, bs in sorted(self.out.items()):
-            by_field: dict[str, list[Binding]] = {}
-            for b in bs:
-                by_field.setdefault(b.source_field, []).append(b)
-            for _f, group in sorted(by_field.items()):
-                tools = {b.target_tool: b for b in group}
-                if len(tools) >= 2:
-                    pairs.append(sorted(tools.values(), key=lambda b: b.key))
+        pairs = self._sem_groups()
         if not pairs:
             return None
         group = self.rng.choice(pairs)
@@ -740,7 +945,7 @@ class Sampler:
             cid, _ = self.reduce(d, st)
             ids.append(cid)
             metrics.append({k: x for k, x in st.items() if k != "from"})
-        pid, _ = self.reduce(d, {"op": "pair", "refs": ids})
+        pid, _ = self.reduce(d, {"op": "pair", "refs": ids})  # the answer: both values
         d.answer = pid
         d.parts.append({"kind": "sem", "tool": b1.source_tool,
                         "calls": [(b.target_tool, a, b.target_param) for _s, _r, b, a in outs], "metrics": metrics})
@@ -802,12 +1007,14 @@ class Sampler:
         nums = [n for n in fr.numbers_for(op) if n in other]
         if nums and self.rng.random() < 0.5:
             metric = {"op": op, "key": self.rng.choice(nums)}
+        got = []
         for s, _r, _a in results:
-            mid, _ = self.reduce(d, {**metric, "from": s})
+            mid, mv = self.reduce(d, {**metric, "from": s})
             metric_ids.append(mid)
-        cid, ans = self.reduce(d, {"op": "cmp", "a": metric_ids[0], "b": metric_ids[1], "labels": names})
-        if ans == "같음":
+            got.append(mv)
+        if got[0] == got[1]:
             return None  # a tie answers nothing about the comparison
+        cid, ans = self.reduce(d, {"op": "cmp", "a": metric_ids[0], "b": metric_ids[1], "labels": names})
         d.answer = cid
         d.junctions.append("CMP")
         d.parts.append({"kind": "cmp", "tool": main.source_tool, "label": lab, "names": names, "target": main.target_tool,
@@ -817,7 +1024,7 @@ class Sampler:
 
     def _build_cond(self, length: int) -> Draft | None:
         onward = lambda b: any(n.target_tool != b.source_tool for n in self.out.get(b.target_tool, []))  # noqa: E731
-        got = self._begin(max(2, length - 2), onward)
+        got = self._begin(max(2, length - 2), onward, "cond")
         if got is None:
             return None
         main, d, sid, res = got
@@ -835,25 +1042,20 @@ class Sampler:
         k = max(1, m + self.rng.choice((-2, -1, 0, 1, 3)) if m > 3 else m + self.rng.choice((0, 1)))
         guard = {"ref": mid, "gte": k}
         then_ok = m >= k
+        n_steps = len(d.steps)
         p2 = self.pick(d, sid1, r1, b2)
         if p2 is None:
             return None
-        d.steps[-1]["if"] = guard
+        when = _cond(guard)
+        for i in range(n_steps, len(d.steps)):  # the then-branch's pick runs only on that branch
+            d.steps[i] = d.steps[i].model_copy(update={"when": when})
         args, bind = self.bind_args(d, b2, p2[0], p2[1], guard=guard)
+        # The branch not taken on this version stays in the program (guarded, not run):
+        # another version may take it.
+        s2, _r2 = self.call(d, b2.target_tool, args, bind=bind, guard=guard)
         if then_ok:
-            s2, _r2 = self.call(d, b2.target_tool, args, bind=bind, guard=guard)
             d.bound.append(p2[1])
-            tid, _ = self.reduce(d, {"op": "count", "from": s2, "if": guard})
-        else:
-            # The branch not taken on this version stays in the program (guarded, not run):
-            # another version may take it.
-            s2 = d.sid("s")
-            d.steps.append({"id": s2, "op": "call", "tool": b2.target_tool, "args": dict(sorted(args.items())),
-                            "bind": bind, "if": guard})
-            self._cache[s2] = None
-            tid = d.sid("v")
-            d.steps.append({"id": tid, "op": "count", "from": s2, "if": guard})
-            self._cache[tid] = None
+        tid, _ = self.reduce(d, {"op": "count", "from": s2, "if": guard})
         d.edges.append((b2.source_tool, b2.target_tool))
         then_part = {"target": b2.target_tool, "args": args, "param": b2.target_param, "taken": then_ok}
         cid, ans = self.reduce(d, {"op": "choose", "test": {"ref": mid, "gte": k}, "then": tid, "else": mid})
@@ -862,3 +1064,17 @@ class Sampler:
         d.parts.append({"kind": "cond", "tool": main.target_tool, "k": k, "then": then_part,
                         "then_pick": next(x for x in reversed(d.parts) if x["kind"].startswith("pick"))})
         return d
+
+
+def _cond(guard: dict[str, Any] | None) -> Cond | None:
+    """A COND guard (``{"ref": expression, "gte": k}``) as the program's ``when``."""
+    if not guard:
+        return None
+    return Cond(left=guard["ref"], op="ge", right=guard["gte"])
+
+
+def _holds(cond: Cond, values: dict[str, Any]) -> bool:
+    from simulator.tools import compare
+
+    return compare(eval_expr(cond.left, values), cond.op, eval_expr(cond.right, values))
+

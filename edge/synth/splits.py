@@ -23,38 +23,16 @@ def split_by_platform(examples: list[dict[str, Any]], holdout: Iterable[str]) ->
 
 
 def _program_edges(prog: Any) -> set[tuple[str, str]]:
-    steps = prog.get("steps") if isinstance(prog, dict) else prog
-    if not isinstance(steps, list):
+    """(source tool, target tool) of every data-flow handoff of a gold program (its JSON form);
+    none for a row without a valid program."""
+    from pydantic import ValidationError
+
+    from simulator.tools import Program, program_edges
+
+    try:
+        return program_edges(prog if isinstance(prog, Program) else Program.model_validate(prog))
+    except (ValidationError, TypeError):
         return set()
-    tool_of: dict[str, str] = {}
-    src_of: dict[str, set[str]] = {}
-    edges: set[tuple[str, str]] = set()
-    calls: list[str] = []
-    for s in steps:
-        if not isinstance(s, dict):
-            continue
-        sid = str(s.get("id", len(tool_of)))
-        tool = s.get("tool")
-        refs = [b.get("ref") for b in (s.get("bind") or {}).values() if isinstance(b, dict)]
-        if s.get("each"):
-            refs.append(s["each"].get("ref"))
-        for k in ("from", "ref"):
-            if isinstance(s.get(k), str):
-                refs.append(s[k])
-        origins: set[str] = set()
-        for r in refs:
-            if r in tool_of:
-                origins.add(tool_of[r])
-            origins |= src_of.get(r, set())
-        if tool:
-            tool_of[sid] = tool
-            calls.append(tool)
-            edges |= {(o, tool) for o in origins if o != tool}
-        else:
-            src_of[sid] = origins
-    if not edges and len(calls) > 1:  # a format without data-flow references: consecutive calls
-        edges = {(a, b) for a, b in zip(calls, calls[1:]) if a != b}
-    return edges
 
 
 def load_task_edges(path: Path) -> tuple[set[tuple[str, str]], list[str]]:

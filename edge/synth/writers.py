@@ -2,7 +2,7 @@
 
 Every file is written with sorted keys and no clock, so the same examples give the same
 bytes. Conversations are rebuilt by executing each gold program (memoised calls): one
-assistant turn per program call step (an ``each`` step is one turn of parallel calls), one
+assistant turn per program call step (a ``foreach`` step is one turn of parallel calls), one
 tool call per page, and each tool result the text the environment returns to the policy for
 that page (the native body within the observation budget); the RL rows carry no results at
 all (the simulator answers the rollouts).
@@ -20,7 +20,7 @@ from simulator import Catalog, Endpoint, Resolver, Version
 from simulator.tools import ToolCaller
 from simulator.tools.observation import observation_text
 
-from .execute import PagedExecutor, run_program
+from .execute import ProgramRunner
 
 __all__ = ["CONVERSATION_BUDGET", "SYSTEM_PROMPT", "TOOL_MESSAGE_BUDGET", "conversation", "have_parquet", "write_all"]
 
@@ -66,7 +66,7 @@ def _visible(tool: str, args: dict[str, str], catalog: Catalog) -> dict[str, str
     return {k: v for k, v in sorted(args.items()) if k not in hidden}
 
 
-def conversation(example: dict[str, Any], ex: PagedExecutor, catalog: Catalog,
+def conversation(example: dict[str, Any], ex: ProgramRunner, catalog: Catalog,
                  max_chars: int = TOOL_MESSAGE_BUDGET) -> list[dict[str, Any]]:
     """The OpenAI messages of one example: system, user, tool calls + results, final answer.
 
@@ -75,35 +75,33 @@ def conversation(example: dict[str, Any], ex: PagedExecutor, catalog: Catalog,
     (:func:`simulator.tools.observation.observation_text`, the function the bench ``ToolEnv``
     and the GRPO environment use), never a condensed view.
     """
-    prog = example["gold_program"]
-    run = run_program(prog, ex)
+    run = ex.run(example["gold_program"])
     caller = _caller(ex)
     msgs: list[dict[str, Any]] = [{"role": "system", "content": SYSTEM_PROMPT},
                                   {"role": "user", "content": example["question"]}]
     n = 0
-    for s in prog["steps"]:
-        if s.get("op") != "call" or s["id"] not in run.step_calls:
-            continue
+    for pages in run.pages.values():
+        if not pages:
+            continue  # a guarded call that did not run
         tool_calls, results = [], []
-        for res in run.step_calls[s["id"]]:
-            for page in res.pages:
-                n += 1
-                cid = f"call_{n}"
-                tool_calls.append({"id": cid, "type": "function", "function": {
-                    "name": page.tool,
-                    "arguments": json.dumps(_visible(page.tool, page.args, catalog), ensure_ascii=False, sort_keys=True)}})
-                text = observation_text(caller.call(page.tool, page.args), max_chars)
-                results.append({"role": "tool", "tool_call_id": cid, "name": page.tool, "content": text})
+        for page in pages:
+            n += 1
+            cid = f"call_{n}"
+            tool_calls.append({"id": cid, "type": "function", "function": {
+                "name": page.tool,
+                "arguments": json.dumps(_visible(page.tool, page.args, catalog), ensure_ascii=False, sort_keys=True)}})
+            text = observation_text(caller.call(page.tool, page.args), max_chars)
+            results.append({"role": "tool", "tool_call_id": cid, "name": page.tool, "content": text})
         msgs.append({"role": "assistant", "content": None, "tool_calls": tool_calls})
         msgs.extend(results)
     msgs.append({"role": "assistant", "content": example["answer_text"]})
     return msgs
 
 
-_CALLERS: dict[int, tuple[PagedExecutor, ToolCaller]] = {}
+_CALLERS: dict[int, tuple[ProgramRunner, ToolCaller]] = {}
 
 
-def _caller(ex: PagedExecutor) -> ToolCaller:
+def _caller(ex: ProgramRunner) -> ToolCaller:
     """A memoising caller on ``ex``'s resolver in the format the environment asks for
     (``fmt="record"``, as the bench ``World`` and the GRPO environment call), one per executor."""
     hit = _CALLERS.get(id(ex))
@@ -139,7 +137,7 @@ def write_all(examples: list[dict[str, Any]], out: Path, version: Version, catal
     ``verl.jsonl`` without pyarrow) and ``report.json`` into ``out``."""
     out.mkdir(parents=True, exist_ok=True)
     resolver = Resolver(version, catalog, miss="strict")
-    ex = PagedExecutor(resolver, page_size=fitting_page_size(resolver))
+    ex = ProgramRunner(resolver, page_size=fitting_page_size(resolver))
     paths = {k: out / f for k, f in (("examples", "examples.jsonl"), ("conversations", "conversations.jsonl"),
                                      ("trl", "trl.jsonl"))}
     verl_rows = []

@@ -48,8 +48,8 @@ def _template(sibling: Endpoint, path: str) -> str | None:
     """``path`` as a template shaped like ``sibling``'s (its params where it has them)."""
     want = sibling.path.strip("/").split("/")
     have = path.strip("/").split("/")
-    if len(want) != len(have):
-        return None
+    if len(want) != len(have) or any("{" in h or "}" in h for h in have):
+        return None  # a brace in the request would read as a template parameter
     out = []
     for w, h in zip(want, have):
         if "{" not in w:

@@ -268,6 +268,19 @@ def result_xml(code: str, message: str, *, use_cdata: bool = False) -> str:
 _DAILY_LIMIT = "일별 트래픽 제한을 넘은 호출입니다. 오늘은 더이상 호출할 수 없습니다."
 
 
+def native_errors(family: str) -> tuple[ErrorTable, dict[str, str]]:
+    """A dialect family's error table (:func:`error_table`) and its other native codes' messages,
+    as ``native_errors.yaml`` beside this module lists them."""
+    import yaml
+    from pathlib import Path
+
+    data = yaml.safe_load(Path(__file__).with_name("native_errors.yaml").read_text(encoding="utf-8"))
+    if family not in data:
+        raise DialectError(f"native_errors.yaml has no family {family!r} (families: {', '.join(sorted(data))})")
+    kinds = {str(k): (str(v[0]), str(v[1])) for k, v in data[family]["errors"].items()}
+    return error_table(**kinds), {str(k): str(v) for k, v in (data[family].get("messages") or {}).items()}
+
+
 def error_table(
     *,
     no_data: tuple[str, str],

@@ -34,7 +34,7 @@ from ._wire import (
     XML_DECL,
     ErrorTable,
     NativeDialect,
-    error_table,
+    native_errors,
     parse_json,
     parse_xml,
     plain_text,
@@ -45,32 +45,8 @@ from .base import ErrorKind, Parsed, Split, SplitError, Window
 
 __all__ = ["DIALECT", "JusoDialect"]
 
-_ERRORS: ErrorTable = error_table(
-    # Zero hits is a success with "juso":[] (see JusoDialect.render_error); this entry only
-    # keeps the table complete.
-    no_data=("0", "정상"),
-    key=("E0001", "승인되지 않은 KEY 입니다."),
-    # The guide has no code for a non-integer page; its catch-all is the system error.
-    bad_param=("-999", "시스템에러"),
-    missing_param=("E0005", "검색어가 입력되지 않았습니다."),
-    page_too_large=("E0015", "검색 범위를 초과하였습니다."),
-    traffic=("-999", "시스템에러"),
-    server_error=("-999", "시스템에러"),
-)
-
-# The juso developer guide's error table (a third-party enum and the guide; wording
-# unconfirmed except E0001 and E0002, which are captured).
-_MESSAGES: dict[str, str] = {
-    "E0002": "행정구역코드(admCd)의 요청항목이 없습니다.",
-    "E0006": "주소를 상세히 입력해 주시기 바랍니다.",
-    "E0008": "검색어는 두글자 이상 입력되어야 합니다.",
-    "E0009": "검색어는 문자와 숫자 같이 입력되어야 합니다.",
-    "E0010": "검색어가 너무 깁니다. (한글40자, 영문,숫자 80자 이하)",
-    "E0011": "검색어에 너무 긴 숫자가 포함되어 있습니다. (숫자 10자 이하)",
-    "E0012": "특수문자+숫자만으로는 검색이 불가능 합니다.",
-    "E0013": "검색어에 SQL 예약어 또는 특수문자( %,=,>,<,[,] )는 입력할 수 없습니다.",
-    "E0014": "개발승인키 기간이 만료되어 서비스를 이용하실 수 없습니다.",
-}
+# Kind → (code, message) and the guide's other codes: native_errors.yaml (family juso).
+_ERRORS, _MESSAGES = native_errors("juso")
 
 SUCCESS = ("0", "정상")
 _SEARCH_COMMON = ("errorMessage", "countPerPage", "totalCount", "errorCode", "currentPage")

@@ -35,7 +35,7 @@ from ._wire import (
     ErrorTable,
     NativeDialect,
     egov_errors,
-    error_table,
+    native_errors,
     parse_xml,
     result_xml,
     service_name,
@@ -80,25 +80,8 @@ _SEOUL_MESSAGES: dict[str, str] = {
     "ERROR-601": "SQL 문장 오류 입니다. 지속적으로 발생시 열린 데이터 광장으로 문의(Q&A) 바랍니다.",
 }
 
-# ECOS developer-guide texts (codes as on the wire: INFO-/ERROR-, not 정보-/에러-).
-# INFO-100 and INFO-200 are captured bodies; the others are the guide's wording (unconfirmed).
-_ECOS_ERRORS: ErrorTable = error_table(
-    no_data=("INFO-200", "해당하는 데이터가 없습니다."),
-    key=("INFO-100", "인증키가 유효하지 않습니다."),
-    bad_param=("ERROR-301", "조회건수 값의 타입이 유효하지 않습니다."),
-    missing_param=("ERROR-100", "필수 값이 누락되어 있습니다."),
-    page_too_large=("ERROR-400", "검색범위가 적정범위를 초과하여 60초 TIMEOUT이 발생하였습니다."),
-    traffic=("ERROR-602", "과도한 OpenAPI호출로 이용이 제한되었습니다."),
-    server_error=("ERROR-500", "서버 오류입니다."),
-)
-
-_ECOS_MESSAGES: dict[str, str] = {
-    "ERROR-101": "주기와 다른 형식의 날짜 형식입니다.",
-    "ERROR-200": "파일타입 값이 누락 혹은 유효하지 않습니다.",
-    "ERROR-300": "조회건수 값이 누락되어 있습니다.",
-    "ERROR-600": "DB Connection 오류입니다.",
-    "ERROR-601": "SQL 오류입니다.",
-}
+# ECOS developer-guide texts (codes as on the wire): native_errors.yaml (family ecos).
+_ECOS_ERRORS, _ECOS_MESSAGES = native_errors("ecos")
 
 _SUCCESS_MESSAGE = {"seoul": "정상 처리되었습니다", "ecos": "정상 처리되었습니다."}
 

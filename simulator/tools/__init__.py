@@ -31,7 +31,7 @@ from .call import (
 )
 from ..errors import CallFailed, PageFailed, ProgramError
 from .paging import PageCall, PagedResult, PageResult, is_paged, page_args, read_pages
-from .program import CallStep, Cond, OpStep, Program, Step, Where, program_shape, refs_in
+from .program import CallStep, Cond, OpStep, Program, Step, Where, program_edges, program_shape, refs_in
 from .runner import (
     DEFAULT_PAGE_SIZE,
     CallFn,
@@ -43,6 +43,7 @@ from .runner import (
     num,
     run_op,
     run_program,
+    run_step,
 )
 
 __all__ = [
@@ -78,6 +79,7 @@ __all__ = [
     "is_paged",
     "num",
     "page_args",
+    "program_edges",
     "program_shape",
     "read_pages",
     "read_response",
@@ -85,4 +87,5 @@ __all__ = [
     "request_params",
     "run_op",
     "run_program",
+    "run_step",
 ]

@@ -6,7 +6,8 @@ GRPO environment's examples) and one runner (:func:`simulator.tools.run_program`
 A program is a list of steps. A **call** step calls a tool (``call``) with ``args`` whose
 values are literals or expressions over earlier steps; ``foreach`` fans the call out over a
 list; ``pages: all`` fetches every page of the collection. An **op** step reduces earlier
-outputs (filter, sort, count, sum, argmax, …). ``answer`` is an expression over the steps.
+outputs (filter, sort, count, sum, argmax, …); ``where`` on any list op keeps the matching
+records first. ``answer`` is an expression over the steps.
 
 COND junctions: a call or op step with ``when`` (a comparison of two expressions) only runs
 when it holds (a skipped call makes no request and outputs ``[]``; a skipped op outputs
@@ -19,8 +20,8 @@ Expressions (JSON/YAML mappings):
 - ``{"$ref": "s1", "field": "region_cd", "pick": "first", "transform": "slice:0:5"}``:
   the output of step ``s1``; ``field`` (dotted path) is taken from each record, ``pick`` is
   ``first`` | ``last`` | ``all`` (default ``all`` for lists) | an index; ``transform`` is a
-  ``|``-separated chain of ``slice:a:b``, ``digits``, ``strip``, ``nospace``, ``lower``,
-  ``int``, ``num``, ``len``.
+  ``|``-separated chain of ``slice:a:b``, ``pad:N`` (zero-fill to N characters), ``digits``,
+  ``strip``, ``nospace``, ``lower``, ``int``, ``num``, ``len``.
 - ``{"$item": "field"}``: inside a ``foreach`` call, a field of the current item
   (``{"$item": null}``: the item itself).
 """
@@ -40,6 +41,7 @@ __all__ = [
     "Program",
     "Step",
     "Where",
+    "program_edges",
     "program_shape",
     "refs_in",
 ]
@@ -115,6 +117,8 @@ class OpStep(_M):
     #: coalesce: step ids, first non-empty wins.
     steps: list[str] | None = None
     round: int | None = None
+    #: group_count/group_sum: every key of this list (an expression) is a group, zero included.
+    keys: Any = None
     #: choose: ``a`` when ``test`` holds, else ``b`` (the COND junction's answer).
     test: Cond | None = None
     #: Only evaluate when this holds (a branch of a COND junction); the output is ``None`` otherwise.
@@ -256,7 +260,7 @@ def _exprs_of(s: Step) -> list[tuple[str, Any]]:
         for sid in s.steps or []:
             out.append(("steps", {"$ref": sid}))
         out += [(f"where {w.field}", w.value) for w in s.where]
-        out += [("a", s.a), ("b", s.b)]
+        out += [("a", s.a), ("b", s.b), ("keys", s.keys)]
         for name, cond in (("test", s.test), ("when", s.when)):
             if cond is not None:
                 out += [(name, cond.left), (name, cond.right)]
@@ -280,6 +284,33 @@ def _has_item(expr: Any) -> bool:
     if isinstance(expr, list):
         return any(_has_item(v) for v in expr)
     return False
+
+
+def _data_refs(step: Step) -> list[str]:
+    """Step ids whose *data* a step reads (a call's args and fan-out; all inputs of an op but
+    its ``when``)."""
+    if isinstance(step, CallStep):
+        return refs_in(step.args) + refs_in(step.foreach)
+    out = [v for v in (step.from_, step.with_) if v is not None] + list(step.steps or [])
+    out += refs_in([w.value for w in step.where]) + refs_in(step.a) + refs_in(step.b) + refs_in(step.keys)
+    if step.test is not None:
+        out += refs_in([step.test.left, step.test.right])
+    return out
+
+
+def program_edges(p: Program) -> set[tuple[str, str]]:
+    """Consecutive data-flow tool pairs ``(a, b)``: call ``b`` reads data that came from call
+    ``a`` through op steps only (self-pairs left out). KOPA-Bench's and EDGE's audits."""
+    by_id = {s.id: s for s in p.steps}
+    memo: dict[str, set[str]] = {}
+
+    def origins(sid: str) -> set[str]:
+        if sid not in memo:
+            s = by_id[sid]
+            memo[sid] = {s.call} if isinstance(s, CallStep) else {t for r in _data_refs(s) for t in origins(r)}
+        return memo[sid]
+
+    return {(a, s.call) for s in p.calls() for r in _data_refs(s) for a in origins(r) if a != s.call}
 
 
 def program_shape(p: Program) -> str:

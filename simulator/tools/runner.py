@@ -3,7 +3,26 @@
 :func:`run_program` executes a :class:`~simulator.tools.program.Program` step by step through
 any tool-call function (a :class:`~simulator.tools.ToolCaller`, a bench episode that logs
 every call); ``pages: all`` steps read every page with :func:`~simulator.tools.read_pages`.
+:func:`run_step` runs one step (EDGE's sampler executes a program while it builds it).
 Every failure is a :class:`~simulator.errors.ProgramError`.
+
+The rules (one set, for KOPA-Bench's tasks and EDGE's synthesized examples alike):
+
+- **Numbers**: a record value is a number when its text is one, thousands separators allowed,
+  followed at most by a unit without digits: ``"109,900"`` → 109900, ``"715.1 Kcal"`` → 715.1,
+  ``"12%"`` → 12; ``"2024-01-01"``, ``"A12"`` and ``""`` are not numbers (NaN).
+- **Numeric results** (``sum``/``mean``/``min``/``max``/``arith``) are rounded only where the
+  step says ``round: N``; a whole number comes out as an ``int`` (``5``, never ``5.0``).
+- **Records without a number**: ``sum``/``mean``/``min``/``max`` skip them (none left is an
+  error); ``argmax``/``argmin`` never pick one; a numeric ``sort`` puts them last in either
+  direction. Ties keep the earlier record (``argmax``, ``argmin``, ``sort``).
+- **Fan-out shape**: a ``foreach`` call outputs one flat list of records, each with the
+  fan-out item under ``_item``; ``group_count``/``group_sum`` with ``keys`` count every listed
+  key (zero included), so "which item has most" is ``group_count`` + ``argmax``.
+- **Empty results**: a call that answers with no records outputs ``[]`` (a count of 0 is an
+  answer); an empty page after the first ends the reading (:func:`read_pages`).
+- ``where`` on any list op keeps the matching records first (``count`` with ``where`` is
+  ``filter`` + ``count``).
 """
 
 from __future__ import annotations
@@ -14,12 +33,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..catalog import Catalog
+from ..catalog import Catalog, Endpoint
 from ..errors import ProgramError
 from ..query import transform_value
 from .call import arg_text
 from .paging import PageFailed, PageResult, is_paged, read_pages
-from .program import CallStep, Cond, OpStep, Program
+from .program import CallStep, Cond, OpStep, Program, Step
 
 __all__ = [
     "DEFAULT_PAGE_SIZE",
@@ -32,6 +51,7 @@ __all__ = [
     "num",
     "run_op",
     "run_program",
+    "run_step",
 ]
 
 #: Page size of ``pages: all`` steps unless the step sets one (capped by the endpoint).
@@ -51,26 +71,40 @@ class Policy:
     first_page_only: bool = False
     #: ``foreach`` fan-outs call only the first item; ``pick: all`` refs keep one value.
     first_of_many: bool = False
+    #: Records per page of ``pages: all`` steps, chosen per call (``page_size(endpoint,
+    #: args)``, capped by the endpoint); overrides the step's ``page_size``. The records read
+    #: are the same at any size: only the page requests differ.
+    page_size: Callable[[Endpoint, dict[str, str]], int] | None = None
+    #: ``pages: all`` steps needing more pages than this fail (never cut to their first pages).
+    max_pages: int | None = None
 
 
-_NUM = re.compile(r"[-+]?\d[\d,]*(?:\.\d+)?|[-+]?\.\d+")
+#: A number (thousands separators allowed), then at most a unit without digits.
+_NUM = re.compile(r"\s*([-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|[-+]?\.\d+)\s*[^\d]*")
 
 
 def num(x: Any) -> float:
-    """A number from a record value (``"109,900"`` → 109900.0); NaN when there is none."""
+    """A record value as a number (``"109,900"`` → 109900.0, ``"715.1 Kcal"`` → 715.1); NaN
+    when it does not start with one or has more digits after it (``"2024-01-01"``, ``"A12"``)."""
     if isinstance(x, bool):
         return float(x)
     if isinstance(x, (int, float)):
-        return float(x)
+        return float(x) if math.isfinite(float(x)) else math.nan
     if x is None:
         return math.nan
-    m = _NUM.search(str(x))
+    m = _NUM.fullmatch(str(x))
     if not m:
         return math.nan
-    try:
-        return float(m.group(0).replace(",", ""))
-    except ValueError:
-        return math.nan
+    return float(m.group(1).replace(",", ""))
+
+
+def _num_out(v: float, digits: int | None) -> int | float:
+    """A numeric result: rounded to ``digits`` when given; a whole number as an ``int``."""
+    if math.isnan(v) or math.isinf(v):
+        return v
+    if digits is not None:
+        v = round(v, digits)
+    return int(v) if float(v).is_integer() else v
 
 
 def get_field(rec: Any, path: str | None) -> Any:
@@ -98,6 +132,8 @@ def _transform(v: Any, transform: str | None) -> Any:
             out = num(out)
         elif step == "len":
             out = len(out) if isinstance(out, (list, str)) else 0
+        elif step.startswith("pad:"):
+            out = transform_value(out, None).zfill(int(step[4:]))
         else:
             rest.append(step)
             out = transform_value(out, step)
@@ -157,27 +193,54 @@ def compare(left: Any, op: str, right: Any) -> bool:
     return {"gt": a > b, "ge": a >= b, "lt": a < b, "le": a <= b}[op]
 
 
-def _sort_key(numeric: bool | None, vals: list[Any]) -> Any:
+def _is_numeric(numeric: bool | None, vals: list[Any]) -> bool:
     if numeric is None:
-        numeric = all(not math.isnan(num(v)) for v in vals if v not in (None, ""))
-    if numeric:
-        return lambda v: (math.isnan(num(v)), num(v) if not math.isnan(num(v)) else 0.0)
-    return lambda v: ("" if v is None else str(v))
+        return all(not math.isnan(num(v)) for v in vals if v not in (None, ""))
+    return numeric
+
+
+def _sort(src: list[Any], by: str, numeric: bool | None, desc: bool) -> list[Any]:
+    vals = [get_field(r, by) for r in src]
+    if _is_numeric(numeric, vals):
+        keyed = [(num(v), r) for v, r in zip(vals, src)]
+        have = sorted((kr for kr in keyed if not math.isnan(kr[0])), key=lambda kr: kr[0], reverse=desc)
+        return [r for _k, r in have] + [r for k, r in keyed if math.isnan(k)]
+    return sorted(src, key=lambda r: "" if get_field(r, by) is None else str(get_field(r, by)), reverse=desc)
+
+
+_LIST_OPS = ("filter", "sort", "count", "sum", "mean", "min", "max", "argmax", "argmin",
+             "distinct", "pluck", "group_count", "group_sum", "join", "unnest", "head")
+
+
+def _keep(s: OpStep, src: list[Any], env: dict[str, Any]) -> list[Any]:
+    conds = [(w, eval_expr(w.value, env)) for w in s.where]
+    return [r for r in src if all(compare(get_field(r, w.field), w.op, v) for w, v in conds)]
+
+
+def _groups(s: OpStep, src: list[Any], env: dict[str, Any], value: Callable[[Any], float]) -> list[tuple[str, float]]:
+    acc: dict[str, float] = {}
+    if s.keys is not None:
+        keys = eval_expr(s.keys, env)
+        for k in keys if isinstance(keys, list) else [keys]:
+            acc.setdefault(str(k), 0)
+    for r in src:
+        k = str(get_field(r, s.by))
+        acc[k] = acc.get(k, 0) + value(r)
+    return sorted(acc.items(), key=lambda kv: (-kv[1], kv[0]))
 
 
 def run_op(s: OpStep, env: dict[str, Any]) -> Any:
     """Evaluate one op step."""
     src: Any = env[s.from_] if s.from_ else None
-    if s.op in ("filter", "sort", "count", "sum", "mean", "min", "max", "argmax", "argmin",
-                "distinct", "pluck", "group_count", "group_sum", "join", "unnest", "head"):
+    if s.op in _LIST_OPS:
         if not isinstance(src, list):
             raise ProgramError(f"step {s.id}: {s.op} needs a list from {s.from_}")
+        if s.where:
+            src = _keep(s, src, env)
     if s.op == "filter":
-        conds = [(w, eval_expr(w.value, env)) for w in s.where]
-        return [r for r in src if all(compare(get_field(r, w.field), w.op, v) for w, v in conds)]
+        return src
     if s.op == "sort":
-        key = _sort_key(s.numeric, [get_field(r, s.by) for r in src])
-        out = sorted(src, key=lambda r: key(get_field(r, s.by)), reverse=s.desc)
+        out = _sort(src, s.by or "", s.numeric, s.desc)
         return out[: s.top] if s.top else out
     if s.op == "head":
         return src[: s.top]
@@ -189,35 +252,33 @@ def run_op(s: OpStep, env: dict[str, Any]) -> Any:
         if not xs:
             raise ProgramError(f"step {s.id}: no numbers in {s.field} of {s.from_}")
         val = {"sum": sum(xs), "mean": sum(xs) / len(xs), "min": min(xs), "max": max(xs)}[s.op]
-        return round(val, s.round) if s.round is not None else val
+        return _num_out(val, s.round)
     if s.op in ("argmax", "argmin"):
-        if not src:
-            raise ProgramError(f"step {s.id}: {s.op} of an empty list")
-        key = _sort_key(s.numeric, [get_field(r, s.by) for r in src])
-        best = src[0]
-        for r in src[1:]:
-            a, b = key(get_field(r, s.by)), key(get_field(best, s.by))
-            if (a > b) if s.op == "argmax" else (a < b):
-                best = r
-        return best
+        vals = [get_field(r, s.by) for r in src]
+        if _is_numeric(s.numeric, vals):
+            cands = [(num(v), r) for v, r in zip(vals, src) if not math.isnan(num(v))]
+        else:
+            cands = [("" if v is None else str(v), r) for v, r in zip(vals, src)]
+        if not cands:
+            raise ProgramError(f"step {s.id}: {s.op} of a list with no {s.by}")
+        best = cands[0]
+        for c in cands[1:]:
+            if (c[0] > best[0]) if s.op == "argmax" else (c[0] < best[0]):
+                best = c
+        return best[1]
     if s.op == "distinct":
         vals = {str(get_field(r, s.field)) for r in src if get_field(r, s.field) not in (None, "")}
         return sorted(vals)
     if s.op == "pluck":
         return [get_field(r, s.field) for r in src]
     if s.op == "group_count":
-        counts: dict[str, int] = {}
-        for r in src:
-            k = str(get_field(r, s.by))
-            counts[k] = counts.get(k, 0) + 1
-        return [{"key": k, "count": c} for k, c in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
+        return [{"key": k, "count": int(c)} for k, c in _groups(s, src, env, lambda _r: 1)]
     if s.op == "group_sum":
-        sums: dict[str, float] = {}
-        for r in src:
-            k = str(get_field(r, s.by))
-            x = num(get_field(r, s.field))
-            sums[k] = sums.get(k, 0.0) + (0.0 if math.isnan(x) else x)
-        return [{"key": k, "sum": v} for k, v in sorted(sums.items(), key=lambda kv: (-kv[1], kv[0]))]
+        def x(r: Any) -> float:
+            v = num(get_field(r, s.field))
+            return 0.0 if math.isnan(v) else v
+
+        return [{"key": k, "sum": _num_out(v, s.round)} for k, v in _groups(s, src, env, x)]
     if s.op == "join":
         assert s.on is not None and s.with_ is not None
         right = env[s.with_]
@@ -262,7 +323,7 @@ def run_op(s: OpStep, env: dict[str, Any]) -> Any:
             v = 100.0 * a / b if b else math.nan
         else:
             v = 100.0 * (a - b) / b if b else math.nan
-        return round(v, s.round) if s.round is not None else v
+        return _num_out(v, s.round)
     raise ProgramError(f"unknown op {s.op}")
 
 
@@ -285,7 +346,10 @@ def _fetch(call: CallFn, catalog: Catalog, step: CallStep, args: dict[str, Any],
         raise ProgramError(f"step {step.id}: tool {step.call!r} is not in the catalog (`simulator tools` lists them)")
     ep = catalog.endpoints[step.call]
     if step.pages == "all" and is_paged(ep):
+        text = {k: arg_text(v) for k, v in args.items()}
         size = step.page_size or min(ep.max_page_size, DEFAULT_PAGE_SIZE)
+        if policy.page_size is not None:
+            size = max(1, min(ep.max_page_size, policy.page_size(ep, text)))
 
         def problem(rec: Any, index: int) -> str | None:
             if rec.ok:
@@ -294,10 +358,10 @@ def _fetch(call: CallFn, catalog: Catalog, step: CallStep, args: dict[str, Any],
             return f"step {step.id}: {step.call}{page} failed: {getattr(rec, 'error', None)}"
 
         try:
-            got = read_pages(lambda a: call(step.call, a), ep, {k: arg_text(v) for k, v in args.items()}, size,
+            got = read_pages(lambda a: call(step.call, a), ep, text, size, max_pages=policy.max_pages,
                              first_page_only=policy.first_page_only, problem=problem)
         except PageFailed as exc:
-            raise ProgramError(str(exc)) from None
+            raise ProgramError(f"step {step.id}: {exc}" if not str(exc).startswith("step ") else str(exc)) from None
         return got.records
     rec = call(step.call, args)
     if not rec.ok:
@@ -314,6 +378,37 @@ def _first_only(expr: Any) -> Any:
     if isinstance(expr, dict) and "$ref" in expr and expr.get("pick", "all") == "all":
         return {**expr, "pick": "first"}
     return expr
+
+
+def run_step(step: Step, outs: dict[str, Any], call: CallFn, catalog: Catalog,
+             policy: Policy = Policy()) -> Any:
+    """The output of one step given the outputs ``outs`` of the steps before it."""
+    if isinstance(step, OpStep):
+        if step.when is not None and not _holds(step.when, outs):
+            return None
+        return run_op(step, outs)
+    if step.when is not None and not _holds(step.when, outs):
+        return []
+    if step.foreach is not None:
+        items = eval_expr(step.foreach, outs)
+        if not isinstance(items, list):
+            items = [items]
+        if policy.first_of_many:
+            items = items[:1]
+        result: list[dict[str, Any]] = []
+        for item in items:
+            args = {k: eval_expr(v, outs, item) for k, v in step.args.items()}
+            for r in _fetch(call, catalog, step, args, policy):
+                result.append({**r, "_item": item})
+        return result
+    raw = step.args
+    if policy.first_of_many:
+        raw = {k: _first_only(v) for k, v in raw.items()}
+    args = {k: eval_expr(v, outs) for k, v in raw.items()}
+    bad = [k for k, v in args.items() if isinstance(v, list)]
+    if bad:
+        raise ProgramError(f"step {step.id}: args {bad} evaluate to lists (use foreach)")
+    return _fetch(call, catalog, step, args, policy)
 
 
 def run_program(
@@ -340,34 +435,5 @@ def run_program(
     for step in program.steps:
         if on_step is not None:
             on_step(step.id)
-        if isinstance(step, OpStep):
-            if step.when is not None and not _holds(step.when, outs):
-                outs[step.id] = None
-                continue
-            outs[step.id] = run_op(step, outs)
-            continue
-        if step.when is not None and not _holds(step.when, outs):
-            outs[step.id] = []
-            continue
-        if step.foreach is not None:
-            items = eval_expr(step.foreach, outs)
-            if not isinstance(items, list):
-                items = [items]
-            if policy.first_of_many:
-                items = items[:1]
-            result: list[dict[str, Any]] = []
-            for item in items:
-                args = {k: eval_expr(v, outs, item) for k, v in step.args.items()}
-                for r in _fetch(call, catalog, step, args, policy):
-                    result.append({**r, "_item": item})
-            outs[step.id] = result
-        else:
-            raw = step.args
-            if policy.first_of_many:
-                raw = {k: _first_only(v) for k, v in raw.items()}
-            args = {k: eval_expr(v, outs) for k, v in raw.items()}
-            bad = [k for k, v in args.items() if isinstance(v, list)]
-            if bad:
-                raise ProgramError(f"step {step.id}: args {bad} evaluate to lists (use foreach)")
-            outs[step.id] = _fetch(call, catalog, step, args, policy)
+        outs[step.id] = run_step(step, outs, call, catalog, policy)
     return eval_expr(program.answer, outs), outs
