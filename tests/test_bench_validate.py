@@ -1,5 +1,5 @@
 """``simulator bench validate``: zero findings on the shipped tasks, and each defect class,
-seeded into a copy of a shipped task, is reported."""
+seeded into a copy of an authored task (shipped, or retired by ``bench.kopa.author``), is reported."""
 
 from __future__ import annotations
 
@@ -25,6 +25,14 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> World:
 @pytest.fixture(scope="module")
 def tasks() -> dict[str, Task]:
     return {t.id: t for t in load_tasks()}
+
+
+@pytest.fixture(scope="module")
+def authored() -> dict[str, Task]:
+    """Every authored task, the retired templates' too (plain chains to seed defects into)."""
+    from bench.kopa import author
+
+    return {t.id: t for t in parse_tasks([r for r in author.TASKS if r["template"] not in author.DROPPED])}
 
 
 def test_shipped_tasks_have_no_findings(world: World, tasks: dict[str, Task]) -> None:
@@ -83,7 +91,7 @@ def world_v0002(tmp_path_factory: pytest.TempPathFactory) -> World:
     return World(Store(cache_dir=tmp_path_factory.mktemp("validate-cache-v2")).open("kopa", "v0002"))
 
 
-def test_ambiguous_entity_is_reported(world_v0002: World, tasks: dict[str, Task]) -> None:
+def test_ambiguous_entity_is_reported(world_v0002: World, authored: dict[str, Task]) -> None:
     world = world_v0002
 
     def no_address(r: dict[str, Any]) -> None:  # 세종초등학교 without the address: 2 schools in v0002
@@ -91,8 +99,8 @@ def test_ambiguous_entity_is_reported(world_v0002: World, tasks: dict[str, Task]
         s1f["where"] = [w for w in s1f["where"] if w["field"] != "ORG_RDNMA"]
         r["question"] = "서울 세종초등학교의 2025년 4월 급식 평균 열량(kcal)을 소수 첫째 자리까지 구해 주세요."
 
-    tid = next(k for k, t in tasks.items() if t.template == "neis_meal_month_mean" and "세종초" in t.question)
-    t = _seed(tasks, tid, no_address, "seed-ambiguous")
+    tid = next(k for k, t in authored.items() if t.template == "neis_meal_month_mean" and "세종초" in t.question)
+    t = _seed(authored, tid, no_address, "seed-ambiguous")
     found = validate([t], world, rules=["ambiguous_entity"])
     assert _rules(found, "seed-ambiguous") == {"ambiguous_entity"}
     assert "matches 2 records" in found[0].detail
@@ -120,7 +128,8 @@ def test_small_page_size_is_reported(world: World, tasks: dict[str, Task]) -> No
     assert "maximum page size (99999)" in found[0].detail
 
 
-def test_chain_shortcut_is_reported_unless_declared(world: World, tasks: dict[str, Task]) -> None:
+def test_chain_shortcut_is_reported_unless_declared(world: World, authored: dict[str, Task]) -> None:
+    tasks = authored
     tid = next(k for k, t in tasks.items() if t.template == "assembly_committee_bills")
     assert tasks[tid].tags.shortcut
     t = _seed(tasks, tid, lambda r: r["tags"].pop("shortcut"), "seed-shortcut")
@@ -129,7 +138,8 @@ def test_chain_shortcut_is_reported_unless_declared(world: World, tasks: dict[st
     assert validate([tasks[tid]], world, rules=["chain_shortcut"]) == []
 
 
-def test_wording_and_gold_errors_are_reported(world: World, tasks: dict[str, Task]) -> None:
+def test_wording_and_gold_errors_are_reported(world: World, authored: dict[str, Task]) -> None:
+    tasks = authored
     def particle(r: dict[str, Any]) -> None:
         r["question"] = "현대모비스이(가) 2024년 한 해 동안 공시한 건수는 몇 건인가요?"
 

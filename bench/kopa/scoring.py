@@ -153,9 +153,11 @@ def _satisfied(need: _Need, trace: list[CallRecord], seen: dict[str, set[str]]) 
                 r.ok and r.tool == need.tool and set(filt) <= set(r.filters.items()) and r.total == len(keys)
                 for r in trace):
             continue  # the count read from totalCount of the same (or a narrower) collection
-        touched = any(r.ok and r.tool == need.tool and set(filt) <= set(r.filters.items()) for r in trace)
+        same = [r for r in trace if r.ok and r.tool == need.tool and set(filt) <= set(r.filters.items())]
+        # a page of a collection with more records than it returned: the rest were not fetched
+        paged = any(r.total is not None and r.total > len(r.records) for r in same)
         gaps.append({"step": need.step, "tool": need.tool, "filters": dict(filt), "needed": len(keys),
-                     "obtained": len(keys & got), "whole": need.whole, "touched": touched})
+                     "obtained": len(keys & got), "whole": need.whole, "touched": bool(same), "paged": paged})
     return gaps
 
 
@@ -301,7 +303,9 @@ def score_episode(
             if 0 < missed < len(groups):
                 labels.append("one_to_many")
                 break
-    if any(g["whole"] and g["touched"] and g["obtained"] > 0 for g in unmet):
+    # first_page: a collection read in part (some needed records seen, or a page of a larger
+    # collection read with the right, not invented, arguments)
+    if any(g["touched"] and ((g["paged"] and not invented) or (g["whole"] and g["obtained"] > 0)) for g in unmet):
         labels.append("first_page")
     if invented and "skipped_lookup" not in labels:
         labels.append("invented_args")
