@@ -122,12 +122,12 @@ def test_fake_fan_and_echo_are_caught() -> None:
 
 def test_bench_entities_are_read_from_the_task_files() -> None:
     ents = bench_entities()
-    assert {"사직여자고등학교", "SK하이닉스"} <= ents
+    assert {"서울사직초등학교", "SK하이닉스"} <= ents
     assert not any(re.fullmatch(r"(19|20)\d{6}", x) for x in ents)  # dates are not entities
-    e = {"gold_program": {"steps": [{"id": "s1", "call": "neis_school_info", "args": {"SCHUL_NM": "사직여자고등학교"}}],
+    e = {"gold_program": {"steps": [{"id": "s1", "call": "neis_school_info", "args": {"SCHUL_NM": "서울사직초등학교"}}],
                           "answer": {"$ref": "s1"}},
          "bound_values": []}
-    assert example_entities(e) & ents == {"사직여자고등학교"}
+    assert example_entities(e) & ents == {"서울사직초등학교"}
 
 
 # ---- the rules over synthesized examples --------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -107,16 +108,52 @@ def _is_entity(value: Any) -> bool:
     return bool(re.search(r"[가-힣]", v)) or len(v) >= 4
 
 
+#: Filter ops whose value is a keyword or a threshold (역, 공원, 50000), not a named thing.
+_NOT_ENTITY_OPS = ("contains", "not_contains", "startswith", "endswith", "gt", "ge", "lt", "le")
+_NOT_ENTITY_ROLES = ("page", "page_size", "range_start", "range_end", "format", "auth")
+
+
+@lru_cache(maxsize=4096)
+def _not_entity_params(tool: str | None) -> frozenset[str]:
+    """Params of ``tool`` whose values are never entities: paging, format and auth params (a
+    page size of 1000 is how a call reads, not what it asks about) and closed code lists
+    (``reprt_code=11011``, the annual report, is in every financial-statement call)."""
+    from simulator.catalog import load_catalog
+
+    eps = load_catalog(tier="all").endpoints
+    ep = eps.get(tool or "")
+    params = ep.params if ep is not None else [p for e in eps.values() for p in e.params]
+    return frozenset(p.name for p in params if p.role in _NOT_ENTITY_ROLES
+                     or (ep is not None and p.enum and len(p.enum) <= 30))
+
+
 def _constants(node: Any) -> list[str]:
-    """Every constant string of a program tree (``$ref`` objects and their fields skipped)."""
+    """Every constant string of a program tree (``$ref`` objects and their fields skipped,
+    and the values of :func:`_not_entity_params`)."""
     if isinstance(node, dict):
         if "$ref" in node:
             return []
-        return [x for k, v in node.items() if k not in ("id", "op", "call", "field", "by", "from", "pages")
+        if node.get("op") in _NOT_ENTITY_OPS and "value" in node:
+            node = {k: v for k, v in node.items() if k != "value"}
+        if isinstance(node.get("args"), dict):
+            skip = _not_entity_params(node.get("call"))
+            node = {**node, "args": {a: w for a, w in node["args"].items() if a not in skip}}
+        return [x for k, v in node.items()
+                if k not in ("id", "op", "call", "field", "by", "from", "pages", "page_size", "max_pages")
                 for x in _constants(v)]
     if isinstance(node, list):
         return [x for v in node for x in _constants(v)]
     return [str(node)] if isinstance(node, (str, int)) and not isinstance(node, bool) else []
+
+
+def _keywords(node: Any) -> list[str]:
+    """The keyword and threshold values of a program's filters (``contains 공원``)."""
+    if isinstance(node, dict):
+        own = [str(node["value"])] if node.get("op") in _NOT_ENTITY_OPS and "value" in node else []
+        return own + [x for v in node.values() for x in _keywords(v)]
+    if isinstance(node, list):
+        return [x for v in node for x in _keywords(v)]
+    return []
 
 
 def bench_entities(directory: Path | None = None) -> set[str]:
@@ -130,14 +167,16 @@ def bench_entities(directory: Path | None = None) -> set[str]:
     for path in sorted(d.glob("*.yaml")) if d.is_dir() else []:
         for task in yaml.safe_load(path.read_text(encoding="utf-8")) or []:
             out |= {v for v in _constants(task.get("program", {})) if _is_entity(v)}
-            out |= {v for v in re.findall(r"'([^']+)'", task.get("question", "")) if _is_entity(v)}
+            keywords = set(_keywords(task.get("program", {})))  # quoted in the question too
+            out |= {v for v in re.findall(r"'([^']+)'", task.get("question", ""))
+                    if _is_entity(v) and v not in keywords}
     return out
 
 
 def example_entities(e: dict[str, Any]) -> set[str]:
     """Names and codes an example uses: constant args and filter values of its program and
     the values passed between its calls."""
-    out = {v for v in _constants([{k: x for k, x in s.items() if k in ("args", "where")}
+    out = {v for v in _constants([{k: x for k, x in s.items() if k in ("call", "args", "where")}
                                   for s in e["gold_program"]["steps"]]) if _is_entity(v)}
     out |= {v for v in e.get("bound_values", []) if _is_entity(v)}
     return out
