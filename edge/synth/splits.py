@@ -96,12 +96,19 @@ BENCH_TASKS_DIR = Path(__file__).resolve().parents[2] / "bench" / "kopa" / "task
 _DATE_LIKE = re.compile(r"^(19|20)\d\d(0[1-9]|1[0-2])?(0[1-9]|[12]\d|3[01])?$")
 
 
+#: A region's name (천안시, 강남구, 경기도, 대전광역시/계룡시): the scope of a question, not the
+#: thing it asks about. A bench task over a city's bus stops does not make every question
+#: about that city a leak (v0003's tasks cover every TAGO city of the shipped world).
+_REGION = re.compile(r"^[가-힣]{1,10}(특별시|광역시|특별자치시|특별자치도|도|시|군|구)"
+                     r"(/[가-힣]{1,10}(시|군|구))?$")
+
+
 def _is_entity(value: Any) -> bool:
-    """A name or a code worth holding out: not a date, not a short number or flag."""
+    """A name or a code worth holding out: not a date, a region, a short number or a flag."""
     if not isinstance(value, str):
         return False
     v = value.strip()
-    if len(v) < 2 or _DATE_LIKE.match(v):
+    if len(v) < 2 or _DATE_LIKE.match(v) or _REGION.match(v):
         return False
     if v.isdigit() and len(v) <= 3 or re.fullmatch(r"[A-Za-z]+[_:][A-Za-z0-9_:]*|[a-z][a-zA-Z]*", v):
         return False  # a flag, or a field name / transform of the program language
