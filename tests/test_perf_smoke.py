@@ -63,6 +63,8 @@ def test_quick_run_writes_every_measure(tmp_path: Path) -> None:
         "catalog_match",
         "canonical_fingerprint",
         "index_interaction",
+        "httpx_response",
+        "httpx_response_preloaded",
     ):
         _positive(stages[name], f"stages.{name}")
 
