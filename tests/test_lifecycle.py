@@ -211,3 +211,23 @@ def test_checkout_edit_publish_is_a_new_version_sharing_the_rest(tmp_path: Path)
     path.write_text(path.read_text(encoding="utf-8").replace("고친역", '"broken'), encoding="utf-8")
     res = run(app, ["publish", str(edit), "--cassettes", str(store.root)], env=env)
     assert res.exit_code == 1 and "is not JSON" in res.output and "Traceback" not in res.output, res.output
+
+
+def test_rm_of_a_user_version_keeps_nothing_for_a_read_only_root(tmp_path: Path) -> None:
+    # A user version copied from a shipped one has the same file sha256s that the shipped
+    # versions' segments read; those read the shipped root's files, so removing the user copy
+    # must free its bytes, not park them in the user root's objects/ for good.
+    from simulator.store.lifecycle import remove_version
+    from simulator.store.roots import Roots
+
+    shipped = _three_versions(tmp_path / "shipped").root
+    user = tmp_path / "user"
+    store = Store(roots=Roots(user, (user, shipped), "user data dir"), cache_dir=tmp_path / "cache")
+    VersionBuilder(store, "kopa", load_catalog(), parent="v0001").publish(
+        recorded_at="2026-12-04T00:00:00Z", source="test")
+    assert (user / "kopa" / "v0004" / "manifest.json").is_file()
+    out = remove_version(store, "kopa", "v0004")
+    assert out.versions == ["v0004"] and out.kept_blobs == 0 and out.freed_bytes > 0
+    assert not [p for p in (user / "kopa").rglob("*") if p.is_file() and p.name != ".lock"]
+    assert [m.version for m in store.versions("kopa")] == ["v0001", "v0002", "v0003"]
+    assert store.verify("kopa", "v0003") == []

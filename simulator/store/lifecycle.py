@@ -92,7 +92,13 @@ def _remove_locked(store: Store, set_name: str, name: str, out: Removed) -> None
     if gone is None:
         store.manifest(set_name, name)  # raises VersionNotFound with the known versions
         raise StoreError(f"no version={name!r} in set={set_name!r}")
-    others = [m for m in versions if m.version != name]
+    # Blobs are shared within one root only (``simulator.store.share``): a version of another
+    # root (the shipped, read-only one) reads its own root's files, never this one's, so it
+    # keeps nothing here alive.
+    others = [
+        m for m in versions
+        if m.version != name and store.version_dir(set_name, m.version).parent == set_dir
+    ]
     vdir = set_dir / gone.version
     if not (vdir / "manifest.json").exists():
         raise StoreError(
