@@ -163,8 +163,8 @@ def report_cmd(
         _fail(str(exc))
     stats = summarize(g)
     typer.echo(format_report(stats))
-    pic = render_picture(g, directory)
     (directory / "report.json").write_text(json.dumps(stats, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    pic = render_picture(g, directory)
     typer.echo(f"wrote {pic} and {directory / 'report.json'}")
 
 

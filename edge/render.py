@@ -32,8 +32,15 @@ def to_dot(g: EdgeGraph) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _write_dot(g: EdgeGraph, directory: Path) -> Path:
+    path = directory / "graph.dot"
+    path.write_text(to_dot(g), encoding="utf-8")
+    return path
+
+
 def render_picture(g: EdgeGraph, directory: Path) -> Path:
-    """Write ``graph.png`` (matplotlib) or ``graph.dot`` into ``directory``; returns the path."""
+    """Write ``graph.png`` (matplotlib, and scipy for a graph of 500+ tools) or ``graph.dot``
+    into ``directory``; returns the path."""
     try:
         import matplotlib
 
@@ -41,15 +48,16 @@ def render_picture(g: EdgeGraph, directory: Path) -> Path:
         import matplotlib.pyplot as plt
         import networkx as nx
     except ModuleNotFoundError:
-        path = directory / "graph.dot"
-        path.write_text(to_dot(g), encoding="utf-8")
-        return path
+        return _write_dot(g, directory)
     d = nx.DiGraph()
     for s in g.edges():
         if s.status != "unverified":
             d.add_edge(s.binding.source_tool, s.binding.target_tool, color=_COLOURS[s.status].rstrip("0123456789"))
+    try:
+        pos = nx.spring_layout(d, seed=0)
+    except ModuleNotFoundError:  # networkx lays out 500+ nodes with scipy, which is optional
+        return _write_dot(g, directory)
     fig, ax = plt.subplots(figsize=(16, 12))
-    pos = nx.spring_layout(d, seed=0)
     nx.draw_networkx(d, pos, ax=ax, node_size=60, font_size=6,
                      edge_color=[d.edges[e]["color"] for e in d.edges])
     ax.set_axis_off()

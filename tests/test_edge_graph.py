@@ -103,3 +103,21 @@ def test_cli_report_writes_a_picture(built, tmp_path: Path) -> None:  # type: ig
     assert r.exit_code == 0, r.output
     assert "executable links before verification" in r.output and "pruned:" in r.output
     assert (tmp_path / "graph.dot").exists() or (tmp_path / "graph.png").exists()
+
+
+def test_cli_report_without_scipy_writes_a_dot_file(built, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    # networkx lays out a graph of 500+ nodes (the full tier's) with scipy, which no extra
+    # installs: the report falls back to Graphviz text instead of failing after the counts.
+    pytest.importorskip("matplotlib")
+    import networkx as nx
+    from typer.testing import CliRunner
+
+    def needs_scipy(*args: object, **kwargs: object) -> None:
+        raise ModuleNotFoundError("No module named 'scipy'", name="scipy")
+
+    monkeypatch.setattr(nx, "spring_layout", needs_scipy)
+    built.graph.save(tmp_path / "graph.json", built.obs)
+    r = CliRunner().invoke(edge_app, ["report", str(tmp_path)])
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "graph.dot").read_text(encoding="utf-8").startswith("digraph edge {")
+    assert not (tmp_path / "graph.png").exists() and (tmp_path / "report.json").is_file()
