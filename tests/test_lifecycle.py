@@ -231,3 +231,21 @@ def test_rm_of_a_user_version_keeps_nothing_for_a_read_only_root(tmp_path: Path)
     assert not [p for p in (user / "kopa").rglob("*") if p.is_file() and p.name != ".lock"]
     assert [m.version for m in store.versions("kopa")] == ["v0001", "v0002", "v0003"]
     assert store.verify("kopa", "v0003") == []
+
+
+def test_rm_refuses_when_a_shared_file_is_damaged_and_names_the_fix(tmp_path: Path) -> None:
+    """A file another version reads is damaged: rm changes nothing and says how to repair it
+    where the set lives (here a folder outside git: remove and record again, not git)."""
+    from simulator.errors import StoreError
+    from simulator.store.lifecycle import remove_version
+
+    store = _three_versions(tmp_path)
+    v1 = store.root / "kopa" / "v0001"
+    shared = next(p for p in sorted((v1 / "collections").iterdir()) if p.is_file())
+    shared.write_bytes(shared.read_bytes()[:-3])
+    listing = sorted(str(p.relative_to(store.root)) for p in store.root.rglob("*"))
+    with pytest.raises(StoreError) as err:
+        remove_version(store, "kopa", "v0001")
+    msg = str(err.value)
+    assert "missing or damaged" in msg and "record it again" in msg and "git" not in msg
+    assert sorted(str(p.relative_to(store.root)) for p in store.root.rglob("*")) == listing
