@@ -480,8 +480,12 @@ def audit_version(store: Any, set_name: str = "kopa", version: str | None = None
                   catalog: Catalog | None = None, *, scan_index: bool = True,
                   secrets: Iterable[str] = ()) -> AuditReport:
     """Audit a published version of ``store`` (a :class:`simulator.store.Store`) and its
-    compiled index when it is in the cache (it is not compiled for the audit)."""
+    compiled index when it is in the cache, or prebuilt beside a read-only root (an installed
+    wheel's): the one replay reads (it is not compiled for the audit)."""
     m = store.manifest(set_name, version)
     vdir = store.version_dir(set_name, m.version)
-    idx = store.index_path(m) if scan_index else None
+    idx = None
+    if scan_index:
+        idx = store.index_path(m)
+        idx = idx if idx.is_file() else (store.prebuilt_index(m) or idx)
     return audit_dir(vdir, catalog, index=idx, target=f"{set_name}@{m.version}", secrets=secrets)

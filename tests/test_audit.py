@@ -201,3 +201,24 @@ def test_scan_text_masks_every_secret_in_an_excerpt() -> None:
     # Placeholders and digests are not findings.
     assert scan_text("serviceKey=REDACTED&KEY=sample&OC=test /{KEY}/json KEY=sandbox-seoul") == []
     assert scan_text('{"fp":"' + secrets.token_hex(16) + '","request":"GET x"}') == []
+
+
+def test_a_prebuilt_index_of_a_read_only_root_is_scanned(clean_version: tuple[Path, Path, str],
+                                                         tmp_path: Path) -> None:
+    # An installed wheel replays from the index prebuilt beside its read-only cassettes, never
+    # from the cache: the audit scans that one (it said "index not cached (not scanned)").
+    from simulator.store.roots import SHIPPED_INDEX, Roots
+
+    src, cache, version = clean_version
+    shipped = tmp_path / "shipped"
+    shutil.copytree(src, shipped)
+    compiled = Store(src, cache)
+    m = compiled.manifest("kopa", version)
+    (shipped / SHIPPED_INDEX).mkdir()
+    shutil.copy(compiled.index_path(m), shipped / SHIPPED_INDEX / compiled.index_path(m).name)
+    store = Store(roots=Roots(tmp_path / "user", (tmp_path / "user", shipped), "user data dir"),
+                  cache_dir=tmp_path / "empty-cache")
+    report = audit_version(store, "kopa", version)
+    assert report.ok and report.index == str(shipped / SHIPPED_INDEX / compiled.index_path(m).name)
+    assert report.index_rows > 0
+    assert audit_version(store, "kopa", version, scan_index=False).index is None
