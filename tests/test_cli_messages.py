@@ -161,3 +161,35 @@ def test_a_ctrl_c_during_record_says_how_to_resume(tmp_path: Path, monkeypatch: 
     assert r.exit_code == 130
     assert "interrupted: nothing was published; 0 collections are checkpointed in " in r.output
     assert "run the same command again to resume" in r.output
+
+
+@pytest.mark.parametrize("upstream", ["not-a-url", "127.0.0.1:8790", "ftp://127.0.0.1/"])
+def test_record_refuses_an_upstream_that_is_not_a_url(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], upstream: str
+) -> None:
+    # It used to retry every request five times (UnsupportedProtocol) before giving up.
+    code, err = _main(monkeypatch, capsys, "record", "--live", "--upstream", upstream,
+                      "--cassettes", str(tmp_path / "c"))
+    assert code == 1 and err.count("\n") == 1
+    assert err.startswith(f"error: --upstream={upstream!r} is not an http(s) URL") and "http://127.0.0.1:8790" in err
+    assert not (tmp_path / "c").exists()
+
+
+@pytest.mark.parametrize("command", [["serve"], ["sandbox", "serve"]])
+def test_serve_on_a_busy_port_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    import socket
+
+    from tests.helpers import build_demo_version
+
+    build_demo_version(tmp_path, n=10)
+    monkeypatch.setenv("KOPA_CACHE", str(tmp_path / "cache"))
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        extra = ["--cassettes", str(tmp_path)] if command == ["serve"] else []
+        code, err = _main(monkeypatch, capsys, *command, "--port", str(port), *extra)
+    assert code == 1 and err.count("\n") == 1, err
+    assert err.startswith(f"error: cannot listen on 127.0.0.1:{port} (") and "pass another --port" in err

@@ -6,6 +6,7 @@ import os
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
+from urllib.parse import urlsplit
 
 import typer
 
@@ -44,6 +45,11 @@ def record(
 
     if not live:
         fail("recording touches the network: pass --live (with --upstream URL for a sandbox)")
+    if upstream is not None:
+        parts = urlsplit(upstream)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            fail(f"--upstream={upstream!r} is not an http(s) URL: pass the sandbox's base URL, "
+                 "e.g. --upstream http://127.0.0.1:8790")
     catalog = load_tier(tier)
     console = Console(stderr=True)
     try:

@@ -20,6 +20,7 @@ from typing import Any
 
 import uvicorn
 
+from ..errors import SimulatorError
 from .limits import apply_limits
 
 __all__ = ["run", "stack"]
@@ -42,7 +43,11 @@ class _Config(uvicorn.Config):
         family = socket.AF_INET6 if self.host and ":" in self.host else socket.AF_INET
         sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((self.host, self.port))
+        try:
+            sock.bind((self.host, self.port))
+        except OSError:
+            sock.close()
+            raise
         sock.set_inheritable(True)
         return sock
 
@@ -70,7 +75,13 @@ def run(
     header_timeout = apply_limits(kwargs)  # header-read deadline, keep-alive, concurrency
     config = _Config(app, host=host, port=port, workers=workers, loop=loop, **kwargs)
     config.header_timeout = header_timeout  # type: ignore[attr-defined]  # read by the protocol
-    sock = config.bind_socket()
+    try:
+        sock = config.bind_socket()
+    except OSError as exc:  # a busy port, an address not on this machine: one line, not a traceback
+        raise SimulatorError(
+            f"cannot listen on {host}:{port} ({exc.strerror or exc}): pass another --port "
+            "(--port 0 takes a free one), or stop the server that holds it"
+        ) from None
     sock.listen(config.backlog)
     if on_listening is not None:
         on_listening(host, sock.getsockname()[1])
