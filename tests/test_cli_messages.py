@@ -101,6 +101,7 @@ def test_the_console_script_help_reads_well(monkeypatch: pytest.MonkeyPatch, cap
     assert exc.value.code == 0
     lines = {line.split()[1]: line for line in out.splitlines() if line.startswith("│ --")}
     assert " TEXT " in lines["--endpoint"] and "<" not in lines["--json"] and " DIR " in lines["--cassettes"]
+    assert "<" not in lines["--help"]  # typer wrote ``--help <bool>``
 
 
 def test_bench_report_keeps_the_extra_in_its_hint(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

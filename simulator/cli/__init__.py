@@ -72,8 +72,15 @@ def _readable_metavars(command: Any) -> Any:
     """Give every option of ``command`` (and its subcommands) a metavar that reads well:
     nothing beside a flag (typer prints ``<bool>``), click's ``TEXT``/``INTEGER``/``PATH``
     beside a value, unless the option names its own (``--cassettes DIR``)."""
-    for param in getattr(command, "params", ()):
-        if getattr(param, "param_type_name", "") != "option" or param.metavar is not None:
+    params = list(getattr(command, "params", ()))
+    context_class = getattr(command, "context_class", None)
+    if context_class is not None and hasattr(command, "get_help_option"):
+        # ``--help`` is made (and kept) on first use, outside ``params``: make it now.
+        params.append(command.get_help_option(context_class(command, info_name=command.name)))
+    for param in params:
+        if param is None or getattr(param, "param_type_name", "") != "option":
+            continue
+        if param.metavar is not None:
             continue
         if getattr(param, "is_flag", False):
             param.metavar = ""
