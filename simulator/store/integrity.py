@@ -64,6 +64,15 @@ def check_manifest(manifest: Manifest, where: Path) -> None:
         )
 
 
+def shared_hint(manifest: Manifest, rel: str) -> str:
+    """What to add when a file of ``rel`` is missing: a segmented file reads bytes another
+    version of the set holds, so a version folder copied alone lacks them."""
+    if rel not in manifest.segments:
+        return ""
+    return (f" ({rel!r} shares bytes with other versions of the set: copy or restore the whole "
+            "set folder, not one version folder)")
+
+
 def _problems(version_dir: Path, manifest: Manifest) -> Iterator[str]:
     from .objects import file_digest
 
@@ -71,7 +80,8 @@ def _problems(version_dir: Path, manifest: Manifest) -> Iterator[str]:
         try:
             digest = file_digest(version_dir, manifest, rel)
         except FileNotFoundError as exc:
-            yield f"file {str(exc.filename or version_dir / rel)!r} listed in the manifest is missing"
+            yield (f"file {str(exc.filename or version_dir / rel)!r} listed in the manifest is "
+                   f"missing{shared_hint(manifest, rel)}")
             continue
         if digest != manifest.files[rel]:
             yield f"file {str(version_dir / rel)!r} does not match its sha256 in the manifest (damaged or edited)"

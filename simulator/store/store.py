@@ -13,7 +13,15 @@ from pydantic import ValidationError
 
 from ..errors import CorruptVersion, FormatVersionError, StoreError, VersionNotFound
 from .index import INDEX_FORMAT, CollectionInfo, Index, compile_index
-from .integrity import check_manifest, check_text, index_intact, source_paths, stamp_matches, write_stamp
+from .integrity import (
+    check_manifest,
+    check_text,
+    index_intact,
+    shared_hint,
+    source_paths,
+    stamp_matches,
+    write_stamp,
+)
 from .oserrors import as_os_error, os_error_message
 from .manifest import READABLE_FORMATS, Manifest, validate_name
 from .roots import SHIPPED_INDEX, Roots, repair_hint, resolve_roots
@@ -253,7 +261,7 @@ class Store:
             try:
                 digest = file_digest(vdir, m, rel)
             except FileNotFoundError as exc:
-                problems.append(f"{str(exc.filename or p)!r}: missing")
+                problems.append(f"{str(exc.filename or p)!r}: missing{shared_hint(m, rel)}")
                 continue
             if digest != sha:
                 problems.append(f"{str(p)!r}: sha256 mismatch (damaged or edited)")
