@@ -445,17 +445,27 @@ def _neis(headers: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
         params = [_param("ATPT_OFCDC_SC_CODE", "string", False, "시도교육청코드")]
         if any(f["name"] == "SD_SCHUL_CODE" for f in fields):
             params.append(_param("SD_SCHUL_CODE", "string", False, "행정표준코드 (학교)"))
-        eps.append(_openportal(
+        envelope = op.get("envelope")
+        provenance = {
+            "source": facts["source"],
+            "url": f"hub service {service}",
+            "params": "office and school codes (the hub's common filters)",
+            "fields": f"{len(fields)} published row fields with Korean labels",
+            "assumed": "other filters of the service",
+        }
+        if envelope:  # a past-year archive: AY picks the year, the envelope is the current service's
+            params.append(_param("AY", "string", False, "학년도"))
+            provenance["params"] = "office and school codes (the hub's common filters) and AY (the year it archives)"
+            provenance["envelope"] = f"answered under {envelope} (the current-year service's key)"
+        ep = _openportal(
             _ident("neis", service), service, f"/hub/{service}", fields, params,
             summary=f"나이스 {service} 조회 (교육정보 개방 포털)", summary_en=summary_en(service, "NEIS hub"),
-            provenance={
-                "source": facts["source"],
-                "url": f"hub service {service}",
-                "params": "office and school codes (the hub's common filters)",
-                "fields": f"{len(fields)} published row fields with Korean labels",
-                "assumed": "other filters of the service",
-            },
-        ))
+            provenance=provenance,
+        )
+        if envelope:
+            ep["record_path"] = f"{envelope}[1].row"
+            ep["options"] = {"service": envelope}
+        eps.append(ep)
     return [_platform("gen_neis", base, "NEIS (generated)", "나이스 교육정보 개방 포털 (생성)", "education", eps)]
 
 

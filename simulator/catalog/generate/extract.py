@@ -297,8 +297,20 @@ def extract_neispy(wheel: Path) -> dict[str, Any]:
                 service = next((s for s in services if s.lower() == stem), None)
                 if service is not None:
                     ops.append({"service": service, "fields": fields})
+        ops += _neis_archives(zf.read("neispy/http.py").decode("utf-8"), ops)
     ops.sort(key=lambda o: o["service"])
     return {"source": f"pypi:neispy=={_wheel_version(wheel)}", "operations": ops}
+
+
+def _neis_archives(http: str, ops: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The past-year services (``elsTimetablebgs``, …): the hub answers them under the
+    envelope key of the current service, which neispy parses with the same row type."""
+    current = {o["service"]: o for o in ops}
+    out = []
+    for archive, envelope in re.findall(r'request\(\s*"GET",\s*"/((\w+)bgs)"', http):
+        if envelope in current:
+            out.append({"service": archive, "envelope": envelope, "fields": current[envelope]["fields"]})
+    return out
 
 
 # ---- National Assembly (assembly-api-client wheel, MIT; hollobit/assembly-api-mcp, MIT) --
