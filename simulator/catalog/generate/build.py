@@ -453,9 +453,11 @@ def _neis(headers: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
             "fields": f"{len(fields)} published row fields with Korean labels",
             "assumed": "other filters of the service",
         }
-        if envelope:  # a past-year archive: AY picks the year, the envelope is the current service's
+        if envelope:  # a past-year archive of a timetable: per school and year (neispy's TimetableParams)
+            if len(params) == 1:
+                params.append(_param("SD_SCHUL_CODE", "string", False, "행정표준코드 (학교)"))
             params.append(_param("AY", "string", False, "학년도"))
-            provenance["params"] = "office and school codes (the hub's common filters) and AY (the year it archives)"
+            provenance["params"] = "office and school codes and AY, the year it archives (neispy's timetable params)"
             provenance["envelope"] = f"answered under {envelope} (the current-year service's key)"
         ep = _openportal(
             _ident("neis", service), service, f"/hub/{service}", fields, params,
