@@ -239,18 +239,76 @@ def catalog_operations(catalog: Catalog) -> set[tuple[str, str]]:
     """Every catalog endpoint as ``(host, path without the format suffix)``; an Assembly
     endpoint also as ``(host, "infId:<id>")`` for the infId its provenance names (the
     published infId → endpoint-code table), which is how assembly-api-client names it."""
-    out = set()
+    return set(operation_platforms(catalog))
+
+
+def operation_platforms(catalog: Catalog) -> dict[tuple[str, str], set[str]]:
+    """:func:`catalog_operations` with the platform family (``gen_neis`` → ``neis``) of each."""
+    out: dict[tuple[str, str], set[str]] = {}
     inf_ids: dict[str, set[str]] = {}
     for ep in catalog.endpoints.values():
         path = re.sub(r"\.\{[^}]*\}$|\.(json|xml)$", "", ep.path)
         literal = "/".join(p for p in path.split("/") if p and "{" not in p)
-        out.add((ep.host, "/" + literal))
+        out.setdefault((ep.host, "/" + literal), set()).add(platform_family(ep.platform))
         if ep.host == "open.assembly.go.kr":
             text = " ".join([ep.summary, ep.summary_en, *ep.provenance.values()])
             inf_ids.setdefault(literal.rsplit("/", 1)[-1], set()).update(_INF_ID.findall(text))
     for ids in inf_ids.values():  # an operation catalogued twice (curated and generated) once
-        out.update(("open.assembly.go.kr", f"infId:{i}") for i in ids)
+        for i in ids:
+            out.setdefault(("open.assembly.go.kr", f"infId:{i}"), set()).add("assembly")
     return out
+
+
+def platform_family(platform: str) -> str:
+    """The platform a catalog platform belongs to: a generated one (``gen_molit``) is its
+    curated family's (``molit``)."""
+    return platform[4:] if platform.startswith("gen_") else platform
+
+
+#: The agencies of data.go.kr surface entries off the ten platforms, named in docs/clients.md.
+AGENCY_NAMES = {"B553077": "소상공인시장진흥공단 상가정보, SEMAS"}
+
+
+@dataclass(frozen=True)
+class SurfaceSplit:
+    """A library's surface, split by the ten platforms (``bench.kopa.MAIN_PLATFORMS``)."""
+
+    on_ten: set[tuple[str, str]]
+    #: Entries off the ten platforms, with the reason.
+    off_ten: dict[tuple[str, str], str]
+
+
+def split_surface(catalog: Catalog, surface: set[tuple[str, str]], ten: tuple[str, ...]) -> SurfaceSplit:
+    """Which of ``surface`` is on the ten platforms ``ten``.
+
+    A catalogued entry is on them when an endpoint of one of them serves it; an entry the
+    catalog lacks, when its host (and on ``apis.data.go.kr`` its agency code, the first path
+    segment) is one that the ten platforms' endpoints use.
+    """
+    ops = operation_platforms(catalog)
+    hosts: set[str] = set()
+    agencies: set[str] = set()
+    for ep in catalog.endpoints.values():
+        if platform_family(ep.platform) in ten:
+            hosts.add(ep.host)
+            if ep.host == "apis.data.go.kr":
+                agencies.add(ep.path.strip("/").split("/")[0])
+    on, off = set(), {}
+    for host, path in surface:
+        fams = ops.get((host, path))
+        if fams is not None:
+            if fams & set(ten):
+                on.add((host, path))
+            else:
+                off[(host, path)] = f"catalogued on {', '.join(sorted(fams))}, none of the ten platforms"
+        elif host not in hosts:
+            off[(host, path)] = f"host {host} serves none of the ten platforms"
+        elif host == "apis.data.go.kr" and (agency := path.strip("/").split("/")[0]) not in agencies:
+            name = AGENCY_NAMES.get(agency, "")
+            off[(host, path)] = f"data.go.kr agency {agency}{f' ({name})' if name else ''} is none of the ten platforms'"
+        else:
+            on.add((host, path))
+    return SurfaceSplit(on, off)
 
 
 def _dart(dist: str) -> set[tuple[str, str]]:
@@ -424,13 +482,15 @@ CALLS: list[Call] = [
          _neis("classInfo", ATPT_OFCDC_SC_CODE="B10", SD_SCHUL_CODE="7010798")),
     Call("neispy", "hisTimetable(B10, 7010798)", ("neis_his_timetable",),
          _neis("hisTimetable", ATPT_OFCDC_SC_CODE="B10", SD_SCHUL_CODE="7010798")),
-    Call("neispy", "acaInsTiInfo(ATPT_OFCDC_SC_CODE='B10')", (),
-         _neis("acaInsTiInfo", ATPT_OFCDC_SC_CODE="B10"), expect="uncovered"),
+    Call("neispy", "acaInsTiInfo(ATPT_OFCDC_SC_CODE='B10')", ("neis_aca_ins_ti_info",),
+         _neis("acaInsTiInfo", ATPT_OFCDC_SC_CODE="B10")),
+    Call("neispy", "hisTimetable(B10, 7010798, AY='2022')  # a past year: hisTimetablebgs", ("neis_his_timetablebgs",),
+         _neis("hisTimetable", ATPT_OFCDC_SC_CODE="B10", SD_SCHUL_CODE="7010798", AY="2022")),
     # -- PublicDataReader (requests) ----------------------------------------------------------------
     Call("PublicDataReader", "TransactionPrice(key).get_data('아파트', '전월세', '11110', '202503')", ("molit_apt_rents",),
          _pdr("TransactionPrice", "get_data", "아파트", "전월세", "11110", "202503")),
     Call("PublicDataReader", "TransactionPrice(key).get_data('아파트', '매매', '11110', '202503')", ("molit_apt_trades_detail",),
-         _pdr("TransactionPrice", "get_data", "아파트", "매매", "11110", "202503"), expect="unrecorded"),
+         _pdr("TransactionPrice", "get_data", "아파트", "매매", "11110", "202503")),
     Call("PublicDataReader", "Ecos(key).get_statistic_table_list()", ("ecos_stat_tables",),
          _pdr("Ecos", "get_statistic_table_list")),
     Call("PublicDataReader", "Ecos(key).get_statistic_item_list('200Y101')", ("ecos_stat_items",),
