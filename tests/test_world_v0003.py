@@ -52,20 +52,26 @@ def _records(v: Version) -> dict[str, list[str]]:
             for c in v.collections()}
 
 
-def _record(root: Path, edition: int, seeds: list[dict[str, Any]]) -> Version:
+def record_plan(root: Path, plan: dict[str, Any], edition: int, recorded_at: str = RECORDED_AT) -> None:
+    """Record ``plan`` from a seed-0 sandbox of world ``edition`` on loopback into ``root``."""
     catalog = load_catalog()
-    plan = Plan.model_validate({"set": "kopa", "rate_per_sec": {"default": 0}, "fidelity_samples": 0, "seeds": seeds})
-    with serve_in_thread(create_app(seed=0, edition=edition)) as base:
+    with serve_in_thread(create_app(seed=0, catalog=catalog, edition=edition)) as base:
         with LiveClient(catalog, default_keys(catalog), upstream=base, rate_per_sec={"default": 0},
                         sleep=lambda _s: None) as client:
-            Recorder(plan, store=Store(root), catalog=catalog, client=client, source="sandbox").run(recorded_at=RECORDED_AT)
+            Recorder(Plan.model_validate(plan), store=Store(root), catalog=catalog, client=client,
+                     source="sandbox").run(recorded_at=recorded_at)
+
+
+def record_seeds(root: Path, edition: int, seeds: list[dict[str, Any]]) -> Version:
+    """Record ``seeds`` from world ``edition`` into ``root``; the version published."""
+    record_plan(root, {"set": "kopa", "rate_per_sec": {"default": 0}, "fidelity_samples": 0, "seeds": seeds}, edition)
     return Store(root, cache_dir=root / "cache").open("kopa")
 
 
 @pytest.mark.integration
 @pytest.mark.parametrize("edition,shipped", [(2, "v0002"), (3, "v0003")])
 def test_each_shipped_version_is_its_edition(tmp_path: Path, store: Store, edition: int, shipped: str) -> None:
-    mine = _records(_record(tmp_path / "c", edition, [*CHANGED_SEEDS, PAST, UPCOMING]))
+    mine = _records(record_seeds(tmp_path / "c", edition, [*CHANGED_SEEDS, PAST, UPCOMING]))
     theirs = _records(store.open("kopa", shipped))
     past, upcoming = "nec_preliminary_candidates?sgId=20250603&sgTypecode=1", "nec_preliminary_candidates?sgId=20260603&sgTypecode=3"
     assert mine.pop(past) == [] and past not in theirs
@@ -189,11 +195,7 @@ def test_recording_v0003_again_gives_its_hash(tmp_path: Path) -> None:
         plan["seeds"] += more.get("seeds") or []
         plan.setdefault("crawls", []).extend(more.get("crawls") or [])
     plan["rate_per_sec"] = {"default": 0}
-    with serve_in_thread(create_app(seed=0, catalog=catalog, edition=3)) as base:
-        with LiveClient(catalog, default_keys(catalog), upstream=base, rate_per_sec={"default": 0},
-                        sleep=lambda _s: None) as client:
-            Recorder(Plan.model_validate(plan), store=Store(root), catalog=catalog, client=client,
-                     source="sandbox").run(recorded_at="2026-12-02T00:00:00Z")
+    record_plan(root, plan, 3, recorded_at="2026-12-02T00:00:00Z")
     mine = json.loads((root / "kopa" / "v0003" / "manifest.json").read_text(encoding="utf-8"))
     theirs = json.loads((shipped / "v0003" / "manifest.json").read_text(encoding="utf-8"))
     assert mine["content_hash"] == theirs["content_hash"]

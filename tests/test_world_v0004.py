@@ -20,10 +20,7 @@ import yaml
 from simulator import Resolver, Store, load_catalog
 from simulator.catalog.requests import build_request
 from simulator.dialects import get_dialect
-from simulator.record import LiveClient, Plan, Recorder
-from simulator.sandbox import create_app, default_keys
-from simulator.store import Version
-from tests.loopback import serve_in_thread
+from tests.test_world_v0003 import record_plan, record_seeds
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = ROOT / "cassettes" / "kopa"
@@ -89,23 +86,12 @@ def test_v0004_answers_v0003s_requests_byte_for_byte(store: Store) -> None:
     assert b == a
 
 
-def _record(root: Path, edition: int, seeds: list[dict[str, Any]]) -> Version:
-    catalog = load_catalog()
-    plan = Plan.model_validate({"set": "kopa", "rate_per_sec": {"default": 0}, "fidelity_samples": 0, "seeds": seeds})
-    with serve_in_thread(create_app(seed=0, edition=edition)) as base:
-        with LiveClient(catalog, default_keys(catalog), upstream=base, rate_per_sec={"default": 0},
-                        sleep=lambda _s: None) as client:
-            Recorder(plan, store=Store(root), catalog=catalog, client=client, source="sandbox").run(
-                recorded_at="2026-12-03T00:00:00Z")
-    return Store(root, cache_dir=root / "cache").open("kopa")
-
-
 @pytest.mark.integration
 def test_edition_3_answers_the_generated_neis_tools_as_v0003_holds_them(tmp_path: Path, store: Store) -> None:
     seeds = [{"endpoint": e, "params": {}} for e in GEN_NEIS]
     v3 = store.open("kopa", "v0003")
     for edition in (3, 4):
-        mine = _record(tmp_path / f"e{edition}", edition, seeds)
+        mine = record_seeds(tmp_path / f"e{edition}", edition, seeds)
         for e in GEN_NEIS:
             got = mine.index.records(mine.index.collection(e).id, 0, 1000)
             want = v3.index.records(v3.index.collection(e).id, 0, 1000)
@@ -135,14 +121,9 @@ def test_recording_v0004_again_gives_its_hash(tmp_path: Path) -> None:
     for v in ("v0001", "v0002", "v0003"):
         shutil.copytree(SHIPPED / v, root / "kopa" / v)
     shutil.copytree(SHIPPED / "objects", root / "kopa" / "objects")
-    catalog = load_catalog()
     plan = yaml.safe_load(PLAN.read_text(encoding="utf-8"))
     plan["rate_per_sec"] = {"default": 0}
-    with serve_in_thread(create_app(seed=0, catalog=catalog, edition=4)) as base:
-        with LiveClient(catalog, default_keys(catalog), upstream=base, rate_per_sec={"default": 0},
-                        sleep=lambda _s: None) as client:
-            Recorder(Plan.model_validate(plan), store=Store(root), catalog=catalog, client=client,
-                     source="sandbox").run(recorded_at="2026-12-03T00:00:00Z")
+    record_plan(root, plan, 4, recorded_at="2026-12-03T00:00:00Z")
     mine = json.loads((root / "kopa" / "v0004" / "manifest.json").read_text(encoding="utf-8"))
     theirs = json.loads((SHIPPED / "v0004" / "manifest.json").read_text(encoding="utf-8"))
     assert mine["content_hash"] == theirs["content_hash"]
