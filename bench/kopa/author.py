@@ -13,6 +13,7 @@ from typing import Any
 import yaml
 
 from simulator import load_catalog
+from simulator.tools.keys import auth_param, family_of
 
 OUT = Path(__file__).parent / "tasks"
 _CATALOG = load_catalog()
@@ -122,17 +123,39 @@ SHORTCUTS: dict[str, str] = {
 }
 
 
+#: Platforms whose tasks issue an API key first (the paper's ``get_education_api_key()``;
+#: ``simulator.tools.keys``): every NEIS task issues the NEIS key and every FSC task the
+#: data.go.kr service key, which the calls of that key's family carry in their auth parameter.
+KEYED = {"neis": "get_education_api_key", "fsc": "get_data_go_kr_api_key"}
+
+
+def with_key(steps: list[dict[str, Any]], platforms: list[str]) -> list[dict[str, Any]]:
+    """``steps`` after a key step for each :data:`KEYED` platform, with each call of the
+    key's family carrying it (``KEY``, ``serviceKey``)."""
+    tools = sorted({KEYED[p] for p in platforms if p in KEYED})
+    sid = {t: "key" if i == 0 else f"key{i}" for i, t in enumerate(tools)}
+    out = [C(sid[t], t) for t in tools]
+    for s in steps:
+        ep = _CATALOG.endpoint(s["call"]) if "call" in s else None
+        fam = family_of(ep) if ep is not None else None
+        if ep is not None and fam in sid:
+            s = {**s, "args": {**s["args"], str(auth_param(ep)): R(sid[fam], "key", "first")}}
+        out.append(s)
+    return out
+
+
 def task(tid: str, template: str, question: str, platforms: list[str], domain: str,
          junctions: list[str], steps: list[dict[str, Any]], answer: Any,
          check: dict[str, Any] | None = None) -> None:
-    """Add one task (templates in :data:`SHORTCUTS` declare their single-call route)."""
+    """Add one task (templates in :data:`SHORTCUTS` declare their single-call route; tasks on
+    a :data:`KEYED` platform issue its key first)."""
     tags: dict[str, Any] = {"junctions": junctions}
     if template in SHORTCUTS:
         tags["shortcut"] = SHORTCUTS[template]
     TASKS.append({"id": tid, "template": template, "question": question,
                   "platforms": sorted(platforms), "domain": domain,
                   "tags": tags,
-                  "program": {"steps": steps, "answer": answer},
+                  "program": {"steps": with_key(steps, platforms), "answer": answer},
                   "check": check or {"type": "exact"}})
 
 
