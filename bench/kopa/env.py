@@ -22,7 +22,7 @@ from typing import Any
 from simulator import BoundedCache, Catalog, FaultConfig, Resolver, load_catalog
 from simulator.dialects import get_dialect
 from simulator.tools import Observation, Program, ToolCaller, arg_text, body_text, read_response
-from simulator.tools.keys import REDACTED, auth_param, family_of, is_key_tool, issue_key, with_keys
+from simulator.tools.keys import REDACTED, is_key_tool, issue_key, split_key, with_keys
 from simulator.tools.search import ToolIndex
 
 __all__ = ["CallRecord", "ToolEnv", "World", "arg_text", "body_text"]
@@ -195,11 +195,9 @@ class ToolEnv:
                              source="key")
             self.trace.append(rec)
             return rec
-        ep = self.world.catalog.endpoints.get(tool)
-        family = family_of(ep) if ep is not None else None
+        clean, carried, family = split_key(self.world.catalog, tool, clean)
         key = ""
-        if ep is not None and family is not None:
-            carried = clean.pop(auth_param(ep) or "", None)
+        if family is not None:
             key = ("missing" if carried is None else
                    "issued" if family in self.issued and carried == self._key(family) else "other")
         if family in self.keys and key != "issued":

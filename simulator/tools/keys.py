@@ -15,10 +15,11 @@ auth parameter (NEIS ``KEY``, data.go.kr ``serviceKey``)::
     {"id": "s", "call": "neis_school_info", "args": {"KEY": {"$ref": "k", "field": "key", "pick": "first"},
                                                      "SCHUL_NM": "…"}}
 
-In an episode whose task issues a family's key, a call of that family that carries no key or
-any other key is answered with the platform's own invalid-key error (the body the dialect
-renders for ``invalid_key``). Elsewhere the simulator checks no key (module
-:mod:`simulator.tools.call`). :func:`with_keys` adds the key tools and the auth parameters to
+In an episode whose task issues a family's key (KOPA-Bench's ``ToolEnv.for_task``), a call of
+that family that carries no key or any other key is answered with the platform's own
+invalid-key error (the body the dialect renders for ``invalid_key``). Elsewhere no key is
+checked: a :class:`~simulator.tools.ToolCaller` answers a key tool with the key of its
+``episode`` and sets aside a key a call carries (module :mod:`simulator.tools.call`). :func:`with_keys` adds the key tools and the auth parameters to
 an agent's tool list, so a model can find and use them.
 
 >>> issue_key("get_education_api_key", "neis-meal-0#3") == issue_key("get_education_api_key", "neis-meal-0#3")
@@ -37,7 +38,7 @@ from typing import Any
 from ..catalog import Catalog, Endpoint
 
 __all__ = ["KEY_TOOLS", "REDACTED", "KeyTool", "auth_param", "family_of", "is_key_tool",
-           "issue_key", "key_tool_schema", "with_keys"]
+           "issue_key", "key_tool_schema", "split_key", "with_keys"]
 
 #: What traces and result files hold in place of an issued key.
 REDACTED = "<issued key>"
@@ -97,6 +98,24 @@ def auth_param(ep: Endpoint) -> str | None:
     """The name of ``ep``'s auth parameter (NEIS ``KEY``, data.go.kr ``serviceKey``)."""
     found = ep.params_with_role("auth")
     return found[0].name if found else None
+
+
+def split_key(catalog: Catalog, tool: str, args: Mapping[str, str]
+              ) -> tuple[dict[str, str], str | None, str | None]:
+    """``args`` without the key a call of a keyed family carries, that key (None: none) and
+    the family's key tool (None: ``tool`` is of no family).
+
+    >>> from simulator import load_catalog
+    >>> split_key(load_catalog(), "neis_school_info", {"SCHUL_NM": "x", "KEY": "k"})
+    ({'SCHUL_NM': 'x'}, 'k', 'get_education_api_key')
+    """
+    ep = catalog.endpoints.get(tool)
+    family = family_of(ep) if ep is not None else None
+    name = auth_param(ep) if ep is not None and family is not None else None
+    if name is None:
+        return dict(args), None, family
+    rest = dict(args)
+    return rest, rest.pop(name, None), family
 
 
 def key_tool_schema(tool: str) -> dict[str, Any]:
