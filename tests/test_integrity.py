@@ -184,21 +184,16 @@ def test_an_unchanged_version_opens_without_hashing_and_a_forged_mtime_is_caught
 
 
 def test_a_shared_version_copied_alone_says_to_copy_the_set(tmp_path: Path) -> None:
-    # v0002 reads v0001's bytes (segments): its folder copied without the set's other files
+    # v0003 reads v0001's bytes (segments): its folder copied without the set's other files
     # names the missing bytes and the fix, instead of a bare "objects/…: missing".
-    from simulator import VersionBuilder, load_catalog
+    from tests.test_lifecycle import _three_versions
 
-    store = build_demo_version(tmp_path / "c", n=50, extra=True)
-    b = VersionBuilder(store, "kopa", load_catalog())
-    key = "tago_stations_by_name?cityCode=34010"
-    entry = b.collections[key]
-    entry["records"][0]["nodenm"] = "바뀐역"
-    b.collections[key] = entry
-    m = b.publish(recorded_at="2026-12-01T00:00:00Z", source="test")
+    store = _three_versions(tmp_path)
+    m = store.manifest("kopa", "v0003")
     assert m.segments
-    shutil.copytree(tmp_path / "c" / "kopa" / m.version, tmp_path / "alone" / "kopa" / m.version)
-    alone = Store(tmp_path / "alone", cache_dir=tmp_path / "cache")
-    problems = alone.verify("kopa", m.version)
+    shutil.copytree(store.root / "kopa" / "v0003", tmp_path / "alone" / "kopa" / "v0003")
+    alone = Store(tmp_path / "alone", cache_dir=tmp_path / "cache2")
+    problems = alone.verify("kopa", "v0003")
     assert problems and all("copy or restore the whole set folder" in p for p in problems)
     with pytest.raises(StoreError, match="shares bytes with other versions of the set"):
-        alone.open("kopa", m.version)
+        alone.open("kopa", "v0003")
