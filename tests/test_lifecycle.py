@@ -249,3 +249,20 @@ def test_rm_refuses_when_a_shared_file_is_damaged_and_names_the_fix(tmp_path: Pa
     msg = str(err.value)
     assert "missing or damaged" in msg and "record it again" in msg and "git" not in msg
     assert sorted(str(p.relative_to(store.root)) for p in store.root.rglob("*")) == listing
+
+
+def test_publishing_an_unedited_checkout_of_an_older_version_publishes_nothing(tmp_path: Path) -> None:
+    # It published v0004 with v0001's content hash (only the newest version was compared),
+    # which then became the version every command reads by default.
+    from typer.testing import CliRunner
+
+    from simulator.cli import app
+
+    store = _three_versions(tmp_path)
+    env = {"KOPA_CACHE": str(store.cache_dir)}
+    run = CliRunner().invoke
+    edit = tmp_path / "edit"
+    assert run(app, ["checkout", "v0001", str(edit), "--cassettes", str(store.root)], env=env).exit_code == 0
+    res = run(app, ["publish", str(edit), "--cassettes", str(store.root)], env=env)
+    assert res.exit_code == 0 and "nothing new to publish: kopa@v0001 already holds this content" in res.output, res.output
+    assert [m.version for m in store.versions("kopa")] == ["v0001", "v0002", "v0003"]

@@ -153,7 +153,8 @@ class VersionBuilder:
         self.collections: MutableMapping[str, dict[str, Any]] = _Collections()
         self.parent: Manifest | None = None
         self._parent_arg = parent
-        #: Set by ``publish(if_changed=True)`` when the content was already the newest version's.
+        #: Set by ``publish(if_changed=True)`` when the content was already the newest version's
+        #: (or the parent's).
         self.unchanged = False
         if parent is not None and store.has_set(set_name) and store.versions(set_name):
             self.parent = store.manifest(set_name, None if parent == "latest" else parent)
@@ -254,8 +255,8 @@ class VersionBuilder:
         seconds for another publisher or recorder, then a ``SetLocked`` error naming it) and
         re-reads the newest version under it: a builder whose parent was ``"latest"`` refuses
         to publish over a version published since (its entries would be lost). With
-        ``if_changed``, content equal to the newest version's is not published again: its
-        manifest is returned and ``self.unchanged`` is set (a resumed recording never publishes
+        ``if_changed``, content equal to the newest version's (or the parent's) is not published
+        again: that manifest is returned and ``self.unchanged`` is set (a resumed recording never publishes
         the same content twice). Entries equal to the parent's are shared, not copied
         (``simulator.store.share``). A failure leaves no file behind and publishes nothing.
         """
@@ -328,9 +329,13 @@ class VersionBuilder:
                 if blob is not None:
                     blobs.append(blob)
             content_hash = content_hash_of(files)
-            if if_changed and latest is not None and latest.content_hash == content_hash:
-                self.unchanged = True
-                return latest
+            if if_changed:
+                # The newest version's content (a resumed recording), or the parent's (an
+                # unedited checkout of an older version), is not published again.
+                same = [m for m in (latest, self.parent) if m is not None and m.content_hash == content_hash]
+                if same:
+                    self.unchanged = True
+                    return same[0]
             seq = (latest.seq + 1) if latest else 1
             name = version or f"v{seq:04d}"
             manifest = Manifest(
