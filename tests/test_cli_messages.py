@@ -133,6 +133,9 @@ def test_inspect_an_unrecorded_endpoint_says_did_you_mean(
     [
         (["--agent", "nope"], "error: --agent 'nope': unknown agent 'nope'; use oracle,"),
         (["--agent", "oracle", "--tasks", "no-such-task"], "error: --tasks: no task no-such-task;"),
+        (["--agent", "oracle", "--seeds", "0"], "error: --seeds 0: run at least one seed per task"),
+        (["--agent", "oracle", "--seeds", "2", "--k", "9"], "error: --k 9: pass@k needs 1 ≤ k ≤ --seeds (2)"),
+        (["--agent", "oracle", "--workers", "0"], "error: --workers 0: use 1 or more"),
     ],
 )
 def test_bench_run_bad_arguments_are_one_line(
@@ -194,3 +197,8 @@ def test_serve_on_a_busy_port_is_one_line(
         code, err = _main(monkeypatch, capsys, *command, "--port", str(port), *extra)
     assert code == 1 and err.count("\n") == 1, err
     assert err.startswith(f"error: cannot listen on 127.0.0.1:{port} (") and "pass another --port" in err
+
+
+def test_serve_refuses_zero_workers(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    code, err = _main(monkeypatch, capsys, "serve", "--workers", "0")
+    assert code == 1 and err.count("\n") == 1 and "--workers=0: serve with 1 or more worker processes" in err

@@ -98,6 +98,14 @@ def test_unknown_endpoint_is_a_clear_error(client: httpx.Client) -> None:
     assert "unknown host" in r.json()["error"]["message"]
 
 
+def test_an_unknown_path_suggests_the_nearest_known_paths_first(client: httpx.Client) -> None:
+    """A typo'd operation lists its intended path first, not the host's first paths A to Z."""
+    with pytest.raises(ReplayMiss) as info:
+        client.get("https://apis.data.go.kr/1613000/BusSttnInfoInqireService/getSttnNoLst")
+    known = str(info.value).split("known paths: ", 1)[1]
+    assert known.startswith("/1613000/BusSttnInfoInqireService/getSttnNoList")
+
+
 def test_bad_page_gets_native_error_not_exception(client: httpx.Client) -> None:
     r = client.get(STATIONS, params={"_type": "json", "cityCode": "25", "pageNo": "abc"})
     assert r.headers["x-sim-source"] == "error"

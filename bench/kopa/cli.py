@@ -244,6 +244,15 @@ def run_cmd(
     from .runner import RunConfig, run_bench
     from .tasks import load_tasks
 
+    if seeds < 1:
+        typer.echo(f"error: --seeds {seeds}: run at least one seed per task (--seeds 1 or more)", err=True)
+        raise typer.Exit(2)
+    if not 1 <= k <= seeds:
+        typer.echo(f"error: --k {k}: pass@k needs 1 ≤ k ≤ --seeds ({seeds}); raise --seeds or lower --k", err=True)
+        raise typer.Exit(2)
+    if workers is not None and workers < 1:
+        typer.echo(f"error: --workers {workers}: use 1 or more", err=True)
+        raise typer.Exit(2)
     tasks = load_tasks()
     if task_ids:
         wanted = set(task_ids.split(","))

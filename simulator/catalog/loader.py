@@ -333,12 +333,18 @@ class Catalog:
                 if value:
                     params[name] = value
             return Match(route.endpoint, params, tuple(unknown))
-        paths = host.paths
         raise UnknownEndpoint(
-            f"unknown path={req.path!r} on host={req.host!r}; known paths: "
-            + ", ".join(paths[:12])
-            + (" …" if len(paths) > 12 else "")
+            f"unknown path={req.path!r} on host={req.host!r}; known paths: " + _nearest_paths(req.path, host.paths)
         )
+
+
+def _nearest_paths(path: str, paths: list[str], n: int = 12) -> str:
+    """Up to ``n`` of a host's ``paths``, the closest to ``path`` first (a typo's fix leads)."""
+    import difflib
+
+    close = difflib.get_close_matches(path, paths, n=n, cutoff=0.5)
+    shown = close + [p for p in paths if p not in close][: n - len(close)]
+    return ", ".join(shown) + (" …" if len(paths) > n else "")
 
 
 def _read_params(route: _Route, query: dict[str, str]) -> tuple[dict[str, str], list[str]]:

@@ -38,6 +38,8 @@ def serve(
     """
     import importlib.util
 
+    if workers < 1:
+        fail(f"--workers={workers}: serve with 1 or more worker processes")
     store, v = open_version(cassettes, set_name, version)
     if miss not in ("strict", "native"):
         fail(f"--miss={miss!r}: choose strict or native")
