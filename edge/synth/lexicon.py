@@ -15,7 +15,7 @@ value or an argument by accident: those come only from the draft.
 
 from __future__ import annotations
 
-__all__ = ["CLOSERS", "CONTEXTS", "ENDS", "FIELD_WORDS", "OPENERS", "REGISTERS", "TOOL_NOUNS"]
+__all__ = ["CLOSERS", "CONTEXTS", "ENDS", "FIELD_WORDS", "LABEL_WORDS", "OPENERS", "PARAM_WORDS", "REGISTERS", "TOOL_NOUNS"]
 
 TOOL_NOUNS: dict[str, tuple[str, ...]] = {
     "assembly_bill_votes": ("의안 표결 현황", "법안 표결 결과", "의안별 찬반 현황"),
@@ -122,6 +122,34 @@ FIELD_WORDS: dict[str, tuple[str, ...]] = {
     "자료수": ("자료수", "자료 개수", "데이터 수"),
     "도착까지 남은 정류장 수": ("도착까지 남은 정류장 수", "남은 정류장 수", "몇 정거장 전인지"),
     "도착예정시간": ("도착예정시간", "도착까지 남은 시간"),
+}
+
+#: Ways to state an argument, per its catalog label; ``{v}`` is the value, verbatim (the
+#: hidden-argument rule finds it there).
+PARAM_WORDS: dict[str, tuple[str, ...]] = {
+    "노선 ID": ("노선 ID '{v}'", "노선 '{v}'", "'{v}' 노선", "ID가 '{v}'인 노선", "{v} 노선"),
+    "노선ID": ("노선ID '{v}'", "노선 '{v}'", "'{v}' 노선", "{v} 노선"),
+    "정류소 ID": ("정류소 ID '{v}'", "정류소 '{v}'", "'{v}' 정류장", "정류장 ID {v}", "ID '{v}'인 정류소"),
+    "정류소ID": ("정류소ID '{v}'", "정류소 '{v}'", "'{v}' 정류장", "정류장 {v}"),
+    "서울 행정표준코드": ("서울 행정표준코드 '{v}'", "학교코드 '{v}'", "표준코드 {v}인 학교", "학교 코드 '{v}'"),
+    "행정표준코드": ("행정표준코드 '{v}'", "학교코드 '{v}'", "표준코드 {v}"),
+    "WGS84 경도": ("경도 {v}", "WGS84 경도 '{v}'", "동경 {v}도", "경도 '{v}'"),
+    "WGS84 위도": ("위도 {v}", "WGS84 위도 '{v}'", "북위 {v}도", "위도 '{v}'"),
+    "지역주소명": ("지역주소명 '{v}'", "'{v}'", "주소 '{v}'", "{v} 일대", "'{v}' 지역"),
+    "도시코드": ("도시코드 '{v}'", "도시 코드 {v}", "코드 '{v}'인 도시", "도시번호 '{v}'"),
+    "학교명": ("학교명 '{v}'", "'{v}'", "{v}", "학교 '{v}'"),
+    "도로명코드": ("도로명코드 '{v}'", "도로명 코드 {v}", "도로 코드 '{v}'"),
+    "건물본번": ("건물본번 '{v}'", "본번 {v}", "본번 '{v}'"),
+    "건물부번": ("건물부번 '{v}'", "부번 {v}", "부번 '{v}'"),
+    "시도 이름": ("시도 이름 '{v}'", "'{v}'", "{v} 지역", "시도 '{v}'"),
+    "주소 검색어": ("주소 검색어 '{v}'", "주소 '{v}'", "'{v}'", "검색어 '{v}'"),
+    "정류소명": ("정류소명 '{v}'", "'{v}' 정류장", "정류장 이름 '{v}'"),
+    "노선번호": ("노선번호 '{v}'", "{v}번 버스", "'{v}'번 노선"),
+}
+
+#: A code's label (``LANG=kr`` → ``국문``) said in other words that still hold the label.
+LABEL_WORDS: dict[str, tuple[str, ...]] = {
+    "국문": ("국문", "국문 자료", "국문판", "국문 기준"),
 }
 
 REGISTERS = ("yo", "yo", "yo", "da")

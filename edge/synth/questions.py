@@ -18,7 +18,7 @@ from simulator import Catalog
 
 from .fields import field_desc, tool_desc
 from .korean import clean_desc, date_text, josa, num_text
-from .lexicon import CLOSERS, CONTEXTS, ENDS, FIELD_WORDS, OPENERS, REGISTERS, TOOL_NOUNS
+from .lexicon import CLOSERS, CONTEXTS, ENDS, FIELD_WORDS, LABEL_WORDS, OPENERS, PARAM_WORDS, REGISTERS, TOOL_NOUNS
 
 __all__ = ["answer_text", "arg_phrase", "fill", "paraphrase", "write_question", "write_question_t"]
 
@@ -83,6 +83,7 @@ class _Q:
         self.reg = self.pick("R", REGISTERS)
         self._nouns: dict[str, str] = {}
         self._fields: dict[tuple[str, str], str] = {}
+        self._args: dict[tuple[str, str], str] = {}
 
     def pick(self, name: str, options: Sequence[str]) -> str:
         i = self.rng.randrange(len(options))
@@ -113,9 +114,21 @@ class _Q:
         return self._fields[key]
 
     def arg(self, tool: str, param: str, value: str) -> str:
-        """An argument as said: :func:`arg_phrase`, or a quoted name without its label."""
+        """An argument as said: :func:`arg_phrase` in one of the ways its label allows
+        (:data:`~edge.synth.lexicon.PARAM_WORDS`), or a quoted name without its label."""
+        key = (param, value)
+        if key not in self._args:  # said once per question, the same way each time
+            self._args[key] = self._arg(tool, param, value)
+        return self._args[key]
+
+    def _arg(self, tool: str, param: str, value: str) -> str:
         ph = arg_phrase(self.catalog, tool, param, value)
-        if ph.endswith(f"'{value}'") and _is_name_param(self.catalog, tool, param) and self.rng.random() < 0.5:
+        if ph in LABEL_WORDS:
+            return self.pick("B", LABEL_WORDS[ph])
+        desc = ph[: -len(f" '{value}'")] if ph.endswith(f" '{value}'") else None
+        if desc in PARAM_WORDS:
+            return self.pick("P", PARAM_WORDS[desc]).replace("{v}", value)
+        if desc is not None and _is_name_param(self.catalog, tool, param) and self.rng.random() < 0.5:
             return f"'{value}'"
         return ph
 
@@ -150,8 +163,9 @@ def _level(q: _Q, p: dict[str, Any] | None, subj: str) -> str:
     if tr.startswith(("slice:0:5", "slice:0:2")):
         unit = "시·군·구" if tr.startswith("slice:0:5") else "시·도"
         return q.pick("L", (f"{josa(subj, '이')} 속한 {unit} 전체의 ", f"{josa(subj, '이')} 있는 {unit} 전체에서 ",
-                            f"{subj}, 그곳이 속한 {unit} 전체의 "))
-    return q.pick("J", (f"{subj}의 ", f"{subj}의 ", f"{subj}에서 ", f"{subj}에 대해 "))
+                            f"{subj}, 그곳이 속한 {unit} 전체의 ", f"{josa(subj, '을')} 품은 {unit} 전역의 ",
+                            f"{josa(subj, '을')} 포함하는 {unit} 단위의 "))
+    return q.pick("J", (f"{subj}의 ", f"{subj}의 ", f"{subj}에서 ", f"{subj}에 대해 ", f"{subj} 기준 ", f"{subj}, 이곳의 "))
 
 
 def _head(q: _Q, parts: Sequence[dict[str, Any]], kind: str, calls: Sequence[tuple[str, dict[str, Any], str | None]]) -> str:
