@@ -6,7 +6,7 @@ more (reduce deterministically first: filter, sort + take, argmax, count).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from statistics import median
 from typing import Literal
 
@@ -37,8 +37,7 @@ class Cardinality:
     label: Label
 
     def as_dict(self) -> dict[str, object]:
-        return {"min": self.min, "median": self.median, "max": self.max, "calls": self.calls,
-                "label": self.label}
+        return asdict(self)
 
 
 def cardinality_of(obs: Observations, tool: str, field: str, fan_max: int = FAN_MAX) -> Cardinality | None:

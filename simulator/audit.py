@@ -37,7 +37,7 @@ import hashlib
 import json
 import re
 import sqlite3
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 from urllib.parse import unquote
@@ -305,8 +305,7 @@ class Finding:
     excerpt: str
 
     def to_dict(self) -> dict[str, str]:
-        return {"file": self.file, "where": self.where, "kind": self.kind, "label": self.label,
-                "excerpt": self.excerpt}
+        return asdict(self)
 
     def __str__(self) -> str:
         return f"{self.file}:{self.where}: {self.kind} ({self.label}): {self.excerpt}"

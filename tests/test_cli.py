@@ -49,6 +49,10 @@ def test_verify_names_a_damaged_file(tmp_path: Path) -> None:
     target.write_bytes(target.read_bytes()[:-5])
     code, out = _invoke("verify", "--cassettes", str(tmp_path))
     assert code == 1 and "DAMAGED" in out and str(target) in out
+    # The fix names what works where the version lives: tmp_path is outside any git checkout,
+    # so git cannot restore it.
+    assert "fix kopa@v0001: remove the version (`simulator rm v0001`)" in out
+    assert "git" not in out.split("fix kopa@v0001:", 1)[1]
 
 
 def test_unknown_set_is_a_clear_error(tmp_path: Path) -> None:

@@ -211,3 +211,21 @@ def test_checkout_edit_publish_is_a_new_version_sharing_the_rest(tmp_path: Path)
     path.write_text(path.read_text(encoding="utf-8").replace("고친역", '"broken'), encoding="utf-8")
     res = run(app, ["publish", str(edit), "--cassettes", str(store.root)], env=env)
     assert res.exit_code == 1 and "is not JSON" in res.output and "Traceback" not in res.output, res.output
+
+
+def test_rm_refuses_when_a_shared_file_is_damaged_and_names_the_fix(tmp_path: Path) -> None:
+    """A file another version reads is damaged: rm changes nothing and says how to repair it
+    where the set lives (here a folder outside git: remove and record again, not git)."""
+    from simulator.errors import StoreError
+    from simulator.store.lifecycle import remove_version
+
+    store = _three_versions(tmp_path)
+    v1 = store.root / "kopa" / "v0001"
+    shared = next(p for p in sorted((v1 / "collections").iterdir()) if p.is_file())
+    shared.write_bytes(shared.read_bytes()[:-3])
+    listing = sorted(str(p.relative_to(store.root)) for p in store.root.rglob("*"))
+    with pytest.raises(StoreError) as err:
+        remove_version(store, "kopa", "v0001")
+    msg = str(err.value)
+    assert "missing or damaged" in msg and "record it again" in msg and "git" not in msg
+    assert sorted(str(p.relative_to(store.root)) for p in store.root.rglob("*")) == listing

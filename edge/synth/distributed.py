@@ -11,22 +11,33 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from simulator import Version
+from simulator import Catalog, Version, load_catalog
+from simulator.catalog.tiers import TIERS
 
 from ..graph import EdgeGraph
 
 __all__ = ["run_shards_on_ray"]
 
 
-def _shard_task(root: str, set_name: str, version_id: str, graph_text: str, spec: Any, cfg: Any) -> Any:
+def _catalog_of(tier: str, platforms: list[Any] | None) -> Catalog:
+    """The driver's catalog in a task: the shipped tier by name, or the platforms it sent."""
+    if platforms is None:
+        return load_catalog(tier=tier)
+    catalog = Catalog(platforms)
+    catalog.tier = tier
+    return catalog
+
+
+def _shard_task(root: str, set_name: str, version_id: str, tier: str, platforms: list[Any] | None,
+                graph_text: str, spec: Any, cfg: Any) -> Any:
     import tempfile
 
-    from simulator import Store, load_catalog
+    from simulator import Store
 
     from ..observe import Observations
     from .pipeline import synth_shard
 
-    catalog = load_catalog()
+    catalog = _catalog_of(tier, platforms)
     version = Store(root=Path(root)).open(set_name, version_id)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "graph.json"
@@ -49,7 +60,13 @@ def run_shards_on_ray(version: Version, graph: EdgeGraph, specs: list[Any], cfg:
         task = ray.remote(_shard_task)
         root = str(Path(version.path).parents[1])
         text = graph.dumps()
-        refs = [task.remote(root, version.manifest.set, version.manifest.version, text, spec, cfg) for spec in specs]
+        cat = graph.catalog
+        # A shipped tier travels by name; any other catalog (a directory, an edited copy) by
+        # its platforms, once, so every task synthesizes over the driver's tools.
+        shipped = cat is load_catalog(tier=cat.tier) if cat.tier in TIERS else False
+        platforms = None if shipped else ray.put(list(cat.platforms.values()))  # resolved per task
+        refs = [task.remote(root, version.manifest.set, version.manifest.version, cat.tier, platforms, text, spec, cfg)
+                for spec in specs]
         return list(ray.get(refs))
     finally:
         if started:

@@ -176,18 +176,21 @@ def verify(
         ]
     except Exception as exc:  # noqa: BLE001
         fail(str(exc))
-    bad = 0
+    bad: list[str] = []
     for name in names:
         problems = store.verify(set_name, name)
         if problems:
-            bad += 1
+            bad.append(name)
             typer.echo(f"{set_name}@{name}: DAMAGED")
             for p in problems:
                 typer.echo(f"  {p}")
         else:
             typer.echo(f"{set_name}@{name}: ok")
     if bad:
-        typer.echo("fix: restore the named files from git, or record the version again", err=True)
+        from ..store.roots import repair_hint
+
+        for name in bad:
+            typer.echo(f"fix {set_name}@{name}: {repair_hint(store.version_dir(set_name, name))}", err=True)
         raise typer.Exit(1)
 
 

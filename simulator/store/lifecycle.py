@@ -25,6 +25,7 @@ from .lock import set_lock
 from .manifest import Manifest
 from .objects import OBJECTS, fsync_dir, object_path
 from .oserrors import os_error_message
+from .roots import repair_hint
 from .store import Store
 
 __all__ = ["CacheCleaned", "Removed", "clean_cache", "prune", "remove_version"]
@@ -58,7 +59,8 @@ def _keep_shared(set_dir: Path, gone: Manifest, others: list[Manifest]) -> int:
         if not src.is_file() or file_sha256(src) != sha:
             raise StoreError(
                 f"cannot remove {gone.set}@{gone.version}: {str(src)!r}, which another version "
-                "reads, is missing or damaged; restore it from git first (`simulator verify`)"
+                f"reads, is missing or damaged; {repair_hint(src)} first (`simulator verify` "
+                "names every damaged file)"
             )
         target = object_path(set_dir, sha)
         target.parent.mkdir(parents=True, exist_ok=True)
