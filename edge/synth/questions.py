@@ -331,7 +331,7 @@ def _cond(q: _Q, parts: Sequence[dict[str, Any]]) -> str:
 def _frame(q: _Q, body: str, domain: str) -> str:
     """The question around its body: an optional opener, context clause and closing remark."""
     r = q.rng.random()
-    if r < 0.55:
+    if r < 0.7:
         clause = q.pick("X", CONTEXTS.get(domain, CONTEXTS["district"]))
         body = f"{clause}, {body}"
     if q.rng.random() < 0.2:
