@@ -1,8 +1,10 @@
 """Korean questions from templates (per junction type and domain), and an optional paraphrase.
 
-The question is written from the draft's parts — the tools' summaries, the fields'
-catalog descriptions (``FieldSpec.description``), the arguments the user gives — never
-from the answer. Intermediate values (codes found on the way) stay out of the question: a
+The question is written from the draft's parts — what a person calls each tool's records
+(:data:`~edge.synth.lexicon.TOOL_NOUNS`, else the tool's summary), the fields' catalog
+descriptions (``FieldSpec.description``) or their other words, the arguments the user gives —
+never from the answer. A question draws its register, words, ask and frame (a context clause,
+an opener, a closing remark) from :mod:`edge.synth.lexicon` with the draft's seeded rng. Intermediate values (codes found on the way) stay out of the question: a
 model has to look them up. ``paraphrase`` rewrites questions through an OpenAI-compatible
 endpoint; it is off by default, and the templates alone are deterministic.
 """
