@@ -58,6 +58,8 @@ class Library:
     module: str
     #: ``(host, operation)`` pairs the library can call, read from its source.
     surface: Callable[[], set[tuple[str, str]]]
+    #: Surface entries that are no endpoint (a name read off a non-URL map), with the reason.
+    not_endpoints: Callable[[], dict[tuple[str, str], str]] = dict
 
 
 @dataclass
@@ -200,19 +202,24 @@ def run_call(call: Call, replay: Any, live: SandboxForwarder, tmp: Path) -> Outc
 # ---- surfaces: the endpoints each library can call, read from its installed source -----------
 def _source(dist: str) -> str:
     """The Python source of an installed distribution (its RECORD), as one text."""
+    return "\n".join(_sources(dist).values())
+
+
+def _sources(dist: str) -> dict[str, str]:
+    """The Python source files of an installed distribution, by their path in it."""
     from importlib import metadata
 
     try:
         files = metadata.files(dist) or []
     except metadata.PackageNotFoundError:
-        return ""
-    texts = []
+        return {}
+    texts = {}
     for f in sorted(files, key=str):
         if str(f).endswith(".py"):
             path = Path(str(f.locate()))
             if path.is_file():
-                texts.append(path.read_text("utf-8", "replace"))
-    return "\n".join(texts)
+                texts[str(f)] = path.read_text("utf-8", "replace")
+    return texts
 
 
 def _urls(module: str, host: str) -> set[tuple[str, str]]:
@@ -239,18 +246,89 @@ def catalog_operations(catalog: Catalog) -> set[tuple[str, str]]:
     """Every catalog endpoint as ``(host, path without the format suffix)``; an Assembly
     endpoint also as ``(host, "infId:<id>")`` for the infId its provenance names (the
     published infId → endpoint-code table), which is how assembly-api-client names it."""
-    out = set()
+    return set(operation_platforms(catalog))
+
+
+def operation_platforms(catalog: Catalog) -> dict[tuple[str, str], set[str]]:
+    """:func:`catalog_operations` with the platform family (``gen_neis`` → ``neis``) of each."""
+    out: dict[tuple[str, str], set[str]] = {}
     inf_ids: dict[str, set[str]] = {}
     for ep in catalog.endpoints.values():
         path = re.sub(r"\.\{[^}]*\}$|\.(json|xml)$", "", ep.path)
         literal = "/".join(p for p in path.split("/") if p and "{" not in p)
-        out.add((ep.host, "/" + literal))
+        out.setdefault((ep.host, "/" + literal), set()).add(platform_family(ep.platform))
         if ep.host == "open.assembly.go.kr":
             text = " ".join([ep.summary, ep.summary_en, *ep.provenance.values()])
             inf_ids.setdefault(literal.rsplit("/", 1)[-1], set()).update(_INF_ID.findall(text))
     for ids in inf_ids.values():  # an operation catalogued twice (curated and generated) once
-        out.update(("open.assembly.go.kr", f"infId:{i}") for i in ids)
+        for i in ids:
+            out.setdefault(("open.assembly.go.kr", f"infId:{i}"), set()).add("assembly")
     return out
+
+
+def platform_family(platform: str) -> str:
+    """The platform a catalog platform belongs to: a generated one (``gen_molit``) is its
+    curated family's (``molit``)."""
+    return platform[4:] if platform.startswith("gen_") else platform
+
+
+#: The agencies of data.go.kr surface entries off the ten platforms, named in docs/clients.md.
+AGENCY_NAMES = {"B553077": "소상공인시장진흥공단 상가정보, SEMAS"}
+
+
+@dataclass(frozen=True)
+class SurfaceSplit:
+    """A library's surface, split by the ten platforms (``bench.kopa.MAIN_PLATFORMS``)."""
+
+    on_ten: set[tuple[str, str]]
+    #: Entries off the ten platforms, with the reason.
+    off_ten: dict[tuple[str, str], str]
+
+
+def split_surface(
+    catalog: Catalog, surface: set[tuple[str, str]], ten: tuple[str, ...],
+    not_endpoints: dict[tuple[str, str], str] | None = None,
+) -> SurfaceSplit:
+    """Which of ``surface`` is on the ten platforms ``ten``.
+
+    A catalogued entry is on them when an endpoint of one of them serves it; an entry the
+    catalog lacks, when its host (and on ``apis.data.go.kr`` its agency code, the first path
+    segment) is one that the ten platforms' endpoints use, and it is an endpoint at all
+    (``not_endpoints`` names those that are not, with the reason).
+    """
+    not_endpoints = not_endpoints or {}
+    ops = operation_platforms(catalog)
+    hosts: set[str] = set()
+    agencies: set[str] = set()
+    for ep in catalog.endpoints.values():
+        if platform_family(ep.platform) in ten:
+            hosts.add(ep.host)
+            if ep.host == "apis.data.go.kr":
+                agencies.add(ep.path.strip("/").split("/")[0])
+    on, off = set(), {}
+    for host, path in surface:
+        fams = ops.get((host, path))
+        if fams is not None:
+            if fams & set(ten):
+                on.add((host, path))
+            else:
+                off[(host, path)] = f"catalogued on `{'`, `'.join(sorted(fams))}`, not one of the ten platforms"
+        elif (host, path) in not_endpoints:
+            off[(host, path)] = not_endpoints[(host, path)]
+        elif host not in hosts:
+            owners = sorted({f for (h, _p), fs in ops.items() if h == host for f in fs})
+            whose = f" (`{'`, `'.join(owners)}`'s)" if owners else ""
+            off[(host, path)] = f"not in the catalog; host {host}{whose} is none of the ten platforms'"
+        elif host == "apis.data.go.kr" and (agency := path.strip("/").split("/")[0]) not in agencies:
+            name = AGENCY_NAMES.get(agency, "")
+            off[(host, path)] = (f"not in the catalog; data.go.kr agency {agency}{f' ({name})' if name else ''} "
+                                 "is none of the ten platforms'")
+        else:
+            on.add((host, path))
+    return SurfaceSplit(on, off)
+
+
+_DART_MAP = re.compile(r"'[가-힣A-Za-z0-9()·\s]+'\s*:\s*'([a-z][A-Za-z]{5,})'")
 
 
 def _dart(dist: str) -> set[tuple[str, str]]:
@@ -258,9 +336,27 @@ def _dart(dist: str) -> set[tuple[str, str]]:
     OpenDartReader templates its report and event URLs from."""
     text = _source(dist)
     ops = set(re.findall(r"api/([A-Za-z]+)\.(?:json|xml)", text))
-    ops |= set(re.findall(r"'[가-힣A-Za-z0-9()·\s]+'\s*:\s*'([a-z][A-Za-z]{5,})'", text))
+    ops |= set(_DART_MAP.findall(text))
     ops |= set(re.findall(r'DartEndpoint\(\s*"([A-Za-z]+)', text))
     return {("opendart.fss.or.kr", f"/api/{op}") for op in ops}
+
+
+def _dart_non_endpoints(dist: str) -> dict[tuple[str, str], str]:
+    """Names :func:`_dart` reads off a ``'한글': 'name'`` map in a file that builds no OpenDART
+    URL (dart-fss's KRX KIND form values, its XBRL label roles): surface entries, not endpoints."""
+    files = _sources(dist)
+    dart_files = {f for f, t in files.items() if "opendart" in t or re.search(r"api/[A-Za-z]+\.(json|xml)", t)}
+    in_dart = {n for f in dart_files for n in _DART_MAP.findall(files[f])}
+    in_dart |= {n for t in files.values() for n in re.findall(r"api/([A-Za-z]+)\.(?:json|xml)", t)}
+    out: dict[tuple[str, str], str] = {}
+    for f, text in files.items():
+        if f in dart_files:
+            continue
+        hosts = sorted(set(re.findall(r"https?://([a-z0-9.-]+)", text)))
+        where = f"its URLs are {', '.join(hosts)}'s" if hosts else "it builds no URL"
+        for name in sorted(set(_DART_MAP.findall(text)) - in_dart):
+            out[("opendart.fss.or.kr", f"/api/{name}")] = f"not an endpoint: a map value in {f} ({where})"
+    return out
 
 
 def _ecos(module: str) -> set[tuple[str, str]]:
@@ -278,7 +374,7 @@ def _assembly_surface() -> set[tuple[str, str]]:
 
 LIBRARIES: dict[str, Library] = {
     "OpenDartReader": Library("OpenDartReader", "OpenDartReader", lambda: _dart("OpenDartReader")),
-    "dart-fss": Library("dart-fss", "dart_fss", lambda: _dart("dart-fss")),
+    "dart-fss": Library("dart-fss", "dart_fss", lambda: _dart("dart-fss"), lambda: _dart_non_endpoints("dart-fss")),
     "opendart-client": Library("opendart-client", "opendart_client", lambda: _dart("opendart-client")),
     "PublicDataReader": Library(
         "PublicDataReader", "PublicDataReader",
@@ -380,8 +476,8 @@ CALLS: list[Call] = [
          lambda t: _odr(t).major_shareholders("005930")),
     Call("OpenDartReader", "dart.finstate('005930', 2024)", ("opendart_corp_codes", "opendart_single_account"),
          lambda t: _odr(t).finstate("005930", 2024)),
-    Call("OpenDartReader", "dart.finstate('005930,000270', 2024)  # fnlttMultiAcnt", (),
-         lambda t: _odr(t).finstate("005930,000270", 2024), expect="uncovered"),
+    Call("OpenDartReader", "dart.finstate('005930,000270', 2024)  # fnlttMultiAcnt", ("opendart_corp_codes", "dart_fnltt_multi_acnt"),
+         lambda t: _odr(t).finstate("005930,000270", 2024)),
     # -- dart-fss (requests) ---------------------------------------------------------------------
     Call("dart-fss", "dart_fss.get_corp_list()", ("opendart_corp_codes",),
          _dart_fss_corp_list),
@@ -395,9 +491,8 @@ CALLS: list[Call] = [
          lambda t: (_dart_fss_key(), __import__("dart_fss").api.finance.fnltt_singl_acnt(SAMSUNG, "2024", "11011"))[1]),
     Call("dart-fss", "dart_fss.api.shareholder.majorstock(SAMSUNG)", ("opendart_major_stock",),
          lambda t: (_dart_fss_key(), __import__("dart_fss").api.shareholder.majorstock(SAMSUNG))[1]),
-    Call("dart-fss", "dart_fss.api.finance.fnltt_multi_acnt(SAMSUNG, '2024', '11011')", (),
-         lambda t: (_dart_fss_key(), __import__("dart_fss").api.finance.fnltt_multi_acnt(SAMSUNG, "2024", "11011"))[1],
-         expect="uncovered"),
+    Call("dart-fss", "dart_fss.api.finance.fnltt_multi_acnt(SAMSUNG, '2024', '11011')", ("dart_fnltt_multi_acnt",),
+         lambda t: (_dart_fss_key(), __import__("dart_fss").api.finance.fnltt_multi_acnt(SAMSUNG, "2024", "11011"))[1]),
     # -- opendart-client (urllib) -----------------------------------------------------------------
     Call("opendart-client", "OpenDart(key).corp_codes()", ("opendart_corp_codes",),
          lambda t: len(__import__("opendart_client").OpenDart(KEY).corp_codes())),
@@ -424,13 +519,15 @@ CALLS: list[Call] = [
          _neis("classInfo", ATPT_OFCDC_SC_CODE="B10", SD_SCHUL_CODE="7010798")),
     Call("neispy", "hisTimetable(B10, 7010798)", ("neis_his_timetable",),
          _neis("hisTimetable", ATPT_OFCDC_SC_CODE="B10", SD_SCHUL_CODE="7010798")),
-    Call("neispy", "acaInsTiInfo(ATPT_OFCDC_SC_CODE='B10')", (),
-         _neis("acaInsTiInfo", ATPT_OFCDC_SC_CODE="B10"), expect="uncovered"),
+    Call("neispy", "acaInsTiInfo(ATPT_OFCDC_SC_CODE='B10')", ("neis_aca_ins_ti_info",),
+         _neis("acaInsTiInfo", ATPT_OFCDC_SC_CODE="B10")),
+    Call("neispy", "hisTimetable(B10, 7010798, AY='2022')  # a past year: hisTimetablebgs", ("neis_his_timetablebgs",),
+         _neis("hisTimetable", ATPT_OFCDC_SC_CODE="B10", SD_SCHUL_CODE="7010798", AY="2022")),
     # -- PublicDataReader (requests) ----------------------------------------------------------------
     Call("PublicDataReader", "TransactionPrice(key).get_data('아파트', '전월세', '11110', '202503')", ("molit_apt_rents",),
          _pdr("TransactionPrice", "get_data", "아파트", "전월세", "11110", "202503")),
     Call("PublicDataReader", "TransactionPrice(key).get_data('아파트', '매매', '11110', '202503')", ("molit_apt_trades_detail",),
-         _pdr("TransactionPrice", "get_data", "아파트", "매매", "11110", "202503"), expect="unrecorded"),
+         _pdr("TransactionPrice", "get_data", "아파트", "매매", "11110", "202503")),
     Call("PublicDataReader", "Ecos(key).get_statistic_table_list()", ("ecos_stat_tables",),
          _pdr("Ecos", "get_statistic_table_list")),
     Call("PublicDataReader", "Ecos(key).get_statistic_item_list('200Y101')", ("ecos_stat_items",),

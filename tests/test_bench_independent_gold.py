@@ -62,6 +62,11 @@ WIRE: dict[str, tuple[str, str | None, str, str, str]] = {
 }
 
 
+#: The key-issuing tools (docs/bench.md, "Scoring"; ``simulator/tools/keys.py``'s docstring)
+#: and a prefix for the keys this file makes up for them.
+KEY_TOOLS = {"get_education_api_key": "neis", "get_data_go_kr_api_key": "data.go.kr"}
+
+
 class Fetcher:
     """Tool calls as plain HTTP GETs against the served simulator; parses bodies itself."""
 
@@ -317,6 +322,11 @@ class Interp:
         return self.ev(program["answer"])
 
     def call(self, s: dict[str, Any]) -> list[dict[str, Any]]:
+        if s["call"] in KEY_TOOLS:
+            # a key-issuing step: one record holding a key, which the later calls carry in
+            # their platform's key parameter (the served simulator checks no key)
+            return [{"key": f"{KEY_TOOLS[s['call']]}-{secrets.token_hex(12)}"}]
+
         def one(item: Any) -> list[dict[str, Any]]:
             args = {k: self.ev(v, item) for k, v in s.get("args", {}).items()}
             args = {k: (str(int(v)) if isinstance(v, float) and v.is_integer() else

@@ -21,6 +21,7 @@ from bench.kopa.metrics import mean_ci, pass_at_k
 from bench.kopa.runner import RunConfig, load_results, run_bench
 from bench.kopa.tasks import MAIN_PLATFORMS, TaskError, distribution, gold_run, load_tasks, parse_tasks
 from simulator import Store
+from simulator.tools.keys import KEY_TOOLS
 from tests.loopback import serve_in_thread
 from train.env import EnvConfig, SimEpisode
 
@@ -328,17 +329,22 @@ def _tc(i: str, name: str, args: dict[str, Any]) -> dict[str, Any]:
     return {"id": i, "type": "function", "function": {"name": name, "arguments": json.dumps(args, ensure_ascii=False)}}
 
 
-def test_openai_agent_end_to_end_on_loopback(world: World, tasks: list[Any], golds: dict[str, Any], tmp_path: Path) -> None:
-    task = next(t for t in tasks if t.id == "molit-trade-max-0")
-    gold = golds[task.id].answer
-    script = [
+def _trade_route() -> list[dict[str, Any]]:
+    """molit-trade-max-0's route as two assistant turns: 종로구's region code over two pages of
+    50, then the month's trades in one call of 1,000."""
+    return [
         {"role": "assistant", "content": None, "tool_calls": [
             _tc("a", "mois_stan_regin_cd", {"locatadd_nm": "서울특별시 종로구", "pageNo": 1, "numOfRows": 50}),
             _tc("b", "mois_stan_regin_cd", {"locatadd_nm": "서울특별시 종로구", "pageNo": 2, "numOfRows": 50})]},
         {"role": "assistant", "content": None, "tool_calls": [
             _tc("c", "molit_apt_trades", {"LAWD_CD": "11110", "DEAL_YMD": "202503", "pageNo": 1, "numOfRows": 1000})]},
-        {"role": "assistant", "content": f"가장 비싼 거래는 다음과 같습니다.\nANSWER: {gold}"},
     ]
+
+
+def test_openai_agent_end_to_end_on_loopback(world: World, tasks: list[Any], golds: dict[str, Any], tmp_path: Path) -> None:
+    task = next(t for t in tasks if t.id == "molit-trade-max-0")
+    gold = golds[task.id].answer
+    script = [*_trade_route(), {"role": "assistant", "content": f"가장 비싼 거래는 다음과 같습니다.\nANSWER: {gold}"}]
     seen: list[dict[str, Any]] = []
     with serve_in_thread(_stub(script, seen)) as base:
         agent = OpenAIAgent(base_url=f"{base}/v1", model="stub", api_key="sk-test", retries=2, backoff=0.01,
@@ -351,11 +357,11 @@ def test_openai_agent_end_to_end_on_loopback(world: World, tasks: list[Any], gol
         assert r["calls"] == 3 and r["turns"] == 3
     first = seen[0]
     assert first["_auth"] == "Bearer sk-test"
-    # with tool_scope="all" the agent sees every catalog tool, and a prompt that gives the answer
-    # format and nothing about lookups or pagination (what the benchmark measures)
-    assert {t["function"]["name"] for t in first["tools"]} == set(world.catalog.endpoints)
+    # with tool_scope="all" the agent sees every catalog tool and the key tools, and a prompt that
+    # gives the answer format and nothing about lookups, keys or pagination (what the benchmark measures)
+    assert {t["function"]["name"] for t in first["tools"]} == set(world.catalog.endpoints) | set(KEY_TOOLS)
     system = first["messages"][0]["content"]
-    assert "ANSWER:" in system and not any(w in system for w in ("조회", "페이지", "코드", "추측"))
+    assert "ANSWER:" in system and not any(w in system for w in ("조회", "페이지", "코드", "추측", "인증", "키", "key"))
     last = [s for s in seen if len(s["messages"]) == 7][0]
     tool_msgs = [m for m in last["messages"] if m["role"] == "tool"]
     assert [m["tool_call_id"] for m in tool_msgs] == ["a", "b", "c"]
@@ -371,7 +377,9 @@ def test_openai_agent_platform_tools_are_an_ablation(world: World, tasks: list[A
         agent.run(task, ToolEnv(world), seed=0, max_turns=2)
         agent.close()
     names = {t["function"]["name"] for t in seen[0]["tools"]}
-    assert names == {n for n, ep in world.catalog.endpoints.items() if ep.platform in task.platforms}
+    # the task's platforms (MOIS and MOLIT, both data.go.kr services) and the data.go.kr key tool
+    assert names == {n for n, ep in world.catalog.endpoints.items() if ep.platform in task.platforms} | {
+        "get_data_go_kr_api_key"}
     with pytest.raises(ValueError, match="tool_scope='task'; use search, all or platform"):
         OpenAIAgent(tool_scope="task")
 
@@ -386,11 +394,7 @@ def test_openai_agent_finds_its_tools_by_search_by_default(world: World, tasks: 
             _tc("s1", "search_tools", {"query": "법정동코드 검색", "k": 5}),
             _tc("s2", "search_tools", {"query": "아파트 매매 실거래가"}),
             _tc("s3", "search_tools", {"query": ""})]},
-        {"role": "assistant", "content": None, "tool_calls": [
-            _tc("a", "mois_stan_regin_cd", {"locatadd_nm": "서울특별시 종로구", "pageNo": 1, "numOfRows": 50}),
-            _tc("b", "mois_stan_regin_cd", {"locatadd_nm": "서울특별시 종로구", "pageNo": 2, "numOfRows": 50})]},
-        {"role": "assistant", "content": None, "tool_calls": [
-            _tc("c", "molit_apt_trades", {"LAWD_CD": "11110", "DEAL_YMD": "202503", "pageNo": 1, "numOfRows": 1000})]},
+        *_trade_route(),
         {"role": "assistant", "content": f"ANSWER: {gold}"},
     ]
     seen: list[dict[str, Any]] = []

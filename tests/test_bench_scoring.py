@@ -14,6 +14,7 @@ from bench.kopa.scoring import Score, score_episode
 from bench.kopa.tasks import Gold, Task, gold_run, load_tasks, parse_tasks
 from bench.kopa.validate import CONSTANTS, named_entities
 from simulator import Store
+from simulator.tools.keys import auth_param, family_of, issue_key
 
 
 @pytest.fixture(scope="module")
@@ -28,8 +29,13 @@ def tasks() -> dict[str, Task]:
 
 def _score(world: World, task: Task, calls: list[tuple[str, dict[str, Any]]], answer: str | None = None) -> Score:
     gold = gold_run(task, world)
-    env = ToolEnv(world)
+    env = ToolEnv.for_task(world, task.program, f"{task.id}#0")
+    for k in task.program.key_steps():  # a task that issues a key: the route asks for it first
+        env.call(k.call)
     for tool, args in calls:
+        ep = world.catalog.endpoints[tool]
+        if family_of(ep) in env.issued:
+            args = {**args, str(auth_param(ep)): issue_key(str(family_of(ep)), f"{task.id}#0")}
         assert env.call(tool, args).ok, (tool, args, env.trace[-1].error)
     return score_episode(task, gold, env.trace, f"ANSWER: {gold.answer if answer is None else answer}",
                          catalog=world.catalog)

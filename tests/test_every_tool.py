@@ -6,7 +6,8 @@ The arguments of each call are the filters of one recorded collection of the too
 by key), so the call asks what the shipped version holds. Since ``kopa@v0003`` every tool has
 data: ``nec_preliminary_candidates`` (INFO-03 once registration closes, the one tool ``kopa@v0002``
 held nothing for) answers the upcoming election of world edition 3
-(``simulator/record/plans/v0003_extra.yaml``).
+(``simulator/record/plans/v0003_extra.yaml``); ``kopa@v0004`` adds the four tools the catalog
+gained with it (NEIS's past-year timetables, ``simulator/record/plans/v0004_extra.yaml``).
 """
 
 from __future__ import annotations
@@ -60,15 +61,17 @@ def calls(version: Version) -> dict[str, dict[str, str]]:
 
 def test_every_tool_has_data(calls: dict[str, dict[str, str]]) -> None:
     catalog = load_catalog()
-    assert len(catalog.endpoints) == len(calls) == 2692
+    assert len(catalog.endpoints) == len(calls) == 2696  # kopa@v0004: v0003's 2,692 and NEIS's four past-year timetables
     assert set(catalog.endpoints) - set(calls) == WITHOUT_DATA
     assert calls["nec_preliminary_candidates"]["sgId"] == "20260603"
 
 
 def test_v0002_lacked_only_the_preliminary_candidates(store: Store) -> None:
-    """The version before: every tool but ``nec_preliminary_candidates`` (INFO-03 by design)."""
-    v2 = store.open("kopa", "v0002")
-    assert set(load_catalog().endpoints) - {i.endpoint for i in v2.index.collections()} == {"nec_preliminary_candidates"}
+    """v0002: every tool of its catalog but ``nec_preliminary_candidates`` (INFO-03 by design);
+    the catalog's tools v0003 had are v0002's catalog (v0004 added four)."""
+    v2, v3 = store.open("kopa", "v0002"), store.open("kopa", "v0003")
+    assert set(v3.manifest.endpoints) - {i.endpoint for i in v2.index.collections()} == {"nec_preliminary_candidates"}
+    assert len(set(load_catalog().endpoints) - set(v3.manifest.endpoints)) == 4
 
 
 def _failures(results: dict[str, tuple[bool, int, str]]) -> list[str]:

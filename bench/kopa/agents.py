@@ -42,7 +42,7 @@ SYSTEM_PROMPT = (
 )
 #: Tool scopes: every catalog tool through a retrieval step (the default: the agent calls
 #: ``search_tools`` and the tools found join its list, like the paper's tool retrieval over its
-#: MCP servers), every catalog tool listed in each request (2,692 tools, about 2 MB of schema:
+#: MCP servers), every catalog tool listed in each request (2,696 tools, about 2 MB of schema:
 #: for long-context models), or, as an ablation, only the tools of the task's own platforms.
 TOOL_SCOPES = ("search", "all", "platform")
 #: Most tools one ``search_tools`` call returns.

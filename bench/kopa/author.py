@@ -13,6 +13,7 @@ from typing import Any
 import yaml
 
 from simulator import load_catalog
+from simulator.tools.keys import auth_param, family_of
 
 OUT = Path(__file__).parent / "tasks"
 _CATALOG = load_catalog()
@@ -122,17 +123,39 @@ SHORTCUTS: dict[str, str] = {
 }
 
 
+#: Platforms whose tasks issue an API key first (the paper's ``get_education_api_key()``;
+#: ``simulator.tools.keys``): every NEIS task issues the NEIS key and every FSC task the
+#: data.go.kr service key, which the calls of that key's family carry in their auth parameter.
+KEYED = {"neis": "get_education_api_key", "fsc": "get_data_go_kr_api_key"}
+
+
+def with_key(steps: list[dict[str, Any]], platforms: list[str]) -> list[dict[str, Any]]:
+    """``steps`` after a key step for each :data:`KEYED` platform, with each call of the
+    key's family carrying it (``KEY``, ``serviceKey``)."""
+    tools = sorted({KEYED[p] for p in platforms if p in KEYED})
+    sid = {t: "key" if i == 0 else f"key{i}" for i, t in enumerate(tools)}
+    out = [C(sid[t], t) for t in tools]
+    for s in steps:
+        ep = _CATALOG.endpoint(s["call"]) if "call" in s else None
+        fam = family_of(ep) if ep is not None else None
+        if ep is not None and fam in sid:
+            s = {**s, "args": {**s["args"], str(auth_param(ep)): R(sid[fam], "key", "first")}}
+        out.append(s)
+    return out
+
+
 def task(tid: str, template: str, question: str, platforms: list[str], domain: str,
          junctions: list[str], steps: list[dict[str, Any]], answer: Any,
          check: dict[str, Any] | None = None) -> None:
-    """Add one task (templates in :data:`SHORTCUTS` declare their single-call route)."""
+    """Add one task (templates in :data:`SHORTCUTS` declare their single-call route; tasks on
+    a :data:`KEYED` platform issue its key first)."""
     tags: dict[str, Any] = {"junctions": junctions}
     if template in SHORTCUTS:
         tags["shortcut"] = SHORTCUTS[template]
     TASKS.append({"id": tid, "template": template, "question": question,
                   "platforms": sorted(platforms), "domain": domain,
                   "tags": tags,
-                  "program": {"steps": steps, "answer": answer},
+                  "program": {"steps": with_key(steps, platforms), "answer": answer},
                   "check": check or {"type": "exact"}})
 
 
@@ -987,6 +1010,12 @@ def prelim_2026() -> list[dict[str, Any]]:
               foreach=R("s1f"), pages="all")]
 
 
+def by_birthday(party: str, op: str) -> list[dict[str, Any]]:
+    """The candidate of ``party`` (in ``s2``) born first (``argmin``: the oldest) or last
+    (``argmax``: the youngest), as ``s4``."""
+    return [O("s3", "filter", frm="s2", where=[W("jdName", "eq", party)]), O("s4", op, frm="s3", by="birthday")]
+
+
 for i, party in enumerate(["더불어민주당", "국민의힘", "진보당", "기본소득당"]):
     task(f"nec-prelim-party-{i}", "nec_preliminary_party_count",
          f"2026년 6월 지방선거의 시·도지사와 구·시·군의 장 예비후보 가운데 {party} 소속으로 등록해 사퇴하지 않은 "
@@ -1002,10 +1031,7 @@ for i, party in enumerate(["무소속", "사회민주당", "조국혁신당", "�
          f"2026년 6월 지방선거의 시·도지사와 구·시·군의 장 예비후보를 통틀어 {who} 예비후보 가운데 가장 나이가 많은 "
          f"사람은 누구인가요?",
          ["nec"], "politics", ["FAN", "DRV"],
-         prelim_2026() + [
-             O("s3", "filter", frm="s2", where=[W("jdName", "eq", party)]),
-             O("s4", "argmin", frm="s3", by="birthday")],
-         R("s4", "name"))
+         prelim_2026() + by_birthday(party, "argmin"), R("s4", "name"))
 for i, party in enumerate(["더불어민주당", "국민의힘", "조국혁신당", "개혁신당"]):
     task(f"nec-cand-lost-{i}", "nec_party_candidates_minus_winners",
          f"제22대 국회의원선거 지역구에서 {party} 후보 가운데 낙선한 사람은 몇 명인가요?",
@@ -1021,10 +1047,7 @@ for i, party in enumerate(["더불어민주당", "국민의힘", "조국혁신�
     task(f"nec-cand-youngest-{i}", "nec_party_youngest_candidate",
          f"제22대 국회의원선거 지역구에 출마한 {party} 후보 중 가장 젊은 후보는 누구인가요?",
          ["nec"], "politics", ["SEQ", "DRV"],
-         nec_code("국회의원선거", "2024") + [
-             nec24("s2", "nec_candidates"),
-             O("s3", "filter", frm="s2", where=[W("jdName", "eq", party)]),
-             O("s4", "argmax", frm="s3", by="birthday")],
+         nec_code("국회의원선거", "2024") + [nec24("s2", "nec_candidates")] + by_birthday(party, "argmax"),
          R("s4", "name"))
 for i, cm in enumerate(["국방위원회", "정무위원회", "보건복지위원회", "법제사법위원회"]):
     task(f"nec-asm-cmt-winners-{i}", "nec_winners_in_committee",

@@ -92,7 +92,7 @@ def run_bench(
 
     def one(task: Task, seed: int) -> dict[str, Any]:
         gold = gold_run(task, world)
-        env = ToolEnv(world, max_calls=config.max_calls)
+        env = ToolEnv.for_task(world, task.program, f"{task.id}#{seed}", config.max_calls)
         t0 = time.perf_counter()
         ep = agent.run(task, env, seed=seed, max_turns=config.max_turns)
         elapsed = time.perf_counter() - t0

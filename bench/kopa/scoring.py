@@ -13,6 +13,8 @@ import threading
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from simulator.tools.keys import family_of
+
 from .checkers import check_answer
 from .env import CallRecord
 from .program import OpStep, Program
@@ -236,6 +238,21 @@ def _invented(task: Task, trace: list[CallRecord]) -> list[dict[str, Any]]:
     return out
 
 
+def _key_use(task: Task, trace: list[CallRecord], catalog: Any) -> dict[str, dict[str, Any]]:
+    """Per key tool the gold issues: whether the trajectory had it issued, how many calls of
+    its family carried the issued key and succeeded, and how many carried another key."""
+    out: dict[str, dict[str, Any]] = {}
+    for step in task.program.key_steps():
+        fam = [r for r in trace if r.tool in catalog.endpoints
+               and family_of(catalog.endpoints[r.tool]) == step.call]
+        out[step.call] = {
+            "issued": any(r.ok and r.tool == step.call and r.source == "key" for r in trace),
+            "used": sum(1 for r in fam if r.ok and r.key == "issued"),
+            "other": sum(1 for r in fam if r.key == "other"),
+        }
+    return out
+
+
 def score_episode(
     task: Task,
     gold: Gold,
@@ -261,7 +278,10 @@ def score_episode(
       or a narrower collection will do).
 
     On both, a lookup whose dependants were all obtained another way (a name filter) is not
-    needed.
+    needed. A task whose gold issues a key (:mod:`simulator.tools.keys`) also needs, on
+    ACTION, the key obtained from its key tool in this trajectory and no call carrying any
+    other key; on ENVIRONMENT, the issued-key state: the key was issued and a successful call
+    carried it.
     """
     prog = task.program
     response = check_answer(answer, gold.answer, task.check, task.question)
@@ -283,14 +303,17 @@ def score_episode(
     unmet = [g for sid, gs in gaps_of.items() if not ok(sid) for g in gs]
     untouched = [g for g in unmet if not g["touched"]]
     lookup_gaps = [g for g in untouched if g["step"] in lookups]
-    action = not untouched and not invented
-    environment = not unmet
+    keys = _key_use(task, trace, catalog)
+    action = not untouched and not invented and all(k["issued"] and not k["other"] for k in keys.values())
+    environment = not unmet and all(k["issued"] and k["used"] for k in keys.values())
 
     labels: list[str] = []
     if budget_exhausted:
         labels.append("budget_exhausted")
     called = {r.tool for r in trace}
     invented_tools = {i["tool"] for i in invented}
+    if any(not k["issued"] for k in keys.values()):
+        labels.append("skipped_lookup")  # the key step is a prerequisite like a code lookup
     for lk in prog.lookup_steps():
         fed = {d.call for d in prog.calls() if lk.id in prog.call_ancestors(d)}
         if lk.call not in called and (any(g["step"] == lk.id for g in lookup_gaps) or fed & invented_tools):
@@ -307,7 +330,9 @@ def score_episode(
     # collection read with the right, not invented, arguments)
     if any(g["touched"] and ((g["paged"] and not invented) or (g["whole"] and g["obtained"] > 0)) for g in unmet):
         labels.append("first_page")
-    if invented and "skipped_lookup" not in labels:
+    if any(k["other"] for k in keys.values()) and "skipped_lookup" not in labels:
+        labels.append("invented_args")  # a key never issued in this trajectory
+    if invented and not {"skipped_lookup", "invented_args"} & set(labels):
         labels.append("invented_args")
     if unmet and not invented and not labels:
         labels.append("wrong_args")
@@ -324,5 +349,6 @@ def score_episode(
         failures=failures,
         primary=failures[0] if failures else None,
         details={"missing_calls": unmet[:10], "invented": invented[:10],
-                 "page_gaps": [g for g in unmet if g["whole"]][:10], "gold_answer": gold.answer},
+                 "page_gaps": [g for g in unmet if g["whole"]][:10], "gold_answer": gold.answer,
+                 **({"keys": keys} if keys else {})},
     )

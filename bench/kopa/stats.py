@@ -50,7 +50,7 @@ PAPER: list[tuple[str, str, float]] = [
 
 
 def _first_page_fails(task: Task, gold: Gold, world: World) -> bool:
-    env = ToolEnv(world, max_calls=10_000)
+    env = ToolEnv.for_task(world, task.program, f"{task.id}#first-page", 10_000)
     ep = FirstPageAgent().run(task, env, seed=0, max_turns=1)
     return not score_episode(task, gold, env.trace, ep.answer, catalog=world.catalog).environment
 

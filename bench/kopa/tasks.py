@@ -16,10 +16,11 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from simulator import Catalog, load_catalog
+from simulator.tools.keys import auth_param, family_of
 
 from .env import CallRecord, ToolEnv, World
 from .execute import run_program
-from .program import CallStep, Program, ProgramError, format_answer, program_shape
+from .program import CallStep, Program, ProgramError, format_answer, program_shape, refs_in
 
 __all__ = [
     "DOMAINS",
@@ -93,6 +94,24 @@ class Task(BaseModel):
         return program_shape(self.program)
 
 
+def _key_errors(task: Task, c: CallStep, ep: Any) -> list[str]:
+    """A call of a keyed family carries its key in its auth parameter, and only there."""
+    prog = task.program
+    fams = {k.id: k.call for k in prog.key_steps()}
+    family = family_of(ep)
+    carried = prog.key_args(c)
+    errs = []
+    for a in carried:
+        kinds = {fams[r] for r in refs_in(c.args[a])}
+        if a != auth_param(ep) or kinds != {family}:
+            errs.append(f"{task.id}: step {c.id}: {a} carries a {', '.join(sorted(kinds))} key, but "
+                        f"{c.call} takes {family or 'no issued'} key in {auth_param(ep)!r}")
+    if family in fams.values() and not carried:
+        errs.append(f"{task.id}: step {c.id}: {c.call} needs the key the program issues "
+                    f"({family}) in its {auth_param(ep)!r} argument")
+    return errs
+
+
 def _validate_against_catalog(task: Task, catalog: Catalog) -> list[str]:
     errs: list[str] = []
     plats: set[str] = set()
@@ -103,6 +122,8 @@ def _validate_against_catalog(task: Task, catalog: Catalog) -> list[str]:
         ep = catalog.endpoints[c.call]
         plats.add(ep.platform)
         allowed = {p.name for p in ep.params if p.role not in ("auth", "format")}
+        errs += _key_errors(task, c, ep)
+        allowed |= set(task.program.key_args(c))
         for a in c.args:
             if a not in allowed:
                 errs.append(f"{task.id}: step {c.id}: {c.call} has no argument {a!r} "
@@ -183,7 +204,7 @@ def gold_run(task: Task, world: World) -> Gold:
     hit = world.gold.get(task.id)
     if isinstance(hit, Gold):
         return hit
-    env = ToolEnv(world, max_calls=10_000)
+    env = ToolEnv.for_task(world, task.program, f"{task.id}#gold", 10_000)
     step_calls: dict[str, list[int]] = {}
     prog = task.program
     current = [""]

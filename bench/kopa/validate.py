@@ -258,7 +258,7 @@ def _shortcuts(t: Task, g: Gold, world: World) -> list[Finding]:
                 args = {k: v for k, v in c.args.items() if k not in refs}
                 args[name] = ent
                 try:
-                    value, outs = run_program(_with_args(p, c.id, args), ToolEnv(world, max_calls=10_000))
+                    value, outs = run_program(_with_args(p, c.id, args), ToolEnv.for_task(world, p, f"{t.id}#shortcut", 10_000))
                     alt = format_answer(value)
                 except (ProgramError, ValueError, KeyError, TypeError):
                     continue

@@ -66,8 +66,8 @@ class SandboxApp:
         keys: platform id → the one valid key (merged over :func:`default_keys`).
         limits: rates, quotas and faults (default: none).
         catalog: the catalog to serve (default: the shipped one).
-        edition: world edition (default the latest, 3: what ``kopa@v0003`` was recorded
-            from; 2 is the world of ``kopa@v0001`` and ``kopa@v0002``).
+        edition: world edition (default the latest, 4: what ``kopa@v0004`` was recorded
+            from; 3 is ``kopa@v0003``'s, 2 the world of ``kopa@v0001`` and ``kopa@v0002``).
     """
 
     def __init__(

@@ -17,7 +17,9 @@ Rules decided here, once:
 * **Format**: ``fmt="record"`` asks for the endpoint's ``record_format`` (JSON where the
   platform offers a choice, as the recorder does); ``fmt="native"`` sends no format
   parameter the URL can do without (the platform's default format, as a bare client gets).
-* **Key**: every request carries :data:`DUMMY_KEY`; the resolver never checks keys.
+* **Key**: every request carries :data:`DUMMY_KEY`; the resolver never checks keys. A key tool
+  (:mod:`simulator.tools.keys`) is answered with its key for the call's episode, and the key a
+  call of a keyed family carries in its auth parameter is set aside.
 * **Body text** for a model (:func:`body_text`): text bodies decoded as UTF-8; a ZIP body
   (OpenDART's corp-code list) unzipped, its XML shown as text.
 * **Body format** is sniffed from the bytes by :func:`simulator.fidelity.sniff_format`
@@ -50,6 +52,7 @@ from ..fidelity import sniff_format
 from ..request import SimRequest, SimResponse
 from ..resolve import Resolver
 from ..cache import BoundedCache
+from .keys import is_key_tool, issue_key, split_key
 
 __all__ = [
     "DUMMY_KEY",
@@ -327,6 +330,9 @@ class ToolCaller:
         ``episode`` and ``call_index`` key the resolver's seeded faults.
         """
         clean = {k: arg_text(v) for k, v in (args or {}).items() if v is not None}
+        if is_key_tool(tool):  # simulator.tools.keys: the episode's key, checked by no one here
+            return Observation(tool, {}, True, 200, "key", records=[{"key": issue_key(tool, episode or "")}], total=1)
+        clean = split_key(self.catalog, tool, clean)[0]  # a key a call carries is not an argument
         key = (tool, tuple(sorted(clean.items())))
         faults = getattr(self.resolver, "faults", None) is not None
         if not faults:

@@ -32,6 +32,8 @@ from typing import Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from .keys import is_key_tool
+
 __all__ = [
     "COMPARE",
     "OPS",
@@ -210,8 +212,12 @@ class Program(_M):
         raise KeyError(sid)
 
     def calls(self) -> list[CallStep]:
-        """The call steps, in order."""
-        return [s for s in self.steps if isinstance(s, CallStep)]
+        """The data call steps, in order (key-issuing steps left out: :meth:`key_steps`)."""
+        return [s for s in self.steps if isinstance(s, CallStep) and not is_key_tool(s.call)]
+
+    def key_steps(self) -> list[CallStep]:
+        """The key-issuing call steps (:mod:`simulator.tools.keys`), in order."""
+        return [s for s in self.steps if isinstance(s, CallStep) and is_key_tool(s.call)]
 
     def deps(self, s: Step) -> set[str]:
         """Step ids that ``s`` reads directly."""
@@ -221,14 +227,16 @@ class Program(_M):
         return out
 
     def call_ancestors(self, s: Step) -> set[str]:
-        """Call steps that ``s`` depends on, transitively (through op steps)."""
+        """Call steps that ``s`` depends on, transitively (through op steps); a key the call
+        carries is not data, so key-issuing steps are left out."""
         out: set[str] = set()
         todo = list(self.deps(s))
         while todo:
             d = todo.pop()
             st = self.step(d)
             if isinstance(st, CallStep):
-                out.add(d)
+                if not is_key_tool(st.call):
+                    out.add(d)
             todo.extend(self.deps(st))
         return out
 
@@ -241,7 +249,14 @@ class Program(_M):
 
     def ref_args(self, c: CallStep) -> list[str]:
         """Argument names of ``c`` whose values come from earlier steps or the fan-out item."""
-        return [k for k, v in c.args.items() if refs_in(v) or _has_item(v)]
+        keys = {k.id for k in self.key_steps()}
+        return [k for k, v in c.args.items()
+                if _has_item(v) or (refs_in(v) and not set(refs_in(v)) <= keys)]
+
+    def key_args(self, c: CallStep) -> list[str]:
+        """Argument names of ``c`` that carry an issued key (they read only key steps)."""
+        keys = {k.id for k in self.key_steps()}
+        return [k for k, v in c.args.items() if refs_in(v) and set(refs_in(v)) <= keys]
 
 
 def _exprs_of(s: Step) -> list[tuple[str, Any]]:
@@ -310,7 +325,9 @@ def program_edges(p: Program) -> set[tuple[str, str]]:
             memo[sid] = {s.call} if isinstance(s, CallStep) else {t for r in _data_refs(s) for t in origins(r)}
         return memo[sid]
 
-    return {(a, s.call) for s in p.calls() for r in _data_refs(s) for a in origins(r) if a != s.call}
+    keys = {k.id for k in p.key_steps()}
+    return {(a, s.call) for s in p.calls() for r in _data_refs(s) if r not in keys
+            for a in origins(r) if a != s.call}
 
 
 def program_shape(p: Program) -> str:

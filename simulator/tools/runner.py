@@ -37,6 +37,7 @@ from ..catalog import Catalog, Endpoint
 from ..errors import ProgramError
 from ..query import transform_value
 from .call import arg_text
+from .keys import is_key_tool
 from .paging import PageFailed, PageResult, is_paged, read_pages
 from .program import CallStep, Cond, OpStep, Program, Step
 
@@ -342,6 +343,11 @@ def format_answer(value: Any) -> str:
 
 def _fetch(call: CallFn, catalog: Catalog, step: CallStep, args: dict[str, Any],
            policy: Policy) -> list[dict[str, Any]]:
+    if is_key_tool(step.call):  # a key-issuing step: one call, one record (simulator.tools.keys)
+        got = call(step.call, args)
+        if not got.ok:
+            raise ProgramError(f"step {step.id}: {step.call} failed: {getattr(got, 'error', None)}")
+        return list(got.records)
     if step.call not in catalog.endpoints:
         raise ProgramError(f"step {step.id}: tool {step.call!r} is not in the catalog (`simulator tools` lists them)")
     ep = catalog.endpoints[step.call]

@@ -1,6 +1,6 @@
 """Tool retrieval: find the catalog tools a question needs, by their names and descriptions.
 
-The full tool list of the default catalog is 2,692 tools and about 2 MB of JSON schema, far
+The full tool list of the default catalog is 2,696 tools and about 2 MB of JSON schema, far
 beyond any model's context. A retrieval step puts the whole catalog in reach without putting
 it in the prompt: the agent searches, the matching tools' schemas join its tool list, and it
 calls them. Scoring is Okapi BM25 over each tool's name words and description (counted

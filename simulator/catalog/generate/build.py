@@ -441,21 +441,41 @@ def _neis(headers: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     eps = []
     for op in facts["operations"]:
         service = op["service"]
-        fields = _fields((n, "string", lab) for n, lab in op["fields"])
+        own = {n for n, _lab in op["fields"]}
+        common = [c for c in op.get("common", []) if c[0] not in own]
+        # every row leads with its office (and school) and ends with LOAD_DTM, as the hub writes it
+        head, tail = [c for c in common if c[0] != "LOAD_DTM"], [c for c in common if c[0] == "LOAD_DTM"]
+        fields = _fields((n, "string", lab) for n, lab in [*head, *op["fields"], *tail])
         params = [_param("ATPT_OFCDC_SC_CODE", "string", False, "시도교육청코드")]
-        if any(f["name"] == "SD_SCHUL_CODE" for f in fields):
+        if "SD_SCHUL_CODE" in own:  # from the service's own fields, as kopa@v0003's tools had them
             params.append(_param("SD_SCHUL_CODE", "string", False, "행정표준코드 (학교)"))
-        eps.append(_openportal(
+        envelope = op.get("envelope")
+        provenance = {
+            "source": facts["source"],
+            "url": f"hub service {service}",
+            "params": "office and school codes (the hub's common filters)",
+            "fields": f"{len(fields)} published row fields with Korean labels",
+            "assumed": "other filters of the service",
+        }
+        if envelope:  # a past-year archive of a timetable: per school and year (neispy's TimetableParams)
+            if len(params) == 1:
+                params.append(_param("SD_SCHUL_CODE", "string", False, "행정표준코드 (학교)"))
+            params.append(_param("AY", "string", False, "학년도"))
+            provenance["params"] = "office and school codes and AY, the year it archives (neispy's timetable params)"
+            provenance["envelope"] = f"answered under {envelope} (the current-year service's key)"
+        ep = _openportal(
             _ident("neis", service), service, f"/hub/{service}", fields, params,
             summary=f"나이스 {service} 조회 (교육정보 개방 포털)", summary_en=summary_en(service, "NEIS hub"),
-            provenance={
-                "source": facts["source"],
-                "url": f"hub service {service}",
-                "params": "office and school codes (the hub's common filters)",
-                "fields": f"{len(fields)} published row fields with Korean labels",
-                "assumed": "other filters of the service",
-            },
-        ))
+            provenance=provenance,
+        )
+        if envelope:
+            ep["record_path"] = f"{envelope}[1].row"
+            ep["options"] = {"service": envelope}
+        elif common:
+            # kopa@v0003 recorded these services without the common fields (world editions
+            # 2 and 3 answer so); the sandbox serves them from world edition 4 on
+            ep["options"] = {"late_fields": {n: 4 for n, _lab in common}}
+        eps.append(ep)
     return [_platform("gen_neis", base, "NEIS (generated)", "나이스 교육정보 개방 포털 (생성)", "education", eps)]
 
 

@@ -274,31 +274,77 @@ def extract_lawgokr_layout(repo: Path) -> dict[str, Any]:
 
 # ---- NEIS (neispy, PyPI wheel, MIT) ------------------------------------------------------
 def extract_neispy(wheel: Path) -> dict[str, Any]:
-    """NEIS hub services: service name and row fields with their Korean labels."""
+    """NEIS hub services: service name, row fields with their Korean labels, and the fields
+    every row of the service carries (``common``: neispy's row base class, office and school)."""
     ops = []
     with zipfile.ZipFile(wheel) as zf:
         client = zf.read("neispy/client.py").decode("utf-8")
         services = re.findall(r"async def (\w+)\(", client)
+        bases = _annotated_classes(ast.parse(zf.read("neispy/domain/abc.py").decode("utf-8")))
+        row_base: dict[str, list[list[str]]] = {}
+        for member in sorted(zf.namelist()):
+            if re.fullmatch(r"neispy/domain/\w+\.py", member):
+                for cls in ast.parse(zf.read(member).decode("utf-8")).body:
+                    if isinstance(cls, ast.ClassDef) and cls.name.endswith("Row") and cls.bases:
+                        base = cls.bases[0]
+                        name = base.id if isinstance(base, ast.Name) else ""
+                        row_base[cls.name[: -len("Row")].lower()] = _inherited(name, bases)
         for member in sorted(zf.namelist()):
             if not re.fullmatch(r"neispy/types/\w+\.py", member) or member.endswith(("base.py", "__init__.py")):
                 continue
             tree = ast.parse(zf.read(member).decode("utf-8"))
             for cls in (n for n in tree.body if isinstance(n, ast.ClassDef) and n.name.endswith("RowDict")):
-                fields = []
-                body = cls.body
-                for i, node in enumerate(body):
-                    if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
-                        label = ""
-                        nxt = body[i + 1] if i + 1 < len(body) else None
-                        if isinstance(nxt, ast.Expr) and isinstance(nxt.value, ast.Constant):
-                            label = _label(str(nxt.value.value))
-                        fields.append([node.target.id, label])
+                fields = _class_fields(cls)
                 stem = cls.name[: -len("RowDict")].lower()
                 service = next((s for s in services if s.lower() == stem), None)
                 if service is not None:
-                    ops.append({"service": service, "fields": fields})
+                    ops.append({"service": service, "fields": fields, "common": row_base.get(stem, [])})
+        ops += _neis_archives(zf.read("neispy/http.py").decode("utf-8"), ops)
     ops.sort(key=lambda o: o["service"])
     return {"source": f"pypi:neispy=={_wheel_version(wheel)}", "operations": ops}
+
+
+def _class_fields(cls: ast.ClassDef) -> list[list[str]]:
+    """``[name, label]`` of a class's annotated fields (the label: the docstring after each)."""
+    fields = []
+    body = cls.body
+    for i, node in enumerate(body):
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            label = ""
+            nxt = body[i + 1] if i + 1 < len(body) else None
+            if isinstance(nxt, ast.Expr) and isinstance(nxt.value, ast.Constant):
+                label = _label(str(nxt.value.value))
+            fields.append([node.target.id, label])
+    return fields
+
+
+def _annotated_classes(tree: ast.Module) -> dict[str, tuple[str, list[list[str]]]]:
+    """Class name → (its first base's name, its own annotated fields)."""
+    out = {}
+    for cls in (n for n in tree.body if isinstance(n, ast.ClassDef)):
+        base = cls.bases[0].id if cls.bases and isinstance(cls.bases[0], ast.Name) else ""
+        out[cls.name] = (base, _class_fields(cls))
+    return out
+
+
+def _inherited(name: str, classes: dict[str, tuple[str, list[list[str]]]]) -> list[list[str]]:
+    """The fields of class ``name`` and its bases, the base's first."""
+    if name not in classes:
+        return []
+    base, own = classes[name]
+    return _inherited(base, classes) + own
+
+
+def _neis_archives(http: str, ops: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The past-year services (``elsTimetablebgs``, …): the hub answers them under the
+    envelope key of the current service, which neispy parses with the same row type."""
+    current = {o["service"]: o for o in ops}
+    out = []
+    for archive, envelope in re.findall(r'request\(\s*"GET",\s*"/((\w+)bgs)"', http):
+        if envelope in current:
+            out.append({"service": archive, "envelope": envelope, "fields": current[envelope]["fields"],
+                        "common": current[envelope]["common"]})
+    return out
 
 
 # ---- National Assembly (assembly-api-client wheel, MIT; hollobit/assembly-api-mcp, MIT) --

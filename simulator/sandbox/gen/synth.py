@@ -89,6 +89,8 @@ ENTITY_FIELDS: dict[str, str] = {
 #: Filter fields that pick their entity by value (field name → the world's lookup).
 _LOOKUPS: dict[str, Callable[[World, str], dict[str, Any] | None]] = {
     "corp_code": lambda w, v: w.company(v),
+    "sd_schul_code": lambda w, v: w.school(v),
+    "atpt_ofcdc_sc_code": lambda w, v: next((s for s in w.schools() if s["ATPT_OFCDC_SC_CODE"] == v), None),
 }
 
 _DATE_RE = re.compile(r"(?i)(ymd|_de$|de$|dt$|date|일자|날짜|일$)")
@@ -139,9 +141,17 @@ def _value(f: FieldSpec, i: int, rng: random.Random, world: World) -> Any:
 _COND_RE = re.compile(r"cond\[(\w+)::(EQ|LIKE)\]")
 
 
-def _filter_fields(ep: Endpoint, filters: dict[str, str]) -> dict[str, tuple[str, str]]:
-    """Field name → (op, value) for the filters that name a field of ``ep``."""
-    names = {f.name for f in ep.fields}
+def served_fields(world: World, ep: Endpoint) -> list[FieldSpec]:
+    """The fields of ``ep`` the world's edition serves: option ``late_fields``
+    (``{field: edition}``) names fields a later edition added (the versions recorded from
+    earlier editions hold the records without them)."""
+    late: dict[str, int] = ep.opt("late_fields") or {}
+    return [f for f in ep.fields if world.edition >= late.get(f.name, 0)]
+
+
+def _filter_fields(fields: list[FieldSpec], filters: dict[str, str]) -> dict[str, tuple[str, str]]:
+    """Field name → (op, value) for the filters that name one of ``fields``."""
+    names = {f.name for f in fields}
     out: dict[str, tuple[str, str]] = {}
     for param, value in filters.items():
         m = _COND_RE.fullmatch(param)
@@ -156,8 +166,9 @@ def synth_records(world: World, ep: Endpoint, filters: dict[str, str]) -> list[d
     """The records of one collection of a generated endpoint (see the module docstring)."""
     rng = world.rng("synth", ep.id, *(f"{k}={v}" for k, v in sorted(filters.items())))
     n = 1 if ep.kind == "object" else 1 + rng.randrange(MAX_RECORDS)
-    echo = _filter_fields(ep, filters)
-    lower = {f.name: f.name.lower() for f in ep.fields}
+    fields = served_fields(world, ep)
+    echo = _filter_fields(fields, filters)
+    lower = {f.name: f.name.lower() for f in fields}
     used = {ENTITY_FIELDS[lo] for lo in lower.values() if lo in ENTITY_FIELDS}
     fixed: dict[str, dict[str, Any]] = {}
     for fname, (op, value) in echo.items():
@@ -168,7 +179,7 @@ def synth_records(world: World, ep: Endpoint, filters: dict[str, str]) -> list[d
     for i in range(n):
         picks = {e: fixed.get(e) or ENTITIES[e](world, rng) for e in sorted(used)}
         rec: dict[str, Any] = {}
-        for f in ep.fields:
+        for f in fields:
             lo = lower[f.name]
             if f.name in echo:
                 op, value = echo[f.name]

@@ -10,12 +10,14 @@ like the real APIs and linked by real-format codes.
 The world's "today" is ``TODAY`` (2025-12-31): nothing reads the wall clock.
 
 ``World(seed, edition=…)``: edition 2 is the world ``kopa@v0001``/``kopa@v0002`` were
-recorded from; edition 3 (the default, ``kopa@v0003``) adds the upcoming 제9회 전국동시지방선거
+recorded from; edition 3 (``kopa@v0003``) adds the upcoming 제9회 전국동시지방선거
 (20260603) with preliminary candidates registered (``preliminary_candidates``), bus cities of
 thousands of stops (대전 25: 3,120, 부산 21: 5,480, 천안 34010: 1,840, 세종 12: 1,210), per
 company and year financial mixes (operating margins −16 … +36 %), varied law article titles
 and precedent citations (``precedent_citations``), one school per SCHUL_NM and school
-휴업일 (``closed_days``: schedule rows marked 휴업일, no meals or timetable then).
+휴업일 (``closed_days``: schedule rows marked 휴업일, no meals or timetable then). Edition 4
+(the default, ``kopa@v0004``) is edition 3 with the generated NEIS services' rows carrying the
+hub's common fields (ATPT_OFCDC_SC_CODE, ATPT_OFCDC_SC_NM, SD_SCHUL_CODE, SCHUL_NM, LOAD_DTM).
 
 World API (what the per-platform generators in ``simulator.sandbox.gen`` read)
 ------------------------------------------------------------------------------
