@@ -33,9 +33,10 @@ def test_ray_run_is_byte_identical_to_a_single_process_run(tmp_path: Path) -> No
 
 @pytest.mark.slow
 def test_ray_tasks_synthesize_over_the_drivers_catalog(tmp_path: Path) -> None:
-    """The tasks use the driver's catalog: here one loaded from a directory whose summaries
-    were edited (questions are phrased from them). They used to reload the shipped default
-    tier, so their questions came out in the shipped wording and the bytes differed."""
+    """The tasks use the driver's catalog: here one loaded from a directory whose summaries and
+    param descriptions were edited (questions state arguments by their params' descriptions;
+    curated tools' subjects come from edge.synth.lexicon). They used to reload the shipped
+    default tier, so their questions came out in the shipped wording and the bytes differed."""
     import re
     import shutil
 
@@ -44,7 +45,8 @@ def test_ray_tasks_synthesize_over_the_drivers_catalog(tmp_path: Path) -> None:
     cat_dir = tmp_path / "catalog"
     shutil.copytree(DATA_DIR, cat_dir)
     for f in cat_dir.glob("*.yaml"):
-        f.write_text(re.sub(r"(?m)^(\s+summary: )", r"\1시험용 ", f.read_text(encoding="utf-8")), encoding="utf-8")
+        text = re.sub(r"(?m)^(\s+summary: )", r"\1시험용 ", f.read_text(encoding="utf-8"))
+        f.write_text(re.sub(r"(?m)^(\s+description: )(\"?)", r"\1\2시험용 ", text), encoding="utf-8")
     catalog = load_catalog(cat_dir)
     store = Store(cache_dir=tmp_path / "cache")
     version = store.open("kopa", "v0001")

@@ -1,8 +1,10 @@
 """Korean questions from templates (per junction type and domain), and an optional paraphrase.
 
-The question is written from the draft's parts — the tools' summaries, the fields'
-catalog descriptions (``FieldSpec.description``), the arguments the user gives — never
-from the answer. Intermediate values (codes found on the way) stay out of the question: a
+The question is written from the draft's parts — what a person calls each tool's records
+(:data:`~edge.synth.lexicon.TOOL_NOUNS`, else the tool's summary), the fields' catalog
+descriptions (``FieldSpec.description``) or their other words, the arguments the user gives —
+never from the answer. A question draws its register, words, ask and frame (a context clause,
+an opener, a closing remark) from :mod:`edge.synth.lexicon` with the draft's seeded rng. Intermediate values (codes found on the way) stay out of the question: a
 model has to look them up. ``paraphrase`` rewrites questions through an OpenAI-compatible
 endpoint; it is off by default, and the templates alone are deterministic.
 """
@@ -11,30 +13,32 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from simulator import Catalog
 
 from .fields import field_desc, tool_desc
 from .korean import clean_desc, date_text, josa, num_text
+from .lexicon import CLOSERS, CONTEXTS, ENDS, FIELD_WORDS, LABEL_WORDS, OPENERS, PARAM_WORDS, REGISTERS, TOOL_NOUNS
 
-__all__ = ["DOMAIN_INTROS", "answer_text", "arg_phrase", "paraphrase", "write_question", "write_question_t"]
+__all__ = ["answer_text", "arg_phrase", "fill", "paraphrase", "write_question", "write_question_t"]
 
-DOMAIN_INTROS: dict[str, tuple[str, ...]] = {
-    "traffic": ("버스 타기 전에 확인하고 싶어요.", "출퇴근길이 궁금해서요.", "대중교통 얘기인데요,", "교통편을 알아보는 중입니다."),
-    "finance": ("투자 전에 확인해 보려고요.", "회사 공시를 보다가 궁금해졌어요.", "기업 정보를 정리하는 중인데요,", "재무 자료를 살펴보고 있어요."),
-    "education": ("아이 학교 때문에 여쭤봐요.", "학교 정보를 비교하고 있어요.", "전학을 고민 중인데요,", "학교 관련해서 궁금한 게 있어요."),
-    "law": ("법령을 찾아보다가 궁금해졌어요.", "규정을 확인하려고 합니다.", "법 조항을 정리하는 중인데요,", "법제 자료를 보고 있어요."),
-    "politics": ("선거 결과를 정리하고 있어요.", "국회 활동이 궁금해서요.", "지난 선거 얘기인데요,", "정치 기사 쓰다가 확인할 게 있어요."),
-    "district": ("동네 정보를 알아보는 중이에요.", "이사 갈 곳을 알아보고 있어요.", "우리 지역 얘기인데요,", "지역 통계를 보고 있어요."),
-}
-_ENDS_WHAT = ("무엇인가요?", "뭐예요?", "알려 주세요.", "알고 싶어요.", "궁금합니다.", "어떻게 되나요?", "확인해 주시겠어요?")
-_ENDS_COUNT = ("몇 건인가요?", "모두 몇 개예요?", "몇 건이나 되나요?", "몇 개인지 알려 주세요.", "총 몇 건일까요?", "개수가 궁금해요.")
+_SLOT = re.compile(r"\{(\w+)(?:\|(\w+))?\}")
 
 
-def _t(catalog: Catalog, tool: str) -> str:
-    return _noun(tool_desc(catalog.endpoint(tool)))
+def fill(template: str, **slots: str) -> str:
+    """``template`` with its slots filled: ``{s}`` is slot ``s``, ``{s|은}`` it with the particle
+    that fits its last syllable (:func:`edge.synth.korean.josa`).
+
+    >>> fill("{s|은} 몇 건인가요?", s="급식 식단")
+    '급식 식단은 몇 건인가요?'
+    """
+    def one(m: re.Match[str]) -> str:
+        word = slots[m.group(1)]
+        return josa(word, m.group(2)) if m.group(2) else word
+
+    return _SLOT.sub(one, template)
 
 
 def _noun(text: str) -> str:
@@ -43,10 +47,6 @@ def _noun(text: str) -> str:
     t = re.sub(r"\s*\([^)]*\)", "", t)
     t = re.sub(r"\s*(목록|조회|검색|서비스|정보 조회)$", "", t).strip() or t
     return t
-
-
-def _f(catalog: Catalog, tool: str, name: str) -> str:
-    return field_desc(catalog.endpoint(tool), name)
 
 
 def arg_phrase(catalog: Catalog, tool: str, param: str, value: str) -> str:
@@ -64,38 +64,10 @@ def arg_phrase(catalog: Catalog, tool: str, param: str, value: str) -> str:
     return f"{desc} '{value}'"
 
 
-def _ctx_args(catalog: Catalog, tool: str, args: dict[str, Any], skip: str | None = None) -> list[str]:
-    from .checks import quiet_params
-
-    quiet = quiet_params(catalog, tool)
-    ep = catalog.endpoint(tool)
-    out = []
-    for k, v in sorted(args.items()):
-        p = ep.param(k)
-        if k == skip or k in quiet or (p is not None and p.default is not None and str(p.default) == str(v)):
-            continue
-        out.append(arg_phrase(catalog, tool, k, str(v)))
-    return out
-
-
-def _where_phrase(catalog: Catalog, tool: str, where: dict[str, Any] | None) -> str:
-    if not where:
-        return ""
-    return f"{_f(catalog, tool, where['field'])} '{where['value']}'인 "
-
-
-def _level(p: dict[str, Any]) -> str:
-    """A handoff that widens the level (a legal-dong code cut to its district) said so."""
-    tr = p.get("transform") or ""
-    if tr.startswith("slice:0:5"):
-        return "이 속한 시·군·구 전체의 "
-    if tr.startswith("slice:0:2"):
-        return "이 속한 시·도 전체의 "
-    return "의 "
-
-
-def _b(word: str) -> bool:
-    return josa(word, "은").endswith("은")
+def _is_name_param(catalog: Catalog, tool: str, param: str) -> bool:
+    p = catalog.endpoint(tool).param(param)
+    desc = clean_desc((p.description if p else "") or "", param)
+    return bool(re.search(r"(명|이름|명칭)$", desc) or re.search(r"(nm|name)$", param, re.I))
 
 
 def _superl(op: str, stype: str) -> str:
@@ -105,20 +77,97 @@ def _superl(op: str, stype: str) -> str:
 
 
 class _Q:
-    """One question being written: its context phrases and the template ids drawn."""
+    """One question being written: its register, the words chosen for its subjects, the
+    template ids drawn (``tid``)."""
 
     def __init__(self, catalog: Catalog, rng: Any) -> None:
-        self.catalog, self.rng, self.ctx, self.tid = catalog, rng, [], []
+        self.catalog, self.rng, self.tid = catalog, rng, []
+        self.reg = self.pick("R", REGISTERS)
+        self._nouns: dict[str, str] = {}
+        self._fields: dict[tuple[str, str], str] = {}
+        self._args: dict[tuple[str, str], str] = {}
 
     def pick(self, name: str, options: Sequence[str]) -> str:
         i = self.rng.randrange(len(options))
         self.tid.append(f"{name}{i}")
         return options[i]
 
+    def reg_pick(self, name: str, options: Mapping[str, Sequence[str]]) -> str:
+        """One of the options written in this question's register."""
+        return self.pick(name + self.reg, options[self.reg])
 
-def _subject(q: _Q, parts: Sequence[dict[str, Any]]) -> str:
-    """The chain before the last call as a noun phrase a person would say."""
-    return " ".join(_phrases(q, parts))
+    def end(self, kind: str, **slots: str) -> str:
+        """The ask of kind ``kind`` (:data:`~edge.synth.lexicon.ENDS`) with its slots filled."""
+        return fill(self.reg_pick(kind[:2], ENDS[kind]), **slots)
+
+    def t(self, tool: str) -> str:
+        """What a person calls ``tool``'s records (one choice per question)."""
+        if tool not in self._nouns:
+            ep = self.catalog.endpoint(tool)
+            self._nouns[tool] = self.pick("n", TOOL_NOUNS[tool]) if tool in TOOL_NOUNS else _noun(tool_desc(ep))
+        return self._nouns[tool]
+
+    def f(self, tool: str, name: str) -> str:
+        """The word for field ``name`` of ``tool`` (one choice per question)."""
+        key = (tool, name)
+        if key not in self._fields:
+            base = field_desc(self.catalog.endpoint(tool), name)
+            self._fields[key] = self.pick("f", FIELD_WORDS[base]) if base in FIELD_WORDS else base
+        return self._fields[key]
+
+    def arg(self, tool: str, param: str, value: str) -> str:
+        """An argument as said: :func:`arg_phrase` in one of the ways its label allows
+        (:data:`~edge.synth.lexicon.PARAM_WORDS`), or a quoted name without its label."""
+        key = (param, value)
+        if key not in self._args:  # said once per question, the same way each time
+            self._args[key] = self._arg(tool, param, value)
+        return self._args[key]
+
+    def _arg(self, tool: str, param: str, value: str) -> str:
+        ph = arg_phrase(self.catalog, tool, param, value)
+        if ph in LABEL_WORDS:
+            return self.pick("B", LABEL_WORDS[ph])
+        desc = ph[: -len(f" '{value}'")] if ph.endswith(f" '{value}'") else None
+        if desc in PARAM_WORDS:
+            return self.pick("P", PARAM_WORDS[desc]).replace("{v}", value)
+        if desc is not None and _is_name_param(self.catalog, tool, param) and self.rng.random() < 0.5:
+            return f"'{value}'"
+        return ph
+
+    def where(self, tool: str, where: dict[str, Any] | None) -> str:
+        if not where:
+            return ""
+        fd = self.f(tool, where["field"])
+        v = where["value"]
+        return self.pick("W", (f"{fd} '{v}'인 ", f"{josa(fd, '이')} '{v}'인 ", f"{josa(fd, '이')} '{v}'에 해당하는 "))
+
+
+def _ctx_args(q: _Q, tool: str, args: dict[str, Any], skip: str | None = None) -> list[str]:
+    from .checks import quiet_params
+
+    quiet = quiet_params(q.catalog, tool)
+    ep = q.catalog.endpoint(tool)
+    out = []
+    for k, v in sorted(args.items()):
+        p = ep.param(k)
+        if k == skip or k in quiet or (p is not None and p.default is not None and str(p.default) == str(v)):
+            continue
+        out.append(q.arg(tool, k, str(v)))
+    return out
+
+
+def _level(q: _Q, p: dict[str, Any] | None, subj: str) -> str:
+    """``subj`` joined to what follows; a handoff that widens the level (a legal-dong code cut
+    to its district) said so."""
+    tr = (p or {}).get("transform") or ""
+    if not subj:
+        return ""
+    if tr.startswith(("slice:0:5", "slice:0:2")):
+        unit = "시·군·구" if tr.startswith("slice:0:5") else "시·도"
+        return q.pick("L", (f"{josa(subj, '이')} 속한 {unit} 전체의 ", f"{josa(subj, '이')} 있는 {unit} 전체에서 ",
+                            f"{subj}, 그곳이 속한 {unit} 전체의 ", f"{josa(subj, '을')} 품은 {unit} 전역의 ",
+                            f"{josa(subj, '을')} 포함하는 {unit} 단위의 "))
+    return q.pick("J", (f"{subj}의 ", f"{subj}의 ", f"{subj}에서 ", f"{subj}에 대해 ", f"{subj} 기준 ", f"{subj}, 이곳의 "))
 
 
 def _head(q: _Q, parts: Sequence[dict[str, Any]], kind: str, calls: Sequence[tuple[str, dict[str, Any], str | None]]) -> str:
@@ -126,7 +175,7 @@ def _head(q: _Q, parts: Sequence[dict[str, Any]], kind: str, calls: Sequence[tup
     arguments of its ``calls`` (each phrase once)."""
     out = _phrases(q, [x for x in parts if x["kind"] != kind])
     for tool, args, skip in calls:
-        out += _ctx_args(q.catalog, tool, args, skip=skip)
+        out += _ctx_args(q, tool, args, skip=skip)
     return " ".join(dict.fromkeys(out))
 
 
@@ -136,132 +185,163 @@ def _phrases(q: _Q, parts: Sequence[dict[str, Any]]) -> list[str]:
     for p in parts:
         k = p["kind"]
         if k == "start":
-            out += _ctx_args(cat, p["tool"], p.get("args", {}))
+            out += _ctx_args(q, p["tool"], p.get("args", {}))
         elif k == "pick_label":
             out.append(f"'{p['name']}'")
         elif k == "pick_reduce":
             from .semantics import field_type
 
             ty = field_type(cat, p["tool"], p["key"])
-            w = _where_phrase(cat, p["tool"], p.get("where"))
-            out.append(f"{w}{josa(_f(cat, p['tool'], p['key']), '이')} {_superl(p['op'], ty)} {_t(cat, p['tool'])}")
+            w = q.where(p["tool"], p.get("where"))
+            out.append(f"{w}{josa(q.f(p['tool'], p['key']), '이')} {_superl(p['op'], ty)} {q.t(p['tool'])}")
         elif k == "call":
-            extra = _ctx_args(cat, p["tool"], p.get("args", {}), skip=p.get("param"))
-            if extra:
-                out += extra
+            out += _ctx_args(q, p["tool"], p.get("args", {}), skip=p.get("param"))
     return list(dict.fromkeys(out))
 
 
-def _ask_final(q: _Q, p: dict[str, Any], subj: str, lvl: str) -> str:  # noqa: C901 - one table
+def _ask_final(q: _Q, p: dict[str, Any], head: str) -> str:  # noqa: C901 - one table
     cat = q.catalog
     tool, op = p["tool"], p["op"]
-    t = _t(cat, tool)
-    w = _where_phrase(cat, tool, p.get("where"))
-    head = f"{subj}{lvl}" if subj else ""
+    t = q.t(tool)
+    w = q.where(tool, p.get("where"))
     if op == "count":
-        return q.pick("c", (f"{head}{w}{josa(t, '은')} {q.pick('e', _ENDS_COUNT)}",
-                            f"{head}{w}{t} 건수를 알려 주세요.",
-                            f"{head}{t} 가운데 {w}것은 {q.pick('e', _ENDS_COUNT)}" if w else
-                            f"{head}{t}{'는' if not _b(t) else '은'} 전부 몇 건이 있나요?",
-                            f"{head}{w}{t}, 전부 합쳐 몇 건이죠?"))
+        if w and q.rng.random() < 0.4:
+            return q.end("count", s=f"{head}{t} 가운데 {w}것")
+        return q.end("count", s=f"{head}{w}{t}")
     if op == "distinct_count":
-        fd = _f(cat, tool, p["field"])
-        return q.pick("d", (f"{head}{t}에 나오는 {josa(fd, '은')} 몇 가지인가요?", f"{head}{t}에서 서로 다른 {josa(fd, '은')} 몇 종류예요?",
-                            f"{head}{t}에는 {josa(fd, '이')} 몇 가지 있나요?"))
+        fd = q.f(tool, p["field"])
+        return fill(q.reg_pick("d", {
+            "yo": ("{h}{t}에 나오는 {f|은} 몇 가지인가요?", "{h}{t}에서 서로 다른 {f|은} 몇 종류예요?",
+                   "{h}{t}에는 {f|이} 몇 가지 있나요?", "{h}{t|은} {f} 기준으로 몇 가지로 나뉘나요?",
+                   "{h}{t}에 등장하는 {f} 종류는 몇 개예요?", "{h}{t}의 {f|을} 겹치지 않게 세면 몇 가지일까요?"),
+            "da": ("{h}{t}에 나오는 {f|은} 몇 가지입니까?", "{h}{t}에서 서로 다른 {f}의 수를 알려 주십시오.",
+                   "{h}{t}의 {f} 종류가 몇 가지인지 알고 싶습니다.")}), h=head, t=t, f=fd)
     if op in ("sum", "mean", "max", "min"):
-        kd = _f(cat, tool, p["key"])
-        word = {"sum": q.pick("w", ("합계", "총합", "합")), "mean": q.pick("w", ("평균", "평균값")),
-                "max": q.pick("w", ("최댓값", "가장 큰 값")), "min": q.pick("w", ("최솟값", "가장 작은 값"))}[op]
-        return q.pick("s", (f"{head}{w}{t}의 {kd} {josa(word, '은')} {q.pick('e', _ENDS_WHAT)}",
-                            f"{head}{w}{t} 전체에서 {kd}의 {josa(word, '을')} 구해 주세요.",
-                            f"{head}{w}{josa(t, '을')} 모두 보면 {kd}의 {josa(word, '이')} 얼마인가요?"))
+        kd = q.f(tool, p["key"])
+        word = {"sum": ("합계", "총합", "합", "전체 합"), "mean": ("평균", "평균값", "평균치"),
+                "max": ("최댓값", "가장 큰 값", "최고치"), "min": ("최솟값", "가장 작은 값", "최저치")}[op]
+        wd = q.pick("w", word)
+        s = q.pick("s", (f"{head}{w}{t}의 {kd} {wd}", f"{head}{w}{t} 전체에서 {kd}의 {wd}",
+                         f"{head}{w}{josa(t, '을')} 모두 보면 {kd}의 {wd}", f"{head}{w}{t}에 대해 {kd} {wd}",
+                         f"{head}{w}{josa(t, '을')} 통틀어 본 {kd} {wd}"))
+        return q.end("value", s=s)
     if op in ("argmax", "argmin", "topk"):
         from .semantics import field_type
 
-        kd, fd = _f(cat, tool, p["key"]), _f(cat, tool, p["field"])
+        kd, fd = q.f(tool, p["key"]), q.f(tool, p["field"])
         sup = _superl("argmax" if op == "topk" else op, field_type(cat, tool, p["key"]))
         if op == "topk":
-            return q.pick("k", (f"{head}{w}{t} 중 {kd} 상위 {p['k']}개의 {josa(fd, '은')} {q.pick('e', _ENDS_WHAT)}",
-                                f"{head}{w}{josa(t, '을')} {kd} 순으로 줄 세우면 위에서 {p['k']}개의 {josa(fd, '이')} {q.pick('e', _ENDS_WHAT)}"))
-        return q.pick("a", (f"{head}{w}{t} 중 {josa(kd, '이')} {sup} 것의 {josa(fd, '은')} {q.pick('e', _ENDS_WHAT)}",
-                            f"{head}{w}{t}에서 {kd} 기준으로 {sup} 곳의 {fd}, {q.pick('e', _ENDS_WHAT)}",
-                            f"{josa(kd, '이')} {sup} {head}{w}{t}의 {josa(fd, '을')} 알려 주세요."))
+            n = p["k"]
+            s = q.pick("k", (f"{head}{w}{t} 중 {kd} 상위 {n}개의 {fd}",
+                             f"{head}{w}{josa(t, '을')} {kd} 순으로 줄 세우면 위에서 {n}개의 {fd}",
+                             f"{head}{w}{t}에서 {josa(kd, '이')} 큰 순서로 {n}개를 고른 {fd}",
+                             f"{head}{w}{t} 가운데 {kd} 기준 상위 {n}개의 {fd}"))
+            return q.end("what", s=s)
+        s = q.pick("a", (f"{head}{w}{t} 중 {josa(kd, '이')} {sup} 것의 {fd}",
+                         f"{head}{w}{t}에서 {kd} 기준으로 {sup} 곳의 {fd}",
+                         f"{josa(kd, '이')} {sup} {head}{w}{t}의 {fd}",
+                         f"{head}{w}{t} 가운데 {josa(kd, '이')} {sup} 건의 {fd}",
+                         f"{head}{w}{t} 중 {josa(kd, '으로')} 따져 {sup} 것의 {fd}"))
+        return q.end("what", s=s)
     if op == "pick":
-        fd = _f(cat, tool, p["field"])
-        return q.pick("p", (f"{head}{t}에서 {josa(fd, '은')} {q.pick('e', _ENDS_WHAT)}", f"{head}{fd}, {q.pick('e', _ENDS_WHAT)}",
-                            f"{head}{t} 기준 {josa(fd, '이')} 어떻게 되나요?"))
+        fd = q.f(tool, p["field"])
+        s = q.pick("p", (f"{head}{t}의 {fd}", f"{head}{fd}", f"{head}{t} 기준 {fd}", f"{head}{t}에 적힌 {fd}"))
+        return q.end("what", s=s)
     raise ValueError(f"no template for final op={op!r}")
 
 
 def _fan(q: _Q, parts: Sequence[dict[str, Any]]) -> str:
-    cat = q.catalog
     fan = next(p for p in parts if p["kind"] == "fan")
     fm = next(p for p in parts if p["kind"] == "final_map")
     st = fan["set"]
-    src = _t(cat, fan["tool"])
+    src = q.t(fan["tool"])
     if st["op"] == "topk":
-        sel = f"{_f(cat, fan['tool'], st['key'])} 상위 {st['k']}개 {src}"
+        sel = q.pick("T", (f"{q.f(fan['tool'], st['key'])} 상위 {st['k']}개 {src}",
+                           f"{q.f(fan['tool'], st['key'])} 기준 위에서 {st['k']}개의 {src}"))
     elif st.get("where", {}).get("op") == "in":
         sel = ", ".join(f"'{x}'" for x in st["where"]["value"])
     elif st.get("where"):
-        sel = f"{_where_phrase(cat, fan['tool'], st['where'])}{src} 전부"
+        sel = f"{q.where(fan['tool'], st['where'])}{src} " + q.pick("A", ("전부", "모두", "하나하나", "각각"))
     else:
-        sel = f"{src} 전부"
+        sel = f"{src} " + q.pick("A", ("전부", "모두", "하나하나", "각각"))
     head = _head(q, [p for p in parts if p["kind"] != "final_map"], "fan",
                  [(fan["target"], fan.get("args", {}), fan.get("param"))])
-    head = f"{head}, " if head else ""
-    t = _t(cat, fan["target"])
+    head = q.pick("H", (f"{head}, ", f"{head} 기준으로 ", f"{head}에서 ")) if head else ""
+    t = q.t(fan["target"])
     if fm["op"] == "map_sum":
-        return q.pick("F", (f"{head}{sel} 각각의 {josa(t, '을')} 모두 합치면 몇 건인가요?",
-                            f"{head}{sel}의 {t} 건수를 다 더하면 얼마예요?",
-                            f"{head}{sel}에 대해 {josa(t, '을')} 모아 보면 총 몇 건일까요?",
-                            f"{head}{sel}, 이들의 {josa(t, '은')} 합쳐서 몇 개인가요?"))
-    word = "가장 많은" if fm["op"] == "map_argmax" else "가장 적은"
-    return q.pick("G", (f"{head}{sel} 중 {josa(t, '이')} {word} 곳은 어디인가요?",
-                        f"{head}{sel} 가운데 {t} 건수가 {word} 쪽을 알려 주세요.",
-                        f"{head}{josa(sel, '을')} 비교하면 {josa(t, '이')} {word} 건 어느 쪽이에요?"))
+        return fill(q.reg_pick("F", {
+            "yo": ("{h}{sel} 각각의 {t|을} 모두 합치면 몇 건인가요?", "{h}{sel}의 {t} 건수를 다 더하면 얼마예요?",
+                   "{h}{sel}에 대해 {t|을} 모아 보면 총 몇 건일까요?", "{h}{sel}, 이들의 {t|은} 합쳐서 몇 개인가요?",
+                   "{h}{sel}마다 {t|을} 세서 더하면 몇 건이에요?", "{h}{sel|을} 통틀어 {t|은} 몇 건이나 되나요?",
+                   "{h}{sel}에 걸린 {t|을} 한데 모으면 몇 건이죠?"),
+            "da": ("{h}{sel} 각각의 {t|을} 합산하면 몇 건입니까?", "{h}{sel}의 {t} 건수 합계를 알려 주십시오.",
+                   "{h}{sel}에 해당하는 {t|을} 모두 더한 건수를 확인 부탁드립니다.")}), h=head, sel=sel, t=t)
+    word = q.pick("M", ("가장 많은", "제일 많은")) if fm["op"] == "map_argmax" else q.pick("M", ("가장 적은", "제일 적은"))
+    s = q.pick("G", (f"{head}{sel} 중 {josa(t, '이')} {word} 곳", f"{head}{sel} 가운데 {t} 건수가 {word} 쪽",
+                     f"{head}{josa(sel, '을')} 비교했을 때 {josa(t, '이')} {word} 곳",
+                     f"{head}{sel} 사이에서 {josa(t, '이')} {word} 쪽"))
+    return q.end("which", s=s)
 
 
 def _sem(q: _Q, parts: Sequence[dict[str, Any]]) -> str:
-    cat = q.catalog
     p = next(x for x in parts if x["kind"] == "sem")
     head = _head(q, parts, "sem", [(tool, args, prm) for tool, args, prm in p["calls"]])
     asks = []
     for (tool, _a, _prm), m in zip(p["calls"], p["metrics"]):
-        asks.append(f"{_t(cat, tool)} {_f(cat, tool, m['field'])}" if m["op"] == "pick" else f"{_t(cat, tool)} 건수")
-    return q.pick("S", (f"{head}의 {josa(asks[0], '과')} {josa(asks[1], '을')} 함께 알려 주세요.",
-                        f"{head}에 대해 {asks[0]}, 그리고 {josa(asks[1], '을')} 차례로 알고 싶어요.",
-                        f"{head} 관련해서 {josa(asks[0], '은')} 무엇이고 {josa(asks[1], '은')} 무엇인가요?",
-                        f"{head}: {asks[0]}와(과) {asks[1]}, 두 가지를 확인해 주세요."))
+        t = q.t(tool)
+        asks.append(f"{t} {q.f(tool, m['field'])}" if m["op"] == "pick"
+                    else q.pick("U", (f"{t} 건수", f"{t} 수", f"{t} 개수")))
+    head = q.pick("H", (f"{head}의 ", f"{head}에 대해 ", f"{head} 관련해서 ", f"{head}: ", f"{head}, ")) if head else ""
+    return head + q.end("pair", a=asks[0], b=asks[1])
 
 
 def _cmp(q: _Q, parts: Sequence[dict[str, Any]]) -> str:
-    cat = q.catalog
     p = next(x for x in parts if x["kind"] == "cmp")
     head = _head(q, parts, "cmp", [(p["target"], p.get("args", {}), p.get("param"))])
     head = f"{head} " if head else ""
-    t = _t(cat, p["target"])
-    a, b = p["names"]
-    qa, repr_b = f"'{a}'", f"'{b}'"
+    t = q.t(p["target"])
+    qa, qb = (f"'{x}'" for x in p["names"])
     m = p["metric"]
-    what = f"{t} 건수" if m["op"] == "count" else f"{t}의 {_f(cat, p['target'], m['key'])} {'합계' if m['op'] == 'sum' else '최댓값'}"
-    return q.pick("C", (f"{head}{josa(qa, '과')} '{b}' 중 {josa(what, '이')} 더 큰 쪽은 어디인가요?",
-                        f"{head}{what}, '{a}'와(과) '{b}' 중 어느 쪽이 더 많아요?",
-                        f"{head}'{a}'하고 {josa(repr_b, '을')} 비교하면 {josa(what, '은')} 어느 쪽이 앞서나요?",
-                        f"{josa(what, '을')} 놓고 보면 {head}'{a}'와(과) '{b}' 중 누가 더 많나요?"))
+    if m["op"] == "count":
+        what = q.pick("U", (f"{t} 건수", f"{t} 수", f"{t} 개수"))
+    else:
+        kd = q.f(p["target"], m["key"])
+        what = f"{t}의 {kd} " + (q.pick("w", ("합계", "총합")) if m["op"] == "sum" else q.pick("w", ("최댓값", "최고치")))
+    if q.rng.random() < 0.5:
+        s = q.pick("C", (f"{head}{josa(qa, '과')} {qb} 중 {josa(what, '이')} 더 큰 쪽",
+                         f"{josa(what, '을')} 놓고 보면 {head}{josa(qa, '과')} {qb} 중 더 많은 쪽",
+                         f"{head}{josa(qa, '과')} {qb}, 둘 가운데 {josa(what, '이')} 앞서는 곳",
+                         f"{head}{qa}하고 {qb} 중에서 {josa(what, '이')} 더 많은 곳"))
+        return q.end("which", s=s)
+    return fill(q.reg_pick("C", {
+        "yo": ("{h}{what}, {a|과} {b} 중 어느 쪽이 더 많아요?", "{h}{a}하고 {b|을} 비교하면 {what|은} 어느 쪽이 앞서나요?",
+               "{what|을} 놓고 보면 {h}{a|과} {b} 중 어디가 더 많나요?", "{h}{a|이} 많아요, {b|이} 많아요? {what} 기준으로요.",
+               "{h}{a|과} {b|을} {what}로 겨루면 어느 쪽이 이겨요?"),
+        "da": ("{h}{a|과} {b} 중 {what|이} 더 많은 쪽은 어디입니까?", "{h}{what|을} 기준으로 {a|과} {b|을} 비교해 주십시오.",
+               "{h}{a|과} {b} 가운데 {what|이} 큰 쪽을 알려 주십시오.")}), h=head, what=what, a=qa, b=qb)
 
 
 def _cond(q: _Q, parts: Sequence[dict[str, Any]]) -> str:
-    cat = q.catalog
     p = next(x for x in parts if x["kind"] == "cond")
-    t = _t(cat, p["tool"])
-    then_t = _t(cat, p["then"]["target"])
+    t = q.t(p["tool"])
+    then_t = q.t(p["then"]["target"])
     head = _head(q, parts, "cond", [(p["then"]["target"], p["then"].get("args", {}), p["then"].get("param"))])
-    head = f"{head}의 " if head else ""
-    k = p["k"]
-    return q.pick("K", (f"{head}{josa(t, '이')} {k}건 이상이면 이어지는 {then_t} 건수를, 아니면 {t} 건수를 알려 주세요.",
-                        f"{head}{josa(t, '이')} {k}건을 넘거나 같으면 {josa(then_t, '이')} 몇 건인지, 그보다 적으면 {josa(t, '이')} 몇 건인지 궁금해요.",
-                        f"{head}{t} 건수가 {k} 이상인가요? 그렇다면 {then_t} 건수를, 아니라면 {t} 건수를 답해 주세요."))
+    head = q.pick("H", (f"{head}의 ", f"{head}에서 ", f"{head} 기준으로 ")) if head else ""
+    return head + q.end("cond", t=t, then=then_t, k=str(p["k"]))
+
+
+def _frame(q: _Q, body: str, domain: str) -> str:
+    """The question around its body: an optional opener, context clause and closing remark."""
+    r = q.rng.random()
+    if r < 0.7:
+        clause = q.pick("X", CONTEXTS.get(domain, CONTEXTS["district"]))
+        body = f"{clause}, {body}"
+    if q.rng.random() < 0.2:
+        body = f"{q.reg_pick('O', OPENERS)} {body}"
+    if q.rng.random() < 0.2:
+        closers = CLOSERS[q.reg]
+        body = f"{body} {q.pick('Z' + q.reg, closers.get(domain, closers['district']))}"
+    return body
 
 
 def write_question_t(catalog: Catalog, rng: Any, parts: Sequence[dict[str, Any]], domain: str) -> tuple[str, str]:
@@ -269,7 +349,8 @@ def write_question_t(catalog: Catalog, rng: Any, parts: Sequence[dict[str, Any]]
 
     No tool names and no procedure: the question states the arguments the chain needs (dates
     in words, codes by their label, names quoted) and asks for what the final reduction
-    computes, at the level it computes it.
+    computes, at the level it computes it. The register (해요체 or 합니다체), the subjects'
+    words, the ask and an optional context clause are drawn from :mod:`edge.synth.lexicon`.
     """
     q = _Q(catalog, rng)
     kinds = [p["kind"] for p in parts]
@@ -285,13 +366,10 @@ def write_question_t(catalog: Catalog, rng: Any, parts: Sequence[dict[str, Any]]
         final = next(p for p in reversed(parts) if p["kind"] == "final")
         before = parts[: len(parts) - 1 - list(reversed(parts)).index(final)]
         last_call = next((p for p in reversed(before) if p["kind"] == "call"), None)
-        subj = _subject(q, before)
-        lvl = _level(last_call) if last_call else "의 "
-        jt, body = "SEQ", _ask_final(q, final, subj, lvl)
-    body = re.sub(r"\s+", " ", body).strip()
-    if q.rng.random() < 0.35:
-        intro = q.pick("I", DOMAIN_INTROS.get(domain, ("",)))
-        body = f"{intro} {body}"
+        subj = " ".join(_phrases(q, before))
+        jt, body = "SEQ", _ask_final(q, final, _level(q, last_call, subj))
+    body = re.sub(r"\s+", " ", _frame(q, body, domain)).strip()
+    body = re.sub(r"(종류|유형) 종류", r"\1", body)
     return body, f"{jt}:" + ".".join(q.tid)
 
 

@@ -245,27 +245,30 @@ class Sampler:
         """A code-table lookup reached with its own name filter (``SCHUL_NM='세종초등학교'``),
         not a dump: the name comes from the recorded table (read here, never shown), and the
         filtered call is the one the program makes."""
-        ep = self.catalog.endpoint(tool)
-        fields = {f.name for f in ep.fields}
-        names = [p.name for p in ep.params if p.role == "filter" and p.name in fields]
-        if not names or not any(not f for f in self._filters.get(tool, [])):
+        rules = self._name_filters(tool)
+        # the table: the recorded call with no arguments, or the first one recorded (a dated
+        # table such as ``fsc_listed_items`` is recorded with ``basDt=20250314``)
+        bases = self._filters.get(tool, [])
+        if not rules or not bases:
             return None
+        base = {} if {} in bases else {k: v for k, v in bases[0].items() if self._arg_ok(tool, k)}
         if self._full is None:
-            self._full = ProgramRunner(self.ex.resolver)  # the table itself, in large pages
+            # the table itself, in large pages: read here to choose a name, never shown
+            self._full = ProgramRunner(self.ex.resolver, max_pages=200)
         try:
-            got, pages = self._full.step(CallStep(id="t", call=tool, pages="all"), {})
+            got, pages = self._full.step(CallStep(id="t", call=tool, args=base, pages="all"), {})
         except ProgramError:
             return None
         got = self._stable(got, pages)
         if not got:
             return None
-        full = PagedResult(tool, {}, got, len(got), [])
+        full = PagedResult(tool, base, got, len(got), [])
         fr = self.fields.roles(tool, full.records)
-        labs = [n for n in names if n in fr.label]
+        labs = [(prm, fld) for prm, fld in rules if fld in fr.label and prm not in base]
         if not labs:
             return None
-        lab = self.rng.choice(labs)
-        key = (tool, lab, nxt.key if nxt is not None else "")
+        prm, lab = self.rng.choice(labs)
+        key = (tool, prm + ":" + lab, nxt.key if nxt is not None else "")
         cands = self._fs_cache.get(key)
         if cands is None:
             col = self.fields.column(full.records, lab)
@@ -278,7 +281,21 @@ class Sampler:
                                                   if col[i] and counts[col[i]] <= 3 and len(col[i] or "") <= 30})
         if not cands:
             return None
-        return {lab: self.rng.choice(cands)}
+        return {**base, prm: self.rng.choice(cands)}
+
+    def _name_filters(self, tool: str) -> list[tuple[str, str]]:
+        """(param, field) of ``tool``'s name filters: a filter param named like a field
+        (``SCHUL_NM``), or one the catalog's query semantics match against a field
+        (``query`` → ``법령명한글`` contains, ``likeCorpNm`` → ``corpNm``)."""
+        ep = self.catalog.endpoint(tool)
+        fields = {f.name for f in ep.fields}
+        out = [(p.name, p.name) for p in ep.params if p.role == "filter" and p.name in fields]
+        for r in ep.query.filters if ep.query is not None else []:
+            p = ep.param(r.param)
+            if (p is not None and p.role == "filter" and r.op in ("equals", "contains") and r.transform is None
+                    and r.when is None and r.field in fields and all(x != r.param for x, _f in out)):
+                out.append((r.param, r.field))
+        return out
 
     def start_args(self, tool: str) -> dict[str, str] | None:
         keys = self._start_keys(tool)
