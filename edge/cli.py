@@ -183,6 +183,7 @@ def synthesize_cmd(
     paraphrase_model: Annotated[Optional[str], typer.Option("--paraphrase-model", help="Model for --paraphrase-base-url.", show_default=False)] = None,
     catalog_tier: Annotated[str, typer.Option("--catalog", help="Catalog tier (curated by default: the full tier's graph verifies 9,344 edges now, but --n 1000 keeps fewer examples from it, 260-293 vs 324; docs/synthesis.md).")] = "curated",
     allow_bench_entities: Annotated[bool, typer.Option("--allow-bench-entities", help="Keep examples that use KOPA-Bench's entities (held out by default).")] = False,
+    allow_bench_edges: Annotated[bool, typer.Option("--allow-bench-edges", help="Keep examples whose chains pass a value along a tool-to-tool edge a KOPA-Bench gold program uses (held out by default).")] = False,
     ray_address: Annotated[Optional[str], typer.Option("--ray", help="Run the shards on the Ray cluster at ADDRESS ('local' starts one); same bytes.", show_default=False)] = None,
 ) -> None:
     """Synthesize executable multi-step examples from the verified graph; write the datasets."""
@@ -214,6 +215,7 @@ def synthesize_cmd(
         task = prog.add_task("synth", total=n)
         try:
             res = synthesize(v, catalog, g, n=n, seed=seed, obs=obs, allow_bench_entities=allow_bench_entities,
+                             allow_bench_edges=allow_bench_edges,
                              ray_address=ray_address,
                              progress=lambda done, want: prog.update(task, completed=min(done, n), total=n))
         except ImportError as exc:
@@ -250,6 +252,8 @@ def synthesize_cmd(
     ents = res.report["audit"]["bench_entities"]
     typer.echo(f"bench entities: {ents['examples_with_bench_entities']} examples use them"
                + (" (--allow-bench-entities)" if allow_bench_entities else " (held out)"))
+    typer.echo("bench edges: kept (--allow-bench-edges)" if allow_bench_edges else
+               f"bench edges: held out ({res.report['filters'].get('bench_edge', 0)} drafts used one)")
     typer.echo("wrote " + ", ".join(str(p) for p in paths.values()))
 
 

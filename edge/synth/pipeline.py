@@ -16,12 +16,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from simulator import Catalog, Resolver, Version
+from simulator.tools import program_edges
 
 from ..graph import EdgeGraph
 from ..observe import Observations
 from .execute import ProgramError, ProgramRunner
 from .checks import CHECKS, check_example
-from .splits import bench_entities, example_entities
+from .splits import bench_edges, bench_entities, example_edges, example_entities
 from .questions import answer_text, write_question_t
 from .writers import conversation, fitting_page_size
 from .sample import JUNCTIONS, Draft, Sampler, family, sane_edges
@@ -116,6 +117,7 @@ def synthesize(
     config: SynthConfig | None = None,
     progress: Callable[[int, int], None] | None = None,
     allow_bench_entities: bool = False,
+    allow_bench_edges: bool = False,
     ray_address: str | None = None,
 ) -> SynthResult:
     """Make about ``n`` verified examples from ``graph``'s verified paths on ``version``.
@@ -126,11 +128,14 @@ def synthesize(
     local instance): the same shards, so the same bytes as a run without it.
 
     KOPA-Bench's entities (the names and codes its tasks use, :func:`~edge.synth.splits.
-    bench_entities`) are held out unless ``allow_bench_entities``."""
+    bench_entities`) are held out unless ``allow_bench_entities``, and so are its dependency
+    edges (a handoff from one tool to another that a bench gold program makes,
+    :func:`~edge.synth.splits.bench_edges`) unless ``allow_bench_edges``: training data then
+    shares no chain with the benchmark (the paper's edge Jaccard of 0.0)."""
     cfg = config or SynthConfig()
     want = int(n * (1 + cfg.overshoot)) + 1
     per = -(-want // cfg.shards)
-    specs = [ShardSpec(seed, i, per, allow_bench_entities) for i in range(cfg.shards)]
+    specs = [ShardSpec(seed, i, per, allow_bench_entities, allow_bench_edges) for i in range(cfg.shards)]
     if ray_address:
         from .distributed import run_shards_on_ray
 
@@ -148,7 +153,8 @@ def synthesize(
         for name, c in o.counts.items():
             counts.setdefault(name, Counter()).update(c)
     held = set() if allow_bench_entities else bench_entities()
-    kept, report, dropped = apply_filters(drafts, version, catalog, held)
+    held_edges = set() if allow_bench_edges else bench_edges()
+    kept, report, dropped = apply_filters(drafts, version, catalog, held, held_edges)
     for k, x in counts.get("early", Counter()).items():
         report["filters"][k] += x
     kept = kept[:n]
@@ -164,12 +170,13 @@ def synthesize(
 
 @dataclass(frozen=True)
 class ShardSpec:
-    """One shard of a run: its seed, index, drafts wanted and the bench-entity rule."""
+    """One shard of a run: its seed, index, drafts wanted and the bench hold-out rules."""
 
     seed: int
     index: int
     want: int
     allow_bench_entities: bool = False
+    allow_bench_edges: bool = False
 
 
 @dataclass
@@ -195,6 +202,7 @@ def synth_shard(version: Version, catalog: Catalog, graph: EdgeGraph, obs: Obser
     early: Counter[str] = Counter()
     shingles: list[set[str]] = []
     held = set() if spec.allow_bench_entities else bench_entities()
+    held_edges = set() if spec.allow_bench_edges else bench_edges()
     lengths: Counter[int] = Counter()
     drafts: list[dict[str, Any]] = []
     want = spec.want
@@ -218,6 +226,10 @@ def synth_shard(version: Version, catalog: Catalog, graph: EdgeGraph, obs: Obser
         domain = catalog.endpoint(d.program().calls()[0].call).domain
         if held and _draft_entities(d) & held:
             early["bench_entity"] += 1
+            failed[jtype] += 1
+            continue
+        if held_edges and program_edges(d.program()) & held_edges:
+            early["bench_edge"] += 1
             failed[jtype] += 1
             continue
         for _try in range(3):  # a near-duplicate phrasing is drawn again, then given up
@@ -291,12 +303,12 @@ def recompute(examples: list[dict[str, Any]], version: Version, catalog: Catalog
 
 
 def apply_filters(drafts: list[dict[str, Any]], version: Version, catalog: Catalog,
-                  held_entities: set[str] | None = None
+                  held_entities: set[str] | None = None, held_edges: set[tuple[str, str]] | None = None
                   ) -> tuple[list[dict[str, Any]], dict[str, Any], dict[str, list[str]]]:
-    """Malformed → single-call → bench entity → duplicate → near-duplicate → re-execution;
-    counts what each removed."""
-    dropped: dict[str, list[str]] = {"malformed": [], "single_call": [], "bench_entity": [], "duplicate": [],
-                                     "near_duplicate": [], "reexecution": []}
+    """Malformed → single-call → bench entity → bench edge → duplicate → near-duplicate →
+    re-execution; counts what each removed."""
+    dropped: dict[str, list[str]] = {"malformed": [], "single_call": [], "bench_entity": [], "bench_edge": [],
+                                     "duplicate": [], "near_duplicate": [], "reexecution": []}
     stage: list[dict[str, Any]] = []
     for e in drafts:
         if _malformed(e, catalog):
@@ -305,6 +317,8 @@ def apply_filters(drafts: list[dict[str, Any]], version: Version, catalog: Catal
             dropped["single_call"].append(e["id"])
         elif held_entities and example_entities(e) & held_entities:
             dropped["bench_entity"].append(e["id"])
+        elif held_edges and example_edges([e]) & held_edges:
+            dropped["bench_edge"].append(e["id"])
         else:
             stage.append(e)
     seen_q: set[str] = set()

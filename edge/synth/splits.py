@@ -9,7 +9,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-__all__ = ["BENCH_TASKS_DIR", "bench_entities", "entity_overlap", "example_entities", "edge_jaccard", "load_task_edges", "split_by_platform", "verbatim_overlap"]
+__all__ = ["BENCH_TASKS_DIR", "bench_edges", "bench_entities", "entity_overlap", "example_entities", "edge_jaccard", "load_task_edges", "split_by_platform", "verbatim_overlap"]
 
 
 def split_by_platform(examples: list[dict[str, Any]], holdout: Iterable[str]) -> dict[str, list[dict[str, Any]]]:
@@ -177,6 +177,19 @@ def bench_entities(directory: Path | None = None) -> set[str]:
             keywords = set(_keywords(task.get("program", {})))  # quoted in the question too
             out |= {v for v in re.findall(r"'([^']+)'", task.get("question", ""))
                     if _is_entity(v) and v not in keywords}
+    return out
+
+
+def bench_edges(directory: Path | None = None) -> set[tuple[str, str]]:
+    """The dependency edges (source tool, target tool) of the KOPA-Bench gold programs: what the
+    audit compares. Empty when the task files are not there."""
+    import yaml
+
+    d = Path(directory) if directory is not None else BENCH_TASKS_DIR
+    out: set[tuple[str, str]] = set()
+    for path in sorted(d.glob("*.yaml")) if d.is_dir() else []:
+        for task in yaml.safe_load(path.read_text(encoding="utf-8")) or []:
+            out |= _program_edges(task.get("program", {}))
     return out
 
 
