@@ -32,6 +32,7 @@ from __future__ import annotations
 import cProfile
 import gc
 import json
+import re
 import os
 import pstats
 import random
@@ -403,6 +404,10 @@ def synth_episodes(version: Any, catalog: Any, examples: list[dict[str, Any]], w
 
 
 # ---- the rollout runner against a loopback stub ------------------------------------------
+#: An issued key as ``simulator.tools.keys.issue_key`` shapes it.
+_ISSUED_KEY = re.compile(r"SIM-[A-Z]{3}-[0-9a-f]{24}")
+
+
 def _stub_app(plans: dict[str, dict[str, Any]], log: list[dict[str, Any]], lock: threading.Lock,
               cost: list[float]) -> Any:
     """A chat-completions stub replaying each question's oracle calls, one per turn, then the
@@ -424,6 +429,12 @@ def _stub_app(plans: dict[str, dict[str, Any]], log: list[dict[str, Any]], lock:
             msg: dict[str, Any] = {"role": "assistant", "content": "ANSWER: ?"}
         elif n_tool < len(plan["calls"]):
             name, args = plan["calls"][n_tool]
+            # A call that carried the issued key carries this conversation's own (what its key
+            # tool returned): the key is per episode, the plan was recorded in another one.
+            auth = plan["keys"][n_tool]
+            issued = [k for m in msgs if m["role"] == "tool" for k in _ISSUED_KEY.findall(str(m.get("content")))]
+            if auth and issued:
+                args = {**args, auth: issued[-1]}
             msg = {"role": "assistant", "content": None, "tool_calls": [
                 {"id": f"c{n_tool}", "type": "function",
                  "function": {"name": name, "arguments": json.dumps(args, ensure_ascii=False)}}]}
@@ -457,6 +468,12 @@ def _serve(app: Any) -> tuple[str, Any, threading.Thread]:
     return f"http://127.0.0.1:{port}", server, th
 
 
+def _auth_param(world: Any, tool: str) -> str | None:
+    from simulator.tools.keys import auth_param
+
+    return auth_param(world.catalog.endpoint(tool))
+
+
 def bench_rollouts(version: Any, catalog: Any, task_ids: list[str], seeds: int, workers: int) -> dict[str, Any]:
     """``run_rollouts`` vs the same chat requests replayed to the stub alone."""
     from bench.kopa.agents import make_agent
@@ -473,7 +490,8 @@ def bench_rollouts(version: Any, catalog: Any, task_ids: list[str], seeds: int, 
         assert ex.task is not None
         ep = SimEpisode(world, ex, EnvConfig(max_calls=256))
         res = make_agent("oracle").run(ex.task, ep, seed=0, max_turns=24)
-        plans[ex.question] = {"calls": [(r.tool, r.args) for r in ep.trace], "answer": res.answer}
+        plans[ex.question] = {"calls": [(r.tool, r.args) for r in ep.trace], "answer": res.answer,
+                              "keys": [_auth_param(world, r.tool) if r.key == "issued" else None for r in ep.trace]}
     out: dict[str, Any] = {"tasks": len(exs), "seeds": seeds,
                            "calls_per_episode": statistics.mean(len(p["calls"]) for p in plans.values())}
     env_cfg = EnvConfig(max_turns=max(len(p["calls"]) for p in plans.values()) + 2, max_calls=256,
