@@ -13,7 +13,7 @@ import pytest
 
 from simulator import Resolver, SimRequest, Store
 from simulator.errors import StoreError
-from simulator.store.integrity import index_intact
+from simulator.store.integrity import index_digest_path, index_intact
 from tests.helpers import STATIONS, build_demo_version
 
 EXACT = "https://apis.data.go.kr/1613000/BusRouteInfoInqireService/getCtyCodeList?serviceKey=x&_type=json"
@@ -197,3 +197,30 @@ def test_a_shared_version_copied_alone_says_to_copy_the_set(tmp_path: Path) -> N
     assert problems and all("copy or restore the whole set folder" in p for p in problems)
     with pytest.raises(StoreError, match="shares bytes with other versions of the set"):
         alone.open("kopa", "v0003")
+
+
+def test_a_rebuild_never_leaves_the_index_missing(
+    demo: tuple[Store, list[tuple[int, bytes]]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While one opener rebuilds an index, the file stays in place for every other reader.
+
+    Two threads opening the same new version both compile it; the second used to unlink the
+    index the first had just renamed into place, and the first's ``Index`` then failed with
+    ``sqlite3.OperationalError: unable to open database file`` (seen in CI under load in
+    ``test_readers_never_see_a_partial_version``). The rebuild must replace the file atomically.
+    """
+    import simulator.store.store as store_mod
+
+    store, golden = demo
+    index = store.index_path(store.manifest("kopa"))
+    index_digest_path(index).unlink()  # the next open re-checks the index and rebuilds it
+    seen: list[bool] = []
+    real = store_mod.compile_index
+
+    def watched(vdir: Path, m: object, target: Path) -> None:
+        seen.append(target.exists())  # another reader may be opening it right now
+        real(vdir, m, target)
+
+    monkeypatch.setattr(store_mod, "compile_index", watched)
+    assert _answers(store) == golden
+    assert seen == [True] and index_intact(index)

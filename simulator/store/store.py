@@ -229,7 +229,9 @@ class Store:
             except Exception:  # noqa: BLE001 - any damage to an index: compile into the cache
                 pass
         try:
-            target.unlink(missing_ok=True)
+            # No unlink first: compile_index replaces the file atomically, so a reader that
+            # opened it concurrently (another thread compiling the same new version) never
+            # finds it missing ('unable to open database file' in test_reliability).
             compile_index(vdir, m, target)
         except OSError as exc:
             raise StoreError(os_error_message(exc, "compile the index", self.cache_dir)) from None
