@@ -17,6 +17,8 @@ CAT = load_catalog()
 RTMS = "https://apis.data.go.kr/1613000/RTMSDataSvcAptTrade/getRTMSDataSvcAptTrade?serviceKey=REDACTED&LAWD_CD=11680&DEAL_YMD=202607"
 KMA = "https://apis.data.go.kr/1360000/VilageFcstInfoService_2.0/getVilageFcst?serviceKey=REDACTED&dataType=JSON&numOfRows=10&pageNo=1&base_date=20220524&base_time=0500&nx=55&ny=127"
 DART = "https://opendart.fss.or.kr/api/list.json?crtfc_key=REDACTED&corp_code=00126380"
+NEC = "https://apis.data.go.kr/9760000/CommonCodeService/getCommonSgCodeList?serviceKey=REDACTED&pageNo=1&numOfRows=10"
+NEIS = "https://open.neis.go.kr/hub/schoolInfo?KEY=REDACTED&Type=json&pIndex=1&pSize=5"
 DECL = b'<?xml version="1.0" encoding="utf-8" standalone="yes"?>'
 
 # (request, body, status, kind): error shapes of apis.md that no sample file holds.
@@ -40,6 +42,29 @@ SHAPES = [
     (DART, '{"status":"020","message":"요청 제한을 초과하였습니다."}'.encode(), 200, "rate_limited"),
     (DART, '{"status":"800","message":"시스템 점검으로 인한 서비스가 중지 중입니다."}'.encode(), 200, "server_error"),
     (DART, '{"status":"010","message":"등록되지 않은 인증키입니다."}'.encode(), 200, "invalid_key"),
+    # The rest of OpenDART's status table (apis.md §1): errors of their kind, never the
+    # "013 no data" a client would read as zero rows. Wording per the guide's table.
+    (DART, '{"status":"011","message":"사용할 수 없는 키입니다."}'.encode(), 200, "invalid_key"),
+    (DART, '{"status":"012","message":"접근할 수 없는 IP입니다."}'.encode(), 200, "invalid_key"),
+    (DART, '{"status":"021","message":"조회 가능한 회사 개수가 초과하였습니다.(최대 100건)"}'.encode(), 200, "bad_param"),
+    (DART, '{"status":"900","message":"정의되지 않은 오류가 발생하였습니다."}'.encode(), 200, "server_error"),
+    (DART, '{"status":"901","message":"사용자 계정의 개인정보 보유기간이 만료되어 사용할 수 없는 키입니다."}'.encode(),
+     200, "invalid_key"),
+    (DART.replace("list.json", "list.xml"), DECL.replace(b"utf-8", b"UTF-8") + "<result><status>011</status>"
+     "<message>사용할 수 없는 키입니다.</message></result>".encode(), 200, "invalid_key"),
+    # NEC's provider codes in the data.go.kr header (apis.md §11.3), not its INFO-03 no data.
+    (NEC, DECL + "<response><header><resultCode>ERROR-301</resultCode><resultMsg>파일타입 값이 누락 혹은 "
+     "유효하지 않습니다.</resultMsg></header></response>".encode(), 200, "bad_param"),
+    (NEC, DECL + b"<response><header><resultCode>ERROR-340</resultCode><resultMsg>missing</resultMsg>"
+     b"</header></response>", 200, "missing_param"),
+    (NEC, DECL + "<response><header><resultCode>ERROR-601</resultCode><resultMsg>SQL 문장 오류 입니다."
+     "</resultMsg></header></response>".encode(), 200, "server_error"),
+    # NEIS bare RESULT errors in wordings other than the simulator's own (apis.md §2).
+    (NEIS, '{"RESULT":{"CODE":"ERROR-290","MESSAGE":"인증키가 유효하지 않습니다."}}'.encode(), 200, "invalid_key"),
+    (NEIS, '{"RESULT":{"CODE":"ERROR-336","MESSAGE":"데이터요청은 한번에 최대 1000건을 넘을 수 없습니다."}}'.encode(),
+     200, "page_too_large"),
+    (NEIS, '{"RESULT":{"CODE":"ERROR-337","MESSAGE":"일별 트래픽 제한을 넘은 호출입니다. 오늘은 더이상 호출할 수 없습니다."}}'.encode(),
+     200, "quota_exceeded"),
 ]
 
 

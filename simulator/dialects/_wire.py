@@ -348,10 +348,10 @@ class NativeDialect(BaseDialect):
     (a window of records) and ``render_code`` (the body of one native code). An empty
     window renders the family's ``no_data`` error unless ``EMPTY_IS_NO_DATA`` is false.
 
-    Parsing an error body gives ``Parsed.kind`` only when ``render_error(kind)`` gives the
-    same code and message back; otherwise ``kind`` is None and ``envelope["error"]`` keeps
-    what ``render`` needs to reproduce it (a code no kind stands for, such as Seoul
-    ERROR-335, or the Assembly WAF page).
+    Parsing an error body gives ``Parsed.kind``, the kind whose native code it carries (None
+    for a code no kind stands for, such as Seoul ERROR-335, or the Assembly WAF page). When
+    ``render_error(kind)`` does not give the same body back, ``envelope["error"]`` keeps what
+    ``render`` (and ``render_recorded_error``) need to reproduce it as recorded.
     """
 
     ERRORS: ClassVar[dict[str, ErrorTable]] = {}
@@ -404,6 +404,19 @@ class NativeDialect(BaseDialect):
                 return kind
         return None
 
+    def kind_of_code(self, ep: Endpoint, code: str) -> ErrorKind | None:
+        """The first kind (``ERROR_KIND_ORDER``) whose native code is ``code``, or None.
+
+        A body with a kind's code in other words (NEIS' own ERROR-290 text, an older
+        wording) is still that error: a client must see a bad key, not "no kind".
+        """
+        table = self.error_table(ep)
+        for kind in ERROR_KIND_ORDER:
+            pair = table.get(kind)
+            if pair is not None and pair[0] == code:
+                return kind
+        return None
+
     def is_no_data(self, ep: Endpoint, code: str) -> bool:
         """Whether ``code`` is the family's no-data answer (``Parsed.outcome == "empty"``)."""
         pair = self.error_table(ep).get("no_data")
@@ -423,7 +436,13 @@ class NativeDialect(BaseDialect):
         env: dict[str, Any] = {}
         if kind is None:
             env["error"] = {"code": code, "message": message, **extra}
+            kind = self.kind_of_code(ep, code)  # its kind, rendered as recorded
         return Parsed([], 0 if empty else None, env, "empty" if empty else "error", code, kind)
+
+    def render_recorded_error(self, ep: Endpoint, parsed: Parsed, fmt: str) -> SimResponse | None:
+        """The error body ``parsed`` was read from, where ``render_error`` writes another."""
+        err = parsed.envelope.get("error")
+        return None if not err else self.render_native(ep, err, fmt)
 
     def service_json(self, ep: Endpoint, body: bytes) -> tuple[Any, Parsed | None]:
         """Read ``{"<SERVICE>":…}``: ``(its value, None)``, or ``(None, parsed)`` for a bare

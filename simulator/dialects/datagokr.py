@@ -113,6 +113,13 @@ CODE_KINDS: dict[str, ErrorKind] = {
     "20": "invalid_key", "21": "invalid_key", "22": "quota_exceeded", "23": "rate_limited",
     "29": "invalid_key", "30": "invalid_key", "31": "invalid_key", "32": "invalid_key",
     "33": "invalid_key", "99": "server_error",
+    # Providers on the eGov software behind the gateway (NEC 9760000: apis.md §11.3, the
+    # guide's table): their own codes in the same header.
+    "INFO-03": "no_data", "ERROR-03": "no_data", "ERROR-300": "missing_param",
+    "ERROR-301": "bad_param", "ERROR-310": "unknown_operation", "ERROR-331": "bad_param",
+    "ERROR-332": "bad_param", "ERROR-333": "bad_param", "ERROR-334": "bad_param",
+    "ERROR-336": "page_too_large", "ERROR-337": "quota_exceeded", "ERROR-340": "missing_param",
+    "ERROR-500": "server_error", "ERROR-600": "server_error", "ERROR-601": "server_error",
 }
 
 _DEFAULT_HEADER = ["resultCode", "resultMsg"]

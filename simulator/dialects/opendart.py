@@ -61,6 +61,18 @@ _DEFAULT_ERRORS: dict[str, dict[str, str]] = {
 }
 _OK = {"status": "000", "message": "정상"}
 
+#: The kind of each further documented status (apis.md §1, the OpenDART guide's table):
+#: a body with one of them is an error of that kind, but ``render_error(kind)`` writes the
+#: kind's own status above, so it renders back as recorded (``render_recorded_error``).
+_OTHER_STATUS_KINDS: dict[str, str] = {
+    "011": "invalid_key",      # 사용할 수 없는 키 (일시중지)
+    "012": "invalid_key",      # 접근할 수 없는 IP
+    "014": "no_data",          # 파일이 존재하지 않음
+    "021": "bad_param",        # 조회 가능한 회사 개수 초과 (최대 100)
+    "900": "server_error",     # 정의되지 않은 오류
+    "901": "invalid_key",      # 사용자 계정 개인정보 보유기간 만료
+}
+
 
 def _errors(ep: Endpoint) -> dict[str, dict[str, str]]:
     return {**_DEFAULT_ERRORS, **ep.opt("errors", {})}
@@ -171,9 +183,20 @@ class OpenDartDialect(BaseDialect):
         errors = _errors(ep)
         same = [k for k, v in errors.items() if v["status"] == status]
         exact = [k for k in same if errors[k]["message"] == message]
-        kind = cast("ErrorKind | None", (exact or same or [None])[0])
+        kind = cast("ErrorKind | None", (exact or same or [_OTHER_STATUS_KINDS.get(status)])[0])
         outcome = "empty" if kind == "no_data" else "error"
-        return Parsed([], 0, {}, outcome=outcome, code=status, kind=kind)
+        # A body render_error does not write back (011, 900, another wording) keeps what it
+        # was, so that it renders as recorded; an exact one keeps nothing (recordings of a
+        # 013 page stay as they were).
+        envelope = {} if exact else {"error": {"status": status, "message": message}}
+        return Parsed([], 0, envelope, outcome=outcome, code=status, kind=kind)
+
+    def render_recorded_error(self, ep: Endpoint, parsed: Parsed, fmt: str) -> SimResponse | None:
+        """The ``{"status","message"}`` body ``parsed`` was read from, as recorded."""
+        err = parsed.envelope.get("error")
+        if not err:
+            return None
+        return _error_body(ep, {"status": err["status"], "message": err["message"]}, fmt)
 
     def _parse_zip(self, ep: Endpoint, body: bytes) -> Parsed:
         try:
@@ -209,6 +232,9 @@ class OpenDartDialect(BaseDialect):
         if shape == "corpcode":
             return _response(200, "zip", self.corpcode_zip(records, envelope.get("member")))
         if not records:
+            err = envelope.get("error")
+            if err:  # an error body no kind writes back (a status the table lacks): as recorded
+                return _error_body(ep, {"status": err["status"], "message": err["message"]}, split.fmt)
             return self.render_error(ep, "no_data", split.fmt)
         doc: dict[str, Any] = dict(_OK)
         win = split.window
@@ -234,10 +260,7 @@ class OpenDartDialect(BaseDialect):
     ) -> SimResponse:
         """``{"status","message"}`` (HTTP 200); XML for XML requests and for the corp-code ZIP."""
         err = _errors(endpoint).get(kind) or _DEFAULT_ERRORS["server_error"]
-        doc = {"status": err["status"], "message": err["message"]}
-        if fmt == "json" and endpoint.kind != "binary":
-            return _response(200, "json", json_bytes(doc))
-        return _response(200, "xml", _xml_doc_bytes(doc))
+        return _error_body(endpoint, {"status": err["status"], "message": err["message"]}, fmt)
 
     @staticmethod
     def corpcode_zip(records: Sequence[dict[str, Any]], member: str | None = None) -> bytes:
@@ -339,3 +362,10 @@ def _response(status: int, fmt: str, body: bytes) -> SimResponse:
 
 
 DIALECT = OpenDartDialect()
+
+
+def _error_body(ep: Endpoint, doc: dict[str, str], fmt: str) -> SimResponse:
+    """An error document (HTTP 200): JSON for JSON requests, else XML (and for the ZIP)."""
+    if fmt == "json" and ep.kind != "binary":
+        return _response(200, "json", json_bytes(doc))
+    return _response(200, "xml", _xml_doc_bytes(doc))
