@@ -146,15 +146,19 @@ def test_wording_and_gold_errors_are_reported(world: World, authored: dict[str, 
     def procedure(r: dict[str, Any]) -> None:
         r["question"] = "현대모비스의 고유번호를 먼저 조회 후 2024년 공시 건수를 알려주세요."
 
+    def latin(r: dict[str, Any]) -> None:  # NAVER reads 네이버: 가, not 이
+        r["question"] = "NAVER이 2024년 한 해 동안 공시한 건수는 몇 건인가요?"
+
     def broken(r: dict[str, Any]) -> None:
         _step(r, "s1f")["where"][0]["value"] = "없는회사"
 
     tid = next(k for k, t in tasks.items() if t.template == "dart_disclosure_count")
     seeded = [_seed(tasks, tid, particle, "seed-particle"), _seed(tasks, tid, procedure, "seed-procedure"),
-              _seed(tasks, tid, broken, "seed-broken")]
+              _seed(tasks, tid, broken, "seed-broken"), _seed(tasks, tid, latin, "seed-latin")]
     found = validate(seeded, world, rules=["unfilled_particle", "procedure", "gold_error"])
     assert _rules(found, "seed-particle") == {"unfilled_particle"}
     assert _rules(found, "seed-procedure") == {"procedure"}
+    assert _rules(found, "seed-latin") == {"unfilled_particle"}
     assert _rules(found, "seed-broken") == {"gold_error"}
 
 

@@ -19,7 +19,8 @@ finding is a :class:`Finding`; any finding fails the run (CI runs it over every 
 - ``chain_shortcut``: a dependent call reaches the same answer with a name the question gives
   in one of its own filter parameters, without the lookup's output; unless the task declares
   ``tags.shortcut`` (then both routes are valid and the chain is not counted as required).
-- ``unfilled_particle``: ``이(가)``, ``은(는)`` … left in the question.
+- ``unfilled_particle``: ``이(가)``, ``은(는)`` … left in the question, or a particle that does not
+  fit the Latin word before it (``NAVER이``).
 - ``procedure``: the question spells out the procedure or names tools (``…조회 후``, ``API``).
 """
 
@@ -41,6 +42,7 @@ from .execute import run_program
 from .scoring import consumers
 from .program import CallStep, OpStep, Program, ProgramError, format_answer, refs_in
 from .tasks import Gold, Task, gold_run
+from .wording import particle
 
 __all__ = ["CONSTANTS", "RULES", "Finding", "named_entities", "validate"]
 
@@ -52,6 +54,9 @@ CONSTANTS = ("0", "1", "정의", "없음", "예", "아니오")
 SHUFFLE_SEEDS = (1, 2, 3)
 
 _PARTICLE = re.compile(r"\((?:이|가|은|는|을|를|과|와|으로|로|이라|라)\)")
+#: A Latin word (a company's name) and the particle after it, and the particle pairs.
+_LATIN_PARTICLE = re.compile(r"(?<![A-Za-z가-힣0-9])([A-Za-z][A-Za-z0-9]*)(이|가|은|는|을|를|과|와)(?=\s)")
+_PAIRS = (("이", "가"), ("은", "는"), ("을", "를"), ("과", "와"))
 _PROCEDURE = re.compile(
     r"조회\s*(?:후|한\s*뒤|해서)|코드(?:를)?\s*(?:조회|찾아|확인)|찾아\s*(?:주세요|서|낸\s*뒤)|찾은\s*뒤|바꾼\s*뒤|"
     r"\bAPI\b|에서\s*(?:찾아|조회|확인)|단축코드로\s*맞추|본문\s*기준|먼저\s*조회|검색\s*결과에서|"
@@ -105,6 +110,12 @@ def _wording(t: Task, catalog: Any) -> list[Finding]:
     m = _PARTICLE.search(t.question)
     if m:
         out.append(Finding(t.id, "unfilled_particle", f"{m.group(0)!r} in the question"))
+    for m in _LATIN_PARTICLE.finditer(t.question):
+        word, got = m.group(1), m.group(2)
+        pair = next(p for p in _PAIRS if got in p)
+        want = particle(word, *pair)
+        if got != want:
+            out.append(Finding(t.id, "unfilled_particle", f"{m.group(0)!r}: {word!r} takes {want!r}"))
     m = _PROCEDURE.search(t.question)
     tools = [name for name in catalog.endpoints if name in t.question]
     if m or tools:
