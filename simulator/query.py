@@ -156,12 +156,23 @@ def requested_order(endpoint: Endpoint, params: dict[str, str]) -> tuple[str, bo
         return None  # a direction alone has no field to order by
     fld, default_fld = pick(key_param)
     desc, default_desc = True, True
+    # One param naming key and direction together (law.go.kr ``sort=ldes``: "법령명한글 desc").
+    fld, own = _with_direction(fld)
+    default_fld, default_own = _with_direction(default_fld)
+    if own is not None and default_own is not None:
+        desc, default_desc = own == "desc", default_own == "desc"
     if dir_param is not None:
         d, dd = pick(dir_param)
         desc, default_desc = d == "desc", dd == "desc"
     if fld == default_fld and desc == default_desc:
         return None
     return fld, desc, fld == default_fld
+
+
+def _with_direction(value: str) -> tuple[str, str | None]:
+    """``"field desc"`` → ``("field", "desc")``; a bare ``"field"`` → ``("field", None)``."""
+    head, _, tail = value.rpartition(" ")
+    return (head, tail) if head and tail in ("asc", "desc") else (value, None)
 
 
 def apply_order(
@@ -182,6 +193,10 @@ def apply_order(
     [{'d': '1', 'n': 'a'}, {'d': '2', 'n': 'b'}]
     >>> apply_order(ep, rows, {"sort": "date", "sort_mth": "desc"}) is None
     True
+    >>> law = Endpoint(id="demo_law", operation="x", summary="s", path="/x", params=[
+    ...     Param(name="sort", role="order", default="lasc", orders={"lasc": "n asc", "ldes": "n desc", "ddes": "d desc"})])
+    >>> apply_order(law, rows, {"sort": "ldes"}), apply_order(law, rows, {"sort": "ddes"}) == rows
+    ([{'d': '1', 'n': 'a'}, {'d': '2', 'n': 'b'}], True)
     """
     wanted = requested_order(endpoint, params)
     if wanted is None:
@@ -189,4 +204,11 @@ def apply_order(
     fld, desc, same_key = wanted
     if same_key:
         return list(reversed(records))
-    return sorted(records, key=lambda r: (r.get(fld) is None, str(r.get(fld) or "")), reverse=desc)
+    return sorted(records, key=lambda r: _sort_key(r.get(fld)), reverse=desc)
+
+
+def _sort_key(value: Any) -> tuple[bool, int, str]:
+    """Missing last; numerals by their value (공포번호 9 before 10), other text as text."""
+    text = "" if value is None else str(value)
+    numeral = text.isascii() and text.isdigit() and len(text) < 19
+    return value is None, int(text) if numeral else 0, "" if numeral else text

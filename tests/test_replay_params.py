@@ -138,3 +138,33 @@ def test_ignore_params_accepts_a_comma_string(shipped: Resolver) -> None:
     assert r.ignore_params == frozenset({"corp_cls", "foo"})
     with pytest.raises(TypeError, match="must be a parameter name"):
         Resolver(shipped.version, ignore_params=[1])  # type: ignore[list-item]
+
+
+LAWS = "https://www.law.go.kr/DRF/lawSearch.do?OC=k&target=law&type=JSON&display=100&page=1"
+
+
+def _laws(r: Resolver, sort: str) -> list[dict]:
+    resp = r.resolve(SimRequest.from_url(LAWS + (f"&sort={sort}" if sort else "")))
+    assert resp.status == 200, resp.body[:200]
+    return json.loads(resp.body)["LawSearch"]["law"]
+
+
+def test_law_sort_names_key_and_direction_in_one_value(shipped: Resolver) -> None:
+    """law.go.kr's ``sort`` (lasc, ldes, dasc, …, efdes) orders the search; it was a replay miss."""
+    recorded = _laws(shipped, "")
+    assert _laws(shipped, "lasc") == recorded  # the default: the recorded order
+    assert [x["법령일련번호"] for x in _laws(shipped, "ldes")] == [
+        x["법령일련번호"] for x in reversed(_whole(shipped))][:100]
+    eff = [x["시행일자"] for x in _laws(shipped, "efdes")]
+    assert eff == sorted(eff, reverse=True) and eff[0] == max(x["시행일자"] for x in _whole(shipped))
+    nums = [int(x["공포번호"]) for x in _laws(shipped, "nasc")]
+    assert nums == sorted(nums)  # by value: 9 before 10
+    assert _laws(shipped, "bogus") == recorded  # an unknown value is the default, as on the server
+
+
+def _whole(r: Resolver) -> list[dict]:
+    out: list[dict] = []
+    for page in range(1, 17):
+        resp = r.resolve(SimRequest.from_url(LAWS.replace("page=1", f"page={page}")))
+        out += json.loads(resp.body)["LawSearch"]["law"]
+    return out
