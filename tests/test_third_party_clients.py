@@ -126,3 +126,18 @@ def test_ten_platform_surface_is_covered() -> None:
         fss = LIBRARIES["dart-fss"].not_endpoints()
         assert "kind.krx.co.kr" in fss[("opendart.fss.or.kr", "/api/stockMkt")]
         assert ("opendart.fss.or.kr", "/api/fnlttSinglAcnt") not in fss
+
+
+def test_docs_clients_table_is_what_the_script_writes() -> None:
+    """docs/clients.md is regenerated from the same unmodified calls: a stale table fails."""
+    import subprocess
+    import sys
+
+    if not all(installed(lib.module) for lib in LIBRARIES.values()):
+        pytest.skip("the clients extra is not installed (pip install -e '.[clients]')")
+    root = Path(__file__).resolve().parents[1]
+    res = subprocess.run([sys.executable, str(root / "scripts" / "clients_table.py"), "--check"],
+                         cwd=root, capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0, (
+        "docs/clients.md differs from what `python scripts/clients_table.py` writes now; run it "
+        f"and commit the file\n{res.stderr[-2000:]}")
