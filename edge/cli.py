@@ -179,7 +179,7 @@ def synthesize_cmd(
     version: Annotated[Optional[str], typer.Option("--version", help="Version (default: newest).", show_default=False)] = None,
     holdout: Annotated[str, typer.Option("--holdout", help="Comma-separated platforms held out as the heldout split.")] = "",
     tasks: Annotated[Optional[Path], typer.Option("--tasks", help="Benchmark tasks JSONL (rows with gold_program) for the overlap audit.", show_default=False)] = None,
-    paraphrase_url: Annotated[Optional[str], typer.Option("--paraphrase-base-url", help="OpenAI-compatible URL: paraphrase questions (off by default).", show_default=False)] = None,
+    paraphrase_url: Annotated[Optional[str], typer.Option("--paraphrase-base-url", help="OpenAI-compatible URL (…/v1): paraphrase the questions; a rewrite that breaks a question rule is rejected and the template kept (off by default; key from $OPENAI_API_KEY).", show_default=False)] = None,
     paraphrase_model: Annotated[Optional[str], typer.Option("--paraphrase-model", help="Model for --paraphrase-base-url.", show_default=False)] = None,
     catalog_tier: Annotated[str, typer.Option("--catalog", help="Catalog tier (curated by default: the full tier's graph verifies 9,344 edges now, but --n 1000 keeps fewer examples from it, 260-293 vs 324; docs/synthesis.md).")] = "curated",
     allow_bench_entities: Annotated[bool, typer.Option("--allow-bench-entities", help="Keep examples that use KOPA-Bench's entities (held out by default).")] = False,
@@ -191,9 +191,11 @@ def synthesize_cmd(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
     from rich.table import Table
 
-    from .synth import audit, paraphrase, split_by_platform, synthesize, write_all
+    from .synth import audit, split_by_platform, synthesize, write_all
     from .synth.splits import bench_entities, entity_overlap
 
+    if paraphrase_url and not paraphrase_model:  # before the synthesis, not after it
+        raise typer.BadParameter("give --paraphrase-model too", param_hint="--paraphrase-model")
     catalog = load_tier(catalog_tier)
     try:
         v = Store(cassettes).open(set_name, version)
@@ -221,12 +223,20 @@ def synthesize_cmd(
         except ImportError as exc:
             _fail(str(exc))
     if paraphrase_url:
-        if not paraphrase_model:
-            raise typer.BadParameter("give --paraphrase-model too", param_hint="--paraphrase-model")
-        qs = paraphrase([e["question"] for e in res.examples], base_url=paraphrase_url, model=paraphrase_model,
-                        api_key=os.environ.get("OPENAI_API_KEY"))
-        for e, q in zip(res.examples, qs):
-            e["question_template"], e["question"] = e["question"], q
+        from .synth.pipeline import summarize_examples
+        from .synth.questions import paraphrase_examples
+
+        console.print(f"paraphrasing {len(res.examples)} questions through {paraphrase_url}...")
+        try:
+            res.report["paraphrase"] = paraphrase_examples(
+                res.examples, v, catalog, base_url=paraphrase_url, model=str(paraphrase_model),
+                api_key=os.environ.get("OPENAI_API_KEY"))
+        except ConnectionError as exc:
+            _fail(f"--paraphrase-base-url: {exc} (nothing written)")
+        res.report["summary"] = summarize_examples(res.examples)
+        pr = res.report["paraphrase"]
+        typer.echo(f"paraphrase: {pr['used']} used, {pr['rejected']} rejected (template kept)"
+                   + (": " + ", ".join(f"{k} {x}" for k, x in pr["rejected_by_rule"].items()) if pr["rejected"] else ""))
     hold = [h.strip() for h in holdout.split(",") if h.strip()]
     splits = split_by_platform(res.examples, hold)
     res.report["splits"] = {"holdout": hold, **{k: len(x) for k, x in splits.items()}}
