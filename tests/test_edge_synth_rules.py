@@ -38,6 +38,54 @@ def test_semantic_types_and_meaningful_reductions() -> None:
     assert semantic_type("totNmprCnt", "총 인구수", "integer") == "count" and allowed("sum", "count")
 
 
+def test_joins_need_the_same_meaning_not_just_accepted_values() -> None:
+    """An air-quality 등급 (1–3) answers NEIS's 학년 param but means something else; the
+    rule is general: scales, coordinate axes and entity kinds across providers must agree."""
+    from edge.synth.semantics import entity, joins, scale
+
+    cat = load_catalog()
+    assert semantic_type("khaiGrade", "통합대기환경지수 등급", "integer") == "level"
+    assert scale("khaiGrade", "통합대기환경지수 등급") == "band" and scale("GRADE", "학년") == "school_year"
+    assert not joins(cat, "datagokr_misc_airkorea_sido_realtime", "khaiGrade", "neis_class_info", "GRADE")
+    assert not joins(cat, "datagokr_misc_g2b_award_results", "sucsfbidAmt", "molit_apt_trades", "LAWD_CD")
+    assert not joins(cat, "mois_stan_regin_cd", "sgg_cd", "datagokr_misc_kma_vilage_fcst", "ny")
+    assert not joins(cat, "kma_uvidx_v4", "areaNo", "molit_dtlu_law_info", "areaCd")  # 지점 ≠ 시군구
+    assert not joins(cat, "datagokr_misc_airkorea_sido_realtime", "stationName",
+                     "seoul_subway_station_by_name", "STATION_NM")  # 측정소 ≠ 전철역
+    assert entity("sgg_nm", "시군구명") == entity("sggName", "선거구명") == "region"
+    assert joins(cat, "mois_stan_regin_cd", "region_cd", "juso_address_coord", "admCd")
+    assert joins(cat, "neis_school_info", "SD_SCHUL_CODE", "neis_class_info", "SD_SCHUL_CODE")
+    # and a level is reduced by nothing: the highest 학년 is the scale's end
+    assert not allowed("max", "level") and not allowed("argmin", "level")
+    assert semantic_type("GRADE", "학년", "string") == "level"
+
+
+def test_cond_thresholds_do_not_state_the_answer() -> None:
+    """A COND threshold is round and far from the count it tests, and a question stating a
+    number within ``NEAR`` of a numeric answer is refused."""
+    import random
+
+    from edge.synth.sample import threshold
+
+    for m in (0, 1, 2, 3, 7, 33, 166, 254, 1_999, 40_000):
+        ks = {threshold(m, random.Random(seed)) for seed in range(40)}
+        assert all(k >= 1 for k in ks), (m, ks)
+        if m >= 3:
+            assert any(k <= m for k in ks) and any(k > m for k in ks), (m, ks)  # both branches
+            assert all(abs(k - m) >= 0.3 * m for k in ks), (m, ks)
+    assert threshold(166, random.Random(5)) == threshold(166, random.Random(5))
+    cat = load_catalog()
+    steps = [{"id": "s1", "call": "neis_school_info", "args": {"SCHUL_NM": "세종초등학교"}, "pages": "all"},
+             {"id": "v2", "op": "count", "from": "s1"}]
+    msgs = _msgs([("neis_school_info", {"SCHUL_NM": "세종초등학교"}, "<row>…</row>")])
+    near = _example("세종초등학교가 167곳 이상이면 그 수를 알려 주세요.", 166, steps)
+    assert "answer_in_question" in check_example(near, msgs, {}, cat)
+    far = _example("세종초등학교가 100곳 이상이면 그 수를 알려 주세요.", 166, steps)
+    assert check_example(far, msgs, {}, cat) == []
+    dated = _example("2024년 7월 세종초등학교는 몇 곳인가요?", 2_023, steps)  # a date is no threshold
+    assert check_example(dated, msgs, {}, cat) == []
+
+
 def test_particles_and_dates() -> None:
     assert [josa("세종초등학교", "이"), josa("서울", "을"), josa("학급", "는"), josa("'천안시'", "와")] == [
         "세종초등학교가", "서울을", "학급은", "'천안시'와"]

@@ -7,7 +7,8 @@ thousand examples:
 * **hidden_argument** — every argument of every tool call (paging, format, auth and catalog
   defaults aside) is stated in the question, as a person would state it (the value, its date
   in words, or its code's label), or appears in an earlier tool message of the conversation;
-* **answer_in_question** — the answer (or an intermediate value) is not in the question;
+* **answer_in_question** — the answer (or an intermediate value) is not in the question, nor a
+  number within ``NEAR`` of a numeric answer (a threshold of 167 for an answer of 166);
 * **meaningless_reduction** — every reduction reads a field whose semantic type it means
   something for (:mod:`edge.synth.semantics`);
 * **fake_fan** — every FAN step's set comes from one call's multi-record result, and the
@@ -31,7 +32,7 @@ from .korean import date_text
 from .semantics import ALLOWED, field_type
 from .writers import CONVERSATION_BUDGET, TOOL_MESSAGE_BUDGET
 
-__all__ = ["CHECKS", "arg_label", "check_example", "is_stated", "quiet_params"]
+__all__ = ["CHECKS", "NEAR", "arg_label", "check_example", "is_stated", "quiet_params"]
 
 CHECKS = ("tool_name", "hidden_argument", "answer_in_question", "meaningless_reduction", "fake_fan", "budget", "echo")
 _ENUM = re.compile(r"(?:^|[(,;]\s*)([0-9A-Za-z]{1,6})\s*[=:]?\s*([가-힣][가-힣A-Za-z0-9·]*)")
@@ -69,6 +70,26 @@ def _num_in(x: float, q: str) -> bool:
     s = str(int(x)) if float(x).is_integer() else str(x)
     forms = {s, f"{int(x):,}"} if float(x).is_integer() else {s}
     return any(re.search(rf"(?<![\d.,]){re.escape(f)}(?![\d.,]*\d)", q) for f in forms)
+
+
+#: A number the question states within this share of a numeric answer gives the answer away.
+NEAR = 0.1
+#: A number the question states outright: not part of a date (2024년 7월 3일), an ordinal
+#: (제22대) or a quoted argument, which ``_near_in`` blanks first.
+_STATED = re.compile(r"(?<![\d.,제])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?![\d.,]*\d)(?!\s*(?:년|월|일|시|분))")
+
+
+def _near_in(x: float, q: str) -> bool:
+    """Whether ``q`` states a number other than ``x`` within ``NEAR`` of it (only for ``x`` of
+    10 or more that is not a date: below that every month or count is near)."""
+    if abs(x) < 10 or 1e7 <= abs(x) < 1e8 and float(x).is_integer():
+        return False
+    bare = re.sub(r"'[^']*'", " ", q)
+    for m in _STATED.finditer(bare):
+        n = float(m.group(1).replace(",", ""))
+        if n != x and abs(n - x) <= NEAR * abs(x):
+            return True
+    return False
 
 
 def _answer_values(answer: Any) -> list[Any]:
@@ -124,7 +145,7 @@ def check_example(e: Mapping[str, Any], messages: list[dict[str, Any]], run_valu
         if isinstance(v, bool):
             continue
         if isinstance(v, (int, float)):
-            inq = inq or _num_in(float(v), q)
+            inq = inq or _num_in(float(v), q) or _near_in(float(v), q)
         elif len(str(v)) >= 2 and str(v) in q:
             inq = True
     if inq or any(len(b) >= 3 and b in q for b in e.get("bound_values", [])):

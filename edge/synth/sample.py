@@ -41,9 +41,9 @@ from simulator.tools import CallStep, Cond, OpStep, PageCall, PagedResult, Progr
 
 from .execute import CallFailed, ProgramError, ProgramRunner, program_json, value_of
 from .fields import _IDLIKE, FieldMemo
-from .semantics import allowed
+from .semantics import allowed, joins
 
-__all__ = ["JUNCTIONS", "Draft", "Sampler", "family", "sane_edges"]
+__all__ = ["JUNCTIONS", "Draft", "Sampler", "family", "sane_edges", "threshold"]
 
 JUNCTIONS = ("SEQ", "FAN", "DRV", "SEM", "CMP", "COND")
 #: Largest set a FAN junction expands into parallel calls.
@@ -86,8 +86,10 @@ def sane_edges(graph: EdgeGraph) -> list[Binding]:
     """Verified bindings whose source field and target param carry the same kind of value.
 
     Execution verifies that a value *answers*; it does not say the question would make
-    sense (a law's serial number happens to parse as a ``YYYYMM`` month). Cross-platform
-    code→code bindings must share a name stem, carry a transform, or start at a lookup.
+    sense (a law's serial number happens to parse as a ``YYYYMM`` month, an air-quality
+    등급 of 1–3 as a school 학년). Field and param must mean the same thing
+    (:func:`edge.synth.semantics.joins`); cross-platform code→code bindings must also share a
+    name stem, carry a transform, or start at a lookup.
     """
     cat = graph.catalog
     out = []
@@ -101,7 +103,7 @@ def sane_edges(graph: EdgeGraph) -> list[Binding]:
             ks = "month"
         if b.transform.startswith("slice:0:5") and ks == "code":
             kt = "code"
-        if ks != kt:
+        if ks != kt or not joins(cat, b.source_tool, b.source_field, b.target_tool, b.target_param):
             continue
         if ks in ("date", "month", "year"):
             continue  # a date passed on from a result is one the question already states
@@ -1056,7 +1058,7 @@ class Sampler:
         if not nxt:
             return None
         b2 = self.rng.choice(nxt)
-        k = max(1, m + self.rng.choice((-2, -1, 0, 1, 3)) if m > 3 else m + self.rng.choice((0, 1)))
+        k = threshold(m, self.rng)
         guard = {"ref": mid, "gte": k}
         then_ok = m >= k
         n_steps = len(d.steps)
@@ -1081,6 +1083,27 @@ class Sampler:
         d.parts.append({"kind": "cond", "tool": main.target_tool, "k": k, "then": then_part,
                         "then_pick": next(x for x in reversed(d.parts) if x["kind"].startswith("pick"))})
         return d
+
+
+#: Round numbers a COND threshold is drawn from (1, 2, 3, 5, 10, 20, …).
+_ROUND = tuple(sorted({c * 10 ** e for e in range(7) for c in (1, 2, 3, 5)}))
+
+
+def threshold(m: int, rng: Any) -> int:
+    """A round COND threshold for a count ``m``, at a clear distance from it: 30–70 % below
+    (the then-branch) or 40–200 % above (the else-branch), the side drawn from ``rng``.
+
+    A threshold next to the count (167 for 166) states the answer in the question; a round
+    one far from it does not, and either branch stays one another version may take.
+
+    >>> import random
+    >>> threshold(166, random.Random(0)) in (100, 300), threshold(0, random.Random(0))
+    (True, 1)
+    """
+    below = [k for k in _ROUND if 0.3 * m <= k <= 0.7 * m]
+    above = [k for k in _ROUND if 1.4 * m <= k <= 3 * m]
+    sides = [s for s in (below, above) if s]
+    return int(rng.choice(rng.choice(sides))) if sides else 1
 
 
 def _cond(guard: dict[str, Any] | None) -> Cond | None:
