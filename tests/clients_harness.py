@@ -46,7 +46,9 @@ class Call:
     endpoints: tuple[str, ...]
     run: Callable[[Path], Any]
     #: What the shipped version gives: ``worked``; ``unrecorded`` (a catalogued endpoint the
-    #: version holds no recording of); ``uncovered`` (an endpoint the catalog lacks).
+    #: version holds no recording of); ``uncovered`` (an endpoint the catalog lacks);
+    #: ``skipped`` (the library fails live against the sandbox too: its own bug, said where
+    #: the call is listed).
     expect: str = "worked"
 
 
@@ -372,6 +374,17 @@ def _assembly_surface() -> set[tuple[str, str]]:
     return {("open.assembly.go.kr", f"infId:{m}") for m in re.findall(r'= "(O[A-Z0-9]{18})"', text)}
 
 
+def _tago_surface() -> set[tuple[str, str]]:
+    """unoffical-tago-api: each resource class names its service (``middle_path``) and the
+    operations its methods call; the client's ``BASE_URL`` is ``apis.data.go.kr/1613000``."""
+    out = set()
+    for text in _sources("unoffical-tago-api").values():
+        service = re.search(r'middle_path = "(/\w+)"', text)
+        if service:
+            out |= {("apis.data.go.kr", f"/1613000{service.group(1)}{op}") for op in re.findall(r'"(/get\w+)"', text)}
+    return out
+
+
 LIBRARIES: dict[str, Library] = {
     "OpenDartReader": Library("OpenDartReader", "OpenDartReader", lambda: _dart("OpenDartReader")),
     "dart-fss": Library("dart-fss", "dart_fss", lambda: _dart("dart-fss"), lambda: _dart_non_endpoints("dart-fss")),
@@ -384,6 +397,12 @@ LIBRARIES: dict[str, Library] = {
     "ecos-reader": Library("ecos-reader", "ecos", lambda: _ecos("ecos-reader")),
     "pyecos": Library("pyecos", "pyecos", lambda: _ecos("pyecos")),
     "assembly-api-client": Library("assembly-api-client", "assembly_client", _assembly_surface),
+    "unoffical-tago-api": Library("unoffical-tago-api", "tagoapi", _tago_surface),
+    # law.go.kr is catalogued by path (lawSearch.do / lawService.do, the ``target`` picks the
+    # endpoint), so moleg-api's surface is its two DRF URLs.
+    "moleg-api": Library("moleg-api", "moleg_api", lambda: _urls("moleg-api", "www.law.go.kr")),
+    "data-go-kr-client": Library("data-go-kr-client", "data_go_kr_client",
+                                 lambda: _urls("data-go-kr-client", "apis.data.go.kr")),
 }
 
 
@@ -588,4 +607,100 @@ CALLS += [
     Call("pyecos", "ECOS(key).fetch_series('722Y001', cycle='M', start='202401', end='202412', item_code1='0101000')",
          ("ecos_stat_search",),
          _pyecos("fetch_series", "722Y001", cycle="M", start="202401", end="202412", item_code1="0101000")),
+]
+
+
+def _tago(resource: str, method: str, *args: Any, **kw: Any) -> Callable[[Path], Any]:
+    """unoffical-tago-api (httpx): ``TAGOClient(service_key).<resource>.<method>(…)``, its README's
+    resource API; the result is a ``TagoPage`` of models (or a list of them)."""
+
+    def run(_tmp: Path) -> Any:
+        from tagoapi import TAGOClient
+
+        page = getattr(getattr(TAGOClient(service_key=KEY), resource), method)(*args, **kw)
+        return [m.to_dict() for m in page] if hasattr(page, "__iter__") else page
+
+    return run
+
+
+def _moleg(fn: Callable[[Any], Any]) -> Callable[[Path], Any]:
+    """moleg-api (urllib): ``MolegApi`` over a ``LawGoKrClient`` given the key as its OC (the
+    README's ``oc=``), with no retries (a replay miss is final)."""
+
+    def run(_tmp: Path) -> Any:
+        from moleg_api import MolegApi
+        from moleg_api.source import LawGoKrClient
+
+        return fn(MolegApi(LawGoKrClient(oc=KEY, max_retries=0)))
+
+    return run
+
+
+def _dgk(method: str, *args: Any, **kw: Any) -> Callable[[Path], Any]:
+    """data-go-kr-client (httpx): one generated method per data.go.kr operation."""
+
+    def run(_tmp: Path) -> Any:
+        from data_go_kr_client import DataGoKrClient
+
+        return getattr(DataGoKrClient(api_key=KEY), method)(*args, **kw)
+
+    return run
+
+
+CALLS += [
+    # -- unoffical-tago-api (httpx) ---------------------------------------------------------------
+    Call("unoffical-tago-api", "client.cities.list()", ("tago_city_codes",), _tago("cities", "list")),
+    Call("unoffical-tago-api", "client.routes.list(25, '5')", ("tago_routes_by_number",), _tago("routes", "list", 25, "5")),
+    Call("unoffical-tago-api", "client.routes.list_stations(25, 'DJB30000000', num_of_rows=100)", ("tago_route_stops",),
+         _tago("routes", "list_stations", 25, "DJB30000000", num_of_rows=100)),
+    Call("unoffical-tago-api", "client.stations.list(25, station_name='중앙')", ("tago_stations_by_name",),
+         _tago("stations", "list", 25, station_name="중앙")),
+    Call("unoffical-tago-api", "client.stations.list_nearby(36.8195, 127.1566)", ("tago_stations_nearby",),
+         _tago("stations", "list_nearby", 36.8195, 127.1566)),
+    Call("unoffical-tago-api", "client.stations.list_routes(12, 'SJB8000005')", ("tago_station_routes",),
+         _tago("stations", "list_routes", 12, "SJB8000005")),
+    Call("unoffical-tago-api", "client.arrivals.list_by_station(12, 'SJB8000005')", ("tago_station_arrivals",),
+         _tago("arrivals", "list_by_station", 12, "SJB8000005")),
+    Call("unoffical-tago-api", "client.arrivals.list_by_station_and_route(12, 'SJB8000187', 'SJB30000000')",
+         ("tago_route_arrival_at_station",), _tago("arrivals", "list_by_station_and_route", 12, "SJB8000187", "SJB30000000")),
+    Call("unoffical-tago-api", "client.vehicles.list_by_route(12, 'SJB30000000')", ("tago_route_bus_locations",),
+         _tago("vehicles", "list_by_route", 12, "SJB30000000")),
+    # getRouteInfoIem and getRouteAcctoSpcifySttnAccesBusLcInfo are not in the catalog
+    Call("unoffical-tago-api", "client.routes.get(12, 'SJB30000000')  # getRouteInfoIem", (),
+         _tago("routes", "get", 12, "SJB30000000"), expect="uncovered"),
+    Call("unoffical-tago-api", "client.vehicles.list_approaching_station(12, 'SJB30000000', 'SJB8000187')", (),
+         _tago("vehicles", "list_approaching_station", 12, "SJB30000000", "SJB8000187"), expect="uncovered"),
+    # -- moleg-api (urllib) -----------------------------------------------------------------------------
+    Call("moleg-api", "api.search_laws('가정폭력방지법', basis='promulgated')  # target=law", ("lawgokr_law_search",),
+         _moleg(lambda api: api.search_laws("가정폭력방지법", basis="promulgated"))),
+    Call("moleg-api", "api.get_law(api.search_laws(…, basis='promulgated')[0], basis='promulgated')",
+         ("lawgokr_law_search", "lawgokr_law_detail"),
+         _moleg(lambda api: api.get_law(api.search_laws("가정폭력방지법", basis="promulgated")[0], basis="promulgated"))),
+    Call("moleg-api", "api.search_cases('명예훼손')  # sends search=1, the default", ("lawgokr_prec_search",),
+         _moleg(lambda api: api.search_cases("명예훼손"))),
+    Call("moleg-api", "api.get_case('604049')", ("lawgokr_prec_detail",), _moleg(lambda api: api.get_case("604049"))),
+    Call("moleg-api", "api.get_case(api.search_cases('명예훼손')[0])", ("lawgokr_prec_search", "lawgokr_prec_detail"),
+         _moleg(lambda api: api.get_case(api.search_cases("명예훼손")[0]))),
+    # its default basis 'effective' searches target=eflaw (시행일 법령), which the catalog lacks
+    Call("moleg-api", "api.search_laws('가정폭력방지법')  # target=eflaw", (),
+         _moleg(lambda api: api.search_laws("가정폭력방지법")), expect="uncovered"),
+    # -- data-go-kr-client (httpx) ---------------------------------------------------------------------
+    Call("data-go-kr-client", "get_stock_price_info(result_type='json', bas_dt='20250314', page_size=100)",
+         ("fsc_stock_prices",), _dgk("get_stock_price_info", result_type="json", bas_dt="20250314", page_size=100)),
+    Call("data-go-kr-client", "get_stock_price_info(…, bas_dt='20250314', like_srtn_cd='005930')", ("fsc_stock_prices",),
+         _dgk("get_stock_price_info", result_type="json", bas_dt="20250314", like_srtn_cd="005930")),
+    Call("data-go-kr-client", "get_item_info(result_type='json', bas_dt='20250314', like_itms_nm='삼성')", ("fsc_listed_items",),
+         _dgk("get_item_info", result_type="json", bas_dt="20250314", like_itms_nm="삼성")),
+    Call("data-go-kr-client", "stan_regin_cd_get_stan_regin_cd_list(type='json', locatadd_nm='서울특별시 종로구')",
+         ("mois_stan_regin_cd",),
+         _dgk("stan_regin_cd_get_stan_regin_cd_list", type="json", locatadd_nm="서울특별시 종로구", page_size=100)),
+    # The library parses JSON only, and its NEC and TAGO methods cannot ask for it (no resultType;
+    # TAGO's switch is ``_type``, the method sends ``type``): the XML answer fails its parser live
+    # against the sandbox as against the real API (a library bug: ``skipped``).
+    Call("data-go-kr-client", "winner_info_inqire_service2_get_winner_info_inqire('20240410', '2')", ("nec_winners",),
+         _dgk("winner_info_inqire_service2_get_winner_info_inqire", "20240410", "2", page_size=100), expect="skipped"),
+    Call("data-go-kr-client", "bus_sttn_info_inqire_service_get_sttn_no_list(city_code='25', node_nm='중앙')",
+         ("tago_stations_by_name",),
+         _dgk("bus_sttn_info_inqire_service_get_sttn_no_list", city_code="25", node_nm="중앙", page_size=100),
+         expect="skipped"),
 ]

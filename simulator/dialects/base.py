@@ -291,7 +291,15 @@ class BaseDialect:
             in ("auth", "page", "page_size", "range_start", "range_end", "format", "ignore", "order")
         }
         skip.update(ep.match)  # the discriminator is part of the endpoint id already
-        return {k: v for k, v in match.params.items() if k not in skip}
+        # A value equal to the param's documented default asks what leaving it out asks (the
+        # real API fills the default in): law.go.kr's ``search=1``, OpenDART's
+        # ``last_reprt_at=N``. One key for both, so a recording of either answers the other.
+        defaults = {
+            p.name: p.default
+            for p in ep.params
+            if p.role in ("filter", "plain") and p.default is not None
+        }
+        return {k: v for k, v in match.params.items() if k not in skip and defaults.get(k) != v}
 
     def window(self, match: Match, fmt: str) -> Window:
         ep = match.endpoint
