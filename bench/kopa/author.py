@@ -439,14 +439,27 @@ for i, s in enumerate(SCHED_SCHOOLS[:2] + MEAL_SCHOOLS[:2]):
          school(s) + [C("s2", "neis_school_schedule", {**sc_args(), "AA_YMD": "202505"}, pages="all"),
                       O("s3", "distinct", frm="s2", field="EVENT_NM")],
          R("s3"), {"type": "set"})
-for i, s in enumerate(SCHED_SCHOOLS[2:4] + MEAL_SCHOOLS[2:4]):
+# Two schools' 2025 휴업일 compared (counts on v0003+: 종로 9, 행촌 7, 서울종로 5, 예지 4); the
+# pairs' differences (5, 2, 4, 3) differ and none is 0 or 1, so no one answer passes two instances.
+def _holidays(name: str, sid: str) -> list[dict[str, Any]]:
+    return school(name, sid) + [
+        C(sid + "s", "neis_school_schedule", sc_args(sid), pages="all"),
+        O(sid + "h", "filter", frm=sid + "s", where=[W("SBTR_DD_SC_NM", "eq", "휴업일")]),
+        O(sid + "d", "distinct", frm=sid + "h", field="AA_YMD"), O(sid + "n", "count", frm=sid + "d")]
+
+
+for i, (a, b) in enumerate([("종로초등학교", "서울예지초등학교"), ("서울행촌초등학교", "서울종로초등학교"),
+                            ("종로초등학교", "서울종로초등학교"), ("서울행촌초등학교", "서울예지초등학교")]):
     task(f"neis-sched-holiday-{i}", "neis_schedule_holiday_count",
-         f"{s}(서울특별시) 2025학년도 학사일정에서 휴업일로 지정된 날은 며칠인가요?",
-         ["neis"], "education", ["SEQ", "DRV"],
-         school(s) + [C("s2", "neis_school_schedule", sc_args(), pages="all"),
-                      O("s3", "filter", frm="s2", where=[W("SBTR_DD_SC_NM", "eq", "공휴일")]),
-                      O("s4", "distinct", frm="s3", field="AA_YMD"), O("s5", "count", frm="s4")],
-         R("s5"), NUM)
+         f"{sq(a)}{particle(sq(a), '과', '와')} {sq(b)} 가운데 2025학년도 학사일정에 휴업일이 더 많이 지정된 "
+         f"학교는 다른 학교보다 휴업일이 며칠 더 많은가요?",
+         ["neis"], "education", ["SEM", "CMP", "DRV"],
+         _holidays(a, "a") + _holidays(b, "b") + [
+             # larger minus smaller, whichever school that is (the question names no order)
+             O("x1", "arith", fn="sub", a=R("an"), b=R("bn")),
+             O("x2", "arith", fn="sub", a=R("bn"), b=R("an")),
+             O("x3", "choose", test=T(R("an"), "ge", R("bn")), a=R("x1"), b=R("x2"))],
+         {"$ref": "x3", "transform": "num"}, {"type": "numeric", "abs_tol": 0.0})
 for i, s in enumerate(CLASS_SCHOOLS):
     task(f"neis-class-g1-{i}", "neis_class_count_grade1",
          f"{sq(s)}의 2024학년도 1학년 학급 수는 몇 개인가요?",
@@ -1285,9 +1298,6 @@ DROPPED: dict[str, str] = {
         "law_ministry_kind_count", "assembly_bills_month", "mois_gyeonggi_units", "neis_two_offices_single_sex",
         "neis_office_district_schools", "prec_two_names_kind_count", "prec_fan_supreme_court",
         "seoul_wifi_outdoor_compare", "seoul_wifi_fan_recent")},
-    "neis_schedule_holiday_count": "world v0002: no 휴업일 rows (0 for every school); the template "
-                                   "also counts 공휴일 (national holidays, the same for every school), "
-                                   "not the 휴업일 it asks about: fix its filter before restoring it",
 }
 
 
