@@ -75,6 +75,22 @@ def _share(n: int, of: int) -> str:
     return f"{n} ({n / of:.0%})" if of else "–"
 
 
+#: Past this many entries off the ten platforms, a library's are listed one row per reason.
+MAX_OFF_ROWS = 50
+
+
+def _off_rows(name: str, off_ten: dict[tuple[str, str], str]) -> list[str]:
+    """Table rows for a library's surface off the ten platforms: one per entry, or, for a
+    library naming thousands (data-go-kr-client's every data.go.kr operation), one per reason
+    with the count and the first entry."""
+    if len(off_ten) <= MAX_OFF_ROWS:
+        return [f"| {name} | `{_entry(h, p)}` | {why} |" for (h, p), why in sorted(off_ten.items())]
+    by_why: dict[str, list[tuple[str, str]]] = {}
+    for hp, why in sorted(off_ten.items()):
+        by_why.setdefault(why, []).append(hp)
+    return [f"| {name} | {len(hps)} entries, e.g. `{_entry(*hps[0])}` | {why} |" for why, hps in sorted(by_why.items())]
+
+
 def render(outcomes: list[Outcome]) -> str:
     catalog = load_catalog()
     ops = catalog_operations(catalog)
@@ -122,7 +138,7 @@ def render(outcomes: list[Outcome]) -> str:
             f"{c['unrecorded']} | {c['uncovered']} | {len(surface)} | {len(split.on_ten)} | "
             f"{_share(len(split.on_ten & ops), len(split.on_ten))} | {_share(len(surface & ops), len(surface))} |"
         )
-        off += [f"| {name} | `{_entry(h, p)}` | {why} |" for (h, p), why in sorted(split.off_ten.items())]
+        off += _off_rows(name, split.off_ten)
         missing += [f"| {name} | `{_entry(h, p)}` |" for h, p in sorted(split.on_ten - ops)]
         if split.on_ten:
             lowest.append((len(split.on_ten & ops) / len(split.on_ten), name))
@@ -180,6 +196,13 @@ def render(outcomes: list[Outcome]) -> str:
         "* dart-fss's `get_corp_list()` also asks `kind.krx.co.kr` (not a catalog platform) for market",
         "  lists; replayed offline those calls fail inside the library, which warns and goes on with",
         "  the OpenDART corp codes (6,000 companies).",
+        "* Looked at for tago, seoul, nec, lawgokr, fsc and mois and left out: `seoul` 0.2.0 (last",
+        "  release 2020; subway positions, not arrivals), `getkrxcode` 0.1.2 (applies `nest_asyncio`",
+        "  to the whole process on import, a dependency it does not declare), `kpublic` 0.1.1 (its",
+        "  generic `Client.get` takes NEC's `INFO-00` for an error and cannot read `StanReginCd`'s",
+        "  envelope), `seoul-metro-realtime` and `kr-law-extractor` (no distribution pip installs on",
+        "  Python 3.11). No maintained PyPI client of `openapi.seoul.go.kr` or of NEC was found;",
+        "  data-go-kr-client's NEC methods cannot ask for JSON, the only format it parses.",
         "",
     ]
     return "\n".join(lines)
