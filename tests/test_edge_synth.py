@@ -54,10 +54,12 @@ def test_examples_cover_junction_types_platforms_domains(env) -> None:  # type: 
     print(json.dumps(res.report, ensure_ascii=False))
     assert all(s["junction"][j] > 0 for j in JUNCTIONS), s["junction"]
     # the rules (no hidden arguments, budgets, no bench entities) keep fewer platforms in a small
-    # run than before: at least five of the main ones and four domains. (Six until verification
+    # run than before: at least four of the main ones and four domains. (Six until verification
     # at scale verified more curated edges, 190 → 251, and the seeded draws moved: opendart no
-    # longer starts a kept example at n=150 or n=300, cause not yet found; issue #20 tracks it.)
-    assert len(ACHIEVABLE & set(s["platforms"])) >= 5, s["platforms"]
+    # longer starts a kept example at n=150 or n=300, cause not yet found; issue #20 tracks it.
+    # Five until joins had to mean the same thing (semantics.joins): the fifth was reached only
+    # through joins such as fsc crno → molit LAWD_CD or a closing price → LAWD_CD.)
+    assert len(ACHIEVABLE & set(s["platforms"])) >= 4, s["platforms"]
     assert sum(s["domains"][d] > 0 for d in ("traffic", "finance", "education", "law", "politics", "district")) >= 4, s["domains"]
     assert all(2 <= e["length"] <= 8 for e in ex)
     assert set(res.report["filters"]) == {"malformed", "single_call", "bench_entity", "bench_edge", "duplicate",
@@ -229,9 +231,12 @@ def test_programs_recompute_on_a_new_version(env, tmp_path: Path) -> None:  # ty
 @pytest.mark.slow
 def test_a_thousand_examples_from_the_shipped_cassettes(tmp_path: Path) -> None:
     """1,000 requested from the shipped cassettes with the CLI's defaults (kopa@v0004, the
-    curated tier, the bench's entities and edges held out): at least 300 distinct verified
-    examples survive the rules (tests/test_edge_synth_rules.py; 319 with seed 0), over all
-    junction types. (On v0001, with less recorded, the same run keeps 132.)"""
+    curated tier, the bench's entities and edges held out): at least 250 distinct verified
+    examples survive the rules (tests/test_edge_synth_rules.py; 270 with seed 0), over all
+    junction types. (319 before the meaning rules: joins must mean the same thing,
+    semantics.joins, e.g. no air-quality 등급 into a school 학년; 학년/등급 are never reduced;
+    a COND threshold never states the answer. On v0001, with less recorded, the same run
+    kept 132.)"""
     store = Store(cache_dir=tmp_path / "cache")
     version = store.open("kopa", "v0004")
     catalog = load_catalog(tier="curated")
@@ -239,7 +244,7 @@ def test_a_thousand_examples_from_the_shipped_cassettes(tmp_path: Path) -> None:
     res = synthesize(version, catalog, built.graph, n=1000, seed=0, obs=built.obs)
     s = res.report["summary"]
     print(json.dumps(s, ensure_ascii=False))
-    assert len(res.examples) >= 300 and len({e["id"] for e in res.examples}) == len(res.examples)
+    assert len(res.examples) >= 250 and len({e["id"] for e in res.examples}) == len(res.examples)
     assert len({e["question"] for e in res.examples}) == len(res.examples)
     assert s["missing"]["junctions"] == [], s["missing"]
     ex = ProgramRunner(Resolver(version, catalog, miss="strict"))

@@ -176,6 +176,13 @@ def test_each_rule_catches_its_breach() -> None:
     assert "hidden_argument" not in check_example({**ok, "question": q2}, later, {}, cat)
     assert is_stated(cat, "nec_candidates", "sgId", "20240410", "2024년 4월 10일 선거")
     assert is_stated(cat, "nec_candidates", "sgTypecode", "2", "국회의원 선거")
+    # a value stands as a whole token: a GRADE of 2 is not stated by "2025학년도", nor found in
+    # an earlier tool message as part of a longer number (the audit's trivially "seen" 1-2 digits)
+    grade = _msgs([("neis_school_info", {"SCHUL_NM": "세종초등학교"}, "<SD_SCHUL_CODE>7010057</SD_SCHUL_CODE>"),
+                   ("neis_class_info", {"SD_SCHUL_CODE": "7010057", "AY": "2025", "GRADE": "5"}, "<row/>")])
+    assert "hidden_argument" in check_example({**ok, "question": q2}, grade, {}, cat)
+    assert "hidden_argument" not in check_example({**ok, "question": "2025학년도 세종초등학교 5학년 학급은 몇 개인가요?"},
+                                                  grade, {}, cat)
 
 
 def test_fake_fan_and_echo_are_caught() -> None:
@@ -289,6 +296,12 @@ def test_a_thousand_examples_keep_every_rule(tmp_path: Path) -> None:
     _assert_rules(version, catalog, res.examples, paths["conversations"])
     d = res.report["summary"]["diversity"]
     assert d["near_duplicate_rate"] <= 0.02, d
-    # the question grammar puts distinct-3/4 above the bench's (0.601/0.653); distinct-1/2 are
-    # reported, not asserted: below the bench's 0.286/0.506 today (docs/synthesis.md, Known limits)
-    assert d["distinct_3"] >= 0.601 and d["distinct_4"] >= 0.653, d
+    # issue 20's target, distinct-n at least the bench's, measured at one set size (distinct-n
+    # falls as a set grows): the bench's questions against as many synthesized ones, every n.
+    # (The bench figures once written here, 0.286/0.506/0.601/0.653, did not reproduce from
+    # the bench's questions; on its 160 questions distinct_n gives 0.235/0.416/0.518/0.592.)
+    from bench.kopa.audit import matched_diversity
+    from bench.kopa.tasks import load_tasks
+
+    m = matched_diversity([t.question for t in load_tasks()], [e["question"] for e in res.examples])
+    assert m["edge_at_least_bench"], m

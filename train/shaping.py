@@ -30,6 +30,7 @@ from .env import parse_program
 __all__ = ["gold_collections", "synth_evidence"]
 
 _GOLD: dict[tuple[str, str], list[tuple[str, dict[str, str], int]] | None] = {}
+_GOLD_MAX = 4096
 _LOCK = threading.Lock()
 
 
@@ -68,6 +69,8 @@ def gold_collections(world: World, gold_program: Any) -> list[tuple[str, dict[st
     except ProgramError:
         out = None
     with _LOCK:
+        if len(_GOLD) >= _GOLD_MAX:  # bounded: one entry per (version, program) seen
+            _GOLD.clear()
         _GOLD[key] = out
     return out
 

@@ -32,6 +32,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from edge.synth.pipeline import matched_distinct
 from edge.synth.splits import edge_jaccard, example_edges, verbatim_overlap
 
 from simulator.tools import program_edges
@@ -48,6 +49,7 @@ __all__ = [
     "audit_table",
     "export_tasks",
     "load_edge_dataset",
+    "matched_diversity",
     "overlap_failures",
     "shingles",
     "task_edges",
@@ -264,7 +266,17 @@ def audit(
         "overall": splits["all/all"],
         "splits": splits,
         "near_verbatim": near[:50],
+        "diversity": matched_diversity([t.question for t in tasks], [str(e["question"]) for e in examples]),
     }
+
+
+def matched_diversity(bench: list[str], synth: list[str]) -> dict[str, Any]:
+    """Word distinct-1..4 of the bench's and the EDGE set's questions at one set size (the
+    smaller set's; distinct-n falls as a set grows), and whether the EDGE set is at least as
+    diverse at every n (issue 20's target)."""
+    size = min(len(bench), len(synth))
+    b, s = matched_distinct(bench, size), matched_distinct(synth, size)
+    return {"size": size, "bench": b, "edge": s, "edge_at_least_bench": all(s[k] >= b[k] for k in b)}
 
 
 def overlap_failures(result: dict[str, Any], max_jaccard: float | None = None) -> list[str]:

@@ -196,6 +196,13 @@ def audit_cmd(
                         f"{m['edges_bench']}/{m['edges_synth']}/{m['edges_shared']}", f"{m['edge_jaccard']:.4f}",
                         str(len(m["verbatim_tasks"])), str(len(m["near_verbatim_tasks"])))
         console.print(tab)
+        d = result["diversity"]
+
+        def row(m: dict[str, float]) -> str:
+            return "/".join(f"{m[f'distinct_{n}']:.3f}" for n in (1, 2, 3, 4))
+
+        console.print(f"distinct-1..4 at {d['size']} questions each: EDGE {row(d['edge'])}, bench "
+                      f"{row(d['bench'])} ({'EDGE at least the bench at every n' if d['edge_at_least_bench'] else 'EDGE below the bench at some n'})")
     if fail_on_overlap:
         why = overlap_failures(result, max_jaccard)
         for w in why:

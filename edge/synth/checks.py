@@ -32,7 +32,7 @@ from .korean import date_text
 from .semantics import ALLOWED, field_type
 from .writers import CONVERSATION_BUDGET, TOOL_MESSAGE_BUDGET
 
-__all__ = ["CHECKS", "NEAR", "arg_label", "check_example", "is_stated", "quiet_params"]
+__all__ = ["CHECKS", "NEAR", "appears", "arg_label", "check_example", "is_stated", "quiet_params"]
 
 CHECKS = ("tool_name", "hidden_argument", "answer_in_question", "meaningless_reduction", "fake_fan", "budget", "echo")
 _ENUM = re.compile(r"(?:^|[(,;]\s*)([0-9A-Za-z]{1,6})\s*[=:]?\s*([가-힣][가-힣A-Za-z0-9·]*)")
@@ -55,9 +55,26 @@ def quiet_params(catalog: Catalog, tool: str) -> set[str]:
             if p.role in ("auth", "format", "page", "page_size", "range_start", "range_end")}
 
 
+def appears(value: str, text: str) -> bool:
+    """Whether ``value`` stands in ``text`` as a token, or (4 characters or more) as the start
+    of one: never inside a longer run of letters or digits. A GRADE of ``2`` is not stated by
+    ``2025``, a code ``12`` not by ``112``; a 5-digit ``LAWD_CD`` is the documented prefix
+    (``slice:0:5``) of the 10-digit legal-dong code it was read from.
+
+    >>> appears("2", "2학년 학급"), appears("2", "2025년"), appears("11110", '"1111010100",')
+    (True, False, True)
+    """
+    if not value:
+        return False
+    if not (value[0].isascii() and value[0].isalnum() or value[-1].isascii() and value[-1].isalnum()):
+        return value in text
+    end = "" if len(value) >= 4 else "(?![0-9A-Za-z])"
+    return re.search(rf"(?<![0-9A-Za-z]){re.escape(value)}{end}", text) is not None
+
+
 def is_stated(catalog: Catalog, tool: str, param: str, value: str, text: str) -> bool:
     """Whether ``value`` of ``param`` is stated in ``text`` (raw, as a date, or its label)."""
-    if value in text:
+    if appears(value, text):
         return True
     d = date_text(value)
     if d and d in text:
@@ -127,7 +144,7 @@ def check_example(e: Mapping[str, Any], messages: list[dict[str, Any]], run_valu
                     p = ep.param(k)
                     if k in quiet or (p is not None and p.default is not None and str(p.default) == str(v)):
                         continue
-                    if not (is_stated(catalog, tool, k, str(v), q) or str(v) in seen):
+                    if not (is_stated(catalog, tool, k, str(v), q) or appears(str(v), seen)):
                         hidden = True
         elif m["role"] == "tool":
             seen += m["content"]

@@ -27,7 +27,7 @@ from .questions import answer_text, write_question_t
 from .writers import conversation, fitting_page_size
 from .sample import JUNCTIONS, Draft, Sampler, family, sane_edges
 
-__all__ = ["MAIN_PLATFORMS", "ShardResult", "ShardSpec", "synth_shard", "diversity", "distinct_n", "near_duplicate_rate", "SynthConfig", "SynthResult", "canonical", "recompute", "summarize_examples", "synthesize"]
+__all__ = ["MAIN_PLATFORMS", "ShardResult", "ShardSpec", "synth_shard", "diversity", "distinct_n", "matched_distinct", "near_duplicate_rate", "SynthConfig", "SynthResult", "canonical", "recompute", "summarize_examples", "synthesize"]
 
 MAIN_PLATFORMS = ("tago", "seoul", "opendart", "fsc", "neis", "lawgokr", "assembly", "nec", "mois", "molit")
 DOMAINS = ("traffic", "finance", "education", "law", "politics", "district")
@@ -392,6 +392,26 @@ def near_duplicate_rate(questions: list[str], threshold: float = NEAR_THRESHOLD)
             if len(a & b) >= threshold * len(a | b):
                 near |= {i, j}
     return round(len(near) / len(sh), 4) if sh else 0.0
+
+
+def matched_distinct(questions: list[str], size: int, *, samples: int = 20, seed: int = 0) -> dict[str, float]:
+    """distinct-1..4 of ``questions`` at a set size of ``size`` questions: the mean over
+    ``samples`` seeded draws of ``size`` questions (all of them if there are no more).
+
+    distinct-n falls as a set grows (more n-grams repeat), so two sets of different sizes are
+    compared at the smaller one's size, each measured the same way.
+
+    >>> matched_distinct(["a b", "a c", "a b"], 3)
+    {'distinct_1': 0.5, 'distinct_2': 0.667, 'distinct_3': 0.0, 'distinct_4': 0.0}
+    """
+    import random
+
+    if size >= len(questions) or samples < 1:
+        draws = [list(questions)]
+    else:
+        rng = random.Random(seed)
+        draws = [rng.sample(questions, size) for _ in range(samples)]
+    return {f"distinct_{n}": round(sum(distinct_n(d, n) for d in draws) / len(draws), 3) for n in (1, 2, 3, 4)}
 
 
 def diversity(questions: list[str]) -> dict[str, Any]:

@@ -94,19 +94,25 @@ def semantic_type(name: str, description: str = "", ftype: str = "string", code:
     return "text"
 
 
-_TYPES: dict[tuple[int, str, str], str] = {}
+#: (id(catalog), tool, field) → (that catalog, semantic type): the catalog is kept and checked
+#: (``is``), so an id a collected catalog left behind never answers for another; bounded.
+_TYPES: dict[tuple[int, str, str], tuple[Catalog, str]] = {}
+_TYPES_MAX = 65536
 
 
 def field_type(catalog: Catalog, tool: str, name: str) -> str:
     """The semantic type of field ``name`` of ``tool`` (from the catalog ``FieldSpec``)."""
     key = (id(catalog), tool, name)
     hit = _TYPES.get(key)
-    if hit is None:
-        spec = next((f for f in catalog.endpoint(tool).fields if f.name == name), None)
-        hit = (semantic_type(spec.name, spec.description or "", spec.type or "string", bool(spec.code))
-               if spec else semantic_type(name))
-        _TYPES[key] = hit
-    return hit
+    if hit is not None and hit[0] is catalog:
+        return hit[1]
+    spec = next((f for f in catalog.endpoint(tool).fields if f.name == name), None)
+    stype = (semantic_type(spec.name, spec.description or "", spec.type or "string", bool(spec.code))
+             if spec else semantic_type(name))
+    if len(_TYPES) >= _TYPES_MAX:
+        _TYPES.clear()
+    _TYPES[key] = (catalog, stype)
+    return stype
 
 
 def allowed(op: str, stype: str) -> bool:
