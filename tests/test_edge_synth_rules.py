@@ -25,6 +25,7 @@ from edge.synth.splits import bench_edges, bench_entities, example_edges, exampl
 from edge.synth.writers import CONVERSATION_BUDGET, TOOL_MESSAGE_BUDGET, fitting_page_size
 from simulator import Resolver, Store, load_catalog
 
+ROOT = Path(__file__).resolve().parents[1]
 CFG = VerifyConfig(iterations=10, paths_per_iteration=50, min_trials=2)
 
 
@@ -265,6 +266,22 @@ def test_synthesized_examples_keep_every_rule(made) -> None:  # type: ignore[no-
     s = res.report["summary"]
     assert s["diversity"]["near_duplicate_rate"] <= 0.02, s["diversity"]
     assert set(res.report["rules_refused"]) >= {"tool_name", "hidden_argument", "echo", "budget"}
+
+
+def test_docs_examples_section_is_written_from_an_output(made) -> None:  # type: ignore[no-untyped-def]
+    """scripts/synthesis_examples.py: docs/synthesis.md's examples come from a run's files."""
+    import importlib.util
+
+    _v, _c, res, paths = made
+    spec = importlib.util.spec_from_file_location("synthesis_examples", ROOT / "scripts" / "synthesis_examples.py")
+    mod = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(mod)  # type: ignore[union-attr]
+    text = mod.section(Path(paths["conversations"]).parent)
+    for j in ("SEQ", "FAN", "DRV", "SEM", "CMP", "COND"):
+        assert f"### {j}" in text
+    first = res.examples[0]
+    assert f"- **{first['question']}**" in text and first["answer_text"] in text
+    assert "kopa@v0001" in text
 
 
 def test_tool_messages_are_what_the_environment_returns(made) -> None:  # type: ignore[no-untyped-def]
