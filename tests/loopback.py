@@ -31,3 +31,13 @@ def serve_in_thread(app: Any, health: str = "/") -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+async def read_body(receive: Any) -> bytes:
+    """The whole request body of a raw ASGI ``http`` request (every ``more_body`` chunk)."""
+    body = b""
+    while True:
+        msg = await receive()
+        body += msg.get("body", b"")
+        if not msg.get("more_body"):
+            return body

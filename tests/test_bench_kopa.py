@@ -22,7 +22,7 @@ from bench.kopa.runner import RunConfig, load_results, run_bench
 from bench.kopa.tasks import MAIN_PLATFORMS, TaskError, distribution, gold_run, load_tasks, parse_tasks
 from simulator import Store
 from simulator.tools.keys import KEY_TOOLS
-from tests.loopback import serve_in_thread
+from tests.loopback import read_body, serve_in_thread
 from train.env import EnvConfig, SimEpisode
 
 
@@ -302,12 +302,7 @@ def _stub(script: list[dict[str, Any]], seen: list[dict[str, Any]]) -> Any:
     async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             return
-        body = b""
-        while True:
-            msg = await receive()
-            body += msg.get("body", b"")
-            if not msg.get("more_body"):
-                break
+        body = await read_body(receive)
         if scope["path"] == "/v1/chat/completions":
             req = json.loads(body)
             req["_auth"] = dict(scope["headers"]).get(b"authorization", b"").decode()

@@ -18,7 +18,7 @@ import pytest
 
 from edge import MIN_SCORE, Binding, LLMProposer, Observations, Retriever
 from simulator import Catalog, Endpoint, load_catalog
-from tests.loopback import serve_in_thread
+from tests.loopback import read_body, serve_in_thread
 
 Reply = tuple[int, Any]  # (HTTP status, body: a dict is sent as JSON, a str as it is)
 
@@ -47,12 +47,7 @@ class StubLLM:
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         assert scope["type"] == "http"
-        body = b""
-        while True:
-            msg = await receive()
-            body += msg.get("body", b"")
-            if not msg.get("more_body"):
-                break
+        body = await read_body(receive)
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
         if scope["method"] != "POST" or scope["path"] != "/v1/chat/completions":
             status, reply = 404, {"error": {"message": f"no route {scope['path']}"}}

@@ -31,7 +31,7 @@ from edge.synth.korean import date_text
 from edge.synth.questions import paraphrase_examples
 from edge.synth.writers import fitting_page_size
 from simulator import Resolver, Store, load_catalog
-from tests.loopback import serve_in_thread
+from tests.loopback import read_body, serve_in_thread
 
 Rewrite = Callable[[str], tuple[int, str]]  # template question -> (HTTP status, message content)
 
@@ -46,12 +46,7 @@ class ChatStub:
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         assert scope["type"] == "http"
-        body = b""
-        while True:
-            msg = await receive()
-            body += msg.get("body", b"")
-            if not msg.get("more_body"):
-                break
+        body = await read_body(receive)
         with self._lock:
             self.log.append({"method": scope["method"], "path": scope["path"], "body": body})
         if scope["method"] != "POST" or scope["path"] != "/v1/chat/completions":
