@@ -25,7 +25,7 @@ from __future__ import annotations
 import io
 import xml.etree.ElementTree as ET
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from ..catalog import Endpoint, Match
@@ -196,7 +196,7 @@ class OpenDartDialect(BaseDialect):
         err = parsed.envelope.get("error")
         if not err:
             return None
-        return _error_body(ep, {"status": err["status"], "message": err["message"]}, fmt)
+        return _error_body(ep, err, fmt)
 
     def _parse_zip(self, ep: Endpoint, body: bytes) -> Parsed:
         try:
@@ -234,7 +234,7 @@ class OpenDartDialect(BaseDialect):
         if not records:
             err = envelope.get("error")
             if err:  # an error body no kind writes back (a status the table lacks): as recorded
-                return _error_body(ep, {"status": err["status"], "message": err["message"]}, split.fmt)
+                return _error_body(ep, err, split.fmt)
             return self.render_error(ep, "no_data", split.fmt)
         doc: dict[str, Any] = dict(_OK)
         win = split.window
@@ -260,7 +260,7 @@ class OpenDartDialect(BaseDialect):
     ) -> SimResponse:
         """``{"status","message"}`` (HTTP 200); XML for XML requests and for the corp-code ZIP."""
         err = _errors(endpoint).get(kind) or _DEFAULT_ERRORS["server_error"]
-        return _error_body(endpoint, {"status": err["status"], "message": err["message"]}, fmt)
+        return _error_body(endpoint, err, fmt)
 
     @staticmethod
     def corpcode_zip(records: Sequence[dict[str, Any]], member: str | None = None) -> bytes:
@@ -364,8 +364,10 @@ def _response(status: int, fmt: str, body: bytes) -> SimResponse:
 DIALECT = OpenDartDialect()
 
 
-def _error_body(ep: Endpoint, doc: dict[str, str], fmt: str) -> SimResponse:
-    """An error document (HTTP 200): JSON for JSON requests, else XML (and for the ZIP)."""
+def _error_body(ep: Endpoint, err: Mapping[str, str], fmt: str) -> SimResponse:
+    """``{"status","message"}`` of ``err`` (HTTP 200): JSON for JSON requests, else XML (and
+    for the ZIP)."""
+    doc = {"status": err["status"], "message": err["message"]}
     if fmt == "json" and ep.kind != "binary":
         return _response(200, "json", json_bytes(doc))
     return _response(200, "xml", _xml_doc_bytes(doc))
