@@ -238,7 +238,7 @@ def test_a_thousand_examples_from_the_shipped_cassettes(tmp_path: Path) -> None:
     a COND threshold never states the answer. On v0001, with less recorded, the same run
     kept 132.)"""
     store = Store(cache_dir=tmp_path / "cache")
-    version = store.open("kopa", "v0004")
+    version = store.open("kopa", "v0005")
     catalog = load_catalog(tier="curated")
     built = build_graph(version, catalog, seed=0)
     res = synthesize(version, catalog, built.graph, n=1000, seed=0, obs=built.obs)

@@ -87,6 +87,33 @@ def test_cond_thresholds_do_not_state_the_answer() -> None:
     assert check_example(dated, msgs, {}, cat) == []
 
 
+def test_a_widened_place_and_a_branch_are_said_where_they_belong() -> None:
+    """A legal-dong code cut to its district counts the whole 구: the question says so in every
+    junction's head, not only SEQ's (the COND examples once asked about 개포동 and answered
+    with 강남구's count); a district named by its own code is not widened; and a COND's
+    then-branch arguments (an election) go with its ask, not with the count it tests."""
+    import random
+
+    from edge.synth.questions import write_question
+    from edge.synth.sample import _is_unit
+
+    assert _is_unit("1168000000", "slice:0:5") and not _is_unit("1168010300", "slice:0:5")
+    assert _is_unit("11", "slice:0:5") and _is_unit("1168010300", "")
+    cat = load_catalog()
+    start = {"kind": "start", "tool": "mois_stan_regin_cd", "args": {"locatadd_nm": "서울특별시 강남구 개포동"}}
+    call = {"kind": "call", "tool": "molit_offi_trades", "args": {"DEAL_YMD": "202407"}, "param": "LAWD_CD",
+            "transform": "slice:0:5", "widens": True}
+    cond = {"kind": "cond", "tool": "molit_offi_trades", "k": 300,
+            "then": {"target": "nec_candidates", "args": {"sgId": "20220601", "sgTypecode": "3"}, "param": "sggName"}}
+    for seed in range(30):
+        q = write_question(cat, random.Random(seed), [start, call, cond], "district")
+        assert "시·군·구" in q, q
+        assert q.index("2022년 6월 1일") > q.index("300"), q  # the election is the then-branch's
+        assert q.index("2024년 7월") < q.index("300"), q
+    own = [{**start, "args": {"locatadd_nm": "서울특별시 강남구"}}, {**call, "widens": False}, cond]
+    assert not any("시·군·구" in write_question(cat, random.Random(s), own, "district") for s in range(30))
+
+
 def test_particles_and_dates() -> None:
     assert [josa("세종초등학교", "이"), josa("서울", "을"), josa("학급", "는"), josa("'천안시'", "와")] == [
         "세종초등학교가", "서울을", "학급은", "'천안시'와"]
@@ -256,6 +283,29 @@ def _assert_rules(version: Any, catalog: Any, examples: list[dict[str, Any]], co
         assert not any('"omitted_not_matching"' in t for t in tool_msgs)  # native bodies, not summaries
         assert not example_entities(e) & held, e["id"]
         assert not example_edges([e]) & held_edges, e["id"]
+        for unit in _widened_units(e, run.values):  # a 동 answered at its 구's level says so
+            assert unit in e["question"], (e["id"], e["question"])
+
+
+def _widened_units(e: dict[str, Any], values: dict[str, Any]) -> list[str]:
+    """The units (시·군·구, 시·도) an example's handoffs widen a place to: a code cut by
+    ``slice:0:5``/``slice:0:2`` whose cut-off tail is not all zeros (a 동's code, not the
+    구's own), evaluated on the run's values independently of the sampler's notes."""
+    from simulator.tools import eval_expr
+
+    out = []
+    for st in e["gold_program"]["steps"]:
+        for a in (st.get("args") or {}).values():
+            tr = a.get("transform", "") if isinstance(a, dict) else ""
+            m = re.fullmatch(r"slice:0:(5|2)", tr or "")
+            if not m or "$ref" not in a:
+                continue
+            got = eval_expr({k: v for k, v in a.items() if k != "transform"}, values)
+            for v in got if isinstance(got, list) else [got]:
+                tail = str(v)[int(m.group(1)):]
+                if tail.strip("0"):
+                    out.append("시·군·구" if m.group(1) == "5" else "시·도")
+    return out
 
 
 def test_synthesized_examples_keep_every_rule(made) -> None:  # type: ignore[no-untyped-def]

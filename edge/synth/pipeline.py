@@ -45,10 +45,13 @@ class SynthConfig:
 
     min_len: int = 2
     max_len: int = 8
-    #: Attempts at most per requested example (drafts that fail are discarded).
-    attempts_per_example: int = 30
-    #: Extra drafts made beyond ``n`` so that filtering still leaves ``n``.
-    overshoot: float = 0.15
+    #: Attempts at most per requested example (drafts that fail are discarded). Most attempts
+    #: fail cheaply (no recorded onward call, a rule refuses the draft), so the bound is wide:
+    #: at 30, a 1,000-run on ``kopa@v0005`` stopped at 405 kept with its shards' quota unmet.
+    attempts_per_example: int = 150
+    #: Extra drafts made beyond ``n`` so that filtering still leaves ``n`` (shards draw
+    #: independently, so one program may be drawn by two shards; the later copy is dropped).
+    overshoot: float = 0.5
     #: Shards of the work (each its own seeded sampler); ``--ray`` runs them in parallel.
     shards: int = 4
 
@@ -195,14 +198,18 @@ def synth_shard(version: Version, catalog: Catalog, graph: EdgeGraph, obs: Obser
     rng = random.Random(f"{spec.seed}:{spec.index}")
     resolver = Resolver(version, catalog, miss="strict")
     ex = ProgramRunner(resolver, page_size=fitting_page_size(resolver))
-    sampler = Sampler(catalog, sane_edges(graph), obs, ex, rng)
+    held = set() if spec.allow_bench_entities else bench_entities()
+    held_edges = set() if spec.allow_bench_edges else bench_edges()
+    # a held-out edge is never drawn (a draft on one would only be dropped), so the attempts
+    # go to chains training may use; the check after execution stays for what a pick adds
+    edges = [b for b in sane_edges(graph) if (b.source_tool, b.target_tool) not in held_edges]
+    sampler = Sampler(catalog, edges, obs, ex, rng)
     made: Counter[str] = Counter()
     failed: Counter[str] = Counter()
     rules: Counter[str] = Counter()
     early: Counter[str] = Counter()
     shingles: list[set[str]] = []
-    held = set() if spec.allow_bench_entities else bench_entities()
-    held_edges = set() if spec.allow_bench_edges else bench_edges()
+    programs: set[str] = set()
     lengths: Counter[int] = Counter()
     drafts: list[dict[str, Any]] = []
     want = spec.want
@@ -232,6 +239,11 @@ def synth_shard(version: Version, catalog: Catalog, graph: EdgeGraph, obs: Obser
             early["bench_edge"] += 1
             failed[jtype] += 1
             continue
+        pk = d.program().model_dump_json()
+        if pk in programs:  # the same program again: drawn anew rather than phrased twice
+            early["duplicate"] += 1
+            failed[jtype] += 1
+            continue
         for _try in range(3):  # a near-duplicate phrasing is drawn again, then given up
             question, template = write_question_t(catalog, rng, d.parts, domain)
             sh = _shingles(question)
@@ -252,6 +264,7 @@ def synth_shard(version: Version, catalog: Catalog, graph: EdgeGraph, obs: Obser
             failed[jtype] += 1
             continue
         drafts.append(e)
+        programs.add(pk)
         shingles.append(sh)
         sampler.made.update(e["platforms"])
         if progress:

@@ -156,17 +156,30 @@ def _ctx_args(q: _Q, tool: str, args: dict[str, Any], skip: str | None = None) -
     return out
 
 
-def _level(q: _Q, p: dict[str, Any] | None, subj: str) -> str:
-    """``subj`` joined to what follows; a handoff that widens the level (a legal-dong code cut
-    to its district) said so."""
-    tr = (p or {}).get("transform") or ""
+def _widening(p: dict[str, Any]) -> str | None:
+    """The unit a handoff widens to (a legal-dong code cut to its 시·군·구 or 시·도), if any."""
+    tr = p.get("transform") or ""
+    if not p.get("widens", True):  # the place named is the unit itself (강남구's own code)
+        return None
+    if tr.startswith("slice:0:5"):
+        return "시·군·구"
+    if tr.startswith("slice:0:2"):
+        return "시·도"
+    return None
+
+
+def _widen(q: _Q, subj: str, unit: str) -> str:
+    """``subj`` (a place) as the whole ``unit`` it lies in, as a noun phrase: what a count made
+    at the district level is a count of (never the 동 the question named)."""
+    return q.pick("L", (f"{josa(subj, '이')} 속한 {unit} 전체", f"{josa(subj, '이')} 있는 {unit} 전체",
+                        f"{subj}, 그곳이 속한 {unit} 전체", f"{josa(subj, '을')} 품은 {unit} 전역",
+                        f"{josa(subj, '을')} 포함하는 {unit} 단위"))
+
+
+def _level(q: _Q, subj: str) -> str:
+    """``subj`` joined to what follows."""
     if not subj:
         return ""
-    if tr.startswith(("slice:0:5", "slice:0:2")):
-        unit = "시·군·구" if tr.startswith("slice:0:5") else "시·도"
-        return q.pick("L", (f"{josa(subj, '이')} 속한 {unit} 전체의 ", f"{josa(subj, '이')} 있는 {unit} 전체에서 ",
-                            f"{subj}, 그곳이 속한 {unit} 전체의 ", f"{josa(subj, '을')} 품은 {unit} 전역의 ",
-                            f"{josa(subj, '을')} 포함하는 {unit} 단위의 "))
     return q.pick("J", (f"{subj}의 ", f"{subj}의 ", f"{subj}에서 ", f"{subj}에 대해 ", f"{subj} 기준 ", f"{subj}, 이곳의 "))
 
 
@@ -187,7 +200,8 @@ def _phrases(q: _Q, parts: Sequence[dict[str, Any]]) -> list[str]:
         if k == "start":
             out += _ctx_args(q, p["tool"], p.get("args", {}))
         elif k == "pick_label":
-            out.append(f"'{p['name']}'")
+            if not any(p["name"] in x for x in out):  # '중랑구' after '서울특별시 중랑구' says nothing new
+                out.append(f"'{p['name']}'")
         elif k == "pick_reduce":
             from .semantics import field_type
 
@@ -195,6 +209,9 @@ def _phrases(q: _Q, parts: Sequence[dict[str, Any]]) -> list[str]:
             w = q.where(p["tool"], p.get("where"))
             out.append(f"{w}{josa(q.f(p['tool'], p['key']), '이')} {_superl(p['op'], ty)} {q.t(p['tool'])}")
         elif k == "call":
+            unit = _widening(p)
+            if unit and out:  # what follows is about the whole district, not the place named
+                out = [_widen(q, " ".join(dict.fromkeys(out)), unit)]
             out += _ctx_args(q, p["tool"], p.get("args", {}), skip=p.get("param"))
     return list(dict.fromkeys(out))
 
@@ -324,8 +341,13 @@ def _cmp(q: _Q, parts: Sequence[dict[str, Any]]) -> str:
 def _cond(q: _Q, parts: Sequence[dict[str, Any]]) -> str:
     p = next(x for x in parts if x["kind"] == "cond")
     t = q.t(p["tool"])
-    then_t = q.t(p["then"]["target"])
-    head = _head(q, parts, "cond", [(p["then"]["target"], p["then"].get("args", {}), p["then"].get("param"))])
+    then = p["then"]
+    # the then-branch's own arguments (an election, a month) belong to its ask, not to the
+    # subject of the count the condition tests
+    said = _phrases(q, [x for x in parts if x["kind"] != "cond"])
+    then_args = [a for a in _ctx_args(q, then["target"], then.get("args", {}), skip=then.get("param")) if a not in said]
+    then_t = " ".join([*then_args, q.t(then["target"])])
+    head = " ".join(said)
     head = q.pick("H", (f"{head}의 ", f"{head}에서 ", f"{head} 기준으로 ")) if head else ""
     return head + q.end("cond", t=t, then=then_t, k=str(p["k"]))
 
@@ -365,9 +387,8 @@ def write_question_t(catalog: Catalog, rng: Any, parts: Sequence[dict[str, Any]]
     else:
         final = next(p for p in reversed(parts) if p["kind"] == "final")
         before = parts[: len(parts) - 1 - list(reversed(parts)).index(final)]
-        last_call = next((p for p in reversed(before) if p["kind"] == "call"), None)
         subj = " ".join(_phrases(q, before))
-        jt, body = "SEQ", _ask_final(q, final, _level(q, last_call, subj))
+        jt, body = "SEQ", _ask_final(q, final, _level(q, subj))
     body = re.sub(r"\s+", " ", _frame(q, body, domain)).strip()
     body = re.sub(r"(종류|유형) 종류", r"\1", body)
     return body, f"{jt}:" + ".".join(q.tid)

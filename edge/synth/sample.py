@@ -279,6 +279,10 @@ class Sampler:
             if nxt is not None:  # only entities whose onward call was recorded
                 ok = [i for i in ok if self.answerable(nxt, scalar(full.records[i].get(nxt.source_field)) or "")
                       and self.fits(nxt, full.records[i])]
+                # a handoff that cuts a code to its district (slice:0:5) starts at the district
+                # itself: a 동 named there would be answered with its whole 구's count
+                unit = [i for i in ok if _is_unit(scalar(full.records[i].get(nxt.source_field)) or "", nxt.transform)]
+                ok = unit or ok
             cands = self._fs_cache[key] = sorted({col[i] or "" for i in ok
                                                   if col[i] and counts[col[i]] <= 3 and len(col[i] or "") <= 30})
         if not cands:
@@ -581,6 +585,7 @@ class Sampler:
         lcol = self.fields.column(recs, lab)
         counts = Counter(lcol)
         cands = [i for i, (x, y) in enumerate(zip(lcol, fcol)) if x and y and counts[x] == 1 and x != y]
+        cands = [i for i in cands if _is_unit(fcol[i] or "", b.transform)] or cands  # as in filtered_start
         if not cands:
             return None
         rec = self.obs.recorded(b.target_tool, b.target_param)
@@ -601,7 +606,7 @@ class Sampler:
         d.bound.append(v)
         d.edges.append((b.source_tool, b.target_tool))
         d.parts.append({"kind": "call", "tool": b.target_tool, "args": args, "param": b.target_param,
-                        "transform": b.transform, "from_tool": b.source_tool,
+                        "transform": b.transform, "widens": not _is_unit(v, b.transform), "from_tool": b.source_tool,
                         "records": len(res.records), "pages": len(res.pages)})
         return sid, res
 
@@ -1083,6 +1088,17 @@ class Sampler:
         d.parts.append({"kind": "cond", "tool": main.target_tool, "k": k, "then": then_part,
                         "then_pick": next(x for x in reversed(d.parts) if x["kind"].startswith("pick"))})
         return d
+
+
+def _is_unit(value: str, transform: str) -> bool:
+    """Whether ``value`` names the whole unit ``transform`` cuts it to: a code whose tail past
+    a ``slice:0:N`` is all zeros (``1168000000`` is 강남구 itself, ``1168010300`` a 동 in it).
+    Any value is its own unit under another transform."""
+    m = re.match(r"slice:0:(\d+)$", transform or "")
+    if not m:
+        return True
+    tail = value[int(m.group(1)):]
+    return not tail or set(tail) == {"0"}
 
 
 #: Round numbers a COND threshold is drawn from (1, 2, 3, 5, 10, 20, …).
