@@ -137,7 +137,10 @@ def test_writers_formats(env, tmp_path: Path) -> None:  # type: ignore[no-untype
 def test_bench_edges_are_held_out_by_default(env) -> None:  # type: ignore[no-untyped-def]
     """No kept example passes a value along a tool-to-tool edge a bench gold program uses
     (issue 20: the bench's entities and edges stay out of training data unless asked);
-    with ``allow_bench_edges`` such chains come back, so the rule is what keeps them out."""
+    with ``allow_bench_edges`` such chains come back, so the hold-out is what keeps them out.
+    The sampler never draws a held-out edge (no attempt is spent on a draft that would be
+    dropped), and the filter after it still drops any example that has one."""
+    from edge.synth.pipeline import apply_filters
     from edge.synth.splits import bench_edges, example_edges
 
     version, catalog, obs, graph, allowed = env
@@ -145,8 +148,11 @@ def test_bench_edges_are_held_out_by_default(env) -> None:  # type: ignore[no-un
     assert len(held) >= 30  # the 156 tasks' handoffs
     res = synthesize(version, catalog, graph, n=40, seed=3, obs=obs)
     assert res.examples and not example_edges(res.examples) & held
-    assert res.report["filters"]["bench_edge"] > 0
-    assert example_edges(allowed.examples) & held and allowed.report["filters"]["bench_edge"] == 0
+    assert res.report["filters"]["bench_edge"] == 0  # never drawn
+    on_bench = [e for e in allowed.examples if example_edges([e]) & held]
+    assert on_bench and allowed.report["filters"]["bench_edge"] == 0
+    kept, report, _dropped = apply_filters(on_bench, version, catalog, held_edges=held)
+    assert kept == [] and report["filters"]["bench_edge"] == len(on_bench)
 
 
 def test_splits_and_audit(env, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -352,7 +352,8 @@ def test_tool_messages_are_what_the_environment_returns(made) -> None:  # type: 
 
 @pytest.mark.slow
 def test_a_thousand_examples_keep_every_rule(tmp_path: Path) -> None:
-    """Issue 20's bar over 1,000 requested examples from the shipped cassettes."""
+    """Issue 20's bar over 1,000 synthesized examples from the shipped cassettes (full tier:
+    1,000 kept of 1,000 asked over 13 platforms; 357 kept on v0004 with 30 attempts each)."""
     store = Store(cache_dir=tmp_path / "cache")
     version = store.open("kopa")
     catalog = load_catalog()
@@ -360,9 +361,11 @@ def test_a_thousand_examples_keep_every_rule(tmp_path: Path) -> None:
     res = synthesize(version, catalog, built.graph, n=1000, seed=3, obs=built.obs)
     paths = write_all(res.examples, tmp_path / "o", version, catalog, res.report)
     print(json.dumps(res.report["summary"], ensure_ascii=False))
+    assert len(res.examples) == 1000
     _assert_rules(version, catalog, res.examples, paths["conversations"])
     d = res.report["summary"]["diversity"]
     assert d["near_duplicate_rate"] <= 0.02, d
+    assert len(res.report["summary"]["providers"]) >= 8, res.report["summary"]["providers"]
     # issue 20's target, distinct-n at least the bench's, measured at one set size (distinct-n
     # falls as a set grows): the bench's questions against as many synthesized ones, every n.
     # (The bench figures once written here, 0.286/0.506/0.601/0.653, did not reproduce from

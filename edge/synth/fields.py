@@ -26,8 +26,23 @@ def column(records: list[dict[str, Any]], name: str) -> list[str | None]:
 
 _DATE = re.compile(r"(ymd|dt|date|_de$|일자|일시|날짜|시각|time|연도|year|^ay$|dtm|birth|기념일|생년|_ym$|yy)", re.I)
 _IDLIKE = re.compile(r"(cd$|code|_id$|id$|^id|_no$|no$|번호|코드|seq|sn$|link|url|tel|email|image|mst|^num$|giho|order)", re.I)
+#: A record's bookkeeping, not its content: when the row was loaded or last changed
+#: (NEIS's ``LOAD_DTM`` 수정일자). Nobody asks for it, so no question picks it.
+_BOOKKEEPING = re.compile(r"(load_dtm|_dtm$|mdfcn|updt|last_?mod|수정일|적재일|최종수정|갱신일)", re.I)
 _LABEL = re.compile(r"(nm$|name$|_nm|명$|명한글|이름|명칭|title)", re.I)
 _LABEL_DESC = re.compile(r"(명$|이름|명칭|제목|이름\b)")
+
+
+def bookkeeping(ep: Endpoint, name: str) -> bool:
+    """Whether field ``name`` of ``ep`` records when its row was loaded or changed.
+
+    >>> from simulator import load_catalog
+    >>> ep = load_catalog(tier="curated").endpoint("neis_class_info")
+    >>> bookkeeping(ep, "LOAD_DTM"), bookkeeping(ep, "CLASS_NM")
+    (True, False)
+    """
+    f = next((f for f in ep.fields if f.name == name), None)
+    return bool(_BOOKKEEPING.search(name) or f is not None and _BOOKKEEPING.search(f.description or ""))
 
 
 def field_desc(ep: Endpoint, name: str) -> str:

@@ -40,7 +40,7 @@ from ..transforms import apply_transform
 from simulator.tools import CallStep, Cond, OpStep, PageCall, PagedResult, Program, Step, eval_expr
 
 from .execute import CallFailed, ProgramError, ProgramRunner, program_json, value_of
-from .fields import _IDLIKE, FieldMemo
+from .fields import _IDLIKE, FieldMemo, bookkeeping
 from .semantics import allowed, joins
 
 __all__ = ["JUNCTIONS", "Draft", "Sampler", "family", "sane_edges", "threshold"]
@@ -636,7 +636,7 @@ class Sampler:
             ep = self.catalog.endpoint(tool)
             for fs in ep.fields:
                 val = scalar(recs[0].get(fs.name))
-                if val and not fs.code and not _IDLIKE.search(fs.name) and len(val) <= 40:
+                if val and not fs.code and not _IDLIKE.search(fs.name) and len(val) <= 40 and not bookkeeping(ep, fs.name):
                     opts.append({"op": "pick", "from": sid, "field": fs.name})
         if prefer_drv:
             opts = [o for o in opts if o["op"] != "pick"] or opts
@@ -981,7 +981,7 @@ class Sampler:
             return {"op": "count", "from": sid}
         ep = self.catalog.endpoint(tool)
         opts = [f.name for f in ep.fields if (v := scalar(res.records[0].get(f.name))) and not f.code
-                and not _IDLIKE.search(f.name) and len(v) <= 40]
+                and not _IDLIKE.search(f.name) and len(v) <= 40 and not bookkeeping(ep, f.name)]
         if not opts:
             return None
         return {"op": "pick", "from": sid, "field": self.rng.choice(opts)}
@@ -1046,9 +1046,17 @@ class Sampler:
                         "args": results[0][2], "param": main.target_param, "metric": metric})
         return d
 
+    def _siblings(self, b: Binding) -> list[Binding]:
+        """Edges that take the value ``b`` takes (same source tool and field) into another tool:
+        a COND's then-branch asks the other dataset about the same place, school or code."""
+        return [x for x in self.out.get(b.source_tool, []) if x.source_field == b.source_field
+                and x.target_tool not in (b.target_tool, b.source_tool)]
+
     def _build_cond(self, length: int) -> Draft | None:
-        onward = lambda b: any(n.target_tool != b.source_tool for n in self.out.get(b.target_tool, []))  # noqa: E731
-        got = self._begin(max(2, length - 2), onward, "cond")
+        def branches(b: Binding) -> bool:
+            return bool(self._siblings(b)) or any(n.target_tool != b.source_tool for n in self.out.get(b.target_tool, []))
+
+        got = self._begin(max(2, length - 2), branches, "cond")
         if got is None:
             return None
         main, d, sid, res = got
@@ -1058,35 +1066,44 @@ class Sampler:
         vid, v = p
         sid1, r1 = self.hop(d, main, vid, v)
         mid, m = self.reduce(d, {"op": "count", "from": sid1})
-        # then-branch: a further call from the first result (an onward verified edge)
+        if m < COND_MIN:
+            return None  # "are there at least 2 stops?" of a one-record lookup tests nothing
+        # then-branch: the same value into another dataset (a sibling edge), or a further call
+        # from the first result (an onward verified edge)
+        sib = self._siblings(main)
         nxt = [b for b in self.out.get(main.target_tool, []) if b.target_tool != main.source_tool]
-        if not nxt:
+        if not sib and not nxt:
             return None
-        b2 = self.rng.choice(nxt)
         k = threshold(m, self.rng)
         guard = {"ref": mid, "gte": k}
-        then_ok = m >= k
-        n_steps = len(d.steps)
-        p2 = self.pick(d, sid1, r1, b2)
-        if p2 is None:
-            return None
         when = _cond(guard)
-        for i in range(n_steps, len(d.steps)):  # the then-branch's pick runs only on that branch
-            d.steps[i] = d.steps[i].model_copy(update={"when": when})
-        args, bind = self.bind_args(d, b2, p2[0], p2[1], guard=guard)
+        then_ok = m >= k
+        if sib and (not nxt or self.rng.random() < 0.6):
+            b2 = self.rng.choice(sib)
+            args, bind = self.bind_args(d, b2, vid, v, guard=guard)
+        else:
+            b2 = self.rng.choice(nxt)
+            n_steps = len(d.steps)
+            p2 = self.pick(d, sid1, r1, b2)
+            if p2 is None:
+                return None
+            for i in range(n_steps, len(d.steps)):  # the then-branch's pick runs only on that branch
+                d.steps[i] = d.steps[i].model_copy(update={"when": when})
+            args, bind = self.bind_args(d, b2, p2[0], p2[1], guard=guard)
+            if then_ok:
+                d.bound.append(p2[1])
         # The branch not taken on this version stays in the program (guarded, not run):
         # another version may take it.
-        s2, _r2 = self.call(d, b2.target_tool, args, bind=bind, guard=guard)
-        if then_ok:
-            d.bound.append(p2[1])
+        s2, r2 = self.call(d, b2.target_tool, args, bind=bind, guard=guard)
+        if len(r2.records) < 2:
+            return None  # the count of a one-record lookup ("how many stops has stop 10184?") asks nothing
         tid, _ = self.reduce(d, {"op": "count", "from": s2, "if": guard})
         d.edges.append((b2.source_tool, b2.target_tool))
         then_part = {"target": b2.target_tool, "args": args, "param": b2.target_param, "taken": then_ok}
         cid, ans = self.reduce(d, {"op": "choose", "test": {"ref": mid, "gte": k}, "then": tid, "else": mid})
         d.answer = cid
         d.junctions.append("COND")
-        d.parts.append({"kind": "cond", "tool": main.target_tool, "k": k, "then": then_part,
-                        "then_pick": next(x for x in reversed(d.parts) if x["kind"].startswith("pick"))})
+        d.parts.append({"kind": "cond", "tool": main.target_tool, "k": k, "then": then_part})
         return d
 
 
@@ -1100,6 +1117,9 @@ def _is_unit(value: str, transform: str) -> bool:
     tail = value[int(m.group(1)):]
     return not tail or set(tail) == {"0"}
 
+
+#: The least count a COND tests: below it the condition is a lookup's one record.
+COND_MIN = 5
 
 #: Round numbers a COND threshold is drawn from (1, 2, 3, 5, 10, 20, …).
 _ROUND = tuple(sorted({c * 10 ** e for e in range(7) for c in (1, 2, 3, 5)}))
