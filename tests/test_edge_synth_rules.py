@@ -298,9 +298,14 @@ def _widened_units(e: dict[str, Any], values: dict[str, Any]) -> list[str]:
         for a in (st.get("args") or {}).values():
             tr = a.get("transform", "") if isinstance(a, dict) else ""
             m = re.fullmatch(r"slice:0:(5|2)", tr or "")
-            if not m or "$ref" not in a:
+            if not m:
                 continue
-            got = eval_expr({k: v for k, v in a.items() if k != "transform"}, values)
+            # a fan-out's items are its foreach set; a branch not run has no value to check
+            ref = st.get("foreach") if "$item" in a else {k: v for k, v in a.items() if k != "transform"}
+            try:
+                got = eval_expr(ref, values)
+            except KeyError:
+                continue
             for v in got if isinstance(got, list) else [got]:
                 tail = str(v)[int(m.group(1)):]
                 if tail.strip("0"):

@@ -161,11 +161,7 @@ def _widening(p: dict[str, Any]) -> str | None:
     tr = p.get("transform") or ""
     if not p.get("widens", True):  # the place named is the unit itself (강남구's own code)
         return None
-    if tr.startswith("slice:0:5"):
-        return "시·군·구"
-    if tr.startswith("slice:0:2"):
-        return "시·도"
-    return None
+    return {"slice:0:5": "시·군·구", "slice:0:2": "시·도"}.get(tr)
 
 
 def _widen(q: _Q, subj: str, unit: str) -> str:
@@ -200,7 +196,8 @@ def _phrases(q: _Q, parts: Sequence[dict[str, Any]]) -> list[str]:
         if k == "start":
             out += _ctx_args(q, p["tool"], p.get("args", {}))
         elif k == "pick_label":
-            if not any(p["name"] in x for x in out):  # '중랑구' after '서울특별시 중랑구' says nothing new
+            said = re.compile(rf"(?<![\w.]){re.escape(p['name'])}(?![\w.])")
+            if not any(said.search(x) for x in out):  # '중랑구' after '서울특별시 중랑구' says nothing new
                 out.append(f"'{p['name']}'")
         elif k == "pick_reduce":
             from .semantics import field_type
@@ -344,9 +341,11 @@ def _cond(q: _Q, parts: Sequence[dict[str, Any]]) -> str:
     then = p["then"]
     # the then-branch's own arguments (an election, a month) belong to its ask, not to the
     # subject of the count the condition tests
-    said = _phrases(q, [x for x in parts if x["kind"] != "cond"])
+    said = _phrases(q, [x for x in parts if x["kind"] != "cond" and x.get("branch") != "then"])
+    # the then-branch's own pick (the stop its arrivals are asked of) is said with its ask too
+    then_pick = [a for a in _phrases(q, [x for x in parts if x.get("branch") == "then"]) if a not in said]
     then_args = [a for a in _ctx_args(q, then["target"], then.get("args", {}), skip=then.get("param")) if a not in said]
-    then_t = " ".join([*then_args, q.t(then["target"])])
+    then_t = " ".join([*then_pick, *then_args, q.t(then["target"])])
     head = " ".join(said)
     head = q.pick("H", (f"{head}의 ", f"{head}에서 ", f"{head} 기준으로 ")) if head else ""
     return head + q.end("cond", t=t, then=then_t, k=str(p["k"]))

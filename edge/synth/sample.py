@@ -585,12 +585,13 @@ class Sampler:
         lcol = self.fields.column(recs, lab)
         counts = Counter(lcol)
         cands = [i for i, (x, y) in enumerate(zip(lcol, fcol)) if x and y and counts[x] == 1 and x != y]
-        cands = [i for i in cands if _is_unit(fcol[i] or "", b.transform)] or cands  # as in filtered_start
         if not cands:
             return None
         rec = self.obs.recorded(b.target_tool, b.target_param)
         good = [i for i in cands if apply_transform(fcol[i], b.transform) in rec and self.fits(b, recs[i])] if rec else []
-        i = self.rng.choice(good or cands)
+        pool = good or cands
+        pool = [i for i in pool if _is_unit(fcol[i] or "", b.transform)] or pool  # as in filtered_start
+        i = self.rng.choice(pool)
         name = lcol[i] or ""
         if fcol[i] in set(d.bound) | self._consts(d):
             return None  # an echo: the value this call was given
@@ -883,8 +884,11 @@ class Sampler:
                 vals = self.try_reduce(d, st)
             except ProgramError:
                 return False
-            return (isinstance(vals, list) and lo <= len(set(vals)) == len(vals) <= hi
-                    and all(self.answerable(b, v) for v in vals))
+            if not (isinstance(vals, list) and lo <= len(set(vals)) == len(vals) <= hi
+                    and all(self.answerable(b, v) for v in vals)):
+                return False
+            # a set of 동 cut to their 구 would count one 구 once per 동: the items must be units
+            return all(_is_unit(str(v), b.transform) for v in vals)
 
         good = [o for o in opts if ok(o)]
         st = self.rng.choice(good or opts)
@@ -952,6 +956,8 @@ class Sampler:
         if p is None:
             return None
         vid, v = p
+        if not (_is_unit(v, b1.transform) and _is_unit(v, b2.transform)):
+            return None  # the question names the place both calls count: never a 동 for its 구
         outs = []
         for b in (b1, b2):
             args, bind = self.bind_args(d, b, vid, v)
@@ -993,7 +999,8 @@ class Sampler:
         lab = self.rng.choice(fr.label)
         lcol, fcol = self.fields.column(res.records, lab), self.fields.column(res.records, b.source_field)
         counts = Counter(lcol)
-        cands = [i for i, (x, y) in enumerate(zip(lcol, fcol)) if x and y and counts[x] == 1 and x != y]
+        cands = [i for i, (x, y) in enumerate(zip(lcol, fcol)) if x and y and counts[x] == 1 and x != y
+                 and _is_unit(y, b.transform)]  # two 동 compared by their 구's counts compare nothing
         rec = self.obs.recorded(b.target_tool, b.target_param)
         good = [i for i in cands if apply_transform(fcol[i], b.transform) in rec and self.fits(b, res.records[i])] if rec else []
         pool = good if len(good) >= 2 else cands
@@ -1050,7 +1057,7 @@ class Sampler:
         """Edges that take the value ``b`` takes (same source tool and field) into another tool:
         a COND's then-branch asks the other dataset about the same place, school or code."""
         return [x for x in self.out.get(b.source_tool, []) if x.source_field == b.source_field
-                and x.target_tool not in (b.target_tool, b.source_tool)]
+                and x.transform == b.transform and x.target_tool not in (b.target_tool, b.source_tool)]
 
     def _build_cond(self, length: int) -> Draft | None:
         def branches(b: Binding) -> bool:
@@ -1083,19 +1090,27 @@ class Sampler:
             args, bind = self.bind_args(d, b2, vid, v, guard=guard)
         else:
             b2 = self.rng.choice(nxt)
-            n_steps = len(d.steps)
+            n_steps, n_parts = len(d.steps), len(d.parts)
             p2 = self.pick(d, sid1, r1, b2)
             if p2 is None:
                 return None
             for i in range(n_steps, len(d.steps)):  # the then-branch's pick runs only on that branch
                 d.steps[i] = d.steps[i].model_copy(update={"when": when})
+            for x in d.parts[n_parts:]:  # and is said with that branch's ask
+                x["branch"] = "then"
             args, bind = self.bind_args(d, b2, p2[0], p2[1], guard=guard)
             if then_ok:
                 d.bound.append(p2[1])
         # The branch not taken on this version stays in the program (guarded, not run):
         # another version may take it.
         s2, r2 = self.call(d, b2.target_tool, args, bind=bind, guard=guard)
-        if len(r2.records) < 2:
+        n2 = len(r2.records)
+        if not then_ok:  # not run on this version: read it here (never shown) to know what it would count
+            try:
+                n2 = len(self.ex.step(d.steps[-1].model_copy(update={"when": None}), self._values(d))[0])
+            except ProgramError:
+                return None  # the branch another version may take must answer on this one too
+        if n2 < 2:
             return None  # the count of a one-record lookup ("how many stops has stop 10184?") asks nothing
         tid, _ = self.reduce(d, {"op": "count", "from": s2, "if": guard})
         d.edges.append((b2.source_tool, b2.target_tool))
