@@ -117,13 +117,21 @@ def test_filtered_generated_neis_rows_belong_to_the_office_asked_for(store: Stor
 @pytest.mark.integration
 def test_recording_v0004_again_gives_its_hash(tmp_path: Path) -> None:
     """The v0004 plan from a fresh edition-4 sandbox onto v0001–v0003 publishes the shipped v0004."""
+    assert rerecorded_hash(tmp_path, PLAN, "v0004", "2026-12-03T00:00:00Z") == shipped_hash("v0004")
+
+
+def shipped_hash(version: str) -> str:
+    return json.loads((SHIPPED / version / "manifest.json").read_text(encoding="utf-8"))["content_hash"]
+
+
+def rerecorded_hash(tmp_path: Path, plan_path: Path, version: str, recorded_at: str) -> str:
+    """``plan_path`` recorded from a fresh edition-4 sandbox onto copies of the shipped versions
+    before ``version``: the content hash of the ``version`` it publishes."""
     root = tmp_path / "cassettes"
-    for v in ("v0001", "v0002", "v0003"):
+    for v in sorted(p.name for p in SHIPPED.glob("v*") if p.name < version):
         shutil.copytree(SHIPPED / v, root / "kopa" / v)
     shutil.copytree(SHIPPED / "objects", root / "kopa" / "objects")
-    plan = yaml.safe_load(PLAN.read_text(encoding="utf-8"))
+    plan = yaml.safe_load(plan_path.read_text(encoding="utf-8"))
     plan["rate_per_sec"] = {"default": 0}
-    record_plan(root, plan, 4, recorded_at="2026-12-03T00:00:00Z")
-    mine = json.loads((root / "kopa" / "v0004" / "manifest.json").read_text(encoding="utf-8"))
-    theirs = json.loads((SHIPPED / "v0004" / "manifest.json").read_text(encoding="utf-8"))
-    assert mine["content_hash"] == theirs["content_hash"]
+    record_plan(root, plan, 4, recorded_at=recorded_at)
+    return json.loads((root / "kopa" / version / "manifest.json").read_text(encoding="utf-8"))["content_hash"]

@@ -8,16 +8,13 @@ drawing the same few recorded chains again.
 
 from __future__ import annotations
 
-import json
-import shutil
 from pathlib import Path
 
 import pytest
 import yaml
 
 from simulator import Resolver, Store, load_catalog
-from tests.test_world_v0003 import record_plan
-from tests.test_world_v0004 import _answers
+from tests.test_world_v0004 import _answers, rerecorded_hash, shipped_hash
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = ROOT / "cassettes" / "kopa"
@@ -70,13 +67,4 @@ def test_v0005_answers_v0004s_requests_byte_for_byte(store: Store) -> None:
 @pytest.mark.integration
 def test_recording_v0005_again_gives_its_hash(tmp_path: Path) -> None:
     """The v0005 plan from a fresh edition-4 sandbox onto v0001–v0004 publishes the shipped v0005."""
-    root = tmp_path / "cassettes"
-    for v in ("v0001", "v0002", "v0003", "v0004"):
-        shutil.copytree(SHIPPED / v, root / "kopa" / v)
-    shutil.copytree(SHIPPED / "objects", root / "kopa" / "objects")
-    plan = yaml.safe_load(PLAN.read_text(encoding="utf-8"))
-    plan["rate_per_sec"] = {"default": 0}
-    record_plan(root, plan, 4, recorded_at="2026-12-04T00:00:00Z")
-    mine = json.loads((root / "kopa" / "v0005" / "manifest.json").read_text(encoding="utf-8"))
-    theirs = json.loads((SHIPPED / "v0005" / "manifest.json").read_text(encoding="utf-8"))
-    assert mine["content_hash"] == theirs["content_hash"]
+    assert rerecorded_hash(tmp_path, PLAN, "v0005", "2026-12-04T00:00:00Z") == shipped_hash("v0005")
