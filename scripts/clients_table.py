@@ -1,6 +1,6 @@
 """Write ``docs/clients.md``: unmodified PyPI clients against the shipped cassettes.
 
-For every call of ``tests/clients_harness.py``: run it in replay (``patched`` over the
+For every call of ``tests/support/clients_harness.py``: run it in replay (``patched`` over the
 shipped version) and against the sandbox on loopback, compare the parsed results, and
 tabulate per library: calls tried, worked, and the endpoint coverage of the library's
 surface (the endpoints its installed source names, against the catalog).

@@ -18,7 +18,7 @@ The tree::
     └── ProgramError            a gold program (bench or EDGE) is malformed or failed (also ValueError)
         └── CallFailed          a call of a program did not answer with records
 
-Defined beside their users (each names its module; ``tests/test_exported_members.py`` checks
+Defined beside their users (each names its module; ``tests/architecture/test_exported_members.py`` checks
 that every exception class of ``simulator``, ``edge``, ``bench`` and ``train`` is drawn here,
 under its real base)::
 

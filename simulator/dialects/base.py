@@ -185,7 +185,7 @@ _ORJSON_OPTS = (
 #: orjson writes a float as ``float.__repr__`` does except below 1e-4 (``0.00001`` and
 #: ``1e-7`` for ``1e-05`` and ``1e-07``) and NaN / infinities (``null``); an output holding
 #: none of these substrings is ``json.dumps``'s, byte for byte (checked on millions of
-#: random doubles, tests/test_perf_equivalence.py). Strings holding them only cost a rewrite.
+#: random doubles, tests/perf/test_equivalence.py). Strings holding them only cost a rewrite.
 _ORJSON_DOUBTS = (b"e-", b"0.0000", b"null")  # spelled out in ``json_bytes`` (speed)
 
 

@@ -1,0 +1,113 @@
+"""Every chain of the world walked over HTTP: `simulator serve`'s app on a real uvicorn
+server on loopback, answering from the shipped cassettes (windows and unrecorded filters)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from simulator import Resolver, Store
+from simulator.server import create_app
+from tests.support.loopback import serve_in_thread
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture(scope="module")
+def get(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    store = Store(cache_dir=tmp_path_factory.mktemp("chains-cache"))
+    app = create_app(Resolver(store.open("kopa")), store)
+    with serve_in_thread(app) as base, httpx.Client(base_url=base, timeout=30) as client:
+
+        def get(path: str, **params: Any) -> tuple[Any, str]:
+            r = client.get(path, params=params)
+            assert r.status_code == 200, r.text[:300]
+            return r.json(), r.headers["x-sim-source"]
+
+        yield get
+
+
+def _dg_items(data: dict[str, Any]) -> tuple[list[dict[str, Any]], int]:
+    body = data.get("response", data)["body"]
+    items = body["items"]
+    if items == "":
+        return [], int(body.get("totalCount", 0))
+    item = items["item"] if isinstance(items, dict) else items
+    rows = item if isinstance(item, list) else [item]
+    return rows, int(body.get("totalCount", len(rows)))  # the city list reports no count
+
+
+TRADES = "/apis.data.go.kr/1613000/RTMSDataSvcAptTrade/getRTMSDataSvcAptTrade"
+REGIONS = "/apis.data.go.kr/1741000/StanReginCd/getStanReginCdList"
+
+
+def test_winner_to_member_to_bills_and_district_to_trades(get: Any) -> None:
+    # election code → winners → the winner of 종로구갑 (a filter value never recorded)
+    data, _ = get("/apis.data.go.kr/9760000/CommonCodeService/getCommonSgCodeList", resultType="json", numOfRows=100)
+    assert "20240410" in {i["sgId"] for i in _dg_items(data)[0]}
+    data, src = get("/apis.data.go.kr/9760000/WinnerInfoInqireService2/getWinnerInfoInqire",
+                    resultType="json", sgId="20240410", sgTypecode="2", sggName="종로구갑")
+    (winner,), _ = _dg_items(data)
+    assert src == "query"
+    # → the Assembly member of the same name → their bills
+    data, src = get("/open.assembly.go.kr/portal/openapi/nwvrqwxyaytdsfvhu", KEY="k", Type="json", HG_NM=winner["name"])
+    member = data["nwvrqwxyaytdsfvhu"][1]["row"][0]
+    assert src == "query" and member["ORIG_NM"].endswith("종로구갑")
+    data, _ = get("/open.assembly.go.kr/portal/openapi/nzmimeepazxkubdpn", KEY="k", Type="json", AGE="22",
+                  PROPOSER=member["HG_NM"], pSize=100)
+    bills = data["nzmimeepazxkubdpn"][1]["row"]
+    assert bills and all(member["HG_NM"] in b["PROPOSER"] for b in bills)
+    # → the district's legal-dong code → LAWD_CD → apartment trades, every page
+    data, _ = get(REGIONS, type="json", locatadd_nm=f"{winner['sdName']} {winner['wiwName']}", numOfRows=10)
+    lawd = data["StanReginCd"][1]["row"][0]["region_cd"][:5]
+    assert lawd == "11110"
+    seen: list[dict[str, Any]] = []
+    page = 1
+    while True:
+        data, src = get(TRADES, LAWD_CD=lawd, DEAL_YMD="202503", numOfRows=40, pageNo=page, type="json")
+        items, total = _dg_items(data)
+        seen += items
+        if len(seen) >= total or not items:
+            break
+        page += 1
+    assert src == "window" and len(seen) == total > 40
+
+
+def test_corp_code_to_filings_and_stock_code_to_prices(get: Any) -> None:
+    corp = "00126380"  # 삼성전자, a listed company the plan crawled
+    data, _ = get("/opendart.fss.or.kr/api/company.json", corp_code=corp)
+    assert data["status"] == "000" and data["stock_code"] == "005930"
+    data, src = get("/opendart.fss.or.kr/api/list.json", corp_code=corp, bgn_de="20240101", end_de="20241231",
+                    page_count=3, page_no=1)
+    assert data["status"] in ("000", "013")
+    data, src = get("/apis.data.go.kr/1160100/service/GetStockSecuritiesInfoService/getStockPriceInfo",
+                    resultType="json", basDt="20250314", likeSrtnCd=data.get("stock_code", "005930"))
+    items, total = _dg_items(data)
+    assert src == "query" and total >= 1 and items[0]["srtnCd"] == "005930"
+
+
+def test_city_and_station_to_arrivals(get: Any) -> None:
+    data, _ = get("/apis.data.go.kr/1613000/BusRouteInfoInqireService/getCtyCodeList", _type="json")
+    assert "25" in {str(i["citycode"]) for i in _dg_items(data)[0]}
+    data, _ = get("/apis.data.go.kr/1613000/BusSttnInfoInqireService/getSttnNoList",
+                  _type="json", cityCode="25", numOfRows=1)
+    (station,), _ = _dg_items(data)
+    data, src = get("/apis.data.go.kr/1613000/ArvlInfoInqireService/getSttnAcctoArvlPrearngeInfoList",
+                    _type="json", cityCode="25", nodeId=station["nodeid"])
+    items, total = _dg_items(data)
+    assert src == "window" and total == len(items) >= 1
+
+
+def test_election_to_candidates_and_school_to_meals(get: Any) -> None:
+    data, src = get("/apis.data.go.kr/9760000/PofelcddInfoInqireService/getPofelcddRegistSttusInfoInqire",
+                    resultType="json", sgId="20240410", sgTypecode="2", sdName="서울특별시", numOfRows=100)
+    items, total = _dg_items(data)
+    assert src == "query" and total >= 1 and {i["sdName"] for i in items} == {"서울특별시"}
+    data, src = get("/open.neis.go.kr/hub/schoolInfo", Type="json", SCHUL_NM="초등학교", pSize=1)
+    school = data["schoolInfo"][1]["row"][0]
+    data, src = get("/open.neis.go.kr/hub/mealServiceDietInfo", Type="json", pSize=5,
+                    ATPT_OFCDC_SC_CODE=school["ATPT_OFCDC_SC_CODE"], SD_SCHUL_CODE=school["SD_SCHUL_CODE"])
+    assert src == "window" and len(data["mealServiceDietInfo"][1]["row"]) == 5
