@@ -20,7 +20,9 @@ Label = Literal["SEQ", "FAN", "DRV"]
 
 
 def label(n: float, fan_max: int = FAN_MAX) -> Label:
-    """>>> label(1), label(7), label(738)
+    """The junction label of a handoff whose source returns ``n`` distinct values per call.
+
+    >>> label(1), label(7), label(738)
     ('SEQ', 'FAN', 'DRV')
     """
     if n <= 1:
