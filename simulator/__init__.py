@@ -31,7 +31,7 @@ from .errors import (
 from .fidelity import check_fidelity
 from .identity import canonical_request, fingerprint
 from .request import SimRequest, SimResponse
-from .resolve import FaultConfig, Resolver
+from .resolve import FaultConfig, MissDetails, Resolution, Resolver
 from .store import Manifest, Store, Version, VersionBuilder
 from .tools import Observation, PagedResult, Program, ToolCaller, page_args, read_pages, run_program
 from .transports import AsyncSimTransport, SimTransport
@@ -50,6 +50,7 @@ __all__ = [
     "FaultConfig",
     "FormatVersionError",
     "Manifest",
+    "MissDetails",
     "Observation",
     "PageFailed",
     "PagedResult",
@@ -59,6 +60,7 @@ __all__ = [
     "ProgramError",
     "RecordError",
     "ReplayMiss",
+    "Resolution",
     "Resolver",
     "SimRequest",
     "SimResponse",

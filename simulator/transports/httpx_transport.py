@@ -16,9 +16,9 @@ import httpx
 
 from ..adapters import CallCounter, latency_of, raise_for_answer
 from ..cache import BoundedCache
-from ..request import SimRequest, SimResponse
+from ..request import SimRequest
 from ..request import parse_query as _parse_query
-from ..resolve import Resolver
+from ..resolve import Resolution, Resolver
 
 __all__ = ["AsyncSimTransport", "SimTransport", "to_sim_request"]
 
@@ -60,14 +60,15 @@ def _headers_of(
     return memo.get_or_set(key, lambda: tuple((k.lower(), v) for k, v in headers.items()))
 
 
-def _to_httpx(request: httpx.Request, resp: SimResponse, raise_on_miss: bool) -> httpx.Response:
-    """The ``httpx.Response`` for ``resp`` (httpx's public constructor), or the client's
+def _to_httpx(request: httpx.Request, res: Resolution, raise_on_miss: bool) -> httpx.Response:
+    """The ``httpx.Response`` for ``res`` (httpx's public constructor), or the client's
     exception for an injected timeout or a strict miss."""
 
     def timeout(message: str) -> BaseException:
         return httpx.ReadTimeout(message, request=request)
 
-    raise_for_answer(resp, timeout=timeout, raise_on_miss=raise_on_miss)
+    raise_for_answer(res, timeout=timeout, raise_on_miss=raise_on_miss)
+    resp = res.response
     return httpx.Response(resp.status, headers=resp.headers, content=resp.body, request=request)
 
 
@@ -89,7 +90,7 @@ class _SimTransportBase:
         self._calls = CallCounter()
         self._headers: BoundedCache[tuple[Any, ...], tuple[tuple[str, str], ...]] = BoundedCache(256)
 
-    def _answer(self, request: httpx.Request, body: bytes) -> tuple[SimResponse, float | None]:
+    def _answer(self, request: httpx.Request, body: bytes) -> tuple[Resolution, float | None]:
         """The resolver's answer to ``request`` and the seconds to wait (None: none)."""
         sim = to_sim_request(request, body, self._headers)
         resp = self._calls.answer(self.resolver, sim, self.episode)
