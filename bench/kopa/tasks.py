@@ -21,6 +21,7 @@ from simulator.tools.keys import auth_param, family_of
 from .env import CallRecord, ToolEnv, World
 from .execute import run_program
 from .program import CallStep, Program, ProgramError, format_answer, program_shape, refs_in
+from .errors import BenchError
 
 __all__ = [
     "DOMAINS",
@@ -43,7 +44,7 @@ MAIN_PLATFORMS = ("tago", "seoul", "opendart", "fsc", "neis", "lawgokr", "assemb
                   "mois", "molit")
 
 
-class TaskError(ValueError):
+class TaskError(BenchError):
     """One or more task definitions are invalid (the message lists every problem)."""
 
 
@@ -85,7 +86,7 @@ class Task(BaseModel):
     @model_validator(mode="after")
     def _korean(self) -> Task:
         if not any("\uac00" <= ch <= "\ud7a3" for ch in self.question):
-            raise ValueError("the question must be written in Korean")
+            raise BenchError("the question must be written in Korean")
         return self
 
     @property

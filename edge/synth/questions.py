@@ -20,6 +20,7 @@ from simulator import Catalog
 from .fields import field_desc, tool_desc
 from .korean import clean_desc, date_text, josa, num_text
 from .lexicon import CLOSERS, CONTEXTS, ENDS, FIELD_WORDS, LABEL_WORDS, OPENERS, PARAM_WORDS, REGISTERS, TOOL_NOUNS
+from ..errors import EdgeError
 
 __all__ = ["answer_text", "arg_phrase", "fill", "write_question", "write_question_t"]
 
@@ -260,7 +261,7 @@ def _ask_final(q: _Q, p: dict[str, Any], head: str) -> str:  # noqa: C901 - one 
         fd = q.f(tool, p["field"])
         s = q.pick("p", (f"{head}{t}의 {fd}", f"{head}{fd}", f"{head}{t} 기준 {fd}", f"{head}{t}에 적힌 {fd}"))
         return q.end("what", s=s)
-    raise ValueError(f"no template for final op={op!r}")
+    raise EdgeError(f"no template for final op={op!r}")
 
 
 def _fan(q: _Q, parts: Sequence[dict[str, Any]]) -> str:
