@@ -35,6 +35,7 @@ from .resolve import FaultConfig, MissDetails, Resolution, Resolver
 from .store import Manifest, Store, Version, VersionBuilder
 from .tools import Observation, PagedResult, Program, ToolCaller, page_args, read_pages, run_program
 from .transports import AsyncSimTransport, SimTransport
+from .vocab import Domain, Junction, MainPlatform, MissPolicy, Role
 
 __version__ = "0.1.0"
 
@@ -46,11 +47,15 @@ __all__ = [
     "CatalogError",
     "CorruptVersion",
     "DialectError",
+    "Domain",
     "Endpoint",
     "FaultConfig",
     "FormatVersionError",
+    "Junction",
+    "MainPlatform",
     "Manifest",
     "MissDetails",
+    "MissPolicy",
     "Observation",
     "PageFailed",
     "PagedResult",
@@ -62,6 +67,7 @@ __all__ = [
     "ReplayMiss",
     "Resolution",
     "Resolver",
+    "Role",
     "SimRequest",
     "SimResponse",
     "SimTransport",

@@ -21,7 +21,7 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Callable, Iterable, Literal
+from typing import Any, Callable, Iterable
 
 from .cache import BoundedCache
 from .catalog import Catalog, Endpoint, Match, load_catalog
@@ -34,10 +34,10 @@ from .query import IndexedRecords, apply_order, query_split
 from .request import SimRequest, SimResponse
 from .identity import canonical_request, fingerprint
 from .store import CollectionInfo, Version
+from .vocab import MissPolicy
 
 __all__ = ["FaultConfig", "MissDetails", "MissPolicy", "Resolution", "Resolver", "Source", "FAULT_KINDS", "sim_error"]
 
-MissPolicy = Literal["strict", "native", "live"]
 FAULT_KINDS = ("timeout", "server_error", "rate_limited", "truncated", "latency")
 
 #: Forwards a request to the live API (or a sandbox) and returns its answer; used by the
@@ -203,7 +203,7 @@ class Resolver:
         version: Version,
         catalog: Catalog | None = None,
         *,
-        miss: MissPolicy = "strict",
+        miss: MissPolicy | str = MissPolicy.STRICT,
         faults: FaultConfig | None = None,
         live: LiveForwarder | None = None,
         answer_memo_bytes: int = ANSWER_MEMO_BYTES,
@@ -211,8 +211,9 @@ class Resolver:
         ignore_params: Iterable[str] = (),
         query_records_kept: int = QUERY_RECORDS_KEPT,
     ) -> None:
-        if miss not in ("strict", "native", "live"):
-            raise ValueError(f"miss={miss!r} is not a miss policy; use strict, native or live")
+        if miss not in tuple(MissPolicy):
+            raise ValueError(f"miss={miss!r} is not a miss policy; use {', '.join(MissPolicy)}")
+        miss = MissPolicy(miss)
         if miss == "live" and live is None:
             raise ValueError("miss='live' needs a live forwarder (simulator.record.LiveClient)")
         self.version = version

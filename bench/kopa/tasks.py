@@ -15,7 +15,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from simulator import Catalog, load_catalog
+from simulator import Catalog, Domain, Junction, MainPlatform, load_catalog
 from simulator.tools.keys import auth_param, family_of
 
 from .env import CallRecord, ToolEnv, World
@@ -38,10 +38,10 @@ __all__ = [
 ]
 
 TASK_DIR = Path(__file__).parent / "tasks"
-DOMAINS = ("traffic", "finance", "education", "law", "politics", "district")
-JUNCTIONS = ("SEQ", "FAN", "DRV", "SEM", "CMP", "COND")
-MAIN_PLATFORMS = ("tago", "seoul", "opendart", "fsc", "neis", "lawgokr", "assembly", "nec",
-                  "mois", "molit")
+#: The shared vocabularies (``simulator.vocab``), as tuples of their values.
+DOMAINS: tuple[str, ...] = tuple(x.value for x in Domain)
+JUNCTIONS: tuple[str, ...] = tuple(x.value for x in Junction)
+MAIN_PLATFORMS: tuple[str, ...] = tuple(x.value for x in MainPlatform)
 
 
 class TaskError(BenchError):
@@ -60,8 +60,8 @@ class Check(BaseModel):
 class Tags(BaseModel):
     """Declared tags; computed ones (length, parallel, needs_all_pages) come from the gold run."""
 
-    model_config = ConfigDict(extra="forbid")
-    junctions: list[Literal["SEQ", "FAN", "DRV", "SEM", "CMP", "COND"]] = Field(min_length=1)
+    model_config = ConfigDict(extra="forbid", use_enum_values=True)  # plain strings, as the files
+    junctions: list[Junction] = Field(min_length=1)
     needs_all_pages: bool | None = None
     parallel: bool | None = None
     #: A single filtered call that reaches the answer without the lookup chain (``tool
@@ -72,13 +72,13 @@ class Tags(BaseModel):
 class Task(BaseModel):
     """One benchmark task."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", use_enum_values=True)  # plain strings, as the files
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9_-]*$")
     #: Question template id: no template may serve more than 4 tasks.
     template: str
     question: str = Field(min_length=8)
     platforms: list[str] = Field(min_length=1)
-    domain: Literal["traffic", "finance", "education", "law", "politics", "district"]
+    domain: Domain
     tags: Tags
     program: Program
     check: Check = Field(default_factory=Check)

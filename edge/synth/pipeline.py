@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from simulator import Catalog, Resolver, Version
+from simulator import Catalog, Domain, MainPlatform, Resolver, Version
 
 from ..graph import EdgeGraph
 from ..observe import Observations
@@ -27,8 +27,9 @@ from .shards import ShardResult, ShardSpec, SynthConfig, canonical, synth_shard
 
 __all__ = ["MAIN_PLATFORMS", "ShardResult", "ShardSpec", "synth_shard", "diversity", "distinct_n", "matched_distinct", "near_duplicate_rate", "SynthConfig", "SynthResult", "canonical", "recompute", "summarize_examples", "synthesize"]
 
-MAIN_PLATFORMS = ("tago", "seoul", "opendart", "fsc", "neis", "lawgokr", "assembly", "nec", "mois", "molit")
-DOMAINS = ("traffic", "finance", "education", "law", "politics", "district")
+#: The ten main platforms and the six domains the report counts (``simulator.vocab``).
+MAIN_PLATFORMS: tuple[str, ...] = tuple(x.value for x in MainPlatform)
+DOMAINS: tuple[str, ...] = tuple(x.value for x in Domain)
 
 
 @dataclass

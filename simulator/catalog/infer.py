@@ -23,6 +23,7 @@ import re
 from typing import Iterable, Mapping
 
 from ..request import SimRequest
+from ..vocab import Role
 from .models import Endpoint, Platform
 
 __all__ = ["INFERRED_PREFIX", "infer_endpoint", "is_inferred"]
@@ -30,7 +31,7 @@ __all__ = ["INFERRED_PREFIX", "infer_endpoint", "is_inferred"]
 #: Ids of inferred endpoints start with this.
 INFERRED_PREFIX = "inferred_"
 #: Parameter roles an inferred endpoint takes from its sibling (the platform's own).
-_PLATFORM_ROLES = ("auth", "page", "page_size", "range_start", "range_end", "format")
+_PLATFORM_ROLES = (Role.AUTH, Role.PAGE, Role.PAGE_SIZE, Role.RANGE_START, Role.RANGE_END, Role.FORMAT)
 #: Sibling options that describe the sibling itself, not its platform.
 _OWN_OPTIONS = ("service", "response_headers", "float_format", "keyless_rows", "sample_key")
 _SUFFIX = re.compile(r"^(?P<lit>[^{}]*)\.\{(?P<name>[^}]+)\}$")

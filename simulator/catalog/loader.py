@@ -13,6 +13,7 @@ from ..errors import CatalogError, UnknownEndpoint
 from ..request import SimRequest
 from .files import DATA_DIR, load_platform_file
 from .infer import infer_endpoint
+from ..vocab import Role
 from .models import Endpoint, Param, Platform
 from .tiers import Tier, check_tier, generated_platforms
 
@@ -36,7 +37,7 @@ class Match:
 
 
 #: Path-param roles that may never be left out of a URL, even at its end (paging and key).
-_MANDATORY_PATH_ROLES = ("auth", "format", "range_start", "range_end")
+_MANDATORY_PATH_ROLES = (Role.AUTH, Role.FORMAT, Role.RANGE_START, Role.RANGE_END)
 
 
 class _Route:
