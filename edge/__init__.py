@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from .build import BuildResult, build_graph, reverify, summarize
 from .cardinality import Cardinality, cardinality_of, label
+from .errors import EdgeError
 from .graph import EdgeGraph, GraphError
 from .observe import Observations
 from .proposers import MIN_SCORE, Binding, LLMProposer, OfflineProposer, Proposer
@@ -30,6 +31,7 @@ __all__ = [
     "Binding",
     "BuildResult",
     "CallResult",
+    "EdgeError",
     "Cardinality",
     "EdgeGraph",
     "EdgeState",

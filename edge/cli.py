@@ -224,7 +224,7 @@ def synthesize_cmd(
             _fail(str(exc))
     if paraphrase_url:
         from .synth.pipeline import summarize_examples
-        from .synth.questions import paraphrase_examples
+        from .synth.paraphrase import paraphrase_examples
 
         console.print(f"paraphrasing {len(res.examples)} questions through {paraphrase_url}...")
         try:

@@ -22,13 +22,14 @@ from .observe import Observations
 from .proposers import Binding
 from .retrieve import bindable_params, scalar_fields
 from .verify import EdgeState, VerifyConfig
+from .errors import EdgeError
 
 __all__ = ["GRAPH_FORMAT", "EdgeGraph", "GraphError"]
 
 GRAPH_FORMAT = 1
 
 
-class GraphError(ValueError):
+class GraphError(EdgeError):
     """A graph file that does not fit the catalog (or is not a graph file)."""
 
 

@@ -31,6 +31,7 @@ from .names import fixed_length, name_similarity, shape
 from .observe import Observations
 from .retrieve import Retriever, bindable_params, scalar_fields
 from .transforms import apply_all, apply_transform, validate_transform
+from .errors import EdgeError
 
 __all__ = ["Binding", "LLMProposer", "OfflineProposer", "Proposer", "MIN_SCORE"]
 
@@ -299,7 +300,7 @@ class LLMProposer:
         self.model = self.model or env.get("EDGE_LLM_MODEL")
         self.api_key = self.api_key or env.get("EDGE_LLM_API_KEY")
         if not self.base_url or not self.model:
-            raise ValueError(
+            raise EdgeError(
                 f"base_url={self.base_url!r} and model={self.model!r} are both needed: pass "
                 "--base-url/--model or set EDGE_LLM_BASE_URL and EDGE_LLM_MODEL"
             )

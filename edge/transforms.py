@@ -13,19 +13,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from .errors import EdgeError
+
 __all__ = ["apply_all", "apply_transform", "validate_transform"]
 
 _STEPS = ("slice", "pad", "digits", "strip")
 
 
 def validate_transform(transform: str) -> str:
-    """``transform`` if every step is known, else ``ValueError`` listing the known steps."""
+    """``transform`` if every step is known, else ``EdgeError`` (a ``ValueError``) listing the known steps."""
     for step in filter(None, transform.split("|")):
         head = step.split(":", 1)[0]
         if head not in _STEPS:
-            raise ValueError(f"transform step={step!r} is unknown; use one of {', '.join(_STEPS)}")
+            raise EdgeError(f"transform step={step!r} is unknown; use one of {', '.join(_STEPS)}")
         if head == "pad" and not step[4:].isdigit():
-            raise ValueError(f"transform step={step!r} needs a width: pad:N")
+            raise EdgeError(f"transform step={step!r} needs a width: pad:N")
     return transform
 
 

@@ -66,7 +66,7 @@ from edge import (
     VerifyConfig,
     apply_transform,
 )
-from simulator import Catalog, Endpoint, Param, Platform, Resolver, Store, VersionBuilder
+from simulator import Catalog, Domain, Endpoint, Param, Platform, Resolver, Store, VersionBuilder
 from simulator.catalog import FieldSpec, FilterRule, QuerySemantics
 
 __all__ = [
@@ -85,7 +85,7 @@ __all__ = [
 
 SECTION_BEGIN, SECTION_END = section_markers("edge")
 SET_NAME = "edgebench"
-DOMAINS = ("traffic", "finance", "education", "law", "politics", "district")
+DOMAINS = tuple(d.value for d in Domain)
 SYLLABLES = ("ka", "ri", "mo", "tu", "pa", "na", "po", "gi", "lu", "de", "ba", "ho", "ze", "fi", "ju", "wa")
 #: Common params of the data.go.kr family (key, paging, format), as the catalog merges them in.
 COMMON = [

@@ -31,10 +31,11 @@ from .errors import (
 from .fidelity import check_fidelity
 from .identity import canonical_request, fingerprint
 from .request import SimRequest, SimResponse
-from .resolve import FaultConfig, Resolver
+from .resolve import FaultConfig, MissDetails, Resolution, Resolver
 from .store import Manifest, Store, Version, VersionBuilder
 from .tools import Observation, PagedResult, Program, ToolCaller, page_args, read_pages, run_program
 from .transports import AsyncSimTransport, SimTransport
+from .vocab import Domain, Junction, MainPlatform, MissPolicy, Role
 
 __version__ = "0.1.0"
 
@@ -46,10 +47,15 @@ __all__ = [
     "CatalogError",
     "CorruptVersion",
     "DialectError",
+    "Domain",
     "Endpoint",
     "FaultConfig",
     "FormatVersionError",
+    "Junction",
+    "MainPlatform",
     "Manifest",
+    "MissDetails",
+    "MissPolicy",
     "Observation",
     "PageFailed",
     "PagedResult",
@@ -59,7 +65,9 @@ __all__ = [
     "ProgramError",
     "RecordError",
     "ReplayMiss",
+    "Resolution",
     "Resolver",
+    "Role",
     "SimRequest",
     "SimResponse",
     "SimTransport",

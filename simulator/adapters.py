@@ -31,14 +31,13 @@ comes back counts from 0 again: send ``X-Sim-Call`` where that matters.
 from __future__ import annotations
 
 import hashlib
-import json
 import threading
 from typing import TYPE_CHECKING, Any, Callable
 
 from .cache import BoundedCache
 from .errors import ReplayMiss
-from .request import SimRequest, SimResponse
-from .resolve import sim_error
+from .request import SimRequest
+from .resolve import Resolution, Source, sim_error
 
 if TYPE_CHECKING:  # pragma: no cover
     from .resolve import Resolver
@@ -107,13 +106,13 @@ class CallCounter:
             )
         return episode, int(text)
 
-    def answer(self, resolver: Resolver, req: SimRequest, default_episode: str | None = None) -> SimResponse:
+    def answer(self, resolver: Resolver, req: SimRequest, default_episode: str | None = None) -> Resolution:
         """The resolver's answer to ``req`` at its episode and call index (a 400 for a bad
         ``X-Sim-Call``)."""
         try:
             episode, index = self.call_of(req, default_episode)
         except ValueError as exc:
-            return sim_error(400, "bad_call_index", str(exc))
+            return Resolution(Source.ERROR, sim_error(400, "bad_call_index", str(exc)))
         return resolver.resolve(req, episode=episode, call_index=index)
 
 
@@ -149,18 +148,19 @@ class EpisodeHeaders:
 
 
 def raise_for_answer(
-    resp: SimResponse, *, timeout: Callable[[str], BaseException], raise_on_miss: bool
+    res: Resolution, *, timeout: Callable[[str], BaseException], raise_on_miss: bool
 ) -> None:
-    """Raise what a client would see for ``resp``: ``timeout(message)`` for an injected
+    """Raise what a client would see for ``res``: ``timeout(message)`` for an injected
     timeout, :class:`ReplayMiss` for a strict miss when ``raise_on_miss``; else nothing."""
-    if resp.header("x-sim-fault") == "timeout":
+    if res.fault == "timeout":
         raise timeout("injected timeout (kopa-sim seeded fault)")
-    if raise_on_miss and resp.header("x-sim-error") == "replay_miss":
-        err = json.loads(resp.body)["error"]
-        raise ReplayMiss(err["message"], nearest=err.get("nearest"))
+    if raise_on_miss and res.miss is not None:
+        raise ReplayMiss(res.miss.message, nearest=res.miss.nearest)
 
 
-def latency_of(resp: SimResponse) -> float | None:
-    """Seconds of injected latency on ``resp`` (None: none)."""
-    ms = resp.header("x-sim-latency-ms")
+def latency_of(res: Resolution) -> float | None:
+    """Seconds of injected latency on ``res`` (None: none)."""
+    if res.fault != "latency":
+        return None
+    ms = res.response.header("x-sim-latency-ms")
     return int(ms) / 1000 if ms else None

@@ -15,8 +15,21 @@ The tree::
     ├── RecordError             a recording job failed (nothing was published)
     ├── VcrError (simulator.vcr)  a vcrpy cassette could not be read or converted
     ├── PageFailed              a page of a tool call did not answer (also ValueError)
-    └── ProgramError            a gold program (bench or EDGE) is malformed or failed (also ValueError)
-        └── CallFailed          a call of a program did not answer with records
+    ├── ProgramError            a gold program (bench or EDGE) is malformed or failed (also ValueError)
+    │   └── CallFailed          a call of a program did not answer with records
+    ├── EdgeError (edge.errors)  bad input to EDGE or a failed step (also ValueError)
+    │   └── GraphError (edge.graph)  an EDGE dependency graph is invalid (a cycle, a missing input)
+    ├── BenchError (bench.kopa.errors)  bad input to KOPA-Bench or a failed step (also ValueError)
+    │   ├── TaskError (bench.kopa.tasks)  a task file is invalid
+    │   └── AuditError (bench.kopa.audit)  a task audit found a problem
+    └── TrainError (train.errors)  bad input to GRPO training or a failed step (also ValueError)
+        ├── ConfigError (train.config)  a GRPO run config (YAML or flags) is invalid
+        ├── DataError (train.data)  training rows are missing, or are KOPA-Bench tasks
+        └── ContextTooLong (train.serve)  a chat request exceeds the served model's context (HTTP 400)
+
+``EdgeError``, ``BenchError`` and ``TrainError`` live in their packages (which import
+``simulator``, never the other way); each is a ``ValueError`` too, so code that caught the
+bare ``ValueError`` they replace keeps working.
 
 Defined beside their users (each names its module; ``tests/architecture/test_exported_members.py`` checks
 that every exception class of ``simulator``, ``edge``, ``bench`` and ``train`` is drawn here,
@@ -27,13 +40,6 @@ under its real base)::
     RuntimeError
     ├── KopaNetworkBlocked (simulator.pytest_plugin)  a test reached for a real host
     └── ServerClosing (train.serve)  the built-in model server is stopping (HTTP 503)
-    ValueError
-    ├── GraphError (edge.graph)  an EDGE dependency graph is invalid (a cycle, a missing input)
-    ├── TaskError (bench.kopa.tasks)  a task file is invalid
-    ├── AuditError (bench.kopa.audit)  a task audit found a problem
-    ├── ConfigError (train.config)  a GRPO run config (YAML or flags) is invalid
-    ├── DataError (train.data)  training rows are missing, or are KOPA-Bench tasks
-    └── ContextTooLong (train.serve)  a chat request exceeds the served model's context (HTTP 400)
 
 Every message names the offending value as ``name=value!r`` and says how to fix it.
 """

@@ -20,6 +20,7 @@ from dataclasses import replace
 
 from .catalog import Endpoint, Match
 from .request import SimRequest
+from .vocab import Role
 
 __all__ = [
     "IGNORED_HEADER",
@@ -30,7 +31,8 @@ __all__ = [
 ]
 
 #: Roles that never key a collection: the key, paging, format, and what selects nothing.
-UNKEYED_ROLES = ("auth", "page", "page_size", "range_start", "range_end", "format", "ignore", "order")
+UNKEYED_ROLES = (Role.AUTH, Role.PAGE, Role.PAGE_SIZE, Role.RANGE_START, Role.RANGE_END, Role.FORMAT, Role.IGNORE,
+                 Role.ORDER)
 
 #: Response header naming the request parameters the answer ignored.
 IGNORED_HEADER = "x-sim-ignored"

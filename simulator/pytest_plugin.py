@@ -51,13 +51,14 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from .request import is_loopback
+from .vocab import MissPolicy
 
 if TYPE_CHECKING:  # pragma: no cover
     from .record.session import RecordBucket
     from .resolve import Resolver
 
 RECORD_MODES = ("none", "new_episodes", "all", "rewrite")
-MISS_POLICIES = ("strict", "native")
+MISS_POLICIES = (MissPolicy.STRICT.value, MissPolicy.NATIVE.value)
 MARKER_ARGS = ("version", "miss", "fault_seed", "fault_rate", "set", "patch", "ignore_params")
 CONFIG_KEYS = (
     "cassettes", "set", "version", "miss", "fault_seed", "fault_rate", "record_mode", "upstream",

@@ -19,8 +19,9 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
-from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Literal
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Callable, Iterable
 
 from .cache import BoundedCache
 from .catalog import Catalog, Endpoint, Match, load_catalog
@@ -33,10 +34,10 @@ from .query import IndexedRecords, apply_order, query_split
 from .request import SimRequest, SimResponse
 from .identity import canonical_request, fingerprint
 from .store import CollectionInfo, Version
+from .vocab import MissPolicy
 
-__all__ = ["FaultConfig", "MissPolicy", "Resolver", "FAULT_KINDS", "sim_error"]
+__all__ = ["FaultConfig", "MissDetails", "MissPolicy", "Resolution", "Resolver", "Source", "FAULT_KINDS", "sim_error"]
 
-MissPolicy = Literal["strict", "native", "live"]
 FAULT_KINDS = ("timeout", "server_error", "rate_limited", "truncated", "latency")
 
 #: Forwards a request to the live API (or a sandbox) and returns its answer; used by the
@@ -100,6 +101,70 @@ ANSWER_MAX_BYTES = 1 << 20
 QUERY_RECORDS_KEPT = 50_000
 
 
+class Source(StrEnum):
+    """Which tier answered a request (its ``x-sim-source`` header)."""
+
+    EXACT = "exact"
+    WINDOW = "window"
+    QUERY = "query"
+    #: No recording answered: a strict miss (with :class:`MissDetails`) or a native no-data body.
+    MISS = "miss"
+    #: Forwarded to the live API (miss policy ``live``).
+    LIVE = "live"
+    #: A seeded fault replaced the answer.
+    FAULT = "fault"
+    #: A simulator or native error for a bad request (unknown endpoint, wrong method, bad params).
+    ERROR = "error"
+
+
+@dataclass(frozen=True)
+class MissDetails:
+    """Why a strict miss found no recording: what adapters raise as ``ReplayMiss``."""
+
+    #: The whole explanation (the request, the nearest recordings, how to record it).
+    message: str
+    #: The request's canonical form.
+    request: str
+    endpoint: str
+    #: The nearest recorded requests: ``{"request": ..., "differs": ...}`` each.
+    nearest: list[dict[str, str]]
+    #: Parameters left out when looking (the real API ignores them too).
+    ignored: list[str] = field(default_factory=list)
+    #: Unknown parameter name → the known one it looks like.
+    did_you_mean: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class Resolution:
+    """What :meth:`Resolver.resolve` found: the tier that answered, the response, and on a
+    strict miss its details (``miss``) or on a seeded fault its kind (``fault``).
+
+    ``status``, ``headers``, ``body`` and ``header()`` read the response, so a resolution
+    reads like the :class:`~simulator.request.SimResponse` it carries.
+    """
+
+    source: Source
+    response: SimResponse
+    miss: MissDetails | None = None
+    fault: str | None = None
+
+    @property
+    def status(self) -> int:
+        return self.response.status
+
+    @property
+    def headers(self) -> list[tuple[str, str]]:
+        return self.response.headers
+
+    @property
+    def body(self) -> bytes:
+        return self.response.body
+
+    def header(self, name: str) -> str | None:
+        """The response's header ``name`` (None if absent)."""
+        return self.response.header(name)
+
+
 @dataclass(frozen=True)
 class _Identity:
     """What a request is, as far as the store is concerned."""
@@ -111,7 +176,7 @@ class _Identity:
     fingerprint: str
 
 
-_Answer = tuple[int, tuple[tuple[str, str], ...], bytes]
+_Answer = tuple["Source", int, tuple[tuple[str, str], ...], bytes]
 
 
 class Resolver:
@@ -138,7 +203,7 @@ class Resolver:
         version: Version,
         catalog: Catalog | None = None,
         *,
-        miss: MissPolicy = "strict",
+        miss: MissPolicy | str = MissPolicy.STRICT,
         faults: FaultConfig | None = None,
         live: LiveForwarder | None = None,
         answer_memo_bytes: int = ANSWER_MEMO_BYTES,
@@ -146,8 +211,9 @@ class Resolver:
         ignore_params: Iterable[str] = (),
         query_records_kept: int = QUERY_RECORDS_KEPT,
     ) -> None:
-        if miss not in ("strict", "native", "live"):
-            raise ValueError(f"miss={miss!r} is not a miss policy; use strict, native or live")
+        if miss not in tuple(MissPolicy):
+            raise ValueError(f"miss={miss!r} is not a miss policy; use {', '.join(MissPolicy)}")
+        miss = MissPolicy(miss)
         if miss == "live" and live is None:
             raise ValueError("miss='live' needs a live forwarder (simulator.record.LiveClient)")
         self.version = version
@@ -178,24 +244,29 @@ class Resolver:
         self.answer_memo_bytes = answer_memo_bytes
         self._answers: BoundedCache[tuple[Any, ...], _Answer] = BoundedCache(
             IDENTITY_CACHE_SIZE if answer_memo_bytes > 0 else 0,
-            weigh=lambda kept: len(kept[2]),
+            weigh=lambda kept: len(kept[3]),
             max_weight=max(answer_memo_bytes, 0),
         )
 
     # ---- public ----------------------------------------------------------------------
     def resolve(
         self, req: SimRequest, *, episode: str | None = None, call_index: int = 0
-    ) -> SimResponse:
-        """Answer ``req``; never raises for bad input (errors are responses)."""
-        resp = self._resolve(req)
+    ) -> Resolution:
+        """Answer ``req``: which tier answered, the response, and a strict miss's details.
+
+        Never raises for bad input (errors are responses, ``source`` ``error``)."""
+        key = self._key(req)
+        res = self._recorded(req, key)  # headers final (the version header last)
+        if res is None:
+            res = self._resolve(req, key)
+            res.response.set_header("x-sim-version", self.version.content_hash)
         if self.faults is not None:
             kind = self.faults.choose(episode or req.header("x-sim-episode"), call_index)
             if kind is not None:
-                resp = self._fault(kind, req, resp)
-        elif resp.headers and resp.headers[-1] is self._version_header:
-            return resp  # an exact answer's prepared headers end with it (set_header's result)
-        resp.set_header("x-sim-version", self.version.content_hash)
-        return resp
+                out = self._fault(kind, req, res.response)
+                out.set_header("x-sim-version", self.version.content_hash)
+                return Resolution(Source.FAULT, out, fault=kind)
+        return res
 
     # ---- tiers -----------------------------------------------------------------------
     @staticmethod
@@ -229,67 +300,73 @@ class Resolver:
         canon = canonical_request(req, self.catalog if match is not None else None, match)
         return _Identity(match, unknown, canon, fingerprint(canon))
 
-    def _remember(self, key: tuple[Any, ...] | None, resp: SimResponse) -> SimResponse:
-        """Keep a rendered answer for ``key`` (within the byte budget); returns ``resp``."""
+    def _remember(self, key: tuple[Any, ...] | None, res: Resolution) -> Resolution:
+        """Keep a rendered answer for ``key`` (within the byte budget); returns ``res``."""
+        resp = res.response
         size = len(resp.body)
         if key is None or self.answer_memo_bytes <= 0 or size > min(
             ANSWER_MAX_BYTES, self.answer_memo_bytes
         ):
-            return resp
+            return res
         # Stored as ``resolve`` finishes it: the version header last (see ``resolve``).
         headers = (*(h for h in resp.headers if h[0] != "x-sim-version"), self._version_header)
         if key not in self._answers:
-            self._answers.put(key, (resp.status, headers, resp.body))
-        return resp
+            self._answers.put(key, (res.source, resp.status, headers, resp.body))
+        return res
 
-    def _resolve(self, req: SimRequest) -> SimResponse:
-        key = self._key(req)
+    def _recorded(self, req: SimRequest, key: tuple[Any, ...] | None) -> Resolution | None:
+        """A remembered answer or an exact hit, its headers final; None: neither."""
         if key is not None and self._answers:
             kept = self._answers.get(key)
             if kept is not None:
-                return SimResponse(kept[0], list(kept[1]), kept[2])
+                return Resolution(kept[0], SimResponse(kept[1], list(kept[2]), kept[3]))
+        ident = self._identify(req, key)
+        hit = self.version.index.interaction_parts(ident.fingerprint)
+        if hit is None:
+            return None
+        status, headers, body = hit
+        tagged = self._exact_headers.get(headers)
+        if tagged is None:
+            # What ``_tag`` and then ``resolve`` make of them, computed once.
+            tagged = _tag(SimResponse(status, list(headers)), "exact").headers
+            tagged = [h for h in tagged if h[0] != "x-sim-version"]
+            tagged.append(self._version_header)
+            if len(self._exact_headers) >= IDENTITY_CACHE_SIZE:
+                self._exact_headers.clear()
+            self._exact_headers[headers] = tagged
+        return Resolution(Source.EXACT, SimResponse(status, list(tagged), body))
+
+    def _resolve(self, req: SimRequest, key: tuple[Any, ...] | None) -> Resolution:
+        """Every tier after the exact one (``_recorded`` found nothing)."""
         ident = self._identify(req, key)
         canon = ident.canonical
-        hit = self.version.index.interaction_parts(ident.fingerprint)
-        if hit is not None:
-            status, headers, body = hit
-            tagged = self._exact_headers.get(headers)
-            if tagged is None:
-                # What ``_tag`` and then ``resolve`` make of them, computed once.
-                tagged = _tag(SimResponse(status, list(headers)), "exact").headers
-                tagged = [h for h in tagged if h[0] != "x-sim-version"]
-                tagged.append(self._version_header)
-                if len(self._exact_headers) >= IDENTITY_CACHE_SIZE:
-                    self._exact_headers.clear()
-                self._exact_headers[headers] = tagged
-            return SimResponse(status, list(tagged), body)
         found = ident.match
         if found is None:
             found = self.catalog.infer(req)  # an unknown path on a known platform host
         if found is None:
             if self.miss == "live" and self.live is not None:
-                return _tag(self.live(req), "live")  # any other host: recorded exactly
-            return _tag(
+                return Resolution(Source.LIVE, _tag(self.live(req), "live"))  # any other host: recorded exactly
+            return Resolution(Source.ERROR, _tag(
                 sim_error(404, "unknown_endpoint", ident.unknown, request=canon), "error"
-            )
+            ))
         allowed = found.endpoint.method
         if req.method != allowed and not (req.method == "HEAD" and allowed == "GET"):
             # The method is no part of a collection's identity: answering it would be a guess.
             if self.miss == "live" and self.live is not None:
-                return _tag(self.live(req), "live")  # recording: the real API answers it
+                return Resolution(Source.LIVE, _tag(self.live(req), "live"))  # recording: the real API answers it
             out = sim_error(
                 405, "method_not_allowed",
                 f"endpoint {found.endpoint.id!r} answers {allowed} only, not {req.method}",
                 request=canon,
             )
             out.set_header("allow", allowed)
-            return _tag(out, "error")
+            return Resolution(Source.ERROR, _tag(out, "error"))
         # The memoised match is shared: what follows gets its own params.
         match, ignored = drop_ignored(found, self.ignore_params)
         if ignored:
             again = self._exact_without(req, ignored)
             if again is not None:
-                return _ignored(again, ignored)
+                return Resolution(Source.EXACT, _ignored(again, ignored))
         else:
             match = Match(match.endpoint, dict(match.params), match.unknown)
         ep = match.endpoint
@@ -301,15 +378,15 @@ class Resolver:
             answer = dialect.render_error(ep, exc.kind, exc.fmt, exc.detail)
             if exc.detail:
                 answer.set_header(HINT_HEADER, header_safe(exc.detail))
-            return _tag(answer, "error")
+            return Resolution(Source.ERROR, _tag(answer, "error"))
         missing = _missing_path_param(match)
         if missing is not None:
             # A trailing path segment left out (dialects that check required params
             # themselves answered in ``split`` already).
-            return _tag(
+            return Resolution(Source.ERROR, _tag(
                 dialect.render_error(ep, "missing_param", split.fmt, f"{missing} is required"),
                 "error",
-            )
+            ))
         coll = self.version.index.collection(split.key)
         if coll is not None:
             w = split.window
@@ -324,11 +401,13 @@ class Resolver:
                 records = self.version.index.records(coll.id, w.offset, w.limit)
             out = native_headers(ep, dialect.render(split, records, coll.total, coll.envelope))
             out = _tag(out, "window")
-            return self._remember(key, _inferred(ep, _ignored(out, ignored, ep)))
+            return self._remember(key, Resolution(Source.WINDOW, _inferred(ep, _ignored(out, ignored, ep))))
         answered = self._query(ep, split, match.params)
         if answered is not None:
-            return self._remember(key, _ignored(answered, ignored, ep))
-        return _inferred(ep, _ignored(self._miss(req, match, split, canon, ignored), ignored))
+            return self._remember(key, Resolution(Source.QUERY, _ignored(answered, ignored, ep)))
+        res = self._miss(req, match, split, canon, ignored)
+        _inferred(ep, _ignored(res.response, ignored))
+        return res
 
     def _exact_without(self, req: SimRequest, ignored: list[str]) -> SimResponse | None:
         """The exact recording of ``req`` without its ignored params, if there is one."""
@@ -395,13 +474,13 @@ class Resolver:
 
     def _miss(
         self, req: SimRequest, match: Match, split: Split, canon: str, ignored: list[str] = ()  # type: ignore[assignment]
-    ) -> SimResponse:
+    ) -> Resolution:
         ep = match.endpoint
         if self.miss == "native":
             dialect = get_dialect(ep.dialect)
-            return _tag(dialect.render(split, [], 0, {}), "miss")
+            return Resolution(Source.MISS, _tag(dialect.render(split, [], 0, {}), "miss"))
         if self.miss == "live" and self.live is not None:
-            return _tag(self.live(req), "live")
+            return Resolution(Source.LIVE, _tag(self.live(req), "live"))
         nearest = self.nearest(ep, canon, split)
         lines = [f"  {i + 1}. {n['request']}  (differs: {n['differs']})" for i, n in enumerate(nearest)]
         # Unknown names (kept on an inferred endpoint, ignored elsewhere) that look like known ones.
@@ -422,17 +501,18 @@ class Resolver:
             "or replay with miss policy 'native' to get the platform's own no-data answer"
         )
         extra: dict[str, Any] = {"did_you_mean": meant} if meant else {}
-        return _tag(
+        details = MissDetails(message, canon, ep.id, nearest, list(ignored), dict(meant))
+        return Resolution(Source.MISS, _tag(
             sim_error(
                 404, "replay_miss", message, request=canon, endpoint=ep.id, nearest=nearest,
                 ignored=list(ignored), **extra,
             ),
             "miss",
-        )
+        ), miss=details)
 
     def resolve_fast(
         self, req: SimRequest, *, episode: str | None = None, call_index: int = 0
-    ) -> SimResponse | None:
+    ) -> Resolution | None:
         """``resolve(req)`` when the answer is cheap (memoised, or an exact hit: a point read),
         else None: a window render, a query over a collection or a miss diagnosis may take
         milliseconds, so an event loop runs ``resolve`` for those in a worker thread."""

@@ -7,6 +7,7 @@ The core (``env``, ``rewards``, ``rollout``, ``verl_adapter``) needs no heavy de
 
 from __future__ import annotations
 
+from .errors import TrainError
 from .env import EnvConfig, Example, SimEpisode, example_from_task, open_world, parse_tool_call
 from .rewards import RewardFunc, answer_reward, make_reward, no_invented_codes, all_pages_fetched, valid_tool_calls
 
@@ -15,6 +16,7 @@ __all__ = [
     "Example",
     "RewardFunc",
     "SimEpisode",
+    "TrainError",
     "all_pages_fetched",
     "answer_reward",
     "example_from_task",

@@ -14,11 +14,12 @@ from typing import Any, Literal, Mapping
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from .errors import TrainError
 
 __all__ = ["ConfigError", "GRPORunConfig", "LoraSettings", "load_config"]
 
 
-class ConfigError(ValueError):
+class ConfigError(TrainError):
     """A run config that cannot be used (the message names the key or the fix)."""
 
 

@@ -17,6 +17,7 @@ import hashlib
 import json
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
+from .errors import TrainError
 
 __all__ = [
     "DEFAULT_DATA",
@@ -38,7 +39,7 @@ MAKE_DATA = "simulator edge synthesize --n 1000 --out synth-out"
 META_FILE = "kopa_run.json"
 
 
-class DataError(ValueError):
+class DataError(TrainError):
     """Training data that cannot be used as given (the message names the fix)."""
 
 

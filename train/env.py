@@ -30,6 +30,7 @@ from bench.kopa.scoring import Score, score_episode
 from bench.kopa.tasks import Gold, Task, gold_run
 from simulator import FaultConfig, Store
 from simulator.tools import Program
+from .errors import TrainError
 
 __all__ = [
     "EnvConfig",
@@ -67,10 +68,10 @@ class EnvConfig:
 
     def __post_init__(self) -> None:
         if self.max_turns < 1 or self.max_calls < 0:
-            raise ValueError(f"max_turns={self.max_turns!r} must be >= 1 and "
+            raise TrainError(f"max_turns={self.max_turns!r} must be >= 1 and "
                              f"max_calls={self.max_calls!r} >= 0")
         if self.platforms_scope not in ("task", "all"):
-            raise ValueError(f"platforms_scope={self.platforms_scope!r}; use task or all")
+            raise TrainError(f"platforms_scope={self.platforms_scope!r}; use task or all")
 
 
 @dataclass
@@ -113,7 +114,7 @@ class Example:
         if isinstance(prompt, str):
             prompt = [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": prompt}]
         if not isinstance(prompt, list) or not prompt:
-            raise ValueError(f"row prompt={prompt!r} must be a non-empty list of messages")
+            raise TrainError(f"row prompt={prompt!r} must be a non-empty list of messages")
         check = row.get("check") or {"type": "exact"}
         if isinstance(check, str):
             check = json.loads(check)
@@ -128,7 +129,7 @@ class Example:
 
 def parse_program(raw: Any) -> Program | None:
     """A row's ``gold_program`` (JSON text, its parsed form, or a ``Program``) as a validated
-    ``Program``; None when the row has none. ``ValueError`` names what is wrong."""
+    ``Program``; None when the row has none. ``TrainError`` (a ``ValueError``) names what is wrong."""
     if raw is None or raw == "" or isinstance(raw, Program):
         return raw or None
     from pydantic import ValidationError
@@ -138,7 +139,7 @@ def parse_program(raw: Any) -> Program | None:
         return Program.model_validate(data)
     except (json.JSONDecodeError, ValidationError) as exc:
         detail = exc.errors()[0]["msg"] if isinstance(exc, ValidationError) else str(exc)
-        raise ValueError(f"row gold_program is not a program ({detail}); rows come from "
+        raise TrainError(f"row gold_program is not a program ({detail}); rows come from "
                          "`simulator edge synthesize` (trl.jsonl)") from None
 
 
@@ -155,7 +156,7 @@ def parse_tool_call(call: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
     a ``{"name", "arguments"}`` dict (HF / TRL form) or ``{"name", "kwargs"}``.
 
     Raises:
-        ValueError: the arguments are not a JSON object.
+        TrainError: the arguments are not a JSON object.
     """
     fn = call.get("function", call)
     name = str(fn.get("name", ""))
@@ -164,11 +165,11 @@ def parse_tool_call(call: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
         try:
             args = json.loads(args or "{}")
         except json.JSONDecodeError as exc:
-            raise ValueError(f"arguments of {name!r} are not valid JSON: {exc}") from exc
+            raise TrainError(f"arguments of {name!r} are not valid JSON: {exc}") from exc
     if args is None:
         args = {}
     if not isinstance(args, dict):
-        raise ValueError(f"arguments of {name!r} must be a JSON object, got {type(args).__name__}")
+        raise TrainError(f"arguments of {name!r} must be a JSON object, got {type(args).__name__}")
     return name, args
 
 

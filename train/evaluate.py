@@ -16,6 +16,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
+from .errors import TrainError
+
 __all__ = ["EvalConfig", "base_model_of", "run_eval", "write_eval_report"]
 
 
@@ -49,9 +51,9 @@ class EvalConfig:
 
     def __post_init__(self) -> None:
         if self.k < 1 or self.seeds < self.k:
-            raise ValueError(f"seeds={self.seeds} must be >= k={self.k} >= 1 (pass@k needs k samples per task)")
+            raise TrainError(f"seeds={self.seeds} must be >= k={self.k} >= 1 (pass@k needs k samples per task)")
         if self.tool_scope not in ("search", "all", "platform"):
-            raise ValueError(f"--tools {self.tool_scope!r}; use search, all or platform")
+            raise TrainError(f"--tools {self.tool_scope!r}; use search, all or platform")
 
 
 def base_model_of(checkpoint: Path) -> str | None:
@@ -120,7 +122,7 @@ def run_eval(models: Sequence[tuple[str, str]], out: Path, config: EvalConfig = 
     if config.tasks:
         unknown = sorted(set(config.tasks) - {t.id for t in tasks})
         if unknown:
-            raise ValueError(f"unknown bench task ids {unknown[:3]}; list them with `simulator bench tasks`")
+            raise TrainError(f"unknown bench task ids {unknown[:3]}; list them with `simulator bench tasks`")
         tasks = [t for t in tasks if t.id in set(config.tasks)]
     out.mkdir(parents=True, exist_ok=True)
     rc = RunConfig(seeds=config.seeds, k=config.k, max_turns=config.max_turns, max_calls=config.max_calls,

@@ -31,6 +31,7 @@ from typing import Any, Callable, Sequence
 
 from bench.kopa.checkers import check_answer  # the one checker, shared with the benchmark
 from bench.kopa.tasks import Check
+from .errors import TrainError
 
 __all__ = [
     "SHAPING",
@@ -237,7 +238,7 @@ def make_reward(shaping: dict[str, float] | None = None, *, answer_weight: float
     shaping = dict(shaping or {})
     bad = sorted(set(shaping) - set(SHAPING))
     if bad:
-        raise ValueError(f"shaping={bad!r} unknown; choose from {', '.join(SHAPING)}")
+        raise TrainError(f"shaping={bad!r} unknown; choose from {', '.join(SHAPING)}")
 
     def kopa_reward(completions: Sequence[Any], **kwargs: Any) -> list[float | None]:
         base = answer_reward(completions, **kwargs)

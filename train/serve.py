@@ -27,6 +27,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
+from .errors import TrainError
+
 _THINK = re.compile(r"<think>.*?</think>\s*", re.DOTALL)
 
 __all__ = ["ChatModel", "ContextTooLong", "ServerClosing", "have_vllm", "load_model", "make_app", "serve_checkpoint", "to_hf_messages"]
@@ -82,7 +84,7 @@ def to_hf_messages(messages: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-class ContextTooLong(ValueError):
+class ContextTooLong(TrainError):
     """A request's prompt and completion budget exceed the model's context (HTTP 400)."""
 
 
@@ -283,7 +285,7 @@ def serve_checkpoint(path: str | Path, *, name: str = "default", backend: str = 
         max_tokens: the built-in server's default completion budget.
     """
     if backend not in ("auto", "vllm", "builtin"):
-        raise ValueError(f"backend={backend!r}; use auto, vllm or builtin")
+        raise TrainError(f"backend={backend!r}; use auto, vllm or builtin")
     if backend == "vllm" or (backend == "auto" and have_vllm()):
         with _vllm(path, name, base_model, timeout) as url:
             yield url

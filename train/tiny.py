@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable
 
+from .errors import TrainError
+
 __all__ = ["SPECIAL_TOKENS", "Script", "script_generation", "tiny_model_and_tokenizer"]
 
 #: A generation script: the decoded prompt of one row of a ``generate`` batch (special
@@ -85,7 +87,7 @@ def script_generation(model: Any, tokenizer: Any, script: Script) -> Any:
     def generate(*args: Any, **kwargs: Any) -> Any:
         ids = kwargs.get("input_ids", args[0] if args else None)
         if ids is None:
-            raise ValueError("script_generation needs input_ids (token ids of the prompts)")
+            raise TrainError("script_generation needs input_ids (token ids of the prompts)")
         plans = []
         for text in tokenizer.batch_decode(ids, skip_special_tokens=False):
             out = script(text)

@@ -29,6 +29,7 @@ from simulator import Endpoint
 
 from .env import EnvConfig, Example, SimEpisode, example_from_task
 from .rewards import SHAPING, episode_evidence
+from .errors import TrainError
 
 __all__ = [
     "KopaEnvBase",
@@ -215,7 +216,7 @@ def make_environment_class(
     """
     bad = sorted(set(shaping or {}) - set(SHAPING))
     if bad:
-        raise ValueError(f"shaping={bad!r} unknown; choose from {', '.join(SHAPING)}")
+        raise TrainError(f"shaping={bad!r} unknown; choose from {', '.join(SHAPING)}")
     if world is None:
         from .env import open_world
 
@@ -231,7 +232,7 @@ def make_environment_class(
     if tools is not None:
         unknown = sorted(set(tools) - set(catalog.endpoints))
         if unknown:
-            raise ValueError(f"tools={unknown!r} are not catalog tools")
+            raise TrainError(f"tools={unknown!r} are not catalog tools")
         eps = [catalog.endpoints[t] for t in tools]
     else:
         eps = [e for e in catalog.endpoints.values() if platforms is None or e.platform in platforms]
@@ -283,7 +284,7 @@ def _suffix_ids(tok: Any, tool_messages: list[dict[str, Any]], kwargs: dict[str,
     if eos:
         pre = pre[: eos[-1] + 1]
     if full[: len(pre)] != pre:
-        raise ValueError("the chat template is not prefix-preserving for tool messages")
+        raise TrainError("the chat template is not prefix-preserving for tool messages")
     return full[len(pre):]
 
 

@@ -22,6 +22,7 @@ from .env import ToolEnv
 from .execute import Policy, run_program
 from .program import CallStep, ProgramError, format_answer
 from .tasks import Task
+from .errors import BenchError
 
 __all__ = [
     "Agent",
@@ -171,7 +172,7 @@ class OpenAIAgent:
         self.temperature = temperature
         self.retries = retries
         if tool_scope not in TOOL_SCOPES:
-            raise ValueError(f"tool_scope={tool_scope!r}; use {', '.join(TOOL_SCOPES[:-1])} or {TOOL_SCOPES[-1]}")
+            raise BenchError(f"tool_scope={tool_scope!r}; use {', '.join(TOOL_SCOPES[:-1])} or {TOOL_SCOPES[-1]}")
         self.tool_scope = tool_scope
         self.max_tokens = max_tokens
         self.backoff = backoff
@@ -253,7 +254,7 @@ class OpenAIAgent:
                 try:
                     args = json.loads(fn.get("arguments") or "{}")
                     if not isinstance(args, dict):
-                        raise ValueError("arguments must be a JSON object")
+                        raise BenchError("arguments must be a JSON object")
                 except ValueError as exc:
                     content = f"error: arguments are not valid JSON ({exc})"
                 else:
@@ -298,4 +299,4 @@ def make_agent(name: str, **kwargs: Any) -> Agent:
         return scripted[name]()  # type: ignore[no-any-return]
     if name == "openai":
         return OpenAIAgent(**kwargs)
-    raise ValueError(f"unknown agent {name!r}; use {', '.join([*scripted, 'openai'])}")
+    raise BenchError(f"unknown agent {name!r}; use {', '.join([*scripted, 'openai'])}")

@@ -40,6 +40,7 @@ from simulator.tools import program_edges
 from .program import Program
 from .runner import DEFAULT_HELDOUT
 from .tasks import Task
+from .errors import BenchError
 
 __all__ = [
     "AuditError",
@@ -64,7 +65,7 @@ EXAMPLES = "examples.jsonl"
 Edge = tuple[str, str]
 
 
-class AuditError(ValueError):
+class AuditError(BenchError):
     """The EDGE dataset directory is missing or malformed (the message names the fix)."""
 
 

@@ -37,6 +37,21 @@ FAULT_WORLDS = 16
 GOLD_MEMO = 4096
 
 
+def _scalars(v: Any, out: set[str]) -> None:
+    if isinstance(v, dict):
+        for x in v.values():
+            _scalars(x, out)
+    elif isinstance(v, list):
+        for x in v:
+            _scalars(x, out)
+    elif v is not None:
+        s = str(v).strip()
+        if isinstance(v, float) and v.is_integer():
+            s = str(int(v))
+        if s and len(s) <= 64:
+            out.add(s)
+
+
 @dataclass
 class CallRecord:
     """One tool call and what it returned (the unit of a trace)."""
@@ -58,6 +73,19 @@ class CallRecord:
     #: For a call of a keyed family: ``issued`` (it carried this episode's issued key),
     #: ``other`` (some other key) or ``missing``; empty for any other call.
     key: str = ""
+
+    def scalar_values(self) -> frozenset[str]:
+        """Every scalar value (as text, up to 64 characters) of the records, computed once
+        per records list (the scorer asks for each earlier call's values at every later one)."""
+        kept = self.__dict__.get("_scalar_values")
+        if kept is not None and kept[0] is self.records:
+            return kept[1]  # type: ignore[no-any-return]
+        out: set[str] = set()
+        for r in self.records:
+            _scalars(r, out)
+        values = frozenset(out)
+        self.__dict__["_scalar_values"] = (self.records, values)  # not a field: not compared or written
+        return values
 
     def to_json(self, *, with_records: bool = False) -> dict[str, Any]:
         """JSON form for result files (records left out unless asked; an issued key never

@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from .errors import BenchError
+
 __all__ = ["mean_ci", "pass_at_k", "pass_hat_k"]
 
 # Two-sided 95% Student t quantiles by degrees of freedom (normal beyond 30).
@@ -19,11 +21,11 @@ def pass_at_k(n: int, c: int, k: int) -> float:
     (0.0, 1.0, 0.5)
     """
     if k <= 0 or n <= 0:
-        raise ValueError("n and k must be positive")
+        raise BenchError("n and k must be positive")
     if k > n:
-        raise ValueError(f"k={k} > n={n}: pass@k needs at least k samples")
+        raise BenchError(f"k={k} > n={n}: pass@k needs at least k samples")
     if not 0 <= c <= n:
-        raise ValueError(f"c={c} outside 0..{n}")
+        raise BenchError(f"c={c} outside 0..{n}")
     if n - c < k:
         return 1.0
     prod = 1.0
@@ -35,7 +37,7 @@ def pass_at_k(n: int, c: int, k: int) -> float:
 def pass_hat_k(n: int, c: int, k: int) -> float:
     """τ-bench pass^k: probability that k samples are all correct, C(c,k)/C(n,k)."""
     if k > n:
-        raise ValueError(f"k={k} > n={n}")
+        raise BenchError(f"k={k} > n={n}")
     return math.comb(c, k) / math.comb(n, k)
 
 

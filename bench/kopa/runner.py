@@ -16,6 +16,7 @@ from .env import ToolEnv, World
 from .metrics import mean_ci, pass_at_k
 from .scoring import FAILURE_CLASSES, score_episode
 from .tasks import Task, gold_run
+from .errors import BenchError
 
 __all__ = ["DEFAULT_HELDOUT", "RunConfig", "load_results", "run_bench", "summarize"]
 
@@ -72,7 +73,7 @@ def run_bench(
         old = json.loads(meta_path.read_text(encoding="utf-8"))
         for key in ("agent", "content_hash"):
             if old.get(key) != info[key]:
-                raise ValueError(f"{out} holds a run with {key}={old.get(key)!r}, not "
+                raise BenchError(f"{out} holds a run with {key}={old.get(key)!r}, not "
                                  f"{info[key]!r}: use another --out directory")
     meta_path.write_text(json.dumps(info, ensure_ascii=False, indent=1), encoding="utf-8")
     existing = load_results(out)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -163,43 +162,6 @@ def _satisfied(need: _Need, trace: list[CallRecord], seen: dict[str, set[str]]) 
     return gaps
 
 
-def _scalars(v: Any, out: set[str]) -> None:
-    if isinstance(v, dict):
-        for x in v.values():
-            _scalars(x, out)
-    elif isinstance(v, list):
-        for x in v:
-            _scalars(x, out)
-    elif v is not None:
-        s = str(v).strip()
-        if isinstance(v, float) and v.is_integer():
-            s = str(int(v))
-        if s and len(s) <= 64:
-            out.add(s)
-
-
-_VALUES: dict[int, tuple[list[dict[str, Any]], frozenset[str]]] = {}
-_VALUES_LOCK = threading.Lock()
-
-
-def _values_of(records: list[dict[str, Any]]) -> frozenset[str]:
-    """Scalar values (as text) of a call's records; memoised per records list."""
-    key = id(records)
-    with _VALUES_LOCK:
-        hit = _VALUES.get(key)
-    if hit is not None and hit[0] is records:
-        return hit[1]
-    out: set[str] = set()
-    for r in records:
-        _scalars(r, out)
-    vals = frozenset(out)
-    with _VALUES_LOCK:
-        if len(_VALUES) > 4096:
-            _VALUES.clear()
-        _VALUES[key] = (records, vals)
-    return vals
-
-
 _DATE = re.compile(r"(\d{4})\s*(?:년|[-./])\s*(\d{1,2})\s*(?:월|[-./])(?:\s*(\d{1,2})\s*일?)?")
 
 
@@ -229,7 +191,7 @@ def _invented(task: Task, trace: list[CallRecord]) -> list[dict[str, Any]]:
             v = _norm(v)
             if not v or v in task.question or v in said:
                 continue
-            earlier = [_values_of(r.records) for r in trace[:i] if r.ok]
+            earlier = [r.scalar_values() for r in trace[:i] if r.ok]
             if any(v in vals for vals in earlier):
                 continue
             if len(v) >= 2 and any(x.startswith(v) for vals in earlier for x in vals):

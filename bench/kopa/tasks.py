@@ -15,12 +15,13 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from simulator import Catalog, load_catalog
+from simulator import Catalog, Domain, Junction, MainPlatform, load_catalog
 from simulator.tools.keys import auth_param, family_of
 
 from .env import CallRecord, ToolEnv, World
 from .execute import run_program
 from .program import CallStep, Program, ProgramError, format_answer, program_shape, refs_in
+from .errors import BenchError
 
 __all__ = [
     "DOMAINS",
@@ -37,13 +38,13 @@ __all__ = [
 ]
 
 TASK_DIR = Path(__file__).parent / "tasks"
-DOMAINS = ("traffic", "finance", "education", "law", "politics", "district")
-JUNCTIONS = ("SEQ", "FAN", "DRV", "SEM", "CMP", "COND")
-MAIN_PLATFORMS = ("tago", "seoul", "opendart", "fsc", "neis", "lawgokr", "assembly", "nec",
-                  "mois", "molit")
+#: The shared vocabularies (``simulator.vocab``), as tuples of their values.
+DOMAINS: tuple[str, ...] = tuple(x.value for x in Domain)
+JUNCTIONS: tuple[str, ...] = tuple(x.value for x in Junction)
+MAIN_PLATFORMS: tuple[str, ...] = tuple(x.value for x in MainPlatform)
 
 
-class TaskError(ValueError):
+class TaskError(BenchError):
     """One or more task definitions are invalid (the message lists every problem)."""
 
 
@@ -59,8 +60,8 @@ class Check(BaseModel):
 class Tags(BaseModel):
     """Declared tags; computed ones (length, parallel, needs_all_pages) come from the gold run."""
 
-    model_config = ConfigDict(extra="forbid")
-    junctions: list[Literal["SEQ", "FAN", "DRV", "SEM", "CMP", "COND"]] = Field(min_length=1)
+    model_config = ConfigDict(extra="forbid", use_enum_values=True)  # plain strings, as the files
+    junctions: list[Junction] = Field(min_length=1)
     needs_all_pages: bool | None = None
     parallel: bool | None = None
     #: A single filtered call that reaches the answer without the lookup chain (``tool
@@ -71,13 +72,13 @@ class Tags(BaseModel):
 class Task(BaseModel):
     """One benchmark task."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", use_enum_values=True)  # plain strings, as the files
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9_-]*$")
     #: Question template id: no template may serve more than 4 tasks.
     template: str
     question: str = Field(min_length=8)
     platforms: list[str] = Field(min_length=1)
-    domain: Literal["traffic", "finance", "education", "law", "politics", "district"]
+    domain: Domain
     tags: Tags
     program: Program
     check: Check = Field(default_factory=Check)
@@ -85,7 +86,7 @@ class Task(BaseModel):
     @model_validator(mode="after")
     def _korean(self) -> Task:
         if not any("\uac00" <= ch <= "\ud7a3" for ch in self.question):
-            raise ValueError("the question must be written in Korean")
+            raise BenchError("the question must be written in Korean")
         return self
 
     @property

@@ -43,6 +43,7 @@ from .scoring import consumers
 from .program import CallStep, OpStep, Program, ProgramError, format_answer, refs_in
 from .tasks import Gold, Task, gold_run
 from .wording import particle
+from .errors import BenchError
 
 __all__ = ["CONSTANTS", "RULES", "Finding", "named_entities", "validate"]
 
@@ -303,7 +304,7 @@ def validate(tasks: list[Task], world: World, *, seeds: Iterable[int] = SHUFFLE_
     want = set(rules or RULES)
     bad = sorted(want - set(RULES))
     if bad:
-        raise ValueError(f"rules={bad!r} unknown; choose from {', '.join(RULES)}")
+        raise BenchError(f"rules={bad!r} unknown; choose from {', '.join(RULES)}")
     seeds = tuple(seeds)
     out: list[Finding] = []
     golds: dict[str, Gold] = {}

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from .execute import CallFailed, ProgramError, ProgramRunner, Run, program_json, value_of
 from .pipeline import MAIN_PLATFORMS, SynthConfig, SynthResult, canonical, recompute, summarize_examples, synthesize
-from .questions import paraphrase, write_question
+from .paraphrase import paraphrase
+from .questions import write_question
 from .sample import JUNCTIONS, Sampler, sane_edges
 from .splits import audit, edge_jaccard, split_by_platform, verbatim_overlap
 from .writers import conversation, have_parquet, write_all

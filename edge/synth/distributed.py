@@ -1,7 +1,7 @@
 """EDGE synthesis shards as Ray tasks (``simulator edge synthesize --ray ADDRESS``).
 
-Each task opens the same cassette version and graph, runs one :class:`~edge.synth.pipeline.
-ShardSpec` with :func:`~edge.synth.pipeline.synth_shard` and returns its drafts; the driver
+Each task opens the same cassette version and graph, runs one :class:`~edge.synth.shards.
+ShardSpec` with :func:`~edge.synth.shards.synth_shard` and returns its drafts; the driver
 joins them in shard order, so the output is byte-identical to a run without Ray. ``ray`` is an
 optional dependency (``pip install 'kopa-sim[ray]'``).
 """
@@ -35,7 +35,7 @@ def _shard_task(root: str, set_name: str, version_id: str, tier: str, platforms:
     from simulator import Store
 
     from ..observe import Observations
-    from .pipeline import synth_shard
+    from .shards import synth_shard
 
     catalog = _catalog_of(tier, platforms)
     version = Store(root=Path(root)).open(set_name, version_id)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from simulator import CallFailed, Endpoint, ProgramError, Resolver
@@ -105,6 +106,12 @@ class ProgramRunner:
     def catalog(self) -> Any:
         """The resolver's catalog."""
         return self.resolver.catalog
+
+    @cached_property
+    def record_caller(self) -> ToolCaller:
+        """A memoising caller on the same resolver answering in the format the environments
+        ask for (``fmt="record"``): how a conversation shows each call's result."""
+        return ToolCaller(self.resolver, fmt="record", memo_size=2048)
 
     @property
     def requests(self) -> int:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from ..errors import EdgeError
+
 __all__ = ["clean_desc", "date_text", "josa", "num_text"]
 
 
@@ -37,7 +39,7 @@ def josa(word: str, particle: str) -> str:
     """
     particle = particle if particle in _PAIRS else _ALIASES.get(particle, particle)
     if particle not in _PAIRS:
-        raise ValueError(f"particle {particle!r} unknown; use one of {', '.join(_PAIRS)}")
+        raise EdgeError(f"particle {particle!r} unknown; use one of {', '.join(_PAIRS)}")
     with_b, without_b = _PAIRS[particle]
     b = _has_batchim(word)
     if particle == "으로" and word and ord(word[-1]) >= 0xAC00 and (ord(word[-1]) - 0xAC00) % 28 == 8:

@@ -1,12 +1,12 @@
-"""Korean questions from templates (per junction type and domain), and an optional paraphrase.
+"""Korean questions from templates (per junction type and domain).
 
 The question is written from the draft's parts — what a person calls each tool's records
 (:data:`~edge.synth.lexicon.TOOL_NOUNS`, else the tool's summary), the fields' catalog
 descriptions (``FieldSpec.description``) or their other words, the arguments the user gives —
 never from the answer. A question draws its register, words, ask and frame (a context clause,
 an opener, a closing remark) from :mod:`edge.synth.lexicon` with the draft's seeded rng. Intermediate values (codes found on the way) stay out of the question: a
-model has to look them up. ``paraphrase`` rewrites questions through an OpenAI-compatible
-endpoint; it is off by default, and the templates alone are deterministic.
+model has to look them up. The optional rewrite through a model is :mod:`edge.synth.paraphrase`
+(off by default); the templates alone are deterministic.
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ from simulator import Catalog
 from .fields import field_desc, tool_desc
 from .korean import clean_desc, date_text, josa, num_text
 from .lexicon import CLOSERS, CONTEXTS, ENDS, FIELD_WORDS, LABEL_WORDS, OPENERS, PARAM_WORDS, REGISTERS, TOOL_NOUNS
+from ..errors import EdgeError
 
-__all__ = ["PARAPHRASE_PROMPT", "PARAPHRASE_RULES", "answer_text", "arg_phrase", "fill", "paraphrase", "paraphrase_examples",
-           "write_question", "write_question_t"]
+__all__ = ["answer_text", "arg_phrase", "fill", "write_question", "write_question_t"]
 
 _SLOT = re.compile(r"\{(\w+)(?:\|(\w+))?\}")
 
@@ -261,7 +261,7 @@ def _ask_final(q: _Q, p: dict[str, Any], head: str) -> str:  # noqa: C901 - one 
         fd = q.f(tool, p["field"])
         s = q.pick("p", (f"{head}{t}의 {fd}", f"{head}{fd}", f"{head}{t} 기준 {fd}", f"{head}{t}에 적힌 {fd}"))
         return q.end("what", s=s)
-    raise ValueError(f"no template for final op={op!r}")
+    raise EdgeError(f"no template for final op={op!r}")
 
 
 def _fan(q: _Q, parts: Sequence[dict[str, Any]]) -> str:
@@ -405,144 +405,3 @@ def answer_text(answer: Any) -> str:
     if isinstance(answer, dict):
         return "답: " + ", ".join(f"{k} {num_text(v)}" for k, v in answer.items())
     return f"답: {num_text(answer)}"
-
-
-#: What the paraphrasing model is told (the rules :func:`paraphrase_examples` checks again).
-PARAPHRASE_PROMPT = (
-    "다음 한국어 질문을 사람이 실제로 물을 법한 자연스러운 한 문장 질문으로 다시 써라. 뜻과 조건은 그대로 두고, "
-    "따옴표 안의 값, 이름, 날짜, 숫자, 지역명은 하나도 빠뜨리거나 바꾸지 마라. 도구나 API 이름, 조회 절차, "
-    "답이나 질문에 없는 값을 넣지 마라. 질문만 출력하라."
-)
-
-#: Why a paraphrase is set aside (besides the example rules, :data:`~edge.synth.checks.CHECKS`).
-PARAPHRASE_RULES = ("empty", "malformed", "quoted_value", "number", "duplicate", "near_duplicate")
-
-
-def paraphrase(questions: Sequence[str], *, base_url: str, model: str, api_key: str | None = None,
-               timeout: float = 60.0, retries: int = 3, transport: Any = None,
-               sleep: Any = None) -> list[str]:
-    """Each question rewritten through an OpenAI-compatible chat endpoint (``POST
-    {base_url}/chat/completions``, temperature 0), in order, one request per question.
-
-    The raw rewrites: ``""`` where a 200 reply is not a chat completion. Nothing here checks
-    them; :func:`paraphrase_examples` does. A transport error, 429 or 5xx is asked again up to
-    ``retries`` times; one that still fails (or a 4xx) raises ``ConnectionError`` naming
-    ``base_url`` and the status, so a dead endpoint is never mistaken for a paraphrase.
-    """
-    import time
-
-    import httpx
-
-    wait = sleep or time.sleep
-    url = base_url.rstrip("/")
-    out: list[str] = []
-    headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-    with httpx.Client(base_url=url, timeout=timeout, headers=headers, transport=transport) as client:
-        for q in questions:
-            body = {"model": model, "temperature": 0, "messages": [
-                {"role": "system", "content": PARAPHRASE_PROMPT}, {"role": "user", "content": q}]}
-            r = _post(client, body, retries, wait, f"base_url={url!r} model={model!r}")
-            try:
-                text = r.json()["choices"][0]["message"]["content"]
-                out.append(text.strip() if isinstance(text, str) else "")
-            except (ValueError, KeyError, IndexError, TypeError):
-                out.append("")
-    return out
-
-
-def _post(client: Any, body: dict[str, Any], retries: int, wait: Any, where: str) -> Any:
-    """A 200 reply to ``body``, asking again on a transport error, 429 or 5xx."""
-    import httpx
-
-    why = ""
-    for attempt in range(max(1, retries)):
-        try:
-            r = client.post("/chat/completions", json=body)
-        except httpx.HTTPError as exc:
-            why = f"{type(exc).__name__}: {exc}"
-        else:
-            if r.status_code == 200:
-                return r
-            why = f"HTTP {r.status_code} {r.text[:120]!r}"
-            if r.status_code < 500 and r.status_code != 429:
-                break  # a 4xx does not get better by asking again
-        if attempt + 1 < retries:
-            wait(min(4.0, 0.25 * 2**attempt))
-    raise ConnectionError(f"paraphrase endpoint {where} failed ({why}); check the URL, the model name "
-                          "and that the server is up")
-
-
-def paraphrase_examples(examples: list[dict[str, Any]], version: Any, catalog: Catalog, *, base_url: str,
-                        model: str, api_key: str | None = None, **http: Any) -> dict[str, Any]:
-    """Paraphrase the examples' questions in place, keeping only rewrites that pass the rules.
-
-    A rewrite must pass what the template question passed: the example rules
-    (:func:`~edge.synth.checks.check_example` on the rebuilt conversation: no tool name, every
-    argument value stated, no answer or intermediate value in the question, …), the
-    pipeline's question form (Hangul, at least 20 characters, no slot left), one line, every
-    quoted value and every number of the template kept, and no (near-)duplicate of another
-    question. A rewrite that breaks one is set aside and the template question kept, with
-    the rules broken in ``paraphrase_rejected``; every example keeps its template question as
-    ``question_template`` (its ``id`` is the template's). Returns the counts for the report.
-    Same replies, same bytes: the requests go in order, and nothing here draws at random.
-    """
-    from .checks import CHECKS, check_example
-    from .execute import ProgramError, ProgramRunner
-    from .pipeline import NEAR_THRESHOLD, _malformed, _shingles
-    from .writers import conversation, fitting_page_size
-
-    from simulator import Resolver
-
-    texts = paraphrase([e["question"] for e in examples], base_url=base_url, model=model, api_key=api_key, **http)
-    resolver = Resolver(version, catalog, miss="strict")
-    ex = ProgramRunner(resolver, page_size=fitting_page_size(resolver))
-    current = [e["question"] for e in examples]
-    shingles = [_shingles(q) for q in current]
-    rejected: dict[str, int] = dict.fromkeys(PARAPHRASE_RULES + CHECKS, 0)
-    used = 0
-    for i, (e, text) in enumerate(zip(examples, texts)):
-        orig = e["question"]
-        e["question_template"] = orig
-        bad = _paraphrase_form(orig, text)
-        text = re.sub(r"\s+", " ", text).strip()
-        cand = {**e, "question": text}
-        if not bad and _malformed(cand, catalog):
-            bad.append("malformed")
-        if not bad:
-            sh = _shingles(text)
-            others = [j for j in range(len(current)) if j != i]
-            if any(" ".join(current[j].split()) == text for j in others):
-                bad.append("duplicate")
-            elif any(len(sh & shingles[j]) >= NEAR_THRESHOLD * len(sh | shingles[j]) for j in others):
-                bad.append("near_duplicate")
-        if not bad:
-            try:
-                run = ex.run(e["gold_program"])
-                bad = check_example(cand, conversation(cand, ex, catalog), run.values, catalog)
-            except ProgramError:
-                bad = ["execution"]
-                rejected.setdefault("execution", 0)
-        if bad:
-            e["paraphrase_rejected"] = bad
-            for b in bad:
-                rejected[b] += 1
-            continue
-        if text != orig:
-            used += 1
-        e["question"], current[i], shingles[i] = text, text, _shingles(text)
-    rejected = {k: v for k, v in rejected.items() if v}
-    return {"model": model, "asked": len(examples), "used": used,
-            "rejected": sum(1 for e in examples if "paraphrase_rejected" in e), "rejected_by_rule": rejected}
-
-
-def _paraphrase_form(orig: str, text: str) -> list[str]:
-    """The text rules a rewrite breaks: empty, more than one line, quoted values or numbers of
-    ``orig`` missing (a top-k's k, a threshold, a year: the question would ask something else)."""
-    if not text.strip():
-        return ["empty"]
-    bad = ["malformed"] if "\n" in text.strip() else []
-    if not all(v in text for v in re.findall(r"'([^']+)'", orig)):
-        bad.append("quoted_value")
-    if not all(n in text for n in re.findall(r"\d+(?:[.,]\d+)*", orig)):
-        bad.append("number")
-    return bad

@@ -30,7 +30,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from simulator import BoundedCache, Catalog
+from simulator import BoundedCache, Catalog, Junction
 
 from ..cardinality import FAN_MAX, cardinality_of
 from ..graph import EdgeGraph
@@ -45,7 +45,8 @@ from .semantics import allowed, joins
 
 __all__ = ["JUNCTIONS", "Draft", "Sampler", "family", "sane_edges", "threshold"]
 
-JUNCTIONS = ("SEQ", "FAN", "DRV", "SEM", "CMP", "COND")
+#: The junction types, in the order the sampler tries them (``simulator.vocab.Junction``).
+JUNCTIONS: tuple[str, ...] = tuple(x.value for x in Junction)
 #: Largest set a FAN junction expands into parallel calls.
 FAN_SET = (2, 5)
 #: Names of date-valued fields and params (``cnddtId`` is an id, not a date: no bare ``dt``).

@@ -94,24 +94,27 @@ def semantic_type(name: str, description: str = "", ftype: str = "string", code:
     return "text"
 
 
-#: (id(catalog), tool, field) → (that catalog, semantic type): the catalog is kept and checked
-#: (``is``), so an id a collected catalog left behind never answers for another; bounded.
-_TYPES: dict[tuple[int, str, str], tuple[Catalog, str]] = {}
+#: Field types kept per catalog (``Catalog.derived``), at most this many.
 _TYPES_MAX = 65536
 
 
+def _no_types(_catalog: Catalog) -> dict[tuple[str, str], str]:
+    return {}
+
+
 def field_type(catalog: Catalog, tool: str, name: str) -> str:
-    """The semantic type of field ``name`` of ``tool`` (from the catalog ``FieldSpec``)."""
-    key = (id(catalog), tool, name)
-    hit = _TYPES.get(key)
-    if hit is not None and hit[0] is catalog:
-        return hit[1]
+    """The semantic type of field ``name`` of ``tool`` (from the catalog ``FieldSpec``);
+    remembered on the catalog (immutable, so the type stays true)."""
+    types = catalog.derived("edge.synth.field_types", _no_types)
+    hit = types.get((tool, name))
+    if hit is not None:
+        return hit
     spec = next((f for f in catalog.endpoint(tool).fields if f.name == name), None)
     stype = (semantic_type(spec.name, spec.description or "", spec.type or "string", bool(spec.code))
              if spec else semantic_type(name))
-    if len(_TYPES) >= _TYPES_MAX:
-        _TYPES.clear()
-    _TYPES[key] = (catalog, stype)
+    if len(types) >= _TYPES_MAX:
+        types.clear()
+    types[(tool, name)] = stype
     return stype
 
 

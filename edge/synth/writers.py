@@ -98,18 +98,11 @@ def conversation(example: dict[str, Any], ex: ProgramRunner, catalog: Catalog,
     return msgs
 
 
-_CALLERS: dict[int, tuple[ProgramRunner, ToolCaller]] = {}
-
-
 def _caller(ex: ProgramRunner) -> ToolCaller:
     """A memoising caller on ``ex``'s resolver in the format the environment asks for
-    (``fmt="record"``, as the bench ``World`` and the GRPO environment call), one per executor."""
-    hit = _CALLERS.get(id(ex))
-    if hit is None or hit[0] is not ex:
-        if len(_CALLERS) > 16:
-            _CALLERS.clear()
-        hit = _CALLERS[id(ex)] = (ex, ToolCaller(ex.resolver, fmt="record", memo_size=2048))
-    return hit[1]
+    (``fmt="record"``, as the bench ``World`` and the GRPO environment call), one per executor
+    (:attr:`ProgramRunner.record_caller`)."""
+    return ex.record_caller
 
 
 def _schemas(example: dict[str, Any], catalog: Catalog) -> list[dict[str, Any]]:

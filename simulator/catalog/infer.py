@@ -20,20 +20,18 @@ from __future__ import annotations
 
 import hashlib
 import re
-from typing import TYPE_CHECKING
+from typing import Iterable, Mapping
 
 from ..request import SimRequest
-from .models import Endpoint
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .loader import Catalog
+from ..vocab import Role
+from .models import Endpoint, Platform
 
 __all__ = ["INFERRED_PREFIX", "infer_endpoint", "is_inferred"]
 
 #: Ids of inferred endpoints start with this.
 INFERRED_PREFIX = "inferred_"
 #: Parameter roles an inferred endpoint takes from its sibling (the platform's own).
-_PLATFORM_ROLES = ("auth", "page", "page_size", "range_start", "range_end", "format")
+_PLATFORM_ROLES = (Role.AUTH, Role.PAGE, Role.PAGE_SIZE, Role.RANGE_START, Role.RANGE_END, Role.FORMAT)
 #: Sibling options that describe the sibling itself, not its platform.
 _OWN_OPTIONS = ("service", "response_headers", "float_format", "keyless_rows", "sample_key")
 _SUFFIX = re.compile(r"^(?P<lit>[^{}]*)\.\{(?P<name>[^}]+)\}$")
@@ -74,10 +72,14 @@ def _shared(a: str, b: str) -> int:
     return n
 
 
-def infer_endpoint(catalog: Catalog, req: SimRequest) -> Endpoint | None:
+def infer_endpoint(
+    endpoints: Iterable[Endpoint], platforms: Mapping[str, Platform], req: SimRequest
+) -> Endpoint | None:
     """The endpoint inferred for ``req`` on a known host, or None (unknown host, or no
-    catalogued sibling with the same path shape)."""
-    siblings = [ep for ep in catalog.endpoints.values() if ep.host.lower() == req.host]
+    catalogued sibling with the same path shape).
+
+    ``endpoints`` and ``platforms`` are a catalog's (``Catalog.infer`` passes its own)."""
+    siblings = [ep for ep in endpoints if ep.host.lower() == req.host]
     # Curated siblings first (their dialect facts are checked by hand; a generated entry's may
     # be partial), then most path in common, collections before single objects and files;
     # then catalog order.
@@ -94,7 +96,7 @@ def infer_endpoint(catalog: Catalog, req: SimRequest) -> Endpoint | None:
         literals = [p for p in template.strip("/").split("/") if p and "{" not in p]
         operation = (literals[-1] if literals else template).split(".")[0]
         # The platform's common params (MOLIT's LAWD_CD / DEAL_YMD) are every endpoint's.
-        common = {p.name for p in catalog.platforms[sib.platform].common_params}
+        common = {p.name for p in platforms[sib.platform].common_params}
         options = {k: v for k, v in sib.options.items() if k not in _OWN_OPTIONS}
         options["inferred"] = True
         return Endpoint(

@@ -12,6 +12,7 @@ from functools import cached_property
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from ..vocab import Domain, Role
 
 __all__ = [
     "CATALOG_FORMAT",
@@ -27,7 +28,6 @@ __all__ = [
 #: Format version of catalog data files; bump when a field changes meaning.
 CATALOG_FORMAT = 1
 
-Domain = Literal["traffic", "finance", "education", "law", "politics", "district"]
 
 # Role of a request parameter (DESIGN §3):
 #   auth       the API key (never in a fingerprint, a cassette or a tool schema)
@@ -41,10 +41,6 @@ Domain = Literal["traffic", "finance", "education", "law", "politics", "district
 #              never part of the collection key, reported in ``x-sim-ignored``
 #   order      orders the collection (OpenDART ``sort``/``sort_mth``): not part of the key;
 #              the resolver orders the recorded collection as ``Param.orders`` says
-Role = Literal[
-    "auth", "page", "page_size", "range_start", "range_end", "format", "filter", "plain",
-    "ignore", "order",
-]
 JsonType = Literal["string", "integer", "number", "boolean", "object", "array"]
 
 
@@ -55,7 +51,8 @@ def _repeated(names: list[str]) -> set[str]:
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    # Enum-typed fields (``Role``) hold their plain values: dumps and YAML read as before.
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, use_enum_values=True)
 
 
 class Param(_Model):
@@ -65,7 +62,7 @@ class Param(_Model):
     location: Literal["query", "path"] = Field("query", alias="in")
     type: Literal["string", "integer", "number", "boolean"] = "string"
     required: bool = False
-    role: Role = "plain"
+    role: Role = Role.PLAIN
     description: str = ""
     description_en: str = ""
     pattern: str | None = None

@@ -20,6 +20,7 @@ from typing import Any, Literal, get_args
 from pydantic import ValidationError
 
 from ..errors import CatalogError
+from .files import merge_raw
 from .models import Platform
 
 __all__ = ["GENERATED_DIR", "TIERS", "Tier", "check_tier", "generated_platforms"]
@@ -53,8 +54,6 @@ def generated_platforms(
     tier: Tier, curated: list[Platform]
 ) -> tuple[list[Platform], list[tuple[str, str]]]:
     """The generated platforms of ``tier`` and the (generated, curated) ids left out."""
-    from .loader import _merge_raw
-
     if tier == "curated":
         return [], []
     taken: dict[tuple[str, str, tuple[tuple[str, str], ...]], str] = {}
@@ -81,7 +80,7 @@ def generated_platforms(
         if not kept:
             continue
         try:
-            out.append(Platform.model_validate(_merge_raw({**raw, "endpoints": kept})))
+            out.append(Platform.model_validate(merge_raw({**raw, "endpoints": kept})))
         except ValidationError as exc:
             raise CatalogError(
                 f"generated platform {raw.get('id')!r} is invalid (re-run `simulator catalog generate`):\n{exc}"

@@ -8,6 +8,7 @@ import typer
 
 from .catalog import CatalogOpt, load_tier
 from .common import CassettesOpt, SetOpt, VersionOpt, fail, open_version
+from ..vocab import MissPolicy
 
 
 def mcp(
@@ -25,7 +26,7 @@ def mcp(
     """Serve every catalog endpoint as an MCP tool (keys are never asked of the model)."""
     if transport not in ("stdio", "http"):
         fail(f"--transport={transport!r}: choose stdio or http")
-    if miss not in ("strict", "native"):
+    if miss not in (MissPolicy.STRICT, MissPolicy.NATIVE):
         fail(f"--miss={miss!r}: choose strict or native")
     try:
         from ..server import mcp as mcp_server

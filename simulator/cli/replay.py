@@ -11,6 +11,7 @@ import typer
 
 from .catalog import CatalogOpt, catalog_tier, load_tier
 from .common import CassettesOpt, SetOpt, VersionOpt, fail, open_version, table_console
+from ..vocab import MissPolicy
 
 
 def serve(
@@ -41,7 +42,7 @@ def serve(
     if workers < 1:
         fail(f"--workers={workers}: serve with 1 or more worker processes")
     store, v = open_version(cassettes, set_name, version)
-    if miss not in ("strict", "native"):
+    if miss not in (MissPolicy.STRICT, MissPolicy.NATIVE):
         fail(f"--miss={miss!r}: choose strict or native")
     for opt, val, choices in (("http", http, ("auto", "h11", "httptools")), ("loop", loop, ("auto", "asyncio", "uvloop"))):
         if val not in choices:

@@ -173,8 +173,7 @@ def capture(
 def _parent_answers(parent: Any, req: SimRequest) -> bool:
     from ..resolve import Resolver
 
-    resp = Resolver(parent).resolve(req)
-    return resp.header("x-sim-source") in ("exact", "window", "query")
+    return Resolver(parent).resolve(req).source in ("exact", "window", "query")
 
 
 def _keep(pairs: list[Any], nodeid: str, bucket: RecordBucket, catalog: Catalog, parent: Any) -> None:

@@ -133,13 +133,13 @@ class SimApp:
             episode, n = self.calls.call_of(req)  # X-Sim-Episode / X-Sim-Call (simulator.adapters)
         except ValueError as exc:
             return sim_error(400, "bad_call_index", str(exc))
-        resp = self.resolver.resolve_fast(req, episode=episode, call_index=n)
-        if resp is None:
+        res = self.resolver.resolve_fast(req, episode=episode, call_index=n)
+        if res is None:
             # Renders, queries over large collections and miss diagnoses run in a worker
             # thread, so they never hold up the event loop (``/_sim/health`` stays fast).
             call = functools.partial(self.resolver.resolve, req, episode=episode, call_index=n)
-            resp = await anyio.to_thread.run_sync(call, limiter=self._limiter())
-        return resp
+            res = await anyio.to_thread.run_sync(call, limiter=self._limiter())
+        return res.response
 
     def _limiter(self) -> anyio.CapacityLimiter:
         if self._workers is None:

@@ -50,7 +50,7 @@ from ..dialects import get_dialect
 from ..dialects.base import Parsed
 from ..fidelity import sniff_format
 from ..request import SimRequest, SimResponse
-from ..resolve import Resolver
+from ..resolve import Resolution, Resolver
 from ..cache import BoundedCache
 from .keys import is_key_tool, issue_key, split_key
 
@@ -252,12 +252,17 @@ def build_call(catalog: Catalog, tool: str, args: Mapping[str, Any] | None, *, f
 
 
 def read_response(catalog: Catalog, tool: str, args: Mapping[str, str], req: SimRequest,
-                  resp: SimResponse) -> Observation:
+                  resp: SimResponse | Resolution) -> Observation:
     """Read the answer ``resp`` to the request ``req`` of a call of ``tool`` (module rules)."""
     ep = catalog.endpoints[tool]
     args = dict(args)
-    source = resp.header("x-sim-source") or ""
-    fault = resp.header("x-sim-fault")
+    if isinstance(resp, Resolution):  # typed: the tier and the fault as the resolver said
+        source = resp.source.value
+        fault = resp.fault
+        resp = resp.response
+    else:  # a response read back from the wire: its headers say
+        source = resp.header("x-sim-source") or ""
+        fault = resp.header("x-sim-fault")
     obs = Observation(tool, args, True, resp.status, source, resp.body, fault=fault,
                       sim_error=resp.header("x-sim-error"), version=resp.header("x-sim-version") or "",
                       request=req)
@@ -344,7 +349,7 @@ class ToolCaller:
             return req
         self.requests += 1
         resp = self.resolver.resolve(req, episode=episode, call_index=call_index)
-        if faults and resp.header("x-sim-source") == "fault":
+        if faults and resp.source == "fault":
             return read_response(self.catalog, tool, clean, req, resp)
         if faults:
             hit = self.memo.get(key)

@@ -16,9 +16,9 @@ import httpx
 
 from ..adapters import CallCounter, latency_of, raise_for_answer
 from ..cache import BoundedCache
-from ..request import SimRequest, SimResponse
+from ..request import SimRequest
 from ..request import parse_query as _parse_query
-from ..resolve import Resolver
+from ..resolve import Resolution, Resolver
 
 __all__ = ["AsyncSimTransport", "SimTransport", "to_sim_request"]
 
@@ -33,9 +33,13 @@ def to_sim_request(
     ``headers_memo`` keeps converted header sets (clients send the same few again and again).
     """
     url = request.url
+    # ``url.host`` decodes IDNA labels (microseconds); an ASCII host without "xn--" is its
+    # raw bytes, lowercased, the same text.
+    raw_host = url.raw_host.decode("ascii").lower()
+    host = raw_host if "xn--" not in raw_host else (url.host or "").lower()
     return SimRequest(
         method=request.method,
-        host=(url.host or "").lower(),
+        host=host,
         path=url.path,
         query=_parse_query(url.query.decode("ascii")),
         headers=_headers_of(request.headers, headers_memo),
@@ -60,15 +64,41 @@ def _headers_of(
     return memo.get_or_set(key, lambda: tuple((k.lower(), v) for k, v in headers.items()))
 
 
-def _to_httpx(request: httpx.Request, resp: SimResponse, raise_on_miss: bool) -> httpx.Response:
-    """The ``httpx.Response`` for ``resp`` (httpx's public constructor), or the client's
-    exception for an injected timeout or a strict miss."""
+#: Distinct answer header lists whose ``httpx.Headers`` a transport keeps (a version's answers
+#: share a handful: content type, source, version).
+HEADERS_KEPT = 256
 
-    def timeout(message: str) -> BaseException:
-        return httpx.ReadTimeout(message, request=request)
 
-    raise_for_answer(resp, timeout=timeout, raise_on_miss=raise_on_miss)
-    return httpx.Response(resp.status, headers=resp.headers, content=resp.body, request=request)
+def _to_httpx(
+    request: httpx.Request,
+    res: Resolution,
+    raise_on_miss: bool,
+    headers_memo: dict[tuple[tuple[str, str], ...], httpx.Headers] | None = None,
+) -> httpx.Response:
+    """The ``httpx.Response`` for ``res`` (httpx's public constructor), or the client's
+    exception for an injected timeout or a strict miss.
+
+    ``headers_memo`` keeps the ``httpx.Headers`` built for each distinct header list:
+    ``Response`` copies a ``Headers`` it is given instead of normalising every name and
+    value again (the same headers, in the same order).
+    """
+    if res.fault is not None or res.miss is not None:
+
+        def timeout(message: str) -> BaseException:
+            return httpx.ReadTimeout(message, request=request)
+
+        raise_for_answer(res, timeout=timeout, raise_on_miss=raise_on_miss)
+    resp = res.response
+    headers: list[tuple[str, str]] | httpx.Headers = resp.headers
+    if headers_memo is not None:
+        key = tuple(resp.headers)
+        kept = headers_memo.get(key)
+        if kept is None:
+            if len(headers_memo) >= HEADERS_KEPT:
+                headers_memo.clear()
+            kept = headers_memo[key] = httpx.Headers(resp.headers)
+        headers = kept
+    return httpx.Response(resp.status, headers=headers, content=resp.body, request=request)
 
 
 class _SimTransportBase:
@@ -88,8 +118,11 @@ class _SimTransportBase:
         self.apply_latency = apply_latency
         self._calls = CallCounter()
         self._headers: BoundedCache[tuple[Any, ...], tuple[tuple[str, str], ...]] = BoundedCache(256)
+        # Answer header lists → their httpx.Headers (``_to_httpx``); plain dict reads and
+        # writes are atomic, and a race only builds one twice.
+        self._answer_headers: dict[tuple[tuple[str, str], ...], httpx.Headers] = {}
 
-    def _answer(self, request: httpx.Request, body: bytes) -> tuple[SimResponse, float | None]:
+    def _answer(self, request: httpx.Request, body: bytes) -> tuple[Resolution, float | None]:
         """The resolver's answer to ``request`` and the seconds to wait (None: none)."""
         sim = to_sim_request(request, body, self._headers)
         resp = self._calls.answer(self.resolver, sim, self.episode)
@@ -111,7 +144,7 @@ class SimTransport(_SimTransportBase, httpx.BaseTransport):
         resp, delay = self._answer(request, request.read())
         if delay is not None:
             time.sleep(delay)
-        return _to_httpx(request, resp, self.raise_on_miss)
+        return _to_httpx(request, resp, self.raise_on_miss, self._answer_headers)
 
 
 class AsyncSimTransport(_SimTransportBase, httpx.AsyncBaseTransport):
@@ -121,4 +154,4 @@ class AsyncSimTransport(_SimTransportBase, httpx.AsyncBaseTransport):
         resp, delay = self._answer(request, await request.aread())
         if delay is not None:
             await asyncio.sleep(delay)
-        return _to_httpx(request, resp, self.raise_on_miss)
+        return _to_httpx(request, resp, self.raise_on_miss, self._answer_headers)

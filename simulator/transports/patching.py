@@ -301,9 +301,9 @@ def _patch_aiohttp(
         sim = SimRequest.from_url(
             str(url), method=method, headers=[(k, str(v)) for k, v in headers.items()], body=body
         )
-        resp = calls.answer(resolver, sim, episode)
-        raise_for_answer(resp, timeout=timeout, raise_on_miss=raise_on_miss)
-        return AiohttpSimResponse(method.upper(), url, resp, headers)
+        res = calls.answer(resolver, sim, episode)
+        raise_for_answer(res, timeout=timeout, raise_on_miss=raise_on_miss)
+        return AiohttpSimResponse(method.upper(), url, res.response, headers)
 
     with _swap(aiohttp.ClientSession, "_request", _request):
         yield
@@ -377,9 +377,9 @@ def _patch_http_client(
         sim = self.__dict__.pop(pending_attr, None)
         if sim is None:
             return real_getresponse(self)
-        resp = calls.answer(resolver, sim, episode)
-        raise_for_answer(resp, timeout=socket.timeout, raise_on_miss=raise_on_miss)
-        return http_client_response(resp, sim.method)
+        res = calls.answer(resolver, sim, episode)
+        raise_for_answer(res, timeout=socket.timeout, raise_on_miss=raise_on_miss)
+        return http_client_response(res.response, sim.method)
 
     with _swap(http.client.HTTPConnection, "request", request), _swap(
         http.client.HTTPConnection, "getresponse", getresponse

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from ..adapters import CallCounter, latency_of, raise_for_answer
-from ..request import SimRequest, SimResponse
+from ..request import SimRequest
 
 INSTALL_HINT = "pip install 'kopa-sim[requests]'"
 
@@ -33,7 +33,7 @@ except ImportError as _exc:  # pragma: no cover - exercised by a test that hides
     ) from _exc
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..resolve import Resolver
+    from ..resolve import Resolution, Resolver
 
 __all__ = ["INSTALL_HINT", "SimAdapter", "mount", "to_sim_request"]
 
@@ -116,14 +116,15 @@ class SimAdapter(requests.adapters.BaseAdapter):
         resp = self._calls.answer(self.resolver, to_sim_request(request), self.episode)
         return self.build_response(request, resp)
 
-    def build_response(self, request: requests.PreparedRequest, resp: SimResponse) -> requests.Response:
-        """A ``requests.Response`` for ``resp`` (faults and strict misses as configured)."""
+    def build_response(self, request: requests.PreparedRequest, res: Resolution) -> requests.Response:
+        """A ``requests.Response`` for ``res`` (faults and strict misses as configured)."""
 
         def timeout(message: str) -> BaseException:
             return requests.exceptions.ReadTimeout(message, request=request)
 
-        raise_for_answer(resp, timeout=timeout, raise_on_miss=self.raise_on_miss)
-        delay = latency_of(resp) if self.apply_latency else None
+        raise_for_answer(res, timeout=timeout, raise_on_miss=self.raise_on_miss)
+        delay = latency_of(res) if self.apply_latency else None
+        resp = res.response
         if delay is not None:
             time.sleep(delay)
         out = requests.Response()

@@ -17,7 +17,7 @@ from typing import Any, Iterable
 
 import yaml
 
-from ..loader import _SAFE_LOADER, DATA_DIR
+from ..files import DATA_DIR, SAFE_LOADER
 from .extract import read_facts
 from .words import english_words, summary_en
 
@@ -80,7 +80,7 @@ class BuildReport:
 def _curated_headers() -> dict[str, dict[str, Any]]:
     out = {}
     for f in sorted(DATA_DIR.glob("*.yaml")):
-        raw = yaml.load(f.read_text(encoding="utf-8"), Loader=_SAFE_LOADER)
+        raw = yaml.load(f.read_text(encoding="utf-8"), Loader=SAFE_LOADER)
         out[raw["id"]] = raw
     return out
 

@@ -28,7 +28,7 @@ from edge.cli import edge_app
 from edge.synth import ProgramRunner, SynthConfig, conversation, synthesize, write_all
 from edge.synth.checks import check_example
 from edge.synth.korean import date_text
-from edge.synth.questions import paraphrase_examples
+from edge.synth.paraphrase import paraphrase_examples
 from edge.synth.writers import fitting_page_size
 from simulator import Resolver, Store, load_catalog
 from tests.support.loopback import read_body, serve_in_thread

@@ -266,10 +266,11 @@ def test_httpx_request_conversion_matches_from_url(query: str) -> None:
 )
 def test_transport_response_is_what_httpx_builds(headers: list[tuple[str, str]], body: bytes) -> None:
     from simulator.request import SimResponse
+    from simulator.resolve import Resolution, Source
     from simulator.transports.httpx_transport import _to_httpx
 
     req = httpx.Request("GET", STATIONS)
-    got = _to_httpx(req, SimResponse(200, headers, body), True)
+    got = _to_httpx(req, Resolution(Source.EXACT, SimResponse(200, headers, body)), True)
     want = httpx.Response(200, headers=headers, content=body, request=req)
     assert got.headers.raw == want.headers.raw
     assert (got.content, got.text, got.is_closed, got.is_stream_consumed) == (

@@ -1,0 +1,52 @@
+"""``bench.kopa.author``: importing it does no work, and ``select`` does what its docstring
+and ``TARGET`` say."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from bench.kopa import author
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_importing_the_author_reads_no_catalog_and_builds_no_task() -> None:
+    code = ("import bench.kopa.author as a, simulator.catalog.loader as l; "
+            "print(l._default_catalog.cache_info().currsize, a._catalog.cache_info().currsize, len(a._TASKS))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                         check=True)
+    assert out.stdout.split() == ["0", "0", "0"], out.stdout + out.stderr
+
+
+def _tasks(per_template: dict[str, tuple[int, list[str]]]) -> list[dict[str, Any]]:
+    return [{"id": f"{tpl}-{i}", "template": tpl, "platforms": plats}
+            for tpl, (n, plats) in per_template.items() for i in range(n)]
+
+
+def test_select_keeps_four_per_template_and_treats_target_as_a_floor() -> None:
+    tasks = _tasks({"a": (6, ["opendart"]), "b": (3, ["neis"]), "c": (6, ["tago"])})
+    kept = author.select(tasks, target=5)
+    assert [t["id"] for t in kept] == ["a-0", "a-1", "a-2", "a-3", "b-0", "b-1", "b-2",
+                                       "c-0", "c-1", "c-2", "c-3"]  # 11 > 5: a floor, not a cap
+    more = author.select(tasks, target=13)
+    ids = [t["id"] for t in more]
+    assert len(ids) == 13 == len(set(ids)) and {"a-4", "c-4"} <= set(ids)
+    assert len(author.select(tasks, target=100)) == len(tasks)  # never more than there is
+
+
+def test_select_leaves_out_dropped_and_retired_templates() -> None:
+    dropped = next(iter(author.DROPPED))
+    retired = next(t for t in author.RETIRED if t not in author.ONE_INSTANCE)
+    tasks = _tasks({dropped: (2, ["law"]), retired: (2, ["molit"]), "kept": (2, ["seoul"])})
+    assert [t["id"] for t in author.select(tasks, target=1)] == ["kept-0", "kept-1"]
+
+
+def test_the_shipped_selection_is_the_authored_one() -> None:
+    chosen = author.select(author.authored_tasks())
+    assert len(chosen) >= author.TARGET and author.TASKS is author.authored_tasks()
+    shipped = sum(1 for f in (ROOT / "bench" / "kopa" / "tasks").glob("*.yaml")
+                  for line in f.read_text(encoding="utf-8").splitlines() if line.startswith("- id: "))
+    assert shipped == len(chosen)
