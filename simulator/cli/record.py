@@ -97,8 +97,14 @@ def _record(
                   TimeElapsedColumn(), console=console, transient=True) as bar:
         task = bar.add_task("recording", total=None)
 
+        said: list[str] = []
+
         def progress(done: int, _total: int | None, label: str) -> None:
             bar.update(task, completed=done, description=f"recording {label}")
+            # A line per endpoint, terminal or not (a plan's rate limits can hold one for minutes).
+            if not said or said[-1] != label:
+                said.append(label)
+                console.print(f"record: {done:,} collections done; {label}…", markup=False, highlight=False)
 
         rec: Recorder | None = None
         try:
