@@ -195,3 +195,18 @@ def test_an_unreadable_published_version_is_refused_at_open(
     for cmd in (["inspect"], ["serve", "--port", "0"]):
         code, out = _cli(store, *cmd)
         assert code == 1 and str(path) in out and "Traceback" not in out, (cmd, out)
+
+
+def test_a_builder_refuses_a_total_no_reader_holds(tmp_path: Path) -> None:
+    """A recording (or any VersionBuilder user) whose API reported an absurd total."""
+    from simulator import VersionBuilder, load_catalog
+    from simulator.errors import StoreError
+    from tests.helpers import station_records
+
+    store = Store(tmp_path / "c", cache_dir=tmp_path / "cache")
+    b = VersionBuilder(store, "kopa", load_catalog(), parent=None)
+    with pytest.raises(StoreError) as info:
+        b.add_collection(endpoint="tago_stations_by_name", key="tago_stations_by_name?cityCode=25",
+                         filters={"cityCode": "25"}, fmt="json", total=10**30, records=station_records(3))
+    assert "total" in str(info.value) and "nothing was published" in str(info.value)
+    assert not (tmp_path / "c").exists() and not b.collections
