@@ -10,7 +10,7 @@ from urllib.parse import quote, unquote
 import httpx
 import pytest
 import requests
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from simulator import AsyncSimTransport, Resolver, SimTransport, Store, Version, load_catalog
@@ -106,7 +106,7 @@ def server(version: Version, catalog: Catalog):  # type: ignore[no-untyped-def]
         yield base
 
 
-SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+SETTINGS = settings(max_examples=40, deadline=None)
 
 
 @SETTINGS
