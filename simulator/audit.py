@@ -39,6 +39,7 @@ import re
 import sqlite3
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any, Iterable, Iterator
 from urllib.parse import unquote
 
@@ -47,7 +48,11 @@ from .errors import SimulatorError
 from .request import SimRequest
 from .secrets import KEY_PARAM_NAMES, REDACTED, Scrubber
 
-__all__ = ["AuditReport", "Finding", "audit_dir", "audit_version", "mask", "scan_text"]
+__all__ = ["AuditReport", "Finding", "Progress", "audit_dir", "audit_version", "mask", "scan_text"]
+
+#: ``progress(done, total, stage)``: how far a scan is (``total`` None when unknown); the CLI
+#: shows it on stderr (``simulator.cli.progress``). It must not raise.
+Progress = Callable[[int, "int | None", str], None]
 
 #: Values that stand in for a key and are not secrets (compared case-insensitively).
 PLACEHOLDERS = frozenset(
@@ -396,13 +401,17 @@ def _scan_file(sc: _Scanner, name: str, text: str, report: AuditReport, known: S
     _report_hits(text, hits, lambda i: (name, f"line {i + 1}"), report)
 
 
-def _scan_index(sc: _Scanner, path: Path, report: AuditReport, known: Scrubber | None = None) -> None:
+def _scan_index(sc: _Scanner, path: Path, report: AuditReport, known: Scrubber | None = None,
+                tick: Progress | None = None) -> None:
     """Every text or blob cell of every table, one table at a time (cells joined by newlines,
     each cell's newlines escaped, so a hit maps back to its row and column)."""
     conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
         tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+        rows = sum(int(conn.execute(f'SELECT count(*) FROM "{t}"').fetchone()[0]) for t in tables) if tick else 0
         for table in tables:
+            if tick is not None:
+                tick(report.index_rows, rows, "scanning the index")
             info = list(conn.execute(f'PRAGMA table_info("{table}")'))
             cols = [r[1] for r in info]
             pks = [r[1] for r in sorted(info, key=lambda r: r[5]) if r[5]]
@@ -411,6 +420,8 @@ def _scan_index(sc: _Scanner, path: Path, report: AuditReport, known: Scrubber |
             digests: set[str] = set()
             for row in conn.execute(f'SELECT * FROM "{table}"'):
                 report.index_rows += 1
+                if tick is not None and report.index_rows % 20000 == 0:
+                    tick(report.index_rows, rows, "scanning the index")
                 values = dict(zip(cols, row))
                 rowid = ", ".join(f"{k}={values[k]!r}" for k in pks) or "?"
                 for col, value in values.items():
@@ -432,12 +443,14 @@ def _scan_index(sc: _Scanner, path: Path, report: AuditReport, known: Scrubber |
 
 
 def audit_dir(version_dir: Path | str, catalog: Catalog | None = None, index: Path | str | None = None,
-              target: str | None = None, secrets: Iterable[str] = ()) -> AuditReport:
+              target: str | None = None, secrets: Iterable[str] = (),
+              progress: Progress | None = None) -> AuditReport:
     """Audit every file under a version folder (and ``index``, a compiled SQLite file, if given).
 
     The folder need not be a valid version: a damaged or unlisted file is scanned too.
     ``secrets`` are key values to look for in every form a server may echo (the CLI passes
-    the ``KOPA_KEY_*`` values); short keys and placeholders are ignored.
+    the ``KOPA_KEY_*`` values); short keys and placeholders are ignored. ``progress(done,
+    total, stage)`` is told how far the scan is (the CLI's bar): files, then the index.
     """
     vdir = Path(version_dir)
     known = Scrubber(list(secrets)) or None
@@ -447,16 +460,21 @@ def audit_dir(version_dir: Path | str, catalog: Catalog | None = None, index: Pa
         report.content_hash = json.loads((vdir / "manifest.json").read_text(encoding="utf-8")).get("content_hash")
     except (OSError, ValueError, AttributeError):
         report.content_hash = None
-    for p in sorted(x for x in vdir.rglob("*") if x.is_file()):
+    files = sorted(x for x in vdir.rglob("*") if x.is_file())
+    for done, p in enumerate(files):
+        if progress is not None:
+            progress(done, len(files), f"scanning {report.target} files")
         rel = str(p.relative_to(vdir))
         report.files.append(rel)
         _scan_file(sc, rel, p.read_bytes().decode("utf-8", "replace"), report, known)
     for rel, data in _shared_files(vdir):
+        if progress is not None:
+            progress(len(report.files), None, f"scanning {report.target} shared files")
         report.files.append(rel)
         _scan_file(sc, rel, data.decode("utf-8", "replace"), report, known)
     if index is not None and Path(index).is_file():
         report.index = str(index)
-        _scan_index(sc, Path(index), report, known)
+        _scan_index(sc, Path(index), report, known, progress)
     return report
 
 
@@ -478,7 +496,7 @@ def _shared_files(vdir: Path) -> Iterator[tuple[str, bytes]]:
 
 def audit_version(store: Any, set_name: str = "kopa", version: str | None = None,
                   catalog: Catalog | None = None, *, scan_index: bool = True,
-                  secrets: Iterable[str] = ()) -> AuditReport:
+                  secrets: Iterable[str] = (), progress: Progress | None = None) -> AuditReport:
     """Audit a published version of ``store`` (a :class:`simulator.store.Store`) and its
     compiled index when it is in the cache, or prebuilt beside a read-only root (an installed
     wheel's): the one replay reads (it is not compiled for the audit)."""
@@ -488,4 +506,5 @@ def audit_version(store: Any, set_name: str = "kopa", version: str | None = None
     if scan_index:
         idx = store.index_path(m)
         idx = idx if idx.is_file() else (store.prebuilt_index(m) or idx)
-    return audit_dir(vdir, catalog, index=idx, target=f"{set_name}@{m.version}", secrets=secrets)
+    return audit_dir(vdir, catalog, index=idx, target=f"{set_name}@{m.version}", secrets=secrets,
+                     progress=progress)

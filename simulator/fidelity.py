@@ -6,7 +6,9 @@ from dataclasses import dataclass, field, replace
 
 from .catalog import Catalog
 from .dialects import equivalent, get_dialect
+from .dialects.base import SplitError
 from .dialects.headers import sniff_format
+from .errors import DialectError
 from .request import SimRequest
 
 __all__ = ["FidelityResult", "check_fidelity", "sniff_format"]
@@ -28,7 +30,9 @@ class FidelityResult:
 def check_fidelity(catalog: Catalog, url: str, body: bytes, *, status: int = 200) -> FidelityResult:
     """Parse ``body`` (recorded for ``url``) and render it back; list the differences.
 
-    Raises ``UnknownEndpoint`` if the catalog does not serve ``url``.
+    Raises ``UnknownEndpoint`` if the catalog does not serve ``url``, and ``DialectError`` if
+    ``url`` is not a request the platform answers with records (a required parameter missing):
+    a body can only be rendered back for the request it answered.
     """
     req = SimRequest.from_url(url)
     match = catalog.match(req)
@@ -48,7 +52,15 @@ def check_fidelity(catalog: Catalog, url: str, body: bytes, *, status: int = 200
             if kept is not None:
                 rendered = kept
     else:
-        split = replace(dialect.split(match), fmt=fmt)
+        try:
+            split = replace(dialect.split(match), fmt=fmt)
+        except SplitError as exc:
+            from .secrets import redact_url
+
+            raise DialectError(
+                f"request={redact_url(req, catalog)!r} is not one {ep.id} answers with records ({exc.kind}: {exc.detail}): "
+                "pass the complete --request URL the body answered"
+            ) from None
         total = parsed.total if parsed.total is not None else len(parsed.records)
         rendered = dialect.render(split, parsed.records, total, parsed.envelope)
     diffs = equivalent(body, rendered.body, fmt)

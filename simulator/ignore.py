@@ -10,13 +10,20 @@ reads the parameters it knows and ignores the rest. The resolver does the same w
   vcrpy's ``match_on`` or mitmproxy's ``--replay-ignore-param``.
 
 Every answer that ignored something says so in ``x-sim-ignored`` (names, comma-separated,
-in request order), and a miss lists them in its diagnostics.
+sorted by name), and a miss lists them in its diagnostics. A header value must be Latin-1 text without
+control characters, and a name may be anything (``한``, ``\ufffd``, ``a\r\nb``, ``a,b``), so
+each name is written percent-encoded (UTF-8) where it holds a byte outside printable ASCII,
+a ``%`` or a ``,``: ``urllib.parse.unquote`` of each comma-separated item gives the name back.
+
+>>> ignored_header_value(["a,b", "utm_source", "한"])
+'a%2Cb,utm_source,%ED%95%9C'
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import replace
+from urllib.parse import quote
 
 from .catalog import Endpoint, Match
 from .request import SimRequest
@@ -26,6 +33,7 @@ __all__ = [
     "IGNORED_HEADER",
     "collection_filters",
     "drop_ignored",
+    "ignored_header_value",
     "normalize_ignore_params",
     "without_params",
 ]
@@ -36,6 +44,23 @@ UNKEYED_ROLES = (Role.AUTH, Role.PAGE, Role.PAGE_SIZE, Role.RANGE_START, Role.RA
 
 #: Response header naming the request parameters the answer ignored.
 IGNORED_HEADER = "x-sim-ignored"
+
+
+#: Printable ASCII a header value keeps as it is (all but ``%``, which starts an escape, and
+#: ``,``, which separates names).
+_HEADER_SAFE = "".join(chr(c) for c in range(0x21, 0x7F) if chr(c) not in "%,")
+
+
+def ignored_header_value(names: Iterable[str]) -> str:
+    """The ``x-sim-ignored`` value for ``names`` (in their order), each percent-encoded (UTF-8) where it
+    holds anything but printable ASCII, or a ``%`` or a ``,``; always ASCII, so every client and
+    server can send it.
+
+    >>> ignored_header_value(["%ff", "a b", "b"])
+    '%25ff,a%20b,b'
+    """
+    # A lone surrogate (an undecodable byte under ``surrogateescape``) is kept as its own bytes.
+    return ",".join(quote(n.encode("utf-8", "surrogatepass"), safe=_HEADER_SAFE) for n in names)
 
 
 def normalize_ignore_params(names: Iterable[str] | str | None) -> frozenset[str]:

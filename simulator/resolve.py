@@ -29,7 +29,7 @@ from .dialects import Split, SplitError, collection_key, get_dialect
 from .dialects.headers import native_headers
 from .errors import UnknownEndpoint
 from .hints import HINT_HEADER, describe_hints, header_safe, unknown_param_hints
-from .ignore import IGNORED_HEADER, drop_ignored, normalize_ignore_params, without_params
+from .ignore import IGNORED_HEADER, drop_ignored, ignored_header_value, normalize_ignore_params, without_params
 from .query import IndexedRecords, apply_order, query_split
 from .request import SimRequest, SimResponse
 from .identity import canonical_request, fingerprint
@@ -617,7 +617,7 @@ def _inferred(ep: Endpoint, resp: SimResponse) -> SimResponse:
 def _ignored(resp: SimResponse, ignored: list[str], ep: Endpoint | None = None) -> SimResponse:
     """Name the ignored params; an answer that ignored a likely misspelling says so too."""
     if ignored:
-        resp.set_header(IGNORED_HEADER, ",".join(ignored))
+        resp.set_header(IGNORED_HEADER, ignored_header_value(ignored))
         unknown = [n for n in ignored if ep is not None and ep.param(n) is None]
         meant = unknown_param_hints(unknown, (p.name for p in ep.params)) if ep is not None else {}
         if meant and resp.header(HINT_HEADER) is None:

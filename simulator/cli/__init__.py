@@ -94,13 +94,37 @@ def _readable_metavars(command: Any) -> Any:
     return command
 
 
+def _command_words(argv: list[str]) -> str:
+    """``simulator bench run`` for ``argv`` (the words before the first option)."""
+    words = ["simulator"]
+    for a in argv[1:]:
+        if a.startswith("-"):
+            break
+        words.append(a)
+        if len(words) == 3:
+            break
+    return " ".join(words)
+
+
 def main() -> None:
-    """The console script: a missing extra or cassette set is one ``error:`` line, exit 1."""
+    """The console script: a missing extra or cassette set, or an operating-system error (a full
+    disk, a read-only folder) is one ``error:`` line, exit 1."""
+    import os
+
     from ..errors import SimulatorError
+    from ..store.oserrors import os_error_message
     from .extras import install_hint, missing_module
 
     try:
+        # click answers a Ctrl-C inside a command with "Aborted!" and a broken pipe quietly.
         _readable_metavars(typer.main.get_command(app))()
+    except KeyboardInterrupt:  # while the commands are built, before click runs one
+        typer.echo("error: interrupted", err=True)
+        sys.exit(130)
+    except OSError as exc:  # a full disk, a read-only or unreadable path: name it and the fix
+        typer.echo(f"error: {os_error_message(exc, 'finish `' + _command_words(sys.argv) + '`', os.getcwd())}",
+                   err=True)
+        sys.exit(1)
     except (ImportError, RuntimeError) as exc:
         # Libraries such as TRL wrap a missing dependency in their own RuntimeError.
         missing = missing_module(exc)

@@ -38,7 +38,9 @@ def audit(
     from ..catalog import load_catalog
     from ..errors import SimulatorError
     from ..store import Store, read_manifest
+    from .progress import StageProgress
 
+    progress = StageProgress("audit")
     store = Store(cassettes)
     catalog = load_catalog()
     reports: list[AuditReport] = []
@@ -53,13 +55,18 @@ def audit(
                     idx = store.index_path(read_manifest(vdir))
                 except SimulatorError:
                     idx = None  # a damaged manifest: the files are still scanned
-            reports.append(audit_dir(vdir, catalog, index=idx, secrets=secrets))
+            with progress:
+                reports.append(audit_dir(vdir, catalog, index=idx, secrets=secrets, progress=progress))
         elif version == "all":
-            for m in store.versions(set_name):
-                reports.append(audit_version(store, set_name, m.version, catalog, scan_index=index, secrets=secrets))
+            with progress:
+                for m in store.versions(set_name):
+                    reports.append(audit_version(store, set_name, m.version, catalog, scan_index=index,
+                                                 secrets=secrets, progress=progress))
         else:
             try:
-                reports.append(audit_version(store, set_name, version, catalog, scan_index=index, secrets=secrets))
+                with progress:
+                    reports.append(audit_version(store, set_name, version, catalog, scan_index=index,
+                                                 secrets=secrets, progress=progress))
             except SimulatorError:
                 # A damaged manifest must not hide the files: audit the folder by its name.
                 vdir = store.set_dir(set_name) / (version or "")

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 from urllib.parse import urlsplit
 
 import typer
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
     from ..record import Recorder
 
 
-def record(
+def _record(
     live: Annotated[bool, typer.Option("--live", help="Fetch from the live APIs (or --upstream).")] = False,
     plan: Annotated[Optional[Path], typer.Option(help="Recording plan YAML (default: the shipped plan).")] = None,
     upstream: Annotated[Optional[str], typer.Option(help="Base URL of a stand-in (sandbox) server.")] = None,
@@ -96,8 +97,14 @@ def record(
                   TimeElapsedColumn(), console=console, transient=True) as bar:
         task = bar.add_task("recording", total=None)
 
+        said: list[str] = []
+
         def progress(done: int, _total: int | None, label: str) -> None:
             bar.update(task, completed=done, description=f"recording {label}")
+            # A line per endpoint, terminal or not (a plan's rate limits can hold one for minutes).
+            if not said or said[-1] != label:
+                said.append(label)
+                console.print(f"record: {done:,} collections done; {label}…", markup=False, highlight=False)
 
         rec: Recorder | None = None
         try:
@@ -125,8 +132,16 @@ def record(
         typer.echo(result.drift.to_markdown())
 
 
+@functools.wraps(_record)
+def record(*args: Any, **kwargs: Any) -> None:
+    try:
+        _record(*args, **kwargs)
+    except KeyboardInterrupt:  # before the recorder started (loading the catalog, the plan)
+        fail(_interrupted(None), code=130)
+
+
 def register(app: typer.Typer) -> None:
-    app.command()(record)
+    app.command(name="record")(record)
 
 
 def _interrupted(rec: Recorder | None) -> str:

@@ -204,13 +204,16 @@ def diff(
     set_name: SetOpt = "kopa",
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """Drift from version A to version B."""
+    """Drift from version A to version B (progress on stderr; the report on stdout)."""
     from ..catalog import load_catalog
     from ..store.diff import diff_versions
+    from .progress import StageProgress
 
-    _s, va = open_version(cassettes, set_name, a)
-    _s, vb = open_version(cassettes, set_name, b)
-    d = diff_versions(va, vb, load_catalog())
+    with StageProgress("diff") as progress:
+        progress.say(f"opening {set_name}@{a} and {set_name}@{b} (a first open compiles each index)…")
+        _s, va = open_version(cassettes, set_name, a)
+        _s, vb = open_version(cassettes, set_name, b)
+        d = diff_versions(va, vb, load_catalog(), progress=progress)
     typer.echo(json.dumps(d.to_dict(), ensure_ascii=False, indent=1) if as_json else d.to_markdown())
 
 

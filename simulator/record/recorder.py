@@ -51,7 +51,8 @@ class RecordResult:
 
 
 class Recorder:
-    """Records a plan. ``progress(done, total, label)`` is called as collections finish."""
+    """Records a plan. ``progress(done, total, label)`` is called before each collection (``done``
+    recorded so far, ``label`` the endpoint it records next) and once before publishing."""
 
     def __init__(
         self,
@@ -260,15 +261,16 @@ class Recorder:
         ]
         n = 0
         for ep, params in steps:
+            self.progress(n, None, ep.id)  # before: one collection can take minutes at a plan's rate
             self.record_collection(ep, params)
             n += 1
-            self.progress(n, None, ep.id)
         for crawl in self.plan.crawls:
             dst = self.catalog.endpoint(crawl.to)
             for params in self._crawl_values(crawl):
+                self.progress(n, None, dst.id)
                 self.record_collection(dst, params)
                 n += 1
-                self.progress(n, None, dst.id)
+        self.progress(n, None, "publishing")
         fidelity = self._fidelity()
         builder = VersionBuilder(
             self.store, self.set_name, self.catalog, parent=parent, secrets=list(self.client.keys.values())

@@ -101,6 +101,8 @@ class SimApp:
         path: str = scope["path"]
         method: str = scope["method"]
         headers = _decoded_headers(scope["headers"], self._decoded)
+        if method == "CONNECT":
+            return connect_refused(scope)
         if path.startswith("/_sim/") or path == "/_sim":
             if method not in ("GET", "HEAD"):
                 return sim_error(405, "read_only", "admin routes are read-only (GET)")
@@ -233,6 +235,24 @@ def _encoded_headers(headers: list[tuple[str, str]], memo: _Encoded) -> tuple[tu
     """``[(k.encode("latin-1"), v.encode("latin-1")) for k, v in headers]``, memoised."""
     key = tuple(headers)
     return memo.get_or_set(key, lambda: tuple((k.encode("latin-1"), v.encode("latin-1")) for k, v in key))
+
+
+def connect_refused(scope: Scope) -> SimResponse:
+    """The answer to ``CONNECT host:443``: a client sent an ``https://`` URL through this server
+    as its proxy. Replay cannot see inside a TLS tunnel, so it answers 501 saying what works
+    (the replay URL form, or ``http://`` through the proxy); the tunnel is never opened."""
+    target = scope.get("raw_path") or scope["path"].encode("utf-8", "replace")
+    authority = target.decode("latin-1").lstrip("/")
+    host = authority.rsplit(":", 1)[0] if authority.count(":") == 1 else authority
+    server = scope.get("server") or ("127.0.0.1", 8787)
+    base = f"http://{server[0]}:{server[1]}"
+    return sim_error(
+        501,
+        "connect_unsupported",
+        f"this server cannot tunnel https (CONNECT {authority!r}): request the replay URL form "
+        f"{base}/{host or '{host}'}/{{path}}?{{query}}, or send http://{host or '{host}'}/{{path}} "
+        "through this proxy (replay answers the same for either scheme)",
+    )
 
 
 def _example_url(ep: Any, filters: dict[str, str]) -> str:

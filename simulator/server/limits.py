@@ -9,6 +9,11 @@ protocols here add that deadline: a connection must finish each request's header
 Defaults (``serve_limits``): headers within 10 s, idle keep-alive 5 s, 1,024 concurrent
 connections and tasks, request heads up to 32 KiB (above the server's own 16 KiB target limit,
 which answers a documented 414).
+
+A client may half-close its socket once its request is sent (``shutdown(SHUT_WR)``, as
+``nc -N`` and some load testers do). uvicorn's protocols let asyncio close the connection on that
+end-of-file, so an answer still being computed (a window render in a worker thread) was dropped:
+these protocols keep the connection open for the request in progress, answer it, then close.
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ class _HeaderDeadline:
         super().__init__(config, *args, **kwargs)  # type: ignore[call-arg]
         self.header_timeout = float(getattr(config, "header_timeout", HEADER_TIMEOUT))
         self._deadline: asyncio.TimerHandle | None = None
+        self._half_closed = False
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)  # type: ignore[misc]
@@ -58,8 +64,23 @@ class _HeaderDeadline:
         if not busy and not self.transport.is_closing():
             self.transport.close()  # no complete request head in time
 
+    def eof_received(self) -> bool | None:
+        """The client will send nothing more: answer the request in progress, then close
+        (``True`` keeps the transport half-open; ``None`` lets asyncio close it at once)."""
+        if self.cycle is not None and not self.cycle.response_complete:
+            self._half_closed = True
+            return True
+        return None
+
     def on_response_complete(self) -> None:
         super().on_response_complete()  # type: ignore[misc]
+        if self._half_closed:
+            self._disarm()
+            if self.cycle is not None and not self.cycle.response_complete:
+                return  # a pipelined request sent before the end-of-file is still answering
+            if not self.transport.is_closing():
+                self.transport.close()  # written data is flushed before the socket closes
+            return
         self._arm()  # the next request's head has the same deadline
 
     def connection_lost(self, exc: Exception | None) -> None:

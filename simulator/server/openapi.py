@@ -24,7 +24,7 @@ __all__ = ["SIM_ERROR_TYPES", "openapi_document"]
 
 #: The documented simulator error types (``{"error": {"type": …}}``; README "Guarantees").
 SIM_ERROR_TYPES = (
-    "unknown_endpoint", "replay_miss", "no_upstream", "uri_too_long", "body_too_large",
+    "unknown_endpoint", "replay_miss", "no_upstream", "connect_unsupported", "uri_too_long", "body_too_large",
     "read_only", "unknown_admin_route", "fault_timeout", "internal_error",
 )
 

@@ -18,6 +18,8 @@ from collections.abc import Iterator, MutableMapping
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from ..catalog import Catalog
 from ..errors import CatalogError, StoreError
 from ..request import SimRequest, SimResponse
@@ -216,16 +218,21 @@ class VersionBuilder:
         raw = _line({"records": records, "envelope": envelope or {}})
         scrubbed = redact_body(raw.encode("utf-8"), self.scrubber).decode("utf-8")
         data = json.loads(scrubbed)
-        entry = CollectionEntry(
-            key=self._scrub(key),
-            endpoint=endpoint,
-            filters={k: self._scrub(v) for k, v in filters.items()},
-            fmt=fmt,
-            total=total,
-            envelope=data["envelope"],
-            records=data["records"],
-            cardinality=_cardinality(data["records"]),
-        )
+        try:
+            entry = CollectionEntry(
+                key=self._scrub(key),
+                endpoint=endpoint,
+                filters={k: self._scrub(v) for k, v in filters.items()},
+                fmt=fmt,
+                total=total,
+                envelope=data["envelope"],
+                records=data["records"],
+                cardinality=_cardinality(data["records"]),
+            )
+        except ValidationError as exc:  # a total no reader could hold (an API reporting 10**30)
+            err = exc.errors()[0]
+            raise StoreError(f"collection {self._scrub(key)!r} of {endpoint}: {'.'.join(map(str, err['loc']))}: "
+                             f"{err['msg']}; nothing was published") from None
         self.collections[entry.key] = entry.model_dump()
 
     # ---- publishing --------------------------------------------------------------------

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -131,8 +132,14 @@ def _field_types(records: list[dict[str, Any]]) -> dict[str, set[str]]:
     return out
 
 
-def diff_versions(a: Version, b: Version, catalog: Catalog | None = None) -> Drift:
-    """What changed from version ``a`` to version ``b``."""
+def diff_versions(a: Version, b: Version, catalog: Catalog | None = None,
+                  progress: Callable[[int, int | None, str], None] | None = None) -> Drift:
+    """What changed from version ``a`` to version ``b``.
+
+    ``progress(done, total, stage)`` is told how far the comparison is (the CLI's bar): the
+    collections one by one, then the interactions.
+    """
+    tick = progress or (lambda _d, _t, _s: None)
     drift = Drift(a.id, b.id)
     ea, eb = set(a.manifest.endpoints), set(b.manifest.endpoints)
     drift.endpoints_added = sorted(eb - ea)
@@ -143,7 +150,9 @@ def diff_versions(a: Version, b: Version, catalog: Catalog | None = None) -> Dri
     drift.collections_removed = sorted(set(ca) - set(cb))
     types_a: dict[str, dict[str, set[str]]] = {}
     types_b: dict[str, dict[str, set[str]]] = {}
-    for key in sorted(set(ca) | set(cb)):
+    keys = sorted(set(ca) | set(cb))
+    for done, key in enumerate(keys):
+        tick(done, len(keys), "comparing collections")
         ra = a.index.records(ca[key].id, 0, ca[key].count) if key in ca else []
         rb = b.index.records(cb[key].id, 0, cb[key].count) if key in cb else []
         ep = (ca.get(key) or cb[key]).endpoint
@@ -184,11 +193,14 @@ def diff_versions(a: Version, b: Version, catalog: Catalog | None = None) -> Dri
             drift.fields_retyped[ep] = [
                 f"{f} ({'/'.join(sorted(fa[f]))} → {'/'.join(sorted(fb[f]))})" for f in retyped
             ]
+    tick(len(keys), len(keys), "comparing collections")
     ia = dict(a.index.interaction_requests(None, limit=10**9))
     ib = dict(b.index.interaction_requests(None, limit=10**9))
     drift.interactions_added = len(set(ib) - set(ia))
     drift.interactions_removed = len(set(ia) - set(ib))
-    for fp in set(ia) & set(ib):
+    both = set(ia) & set(ib)
+    for done, fp in enumerate(both):
+        tick(done, len(both), "comparing interactions")
         x, y = a.index.interaction(fp), b.index.interaction(fp)
         if x != y:
             drift.interactions_changed += 1

@@ -15,16 +15,19 @@ import sqlite3
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from pydantic import ValidationError
 
 from ..errors import CorruptVersion
 from .integrity import write_index_digest
-from .manifest import CollectionEntry, InteractionEntry, Manifest
+from .manifest import MAX_RECORDS, CollectionEntry, InteractionEntry, Manifest
 from .roots import repair_hint
 
-__all__ = ["CollectionInfo", "Index", "collection_lines", "compile_index", "iter_entries", "INDEX_FORMAT"]
+__all__ = [
+    "CollectionInfo", "Index", "collection_lines", "compile_index", "invalid_entry", "iter_entries", "iter_located",
+    "INDEX_FORMAT",
+]
 
 #: Bump when the table layout changes: old cache files are then ignored and rebuilt.
 INDEX_FORMAT = 1
@@ -77,7 +80,11 @@ def _verified_lines(version_dir: Path, manifest: Manifest, kind: str) -> Iterato
         pending: tuple[Path, int, str] | None = None
         for lineno, raw in enumerate(iter_lines(file_chunks(version_dir, manifest, rel)), 1):
             h.update(raw)
-            line = raw.decode("utf-8").rstrip("\r\n")
+            try:
+                line = raw.decode("utf-8").rstrip("\r\n")
+            except UnicodeDecodeError as exc:
+                raise CorruptVersion(f"{str(path)!r} line {lineno} is not UTF-8 text (byte {exc.start + 1} of the "
+                                     "line): JSON Lines are UTF-8", path=str(path)) from None
             if line.strip():
                 if pending is not None:
                     yield pending
@@ -103,21 +110,48 @@ def iter_entries(version_dir: Path, manifest: Manifest, kind: str) -> Iterator[d
     values in ``fields`` order, or a JSON object for a record with other keys. One record per
     line keeps a changed record a one-line diff, and naming fields once keeps files small.
     """
+    for _path, _lineno, entry in iter_located(version_dir, manifest, kind):
+        yield entry
+
+
+def iter_located(
+    version_dir: Path, manifest: Manifest, kind: str, fix: Callable[[Path], str] = repair_hint
+) -> Iterator[tuple[Path, int, dict[str, Any]]]:
+    """``iter_entries`` with where each entry starts: (file, line number, entry), so a reader
+    that refuses an entry names its file and line. A collection header's own shape (its record
+    count ``n`` and ``fields``) is checked here; the entry's values by its pydantic model.
+    ``fix(path)`` says how to repair a damaged file (a checkout's is edited, not restored)."""
     lines = _verified_lines(version_dir, manifest, kind)
     if kind != "collections":
         for path, lineno, line in lines:
-            yield _json_line(path, lineno, line)
+            entry = _json_line(path, lineno, line)
+            if not isinstance(entry, dict):
+                raise CorruptVersion(f"{str(path)!r} line {lineno} is not a JSON object (one interaction "
+                                     f"per line): {fix(path)}", path=str(path))
+            yield path, lineno, entry
         return
     for path, lineno, line in lines:
         head = _json_line(path, lineno, line)
         if not isinstance(head, dict) or "collection" not in head:
             raise CorruptVersion(
                 f"{str(path)!r} line {lineno} should start a collection (an object with "
-                f"'collection'); the file is damaged: {repair_hint(path)}",
+                f"'collection'); the file is damaged: {fix(path)}",
                 path=str(path),
             )
         fields = head.pop("fields", [])
-        n = head.pop("n")
+        n = head.pop("n", None)
+        if type(n) is not int or not 0 <= n <= MAX_RECORDS:
+            raise CorruptVersion(
+                f"{str(path)!r} line {lineno}: collection {head['collection']!r} has n={n!r}; "
+                f"it must be its number of record lines (an integer 0..{MAX_RECORDS})",
+                path=str(path),
+            )
+        if not isinstance(fields, list) or not all(isinstance(f, str) for f in fields) or len(set(fields)) < len(fields):
+            raise CorruptVersion(
+                f"{str(path)!r} line {lineno}: collection {head['collection']!r} has fields={fields!r}; "
+                "it must be a list of distinct field names",
+                path=str(path),
+            )
         records: list[dict[str, Any]] = []
         for _ in range(n):
             try:
@@ -142,7 +176,15 @@ def iter_entries(version_dir: Path, manifest: Manifest, kind: str) -> Iterator[d
                 raise CorruptVersion(f"{str(rpath)!r} line {rno} is not a record", path=str(rpath))
         head["key"] = head.pop("collection")
         head["records"] = records
-        yield head
+        yield path, lineno, head
+
+
+def invalid_entry(path: Path, lineno: int, what: str, exc: ValidationError) -> str:
+    """One line naming the file, the line and the first wrong field of an invalid entry."""
+    err = exc.errors()[0]
+    loc = ".".join(str(x) for x in err["loc"]) or "the entry"
+    value = f" (got {err['input']!r:.60})" if "input" in err and err["loc"] else ""
+    return f"{str(path)!r} line {lineno}: {what} is invalid: {loc}: {err['msg']}{value}"
 
 
 def collection_lines(entry: dict[str, Any]) -> list[str]:
@@ -209,12 +251,23 @@ def _compile(version_dir: Path, manifest: Manifest, tmp: Path, db: Any) -> None:
         " WITHOUT ROWID"
     )
 
+    seen: dict[str, tuple[Path, int]] = {}
+
+    def once(key: str, what: str, path: Path, lineno: int) -> None:
+        """Two entries for one key: a reader would answer one and hide the other, so refuse both."""
+        if key in seen:
+            first, line = seen[key]
+            raise CorruptVersion(f"{what} {key!r} is in {str(first)!r} line {line} and again in {str(path)!r} "
+                                 f"line {lineno}: keep one; {repair_hint(path)}", path=str(path))
+        seen[key] = (path, lineno)
+
     def interactions() -> Iterator[dict[str, Any]]:
-        for raw in iter_entries(version_dir, manifest, "interactions"):
+        for path, lineno, raw in iter_located(version_dir, manifest, "interactions"):
             try:
                 e = InteractionEntry.model_validate(raw)
             except ValidationError as exc:
-                raise CorruptVersion(f"an interaction of {str(version_dir)!r} is invalid: {exc}") from None
+                raise CorruptVersion(invalid_entry(path, lineno, "an interaction", exc), path=str(path)) from None
+            once(e.fp, "interaction", path, lineno)
             body = (
                 base64.b64decode(e.body_b64)
                 if e.body_b64 is not None
@@ -231,11 +284,14 @@ def _compile(version_dir: Path, manifest: Manifest, tmp: Path, db: Any) -> None:
 
     db["interactions"].insert_all(interactions(), batch_size=500)
     next_id = 1
-    for raw in iter_entries(version_dir, manifest, "collections"):
+    seen.clear()
+    for path, lineno, raw in iter_located(version_dir, manifest, "collections"):
         try:
             c = CollectionEntry.model_validate(raw)
         except ValidationError as exc:
-            raise CorruptVersion(f"a collection of {str(version_dir)!r} is invalid: {exc}") from None
+            raise CorruptVersion(invalid_entry(path, lineno, f"collection {raw.get('key')!r}", exc),
+                                 path=str(path)) from None
+        once(c.key, "collection", path, lineno)
         db["collections"].insert(
             {
                 "id": next_id,

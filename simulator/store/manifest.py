@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
@@ -14,6 +14,8 @@ __all__ = [
     "CollectionEntry",
     "EndpointCounts",
     "InteractionEntry",
+    "MAX_COUNT",
+    "MAX_RECORDS",
     "Manifest",
     "confined_path",
     "content_hash_of",
@@ -26,6 +28,16 @@ __all__ = [
 #: an older kopa-sim reads it, and refuses a 2 with its upgrade hint.
 CASSETTE_FORMAT = 2
 READABLE_FORMATS = (1, 2)
+
+#: The largest count an entry may state (a collection's reported total, a field's distinct
+#: values): 2**53 - 1, the largest integer every JSON reader holds exactly, far below SQLite's
+#: 2**63 - 1 (a total of 10**30 once published and then crashed every reader with OverflowError).
+MAX_COUNT = 2**53 - 1
+#: The most records one collection may hold: more than any API pages out (the largest shipped
+#: collection holds 25,174), small enough that a header's record count cannot run away.
+MAX_RECORDS = 10_000_000
+#: A count a reader trusts: a non-negative integer no larger than ``MAX_COUNT``.
+Count = Annotated[int, Field(strict=True, ge=0, le=MAX_COUNT)]
 
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 
@@ -133,7 +145,7 @@ class InteractionEntry(BaseModel):
     endpoint: str | None = None
     request: str  # canonical request, key-free
     url: str  # redacted URL as recorded
-    status: int
+    status: Annotated[int, Field(strict=True, ge=100, le=599)]  # an HTTP status a client can read
     headers: list[tuple[str, str]]
     body: str | None = None  # UTF-8 text
     body_b64: str | None = None  # binary bodies (ZIP)
@@ -147,11 +159,13 @@ class CollectionEntry(BaseModel):
     endpoint: str
     filters: dict[str, str]
     fmt: str
-    total: int
+    #: The total the API reported (rendered as ``totalCount`` and friends; it may exceed the
+    #: records held when a recording was capped).
+    total: Count
     envelope: dict[str, Any] = Field(default_factory=dict)
-    records: list[dict[str, Any]]
+    records: list[dict[str, Any]] = Field(max_length=MAX_RECORDS)
     #: Distinct values per field (EDGE's cardinality).
-    cardinality: dict[str, int] = Field(default_factory=dict)
+    cardinality: dict[str, Count] = Field(default_factory=dict)
 
 
 def content_hash_of(files: dict[str, str]) -> str:
