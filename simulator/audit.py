@@ -15,7 +15,13 @@ and, when it is cached, every row of its compiled SQLite index, and reports:
 * ``path_token`` — any URL path segment of 30+ letters and digits (Seoul-style keys);
 * ``hex40_token`` / ``hex32_token`` — OpenDART-style 40-hex and NEIS/Assembly-style 32-hex runs;
 * ``encoded_key`` — a base64-ish run of 32+ characters ending in ``=``/``==`` or ``%3D``/``%3D%3D``
-  (data.go.kr service keys, raw or URL-encoded).
+  (data.go.kr service keys, raw or URL-encoded);
+* ``escaped_key`` — a run of 12+ characters each written as an escape (``%6B``, ``%256B``,
+  ``&#107;``, ``&#x6b;``, ``\\u006b``) that decodes to letters, digits and ``+/=_-``: text
+  nobody escapes character by character unless hiding it (a key echoed in every-byte form).
+
+With the configured keys (``KOPA_KEY_*``), every form :func:`simulator.secrets.secret_forms`
+lists and every 14+ character prefix of a key is a ``known_key`` finding.
 
 Placeholders are not findings: ``REDACTED``, ``{KEY}``-style templates, ``sandbox-<platform>``
 keys and the platforms' public sample keys (``sample``, ``test``). Digests the format itself
@@ -72,7 +78,35 @@ _DIGEST_FIELDS = ("fp", "content_hash", "plan", "sha256", "digest")
 _DIGEST_RE = re.compile(r'"(?:%s)"\s*:\s*"([0-9a-f]{16,64})"' % "|".join(_DIGEST_FIELDS))
 _FILE_DIGEST_RE = re.compile(r'"[^"]+\.[a-z]+"\s*:\s*"([0-9a-f]{64})"')
 
-KINDS = ("known_key", "key_param", "auth_header", "path_key", "path_token", "hex40_token", "hex32_token", "encoded_key")
+KINDS = ("known_key", "key_param", "auth_header", "path_key", "path_token", "hex40_token", "hex32_token", "encoded_key",
+         "escaped_key")
+
+#: One escaped character: %XX (or %25XX, encoded twice), an HTML numeric entity, JSON \uXXXX.
+_ESCAPE_UNIT = r"%(?:25)?[0-9A-Fa-f]{2}|&#[0-9]{1,5};|&#[xX][0-9A-Fa-f]{1,4};|\\+u[0-9A-Fa-f]{4}"
+_ESCAPED_RUN_RE = re.compile(r"(?:%s){12,}" % _ESCAPE_UNIT)
+_ESCAPE_ONE_RE = re.compile(_ESCAPE_UNIT)
+_TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-")
+
+
+def _unescape(unit: str) -> str:
+    """The character one escape unit stands for."""
+    if unit.startswith("%"):
+        return chr(int(unit[-2:], 16))
+    if unit.startswith("&#x") or unit.startswith("&#X"):
+        return chr(int(unit[3:-1], 16))
+    if unit.startswith("&#"):
+        return chr(min(int(unit[2:-1]), 0x10FFFF))
+    return chr(int(unit[-4:], 16))
+
+
+def _escaped_keys(text: str) -> Iterator[Hit]:
+    """Runs of escaped characters that decode to a token (``escaped_key``)."""
+    if "%" not in text and "&#" not in text and "\\" not in text:
+        return
+    for m in _ESCAPED_RUN_RE.finditer(text):
+        decoded = "".join(_unescape(u) for u in _ESCAPE_ONE_RE.findall(m.group(0)))
+        if len(decoded) >= 12 and all(c in _TOKEN_CHARS for c in decoded) and any(c.isalnum() for c in decoded):
+            yield Hit("escaped_key", f"key escaped character by character ({len(decoded)} chars)", m.start(), m.end())
 
 
 def _is_placeholder(value: str) -> bool:
@@ -183,6 +217,7 @@ class _Scanner:
         if self.url_re is not None:
             for m in self.url_re.finditer(text):
                 hits.extend(self._path_keys(m.group(1), m.group(2), m.start(2)))
+        hits.extend(_escaped_keys(text))
         for run in self.run_re.finditer(text):
             a, b = run.span()
             if a > 0 and (text[a - 1].isascii() and text[a - 1].isalnum()):

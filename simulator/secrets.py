@@ -18,12 +18,15 @@ from .request import SimRequest
 
 __all__ = [
     "KEY_PARAM_NAMES",
+    "MIN_PREFIX_LEN",
     "MIN_SECRET_LEN",
     "PLACEHOLDER_KEYS",
     "REDACTED",
     "SENSITIVE_HEADERS",
     "Scrubber",
+    "escaped_patterns",
     "is_secret",
+    "prefix_pattern",
     "secret_forms",
     "redact_body",
     "redact_headers",
@@ -188,11 +191,49 @@ def _entities(text: str) -> set[str]:
     return {html.escape(text), html.escape(text, quote=False), dec, hexa, hexa0}
 
 
+def _escaped_units(text: str) -> list[tuple[str, str]]:
+    """Regexes matching ``text`` with every character escaped, one per family, with an anchor
+    (a lowercased substring every match holds): every UTF-8 byte %-encoded (any number of
+    times: ``%6B``, ``%256B``), HTML decimal and hex numeric entities (``&#107;``, ``&#x6b;``,
+    zero-padded, or themselves escaped as ``&amp;#107;``) and JSON ``\\u006b`` (inside any
+    number of JSON strings: one backslash or more)."""
+    if len(text) < 2:
+        return []
+    data = text.encode("utf-8")
+    pct = "".join(f"%(?:25)*{b:02x}" for b in data)
+    dec = "".join(f"&(?:amp;)*#0*{ord(c)};" for c in text)
+    hexa = "".join(f"&(?:amp;)*#x0*{ord(c):x};" for c in text)
+    out = [(pct, f"{data[0]:02x}%"), (dec, f"{ord(text[0])};&"), (hexa, f"{ord(text[0]):x};&")]
+    if all(ord(c) <= 0xFFFF for c in text):
+        out.append(("".join(f"\\\\+u{ord(c):04x}" for c in text), f"u{ord(text[0]):04x}\\"))
+    return out
+
+
+def escaped_patterns(key: str) -> list[tuple[str, str]]:
+    """``(regex, anchor)`` pairs matching ``key`` (raw or decoded) echoed with every character
+    escaped (:func:`_escaped_units`); matched case-insensitively.
+
+    >>> import re
+    >>> [bool(re.fullmatch(p, "&#X06B;&#x65;&#121;".replace("&#121;", "&#x79;"), re.I)) for p, _ in escaped_patterns("key")][2]
+    True
+    """
+    out: list[tuple[str, str]] = []
+    for b in sorted({key, unquote(key)}):
+        out += _escaped_units(b)
+    return out
+
+
+#: A server may echo the start of a key (a log line cut short, a "key ab12…" hint): a prefix
+#: this long or longer is masked (shorter runs are too likely to be something else).
+MIN_PREFIX_LEN = 14
+
+
 def secret_forms(key: str) -> set[str]:
     """Every form in which a server may echo ``key``: raw, %-encoded once or twice (either hex
     case: matching ignores case), form-encoded, HTML entities, JSON ``\\/``, base64, and the
     same for the decoded form of a data.go.kr "Encoding" key (and the encoded form of a
-    "Decoding" one)."""
+    "Decoding" one). The key with every character escaped is matched by
+    :func:`escaped_patterns`, its prefixes by :func:`prefix_pattern`."""
     bases = {key, unquote(key), quote(key, safe=""), quote_plus(key)}
     forms: set[str] = set()
     for b in bases:
@@ -205,8 +246,28 @@ def secret_forms(key: str) -> set[str]:
     return {f for f in forms if len(f) >= MIN_SECRET_LEN}
 
 
+def prefix_pattern(key: str) -> str | None:
+    """A regex matching any prefix of ``key`` (raw or decoded) of ``MIN_PREFIX_LEN`` or more
+    characters, longest first; None for a key too short to have one.
+
+    >>> import re
+    >>> re.sub(prefix_pattern("0123456789abcdefghij"), "R", "x=0123456789abcdefg&y")
+    'x=R&y'
+    """
+    parts = []
+    for b in sorted({key, unquote(key)}):
+        if len(b) <= MIN_PREFIX_LEN:
+            continue
+        tail = ""
+        for c in reversed(b[MIN_PREFIX_LEN:]):
+            tail = f"(?:{re.escape(c)}{tail})?"
+        parts.append(re.escape(b[:MIN_PREFIX_LEN]) + tail)
+    return "|".join(parts) or None
+
+
 def _anchors(key: str) -> set[str]:
-    """Lowercased substrings such that every form of ``key`` holds at least one of them."""
+    """Lowercased substrings such that every form of ``key`` (and every prefix the Scrubber
+    masks) holds at least one of them; none holds another (each is one scan of a body)."""
     decoded = unquote(key)
     runs = sorted(re.findall(r"[A-Za-z0-9]+", decoded), key=len)
     out: set[str] = set()
@@ -216,7 +277,13 @@ def _anchors(key: str) -> set[str]:
         out |= {f.lower() for f in secret_forms(key) if not _is_text_form(f, runs[-1])}
     else:
         out |= {f.lower() for f in secret_forms(key)}
-    return out
+    out |= {b[:MIN_PREFIX_LEN].lower() for b in (key, decoded) if len(b) > MIN_PREFIX_LEN}
+    out |= {a for _, a in escaped_patterns(key)}
+    kept: list[str] = []
+    for a in sorted(out, key=len):
+        if not any(k in a for k in kept):
+            kept.append(a)
+    return set(kept)
 
 
 def _is_text_form(form: str, run: str) -> bool:
@@ -242,6 +309,10 @@ class Scrubber:
         for k in self.keys:
             forms |= secret_forms(k)
         alt = "|".join(re.escape(f) for f in sorted(forms, key=lambda f: (-len(f), f)))
+        # Prefixes last: a whole form starting at the same place wins over a prefix.
+        prefixes = [p for p in (prefix_pattern(k) for k in self.keys) if p]
+        escaped = [p for k in self.keys for p, _ in escaped_patterns(k)]
+        alt = "|".join(x for x in (alt, *escaped, *prefixes) if x)
         self._re = re.compile(alt, re.IGNORECASE) if alt else None
         self._bre = re.compile(alt.encode("utf-8"), re.IGNORECASE) if alt else None
         self._values = frozenset(f.lower() for f in forms)
