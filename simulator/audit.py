@@ -51,7 +51,7 @@ from urllib.parse import unquote
 from .catalog import Catalog, load_catalog
 from .errors import SimulatorError
 from .request import SimRequest
-from .secrets import KEY_PARAM_NAMES, REDACTED, Scrubber
+from .secrets import KEY_PARAM_NAMES, REDACTED, Scrubber, _run_spans, unescape_run
 
 __all__ = ["AuditReport", "Finding", "audit_dir", "audit_version", "mask", "scan_text"]
 
@@ -81,32 +81,15 @@ _FILE_DIGEST_RE = re.compile(r'"[^"]+\.[a-z]+"\s*:\s*"([0-9a-f]{64})"')
 KINDS = ("known_key", "key_param", "auth_header", "path_key", "path_token", "hex40_token", "hex32_token", "encoded_key",
          "escaped_key")
 
-#: One escaped character: %XX (or %25XX, encoded twice), an HTML numeric entity, JSON \uXXXX.
-_ESCAPE_UNIT = r"%(?:25)?[0-9A-Fa-f]{2}|&#[0-9]{1,5};|&#[xX][0-9A-Fa-f]{1,4};|\\+u[0-9A-Fa-f]{4}"
-_ESCAPED_RUN_RE = re.compile(r"(?:%s){12,}" % _ESCAPE_UNIT)
-_ESCAPE_ONE_RE = re.compile(_ESCAPE_UNIT)
 _TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-")
 
 
-def _unescape(unit: str) -> str:
-    """The character one escape unit stands for."""
-    if unit.startswith("%"):
-        return chr(int(unit[-2:], 16))
-    if unit.startswith("&#x") or unit.startswith("&#X"):
-        return chr(int(unit[3:-1], 16))
-    if unit.startswith("&#"):
-        return chr(min(int(unit[2:-1]), 0x10FFFF))
-    return chr(int(unit[-4:], 16))
-
-
 def _escaped_keys(text: str) -> Iterator[Hit]:
-    """Runs of escaped characters that decode to a token (``escaped_key``)."""
-    if "%" not in text and "&#" not in text and "\\" not in text:
-        return
-    for m in _ESCAPED_RUN_RE.finditer(text):
-        decoded = "".join(_unescape(u) for u in _ESCAPE_ONE_RE.findall(m.group(0)))
+    """Runs of escaped characters that decode to a token of 12+ characters (``escaped_key``)."""
+    for a, b in _run_spans(text):
+        decoded = unescape_run(text[a:b])
         if len(decoded) >= 12 and all(c in _TOKEN_CHARS for c in decoded) and any(c.isalnum() for c in decoded):
-            yield Hit("escaped_key", f"key escaped character by character ({len(decoded)} chars)", m.start(), m.end())
+            yield Hit("escaped_key", f"key escaped character by character ({len(decoded)} chars)", a, b)
 
 
 def _is_placeholder(value: str) -> bool:

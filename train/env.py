@@ -167,8 +167,8 @@ def clean_text(value: Any) -> str:
     """``value`` as text a client can send back: lone surrogates become U+FFFD, an object is
     shown by its type and never printed whole (a 100k-deep list cannot be).
 
-    >>> clean_text("a\ud800b"), clean_text(None), clean_text(3)
-    ('a\ufffdb', '', '3')
+    >>> clean_text("a\\ud800b") == "a\\ufffdb", clean_text(None), clean_text(3)
+    (True, '', '3')
     """
     if value is None:
         return ""
