@@ -4,7 +4,7 @@ A writer that fails half-way (a full disk: it writes part of its data, then rais
 leaves the previous run exactly as it was, byte for byte, and no temporary sibling behind;
 a run that succeeds replaces the old one whole (no file of the old run is left beside it).
 Shown on ``atomic_dir`` / ``atomic_files`` and through the commands ``vcr export``, ``bench
-run`` + ``bench report``.
+run`` + ``bench report`` and ``edge synthesize`` (its synthesis stood in for).
 """
 
 from __future__ import annotations
@@ -163,3 +163,37 @@ def test_bench_report_on_a_full_disk_keeps_the_old_summaries(world: Any, tmp_pat
     assert res.exit_code == 0, res.output
     assert json.loads((out / "summary.json").read_text())["overall"]["episodes"] == 2
     assert len(load_results(out)) == 2 and _siblings(out) == []
+
+
+def test_edge_synthesize_failing_half_way_keeps_the_old_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command's writer fails after writing part of the new files: the old run stays whole.
+    (The synthesis itself is stood in for: this is about how the run folder is written.)"""
+    from types import SimpleNamespace
+
+    import edge.cli as edge_cli
+    import edge.synth as synth
+
+    out = tmp_path / "runs" / "synth-out"
+    before = _old_run(out)
+    graph = tmp_path / "graph"
+    graph.mkdir()
+    (graph / "graph.json").write_text("{}")
+    written: list[Path] = []
+
+    def torn_write_all(examples: Any, where: Path, *args: Any, **kwargs: Any) -> Any:
+        written.append(where)
+        (where / "examples.jsonl").write_text("torn")
+        (where / "report.json").write_text('{"run": "ne')
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(edge_cli.EdgeGraph, "load", staticmethod(lambda *a, **k: object()))
+    monkeypatch.setattr(synth, "synthesize", lambda *a, **k: SimpleNamespace(examples=[], report={"filters": {}}))
+    monkeypatch.setattr(synth, "write_all", torn_write_all)
+    res = CliRunner().invoke(edge_cli.edge_app, ["synthesize", "--n", "1", "--out", str(out), "--graph", str(graph)])
+    assert res.exit_code != 0 and written and written[0] != out, res.output
+    assert _snapshot(out) == before and _siblings(out) == []
+    # a folder holding a file the command does not write is refused before any work
+    (out / "notes.txt").write_text("mine")
+    written.clear()
+    res = CliRunner().invoke(edge_cli.edge_app, ["synthesize", "--n", "1", "--out", str(out), "--graph", str(graph)])
+    assert res.exit_code == 1 and "notes.txt" in res.output and not written
