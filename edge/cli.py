@@ -12,7 +12,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from simulator import SimulatorError, Store
+from simulator import SimulatorError, Store, atomic_dir, check_run_folder
 
 from .build import build_graph, reverify, summarize
 from .graph import EdgeGraph, GraphError
@@ -30,6 +30,10 @@ edge_app = typer.Typer(
 )
 
 GRAPH_FILE = "graph.json"
+#: What ``edge graph`` (and ``edge report`` into its folder) writes: the folder is replaced whole.
+GRAPH_FILES = (GRAPH_FILE, "report.json", "graph.dot", "graph.png")
+#: What ``edge synthesize`` writes: the folder is replaced whole.
+SYNTH_FILES = ("examples.jsonl", "conversations.jsonl", "trl.jsonl", "verl.parquet", "verl.jsonl", "report.json")
 
 CatalogOpt = Annotated[Optional[str], typer.Option(
     "--catalog", help="Catalog tier: curated, full or all (default: $KOPA_CATALOG, else full).", show_default=False)]
@@ -66,6 +70,10 @@ def graph_cmd(
     catalog_tier: CatalogOpt = None,
 ) -> None:
     """Build (or re-verify) the EDGE graph on a cassette version; offline by default."""
+    try:
+        check_run_folder(out, GRAPH_FILES)
+    except SimulatorError as exc:
+        _fail(str(exc))
     catalog = load_tier(catalog_tier)
     store = Store(cassettes)
     try:
@@ -98,7 +106,12 @@ def graph_cmd(
     finally:
         if client is not None:
             client.close()
-    path = res.graph.save(out / GRAPH_FILE, res.obs)
+    try:
+        with atomic_dir(out, owns=GRAPH_FILES) as tmp:
+            res.graph.save(tmp / GRAPH_FILE, res.obs)
+    except SimulatorError as exc:
+        _fail(str(exc))
+    path = out / GRAPH_FILE
     if builder is not None and builder.interactions:
         m = builder.publish(recorded_at=_now(), source="sandbox" if upstream else "live",
                             info={"by": "edge graph --live"})
@@ -163,8 +176,9 @@ def report_cmd(
         _fail(str(exc))
     stats = summarize(g)
     typer.echo(format_report(stats))
-    (directory / "report.json").write_text(json.dumps(stats, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    pic = render_picture(g, directory)
+    with atomic_dir(directory, carry=True) as tmp:  # report and picture land together
+        (tmp / "report.json").write_text(json.dumps(stats, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        pic = directory / render_picture(g, tmp).name
     typer.echo(f"wrote {pic} and {directory / 'report.json'}")
 
 
@@ -187,6 +201,10 @@ def synthesize_cmd(
     ray_address: Annotated[Optional[str], typer.Option("--ray", help="Run the shards on the Ray cluster at ADDRESS ('local' starts one); same bytes.", show_default=False)] = None,
 ) -> None:
     """Synthesize executable multi-step examples from the verified graph; write the datasets."""
+    try:
+        check_run_folder(out, SYNTH_FILES)  # before minutes of work, not after
+    except SimulatorError as exc:
+        _fail(str(exc))
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
     from rich.table import Table
@@ -242,7 +260,11 @@ def synthesize_cmd(
     res.report["splits"] = {"holdout": hold, **{k: len(x) for k, x in splits.items()}}
     res.report["audit"] = audit(res.examples, tasks)
     res.report["audit"]["bench_entities"] = entity_overlap(res.examples, bench_entities())
-    paths = write_all(res.examples, out, v, catalog, res.report)
+    try:
+        with atomic_dir(out, owns=SYNTH_FILES) as tmp:
+            paths = {k: out / p.name for k, p in write_all(res.examples, tmp, v, catalog, res.report).items()}
+    except SimulatorError as exc:
+        _fail(str(exc))
     s = res.report["summary"]
     table = Table(title=f"{len(res.examples)} examples ({res.report['attempts']} attempts)")
     table.add_column("dimension")

@@ -32,6 +32,7 @@ from .fidelity import check_fidelity
 from .identity import canonical_request, fingerprint
 from .request import SimRequest, SimResponse
 from .resolve import FaultConfig, MissDetails, Resolution, Resolver
+from .rundir import RunFolderError, atomic_dir, atomic_files, check_run_folder
 from .store import Manifest, Store, Version, VersionBuilder
 from .tools import Observation, PagedResult, Program, ToolCaller, page_args, read_pages, run_program
 from .transports import AsyncSimTransport, SimTransport
@@ -40,6 +41,10 @@ from .vocab import Domain, Junction, MainPlatform, MissPolicy, Role
 __version__ = "0.1.0"
 
 __all__ = [
+    "RunFolderError",
+    "atomic_dir",
+    "atomic_files",
+    "check_run_folder",
     "AsyncSimTransport",
     "BoundedCache",
     "CallFailed",

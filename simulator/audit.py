@@ -15,7 +15,13 @@ and, when it is cached, every row of its compiled SQLite index, and reports:
 * ``path_token`` — any URL path segment of 30+ letters and digits (Seoul-style keys);
 * ``hex40_token`` / ``hex32_token`` — OpenDART-style 40-hex and NEIS/Assembly-style 32-hex runs;
 * ``encoded_key`` — a base64-ish run of 32+ characters ending in ``=``/``==`` or ``%3D``/``%3D%3D``
-  (data.go.kr service keys, raw or URL-encoded).
+  (data.go.kr service keys, raw or URL-encoded);
+* ``escaped_key`` — a run of 12+ characters each written as an escape (``%6B``, ``%256B``,
+  ``&#107;``, ``&#x6b;``, ``\\u006b``) that decodes to letters, digits and ``+/=_-``: text
+  nobody escapes character by character unless hiding it (a key echoed in every-byte form).
+
+With the configured keys (``KOPA_KEY_*``), every form :func:`simulator.secrets.secret_forms`
+lists and every 14+ character prefix of a key is a ``known_key`` finding.
 
 Placeholders are not findings: ``REDACTED``, ``{KEY}``-style templates, ``sandbox-<platform>``
 keys and the platforms' public sample keys (``sample``, ``test``). Digests the format itself
@@ -46,7 +52,7 @@ from urllib.parse import unquote
 from .catalog import Catalog, load_catalog
 from .errors import SimulatorError
 from .request import SimRequest
-from .secrets import KEY_PARAM_NAMES, REDACTED, Scrubber
+from .secrets import KEY_PARAM_NAMES, REDACTED, Scrubber, _run_spans, unescape_run
 
 __all__ = ["AuditReport", "Finding", "Progress", "audit_dir", "audit_version", "mask", "scan_text"]
 
@@ -77,7 +83,18 @@ _DIGEST_FIELDS = ("fp", "content_hash", "plan", "sha256", "digest")
 _DIGEST_RE = re.compile(r'"(?:%s)"\s*:\s*"([0-9a-f]{16,64})"' % "|".join(_DIGEST_FIELDS))
 _FILE_DIGEST_RE = re.compile(r'"[^"]+\.[a-z]+"\s*:\s*"([0-9a-f]{64})"')
 
-KINDS = ("known_key", "key_param", "auth_header", "path_key", "path_token", "hex40_token", "hex32_token", "encoded_key")
+KINDS = ("known_key", "key_param", "auth_header", "path_key", "path_token", "hex40_token", "hex32_token", "encoded_key",
+         "escaped_key")
+
+_TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-")
+
+
+def _escaped_keys(text: str) -> Iterator[Hit]:
+    """Runs of escaped characters that decode to a token of 12+ characters (``escaped_key``)."""
+    for a, b in _run_spans(text):
+        decoded = unescape_run(text[a:b])
+        if len(decoded) >= 12 and all(c in _TOKEN_CHARS for c in decoded) and any(c.isalnum() for c in decoded):
+            yield Hit("escaped_key", f"key escaped character by character ({len(decoded)} chars)", a, b)
 
 
 def _is_placeholder(value: str) -> bool:
@@ -188,6 +205,7 @@ class _Scanner:
         if self.url_re is not None:
             for m in self.url_re.finditer(text):
                 hits.extend(self._path_keys(m.group(1), m.group(2), m.start(2)))
+        hits.extend(_escaped_keys(text))
         for run in self.run_re.finditer(text):
             a, b = run.span()
             if a > 0 and (text[a - 1].isascii() and text[a - 1].isalnum()):

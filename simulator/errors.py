@@ -13,6 +13,7 @@ The tree::
     │   └── SetLocked (simulator.store.lock)  another process records or publishes into the set
     ├── ReplayMiss              strict miss: nothing recorded answers this request
     ├── RecordError             a recording job failed (nothing was published)
+    ├── RunFolderError (simulator.rundir)  an output folder would lose files the command did not write
     ├── VcrError (simulator.vcr)  a vcrpy cassette could not be read or converted
     ├── PageFailed              a page of a tool call did not answer (also ValueError)
     ├── ProgramError            a gold program (bench or EDGE) is malformed or failed (also ValueError)

@@ -404,7 +404,14 @@ def _kopa_guard(request: pytest.FixtureRequest) -> Iterator[None]:
         name.startswith("kopa_") for name in getattr(item, "fixturenames", ())
     )
     if not uses:
-        yield
+        # A record session against a loopback upstream (a sandbox) reaches nothing else, not
+        # even from tests that do not use kopa (no DNS lookup, no datagram leaves).
+        why = _sandbox_session(request.config)
+        if why is None:
+            yield
+            return
+        with network_guard(item.nodeid, why):
+            yield
         return
     settings: KopaSettings = request.getfixturevalue("kopa_settings")
     if settings.patch and "kopa_patched" not in getattr(item, "fixturenames", ()):
@@ -426,10 +433,16 @@ def _kopa_guard(request: pytest.FixtureRequest) -> Iterator[None]:
 @contextmanager
 def network_guard(nodeid: str, why: str | None = None) -> Iterator[None]:
     """Allow loopback (and Unix sockets) only; anything else raises ``KopaNetworkBlocked``
-    naming the test, the host and ``why`` (default: replay mode's rule and its fixes)."""
-    real_connect = socket.socket.connect
-    real_connect_ex = socket.socket.connect_ex
-    real_gai = socket.getaddrinfo
+    naming the test, the host and ``why`` (default: replay mode's rule and its fixes).
+
+    Guarded before the kernel: ``connect``/``connect_ex`` (TCP and UDP), ``sendto`` and
+    ``sendmsg`` with a destination (UDP datagrams), and name lookups (``getaddrinfo``,
+    ``gethostbyname``, ``gethostbyname_ex``, ``gethostbyaddr``, ``getnameinfo``)."""
+    real = {
+        "connect": socket.socket.connect, "connect_ex": socket.socket.connect_ex,
+        "sendto": socket.socket.sendto, "sendmsg": socket.socket.sendmsg,
+    }
+    real_dns = {name: getattr(socket, name) for name in _DNS_FUNCTIONS}
 
     def refuse(host: Any, port: Any) -> KopaNetworkBlocked:
         return KopaNetworkBlocked(
@@ -440,32 +453,56 @@ def network_guard(nodeid: str, why: str | None = None) -> Iterator[None]:
         )
 
     def check(sock: socket.socket, address: Any) -> None:
-        if sock.family in (socket.AF_INET, socket.AF_INET6) and isinstance(address, tuple):
+        if sock.family in (socket.AF_INET, socket.AF_INET6) and isinstance(address, tuple) and address:
             if not is_loopback(address[0]):
-                raise refuse(address[0], address[1])
+                raise refuse(address[0], address[1] if len(address) > 1 else "?")
 
     def connect(self: socket.socket, address: Any) -> None:
         check(self, address)
-        return real_connect(self, address)
+        return real["connect"](self, address)  # type: ignore[no-any-return]
 
     def connect_ex(self: socket.socket, address: Any) -> int:
         check(self, address)
-        return real_connect_ex(self, address)
+        return real["connect_ex"](self, address)  # type: ignore[no-any-return]
 
-    def getaddrinfo(host: Any, port: Any, *args: Any, **kwargs: Any) -> Any:
-        if not is_loopback(host):
-            raise refuse(host.decode() if isinstance(host, bytes) else host, port)
-        return real_gai(host, port, *args, **kwargs)
+    def sendto(self: socket.socket, data: Any, *args: Any) -> int:
+        if args:  # sendto(data, address) or sendto(data, flags, address)
+            check(self, args[-1])
+        return real["sendto"](self, data, *args)  # type: ignore[no-any-return]
 
-    socket.socket.connect = connect  # type: ignore[method-assign]
-    socket.socket.connect_ex = connect_ex  # type: ignore[method-assign]
-    socket.getaddrinfo = getaddrinfo  # type: ignore[assignment]
+    def sendmsg(self: socket.socket, buffers: Any, *args: Any) -> int:
+        if len(args) >= 3:  # sendmsg(buffers, ancdata, flags, address)
+            check(self, args[2])
+        return real["sendmsg"](self, buffers, *args)  # type: ignore[no-any-return]
+
+    def lookup(name: str) -> Any:
+        fn = real_dns[name]
+
+        def guarded(host: Any, *args: Any, **kwargs: Any) -> Any:
+            target = host[0] if name == "getnameinfo" and isinstance(host, tuple) else host
+            if not is_loopback(target):
+                shown = target.decode() if isinstance(target, bytes) else target
+                raise refuse(shown, args[0] if args and name == "getaddrinfo" else "(name lookup)")
+            return fn(host, *args, **kwargs)
+
+        return guarded
+
+    methods = {"connect": connect, "connect_ex": connect_ex, "sendto": sendto, "sendmsg": sendmsg}
+    for name, fn in methods.items():
+        setattr(socket.socket, name, fn)
+    for name in _DNS_FUNCTIONS:
+        setattr(socket, name, lookup(name))
     try:
         yield
     finally:
-        socket.socket.connect = real_connect  # type: ignore[method-assign]
-        socket.socket.connect_ex = real_connect_ex  # type: ignore[method-assign]
-        socket.getaddrinfo = real_gai
+        for name, fn in real.items():
+            setattr(socket.socket, name, fn)
+        for name, fn in real_dns.items():
+            setattr(socket, name, fn)
+
+
+#: The name lookups the guard refuses for any host that is not loopback.
+_DNS_FUNCTIONS = ("getaddrinfo", "gethostbyname", "gethostbyname_ex", "gethostbyaddr", "getnameinfo")
 
 
 # ---- recording (simulator.record.session does the work) ----------------------------------------
@@ -481,6 +518,17 @@ def _forwarder(s: KopaSettings) -> Any:
     from .record.session import forwarder
 
     return forwarder(s.upstream)
+
+
+def _sandbox_session(config: pytest.Config) -> str | None:
+    """Why every test is guarded in a record session against a loopback upstream, or None."""
+    from urllib.parse import urlsplit
+
+    s = merge_settings(("command line", _cli_settings(config)), ("ini", _ini_settings(config)))
+    if s.record_mode == "none" or not s.upstream or not is_loopback(urlsplit(s.upstream).hostname):
+        return None
+    return (f"This record session's upstream is loopback ({s.upstream}, a sandbox): every test of "
+            "the session reaches loopback only, tests without kopa too; run them in another session")
 
 
 def _record_guard(s: KopaSettings, nodeid: str) -> Any:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import html
 import re
+from typing import Any
 from urllib.parse import quote, quote_plus, unquote
 
 from .catalog import Catalog, Endpoint, KeyLayout, Match
@@ -18,12 +19,15 @@ from .request import SimRequest
 
 __all__ = [
     "KEY_PARAM_NAMES",
+    "MIN_PREFIX_LEN",
     "MIN_SECRET_LEN",
     "PLACEHOLDER_KEYS",
     "REDACTED",
     "SENSITIVE_HEADERS",
     "Scrubber",
+    "unescape_run",
     "is_secret",
+    "prefix_pattern",
     "secret_forms",
     "redact_body",
     "redact_headers",
@@ -188,11 +192,64 @@ def _entities(text: str) -> set[str]:
     return {html.escape(text), html.escape(text, quote=False), dec, hexa, hexa0}
 
 
+#: One character written as an escape: ``%6B`` (%-encoded any number of times: ``%256B``), an
+#: HTML numeric entity (``&#107;``, ``&#x6b;``, zero-padded, or itself escaped ``&amp;#107;``),
+#: JSON ``\\u006b`` (behind any number of backslashes: inside JSON strings within JSON strings).
+ESCAPE_UNIT = (r"%(?:25)*[0-9A-Fa-f]{2}|&(?:amp;)*#[0-9]{1,7};|&(?:amp;)*#[xX][0-9A-Fa-f]{1,6};"
+               r"|\\+u[0-9A-Fa-f]{4}")
+_UNIT_RE = re.compile(ESCAPE_UNIT)
+#: Runs of one kind of escape long enough to hold a key (``MIN_SECRET_LEN``): one pattern per
+#: kind, each starting with a literal character so the regex engine skips ahead fast (one
+#: alternation of all three is ten times slower over a body full of ordinary %-encoding).
+_RUNS = (
+    r"%(?:25)*[0-9A-Fa-f]{2}(?:%(?:25)*[0-9A-Fa-f]{2}){7,}",
+    r"&(?:amp;)*#(?:[0-9]{1,7}|[xX][0-9A-Fa-f]{1,6});(?:&(?:amp;)*#(?:[0-9]{1,7}|[xX][0-9A-Fa-f]{1,6});){7,}",
+    r"\\\\*u[0-9A-Fa-f]{4}(?:\\\\*u[0-9A-Fa-f]{4}){7,}",
+)
+_RUN_RES = tuple(re.compile(r) for r in _RUNS)
+_RUN_BRES = tuple(re.compile(r.encode("ascii")) for r in _RUNS)
+_RUN_MARKS = ("%", "&", "\\")
+
+
+def _run_spans(text: str) -> list[tuple[int, int]]:
+    """Spans of escaped runs in ``text`` (each kind whose marker it holds at all)."""
+    return [m.span() for mark, rx in zip(_RUN_MARKS, _RUN_RES) if mark in text for m in rx.finditer(text)]
+
+
+def _run_bspans(data: bytes) -> list[tuple[int, int]]:
+    return [m.span() for mark, rx in zip(_RUN_MARKS, _RUN_BRES) if mark.encode() in data for m in rx.finditer(data)]
+
+
+def unescape_run(run: str) -> str:
+    """The text a run of escaped characters stands for (each unit decoded once, fully).
+
+    >>> unescape_run("%6B&#101;&#x79;\\\\u0073%2573")
+    'keyss'
+    """
+    out = []
+    for unit in _UNIT_RE.findall(run):
+        if unit.startswith("%"):
+            out.append(chr(int(unit[-2:], 16)))
+        elif unit.startswith("&"):
+            num = unit.rsplit("#", 1)[1][:-1]
+            code = int(num[1:], 16) if num[:1] in ("x", "X") else int(num)
+            out.append(chr(min(code, 0x10FFFF)))
+        else:
+            out.append(chr(int(unit[-4:], 16)))
+    return "".join(out)
+
+
+#: A server may echo the start of a key (a log line cut short, a "key ab12…" hint): a prefix
+#: this long or longer is masked (shorter runs are too likely to be something else).
+MIN_PREFIX_LEN = 14
+
+
 def secret_forms(key: str) -> set[str]:
     """Every form in which a server may echo ``key``: raw, %-encoded once or twice (either hex
     case: matching ignores case), form-encoded, HTML entities, JSON ``\\/``, base64, and the
     same for the decoded form of a data.go.kr "Encoding" key (and the encoded form of a
-    "Decoding" one)."""
+    "Decoding" one). The key with every character escaped (in any mix of escapes) is found by
+    decoding each run of escapes (:func:`unescape_run`), its prefixes by :func:`prefix_pattern`."""
     bases = {key, unquote(key), quote(key, safe=""), quote_plus(key)}
     forms: set[str] = set()
     for b in bases:
@@ -205,8 +262,28 @@ def secret_forms(key: str) -> set[str]:
     return {f for f in forms if len(f) >= MIN_SECRET_LEN}
 
 
+def prefix_pattern(key: str) -> str | None:
+    """A regex matching any prefix of ``key`` (raw or decoded) of ``MIN_PREFIX_LEN`` or more
+    characters, longest first; None for a key too short to have one.
+
+    >>> import re
+    >>> re.sub(prefix_pattern("0123456789abcdefghij"), "R", "x=0123456789abcdefg&y")
+    'x=R&y'
+    """
+    parts = []
+    for b in sorted({key, unquote(key)}):
+        if len(b) <= MIN_PREFIX_LEN:
+            continue
+        tail = ""
+        for c in reversed(b[MIN_PREFIX_LEN:]):
+            tail = f"(?:{re.escape(c)}{tail})?"
+        parts.append(re.escape(b[:MIN_PREFIX_LEN]) + tail)
+    return "|".join(parts) or None
+
+
 def _anchors(key: str) -> set[str]:
-    """Lowercased substrings such that every form of ``key`` holds at least one of them."""
+    """Lowercased substrings such that every form of ``key`` (and every prefix the Scrubber
+    masks) holds at least one of them; none holds another (each is one scan of a body)."""
     decoded = unquote(key)
     runs = sorted(re.findall(r"[A-Za-z0-9]+", decoded), key=len)
     out: set[str] = set()
@@ -216,7 +293,12 @@ def _anchors(key: str) -> set[str]:
         out |= {f.lower() for f in secret_forms(key) if not _is_text_form(f, runs[-1])}
     else:
         out |= {f.lower() for f in secret_forms(key)}
-    return out
+    out |= {b[:MIN_PREFIX_LEN].lower() for b in (key, decoded) if len(b) > MIN_PREFIX_LEN}
+    kept: list[str] = []
+    for a in sorted(out, key=len):
+        if not any(k in a for k in kept):
+            kept.append(a)
+    return set(kept)
 
 
 def _is_text_form(form: str, run: str) -> bool:
@@ -242,6 +324,15 @@ class Scrubber:
         for k in self.keys:
             forms |= secret_forms(k)
         alt = "|".join(re.escape(f) for f in sorted(forms, key=lambda f: (-len(f), f)))
+        # Prefixes last: a whole form starting at the same place wins over a prefix.
+        prefixes = [p for p in (prefix_pattern(k) for k in self.keys) if p]
+        alt = "|".join(x for x in (alt, *prefixes) if x)
+        # What a run of escapes must hold, decoded and lowercased, to be a key: the key (raw or
+        # decoded) or its first MIN_PREFIX_LEN characters (every longer prefix holds those).
+        self._needles = tuple(sorted({
+            (b[:MIN_PREFIX_LEN] if len(b) > MIN_PREFIX_LEN else b).lower()
+            for k in self.keys for b in (k, unquote(k))
+        }))
         self._re = re.compile(alt, re.IGNORECASE) if alt else None
         self._bre = re.compile(alt.encode("utf-8"), re.IGNORECASE) if alt else None
         self._values = frozenset(f.lower() for f in forms)
@@ -263,23 +354,51 @@ class Scrubber:
         low = data.lower()
         return any(a in low for a in self._anchors)
 
+    def _escaped(self, run: str) -> bool:
+        decoded = unescape_run(run).lower()
+        return any(n in decoded for n in self._needles)
+
     def spans(self, text: str) -> list[tuple[int, int]]:
         """Where the forms of the keys occur in ``text`` (start, end)."""
-        if self._re is None or not self._maybe(text.encode("utf-8", "surrogatepass")):
+        if self._re is None:
             return []
-        return [m.span() for m in self._re.finditer(text)]
+        found = []
+        if self._maybe(text.encode("utf-8", "surrogatepass")):
+            found = [m.span() for m in self._re.finditer(text)]
+        found += [(a, b) for a, b in _run_spans(text) if self._escaped(text[a:b])]
+        return sorted(found)
 
     def text(self, text: str) -> str:
         """``text`` with every form of every key replaced by ``REDACTED``."""
-        if self._re is None or not self._maybe(text.encode("utf-8", "surrogatepass")):
+        if self._re is None:
             return text
-        return self._re.sub(REDACTED, text)
+        if self._maybe(text.encode("utf-8", "surrogatepass")):
+            text = self._re.sub(REDACTED, text)
+        return _replace(text, [(a, b) for a, b in _run_spans(text) if self._escaped(text[a:b])], REDACTED)
 
     def bytes(self, data: bytes) -> bytes:
         """``data`` (any encoding) with every form of every key replaced by ``REDACTED``."""
-        if self._bre is None or not self._maybe(data):
+        if self._bre is None:
             return data
-        return self._bre.sub(REDACTED.encode(), data)
+        if self._maybe(data):
+            data = self._bre.sub(REDACTED.encode(), data)
+        hits = [(a, b) for a, b in _run_bspans(data) if self._escaped(data[a:b].decode("ascii"))]
+        return _replace(data, hits, REDACTED.encode())
+
+
+def _replace(value: Any, spans: list[tuple[int, int]], by: Any) -> Any:
+    """``value`` (str or bytes) with each of the (possibly overlapping) spans replaced by ``by``."""
+    if not spans:
+        return value
+    parts, pos = [], 0
+    for a, b in sorted(spans):
+        if a < pos:  # overlaps the previous span: extend it
+            pos = max(pos, b)
+            continue
+        parts += [value[pos:a], by]
+        pos = b
+    parts.append(value[pos:])
+    return value[:0].join(parts)
 
 
 def redact_body(body: bytes, secrets: list[str] | tuple[str, ...] | Scrubber = ()) -> bytes:

@@ -435,8 +435,11 @@ def export_vcr(
         sort_keys=True,
         width=1 << 30,
     )
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(text, encoding="utf-8")
+    from .rundir import atomic_files
+
+    with atomic_files(out) as (tmp,):  # a failure leaves the previous export as it was
+        assert tmp is not None
+        tmp.write_text(text, encoding="utf-8")
     return result
 
 

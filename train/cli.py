@@ -240,6 +240,8 @@ def verl_config_cmd(
     """Write verl's tool config (the scoped tool set), the dataset rows and the agent-loop YAML."""
     from .data import DataError
     from .env import Example, open_world
+    from simulator import atomic_files
+
     from .verl_adapter import verl_row, write_agent_loop_config, write_tool_config, write_verl_dataset
 
     world = open_world(set_name, version)
@@ -257,17 +259,23 @@ def verl_config_cmd(
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from exc
     plats = list(platform) or sorted({p for r in rows for p in r["platforms"]}) or None
-    write_tool_config(out, world=world, platforms=plats, set_name=set_name, version=version,
-                      max_observation_chars=max_observation_chars)
     tools = [e.id for e in world.catalog.endpoints.values() if plats is None or e.platform in plats]
+    # The two or three files are written beside their targets and replace them together at the
+    # end: a failure leaves every old file as it was (never a new tool config with an old dataset).
+    with atomic_files(out, dataset, agent_loop_config) as (out_tmp, dataset_tmp, loop_tmp):
+        assert out_tmp is not None
+        write_tool_config(out_tmp, world=world, platforms=plats, set_name=set_name, version=version,
+                          max_observation_chars=max_observation_chars)
+        if dataset_tmp is not None:
+            vrows = [verl_row(Example.from_row(r), i, tools=tools, split=split,
+                              gold_program=r.get("gold_program", "")) for i, r in enumerate(rows)]
+            write_verl_dataset(vrows, dataset_tmp)
+        if loop_tmp is not None:
+            write_agent_loop_config(loop_tmp)
     typer.echo(f"wrote {out} ({len(tools)} tools)")
     if dataset is not None:
-        vrows = [verl_row(Example.from_row(r), i, tools=tools, split=split, gold_program=r.get("gold_program", ""))
-                 for i, r in enumerate(rows)]
-        write_verl_dataset(vrows, dataset)
-        typer.echo(f"wrote {dataset} ({len(vrows)} rows)")
+        typer.echo(f"wrote {dataset} ({len(rows)} rows)")
     if agent_loop_config is not None:
-        write_agent_loop_config(agent_loop_config)
         typer.echo(f"wrote {agent_loop_config}")
 
 

@@ -21,6 +21,7 @@ refused by a budget, is appended to the trace.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
@@ -35,7 +36,11 @@ from .errors import TrainError
 __all__ = [
     "EnvConfig",
     "Example",
+    "MAX_ARG_DEPTH",
+    "MAX_ARG_DIGITS",
     "SimEpisode",
+    "clean_text",
+    "clean_tool_call",
     "example_from_task",
     "open_world",
     "parse_program",
@@ -151,26 +156,151 @@ def example_from_task(task: Task, world: World) -> Example:
                    platforms=list(task.platforms), task=task, gold=gold)
 
 
-def parse_tool_call(call: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+#: How deep a model's argument values may nest (a tool takes scalars; deeper is refused).
+MAX_ARG_DEPTH = 32
+#: How many digits a number argument may have (no parameter takes more; Python refuses to
+#: print an int of over 4,300).
+MAX_ARG_DIGITS = 100
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def clean_text(value: Any) -> str:
+    """``value`` as text a client can send back: lone surrogates become U+FFFD, an object is
+    shown by its type and never printed whole (a 100k-deep list cannot be).
+
+    >>> clean_text("a\\ud800b") == "a\\ufffdb", clean_text(None), clean_text(3)
+    (True, '', '3')
+    """
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return _SURROGATE.sub("\ufffd", value)
+    if isinstance(value, bool) or (isinstance(value, float)):
+        return str(value)
+    if isinstance(value, int):
+        return str(value) if _digits(value) <= MAX_ARG_DIGITS else f"<a number of {_digits(value)} digits>"
+    return f"<{type(value).__name__}>"
+
+
+def _digits(n: int) -> int:
+    return max(1, (abs(n).bit_length() * 30103) // 100000 + 1)
+
+
+def _check_value(name: str, value: Any) -> None:
+    """Refuse (``ValueError``) an argument value no tool could take, without recursing."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        v, depth = stack.pop()
+        if depth > MAX_ARG_DEPTH:
+            raise TrainError(f"argument {name!r} nests deeper than {MAX_ARG_DEPTH} levels")
+        if v is None or isinstance(v, (bool, float)):
+            continue
+        if isinstance(v, int):
+            if _digits(v) > MAX_ARG_DIGITS:
+                raise TrainError(f"argument {name!r} is a number of over {MAX_ARG_DIGITS} digits")
+        elif isinstance(v, str):
+            if _SURROGATE.search(v):
+                raise TrainError(f"argument {name!r} holds a lone surrogate (not valid Unicode)")
+        elif isinstance(v, (list, tuple)):
+            stack.extend((x, depth + 1) for x in v)
+        elif isinstance(v, dict):
+            for k, x in v.items():
+                if not isinstance(k, str):
+                    raise TrainError(f"argument {name!r} holds a key that is not a string")
+                stack.append((k, depth + 1))
+                stack.append((x, depth + 1))
+        else:
+            raise TrainError(f"argument {name!r} is a {type(v).__name__}, not a JSON value")
+
+
+def parse_tool_call(call: Any) -> tuple[str, dict[str, Any]]:
     """``(name, kwargs)`` of an OpenAI tool-call dict (arguments a JSON string or a dict),
     a ``{"name", "arguments"}`` dict (HF / TRL form) or ``{"name", "kwargs"}``.
 
+    Whatever a model emits is read or refused here, never raised past ``ValueError``: a call
+    that is not an object, ``function`` of the wrong type, a name that is not a string, JSON
+    nested too deep, a number of thousands of digits, a lone surrogate, argument names that
+    are not strings.
+
     Raises:
-        TrainError: the arguments are not a JSON object.
+        TrainError: the call cannot be read (the message says why; a ValueError).
     """
+    if not isinstance(call, Mapping):
+        raise TrainError(f"a tool call must be an object with function.name and function.arguments, "
+                         f"got {type(call).__name__}")
     fn = call.get("function", call)
-    name = str(fn.get("name", ""))
+    if not isinstance(fn, Mapping):
+        raise TrainError(f"function must be an object with name and arguments, got {type(fn).__name__}")
+    raw_name = fn.get("name", "")
+    if not isinstance(raw_name, str):
+        raise TrainError(f"function.name must be a string, got {type(raw_name).__name__}")
+    if _SURROGATE.search(raw_name):
+        raise TrainError(f"function.name {clean_text(raw_name)[:80]!r} holds a lone surrogate (not valid Unicode)")
+    name = raw_name
+    shown = name[:80]
     args: Any = fn.get("arguments", fn.get("kwargs", {}))
     if isinstance(args, str):
         try:
             args = json.loads(args or "{}")
-        except json.JSONDecodeError as exc:
-            raise TrainError(f"arguments of {name!r} are not valid JSON: {exc}") from exc
+        except RecursionError:
+            raise TrainError(f"arguments of {shown!r} nest too deep") from None
+        except ValueError as exc:  # JSONDecodeError, or a number Python refuses to read
+            raise TrainError(f"arguments of {shown!r} are not valid JSON: {clean_text(str(exc))[:200]}") from None
     if args is None:
         args = {}
     if not isinstance(args, dict):
-        raise TrainError(f"arguments of {name!r} must be a JSON object, got {type(args).__name__}")
+        raise TrainError(f"arguments of {shown!r} must be a JSON object, got {type(args).__name__}")
+    for k, v in args.items():
+        if not isinstance(k, str):
+            raise TrainError(f"argument names of {shown!r} must be strings, got {type(k).__name__}")
+        if _SURROGATE.search(k):
+            raise TrainError(f"an argument name of {shown!r} holds a lone surrogate (not valid Unicode)")
+        _check_value(k, v)
     return name, args
+
+
+def _call_id(call: Any) -> str | None:
+    rid = call.get("id") if isinstance(call, Mapping) else None
+    return clean_text(rid) if isinstance(rid, (str, int)) and not isinstance(rid, bool) and rid != "" else None
+
+
+def _call_name(call: Any) -> str:
+    fn = call.get("function", call) if isinstance(call, Mapping) else None
+    name = fn.get("name") if isinstance(fn, Mapping) else None
+    return clean_text(name)[:200] if isinstance(name, str) else ""
+
+
+def _arguments_text(call: Any) -> str:
+    """A call's arguments as the JSON text an assistant message keeps (never raises)."""
+    fn = call.get("function", call) if isinstance(call, Mapping) else None
+    args = fn.get("arguments", fn.get("kwargs", {})) if isinstance(fn, Mapping) else None
+    if isinstance(args, str):
+        return clean_text(args)
+    try:
+        _check_value("arguments", args)
+        return json.dumps(args, ensure_ascii=False)
+    except (ValueError, TypeError):
+        return clean_text(args)
+
+
+def clean_tool_call(call: Any, index: int = 0) -> dict[str, Any]:
+    """``call`` in the OpenAI form, safe to keep and send back (id, name and arguments text)."""
+    return {"id": _call_id(call) or f"call_{index}", "type": "function",
+            "function": {"name": _call_name(call), "arguments": _arguments_text(call)}}
+
+
+def _content_text(content: Any) -> str:
+    """A reply's content as text: a string, or the text parts of a list of content parts."""
+    if isinstance(content, list):
+        parts = [p.get("text") for p in content if isinstance(p, Mapping)]
+        return "".join(clean_text(t) for t in parts if isinstance(t, str))
+    return clean_text(content)
+
+
+#: Errors a model's own input can raise inside the simulator; they become an error
+#: observation. Infrastructure errors (OSError, sqlite3.Error …) still raise.
+_INPUT_ERRORS = (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError,
+                 OverflowError, UnicodeError)
 
 
 class SimEpisode(ToolEnv):
@@ -225,41 +355,79 @@ class SimEpisode(ToolEnv):
         """Call ``name`` with keyword arguments; the observation text."""
         return self.observation(self.call(name, kwargs))
 
-    def tool_message(self, call: Mapping[str, Any]) -> dict[str, Any]:
-        """Answer an OpenAI tool-call dict with a ``role: tool`` message (bad JSON logged too)."""
+    def tool_message(self, call: Any, index: int | None = None) -> dict[str, Any]:
+        """Answer an OpenAI tool-call dict with a ``role: tool`` message.
+
+        Never raises on what a model emits: a call that cannot be read, or that the
+        simulator refuses, is answered ``error: …`` (counted in ``invalid_calls``; a call
+        that reached a tool is in the trace too) and the episode goes on.
+        """
         try:
             name, args = parse_tool_call(call)
         except ValueError as exc:
             self.invalid_calls += 1
-            content = f"error: {exc}"
+            content = f"error: {clean_text(str(exc))}"
         else:
-            content = self.call_tool(name, **args)
+            try:
+                # ``call``, not ``call_tool(**args)``: an argument may be named ``name`` or ``self``.
+                content = clean_text(self.observation(self.call(name, args)))
+            except _INPUT_ERRORS as exc:
+                self.invalid_calls += 1
+                content = f"error: the call could not be answered ({type(exc).__name__}: {clean_text(str(exc))[:200]})"
         msg: dict[str, Any] = {"role": "tool", "content": content}
-        if call.get("id"):
-            msg["tool_call_id"] = call["id"]
-        fn = call.get("function", call)
-        if fn.get("name"):
-            msg["name"] = fn["name"]
+        call_id = _call_id(call) or (None if index is None else f"call_{index}")
+        if call_id:
+            msg["tool_call_id"] = call_id  # the id its (cleaned) call has in ``messages``
+        name = _call_name(call)
+        if name:
+            msg["name"] = name
         return msg
 
     # ---- stepping ------------------------------------------------------------------------
-    def step(self, message: Mapping[str, Any]) -> list[dict[str, Any]]:
+    def step(self, message: Any) -> list[dict[str, Any]]:
         """Take one assistant message: answer its tool calls, or end the episode.
 
         Returns the tool messages (empty when the message is final or the episode is over).
+        A reply that is not a message, or whose ``tool_calls`` is not a list of calls, is
+        answered with an error tool message and the episode goes on; what the episode keeps
+        (``messages``) is always JSON a chat endpoint accepts.
         """
         if self.done:
             return []
         self.turns += 1
-        entry = {"role": "assistant", "content": message.get("content") or ""}
-        calls = list(message.get("tool_calls") or [])
+        if isinstance(message, str):
+            message = {"role": "assistant", "content": message}
+        if not isinstance(message, Mapping):
+            self.invalid_calls += 1
+            self.messages.append({"role": "assistant", "content": ""})
+            out = [{"role": "tool", "content": "error: the reply must be a chat message object "
+                    f"(role, content, tool_calls), got {type(message).__name__}"}]
+            return self._answered(out)
+        raw = message.get("tool_calls")
+        entry: dict[str, Any] = {"role": "assistant", "content": _content_text(message.get("content"))}
+        bad: str | None = None
+        if raw is None or raw == [] or raw is False or raw == "":
+            calls: list[Any] = []
+        elif isinstance(raw, Mapping):
+            calls = [raw]  # one call, not in its list
+        elif isinstance(raw, (list, tuple)):
+            calls = list(raw)
+        else:
+            calls, bad = [], type(raw).__name__
+        if bad is not None:
+            self.invalid_calls += 1
+            self.messages.append(entry)
+            return self._answered([{"role": "tool", "content": "error: tool_calls must be a list of tool-call "
+                                    f"objects, got {bad}"}])
         if calls:
-            entry["tool_calls"] = calls
+            entry["tool_calls"] = [clean_tool_call(c, i) for i, c in enumerate(calls)]
         self.messages.append(entry)
         if not calls:
-            self.finish(str(message.get("content") or ""))
+            self.finish(entry["content"])
             return []
-        out = [self.tool_message(c) for c in calls]
+        return self._answered([self.tool_message(c, i) for i, c in enumerate(calls)])
+
+    def _answered(self, out: list[dict[str, Any]]) -> list[dict[str, Any]]:
         self.messages.extend(out)
         if self.turns >= self.config.max_turns:
             self.done = True

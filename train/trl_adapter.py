@@ -27,7 +27,7 @@ from bench.kopa.env import World
 from bench.kopa.tasks import Task, load_tasks
 from simulator import Endpoint
 
-from .env import EnvConfig, Example, SimEpisode, example_from_task
+from .env import EnvConfig, Example, SimEpisode, clean_text, example_from_task
 from .rewards import SHAPING, episode_evidence
 from .errors import TrainError
 
@@ -256,18 +256,38 @@ ScriptedTurn = Callable[[list[dict[str, Any]], SimEpisode], "str | None"]
 
 def parse_tool_calls(text: str) -> list[dict[str, Any]]:
     """OpenAI tool-call dicts from ``<tool_call>{"name":…, "arguments":…}</tool_call>`` blocks
-    (Hermes / Qwen format); a block that is not JSON becomes a call with unparseable arguments."""
+    (Hermes / Qwen format); a block that cannot be read (not JSON, nested too deep, a number
+    Python refuses, not an object) becomes a call with its text as unparseable arguments, for
+    the episode to answer with an error. Never raises on generated text, and what it returns is
+    JSON a chat endpoint accepts (a lone surrogate escaped by the JSON ``\\u`` form, or replaced).
+    """
     calls = []
     for i, m in enumerate(_TOOL_CALL.finditer(text)):
+        name: Any = ""
+        args: Any = m.group(1)
         try:
             obj = json.loads(m.group(1))
-            name, args = str(obj.get("name", "")), obj.get("arguments", {})
-        except (json.JSONDecodeError, AttributeError):
-            name, args = "", m.group(1)
+        except (ValueError, RecursionError):  # JSONDecodeError, too deep, too many digits
+            obj = None
+        if isinstance(obj, dict):
+            name, args = obj.get("name", ""), obj.get("arguments", {})
         calls.append({"id": f"call_{i}", "type": "function",
-                      "function": {"name": name, "arguments": args if isinstance(args, str)
-                                   else json.dumps(args, ensure_ascii=False)}})
+                      "function": {"name": clean_text(name) if isinstance(name, str) else _json_text(name),
+                                   "arguments": clean_text(args) if isinstance(args, str) else _json_text(args)}})
     return calls
+
+
+def _json_text(value: Any) -> str:
+    """``value`` (parsed from generated text) as JSON text: readable Korean when it can be,
+    ``\\uXXXX`` escapes when it holds a lone surrogate, its type when it cannot be dumped."""
+    try:
+        out = json.dumps(value, ensure_ascii=False)
+        out.encode("utf-8")
+        return out
+    except UnicodeEncodeError:
+        return json.dumps(value)
+    except (ValueError, RecursionError, TypeError):
+        return clean_text(value)
 
 
 def _suffix_ids(tok: Any, tool_messages: list[dict[str, Any]], kwargs: dict[str, Any]) -> list[int]:

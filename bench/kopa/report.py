@@ -10,6 +10,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from simulator import atomic_dir, atomic_files
+
 from .runner import DEFAULT_HELDOUT, META, load_results, summarize
 
 __all__ = ["AUDIT", "PLOTS", "PLOTS_SKIPPED", "render_plots", "save_audit", "write_report"]
@@ -124,8 +126,9 @@ def render_plots(out: Path, summary: dict[str, Any], rows: list[dict[str, Any]])
 
 def save_audit(out: Path, result: dict[str, Any]) -> dict[str, Any]:
     """Write the audit to ``out/audit.json``; the short record kept in ``run.json``."""
-    out.mkdir(parents=True, exist_ok=True)
-    (out / AUDIT).write_text(json.dumps(result, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    with atomic_files(out / AUDIT) as (tmp,):
+        assert tmp is not None
+        tmp.write_text(json.dumps(result, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     ov = result["overall"]
     leak = result["splits"].get("heldout/train")
     return {**{k: result["edge_dataset"][k] for k in ("dir", "sha256", "examples")},
@@ -151,7 +154,18 @@ def _audit_lines(out: Path) -> tuple[list[str], dict[str, Any] | None]:
 
 
 def write_report(out: Path) -> dict[str, Any]:
-    """Summarize ``out/results.jsonl`` into ``summary.json``, ``summary.md`` and plots."""
+    """Summarize ``out/results.jsonl`` into ``summary.json``, ``summary.md`` and plots.
+
+    The run folder is rewritten whole (:func:`simulator.atomic_dir`, from a copy of the run):
+    a failure half-way leaves the previous summaries as they were, never a mix of two.
+    """
+    if not load_results(out):
+        raise FileNotFoundError(f"no results in {out}")
+    with atomic_dir(out, carry=True) as tmp:
+        return _write_report(tmp)
+
+
+def _write_report(out: Path) -> dict[str, Any]:
     rows = load_results(out)
     if not rows:
         raise FileNotFoundError(f"no results in {out}")

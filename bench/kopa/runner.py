@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+from simulator import atomic_files
+
 from .agents import Agent
 from .env import ToolEnv, World
 from .metrics import mean_ci, pass_at_k
@@ -75,13 +77,17 @@ def run_bench(
             if old.get(key) != info[key]:
                 raise BenchError(f"{out} holds a run with {key}={old.get(key)!r}, not "
                                  f"{info[key]!r}: use another --out directory")
-    meta_path.write_text(json.dumps(info, ensure_ascii=False, indent=1), encoding="utf-8")
     existing = load_results(out)
     path = out / RESULTS
-    if path.exists():
-        # Drop a torn last line (an interrupted write) so appended rows start on their own line.
-        path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in existing),
-                        encoding="utf-8")
+    # run.json and the results file are replaced whole (never half-written). The results file
+    # is the run's append-only state (``bench run`` resumes from it): a torn last line (an
+    # interrupted write) is dropped so appended rows start on their own line.
+    with atomic_files(meta_path, path if path.exists() else None) as (meta_tmp, results_tmp):
+        assert meta_tmp is not None
+        meta_tmp.write_text(json.dumps(info, ensure_ascii=False, indent=1), encoding="utf-8")
+        if results_tmp is not None:
+            results_tmp.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in existing),
+                                   encoding="utf-8")
     done = {(r["task"], r["seed"]) for r in existing}
     todo = [(t, s) for t in tasks for s in range(config.seeds) if (t.id, s) not in done]
     lock = threading.Lock()

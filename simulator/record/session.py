@@ -29,7 +29,7 @@ from contextlib import AbstractContextManager, ExitStack, contextmanager, nullco
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from typing import Any, Callable
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from ..catalog import Catalog, Endpoint, load_catalog
 from ..errors import SimulatorError
@@ -98,7 +98,10 @@ def _original_uri(uri: str, upstream: str | None) -> str:
     prefix = up.path.rstrip("/")
     if prefix and rest.startswith(prefix):
         rest = rest[len(prefix):]
-    return "https:/" + rest
+    # The first segment is the original host[:port]; clients %-encode an IPv6 literal's
+    # brackets in a path (``/%5B2001:db8::1%5D:8080/…``), which must read back as a host.
+    host, sep, tail = rest.lstrip("/").partition("/")
+    return "https://" + unquote(host) + sep + tail
 
 
 def from_vcr(request: Any, response: dict[str, Any], upstream: str | None, where: str) -> tuple[SimRequest, SimResponse]:
@@ -181,7 +184,13 @@ def _keep(pairs: list[Any], nodeid: str, bucket: RecordBucket, catalog: Catalog,
     bucket.secrets.update(v for k, v in os.environ.items() if k.startswith("KOPA_KEY_") and v)
     touched: list[tuple[Endpoint, dict[str, str], str | None]] = []
     for i, (vreq, vresp) in enumerate(pairs):
-        req, resp = from_vcr(vreq, vresp, bucket.upstream, f"{nodeid} call {i}")
+        try:
+            req, resp = from_vcr(vreq, vresp, bucket.upstream, f"{nodeid} call {i}")
+        except (ValueError, SimulatorError) as exc:  # a URL no request can be made of: said, not raised
+            bucket.calls += 1
+            bucket.failed += 1
+            bucket.warnings.append(f"{nodeid}: call {i} ({getattr(vreq, 'uri', '?')!s:.200}) not recorded: {exc}")
+            continue
         try:
             match = catalog.match(req)
         except SimulatorError:

@@ -104,11 +104,115 @@ def _version() -> str:
     return __version__
 
 
+def unreadable_reply(line: str) -> types.JSONRPCError | None:
+    """The JSON-RPC error answering a stdin line the SDK cannot read, or None for no answer.
+
+    The SDK drops such a line without a word (a request holding a lone surrogate such as
+    ``"\\ud800"``, which strict JSON refuses, or one of the wrong shape), so its client would
+    wait forever; over HTTP the same message gets a 400. A request with a readable id gets
+    ``-32602 invalid params`` (or ``-32600`` when it is no request at all), unparseable text
+    ``-32700 parse error`` with id null; a notification or a response is not answered.
+
+    >>> unreadable_reply('{"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "\\ud800"}}').error.code
+    -32602
+    >>> unreadable_reply('{"jsonrpc": "2.0", "method": "notifications/x", "params": "\\ud800"}') is None
+    True
+    """
+    import json
+
+    try:
+        msg = json.loads(line)  # the stdlib reads lone surrogates, so the id can still be found
+    except (ValueError, RecursionError) as exc:
+        why = "nested too deep" if isinstance(exc, RecursionError) else "the line is not JSON"
+        return types.JSONRPCError(
+            jsonrpc="2.0", id=None, error=types.ErrorData(code=types.PARSE_ERROR, message=f"Parse error: {why}"),
+        )
+    if not isinstance(msg, dict):
+        return types.JSONRPCError(
+            jsonrpc="2.0", id=None,
+            error=types.ErrorData(code=types.INVALID_REQUEST, message="Invalid request: not a JSON-RPC object"),
+        )
+    if "method" not in msg or "id" not in msg:
+        return None  # a notification or a response: JSON-RPC answers neither
+    rid = msg["id"]
+    readable = (isinstance(rid, int) and not isinstance(rid, bool)) or (
+        isinstance(rid, str) and _encodable(rid)
+    )
+    rid = rid if readable else None
+    if not isinstance(msg["method"], str) or msg.get("jsonrpc") != "2.0":
+        return types.JSONRPCError(
+            jsonrpc="2.0", id=rid,
+            error=types.ErrorData(code=types.INVALID_REQUEST, message="Invalid request: not a JSON-RPC 2.0 request"),
+        )
+    why = ("a string holds a lone surrogate (such as \\ud800), which is not valid Unicode"
+           if _has_surrogate(msg) else "the message does not match the MCP schema")
+    return types.JSONRPCError(
+        jsonrpc="2.0", id=rid, error=types.ErrorData(code=types.INVALID_PARAMS, message=f"Invalid params: {why}"),
+    )
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _has_surrogate(value: Any) -> bool:
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            if not _encodable(v):
+                return True
+        elif isinstance(v, dict):
+            stack.extend(v.keys())
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+    return False
+
+
+class _AnsweredLines:
+    """The stdin lines the SDK reads, less those it cannot: each of these is answered here
+    (``unreadable_reply``) through the session's write stream, so the client never waits."""
+
+    def __init__(self, lines: Any) -> None:
+        self._lines = lines
+        self.write_stream: Any = None
+        self.ready = anyio.Event()
+
+    async def __aiter__(self) -> Any:
+        from mcp.shared.message import SessionMessage
+
+        async for line in self._lines:
+            try:
+                types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+            except Exception:  # noqa: BLE001 - whatever the SDK refuses is answered, never raised
+                reply = unreadable_reply(line)
+                if reply is not None:
+                    await self.ready.wait()
+                    await self.write_stream.send(SessionMessage(reply))
+                continue
+            yield line
+
+
 def run_stdio(server: Server[Any]) -> None:
-    """Serve over stdin/stdout until the client closes them."""
+    """Serve over stdin/stdout until the client closes them.
+
+    A line the SDK cannot read (invalid JSON, a lone surrogate, the wrong shape) is answered
+    with a JSON-RPC error and the server goes on serving.
+    """
+    import io
+    import sys
 
     async def main() -> None:
-        async with stdio_server() as (read_stream, write_stream):
+        text = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
+        lines = _AnsweredLines(anyio.wrap_file(text))
+        async with stdio_server(stdin=lines) as (read_stream, write_stream):  # type: ignore[arg-type]
+            lines.write_stream = write_stream
+            lines.ready.set()
             await server.run(read_stream, write_stream, server.create_initialization_options())
 
     anyio.run(main)
