@@ -31,15 +31,22 @@ edge_app = typer.Typer(
 
 GRAPH_FILE = "graph.json"
 
+#: The one default tier of ``edge graph``, ``edge report`` and ``edge synthesize``, so a graph
+#: built with no flag loads in ``synthesize --graph`` with no flag: the curated tier, the one
+#: synthesis is tuned for (its lexicon covers the curated tools; docs/synthesis.md, Known limits).
+EDGE_TIER = "curated"
+
 CatalogOpt = Annotated[Optional[str], typer.Option(
-    "--catalog", help="Catalog tier: curated, full or all (default: $KOPA_CATALOG, else full).", show_default=False)]
+    "--catalog", help=f"Catalog tier: curated, full or all (default: $KOPA_CATALOG, else {EDGE_TIER}; "
+    "the same for edge graph, report and synthesize).", show_default=False)]
 
 
 def load_tier(tier: str | None) -> Any:
-    """The shipped catalog of ``tier`` (the simulator CLI's rule; imported late: it mounts us)."""
-    from simulator.cli.catalog import load_tier as load
+    """The shipped catalog of ``tier``: ``--catalog``, else ``$KOPA_CATALOG``, else ``EDGE_TIER``
+    (the simulator CLI's rule with EDGE's default; imported late: it mounts us)."""
+    from simulator.cli.catalog import catalog_tier, load_tier as load
 
-    return load(tier)
+    return load(catalog_tier(tier) or EDGE_TIER)
 
 
 def _fail(message: str) -> None:
@@ -181,7 +188,7 @@ def synthesize_cmd(
     tasks: Annotated[Optional[Path], typer.Option("--tasks", help="Benchmark tasks JSONL (rows with gold_program) for the overlap audit.", show_default=False)] = None,
     paraphrase_url: Annotated[Optional[str], typer.Option("--paraphrase-base-url", help="OpenAI-compatible URL (…/v1): paraphrase the questions; a rewrite that breaks a question rule is rejected and the template kept (off by default; key from $OPENAI_API_KEY).", show_default=False)] = None,
     paraphrase_model: Annotated[Optional[str], typer.Option("--paraphrase-model", help="Model for --paraphrase-base-url.", show_default=False)] = None,
-    catalog_tier: Annotated[str, typer.Option("--catalog", help="Catalog tier (curated by default: the full tier's graph verifies 9,344 edges now, but --n 1000 keeps fewer examples from it, 260-293 vs 324; docs/synthesis.md).")] = "curated",
+    catalog_tier: CatalogOpt = None,
     allow_bench_entities: Annotated[bool, typer.Option("--allow-bench-entities", help="Keep examples that use KOPA-Bench's entities (held out by default).")] = False,
     allow_bench_edges: Annotated[bool, typer.Option("--allow-bench-edges", help="Keep examples whose chains pass a value along a tool-to-tool edge a KOPA-Bench gold program uses (held out by default).")] = False,
     ray_address: Annotated[Optional[str], typer.Option("--ray", help="Run the shards on the Ray cluster at ADDRESS ('local' starts one); same bytes.", show_default=False)] = None,
