@@ -49,6 +49,14 @@ def load_tier(tier: str | None) -> Any:
     return load(catalog_tier(tier) or EDGE_TIER)
 
 
+def open_research_version(cassettes: Path | None, set_name: str, version: str | None) -> tuple[Store, Any]:
+    """The version an EDGE command runs on: ``--version``, else the newest *shipped* one (so
+    results never depend on what was published last), said on stderr first (``using …``)."""
+    from simulator.cli.common import open_version
+
+    return open_version(cassettes, set_name, version, shipped=True, announce=True)
+
+
 def _fail(message: str) -> None:
     typer.echo(f"error: {message}", err=True)
     raise typer.Exit(1)
@@ -60,7 +68,7 @@ def graph_cmd(
     out: Annotated[Path, typer.Option("--out", help="Directory to write graph.json into.")] = Path("edge-out"),
     cassettes: Annotated[Optional[Path], typer.Option("--cassettes", help="Cassette directory.", show_default=False)] = None,
     set_name: Annotated[str, typer.Option("--set", help="Cassette set name.")] = "kopa",
-    version: Annotated[Optional[str], typer.Option("--version", help="Version (default: newest).", show_default=False)] = None,
+    version: Annotated[Optional[str], typer.Option("--version", help="Version (default: the newest shipped one).", show_default=False)] = None,
     proposer: Annotated[str, typer.Option("--proposer", help="offline or llm.")] = "offline",
     base_url: Annotated[Optional[str], typer.Option("--base-url", help="OpenAI-compatible base URL (llm).", show_default=False)] = None,
     model: Annotated[Optional[str], typer.Option("--model", help="Model name (llm).", show_default=False)] = None,
@@ -74,11 +82,7 @@ def graph_cmd(
 ) -> None:
     """Build (or re-verify) the EDGE graph on a cassette version; offline by default."""
     catalog = load_tier(catalog_tier)
-    store = Store(cassettes)
-    try:
-        v = store.open(set_name, version)
-    except SimulatorError as exc:
-        _fail(str(exc))
+    store, v = open_research_version(cassettes, set_name, version)
     if proposer not in ("offline", "llm"):
         raise typer.BadParameter(f"proposer={proposer!r}; use offline or llm", param_hint="--proposer")
     cfg = VerifyConfig(iterations=iterations, paths_per_iteration=paths, paths_per_edge=paths_per_edge)
@@ -183,7 +187,7 @@ def synthesize_cmd(
     graph: Annotated[Optional[Path], typer.Option("--graph", help="A directory written by `edge graph` (default: build one).", show_default=False)] = None,
     cassettes: Annotated[Optional[Path], typer.Option("--cassettes", help="Cassette directory.", show_default=False)] = None,
     set_name: Annotated[str, typer.Option("--set", help="Cassette set name.")] = "kopa",
-    version: Annotated[Optional[str], typer.Option("--version", help="Version (default: newest).", show_default=False)] = None,
+    version: Annotated[Optional[str], typer.Option("--version", help="Version (default: the newest shipped one).", show_default=False)] = None,
     holdout: Annotated[str, typer.Option("--holdout", help="Comma-separated platforms held out as the heldout split.")] = "",
     tasks: Annotated[Optional[Path], typer.Option("--tasks", help="Benchmark tasks JSONL (rows with gold_program) for the overlap audit.", show_default=False)] = None,
     paraphrase_url: Annotated[Optional[str], typer.Option("--paraphrase-base-url", help="OpenAI-compatible URL (…/v1): paraphrase the questions; a rewrite that breaks a question rule is rejected and the template kept (off by default; key from $OPENAI_API_KEY).", show_default=False)] = None,
@@ -204,10 +208,7 @@ def synthesize_cmd(
     if paraphrase_url and not paraphrase_model:  # before the synthesis, not after it
         raise typer.BadParameter("give --paraphrase-model too", param_hint="--paraphrase-model")
     catalog = load_tier(catalog_tier)
-    try:
-        v = Store(cassettes).open(set_name, version)
-    except SimulatorError as exc:
-        _fail(str(exc))
+    _store, v = open_research_version(cassettes, set_name, version)
     console = Console(stderr=True)
     if graph is not None:
         try:

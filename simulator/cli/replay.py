@@ -40,7 +40,7 @@ def serve(
 
     if workers < 1:
         fail(f"--workers={workers}: serve with 1 or more worker processes")
-    store, v = open_version(cassettes, set_name, version)
+    store, v = open_version(cassettes, set_name, version, announce=True)
     if miss not in ("strict", "native"):
         fail(f"--miss={miss!r}: choose strict or native")
     for opt, val, choices in (("http", http, ("auto", "h11", "httptools")), ("loop", loop, ("auto", "asyncio", "uvloop"))):

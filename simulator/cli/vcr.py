@@ -76,7 +76,7 @@ def export(
     from ..catalog import load_catalog
     from ..vcr import export_vcr
 
-    _store, v = open_version(cassettes, set_name, version)
+    _store, v = open_version(cassettes, set_name, version, announce=True)
     r = export_vcr(v, load_catalog(), out, include_collections=collections, max_pages=max_pages)
     typer.echo(
         f"wrote {r.interactions} interactions ({r.exact} exact, {r.collection_pages} collection "
