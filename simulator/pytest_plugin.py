@@ -283,6 +283,8 @@ class _State:
             try:
                 store = Store(s.cassettes)
                 m, line = store.choose(s.set, s.version)
+                if s.version is not None:  # pinned by the marker, kopa_config, an option or the ini
+                    line = f"{store.label(m)}: pinned (version={s.version!r})"
                 self.versions[key] = store.open(s.set, m.version)
                 newer = [x.version for x in store.versions(s.set) if x.seq > m.seq]
                 self.used[key] = (line, newer)
