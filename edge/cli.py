@@ -12,7 +12,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from simulator import SimulatorError, Store
+from simulator import Store
 
 from .build import build_graph, reverify, summarize
 from .graph import EdgeGraph, GraphError
