@@ -67,6 +67,7 @@ def build_graph(
         verifier.run(states, version.content_hash)
     graph = EdgeGraph(catalog, states, config=cfg, meta={
         "cassettes": _version_meta(version),
+        "catalog": catalog.tier,
         "seed": seed,
         "proposer": _counters(proposer),
         "endpoint_digests": {ep: endpoint_digest(obs, ep) for ep in sorted(obs.filters)},
@@ -103,6 +104,7 @@ def reverify(
         verifier.run(touched, version.content_hash)
     graph.meta.update({
         "cassettes": _version_meta(version),
+        "catalog": catalog.tier,
         "seed": seed,
         "endpoint_digests": new,
         "history": list(graph.meta.get("history", [])) + [version.content_hash],

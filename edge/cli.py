@@ -35,15 +35,30 @@ GRAPH_FILES = (GRAPH_FILE, "report.json", "graph.dot", "graph.png")
 #: What ``edge synthesize`` writes: the folder is replaced whole.
 SYNTH_FILES = ("examples.jsonl", "conversations.jsonl", "trl.jsonl", "verl.parquet", "verl.jsonl", "report.json")
 
+#: The one default tier of ``edge graph``, ``edge report`` and ``edge synthesize``, so a graph
+#: built with no flag loads in ``synthesize --graph`` with no flag: the curated tier, the one
+#: synthesis is tuned for (its lexicon covers the curated tools; docs/synthesis.md, Known limits).
+EDGE_TIER = "curated"
+
 CatalogOpt = Annotated[Optional[str], typer.Option(
-    "--catalog", help="Catalog tier: curated, full or all (default: $KOPA_CATALOG, else full).", show_default=False)]
+    "--catalog", help=f"Catalog tier: curated, full or all (default: $KOPA_CATALOG, else {EDGE_TIER}; "
+    "the same for edge graph, report and synthesize).", show_default=False)]
 
 
 def load_tier(tier: str | None) -> Any:
-    """The shipped catalog of ``tier`` (the simulator CLI's rule; imported late: it mounts us)."""
-    from simulator.cli.catalog import load_tier as load
+    """The shipped catalog of ``tier``: ``--catalog``, else ``$KOPA_CATALOG``, else ``EDGE_TIER``
+    (the simulator CLI's rule with EDGE's default; imported late: it mounts us)."""
+    from simulator.cli.catalog import catalog_tier, load_tier as load
 
-    return load(tier)
+    return load(catalog_tier(tier) or EDGE_TIER)
+
+
+def open_research_version(cassettes: Path | None, set_name: str, version: str | None) -> tuple[Store, Any]:
+    """The version an EDGE command runs on: ``--version``, else the newest *shipped* one (so
+    results never depend on what was published last), said on stderr first (``using …``)."""
+    from simulator.cli.common import open_version
+
+    return open_version(cassettes, set_name, version, shipped=True, announce=True)
 
 
 def _fail(message: str) -> None:
@@ -57,7 +72,7 @@ def graph_cmd(
     out: Annotated[Path, typer.Option("--out", help="Directory to write graph.json into.")] = Path("edge-out"),
     cassettes: Annotated[Optional[Path], typer.Option("--cassettes", help="Cassette directory.", show_default=False)] = None,
     set_name: Annotated[str, typer.Option("--set", help="Cassette set name.")] = "kopa",
-    version: Annotated[Optional[str], typer.Option("--version", help="Version (default: newest).", show_default=False)] = None,
+    version: Annotated[Optional[str], typer.Option("--version", help="Version (default: the newest shipped one).", show_default=False)] = None,
     proposer: Annotated[str, typer.Option("--proposer", help="offline or llm.")] = "offline",
     base_url: Annotated[Optional[str], typer.Option("--base-url", help="OpenAI-compatible base URL (llm).", show_default=False)] = None,
     model: Annotated[Optional[str], typer.Option("--model", help="Model name (llm).", show_default=False)] = None,
@@ -75,11 +90,7 @@ def graph_cmd(
     except SimulatorError as exc:
         _fail(str(exc))
     catalog = load_tier(catalog_tier)
-    store = Store(cassettes)
-    try:
-        v = store.open(set_name, version)
-    except SimulatorError as exc:
-        _fail(str(exc))
+    store, v = open_research_version(cassettes, set_name, version)
     if proposer not in ("offline", "llm"):
         raise typer.BadParameter(f"proposer={proposer!r}; use offline or llm", param_hint="--proposer")
     cfg = VerifyConfig(iterations=iterations, paths_per_iteration=paths, paths_per_edge=paths_per_edge)
@@ -190,12 +201,12 @@ def synthesize_cmd(
     graph: Annotated[Optional[Path], typer.Option("--graph", help="A directory written by `edge graph` (default: build one).", show_default=False)] = None,
     cassettes: Annotated[Optional[Path], typer.Option("--cassettes", help="Cassette directory.", show_default=False)] = None,
     set_name: Annotated[str, typer.Option("--set", help="Cassette set name.")] = "kopa",
-    version: Annotated[Optional[str], typer.Option("--version", help="Version (default: newest).", show_default=False)] = None,
+    version: Annotated[Optional[str], typer.Option("--version", help="Version (default: the newest shipped one).", show_default=False)] = None,
     holdout: Annotated[str, typer.Option("--holdout", help="Comma-separated platforms held out as the heldout split.")] = "",
     tasks: Annotated[Optional[Path], typer.Option("--tasks", help="Benchmark tasks JSONL (rows with gold_program) for the overlap audit.", show_default=False)] = None,
     paraphrase_url: Annotated[Optional[str], typer.Option("--paraphrase-base-url", help="OpenAI-compatible URL (…/v1): paraphrase the questions; a rewrite that breaks a question rule is rejected and the template kept (off by default; key from $OPENAI_API_KEY).", show_default=False)] = None,
     paraphrase_model: Annotated[Optional[str], typer.Option("--paraphrase-model", help="Model for --paraphrase-base-url.", show_default=False)] = None,
-    catalog_tier: Annotated[str, typer.Option("--catalog", help="Catalog tier (curated by default: the full tier's graph verifies 9,344 edges now, but --n 1000 keeps fewer examples from it, 260-293 vs 324; docs/synthesis.md).")] = "curated",
+    catalog_tier: CatalogOpt = None,
     allow_bench_entities: Annotated[bool, typer.Option("--allow-bench-entities", help="Keep examples that use KOPA-Bench's entities (held out by default).")] = False,
     allow_bench_edges: Annotated[bool, typer.Option("--allow-bench-edges", help="Keep examples whose chains pass a value along a tool-to-tool edge a KOPA-Bench gold program uses (held out by default).")] = False,
     ray_address: Annotated[Optional[str], typer.Option("--ray", help="Run the shards on the Ray cluster at ADDRESS ('local' starts one); same bytes.", show_default=False)] = None,
@@ -215,10 +226,7 @@ def synthesize_cmd(
     if paraphrase_url and not paraphrase_model:  # before the synthesis, not after it
         raise typer.BadParameter("give --paraphrase-model too", param_hint="--paraphrase-model")
     catalog = load_tier(catalog_tier)
-    try:
-        v = Store(cassettes).open(set_name, version)
-    except SimulatorError as exc:
-        _fail(str(exc))
+    _store, v = open_research_version(cassettes, set_name, version)
     console = Console(stderr=True)
     if graph is not None:
         try:

@@ -33,6 +33,20 @@ class GraphError(EdgeError):
     """A graph file that does not fit the catalog (or is not a graph file)."""
 
 
+def _tier_mismatch(path: Path, data: dict[str, Any], nodes: list[str], missing: list[str], catalog: Catalog) -> str:
+    """One short line for a graph built over another catalog tier: counts, the first few tool
+    ids and the ``--catalog`` that loads it (never the whole list: a full-tier graph has
+    thousands of tools)."""
+    built = data.get("catalog")
+    if isinstance(built, str) and built != catalog.tier:
+        fix = f"pass --catalog {built} (the tier it was built with)"
+    else:  # a graph written before graphs named their tier
+        fix = "pass the --catalog it was built with (full or all), or rebuild it with `simulator edge graph`"
+    first = ", ".join(missing[:5]) + (", …" if len(missing) > 5 else "")
+    return (f"{str(path)!r} was built over {len(nodes):,} tools; {len(missing):,} of them are not in the "
+            f"{catalog.tier} catalog ({len(catalog.endpoints):,} tools): {first}; {fix}")
+
+
 def _r(x: float) -> float:
     return round(float(x), 6)
 
@@ -137,9 +151,10 @@ class EdgeGraph:
         if not isinstance(data, dict) or data.get("format") != GRAPH_FORMAT:
             raise GraphError(f"{str(path)!r} has format={data.get('format') if isinstance(data, dict) else None!r}; "
                              f"this edge reads format {GRAPH_FORMAT}: rebuild it with `edge graph`")
-        missing = sorted(set(data.get("nodes", [])) - set(catalog.endpoints))
+        nodes = data.get("nodes", [])
+        missing = sorted(set(nodes) - set(catalog.endpoints))
         if missing:
-            raise GraphError(f"{str(path)!r}: nodes {missing} are not catalog tools")
+            raise GraphError(_tier_mismatch(path, data, nodes, missing, catalog))
         known = {k for k in VerifyConfig.__dataclass_fields__}
         cfg = VerifyConfig(**{k: v for k, v in data.get("config", {}).items() if k in known})
         meta = {k: v for k, v in data.items() if k not in ("format", "config", "nodes", "edges")}

@@ -247,7 +247,7 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
     state = config.stash.get(_STATE, None)
     if state is None:
         return
-    for line in state.report:
+    for line in state.used_lines() + state.report:
         terminalreporter.write_line(line)
 
 
@@ -258,6 +258,22 @@ class _State:
         self.buckets: dict[tuple[Any, ...], RecordBucket] = {}
         self.report: list[str] = []
         self._empty: Any = None
+        #: Per version opened: the line saying which version the tests replayed and why, and
+        #: the newer versions of its set when a test pinned one (summary lines at the end).
+        self.used: dict[tuple[str | None, str, str | None], tuple[str, list[str]]] = {}
+
+    def used_lines(self) -> list[str]:
+        """``kopa-sim: replayed …`` for every version the session opened; a pinned version with
+        newer ones in its set says so (a summary line, never a warning: ``filterwarnings =
+        error`` suites stay green), so a pin that has fallen behind is seen."""
+        out = []
+        for (_c, _s, pin), (line, newer) in sorted(self.used.items(), key=lambda kv: str(kv[0])):
+            out.append(f"kopa-sim: replayed {line}")
+            if pin is not None and newer:
+                out.append(f"kopa-sim: note: tests pin version={pin!r}; newer versions exist: "
+                           f"{', '.join(newer)} (pin the newest with @pytest.mark.kopa(version={newer[-1]!r}) "
+                           f"or --kopa-version {newer[-1]})")
+        return out
 
     def version(self, s: KopaSettings) -> Any:
         key = (s.cassettes, s.set, s.version)
@@ -266,7 +282,13 @@ class _State:
             from .store import Store
 
             try:
-                self.versions[key] = Store(s.cassettes).open(s.set, s.version)
+                store = Store(s.cassettes)
+                m, line = store.choose(s.set, s.version)
+                if s.version is not None:  # pinned by the marker, kopa_config, an option or the ini
+                    line = f"{store.label(m)}: pinned (version={s.version!r})"
+                self.versions[key] = store.open(s.set, m.version)
+                newer = [x.version for x in store.versions(s.set) if x.seq > m.seq]
+                self.used[key] = (line, newer)
             except VersionNotFound as exc:
                 # The store names the CLI's flag; under pytest the option is --kopa-cassettes.
                 msg = str(exc).replace("Pass --cassettes DIR", "Pass --kopa-cassettes DIR (ini: kopa_cassettes)")

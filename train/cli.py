@@ -152,6 +152,22 @@ def run_grpo(cfg: GRPORunConfig, *, model: Any = None, tokenizer: Any = None,
     return trainer
 
 
+def _announce(set_name: str, version: str | None) -> str:
+    """The version a training command uses (``--version``, else the newest *shipped* one), said
+    on stderr first (``using kopa@v0005 (…): the newest shipped version``); its name, pinned."""
+    from simulator import SimulatorError
+
+    from .env import version_line
+
+    try:
+        name, line = version_line(set_name, version)
+    except SimulatorError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
+    typer.echo(f"using {line}", err=True)
+    return name
+
+
 def _weights(shaping: list[str]) -> dict[str, float] | None:
     if not shaping:
         return None
@@ -193,7 +209,7 @@ def grpo_cmd(
     vllm_mode: Optional[str] = typer.Option(None, help="colocate or server (`trl vllm-serve`)."),
     cpu: Optional[bool] = typer.Option(None, "--cpu", help="Train on the CPU."),
     set_name: Optional[str] = typer.Option(None, "--set", help="Cassette set."),
-    version: Optional[str] = typer.Option(None, help="Version (default: latest)."),
+    version: Optional[str] = typer.Option(None, help="Version (default: the newest shipped one)."),
 ) -> None:
     """GRPO with TRL's GRPOTrainer, the kopa-sim environment and the checker reward."""
     from .config import ConfigError, load_config
@@ -212,6 +228,7 @@ def grpo_cmd(
     }
     try:
         cfg = load_config(config, overrides)
+        cfg.version = _announce(cfg.set_name, cfg.version)
         trainer = run_grpo(cfg)
     except (DataError, ConfigError) as exc:
         typer.echo(f"error: {exc}", err=True)
@@ -235,7 +252,7 @@ def verl_config_cmd(
     platform: list[str] = typer.Option([], help="Only these platforms' tools (default: the rows' platforms)."),
     max_observation_chars: int = typer.Option(20_000, help="Tool result text cut beyond this."),
     set_name: str = typer.Option("kopa", "--set", help="Cassette set."),
-    version: Optional[str] = typer.Option(None, help="Version pinned in the tool config."),
+    version: Optional[str] = typer.Option(None, help="Version pinned in the tool config (default: the newest shipped one)."),
 ) -> None:
     """Write verl's tool config (the scoped tool set), the dataset rows and the agent-loop YAML."""
     from .data import DataError
@@ -244,6 +261,7 @@ def verl_config_cmd(
 
     from .verl_adapter import verl_row, write_agent_loop_config, write_tool_config, write_verl_dataset
 
+    version = _announce(set_name, version)  # pinned in the tool config: never "whatever is newest"
     world = open_world(set_name, version)
     rows: list[dict[str, Any]] = []
     if dataset is not None:
@@ -294,7 +312,7 @@ def eval_cmd(
     workers: int = typer.Option(8, help="Concurrent episodes."),
     temperature: float = typer.Option(0.7, help="Sampling temperature."),
     set_name: str = typer.Option("kopa", "--set", help="Cassette set."),
-    version: Optional[str] = typer.Option(None, help="Version (default: latest)."),
+    version: Optional[str] = typer.Option(None, help="Version (default: the newest shipped one)."),
     tools: str = typer.Option("search", "--tools", help="Tools the model sees: search (every catalog "
                               "tool through a search_tools step), all (every tool in each request) "
                               "or platform (the task's platforms only: the ablation)."),
@@ -311,6 +329,7 @@ def eval_cmd(
                    "or --base none", err=True)
         raise typer.Exit(2)
     models = ([("base", base_path)] if base_path != "none" else []) + [("trained", str(checkpoint))]
+    version = _announce(set_name, version)
     try:
         cfg = EvalConfig(seeds=seeds, k=k, tasks=list(task), backend=backend, max_tokens=max_tokens,
                          max_turns=max_turns, workers=workers, temperature=temperature,
@@ -334,13 +353,13 @@ def rollout_cmd(
     task: list[str] = typer.Option([], help="Only these bench task ids (repeatable)."),
     data: Optional[Path] = typer.Option(None, help="Synthesized rows (JSONL) instead of bench tasks."),
     set_name: str = typer.Option("kopa", "--set", help="Cassette set."),
-    version: Optional[str] = typer.Option(None, help="Version (default: latest)."),
+    version: Optional[str] = typer.Option(None, help="Version (default: the newest shipped one)."),
 ) -> None:
     """Roll out episodes against a policy server; rows in KOPA-Bench's result format."""
     from .env import Example, open_world
     from .rollout import PolicyClient, RolloutConfig, run_rollouts
 
-    world = open_world(set_name, version)
+    world = open_world(set_name, _announce(set_name, version))
     if data is not None:  # rollouts evaluate: any split, bench rows allowed
         from .data import load_training_rows, resolve_data_path
 

@@ -45,12 +45,25 @@ __all__ = [
     "open_world",
     "parse_program",
     "parse_tool_call",
+    "version_line",
 ]
 
 
 def open_world(set_name: str = "kopa", version: str | None = None, *, store: Store | None = None) -> World:
-    """A pinned simulator version wrapped as KOPA-Bench's :class:`World` (shared, thread-safe)."""
-    return World((store or Store()).open(set_name, version))
+    """A pinned simulator version wrapped as KOPA-Bench's :class:`World` (shared, thread-safe).
+
+    Without ``version``, the newest *shipped* version (``Store.choose(shipped=True)``), so a
+    run never trains on whatever was published last.
+    """
+    s = store or Store()
+    m, _line = s.choose(set_name, version, shipped=True)
+    return World(s.open(set_name, m.version))
+
+
+def version_line(set_name: str = "kopa", version: str | None = None, *, store: Store | None = None) -> tuple[str, str]:
+    """The version :func:`open_world` takes and the line that says which and why."""
+    m, line = (store or Store()).choose(set_name, version, shipped=True)
+    return m.version, line
 
 
 @dataclass(frozen=True)

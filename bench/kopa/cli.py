@@ -29,17 +29,19 @@ def _cassettes_option() -> Optional[Path]:
 
 
 def _world(set_name: str, version: Optional[str], cassettes: Optional[Path] = None):  # type: ignore[no-untyped-def]
-    from simulator import Store
+    """The version a bench command runs on: ``--version``, else the newest *shipped* one, said
+    on stderr first (``using kopa@v0005 (…): the newest shipped version``)."""
+    from simulator.cli.common import open_version
 
     from .env import World
 
-    return World(Store(cassettes).open(set_name, version))
+    return World(open_version(cassettes, set_name, version, shipped=True, announce=True)[1])
 
 
 @bench_app.command("tasks")
 def tasks_cmd(
     set_name: str = typer.Option("kopa", "--set", help="Cassette set."),
-    version: Optional[str] = typer.Option(None, help="Version (default: latest)."),
+    version: Optional[str] = typer.Option(None, help="Version (default: the newest shipped one)."),
     as_json: bool = typer.Option(False, "--json", help="Print the distribution as JSON."),
     cassettes: Optional[Path] = _cassettes_option(),
 ) -> None:
@@ -71,7 +73,7 @@ def tasks_cmd(
 @bench_app.command("validate")
 def validate_cmd(
     set_name: str = typer.Option("kopa", "--set", help="Cassette set."),
-    version: Optional[str] = typer.Option(None, help="Version (default: latest)."),
+    version: Optional[str] = typer.Option(None, help="Version (default: the newest shipped one)."),
     rules: Optional[str] = typer.Option(None, help="Comma-separated rules (default: all)."),
     as_json: bool = typer.Option(False, "--json", help="Print the findings as JSON."),
 ) -> None:
@@ -116,7 +118,7 @@ def _stats_markdown(st: dict, rows: list) -> str:  # type: ignore[type-arg]
 @bench_app.command("stats")
 def stats_cmd(
     set_name: str = typer.Option("kopa", "--set", help="Cassette set."),
-    version: Optional[str] = typer.Option(None, help="Version (default: latest)."),
+    version: Optional[str] = typer.Option(None, help="Version (default: the newest shipped one)."),
     heldout: str = typer.Option("nec,lawgokr,tago", help="Held-out platforms (the split)."),
     as_json: bool = typer.Option(False, "--json", help="Print the measures as JSON."),
     markdown: bool = typer.Option(False, "--markdown", help="Print Markdown tables (docs/bench.md)."),
@@ -241,7 +243,7 @@ def run_cmd(
     task_ids: Optional[str] = typer.Option(None, "--tasks", help="Comma-separated task ids."),
     heldout: str = typer.Option("nec,lawgokr,tago", help="Held-out platforms (split)."),
     set_name: str = typer.Option("kopa", "--set", help="Cassette set."),
-    version: Optional[str] = typer.Option(None, help="Pinned version (default: latest)."),
+    version: Optional[str] = typer.Option(None, help="Pinned version (default: the newest shipped one)."),
     edge: Optional[Path] = typer.Option(None, "--edge", help="EDGE dataset to audit against (recorded in the run)."),
     cassettes: Optional[Path] = _cassettes_option(),
 ) -> None:
@@ -268,7 +270,6 @@ def run_cmd(
             typer.echo(f"error: --tasks: no task {', '.join(unknown)}; `simulator bench tasks --json` lists the ids", err=True)
             raise typer.Exit(2)
         tasks = [t for t in tasks if t.id in wanted]
-    world = _world(set_name, version, cassettes)
     kwargs = {}
     meta = {}
     if agent == "openai":
@@ -289,6 +290,7 @@ def run_cmd(
         except ConnectionError as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from None
+    world = _world(set_name, version, cassettes)  # after the arguments: a bad one is the only line
     if workers is None:
         workers = 8 if agent == "openai" else 1
     cfg = RunConfig(seeds=seeds, k=k, max_turns=max_turns, max_calls=max_calls, workers=workers,

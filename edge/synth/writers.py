@@ -173,6 +173,10 @@ def write_all(examples: list[dict[str, Any]], out: Path, version: Version, catal
             for r in verl_rows:
                 fv.write(_line(r))
     if report is not None:
+        # Which version (and tier) the dataset was made on, as every research output says.
+        m = version.manifest
+        report = {**report, "cassettes": {"set": m.set, "version": m.version, "content_hash": m.content_hash},
+                  "catalog": getattr(catalog, "tier", None)}
         paths["report"] = out / "report.json"
         paths["report"].write_text(json.dumps(report, ensure_ascii=False, sort_keys=True, indent=1) + "\n", encoding="utf-8")
     return paths

@@ -44,14 +44,22 @@ def _text_bytes(store: Store, m: Manifest) -> int:
     return sum((vdir / rel).stat().st_size for rel in m.files if (vdir / rel).exists())
 
 
-def open_version(cassettes: Path | None, set_name: str, version: str | None) -> tuple[Store, Version]:
+def open_version(
+    cassettes: Path | None, set_name: str, version: str | None, *, shipped: bool = False, announce: bool = False
+) -> tuple[Store, Version]:
     """Open a version for a command; a missing set or version is a one-line error.
 
-    A first open of a large version compiles its index: that is said on stderr first.
+    Without ``version``, the newest (``shipped``: the newest shipped one, the research
+    commands' default; ``Store.choose``). ``announce`` says which version and why on stderr
+    first (``using kopa@v0005 (8e8c607b19e9): the newest shipped version``), so a user's own
+    import or recording never becomes the default silently. A first open of a large version
+    compiles its index: that is said on stderr too.
     """
     store = Store(cassettes)
     try:
-        m = store.manifest(set_name, version)
+        m, line = store.choose(set_name, version, shipped=shipped)
+        if announce:
+            typer.echo(f"using {line}", err=True)
         if store.needs_compile(m) and (size := _text_bytes(store, m)) >= NOTICE_BYTES:
             typer.echo(
                 f"compiling the index of {m.set}@{m.version} ({size / 2**20:.0f} MB of text; "

@@ -37,7 +37,7 @@ def mcp(
         return
     from ..resolve import Resolver
 
-    _store, v = open_version(cassettes, set_name, version)
+    _store, v = open_version(cassettes, set_name, version, announce=True)  # stderr: stdio stays clean
     server = mcp_server.build_server(Resolver(v, load_tier(tier), miss=miss), platforms=platform)  # type: ignore[arg-type]
     if transport == "stdio":
         mcp_server.run_stdio(server)

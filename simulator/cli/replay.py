@@ -42,6 +42,9 @@ def serve(
     if workers < 1:
         fail(f"--workers={workers}: serve with 1 or more worker processes")
     store, v = open_version(cassettes, set_name, version)
+    # Which version and why (the newest, shipped or not; --version): said in the banner, the
+    # first line a started server prints (a refused start stays one error line).
+    _m, why = store.choose(set_name, v.manifest.version if version else None)
     if miss not in (MissPolicy.STRICT, MissPolicy.NATIVE):
         fail(f"--miss={miss!r}: choose strict or native")
     for opt, val, choices in (("http", http, ("auto", "h11", "httptools")), ("loop", loop, ("auto", "asyncio", "uvloop"))):
@@ -52,7 +55,7 @@ def serve(
 
     def banner(bound_host: str, bound_port: int) -> None:
         typer.echo(
-            f"serving {v.id} ({v.content_hash[:12]}) on http://{bound_host}:{bound_port}/  "
+            f"serving {why}; on http://{bound_host}:{bound_port}/  "
             f"— try: curl 'http://{bound_host}:{bound_port}/_sim/collections'",
             err=True,
         )

@@ -61,6 +61,15 @@ def import_(
     )
     for key in info.get("collections_incomplete", []):
         typer.echo(f"  incomplete (exact only): {key}", err=True)
+    # The new version's name depends on what the set already holds (the next free one): say
+    # it, and how tests pin it, rather than let the docs guess it.
+    store = Store(cassettes)
+    typer.echo(
+        f"  parent: {m.parent or 'none'}; in {str(store.version_dir(m.set, m.version))!r}\n"
+        f"  pin it in tests: @pytest.mark.kopa(version={m.version!r}) or --kopa-version {m.version} "
+        f"(serve and unpinned tests take the newest; bench, edge and train keep the newest shipped "
+        f"version unless --version {m.version})"
+    )
 
 
 @vcr_app.command("export")
@@ -76,7 +85,7 @@ def export(
     from ..catalog import load_catalog
     from ..vcr import export_vcr
 
-    _store, v = open_version(cassettes, set_name, version)
+    _store, v = open_version(cassettes, set_name, version, announce=True)
     r = export_vcr(v, load_catalog(), out, include_collections=collections, max_pages=max_pages)
     typer.echo(
         f"wrote {r.interactions} interactions ({r.exact} exact, {r.collection_pages} collection "

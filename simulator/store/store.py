@@ -24,11 +24,16 @@ from .integrity import (
 )
 from .oserrors import as_os_error, os_error_message
 from .manifest import READABLE_FORMATS, Manifest, validate_name
-from .roots import SHIPPED_INDEX, Roots, repair_hint, resolve_roots
+from .roots import SHIPPED_INDEX, Roots, repair_hint, resolve_roots, shipped_root
 
-__all__ = ["Store", "Version", "default_cache_dir", "default_cassette_dir"]
+__all__ = ["SHIPPED_SOURCES", "Store", "Version", "default_cache_dir", "default_cassette_dir"]
 
 MANIFEST = "manifest.json"
+
+#: The sources of a version that came with kopa-sim (DESIGN §7: the shipped versions are
+#: recorded from the sandbox); an import, an edit or a test's version never counts as shipped,
+#: wherever it was published.
+SHIPPED_SOURCES = ("sandbox", "live")
 
 
 def default_cassette_dir(environ: Mapping[str, str] | None = None) -> Path:
@@ -175,6 +180,67 @@ class Store:
             f"no version={version!r} in set={set_name!r}; known: "
             + ", ".join(m.version for m in versions)
         )
+
+    # ---- which version a command uses --------------------------------------------------
+    def is_shipped(self, m: Manifest) -> bool:
+        """Whether ``m`` came with kopa-sim: its folder is in the shipped cassettes
+        (``roots.shipped_root``: the wheel's ``simulator/_cassettes`` or a checkout's
+        ``cassettes/``) and it was recorded (``SHIPPED_SOURCES``), never imported or edited."""
+        root = shipped_root()
+        if root is None or m.source not in SHIPPED_SOURCES:
+            return False
+        vdir = self.version_dir(m.set, m.version)
+        try:
+            return root.resolve() in vdir.resolve().parents
+        except OSError:
+            return False
+
+    def newest_shipped(self, set_name: str) -> Manifest | None:
+        """The newest version of ``set_name`` that came with kopa-sim, if this store reads one."""
+        shipped = [m for m in self.versions(set_name) if self.is_shipped(m)]
+        return shipped[-1] if shipped else None
+
+    def choose(self, set_name: str, version: str | None = None, *, shipped: bool = False) -> tuple[Manifest, str]:
+        """The version a command uses, and one line saying which and why (for its first line).
+
+        ``version`` (``--version``) wins. Without it, research commands (``shipped=True``:
+        bench, EDGE, training) take the newest *shipped* version, so their results never
+        depend on whatever was published last (an import, a ``rewrite`` recording); other
+        commands (serve, pytest) take the newest. Either way the line names newer or shipped
+        versions the command did not take, and the flag that takes them.
+
+        >>> m, line = Store().choose("kopa", shipped=True)           # doctest: +SKIP
+        >>> line                                                      # doctest: +SKIP
+        'kopa@v0005 (8e8c607b19e9): the newest shipped version'
+        """
+        m = self.manifest(set_name, version)
+        if version is not None and version != "latest":
+            return m, f"{self.label(m)}: --version {version}"
+        newest = self.manifest(set_name)
+        if shipped:
+            ship = self.newest_shipped(set_name)
+            if ship is not None:
+                newer = [x for x in self.versions(set_name) if x.seq > ship.seq]
+                note = ""
+                if newer:
+                    names = ", ".join(f"{x.version} ({x.source})" for x in newer[-3:])
+                    note = f"; newer, not shipped: {names} (--version {newer[-1].version} uses it)"
+                return ship, f"{self.label(ship)}: the newest shipped version{note}"
+            return newest, f"{self.label(newest)}: the newest (no shipped version in {self._where()})"
+        if self.is_shipped(newest):
+            return newest, f"{self.label(newest)}: the newest, shipped"
+        ship = self.newest_shipped(set_name)
+        tail = f" (the newest shipped is {ship.version}: --version {ship.version})" if ship is not None else ""
+        where = self.version_dir(set_name, newest.version)
+        return newest, f"{self.label(newest)}: the newest, {newest.source}, in {str(where.parent.parent)!r}, not shipped{tail}"
+
+    @staticmethod
+    def label(m: Manifest) -> str:
+        """``set@version (content hash prefix)``: how outputs name a version."""
+        return f"{m.set}@{m.version} ({m.content_hash[:12]})"
+
+    def _where(self) -> str:
+        return ", ".join(repr(str(r)) for r in self.roots.read)
 
     # ---- opening -------------------------------------------------------------------
     def index_path(self, manifest: Manifest) -> Path:

@@ -45,9 +45,9 @@ def test_cli_stats_json_and_markdown() -> None:
     runner = CliRunner()
     res = runner.invoke(bench_app, ["stats", "--json"])
     assert res.exit_code == 0, res.output
-    data = json.loads(res.output)
+    data = json.loads(res.stdout)  # stderr says which version it used ("using kopa@…")
     assert data["overall"]["tasks"] >= 145 and {r["measure"] for r in data["paper"]} >= {"calls_mean", "parallel_pct"}
-    md = runner.invoke(bench_app, ["stats", "--markdown"]).output
+    md = runner.invoke(bench_app, ["stats", "--markdown"]).stdout
     assert md.startswith("| group | tasks | calls_mean") and "| measure | paper | ours | target met |" in md
 
 
@@ -66,7 +66,7 @@ def test_the_shipped_set_meets_the_difficulty_targets_and_the_docs_print_its_tab
     assert not short, f"below issue 19's targets: {short}"
     domains = {"traffic", "finance", "education", "law", "politics", "district"}
     assert domains <= set(st["by_domain"])
-    md = CliRunner().invoke(bench_app, ["stats", "--markdown"]).output
+    md = CliRunner().invoke(bench_app, ["stats", "--markdown"]).stdout
     doc = (Path(__file__).resolve().parents[2] / "docs" / "bench.md").read_text(encoding="utf-8")
     stale = [line for line in md.splitlines() if line.startswith("|") and line not in doc]
     assert not stale, f"docs/bench.md lacks these rows of `simulator bench stats --markdown`: {stale[:3]}"
