@@ -114,11 +114,10 @@ def _number_answers(q: str, gold: str, check: dict[str, Any], rng: random.Random
         R((f"{_man_won(g)}입니다.", True, "억 and 만 won"))
         R((f"약 {_fmt(g, dec)}만원", True, "만원 written"))
         R((f"{round(g * 10_000):,}원", True, "the same amount in 원"))
-    if won and integer:
+    if won and integer and g >= 10**6:
         R((f"{_won(int(g))}입니다.", True, "억 and 만 won"))
         R((f"{int(g):,}원", True, "원 digits"))
-        if int(g) % 10**7 == 0 or True:
-            R((f"약 {g / 1e8:,.2f}억 원".replace(".00억", "억"), int(g) % 10**6 == 0, "억 with two decimals"))
+        R((f"약 {g / 1e8:,.2f}억 원".replace(".00억", "억"), int(g) % 10**6 == 0, "억 with two decimals"))
     if pct:
         R((f"{s} 퍼센트입니다.", True, "퍼센트"))
         R((f"{s} percent", True, "English percent"))
@@ -148,7 +147,7 @@ def _number_answers(q: str, gold: str, check: dict[str, Any], rng: random.Random
     if man:
         R((f"{_fmt(g, dec)}원", False, "the 만원 value labelled 원"))
         R((f"{_fmt(g, dec)}억 원", False, "the 만원 value labelled 억"))
-    if won and integer:
+    if won and integer and g >= 10**6:
         R((f"{int(g) // 10_000:,}원", False, "원 read as 만원"))
     R((f"{_fmt(g * 10, dec)}", False, "x10"))
     R((f"{s} 또는 {_fmt(g + (1 if integer else step), dec)}", False, "hedge"))
@@ -197,7 +196,7 @@ def _name_answers(q: str, gold: str, others: list[str], rng: random.Random) -> l
         out += [(f"{gold}(주)", True, "(주) suffix"), (f"㈜{gold}", True, "㈜ prefix")]
     for o in [x for x in others if x != gold][:3]:
         out += [(f"ANSWER: {o}", False, "another entity"), (f"{o}입니다.", False, "another entity, copula")]
-    if len(gold) >= 3:
+    if len(gold) >= 3 and not gold.endswith(")"):
         out.append((gold[:-1], False, "cut name"))
     out.append((f"{gold} 또는 {next((x for x in others if x != gold), '모름')}", False, "hedge"))
     return out
