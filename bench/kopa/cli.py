@@ -234,6 +234,8 @@ def run_cmd(
     model: Optional[str] = typer.Option(None, help="Model name (openai agent)."),
     api_key: Optional[str] = typer.Option(None, help="API key (default $OPENAI_API_KEY)."),
     temperature: float = typer.Option(0.7, help="Sampling temperature (openai agent)."),
+    max_tokens: int = typer.Option(2048, "--max-tokens", help="Most tokens per completion (openai agent); "
+                                   "raise it for models that think before they answer, 0 to send none."),
     tools: str = typer.Option("search", "--tools", help="Tools the openai agent sees: search (every "
                                                      "catalog tool through a search_tools retrieval step), "
                                                      "all (every tool listed in each request) "
@@ -246,9 +248,9 @@ def run_cmd(
     cassettes: Optional[Path] = _cassettes_option(),
 ) -> None:
     """Run an agent on every task × seed and write results.jsonl, summary.json, summary.md."""
-    from .agents import TOOL_SCOPES, make_agent
+    from .agents import TOOL_SCOPES, ModelEndpointError, make_agent
     from .report import write_report
-    from .runner import RunConfig, run_bench
+    from .runner import RunConfig, load_results, run_bench
     from .tasks import load_tasks
 
     if seeds < 1:
@@ -275,15 +277,19 @@ def run_cmd(
         if tools not in TOOL_SCOPES:
             typer.echo(f"error: --tools {tools!r}; use search, all or platform", err=True)
             raise typer.Exit(2)
+        if max_tokens < 0:
+            typer.echo(f"error: --max-tokens {max_tokens}: use a positive number (or 0 to send none)", err=True)
+            raise typer.Exit(2)
         kwargs = {"base_url": base_url, "model": model, "api_key": api_key, "temperature": temperature,
-                  "tool_scope": tools}
+                  "tool_scope": tools, "max_tokens": max_tokens or None}
     try:
         a = make_agent(agent, **kwargs)
     except ValueError as exc:  # an unknown agent, or the openai agent without --base-url/--model
         typer.echo(f"error: --agent {agent!r}: {exc}", err=True)
         raise typer.Exit(2) from None
     if agent == "openai":
-        meta = {"model": a.model, "base_url": a.base_url, "tools": tools}  # type: ignore[attr-defined]
+        meta = {"model": a.model, "base_url": a.base_url, "tools": tools,  # type: ignore[attr-defined]
+                "max_tokens": max_tokens or None}
         try:
             a.check()  # type: ignore[attr-defined]
         except ConnectionError as exc:
@@ -305,10 +311,20 @@ def run_cmd(
         def tick(done: int, total: int) -> None:
             prog.update(bar, completed=done, total=total)
 
-        run_bench(a, tasks, world, out, cfg, meta=meta, progress=tick)
+        try:
+            run_bench(a, tasks, world, out, cfg, meta=meta, progress=tick)
+        except ModelEndpointError as exc:
+            getattr(a, "close", lambda: None)()
+            prog.stop()
+            done = len(load_results(out))
+            typer.echo(f"error: {exc}; no episode was stored for it ({done} finished episodes kept in {out}: "
+                       "rerun the same command to run the rest)", err=True)
+            raise typer.Exit(1) from None
+    getattr(a, "close", lambda: None)()
     summary = write_report(out)
     ov = summary["overall"]
-    console.print(f"{agent}: pass@1 {ov['pass@1']:.3f}  pass@{k} {ov.get(f'pass@{k}')}  "
+    passk = "" if k == 1 else f"  pass@{k} {ov.get(f'pass@{k}')}"
+    console.print(f"{agent}: pass@1 {ov['pass@1']:.3f}{passk}  "
                   f"RESPONSE {ov['response']:.3f}  ACTION {ov['action']:.3f}  "
                   f"ENVIRONMENT {ov['environment']:.3f}  ({time.perf_counter() - t0:.1f}s) → {out}")
 

@@ -90,7 +90,18 @@ def run_bench(
     if progress:
         progress(finished[0], total)
 
-    def one(task: Task, seed: int) -> dict[str, Any]:
+    stop = threading.Event()
+
+    def one(task: Task, seed: int) -> dict[str, Any] | None:
+        if stop.is_set():  # an episode failed for a reason not the model's: start no more
+            return None
+        try:
+            return episode(task, seed)
+        except BaseException:
+            stop.set()
+            raise
+
+    def episode(task: Task, seed: int) -> dict[str, Any]:
         gold = gold_run(task, world)
         env = ToolEnv.for_task(world, task.program, f"{task.id}#{seed}", config.max_calls)
         t0 = time.perf_counter()
@@ -107,11 +118,25 @@ def run_bench(
             "trace": [r.to_json() for r in env.trace],
         }
 
+    failure: BaseException | None = None
     try:
         with ThreadPoolExecutor(max_workers=max(1, config.workers)) as pool:
             futs = [pool.submit(one, t, s) for t, s in todo]
             for f in as_completed(futs):
+                if f.cancelled():
+                    continue
+                exc = f.exception()
+                if exc is not None:
+                    # The model's endpoint failed (or the agent broke): no row for this episode,
+                    # nothing more started; episodes already running finish and are kept.
+                    if failure is None:
+                        failure = exc
+                        for other in futs:
+                            other.cancel()
+                    continue
                 row = f.result()
+                if row is None:
+                    continue
                 with lock:
                     fh.write(json.dumps(row, ensure_ascii=False) + "\n")
                     fh.flush()
@@ -120,6 +145,8 @@ def run_bench(
                         progress(finished[0], total)
     finally:
         fh.close()
+    if failure is not None:
+        raise failure
     return load_results(out)
 
 
