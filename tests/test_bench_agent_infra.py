@@ -201,3 +201,16 @@ def test_a_working_models_malformed_calls_are_its_own_mistakes(world: World, tas
     assert "no_such_tool" in tool_msgs[1] and "error" in tool_msgs[1].lower()
     assert tool_msgs[2].startswith("error: arguments are not valid JSON")
     assert len(rows) == 1 and rows[0]["response"] and rows[0]["error"] is None
+
+
+def test_a_conversation_beyond_the_models_context_ends_the_episode_not_the_run(
+        world: World, task: Any, tmp_path: Path) -> None:
+    # the built-in server's answer to a prompt beyond the context (train/serve.py): the model's limit
+    body = json.dumps({"error": {"message": "too long", "type": "invalid_request_error",
+                                 "code": "context_length_exceeded"}}).encode()
+    with serve_in_thread(_stub(lambda p, r, n: (400, body), [])) as base:
+        agent = OpenAIAgent(base_url=f"{base}/v1", model="m", retries=2, backoff=0.01)
+        rows = run_bench(agent, [task], world, tmp_path / "o", RunConfig(seeds=2, k=1, workers=1))
+        agent.close()
+    assert len(rows) == 2 and not any(r["passed"] for r in rows)
+    assert all("outgrew the model's context" in r["error"] for r in rows)

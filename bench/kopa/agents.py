@@ -57,6 +57,11 @@ class ModelEndpointError(RuntimeError):
     naming the URL, the status and the likely fix."""
 
 
+class _ContextFull(Exception):
+    """The server refused the conversation as longer than the model's context: a limit of the
+    model under test, so the episode ends (and fails) rather than the run."""
+
+
 def _hint(status: int, base_url: str) -> str:
     if status == 404:
         return (": is the base URL missing /v1?" if not base_url.rstrip("/").endswith("/v1")
@@ -238,6 +243,8 @@ class OpenAIAgent:
             if r.status_code == 429 or r.status_code >= 500:
                 last = f"{r.status_code} from {url}{_hint(r.status_code, self.base_url)} ({_excerpt(r.text)})"
                 continue
+            if r.status_code == 400 and "context_length_exceeded" in r.text:
+                raise _ContextFull(f"the conversation outgrew the model's context ({_excerpt(r.text)})")
             if r.status_code >= 400:
                 raise ModelEndpointError(
                     f"{r.status_code} from {url}{_hint(r.status_code, self.base_url)} ({_excerpt(r.text)})")
@@ -274,7 +281,10 @@ class OpenAIAgent:
             }
             if self.max_tokens:
                 payload["max_tokens"] = self.max_tokens
-            msg = self._post(payload)["choices"][0]["message"]  # ModelEndpointError: the run stops
+            try:
+                msg = self._post(payload)["choices"][0]["message"]  # ModelEndpointError: the run stops
+            except _ContextFull as exc:
+                return Episode(answer="", turns=turns, error=str(exc), messages=messages)
             calls = msg.get("tool_calls") or []
             calls = calls if isinstance(calls, list) else [calls]
             text = msg.get("content") or ""
