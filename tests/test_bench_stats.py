@@ -49,6 +49,11 @@ def test_cli_stats_json_and_markdown() -> None:
     assert data["overall"]["tasks"] >= 145 and {r["measure"] for r in data["paper"]} >= {"calls_mean", "parallel_pct"}
     md = runner.invoke(bench_app, ["stats", "--markdown"]).output
     assert md.startswith("| group | tasks | calls_mean") and "| measure | paper | ours | target met |" in md
+    # the console tables read at 80 columns: no line wider, no measure cut to "…"
+    plain = runner.invoke(bench_app, ["stats"], env={"COLUMNS": "80"}).output
+    lines = plain.splitlines()
+    assert max(map(len, lines)) <= 80 and "…" not in plain
+    assert any(line.split()[:2] == ["all", "160"] for line in lines if line.strip())
 
 
 #: Issue 19's difficulty targets for the shipped set (measure → least value).
