@@ -21,6 +21,15 @@ What a reader lets pass, and why (each rule has probes in ``tests/data/checker_p
 - **Lists** in any separator: ``,`` ``;`` ``、`` ``/`` ``·`` newlines, and ``와/과/및/그리고``;
   a comma before exactly three digits is a thousands separator (:func:`split_items`).
 
+- **The committed number** (:func:`_answer_numbers`): the one after the last total or
+  conclusion word (``총``, ``합하면``, ``따라서``, ``in total``), else a sentence's last; a
+  positive number said to be less (``12곳 적습니다``, ``12 fewer``) is negative; a plain 원
+  amount in a 만원 question is read in 원. A whole-number gold is exact whatever the task's
+  tolerance (a count off by one is wrong); a tolerance applies to real values only.
+- **Dates** in Korean, ISO, dotted and English forms (:func:`_dates_in`), and **names inside
+  a sentence** (:func:`_named`): a whole word, region prefix full or short, no other name of
+  the same kind after it.
+
 What never passes: a different value, a hedge (``13 또는 14``, ``아마``, ``정도``, ``~``), a
 negation (``…가 아닙니다``), extra or missing list items, and (for ``exact`` lists) another order.
 """
