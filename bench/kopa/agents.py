@@ -25,6 +25,7 @@ from .tasks import Task
 
 __all__ = [
     "Agent",
+    "ContextWindowFull",
     "Episode",
     "FirstOfManyAgent",
     "ModelEndpointError",
@@ -57,9 +58,10 @@ class ModelEndpointError(RuntimeError):
     naming the URL, the status and the likely fix."""
 
 
-class _ContextFull(Exception):
-    """The server refused the conversation as longer than the model's context: a limit of the
-    model under test, so the episode ends (and fails) rather than the run."""
+class ContextWindowFull(Exception):
+    """The server refused the conversation as longer than the model's context (a 400
+    ``context_length_exceeded``): a limit of the model under test, so the episode ends (and
+    fails) rather than the run."""
 
 
 def _hint(status: int, base_url: str) -> str:
@@ -244,7 +246,7 @@ class OpenAIAgent:
                 last = f"{r.status_code} from {url}{_hint(r.status_code, self.base_url)} ({_excerpt(r.text)})"
                 continue
             if r.status_code == 400 and "context_length_exceeded" in r.text:
-                raise _ContextFull(f"the conversation outgrew the model's context ({_excerpt(r.text)})")
+                raise ContextWindowFull(f"the conversation outgrew the model's context ({_excerpt(r.text)})")
             if r.status_code >= 400:
                 raise ModelEndpointError(
                     f"{r.status_code} from {url}{_hint(r.status_code, self.base_url)} ({_excerpt(r.text)})")
@@ -283,7 +285,7 @@ class OpenAIAgent:
                 payload["max_tokens"] = self.max_tokens
             try:
                 msg = self._post(payload)["choices"][0]["message"]  # ModelEndpointError: the run stops
-            except _ContextFull as exc:
+            except ContextWindowFull as exc:
                 return Episode(answer="", turns=turns, error=str(exc), messages=messages)
             calls = msg.get("tool_calls") or []
             calls = calls if isinstance(calls, list) else [calls]
