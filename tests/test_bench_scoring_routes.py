@@ -79,3 +79,42 @@ def test_the_gold_route_still_passes(world: World, tasks: dict[str, Task]) -> No
                  for i in gold.step_calls[sid]]
         sc = _episode(world, task, calls, f"ANSWER: {gold.answer}")
         assert sc.passed and "answered_by_lookup" not in sc.details
+
+
+CMT = [f"nec-asm-cmt-winners-{i}" for i in range(4)]
+
+
+@pytest.mark.parametrize("tid", CMT)
+def test_the_committee_list_alone_answers_the_winners_in_a_committee(world: World, tasks: dict[str, Task],
+                                                                    tid: str) -> None:
+    """One documented call answers directly: the committee's members, each with ELECT_GBN_NM
+    (지역구/비례대표) and UNITS; the task declares it as a route, and gold_run checks it gives
+    the same count as the NEC-winners program."""
+    task = tasks[tid]
+    cm = task.routes[0].step("s1").args["CMITS"]  # type: ignore[union-attr]
+    gold = gold_run(task, world)
+    assert gold.routes[0].answer == gold.answer
+    rows = ToolEnv(world).call("assembly_members", {"CMITS": cm, "pSize": 1000}).records
+    n = sum(1 for r in rows if r["ELECT_GBN_NM"] == "지역구")
+    sc = _episode(world, task, [("assembly_members", {"CMITS": cm, "pSize": 1000})],
+                  f"{cm} 위원 {len(rows)}명 가운데 지역구 의원은 {n}명입니다.")
+    assert sc.passed, (sc.failures, sc.details)
+    assert sc.details["route"] == 1 and "skipped_lookup" not in sc.failures
+    # the gold route still passes on its own program, and a wrong committee's list does not pass
+    other = "국방위원회" if cm != "국방위원회" else "정무위원회"
+    bad = _episode(world, task, [("assembly_members", {"CMITS": other, "pSize": 1000})], f"ANSWER: {gold.answer}")
+    assert not bad.action and not bad.environment
+
+
+def test_a_route_must_reach_the_gold_answer(world: World, tasks: dict[str, Task]) -> None:
+    from bench.kopa.program import ProgramError
+
+    task = tasks[CMT[0]]
+    route = task.routes[0].model_copy(deep=True)
+    raw = task.model_dump(by_alias=True, exclude_none=True)
+    raw["id"] = "bad-route"
+    raw["routes"][0]["steps"][1]["where"][2]["value"] = "비례대표"
+    bad = Task.model_validate(raw)
+    assert route.step("s1") is not None
+    with pytest.raises(ProgramError, match="route 1 answers"):
+        gold_run(bad, world)

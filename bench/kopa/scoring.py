@@ -333,8 +333,25 @@ def score_episode(
     other key; on ENVIRONMENT, the issued-key state: the key was issued and a successful call
     carried it.
     """
-    prog = task.program
     response = check_answer(answer, gold.answer, task.check, task.question)
+    main = _score_route(task, gold, trace, response, catalog, budget_exhausted)
+    if main.passed or not gold.routes:
+        return main
+    # another documented route to the same answer (Task.routes): credit it when it is the one
+    # the trajectory took; otherwise the gold program's verdict and labels stand
+    for i, (route, alt) in enumerate(zip(task.routes, gold.routes)):
+        sc = _score_route(task.model_copy(update={"program": route, "routes": []}), alt, trace, response,
+                          catalog, budget_exhausted)
+        if sc.action and sc.environment:
+            sc.details["route"] = i + 1
+            return sc
+    return main
+
+
+def _score_route(task: Task, gold: Gold, trace: list[CallRecord], response: bool, catalog: Any,
+                 budget_exhausted: bool) -> Score:
+    """:func:`score_episode` against one program (the gold's or one of its routes)."""
+    prog = task.program
     seen = _observed(trace)
     needs = _needs(task, gold)
     gaps_of = {n.step: _satisfied(n, trace, seen) for n in needs}
