@@ -259,6 +259,10 @@ def run_cmd(
                                                      "all (every tool listed in each request) "
                                                      "or platform (only the task's platforms: an ablation)."),
     task_ids: Optional[str] = typer.Option(None, "--tasks", help="Comma-separated task ids."),
+    judge_base_url: Optional[str] = typer.Option(None, "--judge-base-url", help="OpenAI-compatible base URL "
+                                                 "(…/v1) of an LLM judge graded beside the deterministic "
+                                                 "checker (recorded, never scored)."),
+    judge_model: Optional[str] = typer.Option(None, "--judge-model", help="The judge's model name."),
     heldout: str = typer.Option("nec,lawgokr,tago", help="Held-out platforms (split)."),
     set_name: str = typer.Option("kopa", "--set", help="Cassette set."),
     version: Optional[str] = typer.Option(None, help="Pinned version (default: latest)."),
@@ -313,6 +317,15 @@ def run_cmd(
         except ConnectionError as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from None
+    judge = None
+    if judge_base_url or judge_model:
+        if not (judge_base_url and judge_model):
+            typer.echo("error: an LLM judge needs both --judge-base-url and --judge-model", err=True)
+            raise typer.Exit(2)
+        from .judge import LLMJudge
+
+        judge = LLMJudge(judge_base_url, judge_model, api_key)
+        meta["judge_model"], meta["judge_base_url"] = judge.model, judge_base_url
     if workers is None:
         workers = 8 if agent == "openai" else 1
     cfg = RunConfig(seeds=seeds, k=k, max_turns=max_turns, max_calls=max_calls, workers=workers,
@@ -330,15 +343,17 @@ def run_cmd(
             prog.update(bar, completed=done, total=total)
 
         try:
-            run_bench(a, tasks, world, out, cfg, meta=meta, progress=tick)
+            run_bench(a, tasks, world, out, cfg, meta=meta, progress=tick, judge=judge)
         except ModelEndpointError as exc:
             getattr(a, "close", lambda: None)()
+            getattr(judge, "close", lambda: None)()
             prog.stop()
             done = len(load_results(out))
             typer.echo(f"error: {exc}; no episode was stored for it ({done} finished episodes kept in {out}: "
                        "rerun the same command to run the rest)", err=True)
             raise typer.Exit(1) from None
     getattr(a, "close", lambda: None)()
+    getattr(judge, "close", lambda: None)()
     summary = write_report(out)
     ov = summary["overall"]
     passk = "" if k == 1 else f"  pass@{k} {ov.get(f'pass@{k}')}"

@@ -182,6 +182,11 @@ def write_report(out: Path) -> dict[str, Any]:
         f"ENVIRONMENT {_pct(ov['environment'])}%.",
         "",
     ]
+    jd = summary.get("judge")
+    if jd:
+        lines += [f"LLM judge ({meta.get('judge_model', '?')}): accepts {_pct(jd['accepted'])}% of "
+                  f"{jd['episodes']} judged answers; agrees with the deterministic RESPONSE checker on "
+                  f"{_pct(jd['agreement'])}% (the checker's verdict is the one that scores).", ""]
     lines += _table("By domain", summary["by_domain"], k)
     lines += _table("By platform", summary["by_platform"], k)
     hs = summary["heldout_split"]

@@ -60,8 +60,13 @@ def run_bench(
     *,
     meta: dict[str, Any] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    judge: Callable[[str, str, str], bool | None] | None = None,
 ) -> list[dict[str, Any]]:
-    """Run ``agent`` on ``tasks`` × seeds into ``out`` (skipping finished pairs); all rows."""
+    """Run ``agent`` on ``tasks`` × seeds into ``out`` (skipping finished pairs); all rows.
+
+    ``judge`` (e.g. :class:`~bench.kopa.judge.LLMJudge`) grades each final answer beside the
+    deterministic checker; its verdict is stored as ``judge`` and never changes the score.
+    """
     out.mkdir(parents=True, exist_ok=True)
     meta_path = out / META
     info = {"agent": agent.name, "content_hash": world.content_hash,
@@ -109,7 +114,9 @@ def run_bench(
         elapsed = time.perf_counter() - t0
         sc = score_episode(task, gold, env.trace, ep.answer, catalog=world.catalog,
                            budget_exhausted=env.budget_exhausted or ep.turns_exhausted)
+        verdict = {"judge": judge(task.question, gold.answer, ep.answer)} if judge is not None else {}
         return {
+            **verdict,
             "task": task.id, "seed": seed, "agent": agent.name,
             "content_hash": world.content_hash, "platforms": task.platforms,
             "domain": task.domain, **sc.to_json(), "answer": ep.answer[:2000],
@@ -189,7 +196,12 @@ def summarize(rows: list[dict[str, Any]], k: int = 4, heldout: tuple[str, ...] =
     primary = Counter(r["primary"] for r in failed if r.get("primary"))
     anylabel = Counter(c for r in failed for c in r.get("failures", []))
     calls = [r["calls"] for r in rows]
+    judged = [r for r in rows if r.get("judge") is not None]
+    judge = ({"episodes": len(judged), "accepted": round(_rate(judged, "judge"), 4),
+              "agreement": round(sum(bool(r["judge"]) == bool(r["response"]) for r in judged) / len(judged), 4)}
+             if judged else None)
     return {
+        **({"judge": judge} if judge else {}),
         "overall": _group(rows, k),
         "by_platform": {p: _group([r for r in rows if p in r["platforms"]], k) for p in plats},
         "by_domain": {d: _group([r for r in rows if r["domain"] == d], k) for d in doms},
