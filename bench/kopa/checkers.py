@@ -308,14 +308,19 @@ def _signed(t: str, end: int, vals: set[float]) -> set[float]:
     return vals
 
 
-def _in_question(t: str, start: int, end: int, q: str) -> bool:
+def _in_question(t: str, start: int, end: int, q: str, *, strict: bool = False) -> bool:
     """Whether the number ``t[start:end]`` is one the question names: the same digits, not
     inside a longer number, with the same unit character after it if it has one (``22건`` is
-    not the question's ``제22대``; ``2025년`` is its ``2025년``)."""
+    not the question's ``제22대``; ``2025년`` is its ``2025년``). A bare number is the
+    question's when its digits are there at all (``in March 2025``), or, ``strict``, only when
+    they stand bare there too (a total's bare ``22`` is not the question's ``제22대``)."""
     digits = "".join(t[start:end].split())
     unit = re.match(r"\s*([^\s\d.,;:!?()\[\]])", t[end:])
     pat = rf"(?<![\d.,]){re.escape(digits)}(?![\d]|[.,]\d)"
-    pat += re.escape(unit.group(1)) if unit else r"(?![가-힣A-Za-z])"
+    if unit:
+        pat += re.escape(unit.group(1))
+    elif strict:
+        pat += r"(?![가-힣A-Za-z])"
     return re.search(pat, q) is not None
 
 
@@ -329,9 +334,10 @@ def _answer_numbers(pred: str, question: str) -> list[set[float]]:
     is the answer (a breakdown before its total); several numbers that agree are one answer.
     """
     t = _nfkc(pred)
-    found = _numbers(pred, _asked_unit(question))
+    every = _numbers(pred, _asked_unit(question))
+    found = every
+    q = "".join(_nfkc(question or "").split())
     if len(found) > 1 and question:
-        q = "".join(_nfkc(question).split())
         kept = [x for x in found if not _in_question(t, x[0], x[1], q)]
         # the question's own numbers are context only when something is left to answer
         if kept:
@@ -344,7 +350,9 @@ def _answer_numbers(pred: str, question: str) -> list[set[float]]:
         return [common]
     marks = list(_TOTAL.finditer(t))
     if marks:
-        after = [v for a, _b, v in cands if a >= marks[-1].end()]
+        # after the last total word, the first number that is not plainly the question's
+        after = [_signed(t, b, v) for a, b, _txt, v in every
+                 if a >= marks[-1].end() and not (question and _in_question(t, a, b, q, strict=True))]
         if after:
             return [after[0]]
     if _SENTENCE_END.search(t):
