@@ -37,9 +37,11 @@ that every exception class of ``simulator``, ``edge``, ``bench`` and ``train`` i
 under its real base)::
 
     Exception
-    └── SplitError (simulator.dialects.base)  a request does not split into a collection (internal)
+    ├── SplitError (simulator.dialects.base)  a request does not split into a collection (internal)
+    └── ContextWindowFull (bench.kopa.agents)  a chat request outgrew the model's context: the episode ends
     RuntimeError
     ├── KopaNetworkBlocked (simulator.pytest_plugin)  a test reached for a real host
+    ├── ModelEndpointError (bench.kopa.agents)  the model's endpoint failed (HTTP error, timeout, bad body): the run stops
     └── ServerClosing (train.serve)  the built-in model server is stopping (HTTP 503)
 
 Every message names the offending value as ``name=value!r`` and says how to fix it.

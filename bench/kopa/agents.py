@@ -26,8 +26,10 @@ from .errors import BenchError
 
 __all__ = [
     "Agent",
+    "ContextWindowFull",
     "Episode",
     "FirstOfManyAgent",
+    "ModelEndpointError",
     "FirstPageAgent",
     "OpenAIAgent",
     "OracleAgent",
@@ -48,6 +50,32 @@ SYSTEM_PROMPT = (
 TOOL_SCOPES = ("search", "all", "platform")
 #: Most tools one ``search_tools`` call returns.
 SEARCH_MAX = 20
+
+
+class ModelEndpointError(RuntimeError):
+    """The model's endpoint failed (an HTTP error, no connection, a timeout, a reply that is not
+    chat-completions JSON): infrastructure, not the model's answer. The runner stops and stores
+    no episode, so a rerun into the same ``--out`` runs it again. The message is one line
+    naming the URL, the status and the likely fix."""
+
+
+class ContextWindowFull(Exception):
+    """The server refused the conversation as longer than the model's context (a 400
+    ``context_length_exceeded``): a limit of the model under test, so the episode ends (and
+    fails) rather than the run."""
+
+
+def _hint(status: int, base_url: str) -> str:
+    if status == 404:
+        return (": is the base URL missing /v1?" if not base_url.rstrip("/").endswith("/v1")
+                else ": does the server serve /chat/completions at this base URL?")
+    if status in (401, 403):
+        return ": check --api-key / OPENAI_API_KEY"
+    if status == 429:
+        return ": rate limited; lower --workers"
+    if status >= 500:
+        return ": the model server failed; see its log"
+    return ""
 
 
 @dataclass
@@ -199,21 +227,41 @@ class OpenAIAgent:
             ) from None
 
     def _post(self, payload: dict[str, Any]) -> dict[str, Any]:
-        last: Exception | None = None
-        for attempt in range(self.retries):
+        """One chat completion; 429, 5xx, connection errors, timeouts and replies that are not
+        chat-completions JSON are retried with bounded exponential backoff, then raise
+        :class:`ModelEndpointError`; any other 4xx raises it at once (retrying won't help)."""
+        url = f"{self.base_url}/chat/completions"
+        last = ""
+        for attempt in range(max(1, self.retries)):
+            if attempt:
+                time.sleep(min(30.0, self.backoff * (2 ** (attempt - 1))) * (0.5 + random.random() / 2))
             try:
-                r = self._client.post(f"{self.base_url}/chat/completions", json=payload)
-                if r.status_code == 429 or r.status_code >= 500:
-                    last = RuntimeError(f"HTTP {r.status_code}: {r.text[:200]}")
-                elif r.status_code >= 400:  # the request itself is wrong: retrying won't help
-                    raise RuntimeError(f"chat completions refused the request: HTTP {r.status_code}: "
-                                       f"{r.text[:300]}")
-                else:
-                    return dict(r.json())
-            except (httpx.TransportError, ValueError) as exc:
-                last = exc
-            time.sleep(self.backoff * (2**attempt) * (0.5 + random.random() / 2))
-        raise RuntimeError(f"chat completions failed after {self.retries} attempts: {last}")
+                r = self._client.post(url, json=payload)
+            except httpx.TimeoutException as exc:
+                last = f"timeout from {url} ({type(exc).__name__}): is the model server overloaded?"
+                continue
+            except httpx.TransportError as exc:
+                last = f"no connection to {url} ({type(exc).__name__}: {exc}): is the model server running?"
+                continue
+            if r.status_code == 429 or r.status_code >= 500:
+                last = f"{r.status_code} from {url}{_hint(r.status_code, self.base_url)} ({_excerpt(r.text)})"
+                continue
+            if r.status_code == 400 and "context_length_exceeded" in r.text:
+                raise ContextWindowFull(f"the conversation outgrew the model's context ({_excerpt(r.text)})")
+            if r.status_code >= 400:
+                raise ModelEndpointError(
+                    f"{r.status_code} from {url}{_hint(r.status_code, self.base_url)} ({_excerpt(r.text)})")
+            try:
+                data = r.json()
+                msg = data["choices"][0]["message"]
+                if not isinstance(msg, dict):
+                    raise TypeError("message is not an object")
+            except (ValueError, KeyError, IndexError, TypeError) as exc:
+                last = (f"malformed reply from {url}: not a chat completion ({type(exc).__name__}: "
+                        f"{_excerpt(str(exc))}; body {_excerpt(r.text)})")
+                continue
+            return dict(data)
+        raise ModelEndpointError(f"{last} (after {max(1, self.retries)} attempts)")
 
     def run(self, task: Task, env: ToolEnv, *, seed: int, max_turns: int) -> Episode:
         search = self.tool_scope == "search"
@@ -237,25 +285,31 @@ class OpenAIAgent:
             if self.max_tokens:
                 payload["max_tokens"] = self.max_tokens
             try:
-                data = self._post(payload)
-                msg = data["choices"][0]["message"]
-            except (RuntimeError, KeyError, IndexError, TypeError) as exc:
+                msg = self._post(payload)["choices"][0]["message"]  # ModelEndpointError: the run stops
+            except ContextWindowFull as exc:
                 return Episode(answer="", turns=turns, error=str(exc), messages=messages)
             calls = msg.get("tool_calls") or []
-            entry: dict[str, Any] = {"role": "assistant", "content": msg.get("content") or ""}
+            calls = calls if isinstance(calls, list) else [calls]
+            text = msg.get("content") or ""
+            text = text if isinstance(text, str) else json.dumps(text, ensure_ascii=False)
+            entry: dict[str, Any] = {"role": "assistant", "content": text}
             if calls:
                 entry["tool_calls"] = calls
             messages.append(entry)
             if not calls:
-                return Episode(answer=msg.get("content") or "", turns=turns, messages=messages)
+                return Episode(answer=text, turns=turns, messages=messages)
             for tc in calls:
-                fn = tc.get("function", {})
-                name = fn.get("name", "")
+                # A working model's malformed call (not an object, bad JSON arguments, an unknown
+                # tool) is its own mistake: a tool error it reads, and the episode goes on.
+                tc = tc if isinstance(tc, dict) else {}
+                fn = tc.get("function") if isinstance(tc.get("function"), dict) else {}
+                name = str(fn.get("name") or "")
+                raw = fn.get("arguments")
                 try:
-                    args = json.loads(fn.get("arguments") or "{}")
+                    args = raw if isinstance(raw, dict) else json.loads(raw or "{}")
                     if not isinstance(args, dict):
                         raise BenchError("arguments must be a JSON object")
-                except ValueError as exc:
+                except (ValueError, TypeError) as exc:
                     content = f"error: arguments are not valid JSON ({exc})"
                 else:
                     if search and name == SEARCH_TOOL["function"]["name"]:
@@ -269,6 +323,11 @@ class OpenAIAgent:
                 messages.append({"role": "tool", "tool_call_id": tc.get("id", ""),
                                  "content": content})
         return Episode(answer="", turns=turns, turns_exhausted=True, messages=messages)
+
+
+def _excerpt(text: str, n: int = 120) -> str:
+    one = " ".join(str(text).split())
+    return one if len(one) <= n else one[:n] + "…"
 
 
 def _search(index: ToolIndex, args: dict[str, Any], tools: list[dict[str, Any]]) -> str:

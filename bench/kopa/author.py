@@ -145,9 +145,10 @@ def with_key(steps: list[dict[str, Any]], platforms: list[str]) -> list[dict[str
 
 def task(tid: str, template: str, question: str, platforms: list[str], domain: str,
          junctions: list[str], steps: list[dict[str, Any]], answer: Any,
-         check: dict[str, Any] | None = None) -> None:
+         check: dict[str, Any] | None = None, routes: list[dict[str, Any]] | None = None) -> None:
     """Add one task (templates in :data:`SHORTCUTS` declare their single-call route; tasks on
-    a :data:`KEYED` platform issue its key first)."""
+    a :data:`KEYED` platform issue its key first; ``routes``: other programs, one documented
+    call that answers directly, which scoring credits as well)."""
     tags: dict[str, Any] = {"junctions": junctions}
     if template in SHORTCUTS:
         tags["shortcut"] = SHORTCUTS[template]
@@ -155,7 +156,8 @@ def task(tid: str, template: str, question: str, platforms: list[str], domain: s
                   "platforms": sorted(platforms), "domain": domain,
                   "tags": tags,
                   "program": {"steps": with_key(steps, platforms), "answer": answer},
-                  "check": check or {"type": "exact"}})
+                  "check": check or {"type": "exact"},
+                  **({"routes": routes} if routes else {})})
 
 
 NUM = {"type": "numeric", "rel_tol": 0.001}
@@ -1074,7 +1076,12 @@ def _families() -> None:
                  O("s4", "filter", frm="s3", where=[W("CMIT_NM", "eq", cm)]),
                  O("s5", "filter", frm="s2", where=[W("name", "in", R("s4", "HG_NM"))]),
                  O("s6", "count", frm="s5")],
-             R("s6"), NUM)
+             R("s6"), NUM,
+             routes=[{"steps": [C("s1", "assembly_members", {"CMITS": cm}, pages="all"),
+                                O("s2", "filter", frm="s1", where=[W("CMIT_NM", "eq", cm), W("UNITS", "eq", "제22대"),
+                                                                   W("ELECT_GBN_NM", "eq", "지역구")]),
+                                O("s3", "count", frm="s2")],
+                      "answer": R("s3")}])
     for i, jo in enumerate(["경기도용인시교육지원청", "경기도화성시교육지원청", "경기도파주시교육지원청", "경기도안성시교육지원청"]):
         task(f"neis-office-count-{i}", "neis_office_district_schools",
              f"경기도교육청 {jo} 관할 학교는 모두 몇 곳인가요?",

@@ -21,6 +21,15 @@ What a reader lets pass, and why (each rule has probes in ``tests/data/checker_p
 - **Lists** in any separator: ``,`` ``;`` ``、`` ``/`` ``·`` newlines, and ``와/과/및/그리고``;
   a comma before exactly three digits is a thousands separator (:func:`split_items`).
 
+- **The committed number** (:func:`_answer_numbers`): the one after the last total or
+  conclusion word (``총``, ``합하면``, ``따라서``, ``in total``), else a sentence's last; a
+  positive number said to be less (``12곳 적습니다``, ``12 fewer``) is negative; a plain 원
+  amount in a 만원 question is read in 원. A whole-number gold is exact whatever the task's
+  tolerance (a count off by one is wrong); a tolerance applies to real values only.
+- **Dates** in Korean, ISO, dotted and English forms (:func:`_dates_in`), and **names inside
+  a sentence** (:func:`_named`): a whole word, region prefix full or short, no other name of
+  the same kind after it.
+
 What never passes: a different value, a hedge (``13 또는 14``, ``아마``, ``정도``, ``~``), a
 negation (``…가 아닙니다``), extra or missing list items, and (for ``exact`` lists) another order.
 """
@@ -85,7 +94,7 @@ _HEDGE = re.compile(
 #: "약" (about) hedges an exact answer but not a numeric one with a tolerance.
 _ABOUT = re.compile(r"(?<![가-힣])약\s*(?=\d)")
 
-_QUOTES = "\"'`「」『』“”‘’〈〉《》<>[]"
+_QUOTES = "\"'`「」『』“”‘’〈〉《》<>[]*"
 _ENDINGS = ("입니다만", "이었습니다", "였습니다", "입니다", "이에요", "이예요", "예요", "에요", "이고요",
             "이요", "이다", "였다", "이었다", "임", "요")
 _PARTICLES = ("으로", "로", "이", "가", "은", "는", "을", "를", "도", "만", "요")
@@ -207,43 +216,66 @@ def read_numbers(s: str, asked_unit: float | None = None) -> list[tuple[str, set
     """The numbers a reader sees in ``s``: (their text, the values they could mean).
 
     Magnitudes join (``1조 8,425억`` is one number); with ``asked_unit`` (the question asks
-    for 만원: 1e4) a number with a magnitude is also read in that unit.
+    for 만원: 1e4) a number with a magnitude is also read in that unit, and a plain number
+    said in 원 (``135,053원``) is read in 원, so in the asked unit it is 13.5053.
 
     >>> read_numbers("1조 8,425억")[0][1] == {1842500000000.0}
     True
     >>> sorted(read_numbers("1억 3,500만 원", asked_unit=1e4)[0][1])
     [13500.0, 135000000.0]
+    >>> read_numbers("135,053원", asked_unit=1e4)[0][1]
+    {13.5053}
     """
+    return [(txt, vals) for _a, _b, txt, vals in _numbers(s, asked_unit)]
+
+
+#: What may follow a plain number to say it is in 원 (not in the asked 만원).
+_WON = re.compile(r"\s*(?:원|won\b|krw\b)", re.IGNORECASE)
+_EN_MAG = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+_EN_MAG_RE = re.compile(r"\s*(thousand|million|billion|trillion)\b", re.IGNORECASE)
+
+
+def _numbers(s: str, asked_unit: float | None = None) -> list[tuple[int, int, str, set[float]]]:
+    """(start, end, text, values) of every number in ``s`` (NFKC), in reading order."""
     t = _nfkc(s)
-    out: list[tuple[str, set[float]]] = []
+    out: list[tuple[int, int, str, set[float]]] = []
     group: list[tuple[float, float, int, int]] = []  # (number, magnitude, start, end)
 
     def flush() -> None:
         if not group:
             return
         total = sum(n * (m or 1.0) for n, m, _a, _b in group)
+        end = group[-1][3]
         vals = {total}
         if any(m for _n, m, _a, _b in group) and asked_unit:
             vals.add(total / asked_unit)
-        out.append((t[group[0][2]:group[-1][3]], vals))
+        elif asked_unit and _WON.match(t, end):
+            vals = {total / asked_unit}  # "135,053원" in a 만원 question is 13.5053 만원
+        out.append((group[0][2], end, t[group[0][2]:end], vals))
         group.clear()
 
     for m in _NUM_MAG.finditer(t):
         n = float(m.group(1).replace(",", ""))
         mag = _MAG.get(m.group(2) or "", 0.0)
+        end = m.end()
+        if not mag:
+            en = _EN_MAG_RE.match(t, m.end())
+            if en:
+                mag, end = _EN_MAG[en.group(1).lower()], en.end()
         if group:
             prev = group[-1]
             joined = t[prev[3]:m.start()].strip() == "" and prev[1] and (not mag or mag < prev[1])
             if not joined:
                 flush()
-        group.append((n, mag, m.start(), m.end()))
+        group.append((n, mag, m.start(), end))
         if not mag:
             flush()
     flush()
     for m in _WORD_NUM.finditer(t):
-        out.append((m.group(0), {float(_WORDS[m.group(1)])}))
+        out.append((m.start(), m.end(), m.group(0), {float(_WORDS[m.group(1)])}))
     if not out and _NONE.search(t):
-        out.append((t, {0.0}))
+        out.append((0, len(t), t, {0.0}))
+    out.sort(key=lambda x: x[0])
     return out
 
 
@@ -252,16 +284,82 @@ def _asked_unit(question: str) -> float | None:
     return _MAG[m.group(1)] if m else None
 
 
+#: Words after a number that say the difference it measures is negative ("12곳 적습니다").
+_LESS = re.compile(r"(?:적|낮|작|감소|줄|덜|하락|fewer|less|lower|smaller|below|decrease|down)", re.IGNORECASE)
+#: A number's own clause: up to the next number or sentence end, at most a few words.
+_CLAUSE = re.compile(r"[^\d.。!?\n,;]{0,16}")
+#: Words that say what follows is the result a breakdown adds up to, or the answer itself.
+_TOTAL = re.compile(
+    r"총|모두|합계|합하면|합쳐|전체|따라서|그러므로|즉|최종|결론|답은|정답은|결과는|차이는|"
+    r"\btotal\b|\bin all\b|\boverall\b|\b(?:is|are|was|equals|comes to)\b|\bso\b|\btherefore\b|\bsum\b|=|→",
+    re.IGNORECASE)
+
+
+#: A sentence's own ending (Korean predicate or an English full stop after words).
+_SENTENCE_END = re.compile(r"(?:니다|이다|[가-힣]다|어요|에요|예요|[a-z]{2,}\S*\s+\S*\d[^\s]*)\s*[.!]?\s*$",
+                           re.IGNORECASE)
+
+
+def _signed(t: str, end: int, vals: set[float]) -> set[float]:
+    """``vals`` negated when the number's clause says it is less (a positive value only)."""
+    clause = _CLAUSE.match(t, end)
+    if clause and _LESS.search(clause.group(0)) and all(v > 0 for v in vals):
+        return {-v for v in vals}
+    return vals
+
+
+def _in_question(t: str, start: int, end: int, q: str, *, strict: bool = False) -> bool:
+    """Whether the number ``t[start:end]`` is one the question names: the same digits, not
+    inside a longer number, with the same unit character after it if it has one (``22건`` is
+    not the question's ``제22대``; ``2025년`` is its ``2025년``). A bare number is the
+    question's when its digits are there at all (``in March 2025``), or, ``strict``, only when
+    they stand bare there too (a total's bare ``22`` is not the question's ``제22대``)."""
+    digits = "".join(t[start:end].split())
+    unit = re.match(r"\s*([^\s\d.,;:!?()\[\]])", t[end:])
+    pat = rf"(?<![\d.,]){re.escape(digits)}(?![\d]|[.,]\d)"
+    if unit:
+        pat += re.escape(unit.group(1))
+    elif strict:
+        pat += r"(?![가-힣A-Za-z])"
+    return re.search(pat, q) is not None
+
+
 def _answer_numbers(pred: str, question: str) -> list[set[float]]:
-    """The numbers of ``pred`` that answer (context numbers the question names dropped)."""
-    found = read_numbers(pred, _asked_unit(question))
+    """The number ``pred`` commits to, as a one-element list of its readings (else every
+    candidate, so a caller sees the answer is not one number).
+
+    Numbers the question itself names are context; a positive number said to be less
+    (``12곳 적습니다``, ``12 fewer``) is negative; where several numbers are left, the one
+    after the last word of a total or conclusion (``총``, ``합하면``, ``따라서``, ``in total``)
+    is the answer (a breakdown before its total); several numbers that agree are one answer.
+    """
+    t = _nfkc(pred)
+    every = _numbers(pred, _asked_unit(question))
+    found = every
+    q = "".join(_nfkc(question or "").split())
     if len(found) > 1 and question:
-        q = "".join(_nfkc(question).split())
-        kept = [(txt, v) for txt, v in found if "".join(txt.split()) not in q]
+        kept = [x for x in found if not _in_question(t, x[0], x[1], q)]
         # the question's own numbers are context only when something is left to answer
         if kept:
             found = kept
-    return [v for _t, v in found]
+    cands = [(a, b, _signed(t, b, v)) for a, b, _txt, v in found]
+    if len(cands) <= 1:
+        return [v for _a, _b, v in cands]
+    common = set.intersection(*(v for _a, _b, v in cands))
+    if common:  # "12곳 적으므로 -12": one value said twice
+        return [common]
+    marks = list(_TOTAL.finditer(t))
+    if marks:
+        # after the last total word, the first number that is not plainly the question's
+        after = [_signed(t, b, v) for a, b, _txt, v in every
+                 if a >= marks[-1].end() and not (question and _in_question(t, a, b, q, strict=True))]
+        if after:
+            return [after[0]]
+    if _SENTENCE_END.search(t):
+        # a sentence that states its numbers and ends on the last: "부산은 120곳, 대전은 132곳으로
+        # 부산이 12곳 적습니다" answers the last (a bare "13, 14" or "2025년 13건" stays two numbers)
+        return [cands[-1][2]]
+    return [v for _a, _b, v in cands]
 
 
 def split_items(s: str) -> list[str]:
@@ -292,9 +390,15 @@ def single_number(s: str) -> float | None:
     return float(t.replace(",", ""))
 
 
-def _close(a: float, b: float, check: Check | None) -> bool:
-    if check is None or check.type != "numeric":
-        return a == b or abs(a - b) <= 1e-9 * max(1.0, abs(b))
+def _close(a: float, b: float, check: Check | None, gold: str = "") -> bool:
+    """``a`` reads as the gold value ``b``: exactly for a whole-number gold (a count off by
+    one is wrong, whatever the task's tolerance), within the task's tolerance for a real one
+    (a tolerance is how a task says to what it rounds)."""
+    whole = b == int(b) and "." not in gold
+    # a float's own error only (264.34억 is 26,434,000,000.000004), never a unit of the count
+    exact = abs(a - b) < 1e-3 if whole else abs(a - b) <= 1e-9 * max(1.0, abs(b))
+    if check is None or check.type != "numeric" or exact or whole:
+        return exact
     return abs(a - b) <= max(check.abs_tol, check.rel_tol * abs(b), 1e-9)
 
 
@@ -303,6 +407,89 @@ def _date(s: str) -> str | None:
     if m:
         return f"{m.group(1)}{int(m.group(2)):02d}{int(m.group(3)):02d}"
     return s.strip() if re.fullmatch(r"\s*\d{8}\s*", s) else None
+
+
+_MONTHS = {m: i + 1 for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep",
+                                              "oct", "nov", "dec"))}
+_MON = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+_DATE_PATTERNS = (
+    (re.compile(r"(\d{4})\s*(?:[-./]|년)\s*(\d{1,2})\s*(?:[-./]|월)\s*(\d{1,2})(?!\d)"), (1, 2, 3)),
+    (re.compile(r"(?<!\d)((?:19|20)\d{2})(\d{2})(\d{2})(?!\d)"), (1, 2, 3)),
+    (re.compile(_MON + r"\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})", re.IGNORECASE), (3, 1, 2)),
+    (re.compile(r"(\d{1,2})(?:st|nd|rd|th)?\s+" + _MON + r",?\s+(\d{4})", re.IGNORECASE), (3, 2, 1)),
+)
+
+
+def _dates_in(text: str) -> set[str]:
+    """Every full date ``text`` states (``2025년 3월 1일``, ``2025-03-01``, ``March 1, 2025``,
+    ``1 March 2025``, ``20250301``) as YYYYMMDD."""
+    t = _nfkc(text)
+    out: set[str] = set()
+    for pat, (yi, mi, di) in _DATE_PATTERNS:
+        for m in pat.finditer(t):
+            y, mo, d = m.group(yi), m.group(mi), m.group(di)
+            mon = _MONTHS.get(mo[:3].lower()) if not mo.isdigit() else int(mo)
+            if mon and 1 <= mon <= 12 and 1 <= int(d) <= 31:
+                out.add(f"{y}{mon:02d}{int(d):02d}")
+    return out
+
+
+#: Region names said in full or short (서울특별시 = 서울): compared in their short form.
+_REGIONS = (("서울특별시", "서울"), ("부산광역시", "부산"), ("대구광역시", "대구"), ("인천광역시", "인천"),
+            ("광주광역시", "광주"), ("대전광역시", "대전"), ("울산광역시", "울산"),
+            ("세종특별자치시", "세종"), ("경기도", "경기"), ("강원특별자치도", "강원"), ("강원도", "강원"),
+            ("충청북도", "충북"), ("충청남도", "충남"), ("전북특별자치도", "전북"), ("전라북도", "전북"),
+            ("전라남도", "전남"), ("경상북도", "경북"), ("경상남도", "경남"), ("제주특별자치도", "제주"))
+#: What may follow a name in the sentence that commits to it: a particle or copula, then the
+#: end, punctuation, or a word of the sentence frame (never more of a longer name: 시행령, 2차).
+_NAME_TAIL = re.compile(
+    r"(?:\(주\)|주식회사|아파트|대표이사|대표|국회의원|의원|후보자|후보|씨|님)?"
+    r"(?:(?:이었습니다|였습니다|입니다|이에요|이예요|예요|에요|이며|이고|이다|으로|로|이|가|은|는|을|를|의|에서|에|와|과|도|요)"
+    r"(?=$|[\s.,!?)\]」』\"'*:;(])"  # a particle or copula ends the word; the sentence goes on
+    r"|(?=$|\s*[.,!?)\]」』\"'*:;(\n—–]|\s+(?:입니다|이다|이에요|예요|소관|소속|부처|가장|이며|이고|으로|로|에서|"
+    r"쪽|측|is|was|with|has|had|and|which|who|that|in|at|of|\()))", re.IGNORECASE)
+#: Last syllables that say what kind of entity a name is (구, 부, 위원회 …).
+_KINDS = "구시군동읍면부처청회당교역장단지"
+
+
+def _regions_short(s: str) -> str:
+    for full, short in _REGIONS:
+        s = s.replace(full, short)
+    return s
+
+
+def _other_of_kind(t: str, start: int, kind: str) -> bool:
+    """Whether ``t[start:]`` names another word ending in ``kind`` (a 구, a 위원회 …)."""
+    for o in re.finditer(rf"(?<![가-힣])[가-힣]+{kind}", t[start:]):
+        if _NAME_TAIL.match(t, start + o.end()):
+            return True
+    return False
+
+
+def _named(pred: str, gold: str) -> bool:
+    """Whether ``pred`` commits to the name ``gold`` inside a sentence: the name as a whole
+    word (region prefixes said in full or short, a final bracketed remark of the gold
+    optional), followed by a particle, copula or the sentence's end, and no other name of the
+    same kind (another 구, another 위원회) after it."""
+    t = _regions_short(_nfkc(pred).lower())
+    golds = {_regions_short(_nfkc(gold).lower().strip())}
+    golds.add(re.sub(r"\s*\([^()]*\)$", "", next(iter(golds))))
+    for g in golds:
+        g = _suffixless(g) if not re.search(r"\s", g) else g
+        core = "".join(g.split())
+        if len(core) < 2 or NUMBER.fullmatch(core):
+            continue
+        pat = r"\s*".join(re.escape(ch) for ch in core)
+        for m in reversed(list(re.finditer(pat, t))):
+            if m.start() and re.match(r"[가-힣a-z0-9]", t[m.start() - 1]):
+                continue
+            if not _NAME_TAIL.match(t, m.end()):
+                continue
+            kind = core[-1]
+            if kind in _KINDS and _other_of_kind(t, m.end(), kind):
+                return False  # another 구 named after it: which one is the answer?
+            return True
+    return False
 
 
 def same_item(pred: str, gold: str, question: str = "", check: Check | None = None) -> bool:
@@ -317,7 +504,7 @@ def same_item(pred: str, gold: str, question: str = "", check: Check | None = No
         if gd is not None and len(gold.strip()) == 8 and any(_date(r) == gd for r in readings(pred)):
             return True
         nums = _answer_numbers(pred, question)
-        return len(nums) == 1 and any(_close(v, g, check) for v in nums[0])
+        return len(nums) == 1 and any(_close(v, g, check, gold) for v in nums[0])
     gd = _date(gold)
     if gd is not None and any(_date(r) == gd for r in readings(pred)):
         return True
@@ -367,7 +554,7 @@ def check_answer(predicted: str, gold: str, check: Check, question: str = "") ->
             return False
         nums = _answer_numbers(pred, question)
         # One number, not a hedge: "13, 14" against 13 names two answers and fails.
-        return len(nums) == 1 and any(_close(v, g, check) for v in nums[0])
+        return len(nums) == 1 and any(_close(v, g, check, gold) for v in nums[0])
     gold_items = split_items(gold)
     if check.type == "set":
         return _list_match(pred, gold_items, question, check, ordered=False)
@@ -375,4 +562,14 @@ def check_answer(predicted: str, gold: str, check: Check, question: str = "") ->
         return True
     if len(gold_items) > 1:
         return _list_match(pred, gold_items, question, check, ordered=True)
-    return same_item(pred, gold, question, check)
+    if same_item(pred, gold, question, check):
+        return True
+    if _hedged(pred, numeric=False, gold=gold):
+        return False
+    if re.fullmatch(r"(?:19|20)\d{6}", gold.strip()):
+        # a date in any common form, the question's own dates set aside
+        said = _dates_in(pred) - _dates_in(question)
+        return said == {gold.strip()}
+    if len(split_items(pred)) > 1 and all(len(x.split()) <= 2 for x in split_items(pred)):
+        return False  # "A, B": two answers, not a sentence about one
+    return single_number(gold) is None and _named(pred, gold)

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Optional
 
 import typer
+from rich import box
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
@@ -104,6 +105,15 @@ _STAT_COLS = ("tasks", "calls_mean", "calls_max", "parallel_pct", "chained_multi
               "junction_max", "needs_all_pages", "genuine_all_pages", "cross_platform_pct", "heldout_tasks")
 
 
+#: Short headings of the console tables (``bench stats``), and how the columns split in two.
+_STAT_SHORT = {"tasks": "tasks", "calls_mean": "calls", "calls_max": "max", "parallel_pct": "par%",
+               "chained_multi_pct": "multi%", "junction_median": "j.med", "junction_max": "j.max",
+               "needs_all_pages": "pages", "genuine_all_pages": "genuine", "cross_platform_pct": "cross%",
+               "heldout_tasks": "held"}
+_STAT_PARTS = (("tasks", "calls_mean", "calls_max", "parallel_pct", "cross_platform_pct", "heldout_tasks"),
+               ("chained_multi_pct", "junction_median", "junction_max", "needs_all_pages", "genuine_all_pages"))
+
+
 def _stats_markdown(st: dict, rows: list) -> str:  # type: ignore[type-arg]
     lines = ["| group | " + " | ".join(_STAT_COLS) + " |", "|---" * (len(_STAT_COLS) + 1) + "|"]
     groups = [("all", st["overall"])] + [(f"platform {k}", v) for k, v in st["by_platform"].items()] + \
@@ -136,13 +146,21 @@ def stats_cmd(
     if markdown:
         print(_stats_markdown(st, rows))
         return
-    tab = Table(title=f"KOPA-Bench difficulty on {st['version']} ({st['content_hash'][:12]})")
-    tab.add_column("group", no_wrap=True)
-    for c in _STAT_COLS:
-        tab.add_column(c)
-    for name, m in [("all", st["overall"]), *st["by_platform"].items(), *st["by_domain"].items()]:
-        tab.add_row(name, *(str(m.get(c, "")) for c in _STAT_COLS))
-    console.print(tab)
+    # Two tables of short headings, so the measures read at 80 columns (the JSON keys: --json).
+    sections = [[("all", st["overall"])], [(f"{p}", m) for p, m in st["by_platform"].items()],
+                [(f"{d} (domain)", m) for d, m in st["by_domain"].items()]]
+    console.print(f"KOPA-Bench difficulty on {st['version']} ({st['content_hash'][:12]})")
+    for part in _STAT_PARTS:
+        tab = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+        tab.add_column("group", no_wrap=True)
+        for c in part:
+            tab.add_column(_STAT_SHORT[c], justify="right", no_wrap=True)
+        for rows_ in sections:
+            for name, m in rows_:
+                tab.add_row(name, *(str(m.get(c, "")) for c in part))
+            tab.add_section()
+        console.print(tab)
+    console.print("  ".join(f"{_STAT_SHORT[c]} = {c}" for c in _STAT_COLS[1:]), highlight=False)
     cmp_tab = Table(title="Against the paper")
     for c in ("measure", "paper", "ours", "target met"):
         cmp_tab.add_column(c)
@@ -236,11 +254,17 @@ def run_cmd(
     model: Optional[str] = typer.Option(None, help="Model name (openai agent)."),
     api_key: Optional[str] = typer.Option(None, help="API key (default $OPENAI_API_KEY)."),
     temperature: float = typer.Option(0.7, help="Sampling temperature (openai agent)."),
+    max_tokens: int = typer.Option(2048, "--max-tokens", help="Most tokens per completion (openai agent); "
+                                   "raise it for models that think before they answer, 0 to send none."),
     tools: str = typer.Option("search", "--tools", help="Tools the openai agent sees: search (every "
                                                      "catalog tool through a search_tools retrieval step), "
                                                      "all (every tool listed in each request) "
                                                      "or platform (only the task's platforms: an ablation)."),
     task_ids: Optional[str] = typer.Option(None, "--tasks", help="Comma-separated task ids."),
+    judge_base_url: Optional[str] = typer.Option(None, "--judge-base-url", help="OpenAI-compatible base URL "
+                                                 "(…/v1) of an LLM judge graded beside the deterministic "
+                                                 "checker (recorded, never scored)."),
+    judge_model: Optional[str] = typer.Option(None, "--judge-model", help="The judge's model name."),
     heldout: str = typer.Option("nec,lawgokr,tago", help="Held-out platforms (split)."),
     set_name: str = typer.Option("kopa", "--set", help="Cassette set."),
     version: Optional[str] = typer.Option(None, help="Pinned version (default: the newest shipped one)."),
@@ -248,9 +272,9 @@ def run_cmd(
     cassettes: Optional[Path] = _cassettes_option(),
 ) -> None:
     """Run an agent on every task × seed and write results.jsonl, summary.json, summary.md."""
-    from .agents import TOOL_SCOPES, make_agent
+    from .agents import TOOL_SCOPES, ModelEndpointError, make_agent
     from .report import write_report
-    from .runner import RunConfig, run_bench
+    from .runner import RunConfig, load_results, run_bench
     from .tasks import load_tasks
 
     if seeds < 1:
@@ -276,20 +300,33 @@ def run_cmd(
         if tools not in TOOL_SCOPES:
             typer.echo(f"error: --tools {tools!r}; use search, all or platform", err=True)
             raise typer.Exit(2)
+        if max_tokens < 0:
+            typer.echo(f"error: --max-tokens {max_tokens}: use a positive number (or 0 to send none)", err=True)
+            raise typer.Exit(2)
         kwargs = {"base_url": base_url, "model": model, "api_key": api_key, "temperature": temperature,
-                  "tool_scope": tools}
+                  "tool_scope": tools, "max_tokens": max_tokens or None}
     try:
         a = make_agent(agent, **kwargs)
     except ValueError as exc:  # an unknown agent, or the openai agent without --base-url/--model
         typer.echo(f"error: --agent {agent!r}: {exc}", err=True)
         raise typer.Exit(2) from None
     if agent == "openai":
-        meta = {"model": a.model, "base_url": a.base_url, "tools": tools}  # type: ignore[attr-defined]
+        meta = {"model": a.model, "base_url": a.base_url, "tools": tools,  # type: ignore[attr-defined]
+                "max_tokens": max_tokens or None}
         try:
             a.check()  # type: ignore[attr-defined]
         except ConnectionError as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from None
+    judge = None
+    if judge_base_url or judge_model:
+        if not (judge_base_url and judge_model):
+            typer.echo("error: an LLM judge needs both --judge-base-url and --judge-model", err=True)
+            raise typer.Exit(2)
+        from .judge import LLMJudge
+
+        judge = LLMJudge(judge_base_url, judge_model, api_key)
+        meta["judge_model"], meta["judge_base_url"] = judge.model, judge_base_url
     world = _world(set_name, version, cassettes)  # after the arguments: a bad one is the only line
     if workers is None:
         workers = 8 if agent == "openai" else 1
@@ -307,10 +344,22 @@ def run_cmd(
         def tick(done: int, total: int) -> None:
             prog.update(bar, completed=done, total=total)
 
-        run_bench(a, tasks, world, out, cfg, meta=meta, progress=tick)
+        try:
+            run_bench(a, tasks, world, out, cfg, meta=meta, progress=tick, judge=judge)
+        except ModelEndpointError as exc:
+            getattr(a, "close", lambda: None)()
+            getattr(judge, "close", lambda: None)()
+            prog.stop()
+            done = len(load_results(out))
+            typer.echo(f"error: {exc}; no episode was stored for it ({done} finished episodes kept in {out}: "
+                       "rerun the same command to run the rest)", err=True)
+            raise typer.Exit(1) from None
+    getattr(a, "close", lambda: None)()
+    getattr(judge, "close", lambda: None)()
     summary = write_report(out)
     ov = summary["overall"]
-    console.print(f"{agent}: pass@1 {ov['pass@1']:.3f}  pass@{k} {ov.get(f'pass@{k}')}  "
+    passk = "" if k == 1 else f"  pass@{k} {ov.get(f'pass@{k}')}"
+    console.print(f"{agent}: pass@1 {ov['pass@1']:.3f}{passk}  "
                   f"RESPONSE {ov['response']:.3f}  ACTION {ov['action']:.3f}  "
                   f"ENVIRONMENT {ov['environment']:.3f}  ({time.perf_counter() - t0:.1f}s) → {out}")
 

@@ -29,14 +29,17 @@ def _pct(x: Any) -> str:
 
 
 def _table(title: str, groups: dict[str, Any], k: int) -> list[str]:
-    lines = [f"### {title}", "", f"| group | tasks | pass@1 | pass@{k} | 95% CI | RESPONSE | ACTION | ENVIRONMENT |",
-             "|---|---|---|---|---|---|---|---|"]
+    # pass@k once per k: at k = 1 it is pass@1's column
+    passk = f" pass@{k} |" if k > 1 else ""
+    lines = [f"### {title}", "", f"| group | tasks | pass@1 |{passk} 95% CI | RESPONSE | ACTION | ENVIRONMENT |",
+             "|---|---|---|---|---|---|---|" + ("---|" if k > 1 else "")]
     for name, g in groups.items():
         if g is None:
             continue
         ci = g.get("ci95")
         ci_s = f"{_pct(ci[0])}–{_pct(ci[1])}" if ci else "–"
-        lines.append(f"| {name} | {g['tasks']} | {_pct(g['pass@1'])} | {_pct(g.get(f'pass@{k}'))} | "
+        pk = f" {_pct(g.get(f'pass@{k}'))} |" if k > 1 else ""
+        lines.append(f"| {name} | {g['tasks']} | {_pct(g['pass@1'])} |{pk} "
                      f"{ci_s} | {_pct(g['response'])} | {_pct(g['action'])} | {_pct(g['environment'])} |")
     return lines + [""]
 
@@ -188,11 +191,16 @@ def _write_report(out: Path) -> dict[str, Any]:
         f"Version `{meta.get('version', '?')}` content hash `{str(meta.get('content_hash', ''))[:16]}`; "
         f"{ov['tasks']} tasks × {meta.get('seeds', '?')} seeds = {ov['episodes']} episodes.",
         "",
-        f"**pass@1 {_pct(ov['pass@1'])}%**, pass@{k} {_pct(ov.get(f'pass@{k}'))}% "
+        f"**pass@1 {_pct(ov['pass@1'])}%**" + (f", pass@{k} {_pct(ov.get(f'pass@{k}'))}%" if k > 1 else "") + " "
         f"(all three axes); RESPONSE {_pct(ov['response'])}%, ACTION {_pct(ov['action'])}%, "
         f"ENVIRONMENT {_pct(ov['environment'])}%.",
         "",
     ]
+    jd = summary.get("judge")
+    if jd:
+        lines += [f"LLM judge ({meta.get('judge_model', '?')}): accepts {_pct(jd['accepted'])}% of "
+                  f"{jd['episodes']} judged answers; agrees with the deterministic RESPONSE checker on "
+                  f"{_pct(jd['agreement'])}% (the checker's verdict is the one that scores).", ""]
     lines += _table("By domain", summary["by_domain"], k)
     lines += _table("By platform", summary["by_platform"], k)
     hs = summary["heldout_split"]

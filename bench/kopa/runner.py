@@ -63,8 +63,13 @@ def run_bench(
     *,
     meta: dict[str, Any] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    judge: Callable[[str, str, str], bool | None] | None = None,
 ) -> list[dict[str, Any]]:
-    """Run ``agent`` on ``tasks`` × seeds into ``out`` (skipping finished pairs); all rows."""
+    """Run ``agent`` on ``tasks`` × seeds into ``out`` (skipping finished pairs); all rows.
+
+    ``judge`` (e.g. :class:`~bench.kopa.judge.LLMJudge`) grades each final answer beside the
+    deterministic checker; its verdict is stored as ``judge`` and never changes the score.
+    """
     out.mkdir(parents=True, exist_ok=True)
     meta_path = out / META
     info = {"agent": agent.name, "content_hash": world.content_hash,
@@ -97,7 +102,18 @@ def run_bench(
     if progress:
         progress(finished[0], total)
 
-    def one(task: Task, seed: int) -> dict[str, Any]:
+    stop = threading.Event()
+
+    def one(task: Task, seed: int) -> dict[str, Any] | None:
+        if stop.is_set():  # an episode failed for a reason not the model's: start no more
+            return None
+        try:
+            return episode(task, seed)
+        except BaseException:
+            stop.set()
+            raise
+
+    def episode(task: Task, seed: int) -> dict[str, Any]:
         gold = gold_run(task, world)
         env = ToolEnv.for_task(world, task.program, f"{task.id}#{seed}", config.max_calls)
         t0 = time.perf_counter()
@@ -105,7 +121,9 @@ def run_bench(
         elapsed = time.perf_counter() - t0
         sc = score_episode(task, gold, env.trace, ep.answer, catalog=world.catalog,
                            budget_exhausted=env.budget_exhausted or ep.turns_exhausted)
+        verdict = {"judge": judge(task.question, gold.answer, ep.answer)} if judge is not None else {}
         return {
+            **verdict,
             "task": task.id, "seed": seed, "agent": agent.name,
             "content_hash": world.content_hash, "platforms": task.platforms,
             "domain": task.domain, **sc.to_json(), "answer": ep.answer[:2000],
@@ -114,11 +132,25 @@ def run_bench(
             "trace": [r.to_json() for r in env.trace],
         }
 
+    failure: BaseException | None = None
     try:
         with ThreadPoolExecutor(max_workers=max(1, config.workers)) as pool:
             futs = [pool.submit(one, t, s) for t, s in todo]
             for f in as_completed(futs):
+                if f.cancelled():
+                    continue
+                exc = f.exception()
+                if exc is not None:
+                    # The model's endpoint failed (or the agent broke): no row for this episode,
+                    # nothing more started; episodes already running finish and are kept.
+                    if failure is None:
+                        failure = exc
+                        for other in futs:
+                            other.cancel()
+                    continue
                 row = f.result()
+                if row is None:
+                    continue
                 with lock:
                     fh.write(json.dumps(row, ensure_ascii=False) + "\n")
                     fh.flush()
@@ -127,6 +159,8 @@ def run_bench(
                         progress(finished[0], total)
     finally:
         fh.close()
+    if failure is not None:
+        raise failure
     return load_results(out)
 
 
@@ -169,7 +203,12 @@ def summarize(rows: list[dict[str, Any]], k: int = 4, heldout: tuple[str, ...] =
     primary = Counter(r["primary"] for r in failed if r.get("primary"))
     anylabel = Counter(c for r in failed for c in r.get("failures", []))
     calls = [r["calls"] for r in rows]
+    judged = [r for r in rows if r.get("judge") is not None]
+    judge = ({"episodes": len(judged), "accepted": round(_rate(judged, "judge"), 4),
+              "agreement": round(sum(bool(r["judge"]) == bool(r["response"]) for r in judged) / len(judged), 4)}
+             if judged else None)
     return {
+        **({"judge": judge} if judge else {}),
         "overall": _group(rows, k),
         "by_platform": {p: _group([r for r in rows if p in r["platforms"]], k) for p in plats},
         "by_domain": {d: _group([r for r in rows if r["domain"] == d], k) for d in doms},

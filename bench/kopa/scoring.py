@@ -16,7 +16,7 @@ from simulator.tools.keys import family_of
 
 from .checkers import check_answer
 from .env import CallRecord
-from .program import OpStep, Program
+from .program import CallStep, OpStep, Program, refs_in
 from .tasks import Gold, Task
 
 __all__ = ["FAILURE_CLASSES", "Score", "consumers", "score_episode"]
@@ -200,6 +200,56 @@ def _invented(task: Task, trace: list[CallRecord]) -> list[dict[str, Any]]:
     return out
 
 
+def _answer_calls(p: Program) -> set[str]:
+    """Call steps the answer reads through op steps only (no later call in between)."""
+    out: set[str] = set()
+    todo, seen = list(refs_in(p.answer)), set()
+    while todo:
+        sid = todo.pop()
+        if sid in seen:
+            continue
+        seen.add(sid)
+        st = p.step(sid)
+        if isinstance(st, CallStep):
+            out.add(sid)
+        else:
+            todo.extend(p.deps(st))
+    return out
+
+
+def _answered_by_lookup(task: Task, gold: Gold, sid: str, trace: list[CallRecord]) -> bool:
+    """Whether the answer a final call step ``sid`` gives was already in an observed record.
+
+    The gold calls ``sid`` with codes looked up earlier (a law's MST) and reads the answer
+    from its result (the law's 소관부처). When one successful result of the trajectory holds
+    a record carrying those same codes *and* every value of the gold answer (the search
+    result's row for that law names its 소관부처명), the call adds nothing the answer needs:
+    the shorter route obtained it.
+    """
+    p = task.program
+    step = p.step(sid)
+    idxs = gold.step_calls.get(sid, [])
+    if not isinstance(step, CallStep) or len(idxs) != 1 or not p.ref_args(step):
+        return False
+    args = gold.trace[idxs[0]].args
+    codes: set[str] = set()
+    _scalars([args[k] for k in p.ref_args(step) if k in args], codes)
+    answer: set[str] = set()
+    _scalars(gold.value, answer)
+    if not codes or not answer or len(answer) > 16:
+        return False
+    want = codes | answer
+    for r in trace:
+        if not r.ok:
+            continue
+        for rec in r.records:
+            vals: set[str] = set()
+            _scalars(rec, vals)
+            if want <= vals:
+                return True
+    return False
+
+
 def _key_use(task: Task, trace: list[CallRecord], catalog: Any) -> dict[str, dict[str, Any]]:
     """Per key tool the gold issues: whether the trajectory had it issued, how many calls of
     its family carried the issued key and succeeded, and how many carried another key."""
@@ -245,11 +295,34 @@ def score_episode(
     other key; on ENVIRONMENT, the issued-key state: the key was issued and a successful call
     carried it.
     """
-    prog = task.program
     response = check_answer(answer, gold.answer, task.check, task.question)
+    main = _score_route(task, gold, trace, response, catalog, budget_exhausted)
+    if main.passed or not gold.routes:
+        return main
+    # another documented route to the same answer (Task.routes): credit it when it is the one
+    # the trajectory took; otherwise the gold program's verdict and labels stand
+    for i, (route, alt) in enumerate(zip(task.routes, gold.routes)):
+        sc = _score_route(task.model_copy(update={"program": route, "routes": []}), alt, trace, response,
+                          catalog, budget_exhausted)
+        if sc.action and sc.environment:
+            sc.details["route"] = i + 1
+            return sc
+    return main
+
+
+def _score_route(task: Task, gold: Gold, trace: list[CallRecord], response: bool, catalog: Any,
+                 budget_exhausted: bool) -> Score:
+    """:func:`score_episode` against one program (the gold's or one of its routes)."""
+    prog = task.program
     seen = _observed(trace)
     needs = _needs(task, gold)
     gaps_of = {n.step: _satisfied(n, trace, seen) for n in needs}
+    # a final call whose answer an earlier result already held (a search row names the law's
+    # ministry): not needed, the shorter route obtained what the answer needs
+    from_lookup = sorted(sid for sid in _answer_calls(prog) & set(gaps_of)
+                         if gaps_of[sid] and _answered_by_lookup(task, gold, sid, trace))
+    for sid in from_lookup:
+        gaps_of[sid] = []
     invented = _invented(task, trace)
     lookups = {c.id for c in prog.lookup_steps()}
     dependants = {c.id: [d.id for d in prog.calls() if c.id in prog.call_ancestors(d)] for c in prog.calls()}
@@ -312,5 +385,6 @@ def score_episode(
         primary=failures[0] if failures else None,
         details={"missing_calls": unmet[:10], "invented": invented[:10],
                  "page_gaps": [g for g in unmet if g["whole"]][:10], "gold_answer": gold.answer,
-                 **({"keys": keys} if keys else {})},
+                 **({"keys": keys} if keys else {}),
+                 **({"answered_by_lookup": from_lookup} if from_lookup else {})},
     )

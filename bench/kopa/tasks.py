@@ -82,6 +82,11 @@ class Task(BaseModel):
     tags: Tags
     program: Program
     check: Check = Field(default_factory=Check)
+    #: Other programs that reach the same answer by other calls (one documented call that
+    #: answers directly). Each must give the gold program's answer on the version under test
+    #: (:func:`gold_run` checks it); scoring credits a trajectory that obtains what any one
+    #: of them needs (docs/bench.md, "Scoring").
+    routes: list[Program] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _korean(self) -> Task:
@@ -116,6 +121,10 @@ def _key_errors(task: Task, c: CallStep, ep: Any) -> list[str]:
 def _validate_against_catalog(task: Task, catalog: Catalog) -> list[str]:
     errs: list[str] = []
     plats: set[str] = set()
+    for r in task.routes:
+        for c in r.calls():
+            if c.call not in catalog.endpoints:
+                errs.append(f"{task.id}: a route's step {c.id} calls unknown tool {c.call!r}")
     for c in task.program.calls():
         if c.call not in catalog.endpoints:
             errs.append(f"{task.id}: step {c.id} calls unknown tool {c.call!r}")
@@ -198,6 +207,8 @@ class Gold:
     needs_all_pages: bool = False
     #: Multi-record junction sizes (records consumed by a dependent call).
     junction_sizes: list[int] = field(default_factory=list)
+    #: The gold runs of the task's other :attr:`Task.routes` (same answer, other calls).
+    routes: list[Gold] = field(default_factory=list)
 
 
 def gold_run(task: Task, world: World) -> Gold:
@@ -253,6 +264,13 @@ def gold_run(task: Task, world: World) -> Gold:
             n = sum(len(env.trace[i].records) for i in step_calls.get(anc, []))
             sizes.append(n)
     g = Gold(answer, value, env.trace, outs, step_calls, len(env.trace), parallel, needs_all, sizes)
+    for i, route in enumerate(task.routes):
+        alt = gold_run(task.model_copy(update={"id": f"{task.id}~route{i + 1}", "program": route,
+                                               "routes": []}), world)
+        if alt.answer != answer:
+            raise ProgramError(f"{task.id}: route {i + 1} answers {alt.answer!r}, the gold program "
+                               f"{answer!r}: a route must reach the same answer (fix or drop it)")
+        g.routes.append(alt)
     world.gold.put(task.id, g)
     return g
 

@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-__all__ = ["SEARCH_TOOL", "ToolIndex", "tokens"]
+__all__ = ["DOMAIN_TERMS", "EXPANSION_WEIGHT", "LOOKUP_SHARE", "SEARCH_TOOL", "ToolIndex", "expand", "tokens"]
 
 _HANGUL = re.compile(r"[\uac00-\ud7a3]+")
 _WORD = re.compile(r"[a-z0-9]+")
@@ -59,6 +59,43 @@ def tokens(text: str) -> list[str]:
 TITLE_WEIGHT = 3
 
 
+#: A platform's code-lookup tool (:func:`_is_lookup`) that the query touches at all ranks at
+#: least this share of the platform's best score: the lookup comes with the tool it feeds.
+LOOKUP_SHARE = 0.8
+#: How much a word :data:`DOMAIN_TERMS` adds counts against a word of the query itself.
+EXPANSION_WEIGHT = 1.0
+_LOOKUP = re.compile(r"(?:코드|고유번호)[^—]*(?:목록|검색|전체)|(?:목록|검색)[^—]*(?:코드|고유번호)")
+
+
+def _is_lookup(tool: Mapping[str, Any]) -> bool:
+    """A tool that lists or searches codes (선거코드 목록, 법정동코드 검색, 고유번호 전체 목록)."""
+    fn = tool.get("function", tool)
+    return bool(_LOOKUP.search(str(fn.get("description", "")).split(" — ")[0]))
+#: Domain words of a question and the lookup words they imply: the code a question about them
+#: needs first, which the question itself never names (an election's 선거코드, a district's
+#: 법정동코드, a city's TAGO 도시코드, a company's 고유번호).
+DOMAIN_TERMS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"선거|당선|후보|투표|공약"), "선거코드 목록 선거 ID"),
+    (re.compile(r"[가-힣]+(?:구|군)(?:[의에을를은는이가,\s(]|$)"), "법정동코드 검색 주소명"),
+    (re.compile(r"버스|정류소|정류장|노선"), "도시코드 목록 TAGO 버스정보"),
+    (re.compile(r"공시|매출|재무|자본|대표자|본사|시가총액|상장|종목|주식|회사"),
+     "공시대상회사 고유번호 기업개황 단일회사 주요계정 주식시세"),
+    (re.compile(r"법률|법」|시행령|소관|조문|「"), "법령 검색 법령 본문"),
+    (re.compile(r"위원회|의원|국회|법률안|발의"), "국회의원 위원회 위원 명단"),
+    (re.compile(r"지하철|역(?:[의에을를은는이가,\s]|$)|승차"), "지하철 역 승하차 인원"),
+)
+
+
+def expand(query: str) -> str:
+    """``query`` with the lookup words its domain words imply (:data:`DOMAIN_TERMS`).
+
+    >>> expand("대전 버스 정류소").endswith("도시코드 목록 TAGO 버스정보")
+    True
+    """
+    extra = [words for pat, words in DOMAIN_TERMS if pat.search(query)]
+    return " ".join([query, *extra])
+
+
 def _terms_of(tool: Mapping[str, Any]) -> Counter[str]:
     fn = tool.get("function", tool)
     params = (fn.get("parameters") or {}).get("properties") or {}
@@ -90,6 +127,9 @@ class ToolIndex:
         self._idf = {t: math.log(1 + (n - d + 0.5) / (d + 0.5)) for t, d in df.items()}
         self._norm = [k1 * (1 - b + b * ln / (avg or 1.0)) for ln in self._len]
         self._k1 = k1
+        # a tool's platform: its name's first word (nec_winners → nec)
+        self._group = [n.split("_", 1)[0] for n in self.names]
+        self._lookup = [_is_lookup(t) for t in self.tools]
         self._postings: dict[str, list[tuple[int, int]]] = {}
         for i, c in enumerate(self._tf):
             for term, f in c.items():
@@ -105,8 +145,25 @@ class ToolIndex:
         return out
 
     def search(self, query: str, k: int = 8) -> list[str]:
-        """The names of the ``k`` best tools for ``query`` (none when nothing matches)."""
+        """The names of the ``k`` best tools for ``query`` (none when nothing matches).
+
+        The query is read with its domain words (:data:`DOMAIN_TERMS`: an election question
+        also asks for 선거코드, a district's trades for 법정동코드), and a platform's code-lookup
+        tool that the query touches at all ranks at least :data:`LOOKUP_SHARE` of the best
+        score among its platform's tools, so the lookup, whose description names no word of
+        the question, comes with the tool it feeds.
+        """
         sc = self.scores(query)
+        extra = expand(query)[len(query):]
+        if extra:
+            sc = [s + EXPANSION_WEIGHT * x for s, x in zip(sc, self.scores(extra))]
+        best: dict[str, float] = {}
+        for i, s in enumerate(sc):
+            g = self._group[i]
+            if s > best.get(g, 0.0):
+                best[g] = s
+        sc = [max(s, LOOKUP_SHARE * best[self._group[i]]) if s > 0 and self._lookup[i] else s
+              for i, s in enumerate(sc)]
         ranked = sorted((i for i, s in enumerate(sc) if s > 0), key=lambda i: (-sc[i], i))
         return [self.names[i] for i in ranked[:max(0, k)]]
 
