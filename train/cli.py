@@ -236,8 +236,18 @@ def verl_config_cmd(
     max_observation_chars: int = typer.Option(20_000, help="Tool result text cut beyond this."),
     set_name: str = typer.Option("kopa", "--set", help="Cassette set."),
     version: Optional[str] = typer.Option(None, help="Version pinned in the tool config."),
+    tokenizer: Optional[str] = typer.Option(None, help="Model dir or hub id whose tokenizer measures the "
+                                            "prompts: with verl importable, the written dataset is loaded "
+                                            "with verl's own dataset class and filter to check it."),
+    max_prompt_length: int = typer.Option(6144, help="The recipe's data.max_prompt_length (the check's limit)."),
+    enable_thinking: bool = typer.Option(False, help="apply_chat_template_kwargs.enable_thinking of the recipe."),
 ) -> None:
-    """Write verl's tool config (the scoped tool set), the dataset rows and the agent-loop YAML."""
+    """Write verl's tool config (the scoped tool set), the dataset rows and the agent-loop YAML.
+
+    Folders are created. With ``--tokenizer`` and verl installed, the rows are loaded the way
+    ``verl.trainer.main_ppo`` loads them (``data.custom_cls`` = ``KopaRLHFDataset``, the
+    overlong-prompt filter on, ``--max-prompt-length``): the command prints how many rows the
+    filter keeps and refuses (exit 2) when it keeps none."""
     from .data import DataError
     from .env import Example, open_world
     from .verl_adapter import verl_row, write_agent_loop_config, write_tool_config, write_verl_dataset
@@ -269,6 +279,35 @@ def verl_config_cmd(
     if agent_loop_config is not None:
         write_agent_loop_config(agent_loop_config)
         typer.echo(f"wrote {agent_loop_config}")
+    if dataset is not None and tokenizer is not None:
+        _check_verl_rows(dataset, out, tokenizer, max_prompt_length, {"enable_thinking": enable_thinking})
+
+
+def _check_verl_rows(dataset: Path, tools: Path, tokenizer: str, limit: int, template_kw: dict[str, Any]) -> None:
+    """verl-config's check: the rows through verl's own dataset class and filter."""
+    try:
+        from verl.utils.dataset.rl_dataset import get_dataset_class  # noqa: F401
+    except ImportError:
+        typer.echo("not checked: verl is not importable here (pip install -e '.[verl]' in its own environment)")
+        return
+    from transformers import AutoTokenizer
+
+    from .verl_adapter import check_verl_dataset
+
+    tok = AutoTokenizer.from_pretrained(tokenizer)
+    res = check_verl_dataset(dataset, tools, tok, max_prompt_length=limit, chat_template_kwargs=template_kw)
+    share = res["kept"] / res["rows"] if res["rows"] else 0.0
+    typer.echo(f"verl {res['dataset_class']} (max_prompt_length={limit}, filter_overlong_prompts=True) keeps "
+               f"{res['kept']} of {res['rows']} rows ({share:.0%}); prompt + its own tools: min {res['min']}, "
+               f"median {res['median']}, max {res['max']} tokens ({tokenizer})")
+    if res["kept"] == 0:
+        typer.echo(f"error: verl would filter out every row: the shortest prompt with its tools is {res['min']} "
+                   f"tokens > max_prompt_length={limit}; raise --max-prompt-length (and data.max_prompt_length) "
+                   f"to at least {res['max']}, or keep fewer platforms per row (--platform)", err=True)
+        raise typer.Exit(2)
+    if share < 0.9:
+        typer.echo(f"warning: verl drops {res['rows'] - res['kept']} of {res['rows']} rows as overlong; "
+                   f"--max-prompt-length {res['max']} keeps them all", err=True)
 
 
 @train_app.command("eval")
