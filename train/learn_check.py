@@ -40,8 +40,8 @@ DATA_FILE = "learn_check_data.json"
 class LearnCheckConfig:
     """Sizes of the check (defaults: about 2 minutes on 2 shared CPU cores)."""
 
-    sft_epochs: int = 12
-    sft_lr: float = 3e-3
+    sft_epochs: int = 30
+    sft_lr: float = 1e-2
     grpo_steps: int = 12
     grpo_lr: float = 1e-3
     num_generations: int = 8
@@ -134,7 +134,7 @@ def _sft(model: Any, examples: list[tuple[list[int], list[int]]], cfg: LearnChec
             opt.zero_grad()
             loss.backward()
             opt.step()
-            total += float(loss)
+            total += loss.item()
         losses.append(total / len(examples))
     model.eval()
     return losses
@@ -181,7 +181,10 @@ def run_learn_check(out_dir: Path, cfg: LearnCheckConfig = LearnCheckConfig(),
                for c in data["conversations"]}
 
     def conv(r: dict[str, Any]) -> list[dict[str, Any]]:
-        return conv_of[next(m["content"] for m in reversed(r["prompt"]) if m["role"] == "user")]
+        # Tool results cut as the environment cuts its observations (max_observation_chars).
+        msgs = conv_of[next(m["content"] for m in reversed(r["prompt"]) if m["role"] == "user")]
+        return [{**m, "content": m["content"][: cfg.max_observation_chars]} if m["role"] == "tool" else m
+                for m in msgs]
 
     kw = {"enable_thinking": run.enable_thinking}
 
