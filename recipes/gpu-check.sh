@@ -54,7 +54,8 @@ print(f"cassettes {rep['meta']['version']}, {rep['meta']['tasks']} task(s) x {re
 for m in rep["models"]:
     print(f"{m['model']}: pass@1 {m['pass@1']}  RESPONSE {m['response']}  ACTION {m['action']}  "
           f"ENVIRONMENT {m['environment']}  calls/episode {m['calls_per_episode']}")
-log = json.loads((out / "grpo.json").read_text(encoding="utf-8"))
+text = (out / "grpo.json").read_text(encoding="utf-8")  # the trainer's own log lines come first
+log = json.loads(text[text.rindex('{\n "output_dir"'):])
 steps = [h for h in log["log"] if "reward" in h]
 print(f"GRPO: {log['steps']} step(s), {grpo_s} s wall with start-up; rewards "
       + ", ".join(f"{h['reward']:.3f}" for h in steps))
