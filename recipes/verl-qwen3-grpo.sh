@@ -4,15 +4,23 @@
 #   simulator edge synthesize --n 1000 --out synth-out
 #   bash recipes/verl-qwen3-grpo.sh                 # MODEL=... NGPUS=... to change
 # verl < 0.9 reads the reward function from top-level `custom_reward_function.*` instead of
-# `reward.custom_reward_function.*`: rename the two keys below there.
+# `reward.custom_reward_function.*`: rename the two keys below there. The reward path is
+# `pkg://train.verl_adapter` (imported as a package module): verl loads a plain file path with
+# spec_from_file_location, where the adapter's relative imports fail.
 set -euo pipefail
 MODEL=${MODEL:-Qwen/Qwen3-8B}
 NGPUS=${NGPUS:-8}
 DATA=${DATA:-synth-out}
 OUT=${OUT:-verl-out}
-mkdir -p "$OUT"
+MAX_PROMPT_LENGTH=${MAX_PROMPT_LENGTH:-6144}
+# Writes the tool config, the rows and the agent-loop YAML, then loads the rows with verl's own
+# dataset class and filter under the settings below (MODEL's tokenizer) and refuses when every
+# row would be dropped. The prompt filter measures each row with its own platforms' tools
+# (train.verl_adapter.KopaRLHFDataset, data.custom_cls below): the agent loop offers a row only
+# those, while verl's stock filter renders every prompt with every tool of tools.yaml.
 simulator train verl-config --data "$DATA" --out "$OUT/tools.yaml" --dataset "$OUT/train.parquet" \
-  --agent-loop-config "$OUT/agent_loop.yaml" --max-observation-chars 20000
+  --agent-loop-config "$OUT/agent_loop.yaml" --max-observation-chars 20000 \
+  --tokenizer "$MODEL" --max-prompt-length "$MAX_PROMPT_LENGTH"
 python -m verl.trainer.main_ppo \
   algorithm.adv_estimator=grpo \
   algorithm.use_kl_in_reward=False \
@@ -20,9 +28,11 @@ python -m verl.trainer.main_ppo \
   data.val_files="$OUT/train.parquet" \
   data.return_raw_chat=True \
   data.train_batch_size=64 \
-  data.max_prompt_length=6144 \
+  data.max_prompt_length="$MAX_PROMPT_LENGTH" \
   data.max_response_length=16384 \
   data.filter_overlong_prompts=True \
+  data.custom_cls.path=pkg://train.verl_adapter \
+  data.custom_cls.name=KopaRLHFDataset \
   +data.apply_chat_template_kwargs.enable_thinking=False \
   actor_rollout_ref.model.path="$MODEL" \
   actor_rollout_ref.model.use_remove_padding=True \
@@ -47,7 +57,7 @@ python -m verl.trainer.main_ppo \
   actor_rollout_ref.rollout.multi_turn.max_parallel_calls=4 \
   actor_rollout_ref.rollout.multi_turn.max_tool_response_length=20000 \
   actor_rollout_ref.rollout.agent.agent_loop_config_path="$OUT/agent_loop.yaml" \
-  reward.custom_reward_function.path=train/verl_adapter.py \
+  reward.custom_reward_function.path=pkg://train.verl_adapter \
   reward.custom_reward_function.name=compute_score \
   trainer.n_gpus_per_node="$NGPUS" \
   trainer.nnodes=1 \

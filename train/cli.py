@@ -13,7 +13,10 @@ import typer
 
 from .config import GRPORunConfig
 
-__all__ = ["GRPORunConfig", "build_dataset_rows", "run_grpo", "train_app"]
+__all__ = ["GRPORunConfig", "build_dataset_rows", "build_grpo_trainer", "run_grpo", "train_app", "zero_spread_callback"]
+
+#: Where a ``--model tiny`` run keeps the weights it started from (``train eval``'s base).
+TINY_BASE_DIR = "base-model"
 
 train_app = typer.Typer(help="GRPO rollouts over the simulator: TRL, verl, OpenAI-compatible policies.",
                         no_args_is_help=True)
@@ -112,17 +115,38 @@ def _load_model(cfg: GRPORunConfig, rows: list[dict[str, Any]], world: Any) -> t
     return model, AutoTokenizer.from_pretrained(cfg.model)
 
 
-def run_grpo(cfg: GRPORunConfig, *, model: Any = None, tokenizer: Any = None,
-             world: Any = None, reward_funcs: list[Any] | None = None,
-             trainer_kwargs: dict[str, Any] | None = None) -> Any:
-    """Build and run a GRPOTrainer with the kopa-sim environment and rewards; the trainer.
+def zero_spread_callback(echo: Any = None) -> Any:
+    """A ``TrainerCallback`` that warns loudly (stderr) at every step whose GRPO groups all had
+    zero reward spread (``frac_reward_zero_std`` 1.0): every advantage is 0, so the step cannot
+    change the policy (loss 0, grad_norm 0) however long the run goes on."""
+    import sys
 
-    Writes ``<output_dir>/kopa_run.json`` (data, split, cassette version, config) before
-    training and the final model (plus tokenizer) into ``output_dir`` after it.
-    ``model`` / ``tokenizer`` override ``cfg.model`` (e.g. objects built in a test);
-    ``reward_funcs`` override the default (:func:`~train.rewards.make_reward` with
-    ``cfg.shaping``).
-    """
+    from transformers import TrainerCallback
+
+    say = echo or (lambda m: print(m, file=sys.stderr, flush=True))
+
+    class ZeroSpreadWarning(TrainerCallback):  # type: ignore[misc]
+        def __init__(self) -> None:
+            self.flat_steps: list[int] = []
+
+        def on_log(self, args: Any, state: Any, control: Any, logs: Any = None, **kwargs: Any) -> None:
+            v = (logs or {}).get("frac_reward_zero_std")
+            if v is not None and float(v) >= 1.0:
+                self.flat_steps.append(int(state.global_step))
+                say(f"WARNING: step {state.global_step}: every GRPO group had zero reward spread "
+                    f"(frac_reward_zero_std=1.0, reward {logs.get('reward')}): all advantages are 0 and this "
+                    "step cannot change the model. A model that never calls a tool or never answers right "
+                    "gets the same reward on every sample: warm-start it (SFT) or pick easier rows; "
+                    "`simulator train learn-check` shows a run whose rewards move.")
+
+    return ZeroSpreadWarning()
+
+
+def build_grpo_trainer(cfg: GRPORunConfig, *, model: Any = None, tokenizer: Any = None,
+                       world: Any = None, reward_funcs: list[Any] | None = None,
+                       trainer_kwargs: dict[str, Any] | None = None) -> Any:
+    """The GRPOTrainer :func:`run_grpo` trains (environment, rewards, rows, metadata written);
+    ``trainer.kopa_rows`` holds the dataset rows (with their ``environment`` column)."""
     import os
 
     os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
@@ -138,15 +162,41 @@ def run_grpo(cfg: GRPORunConfig, *, model: Any = None, tokenizer: Any = None,
     if model is None or tokenizer is None:
         model, tokenizer = _load_model(cfg, rows, world)
     envs = _environments(cfg, world, rows)
+    if cfg.model == "tiny":
+        # The tiny model exists only in this process: keep its starting weights beside the run
+        # so `train eval` compares the trained model with the model it started from.
+        base = Path(cfg.output_dir) / TINY_BASE_DIR
+        model.save_pretrained(base)
+        tokenizer.save_pretrained(base)
+        meta["base_model"] = str(base.resolve())
     write_run_metadata(cfg.output_dir, meta)
     extra = dict(trainer_kwargs or {})
     peft = cfg.peft_config()
     if peft is not None:
         extra.setdefault("peft_config", peft)
+    callbacks = list(extra.pop("callbacks", None) or []) + [zero_spread_callback()]
     trainer = GRPOTrainer(model=model, processing_class=tokenizer, args=GRPOConfig(**cfg.trl_args()),
                           train_dataset=Dataset.from_list(rows),
                           reward_funcs=reward_funcs or [make_reward(cfg.shaping)],
-                          environment_factory=envs, **extra)
+                          environment_factory=envs, callbacks=callbacks, **extra)
+    trainer.kopa_rows = rows
+    return trainer
+
+
+def run_grpo(cfg: GRPORunConfig, *, model: Any = None, tokenizer: Any = None,
+             world: Any = None, reward_funcs: list[Any] | None = None,
+             trainer_kwargs: dict[str, Any] | None = None) -> Any:
+    """Build and run a GRPOTrainer with the kopa-sim environment and rewards; the trainer.
+
+    Writes ``<output_dir>/kopa_run.json`` (data, split, cassette version, config) before
+    training and the final model (plus tokenizer) into ``output_dir`` after it.
+    ``model`` / ``tokenizer`` override ``cfg.model`` (e.g. objects built in a test);
+    ``reward_funcs`` override the default (:func:`~train.rewards.make_reward` with
+    ``cfg.shaping``). Every step whose groups all have zero reward spread is warned about
+    on stderr (:func:`zero_spread_callback`).
+    """
+    trainer = build_grpo_trainer(cfg, model=model, tokenizer=tokenizer, world=world,
+                                 reward_funcs=reward_funcs, trainer_kwargs=trainer_kwargs)
     trainer.train()
     trainer.save_model(cfg.output_dir)
     return trainer
@@ -229,12 +279,55 @@ def grpo_cmd(
     try:
         cfg = load_config(config, overrides)
         cfg.version = _announce(cfg.set_name, cfg.version)
+        if cfg.model == "tiny":
+            typer.echo("note: --model tiny is a randomly initialised model: it cannot write a tool call, so every "
+                       "sample gets the same reward and this run moves no weights (a smoke run of the trainer). "
+                       "`simulator train learn-check` warm-starts a tiny model on EDGE conversations and shows "
+                       "GRPO raising its reward.", err=True)
         trainer = run_grpo(cfg)
     except (DataError, ConfigError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from exc
     typer.echo(json.dumps({"output_dir": cfg.output_dir, "steps": trainer.state.global_step,
                            "log": trainer.state.log_history}, ensure_ascii=False, default=str, indent=1))
+
+
+@train_app.command("learn-check")
+def learn_check_cmd(
+    out: Optional[Path] = typer.Option(None, help="Working folder (default: a temporary one, removed after)."),
+    sft_epochs: Optional[int] = typer.Option(None, help="SFT warm-start epochs."),
+    grpo_steps: Optional[int] = typer.Option(None, help="GRPO optimizer steps."),
+    seed: int = typer.Option(0, help="Seed of the model, SFT and sampling."),
+) -> None:
+    """CPU pipeline check: a tiny model, SFT warm start on EDGE conversations, then GRPO through
+    the simulator; prints `mean reward X -> Y` on the training prompts, exit 0 only when Y > X.
+
+    Not a research result: two memorised questions show that the simulator's rewards reach the
+    weights through the same code a GPU run uses, nothing about tool-use skill."""
+    import tempfile
+
+    from .learn_check import LearnCheckConfig, run_learn_check
+
+    cfg = LearnCheckConfig(seed=seed)
+    if sft_epochs is not None:
+        cfg.sft_epochs = sft_epochs
+    if grpo_steps is not None:
+        cfg.grpo_steps = grpo_steps
+    typer.echo("learn-check: a pipeline check, not a research result (a tiny model memorising two synthetic "
+               "kopa@v0005 questions; the rewards come from the simulator's answers)")
+    with tempfile.TemporaryDirectory(prefix="kopa-learn-check-") as tmp:
+        res = run_learn_check(out or Path(tmp), cfg, echo=typer.echo)
+    for h in res.train_log:
+        typer.echo(f"  GRPO step {h.get('step')}: reward {h.get('reward', 0):.3f} (spread {h.get('reward_std', 0):.3f}), "
+                   f"tool calls/sample {h.get('tools/call_frequency', 0):.2f}")
+    typer.echo(f"GRPO: {cfg.grpo_steps} steps in {res.grpo_seconds:.0f} s; {res.simulator_calls} tool calls answered by "
+               f"the simulator in {res.simulator_seconds:.2f} s ({100 * res.simulator_share:.1f}% of the GRPO wall time)")
+    typer.echo(f"mean reward {res.reward_before:.3f} -> {res.reward_after:.3f} "
+               f"({cfg.eval_repeats * cfg.num_generations} samples per training prompt, before and after GRPO)")
+    if not res.passed:
+        typer.echo("error: GRPO did not raise the mean reward on its training prompts", err=True)
+        raise typer.Exit(1)
+    typer.echo("ok: GRPO through the simulator raised the reward")
 
 
 @train_app.command("verl-config")
@@ -253,8 +346,18 @@ def verl_config_cmd(
     max_observation_chars: int = typer.Option(20_000, help="Tool result text cut beyond this."),
     set_name: str = typer.Option("kopa", "--set", help="Cassette set."),
     version: Optional[str] = typer.Option(None, help="Version pinned in the tool config (default: the newest shipped one)."),
+    tokenizer: Optional[str] = typer.Option(None, help="Model dir or hub id whose tokenizer measures the "
+                                            "prompts: with verl importable, the written dataset is loaded "
+                                            "with verl's own dataset class and filter to check it."),
+    max_prompt_length: int = typer.Option(6144, help="The recipe's data.max_prompt_length (the check's limit)."),
+    enable_thinking: bool = typer.Option(False, help="apply_chat_template_kwargs.enable_thinking of the recipe."),
 ) -> None:
-    """Write verl's tool config (the scoped tool set), the dataset rows and the agent-loop YAML."""
+    """Write verl's tool config (the scoped tool set), the dataset rows and the agent-loop YAML.
+
+    Folders are created. With ``--tokenizer`` and verl installed, the rows are loaded the way
+    ``verl.trainer.main_ppo`` loads them (``data.custom_cls`` = ``KopaRLHFDataset``, the
+    overlong-prompt filter on, ``--max-prompt-length``): the command prints how many rows the
+    filter keeps and refuses (exit 2) when it keeps none."""
     from .data import DataError
     from .env import Example, open_world
     from simulator import atomic_files
@@ -295,6 +398,35 @@ def verl_config_cmd(
         typer.echo(f"wrote {dataset} ({len(rows)} rows)")
     if agent_loop_config is not None:
         typer.echo(f"wrote {agent_loop_config}")
+    if dataset is not None and tokenizer is not None:
+        _check_verl_rows(dataset, out, tokenizer, max_prompt_length, {"enable_thinking": enable_thinking})
+
+
+def _check_verl_rows(dataset: Path, tools: Path, tokenizer: str, limit: int, template_kw: dict[str, Any]) -> None:
+    """verl-config's check: the rows through verl's own dataset class and filter."""
+    try:
+        from verl.utils.dataset.rl_dataset import get_dataset_class  # noqa: F401
+    except ImportError:
+        typer.echo("not checked: verl is not importable here (pip install -e '.[verl]' in its own environment)")
+        return
+    from transformers import AutoTokenizer
+
+    from .verl_adapter import check_verl_dataset
+
+    tok = AutoTokenizer.from_pretrained(tokenizer)
+    res = check_verl_dataset(dataset, tools, tok, max_prompt_length=limit, chat_template_kwargs=template_kw)
+    share = res["kept"] / res["rows"] if res["rows"] else 0.0
+    typer.echo(f"verl {res['dataset_class']} (max_prompt_length={limit}, filter_overlong_prompts=True) keeps "
+               f"{res['kept']} of {res['rows']} rows ({share:.0%}); prompt + its own tools: min {res['min']}, "
+               f"median {res['median']}, max {res['max']} tokens ({tokenizer})")
+    if res["kept"] == 0:
+        typer.echo(f"error: verl would filter out every row: the shortest prompt with its tools is {res['min']} "
+                   f"tokens > max_prompt_length={limit}; raise --max-prompt-length (and data.max_prompt_length) "
+                   f"to at least {res['max']}, or keep fewer platforms per row (--platform)", err=True)
+        raise typer.Exit(2)
+    if share < 0.9:
+        typer.echo(f"warning: verl drops {res['rows'] - res['kept']} of {res['rows']} rows as overlong; "
+                   f"--max-prompt-length {res['max']} keeps them all", err=True)
 
 
 @train_app.command("eval")

@@ -57,13 +57,17 @@ class EvalConfig:
 
 
 def base_model_of(checkpoint: Path) -> str | None:
-    """The model a ``train grpo`` run started from (its ``kopa_run.json``), if recorded."""
+    """The model a ``train grpo`` run started from (its ``kopa_run.json``), if recorded: the
+    saved starting weights of a ``--model tiny`` run (``base_model``), else the config's model."""
     from .data import META_FILE
 
     for d in (checkpoint, checkpoint.parent):
         meta = d / META_FILE
         if meta.is_file():
-            model = json.loads(meta.read_text(encoding="utf-8")).get("config", {}).get("model")
+            data = json.loads(meta.read_text(encoding="utf-8"))
+            if data.get("base_model"):
+                return str(data["base_model"])
+            model = data.get("config", {}).get("model")
             return str(model) if model and model != "tiny" else None
     return None
 

@@ -21,6 +21,7 @@ import json
 import keyword
 import re
 import threading
+import time
 from typing import Any, Callable, Mapping, Sequence
 
 from bench.kopa.env import World
@@ -169,7 +170,20 @@ class KopaEnvBase:
     def _call(self, tool: str, kwargs: dict[str, Any]) -> str:
         if self.episode is None:
             raise RuntimeError("reset() must be called before a tool (TRL calls it per rollout)")
-        return self.episode.call_tool(tool, **kwargs)
+        t0 = time.perf_counter()
+        try:
+            return self.episode.call_tool(tool, **kwargs)
+        finally:  # measured, not modelled: the simulator's share of a run's wall time
+            dt = time.perf_counter() - t0
+            with self._shared["lock"]:
+                self._shared["sim_seconds"] = self._shared.get("sim_seconds", 0.0) + dt
+                self._shared["sim_calls"] = self._shared.get("sim_calls", 0) + 1
+
+    @classmethod
+    def simulator_time(cls) -> tuple[float, int]:
+        """(seconds spent answering tool calls, calls answered) by this class's instances."""
+        with cls._shared["lock"]:
+            return float(cls._shared.get("sim_seconds", 0.0)), int(cls._shared.get("sim_calls", 0))
 
     def get_reward(self) -> float:
         """The environment's own reward: Σ weight × shaping term (0.0 with shaping off)."""

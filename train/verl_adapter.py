@@ -22,6 +22,7 @@ without verl or a GPU.
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import json
 import threading
@@ -38,10 +39,15 @@ from .rewards import answer_matches
 
 __all__ = [
     "AGENT_NAME",
+    "DATASET_CLASS",
     "KopaSimTool",
     "ToolResponse",
     "compute_score",
+    "scoped_prompt_length",
+    "scoped_tool_schemas",
+    "check_verl_dataset",
     "tool_config",
+    "tool_platforms",
     "trajectory_reward",
     "trajectory_tools_kwargs",
     "verl_row",
@@ -179,7 +185,17 @@ class KopaSimTool(_Base):  # type: ignore[misc,valid-type]
             return self._episodes[self._instances[instance_id]]
 
     async def execute(self, instance_id: str, parameters: dict[str, Any], **kwargs: Any) -> tuple[ToolResponse, float, dict[str, Any]]:
-        """Answer one call: (observation, step reward 0.0, metrics of the call)."""
+        """Answer one call: (observation, step reward 0.0, metrics of the call).
+
+        The replay runs in a worker thread (``asyncio.to_thread``), off the agent loop's event
+        loop: a cold call renders and parses a native page (tens of ms, hundreds for the
+        largest collections) and would otherwise stall every other trajectory the loop is
+        driving (their generation requests, their tool calls) for that long. Episodes and
+        worlds are thread-safe (locks in :class:`SimEpisode` and the store)."""
+        return await asyncio.to_thread(self.execute_sync, instance_id, parameters)
+
+    def execute_sync(self, instance_id: str, parameters: dict[str, Any] | None) -> tuple[ToolResponse, float, dict[str, Any]]:
+        """:meth:`execute`'s work, on the calling thread."""
         ep = self.episode(instance_id)
         rec = ep.call(self.name, dict(parameters or {}))
         text = ep.observation(rec)
@@ -235,14 +251,47 @@ def trajectory_reward(episode_id: str, solution_str: str, shaping: Mapping[str, 
     return float(out[0] or 0.0)
 
 
+def scoped_tool_schemas(schemas: Sequence[Mapping[str, Any]], platform_of: Mapping[str, str],
+                        platforms: Sequence[str] | None) -> list[Mapping[str, Any]]:
+    """The tool schemas a row is offered: those of its ``platforms`` (all when it names none).
+
+    One rule for the agent loop (what the model is shown) and the dataset's length filter
+    (what verl measures), so the filter measures the prompt the rollout really sends."""
+    plats = set(platforms or [])
+    return [t for t in schemas if not plats or platform_of.get(t["function"]["name"]) in plats]
+
+
+def scoped_prompt_length(tokenizer: Any, messages: Sequence[Mapping[str, Any]], schemas: Sequence[Mapping[str, Any]],
+                         platform_of: Mapping[str, str], platforms: Sequence[str] | None,
+                         chat_template_kwargs: Mapping[str, Any] | None = None) -> int:
+    """Tokens of a row's prompt rendered with its scoped tools (as verl's ``RLHFDataset``
+    filter tokenizes a prompt: ``apply_chat_template(..., add_generation_prompt=True)``)."""
+    kw = {k: v for k, v in dict(chat_template_kwargs or {}).items()
+          if k not in ("tokenize", "return_dict", "return_tensors")}
+    tools = scoped_tool_schemas(schemas, platform_of, platforms)
+    ids = tokenizer.apply_chat_template([dict(m) for m in messages], add_generation_prompt=True, tokenize=True,
+                                        tools=[dict(t) for t in tools] or None, **kw)
+    if isinstance(ids, Mapping):  # transformers 5 may return a BatchEncoding
+        ids = ids["input_ids"]
+    if ids and isinstance(ids[0], list):
+        ids = ids[0]
+    return len(ids)
+
+
+def tool_platforms(tool_config_path: str | Path) -> dict[str, str]:
+    """Tool name → platform, read from a tool config written by :func:`write_tool_config`."""
+    cfg = yaml.safe_load(Path(tool_config_path).read_text(encoding="utf-8")) or {}
+    return {t["tool_schema"]["function"]["name"]: str((t.get("config") or {}).get("platform", ""))
+            for t in cfg.get("tools", [])}
+
+
 def _register_agent_loop() -> Any:  # pragma: no cover - needs verl
     from verl.experimental.agent_loop.agent_loop import register
     from verl.experimental.agent_loop.tool_agent_loop import ToolAgentLoop
 
     counter = itertools.count()
 
-    @register(AGENT_NAME)
-    class _Loop(ToolAgentLoop):  # type: ignore[misc,valid-type]
+    class KopaToolAgentLoop(ToolAgentLoop):  # type: ignore[misc,valid-type]
         """``ToolAgentLoop`` with one kopa-sim episode per trajectory, tools scoped to the
         row's platforms and the kopa reward as ``reward_score``."""
 
@@ -252,9 +301,8 @@ def _register_agent_loop() -> Any:  # pragma: no cover - needs verl
             info = dict(kwargs.get("extra_info") or {})
             row = json.loads(info["row"]) if isinstance(info.get("row"), str) else info.get("row") or {}
             key = f"{info.get('episode_id') or row.get('task_id') or 'row'}:{next(counter)}"
-            plats = set(row.get("platforms") or [])
-            scoped = [t for t in self.tool_schemas if not plats
-                      or self.tools[t["function"]["name"]].config.get("platform") in plats]
+            platform_of = {name: str(t.config.get("platform", "")) for name, t in self.tools.items()}
+            scoped = scoped_tool_schemas(self.tool_schemas, platform_of, row.get("platforms"))
             self.tool_schemas = scoped  # this instance only: one agent loop per sample
             kwargs["tools_kwargs"] = trajectory_tools_kwargs(row, [t["function"]["name"] for t in scoped], key)
             out = await super().run(sampling_params, **kwargs)
@@ -263,12 +311,50 @@ def _register_agent_loop() -> Any:  # pragma: no cover - needs verl
             KopaSimTool.finish_episode(key)
             return out
 
-    _Loop.__name__ = _Loop.__qualname__ = "KopaToolAgentLoop"
-    return _Loop
+    # Module-level names before registering: verl's registry records
+    # f"{__module__}.{__qualname__}" as the hydra ``_target_``, which must import.
+    KopaToolAgentLoop.__qualname__ = "KopaToolAgentLoop"
+    return register(AGENT_NAME)(KopaToolAgentLoop)
+
+
+def _dataset_class() -> Any:  # pragma: no cover - needs verl
+    from verl.utils.dataset.rl_dataset import RLHFDataset
+
+    class KopaRLHFDataset(RLHFDataset):  # type: ignore[misc,valid-type]
+        """verl's ``RLHFDataset`` whose overlong-prompt filter measures each row with the tools
+        :class:`KopaToolAgentLoop` will offer it (its platforms'), not with every tool of the
+        tool config: the stock filter renders every prompt with the whole (union) tool set
+        and, on a synthesis over several platforms, drops every row. Everything else is
+        verl's (``data.custom_cls.path=pkg://train.verl_adapter``, ``name=KopaRLHFDataset``)."""
+
+        def maybe_filter_out_long_prompts(self, dataframe: Any = None) -> Any:
+            if (not self.filter_overlong_prompts or self.tool_schemas is None or self.processor is not None
+                    or not self.tool_config_path):
+                return super().maybe_filter_out_long_prompts(dataframe)
+            platform_of = tool_platforms(self.tool_config_path)
+            tok, key, schemas = self.tokenizer, self.prompt_key, self.tool_schemas
+            kw, limit = dict(self.apply_chat_template_kwargs), self.max_prompt_length
+
+            def fits(doc: Any) -> bool:
+                plats = (doc.get("extra_info") or {}).get("platforms")
+                return scoped_prompt_length(tok, doc[key], schemas, platform_of, plats, kw) <= limit
+
+            dataframe = dataframe.filter(fits, num_proc=self.num_workers,
+                                         desc=f"Filtering prompts (with their own tools) longer than {limit} tokens")
+            print(f"filter dataset len: {len(dataframe)}")
+            return dataframe
+
+    KopaRLHFDataset.__qualname__ = "KopaRLHFDataset"
+    return KopaRLHFDataset
+
+
+#: ``data.custom_cls`` of the verl recipe: where verl loads :class:`KopaRLHFDataset` from.
+DATASET_CLASS = {"path": "pkg://train.verl_adapter", "name": "KopaRLHFDataset"}
 
 
 if HAVE_VERL:  # pragma: no cover - exercised only where verl is installed
     KopaToolAgentLoop = _register_agent_loop()
+    KopaRLHFDataset = _dataset_class()
 
 
 def tool_config(world: World | None = None, *, platforms: Sequence[str] | None = None,
@@ -291,7 +377,8 @@ def tool_config(world: World | None = None, *, platforms: Sequence[str] | None =
 
 
 def write_tool_config(path: Path, **kwargs: Any) -> Path:
-    """Write :func:`tool_config` as YAML (Korean kept readable)."""
+    """Write :func:`tool_config` as YAML (Korean kept readable); creates the folder."""
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(yaml.safe_dump(tool_config(**kwargs), allow_unicode=True, sort_keys=False),
                     encoding="utf-8")
     return path
@@ -322,6 +409,7 @@ def verl_row(example: Example, index: int, *, tools: Sequence[str] | None = None
 def write_agent_loop_config(path: Path) -> Path:
     """Write the agent-loop YAML registering :class:`KopaToolAgentLoop` under
     :data:`AGENT_NAME` (``actor_rollout_ref.rollout.agent.agent_loop_config_path``)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(yaml.safe_dump([{"name": AGENT_NAME, "_target_": f"{__name__}.KopaToolAgentLoop"}],
                                    sort_keys=False), encoding="utf-8")
     return path
@@ -329,6 +417,7 @@ def write_agent_loop_config(path: Path) -> Path:
 
 def write_verl_dataset(rows: Sequence[dict[str, Any]], path: Path) -> Path:
     """Write rows as parquet (needs pyarrow, in the ``train`` extra) or, for ``.jsonl``, JSONL."""
+    path.parent.mkdir(parents=True, exist_ok=True)
     if path.suffix == ".jsonl":
         path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
         return path
@@ -338,3 +427,43 @@ def write_verl_dataset(rows: Sequence[dict[str, Any]], path: Path) -> Path:
     # Nested mappings whose keys vary by row (tools_kwargs) go in as JSON-compatible structs.
     pq.write_table(pa.Table.from_pylist(list(rows)), path)
     return path
+
+
+def check_verl_dataset(dataset: Path, tool_config_path: Path, tokenizer: Any, *, max_prompt_length: int,
+                       chat_template_kwargs: Mapping[str, Any] | None = None,
+                       cache_dir: Path | None = None) -> dict[str, Any]:
+    """Load ``dataset`` with verl's own dataset class under the recipe's data settings and count
+    the rows its overlong-prompt filter keeps (needs verl).
+
+    The settings are the recipe's: ``data.custom_cls`` = :data:`DATASET_CLASS` (resolved by
+    verl's ``get_dataset_class``, as ``main_ppo`` does), ``filter_overlong_prompts=True``,
+    ``max_prompt_length``, ``return_raw_chat=True``, ``tool_config_path`` and the chat
+    template kwargs. Returns ``{"rows", "kept", "min", "median", "max", "dataset_class"}``:
+    lengths are of each prompt with its own tools, in ``tokenizer``'s tokens.
+    """
+    import tempfile
+
+    from omegaconf import OmegaConf
+    from verl.utils.dataset.rl_dataset import get_dataset_class
+
+    kw = dict(chat_template_kwargs or {})
+    with tempfile.TemporaryDirectory(prefix="kopa-verl-check-") as tmp:
+        cfg = OmegaConf.create({
+            "max_prompt_length": int(max_prompt_length), "filter_overlong_prompts": True,
+            "filter_overlong_prompts_workers": 1, "return_raw_chat": True, "prompt_key": "prompt",
+            "tool_config_path": str(tool_config_path), "apply_chat_template_kwargs": kw,
+            "custom_cls": dict(DATASET_CLASS), "cache_dir": str(cache_dir or tmp), "truncation": "error",
+        })
+        cls = get_dataset_class(cfg)
+        ds = cls(data_files=[str(dataset)], tokenizer=tokenizer, config=cfg)
+        kept = len(ds)
+    rows = [json.loads(x) for x in dataset.read_text(encoding="utf-8").splitlines()] if dataset.suffix == ".jsonl" \
+        else __import__("pyarrow.parquet", fromlist=["read_table"]).read_table(dataset).to_pylist()
+    tcfg = yaml.safe_load(tool_config_path.read_text(encoding="utf-8")) or {}
+    schemas = [t["tool_schema"] for t in tcfg.get("tools", [])]
+    platform_of = tool_platforms(tool_config_path)
+    lengths = sorted(scoped_prompt_length(tokenizer, r["prompt"], schemas, platform_of,
+                                          (r.get("extra_info") or {}).get("platforms"), kw) for r in rows)
+    return {"rows": len(rows), "kept": kept, "dataset_class": cls.__name__,
+            "min": lengths[0] if lengths else 0, "median": lengths[len(lengths) // 2] if lengths else 0,
+            "max": lengths[-1] if lengths else 0}
