@@ -94,13 +94,16 @@ def infer_endpoint(catalog: Catalog, req: SimRequest) -> Endpoint | None:
         literals = [p for p in template.strip("/").split("/") if p and "{" not in p]
         operation = (literals[-1] if literals else template).split(".")[0]
         # The platform's common params (MOLIT's LAWD_CD / DEAL_YMD) are every endpoint's.
-        common = {p.name for p in catalog.platforms[sib.platform].common_params}
+        # Ids and summaries name the sibling's catalog part (``gen_molit``), as before parts
+        # were merged into platforms, so recordings made then keep their endpoint ids.
+        part = sib.part_id
+        common = {p.name for p in catalog.parts[part].common_params} if part in catalog.parts else set()
         options = {k: v for k, v in sib.options.items() if k not in _OWN_OPTIONS}
         options["inferred"] = True
         return Endpoint(
-            id=f"{INFERRED_PREFIX}{sib.platform}_{digest}",
+            id=f"{INFERRED_PREFIX}{part}_{digest}",
             operation=operation,
-            summary=f"(inferred from {sib.platform}) {req.host}{template}",
+            summary=f"(inferred from {part}) {req.host}{template}",
             method=sib.method,
             host=sib.host,
             path=template,
@@ -116,6 +119,7 @@ def infer_endpoint(catalog: Catalog, req: SimRequest) -> Endpoint | None:
             max_page_size=sib.max_page_size,
             options=options,
             platform=sib.platform,
+            part=part,
             domain=sib.domain,
             dialect=sib.dialect,
         )

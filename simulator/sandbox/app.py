@@ -196,7 +196,7 @@ class SandboxApp:
         if hit is not None:
             self._cache.move_to_end(key)
             return hit
-        gen = generator_for(ep.platform, ep.id)
+        gen = generator_for(ep.part_id, ep.id)  # generators are per catalog file
         records: Sequence[dict[str, Any]]
         if gen is None and ep.fidelity != "curated":
             records = synth_records(self.world, ep, dict(filters))  # a generated endpoint
