@@ -230,6 +230,12 @@ class Catalog:
         for pid, eps in by_platform.items():
             self.platforms[pid] = _real_platform(pid, eps, self.parts)
         self.platform_aliases = platform_aliases(self.parts, self.platforms)
+        #: Other hosts serving a platform's paths (``www.juso.go.kr`` beside
+        #: ``business.juso.go.kr``; option ``host_aliases``) → the catalog's host.
+        self.host_aliases: dict[str, str] = {}
+        for ep in self.endpoints.values():
+            for alias in ep.opt("host_aliases") or ():
+                self.host_aliases.setdefault(str(alias).lower(), ep.host.lower())
         #: Query parameters that pick an endpoint on a shared path (law.go.kr ``target``).
         self._match_names = frozenset(k for ep in self.endpoints.values() for k in ep.match)
         for host, routes in self._routes.items():
@@ -273,6 +279,7 @@ class Catalog:
         on a known host), or None (``simulator.catalog.infer``)."""
         from .infer import infer_endpoint
 
+        req = self.canonical_host(req)
         if req.host not in self._hosts:
             return None
         sig = tuple(sorted((k, v) for k, v in req.query if k in self._match_names))
@@ -302,7 +309,17 @@ class Catalog:
         return self.platforms[ep.platform]
 
     def hosts(self) -> list[str]:
-        return sorted(self._routes)
+        """Every host the catalog serves, alias hosts (``www.juso.go.kr``) included."""
+        return sorted({*self._routes, *self.host_aliases})
+
+    def canonical_host(self, req: SimRequest) -> SimRequest:
+        """``req`` on the catalog's host when it was sent to an alias host (else ``req``)."""
+        host = self.host_aliases.get(req.host)
+        if host is None:
+            return req
+        from dataclasses import replace
+
+        return replace(req, host=host)
 
     def resolve_platforms(self, names: list[str]) -> tuple[list[str], list[str]]:
         """Platform ids for ``names``, old ids (``gen_opendart``) read as their platform, and
@@ -338,6 +355,7 @@ class Catalog:
         Raises:
             UnknownEndpoint: with the known paths of the host, or the known hosts.
         """
+        req = self.canonical_host(req)
         host = self._hosts.get(req.host)
         if host is None:
             raise UnknownEndpoint(
