@@ -37,6 +37,14 @@ class RunConfig:
     heldout: tuple[str, ...] = DEFAULT_HELDOUT
 
 
+def world_of(version: Any) -> str:
+    """What a run's answers are about, from the version's manifest ``source``
+    (``synthetic (sandbox)`` for the shipped cassettes): results on a synthetic world are not
+    comparable with results on the live APIs."""
+    manifest = getattr(version, "manifest", None)
+    return str(getattr(manifest, "world", "")) or "unknown"
+
+
 def load_results(out: Path) -> list[dict[str, Any]]:
     """Rows of ``out/results.jsonl`` (a torn last line from an interrupted run is skipped)."""
     path = out / RESULTS
@@ -65,7 +73,7 @@ def run_bench(
     out.mkdir(parents=True, exist_ok=True)
     meta_path = out / META
     info = {"agent": agent.name, "content_hash": world.content_hash,
-            "version": getattr(world.version, "id", ""), "seeds": config.seeds, "k": config.k,
+            "version": getattr(world.version, "id", ""), "world": world_of(world.version), "seeds": config.seeds, "k": config.k,
             "max_turns": config.max_turns, "max_calls": config.max_calls,
             "heldout": list(config.heldout), **(meta or {})}
     if meta_path.exists():

@@ -180,6 +180,9 @@ def write_all(examples: list[dict[str, Any]], out: Path, version: Version, catal
             for r in verl_rows:
                 fv.write(_line(r))
     if report is not None:
+        # What the examples' answers are about (manifest ``source``): ``synthetic (sandbox)``
+        # for the shipped cassettes, whose values are invented.
+        report = {**report, "world": version.manifest.world}
         paths["report"] = out / "report.json"
         paths["report"].write_text(json.dumps(report, ensure_ascii=False, sort_keys=True, indent=1) + "\n", encoding="utf-8")
     return paths
