@@ -174,3 +174,19 @@ def test_juso_alias_shares_the_exact_identity() -> None:
     b = SimRequest.from_url(SEARCH.replace("business.juso.go.kr", "www.juso.go.kr"))
     assert canonical_request(a, FULL) == canonical_request(b, FULL)
     assert canonical_request(a, FULL).startswith("GET business.juso.go.kr/addrlink/addrLinkApi.do?")
+
+
+def test_bench_platform_ablation_sees_the_whole_provider(tmp_path: Path) -> None:
+    """``--tools platform``: a task on opendart sees its 85 tools, not the 7 curated ones."""
+    from bench.kopa.env import World
+
+    store = Store(tmp_path / "cassettes", cache_dir=tmp_path / "cache")
+    b = VersionBuilder(store, "kopa", FULL, parent=None)
+    b.add_collection(endpoint="tago_city_codes", key="tago_city_codes", filters={}, fmt="json", total=0,
+                     records=[], envelope={})
+    b.publish(recorded_at="2026-12-01T00:00:00Z", source="test")
+    world = World(store.open("kopa"), FULL)
+    names = {t["function"]["name"] for t in world.tools(["opendart"])}
+    assert {e.id for e in FULL.endpoints.values() if e.platform == "opendart"} <= names
+    assert "dart_alot_matter" in names and "opendart_company" in names
+    assert len([n for n in names if not n.startswith("get_")]) == 85  # + the key tools of its family
