@@ -87,3 +87,14 @@ def test_edge_synthesize_report_carries_the_world(tiny: World, tmp_path: Path) -
     paths = write_all([], tmp_path, tiny.version, tiny.catalog, {"attempts": 0})
     report = json.loads(paths["report"].read_text(encoding="utf-8"))
     assert report["world"] == "synthetic (sandbox)" and report["attempts"] == 0
+
+
+def test_task_files_say_their_answers_come_from_the_synthetic_world() -> None:
+    from bench.kopa.author import HEADER
+
+    files = sorted((REPO / "bench" / "kopa" / "tasks").glob("*.yaml"))
+    assert len(files) == 6
+    for f in files:
+        text = f.read_text(encoding="utf-8")
+        assert text.startswith(HEADER.format(domain=f.stem)), f.name
+        assert "synthetic world" in text[:400] and "invented values" in text[:400]
