@@ -190,3 +190,20 @@ def test_bench_platform_ablation_sees_the_whole_provider(tmp_path: Path) -> None
     assert {e.id for e in FULL.endpoints.values() if e.platform == "opendart"} <= names
     assert "dart_alot_matter" in names and "opendart_company" in names
     assert len([n for n in names if not n.startswith("get_")]) == 85  # + the key tools of its family
+
+
+def test_sandbox_keys_follow_the_platform_and_old_file_keys_still_work() -> None:
+    from simulator.sandbox import create_app
+
+    app = create_app(seed=0)
+    url = "https://opendart.fss.or.kr/api/alotMatter.json?corp_code=00126380&bsns_year=2023&reprt_code=11011"
+
+    def status(key: str) -> str:
+        body = app.handle(SimRequest.from_url(f"{url}&crtfc_key={key}")).body
+        return str(json.loads(body)["status"])
+
+    assert status("sandbox-opendart") == "000"  # the platform's key answers its generated tools
+    assert status("sandbox-gen_opendart") == "000"  # the key of its catalog file, as before
+    assert status("sandbox-lawgokr") == "010"  # another platform's key is unregistered
+    own = create_app(seed=0, keys={"opendart": "my-key"})
+    assert json.loads(own.handle(SimRequest.from_url(f"{url}&crtfc_key=sandbox-gen_opendart")).body)["status"] == "010"
