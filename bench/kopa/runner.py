@@ -17,7 +17,7 @@ from .metrics import mean_ci, pass_at_k
 from .scoring import FAILURE_CLASSES, score_episode
 from .tasks import Task, gold_run
 
-__all__ = ["DEFAULT_HELDOUT", "RunConfig", "load_results", "run_bench", "summarize"]
+__all__ = ["DEFAULT_HELDOUT", "RunConfig", "load_results", "run_bench", "summarize", "world_of"]
 
 RESULTS = "results.jsonl"
 META = "run.json"
