@@ -207,3 +207,13 @@ def test_sandbox_keys_follow_the_platform_and_old_file_keys_still_work() -> None
     assert status("sandbox-lawgokr") == "010"  # another platform's key is unregistered
     own = create_app(seed=0, keys={"opendart": "my-key"})
     assert json.loads(own.handle(SimRequest.from_url(f"{url}&crtfc_key=sandbox-gen_opendart")).body)["status"] == "010"
+
+
+def test_training_tool_configs_read_old_platform_ids() -> None:
+    """A dataset synthesized before platforms merged names ``gen_kasi``: its tools are still offered."""
+    from train.verl_adapter import tool_config
+
+    old = {t["tool_schema"]["function"]["name"] for t in tool_config(platforms=["gen_kasi"])["tools"]}
+    new = {t["tool_schema"]["function"]["name"] for t in tool_config(platforms=["kasi"])["tools"]}
+    assert old == new and len(new) == FULL_COUNTS["kasi"]
+    assert {t["config"]["platform"] for t in tool_config(platforms=["kasi"])["tools"]} == {"kasi"}

@@ -259,7 +259,8 @@ def verl_config_cmd(
     plats = list(platform) or sorted({p for r in rows for p in r["platforms"]}) or None
     write_tool_config(out, world=world, platforms=plats, set_name=set_name, version=version,
                       max_observation_chars=max_observation_chars)
-    tools = [e.id for e in world.catalog.endpoints.values() if plats is None or e.platform in plats]
+    wanted = None if plats is None else set(world.catalog.resolve_platforms(plats)[0])  # old gen_ ids too
+    tools = [e.id for e in world.catalog.endpoints.values() if wanted is None or e.platform in wanted]
     typer.echo(f"wrote {out} ({len(tools)} tools)")
     if dataset is not None:
         vrows = [verl_row(Example.from_row(r), i, tools=tools, split=split, gold_program=r.get("gold_program", ""))
