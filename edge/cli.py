@@ -283,6 +283,7 @@ def synthesize_cmd(
     table.add_row("filters removed", ", ".join(f"{k} {x}" for k, x in res.report["filters"].items()))
     miss = s["missing"]
     table.add_row("missing", "; ".join(f"{k}: {', '.join(x)}" for k, x in miss.items() if x) or "none")
+    table.add_row("world", v.manifest.world)  # also in report.json: synthetic (sandbox) on the shipped cassettes
     Console().print(table)
     if "skipped" in res.report["audit"]:
         typer.echo(f"audit: {res.report['audit']['skipped']}")

@@ -61,7 +61,10 @@ def canonical_request(req: SimRequest, catalog: Catalog | None = None, match: Ma
     else:
         items = [(k, v) for k, v in req.query if v != "" and not _is_key_param(k, None)]
     qs = "&".join(f"{_quote_plus(k)}={_quote_plus(v)}" for k, v in sorted(items))
-    canon = f"{req.method} {req.host}{path}"
+    host = req.host
+    if match is not None and host in (match.endpoint.opt("host_aliases") or ()):
+        host = match.endpoint.host.lower()  # an alias host is the same API: one identity
+    canon = f"{req.method} {host}{path}"
     if qs:
         canon += "?" + qs
     if req.body:

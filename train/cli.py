@@ -380,7 +380,8 @@ def verl_config_cmd(
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from exc
     plats = list(platform) or sorted({p for r in rows for p in r["platforms"]}) or None
-    tools = [e.id for e in world.catalog.endpoints.values() if plats is None or e.platform in plats]
+    wanted = None if plats is None else set(world.catalog.resolve_platforms(plats)[0])  # old gen_ ids too
+    tools = [e.id for e in world.catalog.endpoints.values() if wanted is None or e.platform in wanted]
     # The two or three files are written beside their targets and replace them together at the
     # end: a failure leaves every old file as it was (never a new tool config with an old dataset).
     with atomic_files(out, dataset, agent_loop_config) as (out_tmp, dataset_tmp, loop_tmp):

@@ -249,7 +249,8 @@ def make_environment_class(
             raise TrainError(f"tools={unknown!r} are not catalog tools")
         eps = [catalog.endpoints[t] for t in tools]
     else:
-        eps = [e for e in catalog.endpoints.values() if platforms is None or e.platform in platforms]
+        wanted = None if platforms is None else set(catalog.resolve_platforms(list(platforms))[0])  # old gen_ ids too
+        eps = [e for e in catalog.endpoints.values() if wanted is None or e.platform in wanted]
     ns: dict[str, Any] = {ep.id: tool_method(ep) for ep in eps}
     task_map = {t.id: t for t in (tasks if tasks is not None else load_tasks(catalog=catalog))}
     ns.update(_world_factory=staticmethod(factory), _config=config, _shaping=dict(shaping or {}),

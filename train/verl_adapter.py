@@ -369,10 +369,11 @@ def tool_config(world: World | None = None, *, platforms: Sequence[str] | None =
                            "max_observation_chars": max_observation_chars}
     if version:
         cfg["version"] = version
+    wanted = None if platforms is None else set(catalog.resolve_platforms(list(platforms))[0])  # old gen_ ids too
     return {"tools": [
         {"class_name": f"{KopaSimTool.__module__}.{KopaSimTool.__name__}", "config": {**cfg, "platform": ep.platform},
          "tool_schema": ep.tool_schema()}
-        for ep in catalog.endpoints.values() if platforms is None or ep.platform in platforms
+        for ep in catalog.endpoints.values() if wanted is None or ep.platform in wanted
     ]}
 
 

@@ -362,6 +362,7 @@ def run_cmd(
     console.print(f"{agent}: pass@1 {ov['pass@1']:.3f}{passk}  "
                   f"RESPONSE {ov['response']:.3f}  ACTION {ov['action']:.3f}  "
                   f"ENVIRONMENT {ov['environment']:.3f}  ({time.perf_counter() - t0:.1f}s) → {out}")
+    console.print(f"world: {summary['world']}", markup=False, highlight=False)
 
 
 @bench_app.command("report")

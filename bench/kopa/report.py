@@ -178,6 +178,8 @@ def _write_report(out: Path) -> dict[str, Any]:
     heldout = tuple(meta.get("heldout", DEFAULT_HELDOUT))
     summary = summarize(rows, k, heldout)
     summary["meta"] = meta
+    #: What the answers are about (manifest ``source``); a run from before the label says so.
+    summary["world"] = meta.get("world") or "unknown (run made before world labels)"
     audit_lines, audit_result = _audit_lines(out)
     if audit_result is not None:
         summary["edge_audit"] = save_audit(out, audit_result)
@@ -190,6 +192,10 @@ def _write_report(out: Path) -> dict[str, Any]:
         "",
         f"Version `{meta.get('version', '?')}` content hash `{str(meta.get('content_hash', ''))[:16]}`; "
         f"{ov['tasks']} tasks × {meta.get('seeds', '?')} seeds = {ov['episodes']} episodes.",
+        "",
+        f"World: **{summary['world']}**"
+        + (" — invented values in real wire formats; not comparable with results on the live APIs."
+           if summary["world"].startswith("synthetic") else "."),
         "",
         f"**pass@1 {_pct(ov['pass@1'])}%**" + (f", pass@{k} {_pct(ov.get(f'pass@{k}'))}%" if k > 1 else "") + " "
         f"(all three axes); RESPONSE {_pct(ov['response'])}%, ACTION {_pct(ov['action'])}%, "

@@ -20,7 +20,7 @@ from .scoring import FAILURE_CLASSES, score_episode
 from .tasks import Task, gold_run
 from .errors import BenchError
 
-__all__ = ["DEFAULT_HELDOUT", "RunConfig", "load_results", "run_bench", "summarize"]
+__all__ = ["DEFAULT_HELDOUT", "RunConfig", "load_results", "run_bench", "summarize", "world_of"]
 
 RESULTS = "results.jsonl"
 META = "run.json"
@@ -38,6 +38,14 @@ class RunConfig:
     max_calls: int = 64
     workers: int = 8
     heldout: tuple[str, ...] = DEFAULT_HELDOUT
+
+
+def world_of(version: Any) -> str:
+    """What a run's answers are about, from the version's manifest ``source``
+    (``synthetic (sandbox)`` for the shipped cassettes): results on a synthetic world are not
+    comparable with results on the live APIs."""
+    manifest = getattr(version, "manifest", None)
+    return str(getattr(manifest, "world", "")) or "unknown"
 
 
 def load_results(out: Path) -> list[dict[str, Any]]:
@@ -73,7 +81,7 @@ def run_bench(
     out.mkdir(parents=True, exist_ok=True)
     meta_path = out / META
     info = {"agent": agent.name, "content_hash": world.content_hash,
-            "version": getattr(world.version, "id", ""), "seeds": config.seeds, "k": config.k,
+            "version": getattr(world.version, "id", ""), "world": world_of(world.version), "seeds": config.seeds, "k": config.k,
             "max_turns": config.max_turns, "max_calls": config.max_calls,
             "heldout": list(config.heldout), **(meta or {})}
     if meta_path.exists():

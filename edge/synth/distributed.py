@@ -64,7 +64,7 @@ def run_shards_on_ray(version: Version, graph: EdgeGraph, specs: list[Any], cfg:
         # A shipped tier travels by name; any other catalog (a directory, an edited copy) by
         # its platforms, once, so every task synthesizes over the driver's tools.
         shipped = cat is load_catalog(tier=cat.tier) if cat.tier in TIERS else False
-        platforms = None if shipped else ray.put(list(cat.platforms.values()))  # resolved per task
+        platforms = None if shipped else ray.put(list(cat.parts.values()))  # its files; resolved per task
         refs = [task.remote(root, version.manifest.set, version.manifest.version, cat.tier, platforms, text, spec, cfg)
                 for spec in specs]
         return list(ray.get(refs))

@@ -54,7 +54,9 @@ _DAY = re.compile(r"(ymd|date|_de$|_dt$|^dt|dtm$|일자|일시|날짜|birth|_ym$
 
 
 def family(platform: str) -> str:
-    """The provider a platform id stands for: generated ``gen_molit`` is MOLIT, like ``molit``."""
+    """The provider a platform id stands for. Catalog platforms are providers already
+    (``molit`` holds the curated and generated MOLIT tools); an old id read from a dataset made
+    before platforms were merged (``gen_molit``) is its provider too."""
     return platform.removeprefix("gen_")
 
 

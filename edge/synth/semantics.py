@@ -174,7 +174,7 @@ def joins(catalog: Catalog, source_tool: str, source_field: str, target_tool: st
     sdesc = (spec.description if spec else "") or ""
     param = tgt.param(target_param)
     tdesc = (param.description if param else "") or ""
-    crossing = src.platform.removeprefix("gen_") != tgt.platform.removeprefix("gen_")
+    crossing = src.platform != tgt.platform  # platforms are providers (simulator.catalog.platforms)
     if not crossing and source_field.lower() == target_param.lower():
         return True  # one provider's own key (amcNo → amcNo), whatever its description says
     s = field_type(catalog, source_tool, source_field)

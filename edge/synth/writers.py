@@ -176,7 +176,7 @@ def write_all(examples: list[dict[str, Any]], out: Path, version: Version, catal
         # Which version (and tier) the dataset was made on, as every research output says.
         m = version.manifest
         report = {**report, "cassettes": {"set": m.set, "version": m.version, "content_hash": m.content_hash},
-                  "catalog": getattr(catalog, "tier", None)}
+                  "catalog": getattr(catalog, "tier", None), "world": m.world}
         paths["report"] = out / "report.json"
         paths["report"].write_text(json.dumps(report, ensure_ascii=False, sort_keys=True, indent=1) + "\n", encoding="utf-8")
     return paths

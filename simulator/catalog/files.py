@@ -15,6 +15,7 @@ from pydantic import ValidationError
 
 from ..errors import CatalogError
 from .models import Platform
+from .platforms import platform_for
 
 __all__ = ["DATA_DIR", "SAFE_LOADER", "load_platform_file", "merge_raw"]
 
@@ -39,7 +40,8 @@ def merge_raw(raw: dict[str, Any]) -> dict[str, Any]:
         ]
         ep["options"] = {**opts, **ep.get("options", {})}
         ep.setdefault("host", raw.get("host", ""))
-        ep["platform"] = raw.get("id", "")
+        ep["part"] = raw.get("id", "")
+        ep["platform"] = platform_for(ep["part"], ep.get("path", ""))
         ep["domain"] = raw.get("domain", "")
         ep.setdefault("dialect", raw.get("dialect", ""))
         endpoints.append(ep)

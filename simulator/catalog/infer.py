@@ -78,7 +78,8 @@ def infer_endpoint(
     """The endpoint inferred for ``req`` on a known host, or None (unknown host, or no
     catalogued sibling with the same path shape).
 
-    ``endpoints`` and ``platforms`` are a catalog's (``Catalog.infer`` passes its own)."""
+    ``endpoints`` and ``platforms`` are a catalog's endpoints and its parts (the catalog files,
+    ``Catalog.parts``; ``Catalog.infer`` passes its own)."""
     siblings = [ep for ep in endpoints if ep.host.lower() == req.host]
     # Curated siblings first (their dialect facts are checked by hand; a generated entry's may
     # be partial), then most path in common, collections before single objects and files;
@@ -96,13 +97,16 @@ def infer_endpoint(
         literals = [p for p in template.strip("/").split("/") if p and "{" not in p]
         operation = (literals[-1] if literals else template).split(".")[0]
         # The platform's common params (MOLIT's LAWD_CD / DEAL_YMD) are every endpoint's.
-        common = {p.name for p in platforms[sib.platform].common_params}
+        # Ids and summaries name the sibling's catalog part (``gen_molit``), as before parts
+        # were merged into platforms, so recordings made then keep their endpoint ids.
+        part = sib.part_id
+        common = {p.name for p in platforms[part].common_params} if part in platforms else set()
         options = {k: v for k, v in sib.options.items() if k not in _OWN_OPTIONS}
         options["inferred"] = True
         return Endpoint(
-            id=f"{INFERRED_PREFIX}{sib.platform}_{digest}",
+            id=f"{INFERRED_PREFIX}{part}_{digest}",
             operation=operation,
-            summary=f"(inferred from {sib.platform}) {req.host}{template}",
+            summary=f"(inferred from {part}) {req.host}{template}",
             method=sib.method,
             host=sib.host,
             path=template,
@@ -118,6 +122,7 @@ def infer_endpoint(
             max_page_size=sib.max_page_size,
             options=options,
             platform=sib.platform,
+            part=part,
             domain=sib.domain,
             dialect=sib.dialect,
         )

@@ -15,6 +15,7 @@ from .files import DATA_DIR, load_platform_file
 from .infer import infer_endpoint
 from ..vocab import Role
 from .models import Endpoint, Param, Platform
+from .platforms import PLATFORM_NAMES, platform_aliases, platform_for, resolve_platforms
 from .tiers import Tier, check_tier, generated_platforms
 
 __all__ = ["Catalog", "DATA_DIR", "DEFAULT_TIER", "Match", "load_catalog"]
@@ -184,7 +185,13 @@ class Catalog:
     """
 
     def __init__(self, platforms: list[Platform]) -> None:
+        #: The catalog files (parts) as read: ``opendart``, ``gen_opendart``, ``datagokr_misc``.
+        self.parts: dict[str, Platform] = {}
+        #: The real platforms (``simulator.catalog.platforms``), each with every endpoint of
+        #: its parts: ``platforms["opendart"]`` holds the curated and the generated tools.
         self.platforms: dict[str, Platform] = {}
+        #: Old platform ids (parts that are not platforms) → the platforms they are read as.
+        self.platform_aliases: dict[str, tuple[str, ...]] = {}
         self.endpoints: dict[str, Endpoint] = {}
         self._routes: dict[str, list[_Route]] = {}
         self._hosts: dict[str, _HostRoutes] = {}
@@ -199,12 +206,16 @@ class Catalog:
         self._inferred_routes: BoundedCache[tuple[str, str, tuple[tuple[str, str], ...]], _Route | bool] = (
             BoundedCache(1024)
         )
+        by_platform: dict[str, list[Endpoint]] = {}
         for plat in platforms:
-            if plat.id in self.platforms:
+            if plat.id in self.parts:
                 raise CatalogError(f"duplicate platform id={plat.id!r}")
             merged = plat.endpoints
-            self.platforms[plat.id] = plat
+            self.parts[plat.id] = plat
+            if not merged:
+                by_platform.setdefault(platform_for(plat.id), [])
             for ep in merged:
+                by_platform.setdefault(ep.platform or plat.id, []).append(ep)
                 if ep.id in self.endpoints:
                     raise CatalogError(
                         f"endpoint id={ep.id!r} is used by platforms "
@@ -213,6 +224,15 @@ class Catalog:
                     )
                 self.endpoints[ep.id] = ep
                 self._routes.setdefault(ep.host.lower(), []).append(_Route(ep))
+        for pid, eps in by_platform.items():
+            self.platforms[pid] = _real_platform(pid, eps, self.parts)
+        self.platform_aliases = platform_aliases(self.parts, self.platforms)
+        #: Other hosts serving a platform's paths (``www.juso.go.kr`` beside
+        #: ``business.juso.go.kr``; option ``host_aliases``) → the catalog's host.
+        self.host_aliases: dict[str, str] = {}
+        for ep in self.endpoints.values():
+            for alias in ep.opt("host_aliases") or ():
+                self.host_aliases.setdefault(str(alias).lower(), ep.host.lower())
         #: Query parameters that pick an endpoint on a shared path (law.go.kr ``target``).
         self._match_names = frozenset(k for ep in self.endpoints.values() for k in ep.match)
         for host, routes in self._routes.items():
@@ -234,7 +254,8 @@ class Catalog:
                 "params": list(ep.params) + [p for p in plat.common_params if p.name not in names],
                 "options": {**plat.options, **ep.options},
                 "host": ep.host or plat.host,
-                "platform": plat.id,
+                "platform": platform_for(plat.id, ep.path),
+                "part": plat.id,
                 "domain": plat.domain,
                 "dialect": ep.dialect or plat.dialect,
             }
@@ -253,13 +274,14 @@ class Catalog:
     def infer(self, req: SimRequest) -> Match | None:
         """``req`` matched to an endpoint inferred from its host's platform (an unknown path
         on a known host), or None (``simulator.catalog.infer``)."""
+        req = self.canonical_host(req)
         if req.host not in self._hosts:
             return None
         sig = tuple(sorted((k, v) for k, v in req.query if k in self._match_names))
         key = (req.host, req.path, sig)
         route = self._inferred_routes.get(key)
         if route is None:
-            ep = infer_endpoint(self.endpoints.values(), self.platforms, req)
+            ep = infer_endpoint(self.endpoints.values(), self.parts, req)
             if ep is not None:
                 ep = self._inferred.setdefault(ep.id, ep)  # one per host and path template
             route = _Route(ep) if ep is not None else False
@@ -282,14 +304,35 @@ class Catalog:
         return self.platforms[ep.platform]
 
     def hosts(self) -> list[str]:
-        return sorted(self._routes)
+        """Every host the catalog serves, alias hosts (``www.juso.go.kr``) included."""
+        return sorted({*self._routes, *self.host_aliases})
+
+    def canonical_host(self, req: SimRequest) -> SimRequest:
+        """``req`` on the catalog's host when it was sent to an alias host (else ``req``)."""
+        host = self.host_aliases.get(req.host)
+        if host is None:
+            return req
+        from dataclasses import replace
+
+        return replace(req, host=host)
+
+    def resolve_platforms(self, names: list[str]) -> tuple[list[str], list[str]]:
+        """Platform ids for ``names``, old ids (``gen_opendart``) read as their platform, and
+        a deprecation note per old id (for a CLI to show).
+
+        Raises:
+            CatalogError: a name that is no platform and no old id, listing the platforms.
+        """
+        return resolve_platforms(names, self.platforms, self.platform_aliases)
 
     def tools(self, *, platforms: list[str] | None = None) -> list[dict[str, Any]]:
-        """OpenAI function-calling schemas of every endpoint (optionally of some platforms)."""
+        """OpenAI function-calling schemas of every endpoint (optionally of some platforms;
+        an old id such as ``gen_opendart`` selects its platform, ``opendart``)."""
+        wanted = None if platforms is None else set(self.resolve_platforms(list(platforms))[0])
         return [
             ep.tool_schema()
             for ep in self.endpoints.values()
-            if platforms is None or ep.platform in platforms
+            if wanted is None or ep.platform in wanted
         ]
 
     def derived(self, name: str, make: Callable[[Catalog], T]) -> T:
@@ -307,6 +350,7 @@ class Catalog:
         Raises:
             UnknownEndpoint: with the known paths of the host, or the known hosts.
         """
+        req = self.canonical_host(req)
         host = self._hosts.get(req.host)
         if host is None:
             raise UnknownEndpoint(
@@ -331,6 +375,23 @@ class Catalog:
         raise UnknownEndpoint(
             f"unknown path={req.path!r} on host={req.host!r}; known paths: " + _nearest_paths(req.path, host.paths)
         )
+
+
+def _real_platform(pid: str, eps: list[Endpoint], parts: dict[str, Platform]) -> Platform:
+    """The platform ``pid`` over ``eps``: its own curated file's facts (name, key, scheme)
+    where it has one, else those of the part of its first endpoint, named as the provider."""
+    base = parts.get(pid)
+    if base is None or (base.endpoints and base.endpoints[0].platform not in ("", pid)):
+        base = parts[eps[0].part_id] if eps and eps[0].part_id in parts else next(iter(parts.values()))
+    update: dict[str, Any] = {"id": pid, "endpoints": eps}
+    if base.id != pid:
+        name, name_ko, domain = PLATFORM_NAMES.get(pid) or (
+            base.name.replace(" (generated)", "").replace(", generated)", ")"),
+            base.name_ko.replace(" (생성)", "").replace(", 생성)", ")"),
+            base.domain,
+        )
+        update.update(name=name, name_ko=name_ko, domain=domain)
+    return base.model_copy(update=update)
 
 
 def _nearest_paths(path: str, paths: list[str], n: int = 12) -> str:

@@ -199,7 +199,13 @@ class Endpoint(_Model):
     query: QuerySemantics | None = None
     #: Dialect variant data for this endpoint; overrides the platform's ``options``.
     options: dict[str, Any] = Field(default_factory=dict)
+    #: The real provider (``opendart`` for OpenDART's curated and generated endpoints alike;
+    #: ``simulator.catalog.platforms``).
     platform: str = ""
+    #: The catalog file (part) it was read from: ``opendart``, ``gen_opendart``,
+    #: ``datagokr_misc``. Cassette data files and sandbox generators are keyed on it, so
+    #: versions recorded before platforms were merged replay as they were (default: platform).
+    part: str = ""
     domain: str = ""
     #: Wire family of this endpoint (default: its platform's ``dialect``).
     dialect: str = ""
@@ -242,6 +248,19 @@ class Endpoint(_Model):
                 f"max_page_size={self.max_page_size}"
             )
         return self
+
+    @property
+    def tier(self) -> Literal["curated", "generated", "inferred"]:
+        """``curated`` (hand-made), ``generated`` (from published facts) or ``inferred`` (an
+        unknown path of a known host, ``simulator.catalog.infer``): an attribute, not a platform."""
+        if self.opt("inferred", False):
+            return "inferred"
+        return "curated" if self.fidelity == "curated" else "generated"
+
+    @property
+    def part_id(self) -> str:
+        """The catalog part of this endpoint (its platform when built without one)."""
+        return self.part or self.platform
 
     @cached_property
     def key_layout(self) -> KeyLayout:

@@ -9,19 +9,19 @@ __all__ = ["PAPER_PLATFORMS", "describe", "platform_table"]
 
 #: The paper's platforms: name → (published operations per catalog_sources.md, platform ids).
 PAPER_PLATFORMS: dict[str, tuple[int, tuple[str, ...]]] = {
-    "OpenDART": (85, ("opendart", "gen_opendart")),
-    "law.go.kr DRF": (173, ("lawgokr", "gen_lawgokr")),
-    "National Assembly": (276, ("assembly", "gen_assembly")),
-    "NEIS": (12, ("neis", "gen_neis")),
-    "data.go.kr NEC": (35, ("nec", "gen_nec")),
-    "data.go.kr FSC": (343, ("fsc", "gen_fsc")),
-    "data.go.kr MOLIT (+TAGO)": (383, ("molit", "tago", "gen_molit", "gen_tago")),
-    "data.go.kr MOIS": (870, ("mois", "gen_mois")),
-    "data.go.kr KMA": (150, ("gen_kma", "datagokr_misc/1360000")),
-    "data.go.kr AirKorea": (144, ("gen_airkorea", "datagokr_misc/B552584")),
-    "data.go.kr PPS": (185, ("gen_pps", "datagokr_misc/1230000")),
-    "data.go.kr KASI": (16, ("gen_kasi", "datagokr_misc/B090041")),
-    "data.go.kr TourAPI (curated)": (0, ("datagokr_misc/B551011",)),
+    "OpenDART": (85, ("opendart",)),
+    "law.go.kr DRF": (173, ("lawgokr",)),
+    "National Assembly": (276, ("assembly",)),
+    "NEIS": (12, ("neis",)),
+    "data.go.kr NEC": (35, ("nec",)),
+    "data.go.kr FSC": (343, ("fsc",)),
+    "data.go.kr MOLIT (+TAGO)": (383, ("molit", "tago")),
+    "data.go.kr MOIS": (870, ("mois",)),
+    "data.go.kr KMA": (150, ("kma",)),
+    "data.go.kr AirKorea": (144, ("airkorea",)),
+    "data.go.kr PPS": (185, ("pps",)),
+    "data.go.kr KASI": (16, ("kasi",)),
+    "data.go.kr TourAPI (curated)": (0, ("kto",)),
     "Seoul Open Data": (0, ("seoul",)),
     "ECOS": (6, ("ecos",)),
     "juso.go.kr": (0, ("juso",)),
@@ -37,7 +37,7 @@ def describe(catalog: Catalog, endpoint_id: str) -> str:
     ep = catalog.endpoint(endpoint_id)
     plat = catalog.platform_of(ep)
     lines = [
-        f"{ep.id}  ({plat.name_ko}; platform {plat.id}, dialect {ep.dialect})",
+        f"{ep.id}  ({plat.name_ko}; platform {plat.id}, tier {ep.tier}, dialect {ep.dialect})",
         f"  {ep.method} {plat.scheme}://{ep.host}{ep.path}"
         + ("?" + "&".join(f"{k}={v}" for k, v in ep.match.items()) if ep.match else ""),
         f"  summary: {ep.summary}",
@@ -49,10 +49,10 @@ def describe(catalog: Catalog, endpoint_id: str) -> str:
         f"  paging: default {ep.default_page_size}, max {ep.max_page_size}; record path {ep.record_path or '-'}",
     ]
     if ep.fidelity == "curated":
-        lines.append(f"  provenance: hand-made entry in simulator/catalog/data/{plat.id}.yaml"
+        lines.append(f"  provenance: hand-made entry in simulator/catalog/data/{ep.part_id}.yaml"
                      " (checked against real samples where shared/samples has them)")
     else:
-        lines.append("  provenance:")
+        lines.append(f"  provenance: generated entry of simulator/catalog/generated/{ep.part_id}.json")
         lines += [f"    {k}: {v}" for k, v in sorted(ep.provenance.items())]
     shadows = [g for g, c in catalog.shadowed if c == ep.id]
     if shadows:
@@ -61,9 +61,7 @@ def describe(catalog: Catalog, endpoint_id: str) -> str:
 
 
 def _row_key(ep: Endpoint) -> str:
-    """The platform id an endpoint is counted under; the mixed curated data.go.kr file by agency."""
-    if ep.platform == "datagokr_misc":
-        return f"{ep.platform}/{ep.path.strip('/').split('/')[0]}"
+    """The platform id an endpoint is counted under."""
     return ep.platform
 
 

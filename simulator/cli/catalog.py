@@ -40,6 +40,22 @@ def load_tier(option: str | None) -> Catalog:
     return load_catalog(tier=catalog_tier(option))
 
 
+def platform_ids(catalog: Catalog, names: list[str] | None) -> list[str] | None:
+    """``--platform`` values as platform ids: an old id (``gen_opendart``) is read as its
+    platform with a note on stderr; an unknown one fails naming the platforms."""
+    if not names:
+        return None
+    from ..errors import CatalogError
+
+    try:
+        ids, notes = catalog.resolve_platforms(names)
+    except CatalogError as exc:
+        fail(str(exc))
+    for note in notes:
+        typer.echo(f"note: {note}", err=True)
+    return ids
+
+
 @catalog_app.command("generate")
 def generate(
     everything: Annotated[bool, typer.Option("--all", help="Every operation the facts know (≈ 11,000), not the paper's set.")] = False,
@@ -120,7 +136,8 @@ def seeds(
 
     from ..catalog.generate.seeds import seed_plan
 
-    plan = seed_plan(load_tier(catalog), platforms=platform, set_name=set_name)
+    cat = load_tier(catalog)
+    plan = seed_plan(cat, platforms=platform_ids(cat, platform), set_name=set_name)
     for extra in add or []:
         try:
             more = yaml.safe_load(extra.read_text(encoding="utf-8")) or {}

@@ -38,7 +38,10 @@ def mcp(
     from ..resolve import Resolver
 
     _store, v = open_version(cassettes, set_name, version, announce=True)  # stderr: stdio stays clean
-    server = mcp_server.build_server(Resolver(v, load_tier(tier), miss=miss), platforms=platform)  # type: ignore[arg-type]
+    from .catalog import platform_ids
+
+    cat = load_tier(tier)
+    server = mcp_server.build_server(Resolver(v, cat, miss=miss), platforms=platform_ids(cat, platform))  # type: ignore[arg-type]
     if transport == "stdio":
         mcp_server.run_stdio(server)
     else:

@@ -253,7 +253,10 @@ def tools(
     catalog: CatalogOpt = None,
 ) -> None:
     """Write the catalog's tool schemas (OpenAI function calling, or MCP tools)."""
-    schemas = load_tier(catalog).tools(platforms=platform)
+    from .catalog import platform_ids
+
+    cat = load_tier(catalog)
+    schemas = cat.tools(platforms=platform_ids(cat, platform))
     if fmt == "mcp":
         data: object = [
             {

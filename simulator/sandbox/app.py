@@ -49,8 +49,9 @@ _CACHE_SIZE = 256
 
 
 def default_keys(catalog: Catalog) -> dict[str, str]:
-    """Every platform's sandbox key: ``sandbox-<platform id>``."""
-    return {pid: f"sandbox-{pid}" for pid in catalog.platforms}
+    """Every platform's sandbox key: ``sandbox-<platform id>`` (and, for keys written before
+    platforms were merged, ``sandbox-<catalog file>``: ``sandbox-gen_opendart``)."""
+    return {pid: f"sandbox-{pid}" for pid in (*catalog.parts, *catalog.platforms)}
 
 
 def _json(obj: Any, status: int = 200) -> SimResponse:
@@ -164,7 +165,8 @@ class SandboxApp:
             if ep.opt("keyless_rows") is None:
                 return dialect.render_error(ep, "missing_key", fmt, "no key")
             mode = "keyless"
-        elif key != self.keys.get(ep.id, self.keys.get(ep.platform)):  # endpoint keys first (subway)
+        elif key != self.keys.get(ep.id, self.keys.get(ep.platform)) and not self._old_key(ep, key):
+            # endpoint keys first (subway)
             if not ep.opt("sample_key") or key != ep.opt("sample_key"):
                 return dialect.render_error(ep, "invalid_key", fmt, "unregistered key")
             mode = "sample"
@@ -190,13 +192,20 @@ class SandboxApp:
             split = type(split)(split.endpoint, split.key, split.filters, window, split.fmt, split.extra)
         return native_headers(ep, dialect.render(split, page, len(records), {}))
 
+    def _old_key(self, ep: Endpoint, key: str) -> bool:
+        """Whether ``key`` is the default key of ``ep``'s catalog file (``sandbox-gen_opendart``,
+        written before platforms were merged) while its platform's key is the default too."""
+        return (ep.id not in self.keys and ep.part_id != ep.platform
+                and self.keys.get(ep.platform) == f"sandbox-{ep.platform}"
+                and key == self.keys.get(ep.part_id) == f"sandbox-{ep.part_id}")
+
     def collection(self, ep: Endpoint, key: str, filters: dict[str, str]) -> Sequence[dict[str, Any]]:
         """The records a collection key selects: generator, then the query semantics (cached)."""
         hit = self._cache.get(key)
         if hit is not None:
             self._cache.move_to_end(key)
             return hit
-        gen = generator_for(ep.platform, ep.id)
+        gen = generator_for(ep.part_id, ep.id)  # generators are per catalog file
         records: Sequence[dict[str, Any]]
         if gen is None and ep.fidelity != "curated":
             records = synth_records(self.world, ep, dict(filters))  # a generated endpoint

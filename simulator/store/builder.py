@@ -237,11 +237,13 @@ class VersionBuilder:
 
     # ---- publishing --------------------------------------------------------------------
     def _platform(self, endpoint: str | None) -> str:
+        # Data files go by catalog part (``gen_opendart``), not platform: versions recorded
+        # before platforms were merged keep their file names and hashes on a re-record.
         if endpoint and endpoint in self.catalog.endpoints:
-            return self.catalog.endpoints[endpoint].platform
+            return self.catalog.endpoints[endpoint].part_id
         if endpoint and endpoint.startswith("inferred_"):  # simulator.catalog.infer
             try:
-                return self.catalog.endpoint(endpoint).platform
+                return self.catalog.endpoint(endpoint).part_id
             except CatalogError:
                 pass
         return "_other"

@@ -78,6 +78,15 @@ class EndpointCounts(BaseModel):
     records: int = 0
 
 
+#: ``Manifest.source`` → what results on that version are about (``Manifest.world``).
+WORLD_LABELS: dict[str, str] = {
+    "sandbox": "synthetic (sandbox)",
+    "live": "real (live)",
+    "imported": "imported (recorded elsewhere)",
+    "test": "synthetic (test)",
+}
+
+
 class Manifest(BaseModel):
     """What a version is: identity, lineage, provenance, per-endpoint counts, file hashes."""
 
@@ -100,6 +109,18 @@ class Manifest(BaseModel):
     #: Files stored as byte ranges of shared blobs (``simulator.store.objects``): file →
     #: ``[blob sha256, offset, length, hint]``. Absent for a file stored whole in the version.
     segments: dict[str, list[tuple[str, int, int, str]]] = Field(default_factory=dict)
+
+    @property
+    def world(self) -> str:
+        """What the version's values are, for reports (``source`` said in words):
+        ``synthetic (sandbox)`` for a version recorded from the sandbox (real wire formats and
+        catalog facts, invented values), ``real (live)`` for one recorded from the live APIs.
+
+        >>> Manifest(set="kopa", version="v0001", seq=1, recorded_at="2026-01-01T00:00:00Z",
+        ...          source="sandbox", content_hash="0" * 64, files={}).world
+        'synthetic (sandbox)'
+        """
+        return WORLD_LABELS[self.source]
 
     @field_validator("files")
     @classmethod

@@ -74,8 +74,9 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> World:
     v2, originals = _child(store, full, None, "2026-11-02T00:00:00Z")
     v3, _ = _child(store, full, originals, "2026-11-03T00:00:00Z")
     assert [m.version for m in store.versions("kopa")][-3:] == [v1.manifest.version, v2, v3]
-    # A subset of the tools: a catalog of the NEIS platform alone (what the API allows).
-    neis = Catalog([full.platforms["neis"]])
+    # A subset of the tools: a catalog of NEIS's curated file alone (what the API allows);
+    # ``platforms["neis"]`` would add the generated NEIS tools too.
+    neis = Catalog([full.parts["neis"]])
     return World(full, neis, v1, store.open("kopa", v2), store.open("kopa", v3))
 
 

@@ -7,7 +7,7 @@ answers records (the synthesiser echoes filter values), so
 collection per generated tool.
 
 >>> from simulator.catalog import load_catalog
->>> plan = seed_plan(load_catalog(tier="full"), platforms=["gen_kasi"])
+>>> plan = seed_plan(load_catalog(tier="full"), platforms=["kasi"])
 >>> plan["seeds"][0]["endpoint"].startswith("kasi_")
 True
 """
@@ -34,10 +34,11 @@ def seed_params(ep: Endpoint) -> dict[str, str]:
 
 def seed_plan(catalog: Catalog, *, platforms: list[str] | None = None, set_name: str = "kopa") -> dict[str, Any]:
     """A plan (``simulator.record.Plan`` data) seeding every generated, non-binary endpoint."""
+    wanted = None if platforms is None else set(catalog.resolve_platforms(list(platforms))[0])
     eps = sorted(
         (e for e in catalog.endpoints.values()
-         if e.fidelity != "curated" and e.kind != "binary" and (platforms is None or e.platform in platforms)),
-        key=lambda e: (e.platform, e.id),
+         if e.fidelity != "curated" and e.kind != "binary" and (wanted is None or e.platform in wanted)),
+        key=lambda e: (e.part_id, e.id),  # catalog-file order: plans written before platforms merged
     )
     return {
         "set": set_name,

@@ -22,6 +22,7 @@ from tests.support.dialect_helpers import SAMPLES, case_params, fidelity, load_c
 
 CASES = load_cases("datagokr")
 CATALOG = load_catalog()
+#: The curated data.go.kr catalog files (parts; ``datagokr_misc`` holds several agencies' platforms).
 PLATFORMS = ("tago", "fsc", "nec", "molit", "mois", "datagokr_misc")
 SAMPLE_DIRS = sorted([p.name for p in SAMPLES.glob("datagokr_*")] + ["nec", "mois_stanregincd"])
 
@@ -49,7 +50,7 @@ def _url(path: str, **params: str) -> str:
 def test_sample_round_trips(case: dict[str, Any]) -> None:
     result = fidelity(CATALOG, case)
     assert result.ok, "\n".join(result.differences)
-    assert CATALOG.endpoint(result.endpoint).platform in PLATFORMS
+    assert CATALOG.endpoint(result.endpoint).part_id in PLATFORMS
 
 
 @needs_samples
@@ -62,7 +63,7 @@ def test_every_sample_of_the_family_has_a_case() -> None:
 
 def test_catalog_platforms_use_this_dialect() -> None:
     for pid in PLATFORMS:
-        plat = CATALOG.platforms[pid]
+        plat = CATALOG.parts[pid]
         assert plat.dialect == "datagokr"
         assert plat.key_env == "KOPA_KEY_DATAGOKR"
         for ep in plat.endpoints:
@@ -71,7 +72,7 @@ def test_catalog_platforms_use_this_dialect() -> None:
             assert [p.name for p in auth] == ["serviceKey"] and auth[0].aliases == ["ServiceKey"]
             assert ep.fields, ep.id
     assert get_dialect("datagokr") is DIALECT
-    assert {p.domain for p in CATALOG.platforms.values() if p.id in PLATFORMS} == {
+    assert {p.domain for p in CATALOG.parts.values() if p.id in PLATFORMS} == {
         "traffic",
         "finance",
         "politics",
@@ -606,7 +607,7 @@ KINDS = [
     "server_error",
     "unknown_operation",
 ]
-DATAGOKR_ENDPOINTS = sorted(e.id for e in CATALOG.endpoints.values() if e.platform in PLATFORMS)
+DATAGOKR_ENDPOINTS = sorted(e.id for e in CATALOG.endpoints.values() if e.part_id in PLATFORMS)
 
 
 @pytest.mark.parametrize("endpoint_id", DATAGOKR_ENDPOINTS)

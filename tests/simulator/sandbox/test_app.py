@@ -50,7 +50,7 @@ def test_every_endpoint_has_a_generator() -> None:
     (tests/simulator/catalog/test_generated_record.py)."""
     cat = load_catalog()
     missing = [ep.id for ep in cat.endpoints.values()
-               if ep.fidelity == "curated" and generator_for(ep.platform, ep.id) is None]
+               if ep.fidelity == "curated" and generator_for(ep.part_id, ep.id) is None]
     assert missing == []
 
 
