@@ -383,11 +383,22 @@ def _merge_raw(raw: dict[str, Any]) -> dict[str, Any]:
         ep["params"] = list(ep.get("params", [])) + [
             dict(p) for p in common if p["name"] not in names
         ]
-        ep["options"] = {**opts, **ep.get("options", {})}
         ep.setdefault("host", raw.get("host", ""))
+        ep.setdefault("dialect", raw.get("dialect", ""))
+        if ep["dialect"] == "datagokr":
+            # The data.go.kr family of the endpoint's path (AirKorea, KMA, RTMS, …) lays its
+            # envelope between the platform's options and the endpoint's own.
+            from ..dialects.datagokr_variants import apply_family
+
+            ep["fields"] = [dict(f) for f in ep.get("fields", [])]
+            ep["options"] = apply_family(
+                ep["host"] or "", ep["path"], opts, ep.get("options", {}), ep["fields"],
+                typed_by_hand=ep.get("fidelity", "curated") == "curated",
+            )
+        else:
+            ep["options"] = {**opts, **ep.get("options", {})}
         ep["platform"] = raw.get("id", "")
         ep["domain"] = raw.get("domain", "")
-        ep.setdefault("dialect", raw.get("dialect", ""))
         endpoints.append(ep)
     return {**raw, "endpoints": endpoints}
 
