@@ -388,13 +388,16 @@ def _merge_raw(raw: dict[str, Any]) -> dict[str, Any]:
         if ep["dialect"] == "datagokr":
             # The data.go.kr family of the endpoint's path (AirKorea, KMA, RTMS, …) lays its
             # envelope between the platform's options and the endpoint's own.
-            from ..dialects.datagokr_variants import apply_family
+            from ..dialects.datagokr_variants import apply_family, family_facts
 
             ep["fields"] = [dict(f) for f in ep.get("fields", [])]
+            curated = ep.get("fidelity", "curated") == "curated"
             ep["options"] = apply_family(
                 ep["host"] or "", ep["path"], opts, ep.get("options", {}), ep["fields"],
-                typed_by_hand=ep.get("fidelity", "curated") == "curated",
+                typed_by_hand=curated,
             )
+            if not curated and "family" in ep["options"]:
+                ep.update(family_facts(ep["options"]["family"], ep.get("provenance", {}), ep.get("record_path", "")))
         else:
             ep["options"] = {**opts, **ep.get("options", {})}
         ep["platform"] = raw.get("id", "")

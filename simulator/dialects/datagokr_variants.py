@@ -34,6 +34,7 @@ __all__ = [
     "apply_family",
     "envelope_option_names",
     "families",
+    "family_facts",
     "family_for",
 ]
 
@@ -59,6 +60,8 @@ class Family(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict)
     #: Field-name regex → JSON type, for fields a generated endpoint left at ``string``.
     field_types: dict[str, _JsonType] = Field(default_factory=dict)
+    #: Where records sit in the family's JSON envelope, for people (a generated endpoint's).
+    record_path: str = ""
 
     @field_validator("prefixes")
     @classmethod
@@ -126,6 +129,22 @@ def family_for(host: str, path: str) -> Family | None:
 def envelope_option_names() -> frozenset[str]:
     """Every option name some family sets: what describes a family, not one endpoint."""
     return frozenset(k for fam in families() for k in fam.options) | {"family"}
+
+
+#: What the generator assumed of every data.go.kr envelope (its provenance says so).
+_GENERIC_ASSUMPTION = "; response.body.items.item envelope; success 00"
+
+
+def family_facts(name: str, provenance: dict[str, str], record_path: str) -> dict[str, Any]:
+    """A generated endpoint's ``provenance`` and ``record_path`` once family ``name`` gives its
+    envelope: the generic envelope is no longer assumed, the family is named."""
+    fam = next(f for f in families() if f.name == name)
+    prov = dict(provenance)
+    if "assumed" in prov:
+        prov["assumed"] = prov["assumed"].replace(_GENERIC_ASSUMPTION, "")
+    prov["envelope"] = (f"data.go.kr family {fam.name} ({fam.title}) of "
+                        "simulator/dialects/datagokr_variants.yaml, from real bodies")
+    return {"provenance": prov, "record_path": fam.record_path or record_path}
 
 
 def apply_family(
