@@ -223,3 +223,21 @@ def test_v0005_window_of_a_generated_airkorea_endpoint_has_the_airkorea_shape(v0
     assert resp.status == 200, resp.body[:200]
     b = _airkorea_shape(resp.body)
     assert len(b["items"]) == min(2, b["totalCount"]) and b["numOfRows"] == 2
+
+
+@needs_samples
+def test_docs_list_every_real_body_that_cannot_pass_fidelity() -> None:
+    """docs/catalog.md names each sample ``test_samples_fidelity`` lists as unable to pass."""
+    import yaml
+
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "catalog.md").read_text(encoding="utf-8")
+    table = docs.split("### Real bodies that cannot pass", 1)[1].split("\n## ", 1)[0]
+    cases = {c["sample"]: c for f in sorted((Path(__file__).parent / "fidelity").glob("*.yaml"))
+             for c in yaml.safe_load(f.read_text(encoding="utf-8"))}
+    files = sorted(p.relative_to(SAMPLES).as_posix() for p in SAMPLES.glob("*/*") if p.is_file())
+    cannot = [n for n in files if n not in cases or "skip" in cases[n]]
+    assert cannot
+    for name in cannot:
+        folder = name.split("/", 1)[0]
+        assert f"`{name}`" in table or (name not in cases and f"`{folder}/…`" in table), name
+    assert f"except these {len(cannot)}" in table
