@@ -191,6 +191,11 @@ def test_sandbox_serves_a_generated_airkorea_endpoint_in_the_airkorea_shape() ->
     assert resp.status == 200, resp.body[:200]
     b = _airkorea_shape(resp.body)
     assert b["items"] and b["numOfRows"] == 3 and b["pageNo"] == 1
+    # and a recorder reads it back: the records and total a future version keeps
+    from simulator.dialects import get_dialect
+
+    parsed = get_dialect("datagokr").parse(ep, resp.body, "json")
+    assert (parsed.outcome, parsed.records, parsed.total) == ("ok", b["items"], b["totalCount"])
 
 
 def test_sandbox_serves_a_generated_kma_endpoint_in_the_kma_shape() -> None:
