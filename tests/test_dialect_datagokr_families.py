@@ -246,3 +246,15 @@ def test_docs_list_every_real_body_that_cannot_pass_fidelity() -> None:
         folder = name.split("/", 1)[0]
         assert f"`{name}`" in table or (name not in cases and f"`{folder}/…`" in table), name
     assert f"except these {len(cannot)}" in table
+
+
+def test_an_inferred_operation_takes_its_own_paths_family() -> None:
+    """An operation the catalog lacks, on a known service, speaks that service's family — not
+    the curated sibling's it borrows its paging and key from."""
+    air = CATALOG.infer(SimRequest.from_url(
+        "https://apis.data.go.kr/B552584/ArpltnInforInqireSvc/getNotCatalogued?serviceKey=K&returnType=json"))
+    assert air is not None and air.endpoint.opt("family") == "airkorea"
+    assert air.endpoint.opt("success") == ["00", "NORMAL_CODE"] and not air.endpoint.opt("escape_slash")
+    plain = CATALOG.infer(SimRequest.from_url("https://apis.data.go.kr/6260000/SomeService/getSomething?serviceKey=K"))
+    assert plain is not None and plain.endpoint.opt("family") is None
+    assert plain.endpoint.opt("success") is None and plain.endpoint.opt("envelope") is None
