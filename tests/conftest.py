@@ -1,8 +1,10 @@
 from __future__ import annotations
 
+import json
 import os
 import secrets as _secrets
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -12,12 +14,71 @@ for _name in ("HF_HUB_OFFLINE", "HF_HUB_DISABLE_TELEMETRY", "HF_DATASETS_OFFLINE
     os.environ.setdefault(_name, "1")
 
 
+_SHIPPED = Path(__file__).resolve().parents[1] / "cassettes"
+
+
+def _shipped_hashes() -> frozenset[str]:
+    hashes = set()
+    for manifest in _SHIPPED.glob("*/*/manifest.json"):
+        try:
+            hashes.add(json.loads(manifest.read_text(encoding="utf-8"))["content_hash"])
+        except (OSError, ValueError, KeyError):
+            continue
+    return frozenset(hashes)
+
+
+@pytest.fixture(scope="session")
+def _shipped_index_seed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Compiled indexes of the *shipped* versions, kept for this test process (one per xdist
+    worker): a test's own cache starts with hard links to them, so it opens a shipped version
+    in about 0.5 s (the text's and the index's sha256 are still checked, as on any cold open)
+    instead of compiling it again (5–20 s). Filled from what tests compile (below)."""
+    return tmp_path_factory.mktemp("shipped-index-seed")
+
+
 @pytest.fixture(autouse=True)
-def _isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+def _isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch,
+                    _shipped_index_seed: Path) -> Iterator[None]:
     """Every test gets its own index cache, so no test reads another's compiled files, and
-    its own user data directory (``platformdirs``), so no test records into the real one."""
-    monkeypatch.setenv("KOPA_CACHE", str(tmp_path_factory.mktemp("cache")))
+    its own user data directory (``platformdirs``), so no test records into the real one.
+
+    The cache starts with hard links to the shipped versions' indexes compiled earlier in this
+    process. A link is only a starting point: opening re-checks the index against its sha256
+    and recompiles a damaged one into a *new* file (an atomic rename, which leaves the shared
+    inode alone). A test that damages a linked file in place is noticed after it (size or
+    mtime changed) and that seed is dropped, so the next test compiles afresh."""
+    cache = tmp_path_factory.mktemp("cache")
+    index = cache / "index"
+    index.mkdir()
+    seeds = {f.name: f.stat() for f in _shipped_index_seed.iterdir()}
+    for name in seeds:
+        os.link(_shipped_index_seed / name, index / name)
+    monkeypatch.setenv("KOPA_CACHE", str(cache))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data")))
+    yield
+    for name, before in seeds.items():
+        seed = _shipped_index_seed / name
+        now = seed.stat()
+        if (now.st_size, now.st_mtime_ns) != (before.st_size, before.st_mtime_ns):
+            seed.unlink()  # written in place by the test: never hand it to another
+    shipped = _shipped_hashes()
+    for sqlite in index.glob("*.sqlite"):
+        sidecar = sqlite.with_name(sqlite.name + ".sha256")
+        if sqlite.name.split(".")[0] not in shipped or (_shipped_index_seed / sqlite.name).exists():
+            continue
+        if not sidecar.is_file() or not _intact(sqlite):
+            continue
+        os.link(sqlite, _shipped_index_seed / sqlite.name)
+        os.link(sidecar, _shipped_index_seed / sidecar.name)
+
+
+def _intact(sqlite: Path) -> bool:
+    from simulator.store.integrity import index_intact
+
+    try:
+        return bool(index_intact(sqlite))
+    except Exception:  # noqa: BLE001 - anything unreadable is simply not shared
+        return False
 
 
 @pytest.fixture

@@ -13,6 +13,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
+from .datagokr_families import apply_family, family_facts
 from ..errors import CatalogError
 from .models import Platform
 from .platforms import platform_for
@@ -38,12 +39,24 @@ def merge_raw(raw: dict[str, Any]) -> dict[str, Any]:
         ep["params"] = list(ep.get("params", [])) + [
             dict(p) for p in common if p["name"] not in names
         ]
-        ep["options"] = {**opts, **ep.get("options", {})}
         ep.setdefault("host", raw.get("host", ""))
+        ep.setdefault("dialect", raw.get("dialect", ""))
+        if ep["dialect"] == "datagokr":
+            # The data.go.kr family of the endpoint's path (AirKorea, KMA, RTMS, …) lays its
+            # envelope between the platform's options and the endpoint's own.
+            ep["fields"] = [dict(f) for f in ep.get("fields", [])]
+            curated = ep.get("fidelity", "curated") == "curated"
+            ep["options"] = apply_family(
+                ep["host"] or "", ep["path"], opts, ep.get("options", {}), ep["fields"],
+                typed_by_hand=curated,
+            )
+            if not curated and "family" in ep["options"]:
+                ep.update(family_facts(ep["options"]["family"], ep.get("provenance", {}), ep.get("record_path", "")))
+        else:
+            ep["options"] = {**opts, **ep.get("options", {})}
         ep["part"] = raw.get("id", "")
         ep["platform"] = platform_for(ep["part"], ep.get("path", ""))
         ep["domain"] = raw.get("domain", "")
-        ep.setdefault("dialect", raw.get("dialect", ""))
         endpoints.append(ep)
     return {**raw, "endpoints": endpoints}
 

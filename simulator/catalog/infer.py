@@ -6,7 +6,8 @@ request is answered like a catalogued one: an endpoint is *inferred* from the pl
 closest catalogued sibling (same host, most leading path segments in common), taking its
 dialect, envelope options, key, paging and format parameters and the platform's common
 parameters — and nothing that is the sibling's own (its fields, filters, query semantics,
-service name). Every other parameter
+service name; on data.go.kr the envelope is the family of the inferred path, see
+``simulator.catalog.datagokr_families``). Every other parameter
 stays part of the collection key: which of them select records is unknown.
 
 The inferred endpoint's id is a pure function of host and path template
@@ -102,6 +103,13 @@ def infer_endpoint(
         part = sib.part_id
         common = {p.name for p in platforms[part].common_params} if part in platforms else set()
         options = {k: v for k, v in sib.options.items() if k not in _OWN_OPTIONS}
+        if sib.dialect == "datagokr":
+            # The envelope is the inferred path's data.go.kr family's (an unknown AirKorea
+            # operation answers like AirKorea), never the sibling's own family.
+            from .datagokr_families import apply_family, envelope_option_names
+
+            kept = {k: v for k, v in options.items() if k not in envelope_option_names()}
+            options = apply_family(sib.host, template, kept, {})
         options["inferred"] = True
         return Endpoint(
             id=f"{INFERRED_PREFIX}{part}_{digest}",

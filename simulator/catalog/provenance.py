@@ -54,6 +54,14 @@ def describe(catalog: Catalog, endpoint_id: str) -> str:
     else:
         lines.append(f"  provenance: generated entry of simulator/catalog/generated/{ep.part_id}.json")
         lines += [f"    {k}: {v}" for k, v in sorted(ep.provenance.items())]
+    family = ep.opt("family")
+    if family and ep.fidelity == "curated":  # (a generated endpoint's provenance names it)
+        from .datagokr_families import families
+
+        fam = next((f for f in families() if f.name == family), None)
+        title = f" — {fam.title}" if fam is not None else ""
+        lines.append(f"  envelope: data.go.kr family {family}{title} (simulator/catalog/datagokr_families.yaml,"
+                     " from real bodies; the endpoint's own options win)")
     shadows = [g for g, c in catalog.shadowed if c == ep.id]
     if shadows:
         lines.append(f"  shadows generated: {', '.join(shadows)}")

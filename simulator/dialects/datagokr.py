@@ -3,7 +3,9 @@
 Every service behind ``apis.data.go.kr`` shares one skeleton — ``pageNo``/``numOfRows``
 paging, a ``resultCode``/``resultMsg`` header, ``items``/``totalCount`` in a body and the
 gateway's ``OpenAPI_ServiceResponse`` errors — but each provider varies the details. The
-variants are endpoint ``options`` (data, not code):
+variants are endpoint ``options`` (data, not code); each family's (AirKorea, KMA, RTMS, …) live
+once in ``datagokr_families.yaml`` and reach every endpoint of its path prefix when the catalog
+loads (:mod:`simulator.catalog.datagokr_families`):
 
 ``envelope``        ``response`` (default) ``{"response":{"header":…,"body":…}}``;
                     ``bare``: RTMS JSON without the ``response`` wrapper (XML keeps it);

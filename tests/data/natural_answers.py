@@ -4,7 +4,7 @@ and near-miss wrong ones, each with the verdict a careful grader gives.
 The verdict is fixed by the template that made the answer (the gold value said another
 way: right; the gold off by one, in the wrong unit, with its sign flipped, another entity, a
 list with an item missing: wrong), never by running the checker. Used by
-``tests/test_bench_checker_natural.py`` and by ``python tests/data/natural_answers.py``,
+``tests/bench/test_checker_natural.py`` and by ``python tests/data/natural_answers.py``,
 which prints the acceptance of right and rejection of wrong answers over the shipped tasks.
 
 Phrasings cover Korean and English, a final ``ANSWER:`` line or none, a breakdown before the

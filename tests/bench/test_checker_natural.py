@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from bench.kopa.checkers import check_answer
 from bench.kopa.tasks import Check
 
-sys.path.insert(0, str(Path(__file__).parent / "data"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests" / "data"))
 from natural_answers import natural_answers, task_answers  # noqa: E402
 
 COUNT = Check(type="numeric", rel_tol=0.001)  # what count tasks declare

@@ -13,7 +13,7 @@ import pytest
 from simulator import FaultConfig, ReplayMiss, SimTransport
 from simulator.request import SimRequest
 from simulator.resolve import MissDetails, Resolution, Source
-from tests.helpers import STATIONS, build_demo_version, resolver_for
+from tests.support.helpers import STATIONS, build_demo_version, resolver_for
 
 EXACT = "https://apis.data.go.kr/1613000/BusRouteInfoInqireService/getCtyCodeList?serviceKey=x&_type=json"
 

@@ -15,7 +15,7 @@ import edge.synth.sample as sample
 from simulator import Domain, Junction, MainPlatform, MissPolicy, Resolver, Role, load_catalog
 from simulator.catalog import Param
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_values_are_the_ones_files_hold() -> None:
@@ -44,7 +44,7 @@ def test_the_catalog_validates_roles_and_domains_and_dumps_plain_text() -> None:
 
 
 def test_a_bad_miss_policy_names_the_choices(tmp_path: Path) -> None:
-    from tests.helpers import build_demo_version, resolver_for
+    from tests.support.helpers import build_demo_version, resolver_for
 
     build_demo_version(tmp_path)
     assert resolver_for(tmp_path, miss="native").miss is MissPolicy.NATIVE

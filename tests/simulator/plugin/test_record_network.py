@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from .loopback import serve_in_thread
-from .test_plugin import FAST
+from tests.support.loopback import serve_in_thread
+from tests.simulator.plugin.test_plugin import FAST
 
 pytest_plugins = ["pytester"]
 

@@ -13,8 +13,8 @@ import pytest
 from simulator import Resolver, Store
 from simulator.server import create_app
 from simulator.server.openapi import SIM_ERROR_TYPES
-from tests.helpers import STATIONS, build_demo_version
-from tests.test_serve_limits import PROTOCOLS, _serve
+from tests.support.helpers import STATIONS, build_demo_version
+from tests.simulator.server.test_limits import PROTOCOLS, _serve
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ from edge.synth import write_all
 from simulator import Store, VersionBuilder, load_catalog
 from simulator.store import Manifest
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 DOCS = ("README.md", "docs/bench.md", "docs/synthesis.md", "docs/training.md")
 #: How far down a page the statement must start ("near the top").
 TOP_LINES = 30

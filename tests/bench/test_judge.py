@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from bench.kopa.cli import bench_app
 from bench.kopa.judge import RUBRIC, LLMJudge
 from bench.kopa.runner import load_results
-from tests.loopback import read_body, serve_in_thread
+from tests.support.loopback import read_body, serve_in_thread
 
 
 def _judge_stub(seen: list[dict[str, Any]]) -> Any:

@@ -19,7 +19,7 @@ from simulator.cli import app
 from simulator.errors import CorruptVersion
 from simulator.store.integrity import file_sha256
 from simulator.store.manifest import content_hash_of
-from tests.helpers import build_demo_version
+from tests.support.helpers import build_demo_version
 
 runner = CliRunner()
 
@@ -201,7 +201,7 @@ def test_a_builder_refuses_a_total_no_reader_holds(tmp_path: Path) -> None:
     """A recording (or any VersionBuilder user) whose API reported an absurd total."""
     from simulator import VersionBuilder, load_catalog
     from simulator.errors import StoreError
-    from tests.helpers import station_records
+    from tests.support.helpers import station_records
 
     store = Store(tmp_path / "c", cache_dir=tmp_path / "cache")
     b = VersionBuilder(store, "kopa", load_catalog(), parent=None)

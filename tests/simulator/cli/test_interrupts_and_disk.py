@@ -14,9 +14,9 @@ from types import SimpleNamespace
 import pytest
 
 import simulator.cli as cli
-from tests.helpers import build_demo_version
+from tests.support.helpers import build_demo_version
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def _main(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:

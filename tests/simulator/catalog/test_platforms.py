@@ -25,7 +25,7 @@ from simulator.errors import CatalogError, ReplayMiss
 from simulator.request import SimRequest
 
 FULL = load_catalog(tier="full")
-SHIPPED = Path(__file__).resolve().parents[1] / "cassettes"
+SHIPPED = Path(__file__).resolve().parents[3] / "cassettes"
 
 #: The true tool counts of the full tier per platform (curated + generated).
 FULL_COUNTS = {

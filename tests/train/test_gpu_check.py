@@ -13,7 +13,7 @@ import pytest
 pytest.importorskip("trl")
 pytest.importorskip("torch")
 
-SCRIPT = Path(__file__).resolve().parents[1] / "recipes" / "gpu-check.sh"
+SCRIPT = Path(__file__).resolve().parents[2] / "recipes" / "gpu-check.sh"
 
 
 @pytest.mark.slow

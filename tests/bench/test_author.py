@@ -10,7 +10,7 @@ from typing import Any
 
 from bench.kopa import author
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_importing_the_author_reads_no_catalog_and_builds_no_task() -> None:

@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 from simulator import SimRequest, SimResponse, Store, VersionBuilder, load_catalog
 
-from .helpers import build_demo_version
+from tests.support.helpers import build_demo_version
 
 pytest_plugins = ["pytester"]
 

@@ -20,7 +20,7 @@ from simulator.ignore import ignored_header_value
 from simulator.server import create_app
 from simulator.tools.call import build_call
 from simulator.transports.requests_adapter import SimAdapter, mount
-from tests.loopback import serve_in_thread
+from tests.support.loopback import serve_in_thread
 
 #: A name as it goes on the wire: any text (surrogate-free), or any raw bytes, percent-encoded.
 wire_names = st.one_of(

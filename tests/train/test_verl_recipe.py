@@ -24,7 +24,7 @@ from simulator import Store
 from train.cli import train_app
 from train.verl_adapter import KopaSimTool, scoped_tool_schemas, tool_platforms
 
-RECIPE = Path(__file__).resolve().parents[1] / "recipes" / "verl-qwen3-grpo.sh"
+RECIPE = Path(__file__).resolve().parents[2] / "recipes" / "verl-qwen3-grpo.sh"
 
 
 @pytest.fixture(scope="module")

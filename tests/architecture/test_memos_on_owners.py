@@ -12,7 +12,7 @@ from edge.synth.semantics import field_type
 from edge.synth.writers import _caller
 from simulator import Catalog, load_catalog
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _tables(tree: ast.Module) -> set[str]:

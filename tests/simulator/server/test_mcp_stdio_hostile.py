@@ -20,7 +20,7 @@ import pytest
 
 pytest.importorskip("mcp", reason="the mcp extra is not installed")
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 
 GOOD_CALL = {"name": "mois_stan_regin_cd", "arguments": {"locatadd_nm": "서울특별시 종로구"}}
 

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from edge.cli import edge_app
 from simulator import load_catalog
 
-from .helpers import build_demo_version
+from tests.support.helpers import build_demo_version
 
 
 @pytest.fixture

@@ -23,7 +23,7 @@ from bench.kopa.env import World
 from bench.kopa.runner import RunConfig, load_results, run_bench
 from bench.kopa.tasks import gold_run, load_tasks
 from simulator import Store
-from tests.loopback import read_body, serve_in_thread
+from tests.support.loopback import read_body, serve_in_thread
 
 TASK = "molit-trade-max-0"
 

@@ -11,10 +11,10 @@ from typer.testing import CliRunner
 
 from simulator.cli import app
 
-from .helpers import build_demo_version
+from tests.support.helpers import build_demo_version
 
 CITIES = "apis.data.go.kr/1613000/BusRouteInfoInqireService/getCtyCodeList"
-MIGRATING = Path(__file__).resolve().parents[1] / "docs" / "migrating.md"
+MIGRATING = Path(__file__).resolve().parents[3] / "docs" / "migrating.md"
 
 
 def _cassette(path: Path) -> Path:
