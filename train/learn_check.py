@@ -7,12 +7,12 @@ do the rest, through the code a GPU run uses:
 
 1. the shipped rows (``learn_check_data.json``: train-split examples of ``simulator edge
    synthesize`` on the shipped cassettes, with their EDGE conversations) are loaded through
-   :func:`~train.cli.build_dataset_rows` (the bench-overlap and cassette-version checks);
+   :func:`~train.grpo.build_dataset_rows` (the bench-overlap and cassette-version checks);
 2. a tiny Qwen3 (:func:`~train.tiny.tiny_model_and_tokenizer`, built from a config, no
    download) is **warm-started by SFT** on the EDGE conversations, rendered with exactly the
    tools TRL will show it (the environment classes' methods), loss on the assistant turns
    only, for a few epochs — enough that some samples call the tools and answer right;
-3. TRL's ``GRPOTrainer`` is built by :func:`~train.cli.build_grpo_trainer` (the
+3. TRL's ``GRPOTrainer`` is built by :func:`~train.grpo.build_grpo_trainer` (the
    ``environment_factory`` per platform set, the checker reward, ``train grpo``'s code) and
    ``trainer.evaluate()`` samples the training prompts (reward X); ``trainer.train()`` runs
    GRPO, every tool call answered by the simulator; ``trainer.evaluate()`` again (reward Y).
@@ -30,6 +30,8 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any, Callable
+
+from .errors import TrainError
 
 __all__ = ["LearnCheckConfig", "LearnCheckResult", "load_learn_check_data", "run_learn_check"]
 
@@ -112,7 +114,7 @@ def _sft_example(tok: Any, messages: list[dict[str, Any]], tools: list[Any],
         before = render(messages[:i], True)
         upto = render(messages[: i + 1], False)
         if ids[: len(upto)] != upto or upto[: len(before)] != before:
-            raise ValueError(f"the chat template does not render this conversation prefix by prefix (turn {i})")
+            raise TrainError(f"the chat template does not render this conversation prefix by prefix (turn {i})")
         for j in range(len(before), len(upto)):
             mask[j] = 1
     return ids, mask
@@ -148,7 +150,7 @@ def run_learn_check(out_dir: Path, cfg: LearnCheckConfig = LearnCheckConfig(),
     os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
     import torch
 
-    from .cli import _environments, build_grpo_trainer
+    from .grpo import _environments, build_grpo_trainer
     from .config import GRPORunConfig
     from .env import open_world
     from .tiny import tiny_model_and_tokenizer
@@ -171,7 +173,7 @@ def run_learn_check(out_dir: Path, cfg: LearnCheckConfig = LearnCheckConfig(),
                     "disable_tqdm": True},
     )
     # The rows as `train grpo` builds them, and the environment class of each (its tools).
-    from .cli import build_dataset_rows
+    from .grpo import build_dataset_rows
 
     rows, _meta = build_dataset_rows(run, world)
     envs = _environments(run, world, rows)

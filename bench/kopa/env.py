@@ -37,13 +37,14 @@ FAULT_WORLDS = 16
 GOLD_MEMO = 4096
 
 
-def _scalars(v: Any, out: set[str]) -> None:
+def scalar_strings(v: Any, out: set[str]) -> None:
+    """Add to ``out`` every scalar of ``v`` (nested dicts and lists) as text, up to 64 characters."""
     if isinstance(v, dict):
         for x in v.values():
-            _scalars(x, out)
+            scalar_strings(x, out)
     elif isinstance(v, list):
         for x in v:
-            _scalars(x, out)
+            scalar_strings(x, out)
     elif v is not None:
         s = str(v).strip()
         if isinstance(v, float) and v.is_integer():
@@ -82,7 +83,7 @@ class CallRecord:
             return kept[1]  # type: ignore[no-any-return]
         out: set[str] = set()
         for r in self.records:
-            _scalars(r, out)
+            scalar_strings(r, out)
         values = frozenset(out)
         self.__dict__["_scalar_values"] = (self.records, values)  # not a field: not compared or written
         return values

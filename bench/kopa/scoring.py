@@ -15,7 +15,7 @@ from typing import Any
 from simulator.tools.keys import family_of
 
 from .checkers import check_answer
-from .env import CallRecord
+from .env import CallRecord, scalar_strings
 from .program import CallStep, OpStep, Program, refs_in
 from .tasks import Gold, Task
 
@@ -233,9 +233,9 @@ def _answered_by_lookup(task: Task, gold: Gold, sid: str, trace: list[CallRecord
         return False
     args = gold.trace[idxs[0]].args
     codes: set[str] = set()
-    _scalars([args[k] for k in p.ref_args(step) if k in args], codes)
+    scalar_strings([args[k] for k in p.ref_args(step) if k in args], codes)
     answer: set[str] = set()
-    _scalars(gold.value, answer)
+    scalar_strings(gold.value, answer)
     if not codes or not answer or len(answer) > 16:
         return False
     want = codes | answer
@@ -244,7 +244,7 @@ def _answered_by_lookup(task: Task, gold: Gold, sid: str, trace: list[CallRecord
             continue
         for rec in r.records:
             vals: set[str] = set()
-            _scalars(rec, vals)
+            scalar_strings(rec, vals)
             if want <= vals:
                 return True
     return False

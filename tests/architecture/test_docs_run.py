@@ -14,6 +14,7 @@ examples and are not run here (the features they show have their own tests).
 from __future__ import annotations
 
 import ast
+import doctest
 import io
 import re
 import shlex
@@ -146,15 +147,36 @@ def test_claims_are_found() -> None:
     assert len(PYTHON) >= 4 and len(CONSOLE) >= 2, ([b.id for b in PYTHON], [b.id for b in CONSOLE])
 
 
+def _is_doctest(block: Block) -> bool:
+    return block.source.lstrip().startswith(">>>")
+
+
 def test_python_blocks_parse() -> None:
     bad = []
     for b in BLOCKS:
         if b.lang == "python":
-            try:
-                ast.parse(b.source)
-            except SyntaxError as e:
-                bad.append(f"{b.id} (+{e.lineno}): {e.msg}")
+            sources = ([e.source for e in doctest.DocTestParser().get_examples(b.source)]
+                       if _is_doctest(b) else [b.source])
+            for src in sources:
+                try:
+                    ast.parse(src)
+                except SyntaxError as e:
+                    bad.append(f"{b.id} (+{e.lineno}): {e.msg}")
     assert not bad, bad
+
+
+DOCTESTS = [b for b in BLOCKS if b.lang == "python" and _is_doctest(b)]
+
+
+@pytest.mark.parametrize("block", DOCTESTS, ids=[b.id for b in DOCTESTS])
+def test_doctest_block_runs(block: Block, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a ``>>>`` block claims each of its outputs: run it as doctest runs a docstring
+    monkeypatch.chdir(tmp_path)
+    test = doctest.DocTestParser().get_doctest(block.source, {}, block.id, str(block.doc), block.line)
+    report: list[str] = []
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    runner.run(test, out=report.append)
+    assert runner.failures == 0, "".join(report)
 
 
 @pytest.mark.parametrize("block", PYTHON, ids=[b.id for b in PYTHON])
