@@ -28,6 +28,7 @@ from simulator import Resolver
 from simulator.catalog import Catalog
 from simulator.errors import ReplayMiss, UnknownEndpoint
 from simulator.request import SimRequest, SimResponse
+from simulator.resolve import Resolution, Source
 from simulator.transports.patching import passthrough, patched
 
 #: The key every library is given; the forwarder swaps it for the sandbox's own.
@@ -82,8 +83,8 @@ class RecordingResolver:
         self.catalog: Catalog = inner.catalog
         self.seen: list[tuple[str, str]] = []
 
-    def resolve(self, req: SimRequest, **kw: Any) -> SimResponse:
-        resp: SimResponse = self.inner.resolve(req, **kw)
+    def resolve(self, req: SimRequest, **kw: Any) -> Resolution:
+        resp: Resolution = self.inner.resolve(req, **kw)
         self.seen.append((req.url, resp.header("x-sim-source") or ""))
         return resp
 
@@ -100,7 +101,7 @@ class SandboxForwarder:
     def close(self) -> None:
         self._client.close()
 
-    def resolve(self, req: SimRequest, **_kw: Any) -> SimResponse:
+    def resolve(self, req: SimRequest, **_kw: Any) -> Resolution:
         try:
             ep = self.catalog.match(req).endpoint
         except UnknownEndpoint:
@@ -112,7 +113,8 @@ class SandboxForwarder:
         headers = {k: v for k, v in req.headers if k not in ("host", "content-length")}
         with passthrough():
             r = self._client.request(req.method, url, headers=headers, content=req.body or None)
-        return SimResponse(r.status_code, [(k.lower(), v) for k, v in r.headers.items()], r.content)
+        resp = SimResponse(r.status_code, [(k.lower(), v) for k, v in r.headers.items()], r.content)
+        return Resolution(Source.LIVE, resp)
 
 
 def installed(module: str) -> bool:
