@@ -25,7 +25,7 @@ from simulator import Resolver, Store  # noqa: E402
 from simulator.catalog import load_catalog  # noqa: E402
 from bench.kopa.tasks import MAIN_PLATFORMS  # noqa: E402
 from simulator.sandbox import create_app  # noqa: E402
-from tests.clients_harness import (  # noqa: E402
+from tests.support.clients_harness import (  # noqa: E402
     CALLS,
     LIBRARIES,
     Outcome,
@@ -35,7 +35,7 @@ from tests.clients_harness import (  # noqa: E402
     run_call,
     split_surface,
 )
-from tests.loopback import serve_in_thread  # noqa: E402
+from tests.support.loopback import serve_in_thread  # noqa: E402
 
 
 def _version(name: str) -> str:

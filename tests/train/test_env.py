@@ -165,8 +165,11 @@ def test_answer_reward_uses_the_checker() -> None:
     out = answer_reward(comps, answer=["1234", "1234", "a,b", None], check=checks, trainer_state=None)
     assert out == [1.0, 0.0, 1.0, None]
     assert answer_reward(["x"]) == [None]
-    tol = answer_reward(["ANSWER: 101"], answer=["100"], check=[{"type": "numeric", "rel_tol": 0.02}])
-    assert tol == [1.0]
+    # a task's tolerance applies to real values; a count is exact (the checker's rule since #29)
+    tol = answer_reward(["ANSWER: 3.2", "ANSWER: 3.3"], answer=["3.14", "3.14"],
+                        check=[{"type": "numeric", "rel_tol": 0.02}] * 2)
+    assert tol == [1.0, 0.0]
+    assert answer_reward(["ANSWER: 101"], answer=["100"], check=[{"type": "numeric", "rel_tol": 0.02}]) == [0.0]
 
 
 def test_completion_text_takes_last_assistant_message() -> None:

@@ -221,7 +221,7 @@ def test_route_index_offers_every_route_that_matches_in_order(data: st.DataObjec
     from simulator.catalog import load_catalog
 
     cat = load_catalog()
-    host = data.draw(st.sampled_from(cat.hosts()))
+    host = data.draw(st.sampled_from(sorted(cat._routes)))  # the index is keyed on canonical hosts
     routes = cat._routes[host]
     template = data.draw(st.sampled_from([r.endpoint.path for r in routes]))
     seg = st.sampled_from(["", "1", "json", "xml", "K", "api", "x y"])

@@ -163,12 +163,12 @@ def test_audit_finds_every_encoding(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     if blind:  # no key configured: the escaped run itself is the finding
         res = CliRunner().invoke(cli_app, ["audit", str(vdir), "--json"])
         assert res.exit_code == 1, (name, res.output)
-        assert len(json.JSONDecoder().raw_decode(res.output)[0]["findings"]) >= len(keys), (name, res.output)
+        assert len(json.JSONDecoder().raw_decode(res.stdout)[0]["findings"]) >= len(keys), (name, res.output)
         assert leaks(res.output, keys) == [], res.output
     for i, k in enumerate(keys):
         monkeypatch.setenv(f"KOPA_KEY_TEST{i}", k)
     res = CliRunner().invoke(cli_app, ["audit", str(vdir), "--json"])
     assert res.exit_code == 1, (name, res.output)
-    lines_hit = {f["where"] for f in json.JSONDecoder().raw_decode(res.output)[0]["findings"]}
+    lines_hit = {f["where"] for f in json.JSONDecoder().raw_decode(res.stdout)[0]["findings"]}
     assert lines_hit == {f"line {i + 1}" for i in range(len(keys))}, (name, res.output)
     assert leaks(res.output, keys) == [], res.output

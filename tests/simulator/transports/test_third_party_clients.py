@@ -101,7 +101,7 @@ def test_ten_platform_surface_is_covered() -> None:
     (``docs/clients.md``); entries off them say why (another platform, or no endpoint at all)."""
     from bench.kopa.tasks import MAIN_PLATFORMS
 
-    from .clients_harness import catalog_operations, split_surface
+    from tests.support.clients_harness import catalog_operations, split_surface
 
     catalog = load_catalog()
     ops = catalog_operations(catalog)
