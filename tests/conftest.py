@@ -95,13 +95,13 @@ def cassette_root(tmp_path: Path) -> Path:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Tests marked ``slow`` run with ``-m slow`` or ``KOPA_SLOW=1`` (CI sets it); else skipped."""
+    """Tests marked ``slow`` run with ``-m slow`` or ``KOPA_SLOW=1``; else skipped (CI runs without them)."""
     import os
 
     expr = str(config.getoption("markexpr") or "")
     if os.environ.get("KOPA_SLOW") == "1" or ("slow" in expr and "not slow" not in expr):
         return
-    skip = pytest.mark.skip(reason="slow: run with -m slow or KOPA_SLOW=1 (CI does)")
+    skip = pytest.mark.skip(reason="slow: run with -m slow or KOPA_SLOW=1")
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
