@@ -17,6 +17,7 @@ import yaml
 from simulator import Catalog, load_catalog
 from simulator.tools.keys import auth_param, family_of
 
+from .labels import label
 from .wording import josa, particle
 
 OUT = Path(__file__).parent / "tasks"
@@ -38,6 +39,11 @@ ORDINS = ["강원특별자치도 강릉시 자원봉사활동 지원 조례", "�
 PRECS = [("개인정보보호법위반", "603753"), ("해고무효확인", "615157"), ("사기", "627151"),
          ("횡령", "639489")]
 COMMITTEES = ["국방위원회", "법제사법위원회", "정무위원회", "보건복지위원회"]
+#: The real political parties the questions name (the 22nd Assembly election's parties).
+PARTIES = ["더불어민주당", "국민의힘", "조국혁신당", "개혁신당", "진보당", "기본소득당", "사회민주당"]
+#: Real names whose invented values a question asks for: it opens with the synthetic-world
+#: mark (``bench.kopa.labels``; statutes in 「…」 and elections are matched by their words).
+REAL_NAMES = [*CORPS, *PARTIES, *COMMITTEES]
 
 
 def R(sid: str, field: str | None = None, pick: str | int = "all", tr: str | None = None) -> dict[str, Any]:
@@ -152,7 +158,7 @@ def task(tid: str, template: str, question: str, platforms: list[str], domain: s
     tags: dict[str, Any] = {"junctions": junctions}
     if template in SHORTCUTS:
         tags["shortcut"] = SHORTCUTS[template]
-    _TASKS.append({"id": tid, "template": template, "question": question,
+    _TASKS.append({"id": tid, "template": template, "question": label(question, REAL_NAMES),
                   "platforms": sorted(platforms), "domain": domain,
                   "tags": tags,
                   "program": {"steps": with_key(steps, platforms), "answer": answer},

@@ -26,7 +26,7 @@ from typing import Any
 
 from .agents import FirstPageAgent
 from .env import ToolEnv, World
-from .runner import DEFAULT_HELDOUT
+from .runner import DEFAULT_HELDOUT, world_of
 from .scoring import score_episode
 from .tasks import Gold, Task, gold_run
 
@@ -93,6 +93,7 @@ def bench_stats(tasks: list[Task], world: World, heldout: tuple[str, ...] = DEFA
     return {
         "version": world.version.id,
         "content_hash": world.content_hash,
+        "world": world_of(world.version),
         "heldout_platforms": list(heldout),
         "overall": _measure(tasks, golds, genuine, heldout),
         "by_platform": {p: _measure([t for t in tasks if p in t.platforms], golds, genuine, heldout) for p in plats},
