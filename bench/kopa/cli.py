@@ -104,16 +104,18 @@ def validate_cmd(
 
 
 _STAT_COLS = ("tasks", "calls_mean", "calls_max", "parallel_pct", "chained_multi_pct", "junction_median",
-              "junction_max", "needs_all_pages", "genuine_all_pages", "cross_platform_pct", "heldout_tasks")
+              "junction_max", "needs_all_pages", "genuine_all_pages", "needs_chain_pct", "cross_platform_pct", "heldout_tasks")
 
 
 #: Short headings of the console tables (``bench stats``), and how the columns split in two.
 _STAT_SHORT = {"tasks": "tasks", "calls_mean": "calls", "calls_max": "max", "parallel_pct": "par%",
                "chained_multi_pct": "multi%", "junction_median": "j.med", "junction_max": "j.max",
-               "needs_all_pages": "pages", "genuine_all_pages": "genuine", "cross_platform_pct": "cross%",
+               "needs_all_pages": "pages", "genuine_all_pages": "genuine", "needs_chain_pct": "chain%",
+               "cross_platform_pct": "cross%",
                "heldout_tasks": "held"}
 _STAT_PARTS = (("tasks", "calls_mean", "calls_max", "parallel_pct", "cross_platform_pct", "heldout_tasks"),
-               ("chained_multi_pct", "junction_median", "junction_max", "needs_all_pages", "genuine_all_pages"))
+               ("chained_multi_pct", "junction_median", "junction_max", "needs_all_pages", "genuine_all_pages",
+                "needs_chain_pct"))
 
 
 def _stats_markdown(st: dict, rows: list) -> str:  # type: ignore[type-arg]
