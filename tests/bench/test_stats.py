@@ -54,16 +54,16 @@ def test_cli_stats_json_and_markdown() -> None:
     plain = runner.invoke(bench_app, ["stats"], env={"COLUMNS": "80"}).output
     lines = plain.splitlines()
     assert max(map(len, lines)) <= 80 and "…" not in plain
-    assert any(line.split()[:2] == ["all", "160"] for line in lines if line.strip())
+    assert any(line.split()[:2] == ["all", str(len(load_tasks()))] for line in lines if line.strip())
 
 
 def test_honest_difficulty_uses_documented_filters_single_calls_and_values_passed_on(world: World) -> None:
-    """Issue 29 item 3: a stop-name keyword task pages through 부산's 5,480 stops, but TAGO
-    documents ``nodeNm``, and with it one page holds the answer; a task one documented call
+    """Issue 29 item 3: ``tago-cmp-routes-0`` pages through 대전's 3,120 stops for two stop
+    names, but TAGO documents ``nodeNm``, and with it one page holds them; a task one documented call
     answers (the committee list) does not need its chain; a junction counts the values a call
     receives, not the lookup table they were picked from."""
     tasks = {t.id: t for t in load_tasks()}
-    kw, busy = tasks["tago-stop-kw-0"], tasks["nec-prelim-party-0"]
+    kw, busy = tasks["tago-cmp-routes-0"], tasks["tago-stop-far-0"]
     assert gold_run(kw, world).needs_all_pages and not needs_more_than_first_page(kw, gold_run(kw, world), world)
     assert needs_more_than_first_page(busy, gold_run(busy, world), world)
     one_call = tasks["nec-asm-cmt-winners-0"]
@@ -80,9 +80,9 @@ TARGETS = {
     "needs_chain_pct": 95, "cross_platform_pct": 30, "chained_multi_pct": 80, "junction_median": 27,
 }
 #: Measures below their target, honestly counted (docs/bench.md, "Difficulty"), pinned so any
-#: change shows: more than one page with the documented filters (was 48 counted without them),
-#: chained calls receiving more than one value, and the median values passed on.
-SHORT = {"genuine_all_pages": 32, "chained_multi_pct": 22.1, "junction_median": 1}
+#: change shows: chained calls receiving more than one value, and the median values passed on
+#: (the paper's figures count something larger than the values passed on).
+SHORT = {"chained_multi_pct": 23.1, "junction_median": 1}
 
 
 def test_the_shipped_set_meets_the_difficulty_targets_and_the_docs_print_its_tables(world: World) -> None:
