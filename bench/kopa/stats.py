@@ -8,13 +8,17 @@ paper's figures (:data:`PAPER`).
 - ``calls_mean`` / ``calls_max``: tool calls of the gold run.
 - ``parallel``: share of tasks with calls that do not depend on each other (a fan-out, or two
   independent call steps).
-- ``chained_multi``: share of chained calls (a call fed by an earlier call) whose input
-  collection holds more than one record; ``junction_median`` / ``junction_max``: records at
-  those junctions. Tasks whose chain a single filtered call bypasses (``tags.shortcut``) are
-  left out of both: their chain is not required.
-- ``needs_all_pages``: tasks whose gold pages through a collection larger than the maximum
-  page size; ``genuine_all_pages``: of those, tasks where a trajectory that reads only the
-  first page fails ENVIRONMENT (the records the answer needs are not all on page 1).
+- ``needs_chain_pct``: share of tasks no single documented call answers (:func:`needs_chain`:
+  a call fed by an earlier call, no declared single-call shortcut or route; ``simulator bench
+  validate``'s ``chain_shortcut`` rule finds undeclared ones).
+- ``chained_multi``: share of chained calls (a call fed by an earlier call, in tasks that need
+  their chain) that receive more than one value; ``junction_median`` / ``junction_max``: the
+  values passed on at those junctions (:func:`passed_on`), not the size of the lookup table
+  they were picked from.
+- ``needs_all_pages``: tasks whose gold needs more than one page even at the endpoint's maximum
+  page size with the filters the endpoint documents (:func:`needs_more_than_first_page`);
+  ``genuine_all_pages``: of those, tasks where a trajectory that reads only the first page
+  fails ENVIRONMENT (the records the answer needs are not all on page 1).
 - ``cross_platform``: share of tasks that use more than one platform; ``heldout``: tasks on
   a held-out platform (the split of ``simulator bench run --heldout``).
 """
