@@ -68,6 +68,8 @@ def grpo_cmd(
     task: list[str] = typer.Option([], help="Bench task ids as rows (needs --ablation-train-on-bench)."),
     limit: Optional[int] = typer.Option(None, help="At most this many rows."),
     platform: list[str] = typer.Option([], help="Offer only these platforms' tools (repeatable)."),
+    tool_tier: Optional[str] = typer.Option(None, help="curated (default: the platforms' curated tools plus "
+                                            "those the rows' golds call) or full (every tool of the platforms)."),
     max_steps: Optional[int] = typer.Option(None, help="Optimizer steps (-1: by epochs)."),
     num_generations: Optional[int] = typer.Option(None, help="Completions per prompt (the GRPO group)."),
     batch_size: Optional[int] = typer.Option(None, help="Per-device train batch size (completions)."),
@@ -92,7 +94,7 @@ def grpo_cmd(
         "model": model, "output_dir": str(output_dir) if output_dir else None,
         "data": str(data) if data else None, "split": split,
         "ablation_train_on_bench": ablation_train_on_bench or None, "tasks": list(task) or None,
-        "limit": limit, "platforms": list(platform) or None, "max_steps": max_steps,
+        "limit": limit, "platforms": list(platform) or None, "tool_tier": tool_tier, "max_steps": max_steps,
         "num_generations": num_generations, "per_device_train_batch_size": batch_size,
         "max_completion_length": max_completion_length, "max_observation_chars": max_observation_chars,
         "max_turns": max_turns, "max_calls": max_calls,

@@ -44,6 +44,9 @@ class GRPORunConfig(BaseModel):
     (``tasks``, or rows that are bench tasks) need ``ablation_train_on_bench``.
     ``tool_scope``: ``row`` offers each row its own platforms' tools (one environment per
     platform set), ``union`` every row the union, ``all`` the whole catalog.
+    ``tool_tier`` (``row`` and ``union``): ``curated`` offers the platforms' curated tools plus
+    every tool the rows' gold programs call (:func:`train.grpo.offered_tools`), ``full`` every
+    tool of the platforms (mois + molit alone are ~1,200 schemas on the full catalog).
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -59,6 +62,7 @@ class GRPORunConfig(BaseModel):
     limit: int | None = Field(None, ge=1)
     platforms: list[str] = Field(default_factory=list)
     tool_scope: Literal["row", "union", "all"] = "row"
+    tool_tier: Literal["curated", "full"] = "curated"
     shaping: dict[str, float] = Field(default_factory=dict)
     # episode budgets
     max_turns: int = Field(16, ge=1)

@@ -10,7 +10,8 @@ from typing import Any
 
 from .config import GRPORunConfig
 
-__all__ = ["TINY_BASE_DIR", "build_dataset_rows", "build_grpo_trainer", "run_grpo", "zero_spread_callback"]
+__all__ = ["TINY_BASE_DIR", "build_dataset_rows", "build_grpo_trainer", "offered_tools", "run_grpo",
+           "zero_spread_callback"]
 
 #: Where a ``--model tiny`` run keeps the weights it started from (``train eval``'s base).
 TINY_BASE_DIR = "base-model"
@@ -65,6 +66,35 @@ def build_dataset_rows(cfg: GRPORunConfig, world: Any) -> tuple[list[dict[str, A
     return out, meta
 
 
+def _gold_tools(row: dict[str, Any], tasks: dict[str, Any]) -> set[str]:
+    """The tools a row's gold program calls (a bench row's from its task)."""
+    from .env import parse_program
+
+    program = parse_program(row.get("gold_program") or None)
+    if program is None:
+        task = tasks.get(str(row.get("task_id", "")))
+        program = task.program if task is not None else None
+    return {s.call for s in program.calls()} if program is not None else set()
+
+
+def offered_tools(world: Any, platforms: list[str], rows: list[dict[str, Any]], tasks: dict[str, Any],
+                  tier: str = "curated") -> list[str] | None:
+    """The tool ids a platform-scoped run offers the model, in catalog order.
+
+    ``tier="curated"``: the curated tools of ``platforms`` (the hand-written few each platform
+    has: nine for mois + molit) plus every tool the ``rows``' gold programs call, so each row's
+    own route is always on offer and the rest of the platform's curated tools are its
+    distractors. ``tier="full"``: None, every tool of the platforms (on the full catalog mois +
+    molit alone are ~1,200 schemas, a prompt too long to train on). No platforms: None.
+    """
+    if tier == "full" or not platforms:
+        return None
+    wanted = set(world.catalog.resolve_platforms(list(platforms))[0])  # old gen_ ids too
+    used = set().union(*(_gold_tools(r, tasks) for r in rows)) if rows else set()
+    return [e.id for e in world.catalog.endpoints.values()
+            if e.platform in wanted and (e.tier == "curated" or e.id in used)]
+
+
 def _env_name(platforms: list[str]) -> str:
     return "kopa_" + ("_".join(platforms) or "all")
 
@@ -80,26 +110,34 @@ def _environments(cfg: GRPORunConfig, world: Any, rows: list[dict[str, Any]]) ->
     env_cfg = EnvConfig(max_turns=cfg.max_turns, max_calls=cfg.max_calls,
                         max_observation_chars=cfg.max_observation_chars)
     tasks = load_tasks(catalog=world.catalog)  # once, shared by every class (ablation rows)
+    by_id = {t.id: t for t in tasks}
     if cfg.tool_scope == "row" and not cfg.platforms:
-        factories = {}
+        groups: dict[str, list[dict[str, Any]]] = {}
         for r in rows:
             name = _env_name(list(r["platforms"]))
             r["environment"] = name
-            if name not in factories:
-                factories[name] = make_environment_class(world, platforms=r["platforms"] or None, tasks=tasks,
-                                                         config=env_cfg, own_reward=False, name=name)
-        return factories
+            groups.setdefault(name, []).append(r)
+        return {name: make_environment_class(
+                    world, platforms=rs[0]["platforms"] or None, config=env_cfg, own_reward=False, name=name,
+                    tools=offered_tools(world, list(rs[0]["platforms"]), rs, by_id, cfg.tool_tier), tasks=tasks)
+                for name, rs in groups.items()}
     plats = (cfg.platforms or sorted({p for r in rows for p in r["platforms"]})) if cfg.tool_scope != "all" else []
-    return make_environment_class(world, platforms=plats or None, tasks=tasks, config=env_cfg, own_reward=False)
+    return make_environment_class(world, platforms=plats or None, tasks=tasks, config=env_cfg, own_reward=False,
+                                  tools=offered_tools(world, plats, rows, by_id, cfg.tool_tier))
 
 
 def _load_model(cfg: GRPORunConfig, rows: list[dict[str, Any]], world: Any) -> tuple[Any, Any]:
     if cfg.model == "tiny":
         from .tiny import tiny_model_and_tokenizer
 
-        plats = sorted({p for r in rows for p in r["platforms"]})
+        from bench.kopa.tasks import load_tasks
+
+        plats = cfg.platforms or sorted({p for r in rows for p in r["platforms"]})
+        ids = offered_tools(world, plats, rows, {t.id: t for t in load_tasks(catalog=world.catalog)}, cfg.tool_tier)
+        schemas = world.tools(plats or None)
+        schemas = schemas if ids is None else [t for t in schemas if t["function"]["name"] in set(ids)]
         texts = ([m["content"] for r in rows for m in r["prompt"]] + [r["answer"] for r in rows]
-                 + [json.dumps(t, ensure_ascii=False) for t in world.tools(plats or None)])
+                 + [json.dumps(t, ensure_ascii=False) for t in schemas])
         return tiny_model_and_tokenizer(texts * 4)
     from transformers import AutoModelForCausalLM, AutoTokenizer
 

@@ -17,6 +17,7 @@ import yaml
 from simulator import Catalog, load_catalog
 from simulator.tools.keys import auth_param, family_of
 
+from .labels import label
 from .wording import josa, particle
 
 OUT = Path(__file__).parent / "tasks"
@@ -38,6 +39,11 @@ ORDINS = ["강원특별자치도 강릉시 자원봉사활동 지원 조례", "�
 PRECS = [("개인정보보호법위반", "603753"), ("해고무효확인", "615157"), ("사기", "627151"),
          ("횡령", "639489")]
 COMMITTEES = ["국방위원회", "법제사법위원회", "정무위원회", "보건복지위원회"]
+#: The real political parties the questions name (the 22nd Assembly election's parties).
+PARTIES = ["더불어민주당", "국민의힘", "조국혁신당", "개혁신당", "진보당", "기본소득당", "사회민주당"]
+#: Real names whose invented values a question asks for: it opens with the synthetic-world
+#: mark (``bench.kopa.labels``; statutes in 「…」 and elections are matched by their words).
+REAL_NAMES = [*CORPS, *PARTIES, *COMMITTEES]
 
 
 def R(sid: str, field: str | None = None, pick: str | int = "all", tr: str | None = None) -> dict[str, Any]:
@@ -152,7 +158,7 @@ def task(tid: str, template: str, question: str, platforms: list[str], domain: s
     tags: dict[str, Any] = {"junctions": junctions}
     if template in SHORTCUTS:
         tags["shortcut"] = SHORTCUTS[template]
-    _TASKS.append({"id": tid, "template": template, "question": question,
+    _TASKS.append({"id": tid, "template": template, "question": label(question, REAL_NAMES),
                   "platforms": sorted(platforms), "domain": domain,
                   "tags": tags,
                   "program": {"steps": with_key(steps, platforms), "answer": answer},
@@ -978,13 +984,18 @@ def _families() -> None:
         return O(f"s1{name}", "filter", frm="s1", where=[W("cityname", "eq", CITY_FULL[name])])
 
 
-    for i, (cy, kw) in enumerate([("부산", "시장"), ("부산", "교회"), ("대전", "우체국"), ("대전", "학교")]):
-        task(f"tago-stop-kw-{i}", "tago_city_stop_keyword",
-             f"{cy}의 시내버스 정류장 가운데 이름에 '{kw}'{particle(kw, '이', '가')} 들어가는 정류장은 몇 곳인가요?",
-             ["tago"], "traffic", ["SEQ", "DRV"],
-             [C("s1", "tago_city_codes"), city_of(cy), stops(cy, "s2"),
-              O("s3", "filter", frm="s2", where=[W("nodenm", "contains", kw)]), O("s4", "count", frm="s3")],
-             R("s4"), NUM)
+    #: A compass direction → (the op that finds it, the coordinate). No TAGO parameter filters
+    #: on coordinates, so every page of the city's stops is needed (the keyword templates these
+    #: replace were answered in one page with the documented ``nodeNm`` filter).
+    far = {"남쪽": ("argmin", "gpslati", "위도가 가장 낮은 곳"), "북쪽": ("argmax", "gpslati", "위도가 가장 높은 곳"),
+           "동쪽": ("argmax", "gpslong", "경도가 가장 큰 곳"), "서쪽": ("argmin", "gpslong", "경도가 가장 작은 곳")}
+    for i, (cy, d) in enumerate([("부산", "남쪽"), ("대전", "동쪽"), ("천안", "서쪽"), ("세종", "남쪽")]):
+        op, by, how = far[d]
+        task(f"tago-stop-far-{i}", "tago_city_farthest_stop",
+             f"{cy}의 시내버스 정류장 가운데 가장 {d}({how})에 있는 정류장의 이름은 무엇인가요?",
+             ["tago"], "traffic", ["SEQ", "DRV", "CMP"],
+             [C("s1", "tago_city_codes"), city_of(cy), stops(cy, "s2"), O("s3", op, frm="s2", by=by)],
+             R("s3", "nodenm"))
     for i, (a, b) in enumerate([("부산", "대전"), ("대전", "세종"), ("천안", "세종")]):
         task(f"tago-stop-north-{i}", "tago_two_cities_northernmost_stop",
              f"{josa(a, '과', '와')} {b}의 시내버스 정류장을 통틀어 가장 북쪽(위도가 가장 높은 곳)에 있는 정류장의 이름은 "
@@ -995,28 +1006,26 @@ def _families() -> None:
               C("s3", "tago_stations_by_name", {"cityCode": I("citycode")}, foreach=R("s2"), pages="all"),
               O("s4", "argmax", frm="s3", by="gpslati")],
              R("s4", "nodenm"))
-    for i, (a, b, kw) in enumerate([("부산", "대전", "역"), ("대전", "천안", "입구"), ("천안", "세종", "마을"),
-                                     ("부산", "세종", "아파트")]):
-        task(f"tago-cmp-kw-{i}", "tago_compare_city_keyword",
-             f"이름에 '{kw}'{particle(kw, '이', '가')} 들어가는 시내버스 정류장은 {josa(a, '이', '가')} "
-             f"{b}보다 몇 곳 더 많나요? (적으면 음수)",
+    for i, (a, b) in enumerate([("부산", "대전"), ("대전", "천안"), ("천안", "세종"), ("부산", "세종")]):
+        task(f"tago-cmp-distinct-{i}", "tago_compare_city_distinct_names",
+             f"시내버스 정류장의 서로 다른 이름 수는 {josa(a, '이', '가')} {b}보다 몇 가지 더 많나요? (적으면 음수)",
              ["tago"], "traffic", ["SEQ", "DRV", "CMP"],
              [C("s1", "tago_city_codes"), city_of(a), city_of(b), stops(a, "s2"), stops(b, "s3"),
-              O("s4", "filter", frm="s2", where=[W("nodenm", "contains", kw)]), O("s5", "count", frm="s4"),
-              O("s6", "filter", frm="s3", where=[W("nodenm", "contains", kw)]), O("s7", "count", frm="s6"),
+              O("s4", "distinct", frm="s2", field="nodenm"), O("s5", "count", frm="s4"),
+              O("s6", "distinct", frm="s3", field="nodenm"), O("s7", "count", frm="s6"),
               O("s8", "arith", fn="sub", a=R("s5"), b=R("s7"))],
              R("s8"), NUM)
-    for i, (cys, kw) in enumerate([(["부산", "대전", "천안", "세종"], "초등학교"), (["대전", "천안", "세종"], "사거리"),
-                                   (["부산", "대전", "천안", "세종"], "주민센터"), (["부산", "천안", "세종"], "공원")]):
-        names = ", ".join(cys)
-        task(f"tago-fan-kw-{i}", "tago_fan_cities_keyword",
-             f"{names}의 시내버스 정류장 가운데 이름에 '{kw}'{particle(kw, '이', '가')} 들어가는 정류장은 모두 몇 곳인가요?",
-             ["tago"], "traffic", ["FAN", "DRV"],
+    for i, (cys, d) in enumerate([(["부산", "대전", "천안", "세종"], "서쪽"), (["대전", "천안", "세종"], "남쪽"),
+                                  (["부산", "대전", "천안", "세종"], "동쪽"), (["대전", "천안", "세종"], "북쪽")]):
+        op, by, how = far[d]
+        task(f"tago-fan-far-{i}", "tago_fan_cities_farthest_stop",
+             f"{', '.join(cys)}의 시내버스 정류장을 모두 통틀어 가장 {d}({how})에 있는 정류장의 이름은 무엇인가요?",
+             ["tago"], "traffic", ["FAN", "DRV", "CMP"],
              [C("s1", "tago_city_codes"),
               O("s2", "filter", frm="s1", where=[W("cityname", "in", [CITY_FULL[c] for c in cys])]),
               C("s3", "tago_stations_by_name", {"cityCode": I("citycode")}, foreach=R("s2"), pages="all"),
-              O("s4", "filter", frm="s3", where=[W("nodenm", "contains", kw)]), O("s5", "count", frm="s4")],
-             R("s5"), NUM)
+              O("s4", op, frm="s3", by=by)],
+             R("s4", "nodenm"))
 
     def prelim_2026() -> list[dict[str, Any]]:
         """Every preliminary candidate of the 2026 시·도지사 and 구·시·군의 장 races (``s2``)."""
@@ -1235,19 +1244,19 @@ def _families() -> None:
                  O("s3", "filter", frm="s2", where=[W("JU_ORG_NM", "eq", R("s1f", "JU_ORG_NM", "first"))]),
                  O("s4", "count", frm="s3")],
              R("s4"), NUM)
-    for i, (a, b, kind, co) in enumerate([("세종초등학교", "마평초등학교", "중학교", "여"),
-                                          ("서울사직초등학교", "원삼초등학교", "고등학교", "남"),
-                                          ("한울초등학교", "문발초등학교", "고등학교", "여"),
-                                          ("서울예지초등학교", "도기초등학교", "중학교", "남")]):
-        task(f"neis-two-offices-{i}", "neis_two_schools_offices_single_sex",
-             f"서울 {a}{particle(a, '과', '와')} 경기도 {b}{particle(b, '이', '가')} 각각 속한 시·도교육청의 {kind} 가운데 "
-             f"남녀공학이 아닌 {co}자 {kind}{particle(kind, '은', '는')} 모두 몇 곳인가요?",
+    # Founding dates: NEIS documents no parameter on FOND_YMD, so both offices' schools are
+    # read whole (the single-sex template these replace was one page with SCHUL_KND_SC_NM).
+    for i, (a, b, y) in enumerate([("세종초등학교", "마평초등학교", 1959), ("서울사직초등학교", "원삼초등학교", 1969),
+                                   ("한울초등학교", "문발초등학교", 1949), ("서울예지초등학교", "도기초등학교", 1979)]):
+        task(f"neis-two-offices-{i}", "neis_two_schools_offices_founded_by",
+             f"서울 {a}{particle(a, '과', '와')} 경기도 {b}{particle(b, '이', '가')} 각각 속한 시·도교육청 관할 학교 "
+             f"가운데 설립일이 {y}년 또는 그 이전인 학교는 모두 몇 곳인가요?",
              ["neis"], "education", ["SEQ", "DRV", "FAN"],
              school_at(a, "s1") + school_at(b, "s2") + [
                  C("s3", "neis_school_info", {"ATPT_OFCDC_SC_CODE": R("s1f", "ATPT_OFCDC_SC_CODE", "first")}, pages="all"),
                  C("s4", "neis_school_info", {"ATPT_OFCDC_SC_CODE": R("s2f", "ATPT_OFCDC_SC_CODE", "first")}, pages="all"),
-                 O("s5", "filter", frm="s3", where=[W("SCHUL_KND_SC_NM", "eq", kind), W("COEDU_SC_NM", "eq", co)]),
-                 O("s6", "filter", frm="s4", where=[W("SCHUL_KND_SC_NM", "eq", kind), W("COEDU_SC_NM", "eq", co)]),
+                 O("s5", "filter", frm="s3", where=[W("FOND_YMD", "lt", f"{y + 1}0101")]),
+                 O("s6", "filter", frm="s4", where=[W("FOND_YMD", "lt", f"{y + 1}0101")]),
                  O("s7", "count", frm="s5"), O("s8", "count", frm="s6"), O("s9", "arith", fn="add", a=R("s7"), b=R("s8"))],
              R("s9"), NUM)
     for i, ym in enumerate(["2024-09", "2024-12", "2025-03", "2025-09"]):
@@ -1300,14 +1309,15 @@ def _families() -> None:
                foreach=R("s2"), pages="all"),
              O("s4", "argmax", frm="s3", by="deposit")],
          R("s4", "_item.locallow_nm"))
-    task("tago-fan-distinct-0", "tago_fan_distinct_stop_names",
-         "대전, 천안, 세종의 시내버스 정류장 이름을 모두 모으면 서로 다른 이름은 몇 가지인가요?",
-         ["tago"], "traffic", ["FAN", "DRV"],
-         [C("s1", "tago_city_codes"),
-          O("s2", "filter", frm="s1", where=[W("cityname", "in", [CITY_FULL[c] for c in ("대전", "천안", "세종")])]),
-          C("s3", "tago_stations_by_name", {"cityCode": I("citycode")}, foreach=R("s2"), pages="all"),
-          O("s4", "distinct", frm="s3", field="nodenm"), O("s5", "count", frm="s4")],
-         R("s5"), NUM)
+    for i, cys in enumerate([("대전", "천안", "세종"), ("부산", "대전"), ("부산", "천안", "세종"), ("대전", "세종")]):
+        task(f"tago-fan-distinct-{i}", "tago_fan_distinct_stop_names",
+             f"{', '.join(cys)}의 시내버스 정류장 이름을 모두 모으면 서로 다른 이름은 몇 가지인가요?",
+             ["tago"], "traffic", ["FAN", "DRV"],
+             [C("s1", "tago_city_codes"),
+              O("s2", "filter", frm="s1", where=[W("cityname", "in", [CITY_FULL[c] for c in cys])]),
+              C("s3", "tago_stations_by_name", {"cityCode": I("citycode")}, foreach=R("s2"), pages="all"),
+              O("s4", "distinct", frm="s3", field="nodenm"), O("s5", "count", frm="s4")],
+             R("s5"), NUM)
 
 
 #: The fewest tasks :func:`select` keeps: every template's first 4 kept instances come first

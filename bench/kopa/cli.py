@@ -47,6 +47,7 @@ def tasks_cmd(
     cassettes: Optional[Path] = _cassettes_option(),
 ) -> None:
     """Validate the tasks, run every gold program and print the task distribution."""
+    from .runner import world_of
     from .tasks import distribution, gold_run, load_tasks, shape_rules
 
     tasks = load_tasks()
@@ -54,12 +55,13 @@ def tasks_cmd(
     golds = {t.id: gold_run(t, world) for t in tasks}
     dist = distribution(tasks, golds)
     rules = shape_rules(dist)
+    wld = world_of(world.version)
     if as_json:
-        print(json.dumps({**dist, "rules": {r: ok for r, ok in rules}}, ensure_ascii=False, indent=1))
+        print(json.dumps({**dist, "world": wld, "rules": {r: ok for r, ok in rules}}, ensure_ascii=False, indent=1))
         if not all(ok for _r, ok in rules):
             raise typer.Exit(1)
         return
-    tab = Table(title=f"KOPA-Bench tasks on {world.version.id} ({world.content_hash[:12]})")
+    tab = Table(title=f"KOPA-Bench tasks on {world.version.id} ({world.content_hash[:12]}), world: {wld}")
     tab.add_column("measure")
     tab.add_column("value")
     for key, val in dist.items():
@@ -102,16 +104,18 @@ def validate_cmd(
 
 
 _STAT_COLS = ("tasks", "calls_mean", "calls_max", "parallel_pct", "chained_multi_pct", "junction_median",
-              "junction_max", "needs_all_pages", "genuine_all_pages", "cross_platform_pct", "heldout_tasks")
+              "junction_max", "needs_all_pages", "genuine_all_pages", "needs_chain_pct", "cross_platform_pct", "heldout_tasks")
 
 
 #: Short headings of the console tables (``bench stats``), and how the columns split in two.
 _STAT_SHORT = {"tasks": "tasks", "calls_mean": "calls", "calls_max": "max", "parallel_pct": "par%",
                "chained_multi_pct": "multi%", "junction_median": "j.med", "junction_max": "j.max",
-               "needs_all_pages": "pages", "genuine_all_pages": "genuine", "cross_platform_pct": "cross%",
+               "needs_all_pages": "pages", "genuine_all_pages": "genuine", "needs_chain_pct": "chain%",
+               "cross_platform_pct": "cross%",
                "heldout_tasks": "held"}
 _STAT_PARTS = (("tasks", "calls_mean", "calls_max", "parallel_pct", "cross_platform_pct", "heldout_tasks"),
-               ("chained_multi_pct", "junction_median", "junction_max", "needs_all_pages", "genuine_all_pages"))
+               ("chained_multi_pct", "junction_median", "junction_max", "needs_all_pages", "genuine_all_pages",
+                "needs_chain_pct"))
 
 
 def _stats_markdown(st: dict, rows: list) -> str:  # type: ignore[type-arg]
@@ -122,7 +126,12 @@ def _stats_markdown(st: dict, rows: list) -> str:  # type: ignore[type-arg]
         lines.append(f"| {name} | " + " | ".join(str(m.get(c, "")) for c in _STAT_COLS) + " |")
     lines += ["", "| measure | paper | ours | target met |", "|---|---|---|---|"]
     lines += [f"| {r['measure']} | {r['paper']} | {r['ours']} | {'yes' if r['meets'] else 'no'} |" for r in rows]
+    lines += ["", f"Measured on `{st['version']}`, world: {st['world']}{_WORLD_NOTE.get(st['world'][:9], '')}"]
     return "\n".join(lines)
+
+
+#: What a synthetic world's figures are (issue 27: every place that shows results says so).
+_WORLD_NOTE = {"synthetic": " (invented values in real wire formats; not comparable with the live APIs)."}
 
 
 @bench_app.command("stats")
@@ -149,7 +158,8 @@ def stats_cmd(
     # Two tables of short headings, so the measures read at 80 columns (the JSON keys: --json).
     sections = [[("all", st["overall"])], [(f"{p}", m) for p, m in st["by_platform"].items()],
                 [(f"{d} (domain)", m) for d, m in st["by_domain"].items()]]
-    console.print(f"KOPA-Bench difficulty on {st['version']} ({st['content_hash'][:12]})")
+    console.print(f"KOPA-Bench difficulty on {st['version']} ({st['content_hash'][:12]}), world: {st['world']}",
+                  highlight=False)
     for part in _STAT_PARTS:
         tab = Table(box=box.SIMPLE_HEAD, pad_edge=False)
         tab.add_column("group", no_wrap=True)
