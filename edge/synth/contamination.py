@@ -10,17 +10,21 @@ what a program *does* on the version it runs on:
   arguments normalised by :func:`call_key` (paging, format, auth, ignored parameters and
   catalog defaults dropped, values stripped), so a call read in other page sizes is the
   same call;
-- the **gold records** are the records of the calls a bench answer is computed from
+- a **gold record set** is the whole result of a call a bench answer is computed from
   (:func:`answer_calls`: the calls whose records reach the answer through op steps, a COND
-  guard included), each identified by its content (:func:`record_key`), so a record shown by
-  another call that returns it (a whole table, another filter) is still the record.
+  guard included), identified by the content hash of its records (:func:`record_key`,
+  :func:`set_key`). A conversation *shows* it when every one of its records appears in the
+  conversation's tool messages, whichever calls showed them (the same call in other pages,
+  a whole table that holds it, another filter that returns it). One record of a 1,000-record
+  table is not the table: a single school's lookup does not show the bench's count of a
+  district's schools; the one record behind a single-record gold is its whole set.
 
 One exemption, for the reason EDGE exists: a bench call that takes no argument and whose
 records reach the answer only as arguments of a later call (``tago_city_codes``,
 ``nec_election_codes``, ``opendart_corp_codes``: the code table every chain of its platform
 starts from) is a *lookup*, not a gold call; holding it out would remove its platform from
 training, and it names nothing a task asks about. If a bench answer is computed from such a
-table (a count of its rows), its records are gold records all the same.
+table (a count of its rows), its record set is a gold record set all the same.
 
 ``edge`` does not import ``bench``: the task files are read as data (``bench/kopa/tasks``),
 their programs run by the one runner (:class:`~edge.synth.execute.ProgramRunner`).
@@ -48,7 +52,7 @@ from ..observe import scalar
 from .execute import ProgramRunner, Run
 
 __all__ = ["GOLD_CALL", "GOLD_RECORDS", "Footprint", "Footprints", "GoldHoldout", "answer_calls", "call_key", "content_audit",
-           "footprint", "footprint_hits", "gold_holdout", "record_key", "task_programs"]
+           "footprint", "footprint_hits", "gold_holdout", "record_key", "set_key", "task_programs"]
 
 #: What :func:`footprint_hits` reports (and the synthesis report counts drafts refused for).
 GOLD_CALL = "bench_gold_call"
@@ -91,6 +95,11 @@ def record_key(record: Mapping[str, Any]) -> str:
     body = {k: v for k, v in record.items() if k != "_item"}
     return hashlib.blake2b(orjson.dumps(body, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS, default=str),
                            digest_size=8).hexdigest()
+
+
+def set_key(records: Iterable[str]) -> str:
+    """A record set's content hash (16 hex digits) from its records' keys, in any order."""
+    return hashlib.blake2b("\n".join(sorted(set(records))).encode("utf-8"), digest_size=8).hexdigest()
 
 
 def answer_calls(program: Program) -> set[str]:
@@ -199,22 +208,33 @@ def footprint(run: Run, program: Program, catalog: Catalog) -> Footprint:
 
 @dataclass
 class GoldHoldout:
-    """The bench's gold calls and gold records on one version, and which tasks each comes from.
+    """The bench's gold calls and gold record sets on one version, and the tasks of each.
 
-    ``lookups`` are the argument-free code-table reads left to training (see the module
-    docstring); ``failed`` the tasks whose program did not run on this version (nothing of
-    theirs is held out; the bench reports them as failing gold)."""
+    ``calls``: call key → task ids. ``sets``: set key → ``{"call", "size", "tasks"}`` (the
+    call that returned it first, its record count, its tasks); ``index``: record key → the
+    keys of the sets holding it. ``lookups``: the argument-free code-table reads left to
+    training (see the module docstring); ``failed``: tasks whose program did not run on this
+    version (nothing of theirs is held out; the bench reports them as failing gold)."""
 
     content_hash: str
     calls: dict[str, list[str]] = field(default_factory=dict)
-    records: dict[str, list[str]] = field(default_factory=dict)
+    sets: dict[str, dict[str, Any]] = field(default_factory=dict)
+    index: dict[str, list[str]] = field(default_factory=dict)
     lookups: list[str] = field(default_factory=list)
     failed: list[str] = field(default_factory=list)
 
+    def shown_sets(self, records: Iterable[str]) -> list[str]:
+        """Keys of the gold record sets all of whose records are among ``records``."""
+        seen: dict[str, int] = {}
+        for r in set(records):
+            for k in self.index.get(r, ()):
+                seen[k] = seen.get(k, 0) + 1
+        return sorted(k for k, n in seen.items() if n == self.sets[k]["size"])
+
     def summary(self) -> dict[str, Any]:
         """Counts for a report."""
-        return {"content_hash": self.content_hash, "gold_calls": len(self.calls), "gold_records": len(self.records),
-                "lookups_allowed": self.lookups, "tasks_not_run": self.failed}
+        return {"content_hash": self.content_hash, "gold_calls": len(self.calls), "gold_record_sets": len(self.sets),
+                "gold_records": len(self.index), "lookups_allowed": self.lookups, "tasks_not_run": self.failed}
 
 
 def task_programs(directory: Path | None = None) -> list[tuple[str, Any]]:
@@ -244,14 +264,14 @@ def gold_holdout(version: Version, catalog: Catalog | None = None,
     prints = Footprints(cat)
     hold = GoldHoldout(version.content_hash)
     calls: dict[str, set[str]] = {}
-    records: dict[str, set[str]] = {}
+    sets: dict[str, dict[str, Any]] = {}
+    index: dict[str, set[str]] = {}
     lookups: set[str] = set()
     for tid, prog in task_programs() if tasks is None else tasks:
         try:
             program = prog if isinstance(prog, Program) else Program.model_validate(prog)
             run = runner.run(program)
-        except (ProgramError, ValueError, KeyError) as exc:  # a task this version cannot answer
-            del exc
+        except (ProgramError, ValueError, KeyError):  # a task this version cannot answer
             hold.failed.append(tid)
             continue
         data = answer_calls(program)
@@ -262,23 +282,28 @@ def gold_holdout(version: Version, catalog: Catalog | None = None,
                     lookups.add(c)
                 else:
                     calls.setdefault(c, set()).add(tid)
-            if s.id in data:
-                for r in fp.records.get(s.id, ()):
-                    records.setdefault(r, set()).add(tid)
+            recs = fp.records.get(s.id, frozenset())
+            if s.id in data and recs:
+                k = set_key(recs)
+                first = fp.calls.get(s.id, [""])[0]
+                sets.setdefault(k, {"call": first, "size": len(recs), "tasks": set()})["tasks"].add(tid)
+                for r in recs:
+                    index.setdefault(r, set()).add(k)
     lookups -= set(calls)  # a table some task reads as its data is a gold call for all
     hold.calls = {k: sorted(v) for k, v in sorted(calls.items())}
-    hold.records = {k: sorted(v) for k, v in sorted(records.items())}
+    hold.sets = {k: {**v, "tasks": sorted(v["tasks"])} for k, v in sorted(sets.items())}
+    hold.index = {k: sorted(v) for k, v in sorted(index.items())}
     hold.lookups = sorted(lookups)
     return hold
 
 
 def footprint_hits(fp: Footprint, hold: GoldHoldout) -> list[str]:
     """Why a footprint is contaminated: :data:`GOLD_CALL` (it makes a bench gold call),
-    :data:`GOLD_RECORDS` (it shows a record a bench gold is computed from); empty if clean."""
+    :data:`GOLD_RECORDS` (it shows a whole gold record set); empty if clean."""
     out = []
     if fp.all_calls() & hold.calls.keys():
         out.append(GOLD_CALL)
-    if fp.all_records() & hold.records.keys():
+    if hold.shown_sets(fp.all_records()):
         out.append(GOLD_RECORDS)
     return out
 
@@ -286,8 +311,8 @@ def footprint_hits(fp: Footprint, hold: GoldHoldout) -> list[str]:
 def content_audit(examples: list[dict[str, Any]], version: Version, catalog: Catalog,
                   hold: GoldHoldout, *, limit: int = 50) -> dict[str, Any]:
     """Re-run every example's gold program on ``version`` and count the examples making a
-    bench gold call or showing gold records, with their ids (the first ``limit``) and, per
-    example, the bench tasks it touches."""
+    bench gold call or showing a gold record set, with their ids (the first ``limit`` of each)
+    and the bench tasks each touches."""
     runner = ProgramRunner(Resolver(version, catalog, miss="strict"))
     prints = Footprints(catalog)
     calls: dict[str, list[str]] = {}
@@ -302,15 +327,15 @@ def content_audit(examples: list[dict[str, Any]], version: Version, catalog: Cat
             not_run.append(eid)
             continue
         hit_calls = sorted(fp.all_calls() & hold.calls.keys())
-        hit_recs = fp.all_records() & hold.records.keys()
+        hit_sets = hold.shown_sets(fp.all_records())
         if hit_calls:
             calls[eid] = sorted({t for c in hit_calls for t in hold.calls[c]})
-        if hit_recs:
-            records[eid] = sorted({t for r in hit_recs for t in hold.records[r]})
+        if hit_sets:
+            records[eid] = sorted({t for k in hit_sets for t in hold.sets[k]["tasks"]})
     return {
         "method": "each example's gold program re-run on its version: its calls (tool + record-selecting "
-                  "arguments) against every call a bench gold program makes, its records (content hash) "
-                  "against the records bench answers are computed from",
+                  "arguments) against every call a bench gold program makes; the records its tool messages "
+                  "show (content hashes) against each whole record set a bench answer is computed from",
         "holdout": hold.summary(),
         "examples_making_gold_call": len(calls),
         "examples_showing_gold_records": len(records),
