@@ -15,6 +15,7 @@ import typer
 from simulator import SimulatorError, Store, atomic_dir, check_run_folder
 
 from .build import build_graph, reverify, summarize
+from .errors import EdgeError
 from .graph import EdgeGraph, GraphError
 from .render import render_picture
 from .verify import VerifyConfig
@@ -239,7 +240,7 @@ def synthesize_cmd(
 
         try:
             store_path(store)
-        except ValueError as exc:
+        except EdgeError as exc:
             raise typer.BadParameter(str(exc), param_hint="--store") from None
     catalog = load_tier(catalog_tier)
     _store, v = open_research_version(cassettes, set_name, version)
@@ -263,7 +264,7 @@ def synthesize_cmd(
                              config=SynthConfig(shards=shards),
                              ray_address=ray_address, ray_cpus=ray_cpus, ray_store=store,
                              progress=lambda done, want: prog.update(task, completed=min(done, n), total=n))
-        except ImportError as exc:
+        except (ImportError, EdgeError) as exc:  # no ray; a Ray worker that cannot open --store
             _fail(str(exc))
     if paraphrase_url:
         from .synth.pipeline import summarize_examples

@@ -36,6 +36,7 @@ from urllib.parse import unquote, urlparse
 from simulator import Catalog, Version, load_catalog
 from simulator.catalog.tiers import TIERS
 
+from ..errors import EdgeError
 from ..graph import EdgeGraph
 
 __all__ = ["POLL_S", "RayCluster", "store_path"]
@@ -54,7 +55,7 @@ def store_path(store: str) -> Path:
         return Path(store)
     u = urlparse(store)
     if u.scheme != "file":
-        raise ValueError(f"--store {store!r}: only a path or a file:// URI can be opened by a worker; "
+        raise EdgeError(f"--store {store!r}: only a path or a file:// URI can be opened by a worker; "
                          "mount the cassettes on every node and pass that path")
     return Path(unquote(u.path))
 
@@ -76,11 +77,11 @@ def _open_version(root: str, set_name: str, version_id: str, content_hash: str) 
     try:
         version = Store(root=store_path(root)).open(set_name, version_id)
     except (SimulatorError, OSError) as exc:
-        raise RuntimeError(f"Ray worker on {socket.gethostname()!r} cannot open {set_name}@{version_id} under "
+        raise EdgeError(f"Ray worker on {socket.gethostname()!r} cannot open {set_name}@{version_id} under "
                            f"{root!r} ({exc}): pass --store with a path (or file:// URI) every node can read, "
                            "such as a shared filesystem") from None
     if version.content_hash != content_hash:
-        raise RuntimeError(f"Ray worker on {socket.gethostname()!r}: {set_name}@{version_id} under {root!r} has "
+        raise EdgeError(f"Ray worker on {socket.gethostname()!r}: {set_name}@{version_id} under {root!r} has "
                            f"content hash {version.content_hash[:12]}, the driver's is {content_hash[:12]}: "
                            "point --store at the driver's cassettes")
     return version
@@ -164,9 +165,15 @@ class RayCluster:
         meter = ray.remote(num_cpus=0)(_Meter).remote() if progress else None
         refs = [task.remote(where, cat.tier, platforms, text, obs_ref, gold_ref, spec, cfg, meter) for spec in specs]
         pending = list(refs)
-        while pending:
-            _ready, pending = ray.wait(pending, num_returns=len(pending), timeout=POLL_S)
-            if meter is not None and progress is not None:
-                progress(int(ray.get(meter.total.remote())), want)
-        return list(ray.get(refs))
+        try:
+            while pending:
+                _ready, pending = ray.wait(pending, num_returns=len(pending), timeout=POLL_S)
+                if meter is not None and progress is not None:
+                    progress(int(ray.get(meter.total.remote())), want)
+            return list(ray.get(refs))
+        except ray.exceptions.RayTaskError as exc:  # a worker's EdgeError (cannot open --store): its message
+            cause = getattr(exc, "cause", None)
+            if isinstance(cause, EdgeError):
+                raise EdgeError(str(cause)) from None
+            raise
 
