@@ -168,9 +168,12 @@ class RayCluster:
         try:
             while pending:
                 _ready, pending = ray.wait(pending, num_returns=len(pending), timeout=POLL_S)
-                if meter is not None and progress is not None:
+                if meter is not None and progress is not None and pending:
                     progress(int(ray.get(meter.total.remote())), want)
-            return list(ray.get(refs))
+            results = list(ray.get(refs))
+            if progress is not None:  # the last word is the results' (the meter's updates may still be in flight)
+                progress(sum(len(r.drafts) for r in results), want)
+            return results
         except ray.exceptions.RayTaskError as exc:  # a worker's EdgeError (cannot open --store): its message
             cause = getattr(exc, "cause", None)
             if isinstance(cause, EdgeError):
