@@ -11,8 +11,10 @@ How it scales:
   (``ray.cluster_resources()``), the default shard count on Ray; one shard is one task of
   one CPU.
 - **Shared inputs put once** (``ray.put``): the graph's text, the driver's
-  :class:`~edge.observe.Observations`, the bench hold-out (:mod:`edge.synth.contamination`)
-  and, for a catalog that is not a shipped tier, its platforms. A task reads them from the
+  :class:`~edge.observe.Observations`, the bench hold-outs (its entities and edges,
+  :mod:`edge.synth.splits`, whose reading loads the ``all`` tier's catalog, and its gold calls
+  and record sets, :mod:`edge.synth.contamination`) and, for a catalog that is not a shipped
+  tier, its platforms. A task reads them from the
   object store; nothing is recomputed per task.
 - **The store from a path every worker can reach**: a task opens the cassette version from
   ``store`` (default: the driver's cassette root, right on one machine; on a multi-node
@@ -88,7 +90,7 @@ def _open_version(root: str, set_name: str, version_id: str, content_hash: str) 
 
 
 def _shard_task(where: tuple[str, str, str, str], tier: str, platforms: list[Any] | None, graph_text: str,
-                obs: Any, gold: Any, spec: Any, cfg: Any, meter: Any) -> Any:
+                obs: Any, gold: Any, bench: Any, spec: Any, cfg: Any, meter: Any) -> Any:
     import tempfile
 
     from .shards import synth_shard
@@ -100,7 +102,7 @@ def _shard_task(where: tuple[str, str, str, str], tier: str, platforms: list[Any
         path.write_text(graph_text, encoding="utf-8")
         graph = EdgeGraph.load(path, catalog)
     progress = None if meter is None else (lambda k, _w: meter.update.remote(spec.index, k))
-    return synth_shard(version, catalog, graph, obs, spec, cfg, progress=progress, gold=gold)
+    return synth_shard(version, catalog, graph, obs, spec, cfg, progress=progress, gold=gold, bench=bench)
 
 
 class _Meter:
@@ -149,7 +151,7 @@ class RayCluster:
         return max(1, int(self.ray.cluster_resources().get("CPU", 1)))
 
     def run_shards(self, version: Version, graph: EdgeGraph, specs: list[Any], cfg: Any, *,
-                   obs: Any, gold: Any = None, store: str | None = None,
+                   obs: Any, gold: Any = None, bench: Any = None, store: str | None = None,
                    progress: Callable[[int, int], None] | None = None, want: int = 0) -> list[Any]:
         """Run ``specs`` as tasks; their results in shard order."""
         ray = self.ray
@@ -161,9 +163,10 @@ class RayCluster:
         # its platforms, once, so every task synthesizes over the driver's tools.
         shipped = cat is load_catalog(tier=cat.tier) if cat.tier in TIERS else False
         platforms = None if shipped else ray.put(list(cat.parts.values()))
-        text, obs_ref, gold_ref = ray.put(graph.dumps()), ray.put(obs), ray.put(gold)
+        text, obs_ref, gold_ref, bench_ref = ray.put(graph.dumps()), ray.put(obs), ray.put(gold), ray.put(bench)
         meter = ray.remote(num_cpus=0)(_Meter).remote() if progress else None
-        refs = [task.remote(where, cat.tier, platforms, text, obs_ref, gold_ref, spec, cfg, meter) for spec in specs]
+        refs = [task.remote(where, cat.tier, platforms, text, obs_ref, gold_ref, bench_ref, spec, cfg, meter)
+                for spec in specs]
         pending = list(refs)
         try:
             while pending:

@@ -84,6 +84,8 @@ def synthesize(
     cfg = config or SynthConfig()
     want = int(n * (1 + cfg.overshoot)) + 1
     hold = None if allow_bench_gold else (gold if gold is not None else gold_holdout(version))
+    held = set() if allow_bench_entities else bench_entities()  # read once, handed to every shard
+    held_edges = set() if allow_bench_edges else bench_edges()
 
     def specs_for(shards: int) -> list[ShardSpec]:
         per = -(-want // shards)
@@ -96,7 +98,7 @@ def synthesize(
         with RayCluster(ray_address, cpus=ray_cpus) as cluster:
             cfg = replace(cfg, shards=cfg.shards or cluster.cpu_count())
             outs = cluster.run_shards(version, graph, specs_for(cfg.shards), cfg, obs=obs, gold=hold,
-                                      store=ray_store, progress=progress, want=want)
+                                      bench=(held, held_edges), store=ray_store, progress=progress, want=want)
     else:
         cfg = replace(cfg, shards=cfg.shards or DEFAULT_SHARDS)
         obs = obs or Observations.from_version(version, catalog)
@@ -105,14 +107,12 @@ def synthesize(
             base = sum(len(o.drafts) for o in outs)
             outs.append(synth_shard(version, catalog, graph, obs, spec, cfg,
                                     progress=(lambda k, _w, b=base: progress(b + k, want)) if progress else None,
-                                    gold=hold))
+                                    gold=hold, bench=(held, held_edges)))
     drafts = [e for o in outs for e in o.drafts]
     counts: dict[str, Counter[str]] = {}
     for o in outs:
         for name, c in o.counts.items():
             counts.setdefault(name, Counter()).update(c)
-    held = set() if allow_bench_entities else bench_entities()
-    held_edges = set() if allow_bench_edges else bench_edges()
     kept, report, dropped = apply_filters(drafts, version, catalog, held, held_edges)
     report["filters"] |= {GOLD_CALL: 0, GOLD_RECORDS: 0}  # drafts refused in the shards (held out by content)
     for k, x in counts.get("early", Counter()).items():

@@ -126,16 +126,20 @@ class ShardResult:
 
 def synth_shard(version: Version, catalog: Catalog, graph: EdgeGraph, obs: Observations, spec: ShardSpec,
                 cfg: SynthConfig, progress: Callable[[int, int], None] | None = None,
-                gold: GoldHoldout | None = None) -> ShardResult:
+                gold: GoldHoldout | None = None,
+                bench: tuple[set[str], set[tuple[str, str]]] | None = None) -> ShardResult:
     """Drafts of one shard: sampled, executed, phrased and checked (:mod:`edge.synth.checks`).
 
     ``gold`` (:func:`~edge.synth.contamination.gold_holdout`): a draft that makes a bench gold
-    call or shows a record a bench gold is computed from is refused and another drawn."""
+    call or shows a record a bench gold is computed from is refused and another drawn.
+    ``bench``: the bench's entities and edges if the caller has read them already (else read
+    here, as ``spec`` says)."""
     rng = random.Random(f"{spec.seed}:{spec.index}")
     resolver = Resolver(version, catalog, miss="strict")
     ex = ProgramRunner(resolver, page_size=fitting_page_size(resolver))
-    held = set() if spec.allow_bench_entities else bench_entities()
-    held_edges = set() if spec.allow_bench_edges else bench_edges()
+    ents, bedges = bench if bench is not None else (bench_entities(), bench_edges())
+    held = set() if spec.allow_bench_entities else ents
+    held_edges = set() if spec.allow_bench_edges else bedges
     # a held-out edge is never drawn (a draft on one would only be dropped), so the attempts
     # go to chains training may use; the check after execution stays for what a pick adds
     edges = [b for b in sane_edges(graph) if (b.source_tool, b.target_tool) not in held_edges]
