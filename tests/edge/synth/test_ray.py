@@ -8,6 +8,7 @@ import pytest
 
 from edge import Observations, VerifyConfig, build_graph
 from edge.synth import SynthConfig, SynthResult, synthesize, write_all
+from edge.synth.contamination import gold_holdout
 from simulator import Catalog, Store, Version, load_catalog
 
 ray = pytest.importorskip("ray")
@@ -20,8 +21,9 @@ def _one_and_many(version: Version, catalog: Catalog, *, iterations: int, paths:
     graph = build_graph(version, catalog, seed=7, config=VerifyConfig(iterations=iterations, paths_per_iteration=paths,
                                                                       min_trials=2), obs=obs).graph
     cfg = SynthConfig(shards=shards)
-    one = synthesize(version, catalog, graph, n=n, seed=seed, obs=obs, config=cfg)
-    many = synthesize(version, catalog, graph, n=n, seed=seed, obs=obs, config=cfg, ray_address="local")
+    gold = gold_holdout(version)  # the bench's gold calls and record sets, run once for both
+    one = synthesize(version, catalog, graph, n=n, seed=seed, obs=obs, config=cfg, gold=gold)
+    many = synthesize(version, catalog, graph, n=n, seed=seed, obs=obs, config=cfg, ray_address="local", gold=gold)
     assert one.examples and [e["id"] for e in one.examples] == [e["id"] for e in many.examples]
     return one, many
 
@@ -70,11 +72,12 @@ def test_ray_shards_follow_the_cluster_and_progress_streams(tmp_path: Path) -> N
     graph = build_graph(version, catalog, seed=7, config=VerifyConfig(iterations=10, paths_per_iteration=50,
                                                                       min_trials=2), obs=obs).graph
     seen: list[int] = []
-    many = synthesize(version, catalog, graph, n=10, seed=5, obs=obs, ray_address="local", ray_cpus=2,
+    gold = gold_holdout(version)
+    many = synthesize(version, catalog, graph, n=8, seed=5, obs=obs, ray_address="local", ray_cpus=2, gold=gold,
                       progress=lambda done, _want: seen.append(done))
     assert many.report["shards"] == 2
     assert len(set(seen)) >= 3 and seen[-1] == many.report["drafts"], seen  # moved before the end
-    one = synthesize(version, catalog, graph, n=10, seed=5, obs=obs, config=SynthConfig(shards=2))
+    one = synthesize(version, catalog, graph, n=8, seed=5, obs=obs, config=SynthConfig(shards=2), gold=gold)
     assert [e["id"] for e in one.examples] == [e["id"] for e in many.examples]
     assert one.report == many.report
 
