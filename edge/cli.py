@@ -15,6 +15,7 @@ import typer
 from simulator import SimulatorError, Store, atomic_dir, check_run_folder
 
 from .build import build_graph, reverify, summarize
+from .errors import EdgeError
 from .graph import EdgeGraph, GraphError
 from .render import render_picture
 from .verify import VerifyConfig
@@ -209,7 +210,11 @@ def synthesize_cmd(
     catalog_tier: CatalogOpt = None,
     allow_bench_entities: Annotated[bool, typer.Option("--allow-bench-entities", help="Keep examples that use KOPA-Bench's entities (held out by default).")] = False,
     allow_bench_edges: Annotated[bool, typer.Option("--allow-bench-edges", help="Keep examples whose chains pass a value along a tool-to-tool edge a KOPA-Bench gold program uses (held out by default).")] = False,
-    ray_address: Annotated[Optional[str], typer.Option("--ray", help="Run the shards on the Ray cluster at ADDRESS ('local' starts one); same bytes.", show_default=False)] = None,
+    allow_bench_gold: Annotated[bool, typer.Option("--allow-bench-gold", help="Keep examples that make a call a KOPA-Bench gold program makes or show a record a bench gold is computed from (held out by default).")] = False,
+    ray_address: Annotated[Optional[str], typer.Option("--ray", help="Run the shards on the Ray cluster at ADDRESS ('local' starts one); same bytes as --shards K without it.", show_default=False)] = None,
+    shards: Annotated[Optional[int], typer.Option("--shards", min=1, help="Shards of the work (default: 4; with --ray, the cluster's CPUs). The same shard count gives the same bytes with or without --ray.", show_default=False)] = None,
+    ray_cpus: Annotated[Optional[int], typer.Option("--ray-cpus", min=1, help="With --ray local: CPUs of the local instance (default: this machine's).", show_default=False)] = None,
+    store: Annotated[Optional[str], typer.Option("--store", help="With --ray: the cassette root as every worker sees it, a path or file:// URI (default: the driver's; on a multi-node cluster, a shared filesystem).", show_default=False)] = None,
 ) -> None:
     """Synthesize executable multi-step examples from the verified graph; write the datasets."""
     try:
@@ -220,11 +225,23 @@ def synthesize_cmd(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
     from rich.table import Table
 
-    from .synth import audit, split_by_platform, synthesize, write_all
+    from .synth import SynthConfig, audit, split_by_platform, synthesize, write_all
     from .synth.splits import bench_entities, entity_overlap
 
     if paraphrase_url and not paraphrase_model:  # before the synthesis, not after it
         raise typer.BadParameter("give --paraphrase-model too", param_hint="--paraphrase-model")
+    if (ray_cpus is not None or store is not None) and not ray_address:
+        raise typer.BadParameter("--ray-cpus and --store are for a Ray run: add --ray local (or --ray ADDRESS)",
+                                 param_hint="--ray")
+    if ray_cpus is not None and ray_address != "local":
+        raise typer.BadParameter("--ray-cpus sizes a local instance: use it with --ray local", param_hint="--ray-cpus")
+    if store is not None:
+        from .synth.distributed import store_path
+
+        try:
+            store_path(store)
+        except EdgeError as exc:
+            raise typer.BadParameter(str(exc), param_hint="--store") from None
     catalog = load_tier(catalog_tier)
     _store, v = open_research_version(cassettes, set_name, version)
     console = Console(stderr=True)
@@ -243,10 +260,11 @@ def synthesize_cmd(
         task = prog.add_task("synth", total=n)
         try:
             res = synthesize(v, catalog, g, n=n, seed=seed, obs=obs, allow_bench_entities=allow_bench_entities,
-                             allow_bench_edges=allow_bench_edges,
-                             ray_address=ray_address,
+                             allow_bench_edges=allow_bench_edges, allow_bench_gold=allow_bench_gold,
+                             config=SynthConfig(shards=shards),
+                             ray_address=ray_address, ray_cpus=ray_cpus, ray_store=store,
                              progress=lambda done, want: prog.update(task, completed=min(done, n), total=n))
-        except ImportError as exc:
+        except (ImportError, EdgeError) as exc:  # no ray; a Ray worker that cannot open --store
             _fail(str(exc))
     if paraphrase_url:
         from .synth.pipeline import summarize_examples
@@ -295,6 +313,10 @@ def synthesize_cmd(
                + (" (--allow-bench-entities)" if allow_bench_entities else " (held out)"))
     typer.echo("bench edges: kept (--allow-bench-edges)" if allow_bench_edges else
                f"bench edges: held out ({res.report['filters'].get('bench_edge', 0)} drafts used one)")
+    bg = res.report["filters"]
+    typer.echo("bench gold calls and records: kept (--allow-bench-gold)" if allow_bench_gold else
+               f"bench gold calls and records: held out ({bg.get('bench_gold_call', 0)} drafts made a gold call, "
+               f"{bg.get('bench_gold_records', 0)} showed gold records)")
     typer.echo("wrote " + ", ".join(str(p) for p in paths.values()))
 
 

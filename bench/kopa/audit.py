@@ -9,6 +9,12 @@ Three measures, each overall and per held-out split:
   without it, from its ``gold_program`` via :func:`edge.synth.splits.example_edges`).
 - **Verbatim questions.** Whitespace-normalised equality
   (:func:`edge.synth.splits.verbatim_overlap`).
+- **Contamination by content** (``content``): each example's gold program re-run on the
+  cassette version its rows name; the examples that make a call a bench gold program makes
+  (tool + record-selecting arguments) and those whose tool messages show a whole record set
+  a bench answer is computed from, with their ids and the bench tasks they touch
+  (:func:`edge.synth.contamination.content_audit`). Skipped, with the reason, when the rows
+  carry no version or the version cannot be opened here.
 - **Near-verbatim questions.** Character 5-gram shingles of the NFKC-normalised question with
   whitespace and punctuation removed; a bench/synthesized pair whose shingle sets have a
   Jaccard similarity of at least ``near_threshold`` (default 0.5) and that is not verbatim.
@@ -32,6 +38,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from edge.synth.contamination import content_audit, gold_holdout
 from edge.synth.pipeline import matched_distinct
 from edge.synth.splits import edge_jaccard, example_edges, verbatim_overlap
 
@@ -48,6 +55,7 @@ __all__ = [
     "NEAR_THRESHOLD",
     "audit",
     "audit_table",
+    "content_contamination",
     "export_tasks",
     "load_edge_dataset",
     "matched_diversity",
@@ -229,12 +237,40 @@ def _measure(tasks: list[Task], examples: list[dict[str, Any]], t_edges: dict[st
     }
 
 
+def content_contamination(tasks: list[Task], examples: list[dict[str, Any]], *, version: Any = None,
+                          store: Any = None) -> dict[str, Any]:
+    """Examples that make a bench gold call or show a gold record set (module docstring), on
+    ``version`` (default: the one the examples name, opened from ``store`` or the default
+    store); ``{"skipped": reason}`` when there is none to run them on."""
+    from simulator import SimulatorError, Store, load_catalog
+
+    if version is None:
+        named = sorted({(str(c.get("set", "")), str(c.get("version", "")), str(c.get("content_hash", "")))
+                        for c in (e.get("cassettes") for e in examples) if isinstance(c, dict)})
+        if len(named) != 1 or not all(named[0][:2]):
+            return {"skipped": "the examples name no single cassette version ('cassettes' of each row): "
+                               "content not checked"}
+        set_name, vid, chash = named[0]
+        try:
+            version = (store or Store()).open(set_name, vid)
+        except SimulatorError as exc:
+            return {"skipped": f"cannot open {set_name}@{vid} here ({exc}): pass the cassettes it was made on"}
+        if chash and version.content_hash != chash:
+            return {"skipped": f"{set_name}@{vid} here has content hash {version.content_hash[:12]}, the examples "
+                               f"were made on {chash[:12]}: content not checked"}
+    catalog = load_catalog()
+    hold = gold_holdout(version, catalog, tasks=[(t.id, t.program) for t in tasks])
+    return content_audit(examples, version, catalog, hold)
+
+
 def audit(
     tasks: list[Task],
     edge_dir: Path,
     *,
     heldout: Iterable[str] = DEFAULT_HELDOUT,
     near_threshold: float = NEAR_THRESHOLD,
+    version: Any = None,
+    store: Any = None,
 ) -> dict[str, Any]:
     """Audit ``tasks`` against the EDGE dataset in ``edge_dir``; a JSON-ready dict.
 
@@ -268,6 +304,7 @@ def audit(
         "splits": splits,
         "near_verbatim": near[:50],
         "diversity": matched_diversity([t.question for t in tasks], [str(e["question"]) for e in examples]),
+        "content": content_contamination(tasks, examples, version=version, store=store),
     }
 
 
@@ -295,6 +332,14 @@ def overlap_failures(result: dict[str, Any], max_jaccard: float | None = None) -
         out.append(f"held-out bench tasks share {leak['edges_shared']} dependency edges with the EDGE "
                    f"train split ({', '.join(leak['shared_edges'][:3])}…): synthesize with "
                    f"--holdout {','.join(result['bench']['heldout_platforms'])}")
+    content = result.get("content") or {}
+    for key, what in (("gold_call_examples", "make a bench gold call"),
+                      ("gold_record_examples", "show a whole record set a bench gold is computed from")):
+        hit = content.get(key) or {}
+        if hit:
+            n = content["examples_making_gold_call" if key == "gold_call_examples" else "examples_showing_gold_records"]
+            out.append(f"{n} EDGE examples {what}: {', '.join(list(hit)[:5])} (synthesize again: held out "
+                       "by default, kept only with --allow-bench-gold)")
     if max_jaccard is not None and ov["edge_jaccard"] > max_jaccard:
         out.append(f"edge Jaccard {ov['edge_jaccard']} > --max-jaccard {max_jaccard}")
     return out

@@ -179,12 +179,16 @@ def stats_cmd(
     console.print(cmp_tab)
 
 
-def _run_audit(edge: Path, heldout: tuple[str, ...], near_threshold: float = 0.5):  # type: ignore[no-untyped-def]
+def _run_audit(edge: Path, heldout: tuple[str, ...], near_threshold: float = 0.5,  # type: ignore[no-untyped-def]
+               cassettes: Optional[Path] = None):
+    from simulator import Store
+
     from .audit import AuditError, audit
     from .tasks import load_tasks
 
     try:
-        return audit(load_tasks(), edge, heldout=heldout, near_threshold=near_threshold)
+        return audit(load_tasks(), edge, heldout=heldout, near_threshold=near_threshold,
+                     store=Store(root=cassettes) if cassettes is not None else None)
     except AuditError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from exc
@@ -198,15 +202,19 @@ def audit_cmd(
     out: Optional[Path] = typer.Option(None, help="Write the audit JSON to this file."),
     as_json: bool = typer.Option(False, "--json", help="Print the audit as JSON."),
     fail_on_overlap: bool = typer.Option(False, "--fail-on-overlap",
-                                         help="Exit 1 on shared or near-verbatim questions, or held-out edges "
-                                              "in the EDGE train split."),
+                                         help="Exit 1 on shared or near-verbatim questions, held-out edges "
+                                              "in the EDGE train split, or examples making a bench gold call "
+                                              "or showing a bench gold record set."),
     max_jaccard: Optional[float] = typer.Option(None, help="With --fail-on-overlap: also fail above this "
                                                            "overall edge Jaccard."),
+    cassettes: Optional[Path] = typer.Option(None, "--cassettes", help="Cassette directory holding the version the "
+                                             "EDGE examples were made on (default: the default store)."),
 ) -> None:
-    """Contamination check: edge Jaccard and (near-)verbatim questions against an EDGE dataset."""
+    """Contamination check against an EDGE dataset: edge Jaccard, (near-)verbatim questions, and
+    examples making a bench gold call or showing a bench gold record set."""
     from .audit import overlap_failures
 
-    result = _run_audit(edge, tuple(h for h in heldout.split(",") if h), near_threshold)
+    result = _run_audit(edge, tuple(h for h in heldout.split(",") if h), near_threshold, cassettes)
     text = json.dumps(result, ensure_ascii=False, indent=1)
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -233,6 +241,17 @@ def audit_cmd(
 
         console.print(f"distinct-1..4 at {d['size']} questions each: EDGE {row(d['edge'])}, bench "
                       f"{row(d['bench'])} ({'EDGE at least the bench at every n' if d['edge_at_least_bench'] else 'EDGE below the bench at some n'})")
+        c = result["content"]
+        if "skipped" in c:
+            console.print(f"content: {c['skipped']}", highlight=False)
+        else:
+            for key, n, what in (("gold_call_examples", c["examples_making_gold_call"], "make a bench gold call"),
+                                 ("gold_record_examples", c["examples_showing_gold_records"],
+                                  "show a bench gold record set")):
+                ids = list(c[key])
+                console.print(f"content: {n} examples {what}" + (f": {', '.join(ids[:10])}"
+                                                                  + (" …" if n > 10 else "") if ids else ""),
+                              highlight=False)
     if fail_on_overlap:
         why = overlap_failures(result, max_jaccard)
         for w in why:

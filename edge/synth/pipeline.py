@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from simulator import Catalog, Domain, MainPlatform, Resolver, Version
@@ -18,12 +18,13 @@ from ..graph import EdgeGraph
 from ..observe import Observations
 from .execute import ProgramError, ProgramRunner
 from .checks import CHECKS
+from .contamination import GOLD_CALL, GOLD_RECORDS, GoldHoldout, gold_holdout
 from .splits import bench_edges, bench_entities, example_edges, example_entities
 from .sample import JUNCTIONS, family
 from .form import NEAR_THRESHOLD
 from .form import malformed as _malformed
 from .form import shingles as _shingles
-from .shards import ShardResult, ShardSpec, SynthConfig, canonical, synth_shard
+from .shards import DEFAULT_SHARDS, ShardResult, ShardSpec, SynthConfig, canonical, synth_shard
 
 __all__ = ["MAIN_PLATFORMS", "ShardResult", "ShardSpec", "synth_shard", "diversity", "distinct_n", "matched_distinct", "near_duplicate_rate", "SynthConfig", "SynthResult", "canonical", "recompute", "summarize_examples", "synthesize"]
 
@@ -54,44 +55,69 @@ def synthesize(
     allow_bench_entities: bool = False,
     allow_bench_edges: bool = False,
     ray_address: str | None = None,
+    allow_bench_gold: bool = False,
+    gold: GoldHoldout | None = None,
+    ray_cpus: int | None = None,
+    ray_store: str | None = None,
 ) -> SynthResult:
     """Make about ``n`` verified examples from ``graph``'s verified paths on ``version``.
 
     The work is ``config.shards`` shards, each with its own seeded sampler
     (``random.Random(f"{seed}:{shard}")``) and executor; their drafts are joined in shard order
     and filtered together. ``ray_address`` runs the shards as Ray tasks (``"local"`` starts a
-    local instance): the same shards, so the same bytes as a run without it.
+    local instance, of ``ray_cpus`` CPUs if given; :mod:`edge.synth.distributed`): the same
+    shards, so the same bytes as a run without it. Unset, the shard count is
+    :data:`~edge.synth.shards.DEFAULT_SHARDS` in one process and the cluster's CPUs on Ray.
+    ``ray_store``: the cassette root as the workers see it (a path or ``file://`` URI; default
+    the driver's).
 
     KOPA-Bench's entities (the names and codes its tasks use, :func:`~edge.synth.splits.
     bench_entities`) are held out unless ``allow_bench_entities``, and so are its dependency
     edges (a handoff from one tool to another that a bench gold program makes,
     :func:`~edge.synth.splits.bench_edges`) unless ``allow_bench_edges``: training data then
-    shares no chain with the benchmark (the paper's edge Jaccard of 0.0)."""
+    shares no chain with the benchmark (the paper's edge Jaccard of 0.0).
+
+    And by content, unless ``allow_bench_gold``: no example makes a call a bench gold program
+    makes or shows a record a bench gold is computed from (:mod:`edge.synth.contamination`;
+    ``gold`` is that hold-out if the caller has it already, else it is computed here once by
+    running the bench's gold programs on ``version``)."""
     cfg = config or SynthConfig()
     want = int(n * (1 + cfg.overshoot)) + 1
-    per = -(-want // cfg.shards)
-    specs = [ShardSpec(seed, i, per, allow_bench_entities, allow_bench_edges) for i in range(cfg.shards)]
-    if ray_address:
-        from .distributed import run_shards_on_ray
+    hold = None if allow_bench_gold else (gold if gold is not None else gold_holdout(version))
+    held = set() if allow_bench_entities else bench_entities()  # read once, handed to every shard
+    held_edges = set() if allow_bench_edges else bench_edges()
 
-        outs = run_shards_on_ray(version, graph, specs, cfg, ray_address)
+    def specs_for(shards: int) -> list[ShardSpec]:
+        per = -(-want // shards)
+        return [ShardSpec(seed, i, per, allow_bench_entities, allow_bench_edges) for i in range(shards)]
+
+    if ray_address:
+        from .distributed import RayCluster
+
+        obs = obs or Observations.from_version(version, catalog)  # once, put in the object store
+        with RayCluster(ray_address, cpus=ray_cpus) as cluster:
+            cfg = replace(cfg, shards=cfg.shards or cluster.cpu_count())
+            outs = cluster.run_shards(version, graph, specs_for(cfg.shards), cfg, obs=obs, gold=hold,
+                                      bench=(held, held_edges), store=ray_store, progress=progress, want=want)
     else:
+        cfg = replace(cfg, shards=cfg.shards or DEFAULT_SHARDS)
         obs = obs or Observations.from_version(version, catalog)
         outs = []
-        for spec in specs:
+        for spec in specs_for(cfg.shards):
             base = sum(len(o.drafts) for o in outs)
             outs.append(synth_shard(version, catalog, graph, obs, spec, cfg,
-                                    progress=(lambda k, _w, b=base: progress(b + k, want)) if progress else None))
+                                    progress=(lambda k, _w, b=base: progress(b + k, want)) if progress else None,
+                                    gold=hold, bench=(held, held_edges)))
     drafts = [e for o in outs for e in o.drafts]
     counts: dict[str, Counter[str]] = {}
     for o in outs:
         for name, c in o.counts.items():
             counts.setdefault(name, Counter()).update(c)
-    held = set() if allow_bench_entities else bench_entities()
-    held_edges = set() if allow_bench_edges else bench_edges()
     kept, report, dropped = apply_filters(drafts, version, catalog, held, held_edges)
+    report["filters"] |= {GOLD_CALL: 0, GOLD_RECORDS: 0}  # drafts refused in the shards (held out by content)
     for k, x in counts.get("early", Counter()).items():
-        report["filters"][k] += x
+        report["filters"][k] = report["filters"].get(k, 0) + x
+    report["bench_gold"] = (hold.summary() | {"held_out": True}) if hold is not None else {"held_out": False}
     kept = kept[:n]
     rules = counts.get("rules", Counter())
     report.update({"attempts": sum(o.attempts for o in outs), "drafts": len(drafts), "kept": len(kept),

@@ -21,6 +21,7 @@ from simulator.tools import program_edges
 from ..graph import EdgeGraph
 from ..observe import Observations
 from .checks import check_example
+from .contamination import Footprints, GoldHoldout
 from .execute import ProgramError, ProgramRunner
 from .form import NEAR_THRESHOLD, shingles as _shingles
 from .questions import answer_text, write_question_t
@@ -28,7 +29,10 @@ from .sample import JUNCTIONS, Draft, Sampler, sane_edges
 from .splits import bench_edges, bench_entities, example_entities
 from .writers import conversation, fitting_page_size
 
-__all__ = ["ShardResult", "ShardSpec", "SynthConfig", "canonical", "synth_shard"]
+__all__ = ["DEFAULT_SHARDS", "ShardResult", "ShardSpec", "SynthConfig", "canonical", "synth_shard"]
+
+#: Shards of a run in one process when ``SynthConfig.shards`` is not set.
+DEFAULT_SHARDS = 4
 
 
 def canonical(answer: Any) -> str:
@@ -50,7 +54,9 @@ class SynthConfig:
     #: independently, so one program may be drawn by two shards; the later copy is dropped).
     overshoot: float = 0.5
     #: Shards of the work (each its own seeded sampler); ``--ray`` runs them in parallel.
-    shards: int = 4
+    #: ``None``: :data:`DEFAULT_SHARDS` in one process, the cluster's CPUs on Ray. The same
+    #: shard count gives the same bytes with or without Ray.
+    shards: int | None = None
 
 
 def _example(d: Draft, question: str, answer: Any, catalog: Catalog, version: Version, seed: int) -> dict[str, Any]:
@@ -119,17 +125,26 @@ class ShardResult:
 
 
 def synth_shard(version: Version, catalog: Catalog, graph: EdgeGraph, obs: Observations, spec: ShardSpec,
-                cfg: SynthConfig, progress: Callable[[int, int], None] | None = None) -> ShardResult:
-    """Drafts of one shard: sampled, executed, phrased and checked (:mod:`edge.synth.checks`)."""
+                cfg: SynthConfig, progress: Callable[[int, int], None] | None = None,
+                gold: GoldHoldout | None = None,
+                bench: tuple[set[str], set[tuple[str, str]]] | None = None) -> ShardResult:
+    """Drafts of one shard: sampled, executed, phrased and checked (:mod:`edge.synth.checks`).
+
+    ``gold`` (:func:`~edge.synth.contamination.gold_holdout`): a draft that makes a bench gold
+    call or shows a record a bench gold is computed from is refused and another drawn.
+    ``bench``: the bench's entities and edges if the caller has read them already (else read
+    here, as ``spec`` says)."""
     rng = random.Random(f"{spec.seed}:{spec.index}")
     resolver = Resolver(version, catalog, miss="strict")
     ex = ProgramRunner(resolver, page_size=fitting_page_size(resolver))
-    held = set() if spec.allow_bench_entities else bench_entities()
-    held_edges = set() if spec.allow_bench_edges else bench_edges()
+    ents, bedges = bench if bench is not None else (bench_entities(), bench_edges())
+    held = set() if spec.allow_bench_entities else ents
+    held_edges = set() if spec.allow_bench_edges else bedges
     # a held-out edge is never drawn (a draft on one would only be dropped), so the attempts
     # go to chains training may use; the check after execution stays for what a pick adds
     edges = [b for b in sane_edges(graph) if (b.source_tool, b.target_tool) not in held_edges]
     sampler = Sampler(catalog, edges, obs, ex, rng)
+    prints = Footprints(catalog)
     made: Counter[str] = Counter()
     failed: Counter[str] = Counter()
     rules: Counter[str] = Counter()
@@ -168,6 +183,11 @@ def synth_shard(version: Version, catalog: Catalog, graph: EdgeGraph, obs: Obser
         pk = d.program().model_dump_json()
         if pk in programs:  # the same program again: drawn anew rather than phrased twice
             early["duplicate"] += 1
+            failed[jtype] += 1
+            continue
+        hits = prints.hits(run, d.program(), gold) if gold is not None else []
+        if hits:  # what the conversation would show: a bench gold call or a gold record
+            early[hits[0]] += 1
             failed[jtype] += 1
             continue
         for _try in range(3):  # a near-duplicate phrasing is drawn again, then given up

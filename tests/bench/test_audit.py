@@ -151,6 +151,45 @@ def test_audit_cli_fails_on_overlap_and_passes_a_clean_set(tasks: list[Any], tmp
     assert json.loads(r.output)["overall"]["edge_jaccard"] == 0.0
 
 
+def _made_on(version: Any, steps: list[dict[str, Any]], eid: str) -> dict[str, Any]:
+    """An EDGE row (as `simulator edge synthesize` writes it) whose program is ``steps`` + a count."""
+    return {"id": eid, "question": f"{eid}: 몇 건인가요?", "split": "train", "edges": [],
+            "gold_program": {"steps": steps + [{"id": "n", "op": "count", "from": steps[-1]["id"]}],
+                             "answer": {"$ref": "n"}},
+            "cassettes": {"set": "kopa", "version": version.manifest.version, "content_hash": version.content_hash}}
+
+
+def test_audit_reports_examples_making_gold_calls_or_showing_gold_records(world: World, tasks: list[Any],
+                                                                          tmp_path: Path) -> None:
+    """A planted dataset: one example makes molit-trade-max-0's final call (the 종로구 trades of
+    March 2025, through its own region lookup), one reads the 22nd-election winner of 종로구갑 by
+    another call than the bench's (no sdName: not its call, but the whole record set
+    cond-nec-asm-0 is computed from), one asks about a district no task names."""
+    v = world.version
+    region = {"id": "s1", "call": "mois_stan_regin_cd", "args": {"locatadd_nm": "서울특별시 종로구"}, "pages": "all"}
+    trades = {"id": "s2", "call": "molit_apt_trades", "pages": "all",
+              "args": {"LAWD_CD": {"$ref": "s1", "field": "region_cd", "pick": "first", "transform": "slice:0:5"},
+                       "DEAL_YMD": "202503"}}
+    won = {"id": "s1", "call": "nec_winners", "pages": "all",
+           "args": {"sgId": "20240410", "sgTypecode": "2", "sggName": "종로구갑"}}
+    clean = {"id": "s1", "call": "nec_winners", "pages": "all",
+             "args": {"sgId": "20240410", "sgTypecode": "2", "sdName": "서울특별시", "sggName": "중구성동구을"}}
+    d = _write_edge(tmp_path / "edge", [_made_on(v, [region, trades], "e-call"), _made_on(v, [won], "e-set"),
+                                        _made_on(v, [clean], "e-clean")])
+    out = tmp_path / "audit.json"
+    r = CliRunner().invoke(bench_app, ["audit", "--edge", str(d), "--fail-on-overlap", "--out", str(out)])
+    assert r.exit_code == 1, r.output
+    c = json.loads(out.read_text(encoding="utf-8"))["content"]
+    assert c["examples_making_gold_call"] == 1 and "molit-trade-max-0" in c["gold_call_examples"]["e-call"]
+    assert c["examples_showing_gold_records"] == 2 and "cond-nec-asm-0" in c["gold_record_examples"]["e-set"]
+    assert "e-clean" not in c["gold_call_examples"] and "e-clean" not in c["gold_record_examples"]
+    assert c["examples_not_run"] == 0 and c["holdout"]["tasks_not_run"] == []
+    assert "1 examples make a bench gold call: e-call" in r.output
+    assert "2 EDGE examples show a whole record set" in r.output and "e-set" in r.output
+    # rows naming no version: the content check says why it did not run
+    assert "skipped" in audit(tasks, _write_edge(tmp_path / "bare", [_contaminated(tasks)[2]]))["content"]
+
+
 def test_audit_bad_dataset_names_the_fix(tasks: list[Any], tmp_path: Path) -> None:
     with pytest.raises(AuditError, match="simulator edge synthesize"):
         load_edge_dataset(tmp_path / "missing")

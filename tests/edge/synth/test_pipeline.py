@@ -63,7 +63,7 @@ def test_examples_cover_junction_types_platforms_domains(env) -> None:  # type: 
     assert sum(s["domains"][d] > 0 for d in ("traffic", "finance", "education", "law", "politics", "district")) >= 4, s["domains"]
     assert all(2 <= e["length"] <= 8 for e in ex)
     assert set(res.report["filters"]) == {"malformed", "single_call", "bench_entity", "bench_edge", "duplicate",
-                                          "near_duplicate", "reexecution"}
+                                          "near_duplicate", "reexecution", "bench_gold_call", "bench_gold_records"}
     for e in ex:  # intermediate values are never handed over in the question
         assert not any(len(b) >= 3 and b in e["question"] for b in e["bound_values"]), e["question"]
 
@@ -255,3 +255,10 @@ def test_a_thousand_examples_from_the_shipped_cassettes(tmp_path: Path) -> None:
     ex = ProgramRunner(Resolver(version, catalog, miss="strict"))
     for e in random.Random(1).sample(res.examples, min(60, len(res.examples))):
         assert canonical(ex.run(e["gold_program"]).answer) == e["ground_truth"], e["id"]
+    # no conversation makes a bench gold call or shows a bench gold record set (issue #28: one
+    # made a gold call, one read the whole turnout table of four tasks, before they were held out)
+    from edge.synth.contamination import content_audit, gold_holdout
+
+    bench_catalog = load_catalog()
+    content = content_audit(res.examples, version, bench_catalog, gold_holdout(version, bench_catalog))
+    assert content["examples_making_gold_call"] == 0 and content["examples_showing_gold_records"] == 0, content

@@ -1,0 +1,144 @@
+"""Contamination by content (edge.synth.contamination): KOPA-Bench's gold calls and gold record
+sets are held out of synthesized conversations."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from edge import Observations, VerifyConfig, build_graph
+from edge.synth import ProgramRunner, SynthConfig, synthesize
+from edge.synth.contamination import (
+    GOLD_CALL,
+    GOLD_RECORDS,
+    Footprints,
+    GoldHoldout,
+    answer_calls,
+    call_key,
+    content_audit,
+    footprint,
+    footprint_hits,
+    gold_holdout,
+    set_key,
+)
+from edge.synth.shards import ShardSpec, synth_shard
+from simulator import Resolver, Store, load_catalog
+from simulator.tools import Program
+
+CFG = VerifyConfig(iterations=10, paths_per_iteration=50, min_trials=2)
+
+
+def _program(steps: list[dict[str, Any]], answer: Any) -> Program:
+    return Program.model_validate({"steps": steps, "answer": answer})
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, Any, GoldHoldout]]:
+    version = Store(cache_dir=tmp_path_factory.mktemp("contam-cache")).open("kopa", "v0005")
+    catalog = load_catalog()
+    yield version, catalog, gold_holdout(version, catalog)
+
+
+def test_call_keys_keep_only_what_selects_records() -> None:
+    cat = load_catalog()
+    # paging, the format param, an undeclared param and whitespace do not make another call
+    a = call_key(cat, "molit_apt_trades", {"LAWD_CD": "11110", "DEAL_YMD": "202503", "pageNo": "3",
+                                           "numOfRows": "50", "foo": "bar"})
+    b = call_key(cat, "molit_apt_trades", {"DEAL_YMD": " 202503 ", "LAWD_CD": "11110"})
+    assert a == b == 'molit_apt_trades {"DEAL_YMD":"202503","LAWD_CD":"11110"}'
+    assert call_key(cat, "molit_apt_trades", {"LAWD_CD": "11140", "DEAL_YMD": "202503"}) != a
+    assert call_key(cat, "tago_city_codes", {"pageNo": "1", "numOfRows": "1000"}) == "tago_city_codes {}"
+    assert set_key(["b", "a", "a"]) == set_key(["a", "b"]) != set_key(["a"])
+
+
+def test_answer_calls_follow_data_not_lookups() -> None:
+    # the region lookup passes a code into the trades call: the trades are the data, not the lookup
+    p = _program([{"id": "s1", "call": "mois_stan_regin_cd", "args": {"locatadd_nm": "서울특별시 종로구"}},
+                  {"id": "s2", "call": "molit_apt_trades", "pages": "all",
+                   "args": {"LAWD_CD": {"$ref": "s1", "field": "region_cd", "pick": "first",
+                                        "transform": "slice:0:5"}, "DEAL_YMD": "202503"}},
+                  {"id": "v", "op": "count", "from": "s2"}], {"$ref": "v"})
+    assert answer_calls(p) == {"s2"}
+
+
+def test_the_bench_gold_calls_and_record_sets_are_held(world) -> None:  # type: ignore[no-untyped-def]
+    _v, _c, hold = world
+    assert not hold.failed
+    # the final call of molit-trade-max-0 (the 종로구 trades of March 2025) is a gold call
+    assert "molit-trade-max-0" in hold.calls['molit_apt_trades {"DEAL_YMD":"202503","LAWD_CD":"11110"}']
+    # the argument-free code tables every TAGO / NEC chain starts from stay a lookup
+    assert "tago_city_codes {}" in hold.lookups and "tago_city_codes {}" not in hold.calls
+    assert "nec_election_codes {}" in hold.lookups
+    # a table some task counts is a gold call however others use it
+    assert "opendart_corp_codes {}" in hold.calls
+    sets = [s for s in hold.sets.values() if s["call"].startswith("nec_turnout ")]
+    assert sets and set(sets[0]["tasks"]) >= {"nec-turnout-0", "nec-turnout-1"}
+
+
+def test_a_call_or_a_whole_record_set_is_caught_by_content(world) -> None:  # type: ignore[no-untyped-def]
+    version, catalog, hold = world
+    runner = ProgramRunner(Resolver(version, catalog, miss="strict"), page_size=10)
+
+    def hits(args: dict[str, str]) -> list[str]:
+        p = _program([{"id": "s1", "call": "nec_winners", "args": args, "pages": "all"},
+                      {"id": "v", "op": "count", "from": "s1"}], {"$ref": "v"})
+        return footprint_hits(footprint(runner.run(p), p, catalog), hold)
+
+    # the bench's own call (cond-nec-asm-0 and others): a gold call, and it shows the gold record
+    assert hits({"sgId": "20240410", "sgTypecode": "2", "sdName": "서울특별시", "sggName": "종로구갑"}) == [
+        GOLD_CALL, GOLD_RECORDS]
+    # another call (no sdName) returning the same record: not the call, still the gold record set
+    assert hits({"sgId": "20240410", "sgTypecode": "2", "sggName": "종로구갑"}) == [GOLD_RECORDS]
+    # a district no task asks about: clean
+    assert hits({"sgId": "20240410", "sgTypecode": "2", "sdName": "서울특별시", "sggName": "중구성동구을"}) == []
+    # the baseline's contaminated example (issue #28): it read the whole turnout table of four tasks
+    p = _program([{"id": "s1", "call": "nec_turnout", "args": {"sgId": "20250603", "sgTypecode": "1"},
+                   "pages": "all"},
+                  {"id": "v", "op": "count", "from": "s1"}], {"$ref": "v"})
+    fp = Footprints(catalog).of(runner.run(p), p)
+    assert footprint_hits(fp, hold) == [GOLD_CALL, GOLD_RECORDS]
+
+
+@pytest.fixture(scope="module")
+def graph(world):  # type: ignore[no-untyped-def]
+    version, _c, _h = world
+    catalog = load_catalog(tier="curated")
+    obs = Observations.from_version(version, catalog)
+    return catalog, obs, build_graph(version, catalog, seed=7, config=CFG, obs=obs).graph
+
+
+@pytest.mark.slow  # two shard runs over a freshly verified graph: ~1-2 min on 2 busy cores
+def test_a_draft_making_a_gold_call_is_refused_and_another_drawn(world, graph) -> None:  # type: ignore[no-untyped-def]
+    """The shard of a run with nothing held draws draft D first; held out, D's final call is a
+    gold call: the same shard refuses D, counts it, and still makes as many drafts."""
+    version, _c, _h = world
+    catalog, obs, g = graph
+    spec, cfg = ShardSpec(0, 0, 4), SynthConfig(shards=1)
+    free = synth_shard(version, catalog, g, obs, spec, cfg, gold=GoldHoldout(version.content_hash))
+    assert len(free.drafts) == 4
+    first = Program.model_validate(free.drafts[0]["gold_program"])
+    runner = ProgramRunner(Resolver(version, catalog, miss="strict"))
+    last = first.calls()[-1].id
+    planted = sorted(footprint(runner.run(first), first, catalog).calls[last])[0]
+    held = synth_shard(version, catalog, g, obs, spec, cfg,
+                       gold=GoldHoldout(version.content_hash, calls={planted: ["planted-task"]}))
+    assert held.counts["early"].get(GOLD_CALL, 0) >= 1
+    assert len(held.drafts) == 4 and free.drafts[0]["id"] not in {e["id"] for e in held.drafts}
+    for e in held.drafts:
+        p = Program.model_validate(e["gold_program"])
+        assert planted not in footprint(runner.run(p), p, catalog).all_calls(), e["id"]
+
+
+@pytest.mark.slow  # a whole synthesis run: minutes on 2 busy cores
+def test_a_default_run_has_no_content_contamination(world, graph) -> None:  # type: ignore[no-untyped-def]
+    version, bench_catalog, hold = world
+    catalog, obs, g = graph
+    res = synthesize(version, catalog, g, n=10, seed=0, obs=obs, gold=hold)
+    assert len(res.examples) == 10
+    assert {GOLD_CALL, GOLD_RECORDS} <= set(res.report["filters"])
+    assert res.report["bench_gold"]["held_out"] and res.report["bench_gold"]["gold_calls"] == len(hold.calls)
+    audit = content_audit(res.examples, version, bench_catalog, hold)
+    assert audit["examples_making_gold_call"] == 0 and audit["examples_showing_gold_records"] == 0
+    assert audit["examples_not_run"] == 0
