@@ -40,7 +40,7 @@ from ..transforms import apply_transform
 from simulator.tools import CallStep, Cond, OpStep, PageCall, PagedResult, Program, Step, eval_expr
 
 from .execute import CallFailed, ProgramError, ProgramRunner, program_json, value_of
-from .fields import _IDLIKE, FieldMemo, bookkeeping
+from .fields import _CITABLE, _IDLIKE, FieldMemo, bookkeeping
 from .quality import period_fields, period_kind, raw_tokens
 from .semantics import allowed, joins
 
@@ -205,6 +205,21 @@ class Sampler:
         self._weights_at: tuple[int, int] | None = None
         self._sayable: dict[tuple[Any, ...], bool] = {}
         self._say_start: dict[str, bool] = {}
+        # only edges a chain a person can ask reaches: its source starts with arguments a
+        # question states, or is reached from such a start (a draft that could only start
+        # with "cityCode=12" or coordinates is never tried)
+        reach = {t for t in {b.source_tool for b in edges} | {b.target_tool for b in edges} if self.says_start(t)}
+        grew = True
+        while grew:
+            grew = False
+            for b in edges:
+                if b.source_tool in reach and b.target_tool not in reach:
+                    reach.add(b.target_tool)
+                    grew = True
+        self.reach = reach
+        self.edges = [b for b in edges if b.source_tool in reach]
+        self.out = {t: [b for b in bs if t in reach] for t, bs in self.out.items() if t in reach}
+        self.inn = {t: [b for b in bs if b.source_tool in reach] for t, bs in self.inn.items()}
 
     # ---- graph facts -----------------------------------------------------------------
     def is_lookup(self, tool: str) -> bool:
@@ -277,7 +292,10 @@ class Sampler:
             return None
         full = PagedResult(tool, base, got, len(got), [])
         fr = self.fields.roles(tool, full.records)
-        labs = [(prm, fld) for prm, fld in rules if fld in fr.label and prm not in base]
+        # a name shared by many records (a precedent's 사건명 "건물명도") still starts a chain
+        # where a number people cite (its 사건번호) picks one record of the filtered result
+        cited = any(_CITABLE.search(x) for x in fr.label)
+        labs = [(prm, fld) for prm, fld in rules if prm not in base and (fld in fr.label or cited and fld not in fr.number)]
         if not labs:
             return None
         prm, lab = self.rng.choice(labs)
@@ -294,8 +312,9 @@ class Sampler:
                 # itself: a 동 named there would be answered with its whole 구's count
                 unit = [i for i in ok if _is_unit(scalar(full.records[i].get(nxt.source_field)) or "", nxt.transform)]
                 ok = unit or ok
+            most = 3 if lab in fr.label else 150
             cands = self._fs_cache[key] = sorted({col[i] or "" for i in ok
-                                                  if col[i] and counts[col[i]] <= 3 and len(col[i] or "") <= 30})
+                                                  if col[i] and counts[col[i]] <= most and len(col[i] or "") <= 30})
         if not cands:
             return None
         return {**base, prm: self.rng.choice(cands)}
@@ -367,7 +386,11 @@ class Sampler:
                 raise CallFailed(f"{b.target_tool}: no recorded call with {b.target_param}={value} and {fixed}")
         having = [f for f in fs if b.target_param in f]
         pool = exact or having or fs
-        pool = [f for f in pool if self.sayable(b.target_tool, f, skip=(b.target_param, *(fixed or {})))] or pool
+        if pool:
+            # the other arguments are stated in the question: none may be a code nobody knows
+            pool = [f for f in pool if self.sayable(b.target_tool, f, skip=(b.target_param, *(fixed or {})))]
+            if not pool:
+                raise CallFailed(f"{b.target_tool}: every recorded call needs a code the question cannot state")
         if context:
             agree = [f for f in pool if all(f.get(k) == x for k, x in context.items() if k in f and k != b.target_param)]
             pool = agree or pool

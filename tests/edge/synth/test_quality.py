@@ -145,3 +145,47 @@ def test_a_conversation_over_the_budget_is_refused() -> None:
     assert sum(len(m.get("content") or "") for m in msgs) <= CONVERSATION_BUDGET
     assert conversation_chars(msgs) > CONVERSATION_BUDGET
     assert "budget" in check_example(ok, msgs, {}, cat)
+
+
+def test_a_start_with_a_code_nobody_states_walks_back_to_the_name_lookup() -> None:
+    """TAGO's station and route tables are recorded per ``cityCode``: a chain does not start
+    there ("도시코드 '12'"), it starts at the city-code lookup and asks by the city's name."""
+    from edge import Observations
+    from edge.synth import ProgramRunner
+    from edge.synth.sample import Sampler
+    from simulator import Resolver, Store
+
+    version = Store().open("kopa", "v0005")
+    catalog = load_catalog(tier="curated")
+    obs = Observations.from_version(version, catalog)
+    s = Sampler(catalog, [], obs, ProgramRunner(Resolver(version, catalog, miss="strict")), random.Random(0))
+    assert not s.sayable("tago_stations_nearby", {"gpsLati": "36.8195", "gpsLong": "127.1566"})
+    assert not s.sayable("tago_routes_by_number", {"cityCode": "12"})
+    assert s.sayable("nec_candidates", {"sgId": "20240410", "sgTypecode": "2"})  # a date and a labelled code
+    assert s.sayable("molit_offi_trades", {"DEAL_YMD": "202407", "LAWD_CD": "11440"}, skip=("LAWD_CD",))
+    assert not s.says_start("tago_routes_by_number") and not s.says_start("tago_stations_nearby")
+    assert s.start_args("tago_stations_nearby") is None and s.filtered_start("tago_stations_by_name") is None
+    assert s.says_start("neis_school_info")  # a name filter (SCHUL_NM)
+
+
+def test_places_may_be_said_the_short_way_and_contexts_fit_the_ask() -> None:
+    from edge.synth.checks import is_stated, region_short
+    from edge.synth.lexicon import TOPIC_CONTEXTS
+    from edge.synth.questions import topic_of
+
+    cat = load_catalog()
+    assert region_short("서울특별시 마포구") == "서울 마포구" and region_short("경기도 수원시") is None
+    assert is_stated(cat, "mois_stan_regin_cd", "locatadd_nm", "서울특별시 마포구", "서울 마포구의 오피스텔")
+    assert not is_stated(cat, "mois_stan_regin_cd", "locatadd_nm", "서울특별시 마포구", "마포의 오피스텔")
+    assert topic_of("molit_offi_trades") == "housing" and topic_of("neis_meal") == "meal"
+    assert topic_of("tago_route_stops") == "bus" and topic_of("lawgokr_prec_detail") == "precedent"
+    start = {"kind": "start", "tool": "mois_stan_regin_cd", "args": {"locatadd_nm": "서울특별시 마포구"}}
+    call = {"kind": "call", "tool": "molit_offi_trades", "args": {"DEAL_YMD": "202407"}, "param": "LAWD_CD",
+            "transform": "slice:0:5", "widens": False}
+    final = {"kind": "final", "tool": "molit_offi_trades", "op": "count"}
+    housing = set(TOPIC_CONTEXTS["housing"])
+    others = {c for t, cs in TOPIC_CONTEXTS.items() if t != "housing" for c in cs} - housing
+    qs = [write_question(cat, random.Random(seed), [start, call, final], "district") for seed in range(60)]
+    assert not [q for q in qs if any(q.startswith(c) or f" {c}," in q for c in others)]  # no clause off the topic
+    assert any(any(c in q for c in housing) for q in qs) and any("서울 마포구" in q for q in qs)
+    assert all("서울특별시 마포구" in q or "서울 마포구" in q for q in qs)
