@@ -17,6 +17,7 @@ from typing import Any
 
 from simulator import Catalog
 
+from .checks import region_short
 from .fields import field_desc, tool_desc
 from .quality import period_text, unit_of
 from .korean import clean_desc, date_text, josa, num_text
@@ -129,14 +130,12 @@ class _Q:
     def arg(self, tool: str, param: str, value: str) -> str:
         """An argument as said: :func:`arg_phrase` in one of the ways its label allows
         (:data:`~edge.synth.lexicon.PARAM_WORDS`), or a quoted name without its label."""
-        key = (param, value)
+        key = ("", value) if region_short(value) else (param, value)  # one place, said one way
         if key not in self._args:  # said once per question, the same way each time
             self._args[key] = self._arg(tool, param, value)
         return self._args[key]
 
     def _arg(self, tool: str, param: str, value: str) -> str:
-        from .checks import region_short
-
         short = region_short(value)
         if short and self.rng.random() < 0.6:  # "서울 마포구", as people say it
             return short if self.rng.random() < 0.7 else f"'{short}'"
@@ -212,7 +211,8 @@ def _phrases(q: _Q, parts: Sequence[dict[str, Any]]) -> list[str]:
         if k == "start":
             out += _ctx_args(q, p["tool"], p.get("args", {}))
         elif k == "pick_label":
-            said = re.compile(rf"(?<![\w.]){re.escape(p['name'])}(?![\w.])")
+            names = [p["name"], *filter(None, [region_short(p["name"])])]
+            said = re.compile("|".join(rf"(?<![\w.]){re.escape(n)}(?![\w.])" for n in names))
             if not any(said.search(x) for x in out):  # '중랑구' after '서울특별시 중랑구' says nothing new
                 cite = CITE_WORDS.get(p.get("label", ""))
                 out.append(q.pick("c", cite).replace("{v}", p["name"]) if cite else f"'{p['name']}'")
@@ -439,6 +439,7 @@ def write_question_t(catalog: Catalog, rng: Any, parts: Sequence[dict[str, Any]]
         jt, body = "SEQ", _ask_final(q, final, _level(q, subj))
     body = re.sub(r"\s+", " ", _frame(q, body, domain, topic_of(_ask_tool(parts)))).strip()
     body = re.sub(r"(종류|유형) 종류", r"\1", body)
+    body = re.sub(r"기준 기준(으로)?", "기준으로", body)
     return body, f"{jt}:" + ".".join(q.tid)
 
 

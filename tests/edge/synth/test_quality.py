@@ -189,3 +189,17 @@ def test_places_may_be_said_the_short_way_and_contexts_fit_the_ask() -> None:
     assert not [q for q in qs if any(q.startswith(c) or f" {c}," in q for c in others)]  # no clause off the topic
     assert any(any(c in q for c in housing) for q in qs) and any("서울 마포구" in q for q in qs)
     assert all("서울특별시 마포구" in q or "서울 마포구" in q for q in qs)
+
+
+def test_a_place_is_said_once_whichever_way() -> None:
+    """A place named short in one part ("서울 관악구") is not named again in full by the next."""
+    cat = load_catalog()
+    start = {"kind": "start", "tool": "mois_stan_regin_cd", "args": {"locatadd_nm": "서울특별시 관악구"}}
+    pick = {"kind": "pick_label", "tool": "mois_stan_regin_cd", "label": "locatadd_nm", "name": "서울특별시 관악구",
+            "field": "region_cd"}
+    call = {"kind": "call", "tool": "molit_offi_trades", "args": {"DEAL_YMD": "202407"}, "param": "LAWD_CD",
+            "transform": "slice:0:5", "widens": False}
+    final = {"kind": "final", "tool": "molit_offi_trades", "op": "count"}
+    for seed in range(40):
+        q = write_question(cat, random.Random(seed), [start, pick, call, final], "district")
+        assert q.count("관악구") == 1, q
