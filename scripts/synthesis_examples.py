@@ -6,7 +6,8 @@
 
 Per junction type, the first kept examples (in file order), one per domain while there are
 domains left, three in all: the question, each tool call (tool, arguments; one per page), the
-size of the tool messages and the answer, as a reader of the conversation sees them.
+size of the tool messages and the answer, as a reader of the conversation sees them; then three
+questions per main platform.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "synthesis.md"
 JUNCTIONS = ("SEQ", "FAN", "DRV", "SEM", "CMP", "COND")
 SHOWN_CALLS = 4
+#: The ten main platforms (``simulator.vocab.MainPlatform``), in its order.
+PLATFORMS = ("tago", "seoul", "opendart", "fsc", "neis", "lawgokr", "assembly", "nec", "mois", "molit")
 
 
 def _pick(examples: list[dict[str, Any]], junction: str, k: int = 3) -> list[dict[str, Any]]:
@@ -73,6 +76,14 @@ def section(out_dir: Path) -> str:
             lines += [f"- **{e['question']}**  ",
                       f"  {shown} ({chars:,} characters of tool messages)  ",
                       f"  → {e['answer_text']}", ""]
+    lines += ["### By platform", "",
+              "Three questions per main platform (the first kept that touch it), with their answers.", ""]
+    for plat in PLATFORMS:
+        pool = [e for e in examples if plat in {str(p).removeprefix("gen_") for p in e["platforms"]}]
+        lines.append(f"- **{plat}** ({len(pool)} of {len(examples)}):" + ("" if pool else " none kept in this run"))
+        for e in pool[:3]:
+            lines.append(f"  - {e['question']} → {e['answer_text']}")
+    lines.append("")
     return "\n".join(lines)
 
 

@@ -15,7 +15,18 @@ thousand examples:
   branches are not all single-record lookups;
 * **budget** — no tool message over ``TOOL_MESSAGE_BUDGET`` characters (nothing cut), the
   conversation's tool messages within ``CONVERSATION_BUDGET``;
-* **echo** — no step passes on the value it was given.
+* **echo** — no step passes on the value it was given;
+* **unscoped_period** — every count, sum, mean, extreme, ranking or comparison reads records of
+  one period (year, school year, month: :func:`~edge.synth.quality.period_fields`, from the
+  catalog's field semantics), restricted by the program where the data spans more, and the
+  period it keeps is stated in the question ("2025학년도"): never 41 + 41 classes of two school
+  years asked as "how many classes";
+* **raw_code** — the question states no code, id or coordinate a person would not know
+  (:func:`~edge.synth.quality.raw_tokens`: ``SJB8000187``, ``7010057``, ``36.8195``): things are
+  asked by name and the chain looks the code up; a stock code or bill number a person has in
+  hand (a param of entity *stock*, a bill number) may stand;
+* **unit** — a sum, mean or extreme of a field the catalog gives a unit (``거래금액 (만원)``)
+  says that unit in the question, so the number answered is in the unit asked.
 """
 
 from __future__ import annotations
@@ -29,12 +40,14 @@ from simulator import Catalog
 from simulator.tools import CallStep, OpStep, Program, Step, eval_expr, refs_in
 
 from .korean import date_text
+from .quality import conversation_chars, period_kind, period_text, raw_tokens, unit_of, unscoped_periods
 from .semantics import ALLOWED, field_type
 from .writers import CONVERSATION_BUDGET, TOOL_MESSAGE_BUDGET
 
-__all__ = ["CHECKS", "NEAR", "appears", "arg_label", "check_example", "is_stated", "quiet_params"]
+__all__ = ["CHECKS", "NEAR", "appears", "arg_label", "check_example", "is_stated", "quiet_params", "region_short"]
 
-CHECKS = ("tool_name", "hidden_argument", "answer_in_question", "meaningless_reduction", "fake_fan", "budget", "echo")
+CHECKS = ("tool_name", "hidden_argument", "answer_in_question", "meaningless_reduction", "fake_fan", "budget", "echo",
+          "unscoped_period", "raw_code", "unit")
 _ENUM = re.compile(r"(?:^|[(,;]\s*)([0-9A-Za-z]{1,6})\s*[=:]?\s*([가-힣][가-힣A-Za-z0-9·]*)")
 
 
@@ -80,7 +93,25 @@ def is_stated(catalog: Catalog, tool: str, param: str, value: str, text: str) ->
     if d and d in text:
         return True
     lab = arg_label(catalog, tool, param, value)
-    return bool(lab and lab in text)
+    if lab and lab in text:
+        return True
+    short = region_short(value)
+    return bool(short and short in text)
+
+
+#: A metropolitan city's full name and the short one people say ("서울특별시" → "서울").
+_METRO = re.compile(r"^(서울|부산|대구|인천|광주|대전|울산|세종)(특별시|광역시|특별자치시)(?= |$)")
+
+
+def region_short(value: str) -> str | None:
+    """A place name as people say it, the city's suffix dropped: ``서울특별시 마포구`` → ``서울 마포구``
+    (None when ``value`` is no such name).
+
+    >>> region_short("서울특별시 마포구"), region_short("마포구")
+    ('서울 마포구', None)
+    """
+    m = _METRO.match(value)
+    return m.group(1) + value[m.end():] if m else None
 
 
 def _num_in(x: float, q: str) -> bool:
@@ -171,11 +202,74 @@ def check_example(e: Mapping[str, Any], messages: list[dict[str, Any]], run_valu
         bad.append("meaningless_reduction")
     if not _fans_ok(prog, run_values):
         bad.append("fake_fan")
-    if over or tool_chars > CONVERSATION_BUDGET:
+    if over or tool_chars > CONVERSATION_BUDGET or conversation_chars(messages) > CONVERSATION_BUDGET:
         bad.append("budget")
     if _echoes(prog, run_values):
         bad.append("echo")
+    if not _scoped(prog, run_values, catalog, q):
+        bad.append("unscoped_period")
+    if _raw_codes(prog, catalog, q):
+        bad.append("raw_code")
+    if not _units_said(prog, catalog, q):
+        bad.append("unit")
     return bad
+
+
+def _scoped(prog: Program, values: Mapping[str, Any], catalog: Catalog, q: str) -> bool:
+    """Every aggregate reads one period, and each period a program keeps is said in ``q``."""
+    if unscoped_periods(prog, values, catalog):
+        return False
+    for s in prog.steps:
+        if not isinstance(s, OpStep):
+            continue
+        src = prog.step(s.from_) if s.from_ else None
+        while isinstance(src, OpStep) and src.from_ is not None:
+            src = prog.step(src.from_)
+        if not isinstance(src, CallStep):
+            continue
+        for w in s.where:
+            kind = period_kind(catalog, src.call, w.field)
+            if kind is None or isinstance(w.value, (dict, list)):
+                continue
+            v = str(w.value)
+            if not (period_text(kind, v) in q or appears(v, q) or (date_text(v) or "\0") in q):
+                return False
+    return True
+
+
+#: Params whose codes a person has in hand (a stock code from a quote, a bill number from the news).
+_KNOWN_CODE = re.compile(r"(srtn|isin|stock|종목|bill_?no|의안번호|jurirno|bizrno|사건번호)", re.I)
+
+
+def _raw_codes(prog: Program, catalog: Catalog, q: str) -> list[str]:
+    """Raw codes, ids and coordinates in ``q`` that no known-code param of the program carries."""
+    toks = raw_tokens(q)
+    if not toks:
+        return []
+    known: set[str] = set()
+    for s in prog.calls():
+        ep = catalog.endpoint(s.call)
+        for k, v in s.args.items():
+            p = ep.param(k)
+            if not isinstance(v, dict) and _KNOWN_CODE.search(f"{k} {(p.description if p else '') or ''}"):
+                known.add(str(v))
+    return [t for t in toks if t not in known]
+
+
+def _units_said(prog: Program, catalog: Catalog, q: str) -> bool:
+    """A sum/mean/max/min of a field with a catalog unit states that unit in ``q``."""
+    for s in prog.steps:
+        if not isinstance(s, OpStep) or s.op not in ("sum", "mean", "max", "min") or not s.field or not s.from_:
+            continue
+        src = prog.step(s.from_)
+        while isinstance(src, OpStep) and src.from_ is not None:
+            src = prog.step(src.from_)
+        if not isinstance(src, CallStep):
+            continue
+        u = unit_of(catalog, src.call, s.field)
+        if u and u not in q:
+            return False
+    return True
 
 
 def _is_choice(prog: Program) -> bool:

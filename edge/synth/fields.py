@@ -28,6 +28,9 @@ _DATE = re.compile(r"(ymd|dt|date|_de$|일자|일시|날짜|시각|time|연도|y
 _IDLIKE = re.compile(r"(cd$|code|_id$|id$|^id|_no$|no$|번호|코드|seq|sn$|link|url|tel|email|image|mst|^num$|giho|order)", re.I)
 #: A record's bookkeeping, not its content: when the row was loaded or last changed
 #: (NEIS's ``LOAD_DTM`` 수정일자). Nobody asks for it, so no question picks it.
+#: Numbers people cite by themselves (a case number from a ruling, a bill number from the news):
+#: labels a question may name a record by, not codes to look up.
+_CITABLE = re.compile(r"^(사건번호|의안번호|BILL_NO|routeno)$", re.I)
 _BOOKKEEPING = re.compile(r"(load_dtm|_dtm$|mdfcn|updt|last_?mod|수정일|적재일|최종수정|갱신일)", re.I)
 _LABEL = re.compile(r"(nm$|name$|_nm|명$|명한글|이름|명칭|title)", re.I)
 _LABEL_DESC = re.compile(r"(명$|이름|명칭|제목|이름\b)")
@@ -131,7 +134,8 @@ def _roles(catalog: Catalog, tool: str, records: list[dict[str, Any]]) -> FieldR
     for name in names:
         spec = specs.get(name)
         desc = spec.description if spec else ""
-        is_code = bool(spec and spec.code) or bool(_IDLIKE.search(name)) or "코드" in desc
+        citable = bool(_CITABLE.search(name))
+        is_code = not citable and (bool(spec and spec.code) or bool(_IDLIKE.search(name)) or "코드" in desc)
         is_date = bool(_DATE.search(name)) or bool(_DATE.search(desc[:12]))
         vals = column(records, name)
         present = [v for v in vals if v is not None]
@@ -147,10 +151,10 @@ def _roles(catalog: Catalog, tool: str, records: list[dict[str, Any]]) -> FieldR
             number.append(name)
             types[name] = stype
             continue
-        if is_code or is_date or numeric_share > 0.5:
+        if is_code or is_date or numeric_share > 0.5 and not citable:
             continue
         avg_len = sum(len(v) for v in present) / len(present)
-        if (_LABEL.search(name) or _LABEL_DESC.search(clean_desc(desc, ""))) and distinct >= max(2, 0.3 * n) and avg_len <= 40:
+        if (citable or _LABEL.search(name) or _LABEL_DESC.search(clean_desc(desc, ""))) and distinct >= max(2, 0.3 * n) and avg_len <= 40:
             label.append(name)
         elif 2 <= distinct <= 12 and distinct < n and avg_len <= 20:
             category.append(name)

@@ -49,7 +49,7 @@ def josa(word: str, particle: str) -> str:
 
 def clean_desc(text: str, fallback: str) -> str:
     """A catalog description cut to its noun phrase (``'정당명 (…)'`` → ``'정당명'``)."""
-    t = re.split(r"\s*[(（;,:]|\s+e\.g\.", text or "", maxsplit=1)[0].strip()
+    t = re.split(r"\s*[(（;,:]|\s+e\.g\.|\s+/\s", text or "", maxsplit=1)[0].strip()
     return t or fallback
 
 

@@ -15,7 +15,8 @@ value or an argument by accident: those come only from the draft.
 
 from __future__ import annotations
 
-__all__ = ["CLOSERS", "CONTEXTS", "ENDS", "FIELD_WORDS", "LABEL_WORDS", "OPENERS", "PARAM_WORDS", "REGISTERS", "TOOL_NOUNS"]
+__all__ = ["CLOSERS", "CONTEXTS", "ENDS", "FIELD_WORDS", "LABEL_WORDS", "OPENERS", "PARAM_WORDS", "REGISTERS", "TOOL_NOUNS",
+           "TOPICS", "TOPIC_CONTEXTS"]
 
 TOOL_NOUNS: dict[str, tuple[str, ...]] = {
     "assembly_bill_votes": ("의안 표결 현황", "법안 표결 결과", "의안별 찬반 현황"),
@@ -138,6 +139,7 @@ PARAM_WORDS: dict[str, tuple[str, ...]] = {
     "지역주소명": ("지역주소명 '{v}'", "'{v}'", "주소 '{v}'", "{v} 일대", "'{v}' 지역"),
     "도시코드": ("도시코드 '{v}'", "도시 코드 {v}", "코드 '{v}'인 도시", "도시번호 '{v}'"),
     "학교명": ("학교명 '{v}'", "'{v}'", "{v}", "학교 '{v}'"),
+    "검색어": ("'{v}' 관련", "'{v}' 관련", "검색어 '{v}'", "'{v}' 관련 검색 결과 중"),
     "도로명코드": ("도로명코드 '{v}'", "도로명 코드 {v}", "도로 코드 '{v}'"),
     "건물본번": ("건물본번 '{v}'", "본번 {v}", "본번 '{v}'"),
     "건물부번": ("건물부번 '{v}'", "부번 {v}", "부번 '{v}'"),
@@ -285,4 +287,50 @@ ENDS: dict[str, dict[str, tuple[str, ...]]] = {
                "{t} 건수가 {k} 이상일 경우 {then} 건수를, 미만일 경우 {t} 건수를 확인해 주시기 바랍니다.",
                "{t|이} {k}건 이상입니까? 그렇다면 {then} 건수를, 아니라면 {t} 건수를 알려 주십시오."),
     },
+}
+
+#: Context clauses by what the question asks about (the tool of its final step, by prefix):
+#: a clause motivates the ask ("전셋집을 구하는 중인데" before a question about rents), so it is
+#: drawn from the ask's topic, never from the domain at large (no "꽃구경 갈 날을 고르는데"
+#: before a sum of officetel prices). A tool with no topic gets no clause.
+TOPICS: tuple[tuple[str, str], ...] = (
+    ("molit_apt_rent", "housing"), ("molit_", "housing"), ("mois_stan_regin", "region"), ("mois_", "population"),
+    ("juso_", "address"), ("neis_meal", "meal"), ("neis_", "school"), ("tago_", "bus"), ("seoul_subway", "subway"),
+    ("seoul_", "city"), ("ecos_", "economy"), ("fsc_", "market"), ("opendart_", "company"), ("nec_", "election"),
+    ("assembly_", "assembly"), ("lawgokr_prec", "precedent"), ("lawgokr_ordin", "ordinance"), ("lawgokr_", "statute"),
+    ("datagokr_misc_kma", "weather"), ("datagokr_misc_airkorea", "air"), ("datagokr_misc_kasi", "holiday"),
+    ("datagokr_misc_tour", "tour"),
+)
+
+TOPIC_CONTEXTS: dict[str, tuple[str, ...]] = {
+    "housing": ("집을 사려고 알아보는데", "전셋집을 구하는 중인데", "부동산 시세가 궁금해서", "신혼집을 보러 다니는데",
+                "청약을 준비하는 중인데", "매매 계약서를 쓰기 전에", "빌라와 아파트를 비교하는데", "재개발 소문이 돌아서",
+                "월세를 올려 달라는 말을 듣고", "세입자를 구하는 중인데", "이사 갈 동네 시세를 보는데", "집값 기사를 읽다가"),
+    "region": ("주소를 정리하다가", "행정구역이 헷갈려서", "구청 민원 서류를 쓰는데", "지역 통계를 보다가"),
+    "population": ("인구 감소 기사를 읽고", "동네 상권을 조사하는데", "어린이집 자리를 알아보는데", "지역 통계를 보다가",
+                   "창업 자리를 보러 다니는데", "우리 동네 인구가 궁금해서"),
+    "address": ("택배 주소를 확인하려는데", "주소를 정리하다가", "해외 배송 주소를 적어야 해서", "서류에 주소를 쓰다가"),
+    "meal": ("아이가 편식이 심해서", "급식이 궁금하다는 아이 말에", "알레르기가 있는 아이라서", "급식 식단을 챙기려고"),
+    "school": ("아이 학교 때문에 그러는데", "전학을 고민 중인데", "내년에 입학할 학교를 알아보는데", "학부모 설명회를 앞두고",
+               "이사 갈 동네의 학교를 보는데", "입시 상담을 준비하는데", "쌍둥이 반 배정이 궁금해서", "학교 비교 블로그를 쓰는데",
+               "고교학점제 얘기를 듣고", "진로 상담 자료를 준비하는데"),
+    "bus": ("버스 타기 전에 확인하고 싶은데", "출퇴근길이 궁금해서", "정류장에서 기다리는 중인데", "막차 시간이 걱정돼서",
+            "처음 타는 노선이라 헷갈려서", "새로 이사 와서 버스를 잘 모르는데", "어르신 모시고 움직여야 해서", "병원 예약 시간에 맞추려면"),
+    "subway": ("지하철로 가려는데", "환승 경로를 비교해 보려고", "역에서 기다리는 중인데", "출근길 지하철이 궁금해서"),
+    "city": ("서울 나들이를 계획하는데", "시청 자료를 찾다가"),
+    "economy": ("경제 수업 과제를 하는데", "금리 흐름을 공부하는 중인데", "한국은행 자료를 찾다가", "거시경제 지표를 비교하려고",
+                "논문에 쓸 지표를 모으는데", "경제신문 스터디를 하는데", "물가가 너무 올라서", "환율이 요동친다길래"),
+    "market": ("투자 전에 확인해 보려고", "처음 주식을 시작하려는데", "주식 동호회 발표를 맡아서", "증권사 리포트를 읽다가"),
+    "company": ("회사 공시를 보다가 궁금해져서", "이직할 회사를 알아보는데", "기업 정보를 정리하는 중인데", "재무 자료를 살펴보는데"),
+    "election": ("선거 결과를 정리하고 있는데", "지난 선거 얘기가 나와서", "투표하기 전에 알아보려고", "후보들을 비교해 보려고",
+                 "선거 통계를 공부하는데", "지방선거 분석 칼럼을 쓰는데", "청소년 모의선거를 준비하는데"),
+    "assembly": ("국회 활동이 궁금해서", "의정 활동 보고서를 쓰는데", "시민단체 모니터링을 하는데", "의회 방청을 앞두고"),
+    "precedent": ("판례 공부를 하는 중인데", "소송을 고민하는 친구가 있어서", "변호사 시험을 준비하면서", "판결 기사를 읽다가",
+                  "법학 수업 과제를 하는데"),
+    "ordinance": ("조례 개정 소식을 듣고", "조례 제정 토론회를 앞두고", "구청 규정이 궁금해서"),
+    "statute": ("법령을 찾아보다가 궁금해져서", "법 조항을 정리하는 중인데", "회사 내규를 고치려는데", "시험공부를 하다가"),
+    "weather": ("주말 여행을 계획하는데", "야외 행사 날짜를 잡으려는데", "등산 일정을 정하려는데", "날씨 때문에 일정을 고민 중인데"),
+    "air": ("미세먼지가 심하다길래", "아이 야외활동을 앞두고", "마스크를 챙길지 고민돼서"),
+    "holiday": ("휴가 날짜를 정하려고", "연차를 언제 쓸지 고민하다가"),
+    "tour": ("주말 여행을 계획하는데", "관광 안내 책자를 만드는데", "가족 나들이 장소를 찾는데"),
 }

@@ -17,9 +17,12 @@ from typing import Any
 
 from simulator import Catalog
 
+from .checks import region_short
 from .fields import field_desc, tool_desc
+from .quality import period_text, unit_of
 from .korean import clean_desc, date_text, josa, num_text
-from .lexicon import CLOSERS, CONTEXTS, ENDS, FIELD_WORDS, LABEL_WORDS, OPENERS, PARAM_WORDS, REGISTERS, TOOL_NOUNS
+from .lexicon import (CLOSERS, ENDS, FIELD_WORDS, LABEL_WORDS, OPENERS, PARAM_WORDS, REGISTERS, TOOL_NOUNS, TOPIC_CONTEXTS,
+                      TOPICS)
 from ..errors import EdgeError
 
 __all__ = ["answer_text", "arg_phrase", "fill", "write_question", "write_question_t"]
@@ -62,6 +65,15 @@ def arg_phrase(catalog: Catalog, tool: str, param: str, value: str) -> str:
     p = catalog.endpoint(tool).param(param)
     desc = clean_desc((p.description if p else "") or "", param)
     return f"{desc} '{value}'"
+
+
+#: How people name a record by a number they cite (:data:`edge.synth.fields._CITABLE`).
+CITE_WORDS: dict[str, tuple[str, ...]] = {
+    "routeno": ("{v}번 버스", "{v}번 노선", "{v}번 버스 노선"),
+    "사건번호": ("사건번호 {v}", "{v} 사건", "'{v}' 사건"),
+    "의안번호": ("의안번호 {v}", "의안번호 {v}번 법안"),
+    "BILL_NO": ("의안번호 {v}", "의안번호 {v}번 법안"),
+}
 
 
 def _is_name_param(catalog: Catalog, tool: str, param: str) -> bool:
@@ -118,12 +130,15 @@ class _Q:
     def arg(self, tool: str, param: str, value: str) -> str:
         """An argument as said: :func:`arg_phrase` in one of the ways its label allows
         (:data:`~edge.synth.lexicon.PARAM_WORDS`), or a quoted name without its label."""
-        key = (param, value)
+        key = ("", value) if region_short(value) else (param, value)  # one place, said one way
         if key not in self._args:  # said once per question, the same way each time
             self._args[key] = self._arg(tool, param, value)
         return self._args[key]
 
     def _arg(self, tool: str, param: str, value: str) -> str:
+        short = region_short(value)
+        if short and self.rng.random() < 0.6:  # "서울 마포구", as people say it
+            return short if self.rng.random() < 0.7 else f"'{short}'"
         ph = arg_phrase(self.catalog, tool, param, value)
         if ph in LABEL_WORDS:
             return self.pick("B", LABEL_WORDS[ph])
@@ -196,21 +211,35 @@ def _phrases(q: _Q, parts: Sequence[dict[str, Any]]) -> list[str]:
         if k == "start":
             out += _ctx_args(q, p["tool"], p.get("args", {}))
         elif k == "pick_label":
-            said = re.compile(rf"(?<![\w.]){re.escape(p['name'])}(?![\w.])")
+            names = [p["name"], *filter(None, [region_short(p["name"])])]
+            said = re.compile("|".join(rf"(?<![\w.]){re.escape(n)}(?![\w.])" for n in names))
             if not any(said.search(x) for x in out):  # '중랑구' after '서울특별시 중랑구' says nothing new
-                out.append(f"'{p['name']}'")
+                cite = CITE_WORDS.get(p.get("label", ""))
+                out.append(q.pick("c", cite).replace("{v}", p["name"]) if cite else f"'{p['name']}'")
         elif k == "pick_reduce":
             from .semantics import field_type
 
             ty = field_type(cat, p["tool"], p["key"])
             w = q.where(p["tool"], p.get("where"))
             out.append(f"{w}{josa(q.f(p['tool'], p['key']), '이')} {_superl(p['op'], ty)} {q.t(p['tool'])}")
+        elif k == "scope":
+            out.append(period_text(p.get("period") or "year", str(p["value"])))
         elif k == "call":
             unit = _widening(p)
             if unit and out:  # what follows is about the whole district, not the place named
                 out = [_widen(q, " ".join(dict.fromkeys(out)), unit)]
             out += _ctx_args(q, p["tool"], p.get("args", {}), skip=p.get("param"))
     return list(dict.fromkeys(out))
+
+
+def _with_unit(q: _Q, tool: str, name: str) -> str:
+    """The field's word with the unit the catalog gives it ("거래금액(만원 단위)"), so the number
+    answered is in the unit asked."""
+    kd = q.f(tool, name)
+    u = unit_of(q.catalog, tool, name)
+    if not u:
+        return kd
+    return q.pick("u", (f"{kd}({u} 단위)", f"{u} 단위 {kd}", f"{kd}({u})"))
 
 
 def _ask_final(q: _Q, p: dict[str, Any], head: str) -> str:  # noqa: C901 - one table
@@ -231,7 +260,7 @@ def _ask_final(q: _Q, p: dict[str, Any], head: str) -> str:  # noqa: C901 - one 
             "da": ("{h}{t}에 나오는 {f|은} 몇 가지입니까?", "{h}{t}에서 서로 다른 {f}의 수를 알려 주십시오.",
                    "{h}{t}의 {f} 종류가 몇 가지인지 알고 싶습니다.")}), h=head, t=t, f=fd)
     if op in ("sum", "mean", "max", "min"):
-        kd = q.f(tool, p["key"])
+        kd = _with_unit(q, tool, p["key"])
         word = {"sum": ("합계", "총합", "합", "전체 합"), "mean": ("평균", "평균값", "평균치"),
                 "max": ("최댓값", "가장 큰 값", "최고치"), "min": ("최솟값", "가장 작은 값", "최저치")}[op]
         wd = q.pick("w", word)
@@ -319,7 +348,7 @@ def _cmp(q: _Q, parts: Sequence[dict[str, Any]]) -> str:
     if m["op"] == "count":
         what = q.pick("U", (f"{t} 건수", f"{t} 수", f"{t} 개수"))
     else:
-        kd = q.f(p["target"], m["key"])
+        kd = _with_unit(q, p["target"], m["key"])
         what = f"{t}의 {kd} " + (q.pick("w", ("합계", "총합")) if m["op"] == "sum" else q.pick("w", ("최댓값", "최고치")))
     if q.rng.random() < 0.5:
         s = q.pick("C", (f"{head}{josa(qa, '과')} {qb} 중 {josa(what, '이')} 더 큰 쪽",
@@ -351,17 +380,37 @@ def _cond(q: _Q, parts: Sequence[dict[str, Any]]) -> str:
     return head + q.end("cond", t=t, then=then_t, k=str(p["k"]))
 
 
-def _frame(q: _Q, body: str, domain: str) -> str:
-    """The question around its body: an optional opener, context clause and closing remark."""
-    r = q.rng.random()
-    if r < 0.7:
-        clause = q.pick("X", CONTEXTS.get(domain, CONTEXTS["district"]))
+def topic_of(tool: str) -> str | None:
+    """What a question about ``tool``'s records is about (:data:`~edge.synth.lexicon.TOPICS`)."""
+    return next((t for prefix, t in TOPICS if tool.startswith(prefix)), None)
+
+
+def _ask_tool(parts: Sequence[dict[str, Any]]) -> str:
+    """The tool whose records the question's ask is about."""
+    for p in reversed(parts):
+        k = p["kind"]
+        if k == "sem":
+            return str(p["calls"][0][0])
+        if k in ("cmp", "fan"):
+            return str(p["target"])
+        if k in ("final", "final_map", "cond"):
+            return str(p["tool"])
+    return str(parts[-1]["tool"])
+
+
+def _frame(q: _Q, body: str, domain: str, topic: str | None = None) -> str:
+    """The question around its body: an optional opener, context clause and closing remark.
+
+    A context clause comes from the ask's topic (:data:`~edge.synth.lexicon.TOPIC_CONTEXTS`)
+    and only for some questions (35 %): a reason that fits what is asked, or none."""
+    if topic in TOPIC_CONTEXTS and q.rng.random() < 0.35:
+        clause = q.pick("X", TOPIC_CONTEXTS[topic])
         body = f"{clause}, {body}"
-    if q.rng.random() < 0.2:
+    if q.rng.random() < 0.15:
         body = f"{q.reg_pick('O', OPENERS)} {body}"
-    if q.rng.random() < 0.2:
-        closers = CLOSERS[q.reg]
-        body = f"{body} {q.pick('Z' + q.reg, closers.get(domain, closers['district']))}"
+    closers = CLOSERS[q.reg]
+    if domain in closers and (domain != "district" or topic == "housing") and q.rng.random() < 0.15:
+        body = f"{body} {q.pick('Z' + q.reg, closers[domain])}"
     return body
 
 
@@ -388,8 +437,9 @@ def write_question_t(catalog: Catalog, rng: Any, parts: Sequence[dict[str, Any]]
         before = parts[: len(parts) - 1 - list(reversed(parts)).index(final)]
         subj = " ".join(_phrases(q, before))
         jt, body = "SEQ", _ask_final(q, final, _level(q, subj))
-    body = re.sub(r"\s+", " ", _frame(q, body, domain)).strip()
+    body = re.sub(r"\s+", " ", _frame(q, body, domain, topic_of(_ask_tool(parts)))).strip()
     body = re.sub(r"(종류|유형) 종류", r"\1", body)
+    body = re.sub(r"기준 기준(으로)?", "기준으로", body)
     return body, f"{jt}:" + ".".join(q.tid)
 
 

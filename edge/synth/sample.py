@@ -40,7 +40,8 @@ from ..transforms import apply_transform
 from simulator.tools import CallStep, Cond, OpStep, PageCall, PagedResult, Program, Step, eval_expr
 
 from .execute import CallFailed, ProgramError, ProgramRunner, program_json, value_of
-from .fields import _IDLIKE, FieldMemo, bookkeeping
+from .fields import _CITABLE, _IDLIKE, FieldMemo, bookkeeping
+from .quality import period_fields, period_kind, raw_tokens
 from .semantics import allowed, joins
 
 __all__ = ["JUNCTIONS", "Draft", "Sampler", "family", "sane_edges", "threshold"]
@@ -134,6 +135,8 @@ class Draft:
     #: The answer: a ``$ref`` expression (a list of them for a SEM pair).
     answer: Any = None
     n: int = 0
+    #: The period each (tool, field) is restricted to (:meth:`Sampler.scope`): one per draft.
+    scopes: dict[tuple[str, str], str] = field(default_factory=dict)
 
     def sid(self, prefix: str) -> str:
         self.n += 1
@@ -156,6 +159,7 @@ class Draft:
         """Drop everything added since ``mark`` (step ids are not reused: ``n`` stays)."""
         ns, np_, nj, ne, nb, self.calls, _n = mark
         del self.steps[ns:], self.parts[np_:], self.junctions[nj:], self.edges[ne:], self.bound[nb:]
+        self.scopes = {(p["tool"], p["field"]): p["value"] for p in self.parts if p["kind"] == "scope"}
 
 
 def _ref(sid: str, **more: Any) -> dict[str, Any]:
@@ -199,6 +203,23 @@ class Sampler:
         self._fam_made_at = -1
         self._weights: list[float] = []
         self._weights_at: tuple[int, int] | None = None
+        self._sayable: dict[tuple[Any, ...], bool] = {}
+        self._say_start: dict[str, bool] = {}
+        # only edges a chain a person can ask reaches: its source starts with arguments a
+        # question states, or is reached from such a start (a draft that could only start
+        # with "cityCode=12" or coordinates is never tried)
+        reach = {t for t in {b.source_tool for b in edges} | {b.target_tool for b in edges} if self.says_start(t)}
+        grew = True
+        while grew:
+            grew = False
+            for b in edges:
+                if b.source_tool in reach and b.target_tool not in reach:
+                    reach.add(b.target_tool)
+                    grew = True
+        self.reach = reach
+        self.edges = [b for b in edges if b.source_tool in reach]
+        self.out = {t: [b for b in bs if t in reach] for t, bs in self.out.items() if t in reach}
+        self.inn = {t: [b for b in bs if b.source_tool in reach] for t, bs in self.inn.items()}
 
     # ---- graph facts -----------------------------------------------------------------
     def is_lookup(self, tool: str) -> bool:
@@ -257,6 +278,8 @@ class Sampler:
         if not rules or not bases:
             return None
         base = {} if {} in bases else {k: v for k, v in bases[0].items() if self._arg_ok(tool, k)}
+        if not self.sayable(tool, base):
+            return None  # a table read with a code nobody states ("cityCode=12"): looked up first
         if self._full is None:
             # the table itself, in large pages: read here to choose a name, never shown
             self._full = ProgramRunner(self.ex.resolver, max_pages=200)
@@ -269,7 +292,10 @@ class Sampler:
             return None
         full = PagedResult(tool, base, got, len(got), [])
         fr = self.fields.roles(tool, full.records)
-        labs = [(prm, fld) for prm, fld in rules if fld in fr.label and prm not in base]
+        # a name shared by many records (a precedent's 사건명 "건물명도") still starts a chain
+        # where a number people cite (its 사건번호) picks one record of the filtered result
+        cited = any(_CITABLE.search(x) for x in fr.label)
+        labs = [(prm, fld) for prm, fld in rules if prm not in base and (fld in fr.label or cited and fld not in fr.number)]
         if not labs:
             return None
         prm, lab = self.rng.choice(labs)
@@ -286,8 +312,9 @@ class Sampler:
                 # itself: a 동 named there would be answered with its whole 구's count
                 unit = [i for i in ok if _is_unit(scalar(full.records[i].get(nxt.source_field)) or "", nxt.transform)]
                 ok = unit or ok
+            most = 3 if lab in fr.label else 150
             cands = self._fs_cache[key] = sorted({col[i] or "" for i in ok
-                                                  if col[i] and counts[col[i]] <= 3 and len(col[i] or "") <= 30})
+                                                  if col[i] and counts[col[i]] <= most and len(col[i] or "") <= 30})
         if not cands:
             return None
         return {**base, prm: self.rng.choice(cands)}
@@ -306,9 +333,40 @@ class Sampler:
                 out.append((r.param, r.field))
         return out
 
+    def sayable(self, tool: str, args: dict[str, Any], skip: tuple[str, ...] = ()) -> bool:
+        """Whether a person could state every constant argument of a call of ``tool``: no raw
+        code, id or coordinate (:func:`~edge.synth.quality.raw_tokens`) unless the catalog gives
+        it a label (``sgTypecode=2`` → 국회의원), it is a date, or it is a code people have in
+        hand (a stock code). A chain that needs one asks by a name and looks the code up."""
+        key = (tool, tuple(sorted((k, str(v)) for k, v in args.items() if not isinstance(v, dict))), skip)
+        got = self._sayable.get(key)
+        if got is None:
+            got = self._sayable[key] = self._say(tool, args, skip)
+        return got
+
+    def _say(self, tool: str, args: dict[str, Any], skip: tuple[str, ...]) -> bool:
+        from .checks import _KNOWN_CODE, arg_label
+        from .korean import date_text
+        from .semantics import semantic_type
+
+        ep = self.catalog.endpoint(tool)
+        for k, v in args.items():
+            if k in skip or isinstance(v, dict) or not self._arg_ok(tool, k):
+                continue
+            text = str(v)
+            p = ep.param(k)
+            coded = semantic_type(k, (p.description if p else "") or "") in ("code", "identifier", "coordinate")
+            if not (raw_tokens(text) or coded) or date_text(text) or arg_label(self.catalog, tool, k, text):
+                continue
+            if _KNOWN_CODE.search(f"{k} {(p.description if p else '') or ''}"):
+                continue
+            return False
+        return True
+
     def start_args(self, tool: str) -> dict[str, str] | None:
         keys = self._start_keys(tool)
-        fs = [f for f, (k, _js) in zip(self._filters.get(tool, []), keys) if k not in self.too_big]
+        fs = [f for f, (k, _js) in zip(self._filters.get(tool, []), keys) if k not in self.too_big
+              and self.sayable(tool, f)]
         if not fs:
             return None
         f = self.rng.choice(fs)
@@ -328,6 +386,11 @@ class Sampler:
                 raise CallFailed(f"{b.target_tool}: no recorded call with {b.target_param}={value} and {fixed}")
         having = [f for f in fs if b.target_param in f]
         pool = exact or having or fs
+        if pool:
+            # the other arguments are stated in the question: none may be a code nobody knows
+            pool = [f for f in pool if self.sayable(b.target_tool, f, skip=(b.target_param, *(fixed or {})))]
+            if not pool:
+                raise CallFailed(f"{b.target_tool}: every recorded call needs a code the question cannot state")
         if context:
             agree = [f for f in pool if all(f.get(k) == x for k, x in context.items() if k in f and k != b.target_param)]
             pool = agree or pool
@@ -410,9 +473,41 @@ class Sampler:
         self._cache[sid] = recs
         return sid, PagedResult(tool, dict(args), recs, len(recs), pages)
 
+    def scope(self, d: Draft, spec: dict[str, Any], say: bool = True) -> dict[str, Any]:
+        """``spec`` restricted to one period where it aggregates records of several.
+
+        A count, sum, extreme or ranking over records that span more than one period (a
+        school's classes of two 학년도, :func:`~edge.synth.quality.period_fields`) is an answer
+        to a question nobody asked: the reduction keeps one period (the one this draft already
+        uses for the same field, else the latest), and the draft says it (a ``scope`` part the
+        question states: "2025학년도"). Derived from the catalog's field semantics, so it holds
+        for every tool."""
+        if spec.get("op") not in _SCOPED or not isinstance(spec.get("from"), str):
+            return spec
+        src = next((s for s in d.steps if s.id == spec["from"]), None)
+        recs = self._cache.get(spec["from"]) if src is not None else None
+        if not isinstance(src, CallStep) or not isinstance(recs, list):
+            return spec
+        w = spec.get("where")
+        if w and w.get("op", "eq") == "eq":
+            recs = [r for r in recs if scalar(r.get(w["field"])) == str(w["value"])]
+        spans = period_fields(self.catalog, src.call, recs)
+        if not spans:
+            return spec
+        scope = list(spec.get("scope") or [])
+        for f, vals in sorted(spans.items()):
+            v = d.scopes.get((src.call, f)) or vals[-1]
+            scope.append({"field": f, "op": "eq", "value": v})
+            if say and (src.call, f) not in d.scopes:
+                d.scopes[(src.call, f)] = v
+                d.parts.append({"kind": "scope", "tool": src.call, "field": f,
+                                "period": period_kind(self.catalog, src.call, f), "value": v})
+        return {**spec, "scope": scope}
+
     def reduce(self, d: Draft, spec: dict[str, Any]) -> tuple[Any, Any]:
         """Emit the program steps of reduction ``spec`` and run them; returns the ``$ref``
         expression of its value and the value (``ProgramError`` when it has none)."""
+        spec = self.scope(d, spec)
         steps, handle = self._compile(d, spec)
         env = self._values(d)
         for st in steps:
@@ -425,7 +520,7 @@ class Sampler:
 
     def try_reduce(self, d: Draft, spec: dict[str, Any]) -> Any:
         """The value of ``spec`` on the draft so far, adding nothing (``ProgramError`` when none)."""
-        steps, handle = self._compile(Draft(n=d.n), spec)
+        steps, handle = self._compile(Draft(n=d.n), self.scope(d, spec, say=False))
         env = self._values(d)
         for st in steps:
             env[st.id] = self.ex.step(st, env)[0]
@@ -438,6 +533,7 @@ class Sampler:
         base = {"when": when} if when is not None else {}
         w = spec.get("where")
         where = [{"field": w["field"], "op": w.get("op", "eq"), "value": w["value"]}] if w else []
+        where += [dict(x) for x in spec.get("scope") or []]
         src = spec.get("from")
         out: list[Step] = []
 
@@ -707,13 +803,25 @@ class Sampler:
         """Whether a chain can start at ``tool``: a recorded call not known to be over budget."""
         return any(k not in self.too_big for k, _js in self._start_keys(tool))
 
+    def says_start(self, tool: str) -> bool:
+        """Whether a chain can start at ``tool`` with arguments a person states: a recorded call
+        with no raw code (:meth:`sayable`), or a name filter (``SCHUL_NM``). Else the chain
+        walks further back, to the lookup that turns a name into the code."""
+        got = self._say_start.get(tool)
+        if got is None:
+            bases = self._filters.get(tool, [])
+            base = {} if {} in bases else (bases[0] if bases else {})
+            got = self._say_start[tool] = (bool(self._name_filters(tool)) and self.sayable(tool, base)) or any(
+                self.sayable(tool, f) for f in bases)
+        return got
+
     def prefix(self, tool: str, hops: int) -> list[Binding]:
         """Up to ``hops`` edges leading into ``tool``, walking back toward a code lookup."""
         path: list[Binding] = []
         seen = {tool}
         here = tool
         for _ in range(hops + 2):
-            if self.is_lookup(here) or len(path) >= hops and self.startable(here):
+            if self.is_lookup(here) or len(path) >= hops and self.startable(here) and self.says_start(here):
                 break  # a code lookup is where a chain starts: nothing feeds it
             cands = [b for b in self.inn.get(here, []) if b.source_tool not in seen]
             if not cands:
@@ -1135,6 +1243,10 @@ def _is_unit(value: str, transform: str) -> bool:
     tail = value[int(m.group(1)):]
     return not tail or set(tail) == {"0"}
 
+
+#: Reductions whose value depends on which records they read: restricted to one period.
+_SCOPED = frozenset({"count", "distinct_count", "sum", "mean", "max", "min", "argmax", "argmin", "topk",
+                     "map_sum", "map_argmax", "map_argmin"})
 
 #: The least count a COND tests: below it the condition is a lookup's one record.
 COND_MIN = 5

@@ -125,12 +125,13 @@ def test_particles_and_dates() -> None:
 def test_question_grammar_words() -> None:
     """The lexicon's subjects are real tools, its phrases hold no digit or quote (so none can
     state an answer or an argument), and ``fill`` resolves each particle slot."""
-    from edge.synth.lexicon import CLOSERS, CONTEXTS, ENDS, OPENERS, PARAM_WORDS, TOOL_NOUNS
+    from edge.synth.lexicon import CLOSERS, CONTEXTS, ENDS, OPENERS, PARAM_WORDS, TOOL_NOUNS, TOPIC_CONTEXTS
     from edge.synth.questions import fill
 
     catalog = load_catalog(tier="curated")
     assert set(TOOL_NOUNS) <= set(catalog.endpoints)
     words = [w for v in TOOL_NOUNS.values() for w in v] + [w for v in CONTEXTS.values() for w in v]
+    words += [w for v in TOPIC_CONTEXTS.values() for w in v]
     words += [w for v in OPENERS.values() for w in v] + [w for r in CLOSERS.values() for v in r.values() for w in v]
     assert not [w for w in words if re.search(r"[0-9'\"]", w)]
     assert all("{v}" in t for v in PARAM_WORDS.values() for t in v)  # the value, verbatim

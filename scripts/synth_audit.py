@@ -1,0 +1,77 @@
+"""Count what a reader of a synthesis run would hold against it (docs/synthesis.md, *Quality*).
+
+    python scripts/synth_audit.py synth-out            # figures as JSON
+    python scripts/synth_audit.py synth-out --show 20  # and 20 questions drawn with seed 0
+
+Figures: examples whose program counts, sums or compares over several periods it never restricts
+(``period_blind``), questions with raw codes/ids/coordinates (``raw_code``), each main
+platform's share, conversations over 100,000 characters, the most frequent place named and its
+share, and the distinct-template ratio. The programs are run again on the run's cassette version.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import sys
+from collections import Counter
+from pathlib import Path
+
+from simulator import MainPlatform, Resolver, Store, load_catalog
+from simulator.tools import Program
+
+from edge.synth.execute import ProgramRunner
+from edge.synth.quality import conversation_chars, platform_shares, raw_tokens, unscoped_periods
+
+_PLACE = re.compile(r"([가-힣]{1,6}(?:특별시|광역시|특별자치시|특별자치도|시|군|구))(?![가-힣])")
+
+
+def audit(folder: Path, tier: str = "curated") -> dict[str, object]:
+    rows = [json.loads(x) for x in (folder / "examples.jsonl").read_text(encoding="utf-8").splitlines() if x]
+    convs = [json.loads(x) for x in (folder / "conversations.jsonl").read_text(encoding="utf-8").splitlines() if x]
+    catalog = load_catalog(tier=tier)
+    v = rows[0]["cassettes"]["version"] if rows else None
+    ex = ProgramRunner(Resolver(Store().open("kopa", v), catalog, miss="strict"))
+    blind = []
+    for e in rows:
+        run = ex.run(e["gold_program"])
+        if unscoped_periods(Program.model_validate(e["gold_program"]), run.values, catalog):
+            blind.append(e["id"])
+    raw = [e["id"] for e in rows if raw_tokens(e["question"])]
+    sizes = [conversation_chars(c["messages"]) for c in convs]
+    places: Counter[str] = Counter()
+    for e in rows:
+        for p in set(_PLACE.findall(e["question"])):
+            places[p] += 1
+    top = places.most_common(3)
+    n = max(1, len(rows))
+    return {
+        "examples": len(rows),
+        "period_blind": len(blind),
+        "raw_code": len(raw), "raw_code_share": round(len(raw) / n, 4),
+        "platform_share": platform_shares(rows, [p.value for p in MainPlatform]),
+        "over_100k": sum(1 for s in sizes if s > 100_000), "largest_conversation": max(sizes, default=0),
+        "top_places": [(p, c, round(c / n, 3)) for p, c in top],
+        "distinct_template_ratio": round(len({e.get("template", "") for e in rows}) / n, 3),
+        "junction": dict(Counter(e["junction"] for e in rows)),
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("folder", type=Path)
+    ap.add_argument("--tier", default="curated")
+    ap.add_argument("--show", type=int, default=0)
+    a = ap.parse_args()
+    print(json.dumps(audit(a.folder, a.tier), ensure_ascii=False, indent=1))
+    if a.show:
+        rows = [json.loads(x) for x in (a.folder / "examples.jsonl").read_text(encoding="utf-8").splitlines() if x]
+        for e in random.Random(0).sample(rows, min(a.show, len(rows))):
+            print(f"- [{e['junction']} {','.join(e['platforms'])}] {e['question']}  → {e['answer_text']}")
+    sys.exit(0)
+
+
+if __name__ == "__main__":
+    main()
