@@ -201,8 +201,17 @@ def extract_opendart(ops_repo: Path, spec_repo: Path) -> dict[str, Any]:
                     tgt = node.targets[0].id
                     if tgt == "endpoint" and isinstance(node.value, ast.Constant):
                         endpoint = str(node.value.value)
-                    if tgt == "params" and isinstance(node.value, ast.Dict):
+                    if tgt in ("params", "data") and isinstance(node.value, ast.Dict) and not params:
                         params = [str(k.value) for k in node.value.keys if isinstance(k, ast.Constant)]
+                elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                      and node.func.attr in ("get", "download") and node.args
+                      and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)
+                      and re.fullmatch(r"\w+\.(json|xml)", node.args[0].value)):
+                    # the operation named inline: ``self.client.get("fnlttSinglAcntAll.json", params={…})``
+                    endpoint = node.args[0].value
+                    for kw in node.keywords:
+                        if kw.arg in ("params", "data") and isinstance(kw.value, ast.Dict):
+                            params = [str(k.value) for k in kw.value.keys if isinstance(k, ast.Constant)]
             if endpoint is None or m is None:
                 continue
             name = endpoint.rsplit(".", 1)[0]
@@ -221,7 +230,8 @@ def extract_opendart(ops_repo: Path, spec_repo: Path) -> dict[str, Any]:
             continue
         result = (spec.get("fields") or {}).get("result") or {}
         lst = result.get("list")
-        table = lst if isinstance(lst, dict) else {
+        # A guide page whose rows sit beside an empty ``list`` (fnlttSinglIndx) lists them at the top.
+        table = lst if isinstance(lst, dict) and lst else {
             k: v for k, v in result.items() if k not in ("name", "description", "status", "message", "group", "list")
             and isinstance(v, dict)
         }
