@@ -130,14 +130,22 @@ def seeds(
     set_name: Annotated[str, typer.Option("--set", help="Cassette set of the plan.")] = "kopa",
     catalog: CatalogOpt = "full",
     add: Annotated[Optional[list[Path]], typer.Option(help="Also the seeds and crawls of these plans (e.g. simulator/record/plans/v0002_extra.yaml).")] = None,
+    report: Annotated[Optional[Path], typer.Option(help="Write the endpoints left out (no real value for a required param) and why, as Markdown.")] = None,
 ) -> None:
-    """Write a recording plan with one seed per generated endpoint (record it with --catalog full)."""
+    """Write a recording plan with one seed per generated endpoint (record it with --catalog full).
+
+    Every seed value is one a real request would send (a published example or enum value, an
+    entity code of the sandbox world, a date in the label's format); an endpoint with a
+    required param no rule can fill is left out and listed in the report, never seeded with a
+    placeholder."""
     import yaml
 
-    from ..catalog.generate.seeds import seed_plan
+    from ..catalog.generate.seeds import seed_plan_report
 
     cat = load_tier(catalog)
-    plan = seed_plan(cat, platforms=platform_ids(cat, platform), set_name=set_name)
+    plan, left_out = seed_plan_report(cat, platforms=platform_ids(cat, platform), set_name=set_name)
+    if report is not None:
+        report.write_text(left_out.to_markdown() + "\n", encoding="utf-8")
     for extra in add or []:
         try:
             more = yaml.safe_load(extra.read_text(encoding="utf-8")) or {}
@@ -147,7 +155,9 @@ def seeds(
         except (OSError, yaml.YAMLError, AttributeError) as exc:
             fail(f"--add {extra}: not a readable recording plan ({exc}); pass a plan YAML with a 'seeds' list")
     out.write_text(yaml.safe_dump(plan, allow_unicode=True, sort_keys=False), encoding="utf-8")
-    typer.echo(f"wrote {len(plan['seeds'])} seeds to {out}", err=True)
+    typer.echo(f"wrote {len(plan['seeds'])} seeds to {out}; {len(left_out.unresolved)} endpoint(s) left out without "
+               f"a real value for a required param" + (f" (listed in {report})" if report else " (--report FILE lists them)"),
+               err=True)
 
 
 @catalog_app.command("stats")
