@@ -167,7 +167,7 @@ def _settle_editions(plats: list[dict[str, Any]]) -> None:
                 continue
             retired = [n for n in early if n not in names]
             for n in retired:
-                label = dict(_DART_LEADING).get(n, "")
+                label = dict(_DART_LEADING).get(n, n if re.search("[가-힣]", n) else "")
                 ep["fields"].append(_field(n, "string", label, ASSUMED))
             options = dict(ep.get("options") or {})
             options["early_fields"] = list(early)
@@ -443,6 +443,8 @@ def _opendart(headers: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
 # ---- law.go.kr --------------------------------------------------------------------------
 def _lawgokr(headers: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     facts = read_facts("lawgokr")
+    published = read_facts("lawgokr_fields")
+    names_of = {(o["service"], o["target"]): o["fields"] for o in published["operations"]}
     base = headers["lawgokr"]
     eps = []
     for op in facts["operations"]:
@@ -478,6 +480,11 @@ def _lawgokr(headers: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
         if search and not paged:
             # No paging params published: the target is taken to answer every row at once.
             ep["provenance"]["assumed"] += "; no paging params published: one page of up to 100 rows"
+        names = names_of.get((service, target))
+        if names:
+            ep["provenance"]["fields"] = (f"{len(names)} response field names from the guide's output table "
+                                          f"({published['source']})")
+            del ep["provenance"]["thin"]
         if search:
             ep.update({"record_path": f"{target}Search.{target}", "default_page_size": 20 if paged else 100,
                        "max_page_size": 100,
@@ -489,6 +496,8 @@ def _lawgokr(headers: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
             ep.update({"kind": "object", "record_path": target, "options": {"detail_root": target},
                        "fields": [_field("일련번호", "string", "일련번호", ASSUMED),
                                   _field("명칭", "string", "명칭", ASSUMED), _field("본문", "string", "본문", ASSUMED)]})
+        if names:  # the names are the labels (the guide's Korean element names); its prose is not read
+            ep["fields"] = [_field(n, "string", n, "law.go.kr guide output table") for n in names]
         eps.append(ep)
     return [_platform("gen_lawgokr", base, "law.go.kr DRF (generated)", "국가법령정보 공동활용 (생성)", "law", eps)]
 
