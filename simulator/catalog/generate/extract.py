@@ -202,16 +202,16 @@ def extract_opendart(ops_repo: Path, spec_repo: Path) -> dict[str, Any]:
                     tgt = node.targets[0].id
                     if tgt == "endpoint" and isinstance(node.value, ast.Constant):
                         endpoint = str(node.value.value)
-                    if tgt in ("params", "data") and isinstance(node.value, ast.Dict) and not params:
+                    if tgt == "params" and isinstance(node.value, ast.Dict):
                         params = [str(k.value) for k in node.value.keys if isinstance(k, ast.Constant)]
                 elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                      and node.func.attr in ("get", "download") and node.args
+                      and node.func.attr == "get" and node.args
                       and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)
                       and re.fullmatch(r"\w+\.(json|xml)", node.args[0].value)):
                     # the operation named inline: ``self.client.get("fnlttSinglAcntAll.json", params={…})``
                     endpoint = node.args[0].value
                     for kw in node.keywords:
-                        if kw.arg in ("params", "data") and isinstance(kw.value, ast.Dict):
+                        if kw.arg == "params" and isinstance(kw.value, ast.Dict):
                             params = [str(k.value) for k in kw.value.keys if isinstance(k, ast.Constant)]
             if endpoint is None or m is None:
                 continue
