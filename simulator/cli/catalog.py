@@ -131,6 +131,7 @@ def seeds(
     catalog: CatalogOpt = "full",
     add: Annotated[Optional[list[Path]], typer.Option(help="Also the seeds and crawls of these plans (e.g. simulator/record/plans/v0002_extra.yaml).")] = None,
     report: Annotated[Optional[Path], typer.Option(help="Write the endpoints left out (no real value for a required param) and why, as Markdown.")] = None,
+    placeholders: Annotated[bool, typer.Option("--placeholders", help="The rule kopa@v0002–v0005 were recorded with ('A1' where nothing was published): only to re-record them.")] = False,
 ) -> None:
     """Write a recording plan with one seed per generated endpoint (record it with --catalog full).
 
@@ -143,7 +144,8 @@ def seeds(
     from ..catalog.generate.seeds import seed_plan_report
 
     cat = load_tier(catalog)
-    plan, left_out = seed_plan_report(cat, platforms=platform_ids(cat, platform), set_name=set_name)
+    plan, left_out = seed_plan_report(cat, platforms=platform_ids(cat, platform), set_name=set_name,
+                                      placeholders=placeholders)
     if report is not None:
         report.write_text(left_out.to_markdown() + "\n", encoding="utf-8")
     for extra in add or []:
