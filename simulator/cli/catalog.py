@@ -83,6 +83,7 @@ def extract(
     dart_ops_repo: Annotated[Optional[Path], typer.Option(help="git dir of chrisryugj/korean-dart-mcp.")] = None,
     dart_spec_repo: Annotated[Optional[Path], typer.Option(help="git dir of ChangooLee/mcp-opendart.")] = None,
     law_repo: Annotated[Optional[Path], typer.Option(help="git dir of ChangooLee/mcp-kr-legislation (names only).")] = None,
+    law_guide_commit: Annotated[Optional[str], typer.Option(help="with --law-repo: the commit whose guide copy has the output tables (9b9527254b7ff3d13d712f6cb73646dfd2fabdb3).")] = None,
     assembly_wheel: Annotated[Optional[Path], typer.Option(help="assembly_api_client-1.2.6-*.whl.")] = None,
     assembly_codes: Annotated[Optional[Path], typer.Option(help="hollobit/assembly-api-mcp docs/discovered-all-codes.json (or 'infId code' lines).")] = None,
 ) -> None:
@@ -94,7 +95,8 @@ def extract(
     if (assembly_wheel is None) != (assembly_codes is None):
         fail("the National Assembly needs both --assembly-wheel and --assembly-codes")
     paths = extract_all(datagokr_wheel=datagokr_wheel, neispy_wheel=neispy_wheel, dart_ops_repo=dart_ops_repo,
-                        dart_spec_repo=dart_spec_repo, law_repo=law_repo, assembly_wheel=assembly_wheel,
+                        dart_spec_repo=dart_spec_repo, law_repo=law_repo, law_guide_commit=law_guide_commit,
+                        assembly_wheel=assembly_wheel,
                         assembly_codes=assembly_codes)
     if not paths:
         fail("name at least one source (see --help); sources: shared/reference/catalog_sources.md")

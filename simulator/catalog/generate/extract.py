@@ -480,6 +480,7 @@ def extract_all(
     dart_ops_repo: Path | None = None,
     dart_spec_repo: Path | None = None,
     law_repo: Path | None = None,
+    law_guide_commit: str | None = None,
     assembly_wheel: Path | None = None,
     assembly_codes: Path | None = None,
     directory: Path = FACTS_DIR,
@@ -497,6 +498,9 @@ def extract_all(
         written.append(write_facts("opendart", extract_opendart(dart_ops_repo, dart_spec_repo), directory=directory))
     if law_repo is not None:
         written.append(write_facts("lawgokr", extract_lawgokr_layout(law_repo), directory=directory))
+        if law_guide_commit is not None:  # the guide copy's commit (9b9527254b7f: before its removal)
+            written.append(write_facts("lawgokr_fields", extract_lawgokr_fields(law_repo, law_guide_commit),
+                                       directory=directory))
     if neispy_wheel is not None:
         written.append(write_facts("neis", extract_neispy(neispy_wheel), directory=directory))
     if assembly_wheel is not None and assembly_codes is not None:
