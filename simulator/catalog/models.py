@@ -113,6 +113,9 @@ class FieldSpec(_Model):
     description: str = ""
     #: Marks a code that other endpoints take as input (EDGE uses it as a hint, not a rule).
     code: bool = False
+    #: Where a generated field's name, type and label were published (per-field provenance:
+    #: a source named in ``simulator/catalog/generated/facts/``; ``assumed`` when none was).
+    source: str = ""
 
 
 class FilterRule(_Model):

@@ -54,6 +54,13 @@ def describe(catalog: Catalog, endpoint_id: str) -> str:
     else:
         lines.append(f"  provenance: generated entry of simulator/catalog/generated/{ep.part_id}.json")
         lines += [f"    {k}: {v}" for k, v in sorted(ep.provenance.items())]
+        by_source: dict[str, list[str]] = {}
+        for f in ep.fields:
+            by_source.setdefault(f.source or "unrecorded", []).append(f.name)
+        lines.append("  fields by source:")
+        lines += [f"    {src}: {', '.join(names)}" for src, names in by_source.items()]
+        if "thin" in ep.provenance:
+            lines.append(f"  THIN: {len(ep.fields)} declared field(s); {ep.provenance['thin']}")
     family = ep.opt("family")
     if family and ep.fidelity == "curated":  # (a generated endpoint's provenance names it)
         from .datagokr_families import families

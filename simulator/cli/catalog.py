@@ -83,6 +83,7 @@ def extract(
     dart_ops_repo: Annotated[Optional[Path], typer.Option(help="git dir of chrisryugj/korean-dart-mcp.")] = None,
     dart_spec_repo: Annotated[Optional[Path], typer.Option(help="git dir of ChangooLee/mcp-opendart.")] = None,
     law_repo: Annotated[Optional[Path], typer.Option(help="git dir of ChangooLee/mcp-kr-legislation (names only).")] = None,
+    law_guide_commit: Annotated[Optional[str], typer.Option(help="with --law-repo: the commit whose guide copy has the output tables (9b9527254b7ff3d13d712f6cb73646dfd2fabdb3).")] = None,
     assembly_wheel: Annotated[Optional[Path], typer.Option(help="assembly_api_client-1.2.6-*.whl.")] = None,
     assembly_codes: Annotated[Optional[Path], typer.Option(help="hollobit/assembly-api-mcp docs/discovered-all-codes.json (or 'infId code' lines).")] = None,
 ) -> None:
@@ -94,7 +95,8 @@ def extract(
     if (assembly_wheel is None) != (assembly_codes is None):
         fail("the National Assembly needs both --assembly-wheel and --assembly-codes")
     paths = extract_all(datagokr_wheel=datagokr_wheel, neispy_wheel=neispy_wheel, dart_ops_repo=dart_ops_repo,
-                        dart_spec_repo=dart_spec_repo, law_repo=law_repo, assembly_wheel=assembly_wheel,
+                        dart_spec_repo=dart_spec_repo, law_repo=law_repo, law_guide_commit=law_guide_commit,
+                        assembly_wheel=assembly_wheel,
                         assembly_codes=assembly_codes)
     if not paths:
         fail("name at least one source (see --help); sources: shared/reference/catalog_sources.md")
@@ -130,14 +132,24 @@ def seeds(
     set_name: Annotated[str, typer.Option("--set", help="Cassette set of the plan.")] = "kopa",
     catalog: CatalogOpt = "full",
     add: Annotated[Optional[list[Path]], typer.Option(help="Also the seeds and crawls of these plans (e.g. simulator/record/plans/v0002_extra.yaml).")] = None,
+    report: Annotated[Optional[Path], typer.Option(help="Write the endpoints left out (no real value for a required param) and why, as Markdown.")] = None,
+    placeholders: Annotated[bool, typer.Option("--placeholders", help="The rule kopa@v0002–v0005 were recorded with ('A1' where nothing was published): only to re-record them.")] = False,
 ) -> None:
-    """Write a recording plan with one seed per generated endpoint (record it with --catalog full)."""
+    """Write a recording plan with one seed per generated endpoint (record it with --catalog full).
+
+    Every seed value is one a real request would send (a published example or enum value, an
+    entity code of the sandbox world, a date in the label's format); an endpoint with a
+    required param no rule can fill is left out and listed in the report, never seeded with a
+    placeholder."""
     import yaml
 
-    from ..catalog.generate.seeds import seed_plan
+    from ..catalog.generate.seeds import seed_plan_report
 
     cat = load_tier(catalog)
-    plan = seed_plan(cat, platforms=platform_ids(cat, platform), set_name=set_name)
+    plan, left_out = seed_plan_report(cat, platforms=platform_ids(cat, platform), set_name=set_name,
+                                      placeholders=placeholders)
+    if report is not None:
+        report.write_text(left_out.to_markdown() + "\n", encoding="utf-8")
     for extra in add or []:
         try:
             more = yaml.safe_load(extra.read_text(encoding="utf-8")) or {}
@@ -147,7 +159,9 @@ def seeds(
         except (OSError, yaml.YAMLError, AttributeError) as exc:
             fail(f"--add {extra}: not a readable recording plan ({exc}); pass a plan YAML with a 'seeds' list")
     out.write_text(yaml.safe_dump(plan, allow_unicode=True, sort_keys=False), encoding="utf-8")
-    typer.echo(f"wrote {len(plan['seeds'])} seeds to {out}", err=True)
+    typer.echo(f"wrote {len(plan['seeds'])} seeds to {out}; {len(left_out.unresolved)} endpoint(s) left out without "
+               f"a real value for a required param" + (f" (listed in {report})" if report else " (--report FILE lists them)"),
+               err=True)
 
 
 @catalog_app.command("stats")

@@ -103,7 +103,7 @@ def _key(host: str, path: str, match: dict[str, str]) -> tuple[str, str, tuple[t
     return host.lower(), path, tuple(sorted((k, v.lower()) for k, v in match.items()))
 
 
-def _field(name: str, ftype: str, label: str) -> dict[str, Any]:
+def _field(name: str, ftype: str, label: str, source: str = "") -> dict[str, Any]:
     out: dict[str, Any] = {"name": name}
     if ftype != "string":
         out["type"] = ftype
@@ -111,7 +111,71 @@ def _field(name: str, ftype: str, label: str) -> dict[str, Any]:
         out["description"] = label
     if _CODE_RE.search(name):
         out["code"] = True
+    if source:
+        out["source"] = source
     return out
+
+
+#: The world edition whose sandbox serves the fields added since ``kopa@v0005`` (editions
+#: 2–4 keep answering with the fields each version was recorded with, in their order).
+FIELDS_EDITION = 5
+#: ``source`` of a field no publication names (a fallback the generator assumed).
+ASSUMED = "assumed"
+
+
+def _extra_fields() -> dict[str, tuple[str, list[list[str]]]]:
+    """Operation key → (source, ``[name, type, label]``) from ``facts/fields_extra.json``:
+    fields published beside the main source (real bodies and ``shared/apis.md``)."""
+    facts = read_facts("fields_extra")
+    return {op["url"]: (op["source"], op["fields"]) for op in facts["operations"]}
+
+
+def _merge_extra(fields: list[dict[str, Any]], key: str, extra: dict[str, tuple[str, list[list[str]]]],
+                 ) -> tuple[list[dict[str, Any]], str]:
+    """``fields`` with the extra source's fields of operation ``key`` (types from the extra
+    source where the main one only said string); the provenance words for what was added."""
+    if key not in extra:
+        return fields, ""
+    source, more = extra[key]
+    have = {f["name"]: f for f in fields}
+    added = 0
+    out = list(fields)
+    for name, ftype, label in more:
+        if name in have:
+            f = have[name]
+            if ftype != "string" and "type" not in f:
+                f["type"] = ftype
+            continue
+        out.append(_field(name, ftype, label, source))
+        added += 1
+    return out, f"; {added} more from {source}" if added else ""
+
+
+def _settle_editions(plats: list[dict[str, Any]]) -> None:
+    """Keep every shipped version replaying and re-recordable: an endpoint whose fields differ
+    from the ones ``kopa@v0005`` was recorded with (``facts/edition4_fields.json.gz``) gets
+    option ``early_fields`` (what world editions before :data:`FIELDS_EDITION` serve, in
+    their order); a field of that list the new facts no longer give stays declared (the
+    declared fields are a superset of every version's) under option ``retired_fields``
+    (not served from edition 5 on)."""
+    early_of: dict[str, list[str]] = read_facts("edition4_fields")["endpoints"]
+    for plat in plats:
+        for ep in plat["endpoints"]:
+            early = early_of.get(ep["id"])
+            names = [f["name"] for f in ep["fields"]]
+            if early is None or early == names:
+                continue
+            retired = [n for n in early if n not in names]
+            for n in retired:
+                label = dict(_DART_LEADING).get(n, n if re.search("[가-힣]", n) else "")
+                ep["fields"].append(_field(n, "string", label, ASSUMED))
+            options = dict(ep.get("options") or {})
+            options["early_fields"] = list(early)
+            if retired:
+                options["retired_fields"] = retired
+                ep["provenance"]["fields"] += (f"; {len(retired)} assumed field(s) kopa@v0005 and earlier hold kept "
+                                               f"declared, not served from world edition {FIELDS_EDITION}: {', '.join(retired)}")
+            ep["options"] = options
 
 
 #: Envelope members some sources list among the record fields.
@@ -119,14 +183,14 @@ _ENVELOPE = frozenset({"resultCode", "resultMsg", "numOfRows", "pageNo", "totalC
                        "items", "item", "header", "body", "response", "status", "message"})
 
 
-def _fields(facts: Iterable[tuple[str, str, str]]) -> list[dict[str, Any]]:
+def _fields(facts: Iterable[tuple[str, str, str]], source: str = "") -> list[dict[str, Any]]:
     """Record fields from facts: envelope members and repeats dropped, names kept as published."""
     out, seen = [], set()
     for name, ftype, label in facts:
         if name in _ENVELOPE or name in seen or not _IDENT_RE.fullmatch(name):
             continue
         seen.add(name)
-        out.append(_field(name, ftype, label))
+        out.append(_field(name, ftype, label, source))
     return out
 
 
@@ -172,7 +236,7 @@ _DATAGOKR_COMMON = [
 
 
 def _datagokr_endpoint(op: dict[str, Any], prefix: str, agency_ko: str, used: set[str],
-                       source: str) -> dict[str, Any]:
+                       source: str, extra: dict[str, tuple[str, list[list[str]]]] | None = None) -> dict[str, Any]:
     url = op["url"]
     path = url.split("apis.data.go.kr", 1)[1]
     parts = path.strip("/").split("/")
@@ -203,8 +267,11 @@ def _datagokr_endpoint(op: dict[str, Any], prefix: str, agency_ko: str, used: se
                            "description": label or "응답 형식", "description_en": "response format"})
             continue
         params.append(_param(name, ptype, bool(required), label))
-    fields = _fields((n, t, lab) for n, t, lab in op["fields"])
+    fields = _fields(((n, t, lab) for n, t, lab in op["fields"]), source)
+    published = len(fields)
     fields_from = f"{len(fields)} published fields (the source lists at most 8 per operation)"
+    fields, more = _merge_extra(fields, op["url"], extra or {})
+    fields_from += more
     field_names = {f["name"] for f in fields}
     for p in params:
         if p["role"] != "filter":
@@ -216,13 +283,14 @@ def _datagokr_endpoint(op: dict[str, Any], prefix: str, agency_ko: str, used: se
         if fname not in field_names and (m or not fields):
             # The portal's cond[FIELD::OP] filters name record fields; an operation without
             # published fields echoes its filters (assumed, said in provenance).
-            fields.append(_field(fname, "string", p.get("description", "")))
+            fields.append(_field(fname, "string", p.get("description", ""), ASSUMED))
             field_names.add(fname)
-    if not op["fields"] or len(fields) > len(_fields((n, t, lab) for n, t, lab in op["fields"])):
+    if any(f.get("source") == ASSUMED for f in fields):
         fields_from += "; fields named by filter params added"
     if not fields:
-        fields = [_field("seq", "integer", "순번")]
+        fields = [_field("seq", "integer", "순번", ASSUMED)]
         fields_from = "none published; a sequence field assumed"
+    thin = not more and len(op["fields"]) >= 8  # the source's cut: the operation may answer more
     label = op["label"] or short
     return {
         "id": eid,
@@ -243,6 +311,9 @@ def _datagokr_endpoint(op: dict[str, Any], prefix: str, agency_ko: str, used: se
             "params": f"{len(params)} published params (names, types, required flags, Korean labels)",
             "fields": fields_from,
             "assumed": "max_page_size 1000; response.body.items.item envelope; success 00",
+            **({"thin": f"only {published} record field(s) published: the source lists the first 8 fields of "
+                        "each operation, envelope members (resultCode, numOfRows, …) among them; the real "
+                        "API answers more"} if thin or (not more and published <= 3) else {}),
         },
     }
 
@@ -254,6 +325,7 @@ def _datagokr(agencies: Iterable[str], headers: dict[str, dict[str, Any]], facts
     meta: dict[str, tuple[str, str, str]] = {}
     used: dict[str, set[str]] = {}
     wanted = set(agencies)
+    extra = _extra_fields()
     for facts_name in facts_names:
         facts = read_facts(facts_name)
         for op in facts["operations"]:
@@ -269,7 +341,7 @@ def _datagokr(agencies: Iterable[str], headers: dict[str, dict[str, Any]], facts
                 suffix, ko, en, domain = f"org_{code.lower()}", f"공공데이터포털 기관 {code}", f"data.go.kr agency {code}", "district"
             pid = f"gen_{suffix}"
             meta[pid] = (ko, en, domain)
-            ep = _datagokr_endpoint(op, suffix, ko, used.setdefault(pid, set()), facts["source"])
+            ep = _datagokr_endpoint(op, suffix, ko, used.setdefault(pid, set()), facts["source"], extra)
             by_platform.setdefault(pid, []).append(ep)
     out = []
     for pid in sorted(by_platform):
@@ -333,11 +405,14 @@ def _opendart(headers: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
             if example:
                 entry["example"] = example
             params.append(entry)
-        fields = _fields((n, "string", lab) for n, lab in op["fields"])
-        fields_from = f"{len(fields)} published fields with Korean names"
+        fields = _fields(((n, "string", lab) for n, lab in op["fields"]), facts["source"].split(" + ")[-1])
+        fields_from = f"{len(fields)} published fields with Korean names (the guide's response structure)"
+        thin = ""
         if not fields and not binary:
-            fields = [_field(n, "string", lab) for n, lab in _DART_LEADING]
+            fields = [_field(n, "string", lab, ASSUMED) for n, lab in _DART_LEADING]
             fields_from = "none published; the leading fields every OpenDART list shares assumed"
+            thin = ("no record field published for this operation (the guide's structure lists none): "
+                    "4 assumed; the real API answers more")
         label = op["label"] or name
         eps.append({
             "id": _ident("dart", name),
@@ -358,6 +433,7 @@ def _opendart(headers: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
                 "params": "published param names" if op["params"] else f"the {group} group's params (assumed)",
                 "fields": fields_from,
                 "assumed": "one page holds every row (max 100)",
+                **({"thin": thin} if thin else {}),
             },
         })
     return [_platform("gen_opendart", base, "OpenDART (generated)", "금융감독원 전자공시 오픈API (생성)",
@@ -367,6 +443,8 @@ def _opendart(headers: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
 # ---- law.go.kr --------------------------------------------------------------------------
 def _lawgokr(headers: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     facts = read_facts("lawgokr")
+    published = read_facts("lawgokr_fields")
+    names_of = {(o["service"], o["target"]): o["fields"] for o in published["operations"]}
     base = headers["lawgokr"]
     eps = []
     for op in facts["operations"]:
@@ -393,6 +471,8 @@ def _lawgokr(headers: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
                 "url": f"target {target} of {service}.do",
                 "params": f"{len(params)} published param names and required flags",
                 "fields": "none published; generic fields (일련번호, 명칭, 일자) assumed",
+                "thin": "no record field published for this target (the guide layout read lists request "
+                        "params only): 3 generic fields assumed; the real API answers more",
                 "assumed": f"envelope root {target}Search / item {target}" if search else f"detail root {target}",
             },
         }
@@ -400,16 +480,24 @@ def _lawgokr(headers: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
         if search and not paged:
             # No paging params published: the target is taken to answer every row at once.
             ep["provenance"]["assumed"] += "; no paging params published: one page of up to 100 rows"
+        names = names_of.get((service, target))
+        if names:
+            ep["provenance"]["fields"] = (f"{len(names)} response field names from the guide's output table "
+                                          f"({published['source']})")
+            del ep["provenance"]["thin"]
         if search:
             ep.update({"record_path": f"{target}Search.{target}", "default_page_size": 20 if paged else 100,
                        "max_page_size": 100,
                        "options": {"root": f"{target}Search", "item": target, "section": "명칭"},
-                       "fields": [_field("일련번호", "string", "일련번호"), {"name": "명칭", "description": "명칭"},
-                                  {"name": "일자", "description": "일자 (YYYYMMDD)"}]})
+                       "fields": [_field("일련번호", "string", "일련번호", ASSUMED),
+                                  _field("명칭", "string", "명칭", ASSUMED),
+                                  _field("일자", "string", "일자 (YYYYMMDD)", ASSUMED)]})
         else:
             ep.update({"kind": "object", "record_path": target, "options": {"detail_root": target},
-                       "fields": [_field("일련번호", "string", "일련번호"), {"name": "명칭", "description": "명칭"},
-                                  {"name": "본문", "description": "본문"}]})
+                       "fields": [_field("일련번호", "string", "일련번호", ASSUMED),
+                                  _field("명칭", "string", "명칭", ASSUMED), _field("본문", "string", "본문", ASSUMED)]})
+        if names:  # the names are the labels (the guide's Korean element names); its prose is not read
+            ep["fields"] = [_field(n, "string", n, "law.go.kr guide output table") for n in names]
         eps.append(ep)
     return [_platform("gen_lawgokr", base, "law.go.kr DRF (generated)", "국가법령정보 공동활용 (생성)", "law", eps)]
 
@@ -445,7 +533,7 @@ def _neis(headers: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
         common = [c for c in op.get("common", []) if c[0] not in own]
         # every row leads with its office (and school) and ends with LOAD_DTM, as the hub writes it
         head, tail = [c for c in common if c[0] != "LOAD_DTM"], [c for c in common if c[0] == "LOAD_DTM"]
-        fields = _fields((n, "string", lab) for n, lab in [*head, *op["fields"], *tail])
+        fields = _fields(((n, "string", lab) for n, lab in [*head, *op["fields"], *tail]), facts["source"])
         params = [_param("ATPT_OFCDC_SC_CODE", "string", False, "시도교육청코드")]
         if "SD_SCHUL_CODE" in own:  # from the service's own fields, as kopa@v0003's tools had them
             params.append(_param("SD_SCHUL_CODE", "string", False, "행정표준코드 (학교)"))
@@ -487,7 +575,7 @@ def _assembly(headers: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     used: set[str] = set()
     for op in facts["operations"]:
         code, label = op["code"], op["label"]
-        fields = _fields((n, "string", lab) for n, lab in op["fields"])
+        fields = _fields(((n, "string", lab) for n, lab in op["fields"]), facts["source"].split(" + ")[0])
         params = [_param(n, "string", False, lab) for n, lab in op["params"]
                   if _IDENT_RE.fullmatch(n) and n not in ("KEY", "Type", "pIndex", "pSize")]
         eid = _ident("assembly", code)
@@ -525,6 +613,7 @@ def build_platforms(*, everything: bool = False) -> tuple[list[dict[str, Any]], 
         plats += _datagokr(codes, headers, ["datagokr_client", "datagokr_client_other"])
     else:
         plats += _datagokr(PAPER_AGENCIES, headers, ["datagokr_client"])
+    _settle_editions(plats)
     return _drop_shadowed(plats, headers)
 
 

@@ -27,6 +27,7 @@ __all__ = [
     "extract_all",
     "extract_assembly",
     "extract_datagokr_client",
+    "extract_lawgokr_fields",
     "extract_lawgokr_layout",
     "extract_neispy",
     "extract_opendart",
@@ -203,6 +204,15 @@ def extract_opendart(ops_repo: Path, spec_repo: Path) -> dict[str, Any]:
                         endpoint = str(node.value.value)
                     if tgt == "params" and isinstance(node.value, ast.Dict):
                         params = [str(k.value) for k in node.value.keys if isinstance(k, ast.Constant)]
+                elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                      and node.func.attr == "get" and node.args
+                      and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)
+                      and re.fullmatch(r"\w+\.(json|xml)", node.args[0].value)):
+                    # the operation named inline: ``self.client.get("fnlttSinglAcntAll.json", params={…})``
+                    endpoint = node.args[0].value
+                    for kw in node.keywords:
+                        if kw.arg == "params" and isinstance(kw.value, ast.Dict):
+                            params = [str(k.value) for k in kw.value.keys if isinstance(k, ast.Constant)]
             if endpoint is None or m is None:
                 continue
             name = endpoint.rsplit(".", 1)[0]
@@ -221,7 +231,8 @@ def extract_opendart(ops_repo: Path, spec_repo: Path) -> dict[str, Any]:
             continue
         result = (spec.get("fields") or {}).get("result") or {}
         lst = result.get("list")
-        table = lst if isinstance(lst, dict) else {
+        # A guide page whose rows sit beside an empty ``list`` (fnlttSinglIndx) lists them at the top.
+        table = lst if isinstance(lst, dict) and lst else {
             k: v for k, v in result.items() if k not in ("name", "description", "status", "message", "group", "list")
             and isinstance(v, dict)
         }
@@ -270,6 +281,50 @@ def extract_lawgokr_layout(repo: Path) -> dict[str, Any]:
                                                     "group": name[:-5], "params": params})
     return {"source": f"github:ChangooLee/mcp-kr-legislation@{_git_head(repo)[:12]} (names only)",
             "operations": [seen[k] for k in sorted(seen)]}
+
+
+#: The guide copy in ChangooLee/mcp-kr-legislation's history that holds the output tables
+#: ("출력 결과 필드") of every target (removed from the tree by a later commit).
+LAW_GUIDE_PATH = "src/mcp_kr_legislation/utils/korean_law_api_complete_guide.md"
+#: Envelope members of a DRF answer (not record fields).
+_LAW_ENVELOPE = frozenset({"target", "키워드", "section", "totalCnt", "page", "numOfRows", "resultCode",
+                           "resultMsg", "검색어", "검색범위", "검색건수", "결과페이지번호"})
+_LAW_URL_RE = re.compile(r"요청 URL : https?://www\.law\.go\.kr/DRF/(law\w+)\.do\?target=(\w+)")
+
+
+def extract_lawgokr_fields(repo: Path, commit: str) -> dict[str, Any]:
+    """Response field **names** of law.go.kr DRF targets from the guide's output tables.
+
+    The source is CC BY-NC: only the element names are read (facts: what the XML/JSON answer
+    calls its fields), never the descriptions. Each output table (``| 필드 | 값 | 설명 |``)
+    belongs to the next ``요청 URL : …/DRF/<service>.do?target=<target>`` line; envelope
+    members and the item tag (``law id``) are dropped.
+    """
+    text = subprocess.run(["git", "--git-dir", str(repo), "show", f"{commit}:{LAW_GUIDE_PATH}"],
+                          check=True, capture_output=True).stdout.decode("utf-8")
+    ops: dict[tuple[str, str], list[str]] = {}
+    table: list[str] = []
+    in_fields = False
+    for line in text.splitlines():
+        if line.startswith("| 필드 |"):
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            table, in_fields = ([cells[3]] if len(cells) > 3 else []), True
+            continue
+        if in_fields and line.startswith("|"):
+            name = line.strip().strip("|").split("|")[0].strip()
+            if name and not set(name) <= {"-", " "}:
+                table.append(name)
+            continue
+        in_fields = False
+        if (m := _LAW_URL_RE.search(line)) is not None:
+            key = (m.group(1), m.group(2))
+            names = [n for n in dict.fromkeys(table)
+                     if n not in _LAW_ENVELOPE and re.fullmatch(r"[0-9A-Za-z_가-힣]+", n)]
+            if names and key not in ops:
+                ops[key] = names
+            table = []
+    return {"source": f"github:ChangooLee/mcp-kr-legislation@{commit[:12]} {LAW_GUIDE_PATH} (field names only)",
+            "operations": [{"service": k[0], "target": k[1], "fields": v} for k, v in sorted(ops.items())]}
 
 
 # ---- NEIS (neispy, PyPI wheel, MIT) ------------------------------------------------------
@@ -425,6 +480,7 @@ def extract_all(
     dart_ops_repo: Path | None = None,
     dart_spec_repo: Path | None = None,
     law_repo: Path | None = None,
+    law_guide_commit: str | None = None,
     assembly_wheel: Path | None = None,
     assembly_codes: Path | None = None,
     directory: Path = FACTS_DIR,
@@ -442,6 +498,9 @@ def extract_all(
         written.append(write_facts("opendart", extract_opendart(dart_ops_repo, dart_spec_repo), directory=directory))
     if law_repo is not None:
         written.append(write_facts("lawgokr", extract_lawgokr_layout(law_repo), directory=directory))
+        if law_guide_commit is not None:  # the guide copy's commit (9b9527254b7f: before its removal)
+            written.append(write_facts("lawgokr_fields", extract_lawgokr_fields(law_repo, law_guide_commit),
+                                       directory=directory))
     if neispy_wheel is not None:
         written.append(write_facts("neis", extract_neispy(neispy_wheel), directory=directory))
     if assembly_wheel is not None and assembly_codes is not None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 import re
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any, Callable
 
 from ...catalog import Endpoint, FieldSpec
@@ -24,6 +24,8 @@ from ..world import TODAY, World
 
 __all__ = ["ENTITY_FIELDS", "synth_records"]
 
+#: The edition from which generated endpoints serve their fuller fields, shaped values included.
+FIELDS_EDITION = 5
 #: Records per collection at most (seeded count in 1..this; one for ``kind: object``).
 MAX_RECORDS = 24
 _BASE_DAY = date(2024, 1, 1)
@@ -105,7 +107,65 @@ _URL_RE = re.compile(r"(?i)(url|link|homepage|홈페이지|링크)")
 _CODE_RE = re.compile(r"(?i)(cd$|code$|_id$|id$|no$|번호|코드)")
 
 
+#: Date formats a field's label names (``결산기준일 (YYYY-MM-DD)``), else YYYYMMDD.
+_FMT_RE = re.compile(r"YYYY-MM-DD|YYYY\.MM\.DD|YYYYMMDDHHMM|YYYYMMDD|YYYYMM|YYYY")
+_FORMATS = {"YYYY-MM-DD": "%Y-%m-%d", "YYYY.MM.DD": "%Y.%m.%d", "YYYYMMDDHHMM": "%Y%m%d%H%M",
+            "YYYYMMDD": "%Y%m%d", "YYYYMM": "%Y%m", "YYYY": "%Y"}
+#: Shapes by exact field name (lowercased), for names the generic rules read wrong: OpenDART
+#: statement rows, KMA grid and observation fields, receipt numbers.
+_BY_NAME: dict[str, Callable[[random.Random, int], Any]] = {
+    "rcept_no": lambda r, i: (_BASE_DAY + timedelta(days=r.randrange(730))).strftime("%Y%m%d") + f"{r.randrange(10 ** 6):06d}",
+    "reprt_code": lambda r, i: r.choice(("11011", "11012", "11013", "11014")),
+    "bsns_year": lambda r, i: str(2021 + r.randrange(4)),
+    "sj_div": lambda r, i: r.choice(("BS", "IS", "CIS", "CF", "SCE")),
+    "fs_div": lambda r, i: r.choice(("CFS", "OFS")),
+    "currency": lambda r, i: "KRW",
+    "ord": lambda r, i: str(i + 1),
+    "account_id": lambda r, i: r.choice(("ifrs-full_Revenue", "ifrs-full_Assets", "ifrs-full_Equity",
+                                         "ifrs-full_ProfitLoss", "dart_OperatingIncomeLoss", "ifrs-full_Liabilities")),
+    "idx_cl_code": lambda r, i: r.choice(("M210000", "M220000", "M230000", "M240000")),
+    "idx_code": lambda r, i: f"M2{r.randint(1, 4)}{r.randint(1, 9)}000",
+    "idx_val": lambda r, i: f"{r.uniform(-30, 60):.3f}",
+    "category": lambda r, i: r.choice(("T1H", "RN1", "UUU", "VVV", "REH", "PTY", "VEC", "WSD")),
+    "nx": lambda r, i: r.randint(21, 144), "ny": lambda r, i: r.randint(8, 147),
+    "obsrvalue": lambda r, i: f"{r.uniform(-10, 35):.1f}", "fcstvalue": lambda r, i: str(r.randint(0, 30)),
+    "basetime": lambda r, i: f"{r.randrange(24):02d}00", "fcsttime": lambda r, i: f"{r.randrange(24):02d}00",
+    "sj_nm": lambda r, i: r.choice(("재무상태표", "손익계산서", "포괄손익계산서", "현금흐름표", "자본변동표")),
+    "account_nm": lambda r, i: r.choice(("매출액", "영업이익", "당기순이익", "자산총계", "부채총계", "자본총계",
+                                         "유동자산", "비유동자산", "이익잉여금")),
+    "account_detail": lambda r, i: "-",
+    "thstrm_nm": lambda r, i: f"제 {50 + r.randrange(10)} 기", "frmtrm_nm": lambda r, i: f"제 {49 + r.randrange(10)} 기",
+    "frmtrm_q_nm": lambda r, i: f"제 {49 + r.randrange(10)} 기", "bfefrmtrm_nm": lambda r, i: f"제 {48 + r.randrange(10)} 기",
+    "idx_cl_nm": lambda r, i: r.choice(("수익성지표", "안정성지표", "성장성지표", "활동성지표")),
+    "idx_nm": lambda r, i: r.choice(("영업이익률", "순이익률", "부채비율", "유동비율", "매출액증가율", "총자산회전율")),
+    "stlm_dt": lambda r, i: f"{2021 + r.randrange(4)}-12-31",
+}
+#: Amount fields: OpenDART statement amounts are whole won (plain digit strings in
+#: fnlttSinglAcntAll), other amounts positive whole numbers of a plausible size.
+_WON_RE = re.compile(r"(?i)_amount$|금액")
+
+
+def _shaped(f: FieldSpec, i: int, rng: random.Random, world: World) -> Any:
+    """Edition 5: a value of the field's shape (its format, unit and code shape), or None
+    to fall back to the generic rules of :func:`_value`."""
+    lo = f.name.lower()
+    if lo in _BY_NAME:
+        return _BY_NAME[lo](rng, i)
+    text = f"{f.name} {f.description}"
+    if lo.endswith("_nm") and f.type == "string":  # a name: never an amount ("account" holds "cnt")
+        return f"{(f.description or f.name).split('(')[0].strip()} {i + 1}"
+    if _WON_RE.search(text) and f.type == "string":
+        return str(rng.randint(10 ** 8, 10 ** 13))
+    if (m := _FMT_RE.search(f.description)) and (_DATE_RE.search(f.name) or _YEAR_RE.search(text) or "일" in f.description):
+        at = datetime(_BASE_DAY.year, _BASE_DAY.month, _BASE_DAY.day) + timedelta(
+            days=rng.randrange(730), minutes=10 * rng.randrange(144))
+        return at.strftime(_FORMATS[m.group(0)])
+    return None
+
+
 def _value(f: FieldSpec, i: int, rng: random.Random, world: World) -> Any:
+    if world.edition >= FIELDS_EDITION and (v := _shaped(f, i, rng, world)) is not None:
+        return v
     name, label = f.name, f.description
     text = f"{name} {label}"
     if f.type in ("integer", "number") or (_AMOUNT_RE.search(name) or _AMOUNT_RE.search(label)) and not _CODE_RE.search(name):
@@ -146,7 +206,16 @@ def served_fields(world: World, ep: Endpoint) -> list[FieldSpec]:
     (``{field: edition}``) names fields a later edition added (the versions recorded from
     earlier editions hold the records without them)."""
     late: dict[str, int] = ep.opt("late_fields") or {}
-    return [f for f in ep.fields if world.edition >= late.get(f.name, 0)]
+    fields = list(ep.fields)
+    early: list[str] | None = ep.opt("early_fields")
+    if early is not None and world.edition < FIELDS_EDITION:
+        # the fields (and order) kopa@v0005 was recorded with; later ones came with edition 5
+        by_name = {f.name: f for f in fields}
+        fields = [by_name[n] for n in early if n in by_name]
+    elif world.edition >= FIELDS_EDITION:
+        retired = set(ep.opt("retired_fields") or ())
+        fields = [f for f in fields if f.name not in retired]
+    return [f for f in fields if world.edition >= late.get(f.name, 0)]
 
 
 def _filter_fields(fields: list[FieldSpec], filters: dict[str, str]) -> dict[str, tuple[str, str]]:
