@@ -1,0 +1,155 @@
+"""How many of a real response body's record fields the simulator's answer carries (issue 27).
+
+For every real body in ``../shared/samples`` that a fidelity case (``tests/fidelity/*.yaml``)
+ties to a request, the body is parsed by the dialect of the endpoint serving that request; the
+record fields it holds (the union over its records) are held against the fields the endpoint
+serves from world edition 5 on (declared fields less ``retired_fields``). Printed: one line per
+body, the share per endpoint, and the pooled share (fields carried / real fields, all bodies).
+
+    python scripts/fields_coverage.py            # the table
+    python scripts/fields_coverage.py --json     # the same as JSON
+
+Bodies without records (errors, empty results) and cases marked ``skip`` are left out and
+counted. Only names are compared: a field the simulator carries under the real name counts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from simulator.catalog import Catalog, load_catalog  # noqa: E402
+from simulator.dialects import get_dialect  # noqa: E402
+from simulator.dialects.headers import sniff_format  # noqa: E402
+from simulator.request import SimRequest  # noqa: E402
+
+CASES = ROOT / "tests" / "fidelity"
+
+
+def samples_dir() -> Path:
+    import os
+
+    env = os.environ.get("KOPA_SHARED")
+    if env:
+        return Path(env) / "samples"
+    beside = ROOT.parent / "shared"
+    return (beside if beside.is_dir() else Path("/work/shared")) / "samples"
+
+
+@dataclass
+class BodyCoverage:
+    sample: str
+    endpoint: str
+    real: list[str]
+    missing: list[str]
+
+    @property
+    def carried(self) -> int:
+        return len(self.real) - len(self.missing)
+
+
+@dataclass
+class Coverage:
+    bodies: list[BodyCoverage] = field(default_factory=list)
+    left_out: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def real_fields(self) -> int:
+        return sum(len(b.real) for b in self.bodies)
+
+    @property
+    def carried(self) -> int:
+        return sum(b.carried for b in self.bodies)
+
+    @property
+    def share(self) -> float:
+        return self.carried / self.real_fields if self.real_fields else 1.0
+
+    def per_endpoint(self) -> dict[str, tuple[int, int]]:
+        """endpoint → (carried, real) over the union of its bodies' fields."""
+        real: dict[str, set[str]] = {}
+        miss: dict[str, set[str]] = {}
+        for b in self.bodies:
+            real.setdefault(b.endpoint, set()).update(b.real)
+            miss.setdefault(b.endpoint, set()).update(b.missing)
+        return {e: (len(real[e]) - len(miss[e]), len(real[e])) for e in sorted(real)}
+
+
+def served_fields(catalog: Catalog, endpoint_id: str) -> set[str]:
+    ep = catalog.endpoint(endpoint_id)
+    retired = set((ep.options or {}).get("retired_fields", []))
+    return {f.name for f in ep.fields if f.name not in retired}
+
+
+def _record_keys(records: list[Any]) -> list[str]:
+    keys: dict[str, None] = {}
+    for r in records:
+        if isinstance(r, dict):
+            keys.update(dict.fromkeys(str(k) for k in r))
+    return list(keys)
+
+
+def measure(catalog: Catalog | None = None, samples: Path | None = None) -> Coverage:
+    catalog = catalog or load_catalog()
+    samples = samples or samples_dir()
+    out = Coverage()
+    for f in sorted(CASES.glob("*.yaml")):
+        for case in yaml.safe_load(f.read_text("utf-8")):
+            name = case["sample"]
+            path = samples / name
+            if "skip" in case or "request" not in case:
+                out.left_out.append((name, "no request to tie it to an endpoint"))
+                continue
+            if not path.is_file():
+                out.left_out.append((name, "not in the samples folder"))
+                continue
+            match = catalog.match(SimRequest.from_url(case["request"]))
+            ep = match.endpoint
+            body = path.read_bytes()
+            try:
+                parsed = get_dialect(ep.dialect).parse(ep, body, sniff_format(body))
+            except Exception as exc:  # a body the dialect cannot read holds no records to count
+                out.left_out.append((name, f"not parsed: {type(exc).__name__}"))
+                continue
+            keys = _record_keys(parsed.records) if parsed.outcome == "ok" else []
+            if not keys:
+                out.left_out.append((name, f"no records ({parsed.outcome})"))
+                continue
+            have = served_fields(catalog, ep.id)
+            out.bodies.append(BodyCoverage(name, ep.id, keys, [k for k in keys if k not in have]))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--json", action="store_true", help="print JSON instead of the table")
+    args = ap.parse_args(argv)
+    cov = measure()
+    if args.json:
+        print(json.dumps({"share": round(cov.share, 4), "carried": cov.carried, "real": cov.real_fields,
+                          "bodies": [asdict(b) for b in cov.bodies], "left_out": cov.left_out},
+                         ensure_ascii=False, indent=1))
+        return 0
+    for b in cov.bodies:
+        miss = f"  missing: {', '.join(b.missing)}" if b.missing else ""
+        print(f"{b.carried:3d}/{len(b.real):3d}  {b.endpoint:40s} {b.sample}{miss}")
+    per = cov.per_endpoint()
+    full = sum(1 for c, r in per.values() if c == r)
+    print(f"\nbodies with records: {len(cov.bodies)} over {len(per)} endpoints ({full} carry every real field); "
+          f"left out: {len(cov.left_out)}")
+    print(f"record fields carried: {cov.carried} of {cov.real_fields} = {100 * cov.share:.1f} %")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
