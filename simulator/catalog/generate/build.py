@@ -124,10 +124,16 @@ ASSUMED = "assumed"
 
 
 def _extra_fields() -> dict[str, tuple[str, list[list[str]]]]:
-    """Operation key → (source, ``[name, type, label]``) from ``facts/fields_extra.json``:
-    fields published beside the main source (real bodies and ``shared/apis.md``)."""
-    facts = read_facts("fields_extra")
-    return {op["url"]: (op["source"], op["fields"]) for op in facts["operations"]}
+    """Operation key → (source, ``[name, type, label]``) from ``facts/fields_extra.json``
+    (fields published beside the main source: real bodies and ``shared/apis.md``) and
+    ``facts/fields_guides.json`` (the response items of the portal's guides) and
+    ``facts/kpubdata_fields.json`` (kpubdata's catalogue)."""
+    out = {}
+    # the portal guides' response items (facts/fields_guides.json, scripts/extract_guide_fields.py)
+    for name in ("kpubdata_fields", "fields_guides", "fields_extra"):  # fields written from shared/ win
+        for op in read_facts(name)["operations"]:
+            out[op["url"]] = (op["source"], op["fields"])
+    return out
 
 
 def _merge_extra(fields: list[dict[str, Any]], key: str, extra: dict[str, tuple[str, list[list[str]]]],

@@ -27,6 +27,8 @@ __all__ = [
     "extract_all",
     "extract_assembly",
     "extract_datagokr_client",
+    "extract_field_lists",
+    "extract_kpubdata",
     "extract_lawgokr_fields",
     "extract_lawgokr_layout",
     "extract_neispy",
@@ -442,6 +444,69 @@ def extract_assembly(wheel: Path, codes: dict[str, str], codes_source: str) -> d
     return {"source": f"pypi:assembly-api-client=={_wheel_version(wheel)} + {codes_source}", "operations": ops}
 
 
+# ---- response field lists of the portal's guides (data.go.kr) -------------------------
+_LIST_ITEM_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\*?\(([^()]*)\)")
+
+
+def extract_field_lists(path: Path, agency: str, source: str, known: list[dict[str, Any]]) -> dict[str, Any]:
+    """Response fields of data.go.kr operations from a plain field list of the portal's guides.
+
+    ``path`` holds, per service, a line ``@<Service>`` and then one line per operation:
+    ``<operation>: name(한국어 이름), name(…), …`` (the guide's response items, envelope
+    members left out). Only names and Korean labels are read (facts). An operation is kept
+    when ``known`` (the data.go.kr operations the other facts list) has it under agency
+    ``agency`` and that service (operation names compared without case, as the guides and
+    the gateway spell some of them differently); its URL is the known one.
+    """
+    urls: dict[tuple[str, str], str] = {}
+    for op in known:
+        parts = op["url"].split("/")
+        if len(parts) > 5 and parts[3] == agency:
+            urls[(parts[-2].lower(), parts[-1].lower())] = op["url"]
+    ops: dict[str, dict[str, Any]] = {}
+    service = ""
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if line.startswith("@"):
+            service = line[1:].strip()
+            continue
+        if ":" not in line or not service:
+            continue
+        name, _, rest = line.partition(":")
+        url = urls.get((service.lower(), name.strip().lower()))
+        if url is None:
+            continue
+        fields = [[n, "string", _label(lab)] for n, lab in _LIST_ITEM_RE.findall(rest)]
+        if fields and url not in ops:
+            ops[url] = {"url": url, "source": source, "fields": fields}
+    return {"source": source, "operations": [ops[k] for k in sorted(ops)]}
+
+
+# ---- kpubdata (PyPI wheel, MIT): response fields of data.go.kr datasets ----------------
+#: kpubdata's providers whose catalogue lists data.go.kr operations with their fields.
+_KPUBDATA_PROVIDERS = ("datago", "localdata", "semas")
+
+
+def extract_kpubdata(wheel: Path) -> dict[str, Any]:
+    """Response fields (name, type, Korean title where given) of the data.go.kr operations
+    ``kpubdata/providers/{datago,localdata,semas}/catalogue.json`` list (its ``fields``),
+    keyed by the operation URL (``base_url`` + ``default_operation``)."""
+    ops: dict[str, dict[str, Any]] = {}
+    with zipfile.ZipFile(wheel) as zf:
+        for prov in _KPUBDATA_PROVIDERS:
+            for ds in json.loads(zf.read(f"kpubdata/providers/{prov}/catalogue.json")):
+                base, op = str(ds.get("base_url", "")), str(ds.get("default_operation") or "")
+                fields = ds.get("fields") or []
+                if "apis.data.go.kr/" not in base or not op or not fields:
+                    continue
+                url = "https://apis.data.go.kr/" + base.split("apis.data.go.kr/", 1)[1].strip("/") + "/" + op
+                rows = [[str(f["name"]), _json_type(str(f.get("type", "string"))), _label(str(f.get("title", "")))]
+                        for f in fields if f.get("name")]
+                ops.setdefault(url, {"url": url, "fields": rows})
+    source = f"pypi:kpubdata=={_wheel_version(wheel)}"
+    return {"source": source, "operations": [dict(ops[k], source=source) for k in sorted(ops)]}
+
+
 # ---- facts files -----------------------------------------------------------------------
 def write_facts(name: str, facts: dict[str, Any], *, directory: Path = FACTS_DIR, compress: bool = False) -> Path:
     """Write one source's facts, compact and in a stable order (gzip with a fixed mtime)."""
@@ -483,6 +548,7 @@ def extract_all(
     law_guide_commit: str | None = None,
     assembly_wheel: Path | None = None,
     assembly_codes: Path | None = None,
+    kpubdata_wheel: Path | None = None,
     directory: Path = FACTS_DIR,
 ) -> list[Path]:
     """Re-extract the facts of every source given (the others keep their committed files)."""
@@ -507,4 +573,6 @@ def extract_all(
         source = "github:hollobit/assembly-api-mcp docs/discovered-all-codes.json (infId → code)"
         facts = extract_assembly(assembly_wheel, read_assembly_codes(assembly_codes), source)
         written.append(write_facts("assembly", facts, directory=directory))
+    if kpubdata_wheel is not None:
+        written.append(write_facts("kpubdata_fields", extract_kpubdata(kpubdata_wheel), directory=directory))
     return written
