@@ -231,6 +231,11 @@ def _platform(pid: str, base: dict[str, Any], name: str, name_ko: str, domain: s
 
 
 # ---- data.go.kr -------------------------------------------------------------------------
+#: The sources read for a data.go.kr operation's response fields (named in a thin endpoint's
+#: provenance: none of them names more fields for it).
+_DATAGOKR_CHECKED = ("data-go-kr-client 4.16.0's method docs, kpubdata 0.10.0's catalogue, the FSC guides' "
+                     "response items, shared/apis.md and the real bodies of shared/samples")
+
 _DATAGOKR_COMMON = [
     {"name": "serviceKey", "role": "auth", "required": True, "aliases": ["ServiceKey"],
      "description": "공공데이터포털에서 발급받은 인증키 (Decoding 키)", "description_en": "data.go.kr service key (decoded form)"},
@@ -296,7 +301,20 @@ def _datagokr_endpoint(op: dict[str, Any], prefix: str, agency_ko: str, used: se
     if not fields:
         fields = [_field("seq", "integer", "순번", ASSUMED)]
         fields_from = "none published; a sequence field assumed"
-    thin = not more and len(op["fields"]) >= 8  # the source's cut: the operation may answer more
+    cut = len(op["fields"]) >= 8  # the client's cut: the operation may answer more
+    if more:
+        thin = ""
+    elif cut:
+        thin = (f"only {published} record field(s) published: the source lists the first 8 fields of each "
+                "operation, envelope members (resultCode, numOfRows, …) among them; the real API answers more")
+    elif published == 0:
+        thin = ("no record field published for this operation by the sources on hand (" + _DATAGOKR_CHECKED
+                + "): the real API answers fields no source here names")
+    elif published <= 3:
+        thin = (f"only {published} record field(s) published for this operation, and no source on hand names "
+                f"more ({_DATAGOKR_CHECKED}); the real API may answer only these")
+    else:
+        thin = ""
     label = op["label"] or short
     return {
         "id": eid,
@@ -317,9 +335,7 @@ def _datagokr_endpoint(op: dict[str, Any], prefix: str, agency_ko: str, used: se
             "params": f"{len(params)} published params (names, types, required flags, Korean labels)",
             "fields": fields_from,
             "assumed": "max_page_size 1000; response.body.items.item envelope; success 00",
-            **({"thin": f"only {published} record field(s) published: the source lists the first 8 fields of "
-                        "each operation, envelope members (resultCode, numOfRows, …) among them; the real "
-                        "API answers more"} if thin or (not more and published <= 3) else {}),
+            **({"thin": thin} if thin and (cut or published <= 3) else {}),
         },
     }
 
@@ -599,6 +615,9 @@ def _assembly(headers: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
                 "params": f"{len(params)} published request params with Korean labels",
                 "fields": f"{len(fields)} published response fields with Korean labels",
                 "assumed": "required flags (none marked); page size limit 1000 as the curated endpoints",
+                **({"thin": f"only {len(fields)} response field(s) published for this infId: assembly-api-client's "
+                            "model lists no more, and no other source on hand (shared/apis.md §10, the real "
+                            "bodies of shared/samples) names more"} if len(fields) <= 3 else {}),
             },
         ))
     return [_platform("gen_assembly", base, "National Assembly open API (generated)", "열린국회정보 (생성)",
