@@ -7,9 +7,13 @@ fields from, beside the data.go.kr client's first eight (issue 27 item 1):
   them (search-index file 60026531345, "공공데이터 오픈API 필드 레퍼런스"; the list itself is
   not kept in the project);
 * ``facts/kpubdata_fields.json`` — kpubdata's catalogue (PyPI wheel, MIT): LOCALDATA's 59
-  permit services, SEMAS sdsc2, and the AirKorea/KMA operations it lists fields for.
+  permit services, SEMAS sdsc2, and the AirKorea/KMA operations it lists fields for;
+* ``facts/measured_fields.json`` — field names kloud80/datagokr-mcp (MIT) measured on live
+  answers, from its ``probe/stats/<dataset>.json`` files (read with the search tool's
+  ``read_file``; the repository could not be mirrored here, so only the files given are read).
 
-    python scripts/extract_fields.py --fsc-list FSC_LIST.txt --kpubdata kpubdata-0.10.0-py3-none-any.whl
+    python scripts/extract_fields.py --fsc-list FSC_LIST.txt --kpubdata kpubdata-0.10.0-py3-none-any.whl \
+        --measured probe_stats/15000415.json
     simulator catalog generate
 
 Only names, types and Korean labels are taken (facts); no code or prose. Operations the
@@ -28,6 +32,7 @@ sys.path.insert(0, str(ROOT))
 from simulator.catalog.generate.extract import (  # noqa: E402
     extract_field_lists,
     extract_kpubdata,
+    extract_measured_stats,
     read_facts,
     write_facts,
 )
@@ -35,14 +40,17 @@ from simulator.catalog.generate.extract import (  # noqa: E402
 FSC_SOURCE = ("FSC 오픈API 활용가이드 (data.go.kr 1160100) response items, names and Korean labels, "
               "as listed by a public digest of 22 guides (search-index file 60026531345)")
 
+MEASURED_SOURCE = "github:kloud80/datagokr-mcp probe/stats (measured on live answers; names only)"
+
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--fsc-list", type=Path, help="the FSC guides' field list (format above)")
     ap.add_argument("--kpubdata", type=Path, help="kpubdata-*.whl (pip download --no-deps kpubdata==0.10.0)")
+    ap.add_argument("--measured", type=Path, nargs="+", help="kloud80/datagokr-mcp probe/stats/<dataset>.json files")
     args = ap.parse_args(argv)
-    if args.fsc_list is None and args.kpubdata is None:
-        ap.error("name at least one source: --fsc-list FILE and/or --kpubdata WHEEL")
+    if args.fsc_list is None and args.kpubdata is None and not args.measured:
+        ap.error("name at least one source: --fsc-list FILE, --kpubdata WHEEL, --measured STATS.json …")
     written = []
     if args.fsc_list is not None:
         if not args.fsc_list.is_file():
@@ -53,6 +61,11 @@ def main(argv: list[str] | None = None) -> int:
         if not args.kpubdata.is_file():
             ap.error(f"--kpubdata {args.kpubdata}: no such file; pip download --no-deps -d DIR kpubdata==0.10.0")
         written.append(write_facts("kpubdata_fields", extract_kpubdata(args.kpubdata)))
+    if args.measured:
+        missing = [p for p in args.measured if not p.is_file()]
+        if missing:
+            ap.error(f"--measured {missing[0]}: no such file; pass kloud80/datagokr-mcp probe/stats/<dataset>.json files")
+        written.append(write_facts("measured_fields", extract_measured_stats(args.measured, MEASURED_SOURCE)))
     for path in written:
         facts = read_facts(path.name.split(".")[0])
         n = sum(len(o["fields"]) for o in facts["operations"])

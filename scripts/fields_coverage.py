@@ -8,6 +8,7 @@ body, the share per endpoint, and the pooled share (fields carried / real fields
 
     python scripts/fields_coverage.py            # the table
     python scripts/fields_coverage.py --json     # the same as JSON
+    python scripts/fields_coverage.py --thin     # generated endpoints declaring <= 3 fields, per platform and why
 
 Bodies without records (errors, empty results) and cases marked ``skip`` are left out and
 counted. Only names are compared: a field the simulator carries under the real name counts.
@@ -130,10 +131,53 @@ def measure(catalog: Catalog | None = None, samples: Path | None = None) -> Cove
     return out
 
 
+def thin_kind(ep: Any) -> str:
+    """Why a generated endpoint declares <= 3 fields, from its provenance."""
+    thin = str((ep.provenance or {}).get("thin", ""))
+    if ep.kind == "binary":
+        return "binary download (no records)"
+    if "first 8" in thin:
+        return "source cut at 8 (the API answers more)"
+    if thin.startswith("no record field published for this operation by"):
+        return "no field published by any source on hand"
+    if "may answer only these" in thin:
+        return "the spec lists only these"
+    if "assembly-api-client" in thin:
+        return "the Assembly model lists only these"
+    if "no record field published for this target" in thin:
+        return "law.go.kr target without an output table"
+    return "other"
+
+
+def thin_table(catalog: Catalog) -> tuple[dict[str, dict[str, int]], int, int]:
+    """platform → {why: count} over generated endpoints declaring <= 3 served fields; the
+    number of such endpoints and of generated endpoints."""
+    out: dict[str, dict[str, int]] = {}
+    total = thin = 0
+    for ep in catalog.endpoints.values():
+        if ep.tier != "generated":
+            continue
+        total += 1
+        if len(served_fields(catalog, ep.id)) <= 3:
+            thin += 1
+            row = out.setdefault(ep.platform, {})
+            kind = thin_kind(ep)
+            row[kind] = row.get(kind, 0) + 1
+    return out, thin, total
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--json", action="store_true", help="print JSON instead of the table")
+    ap.add_argument("--thin", action="store_true", help="count generated endpoints declaring <= 3 fields instead")
     args = ap.parse_args(argv)
+    if args.thin:
+        table, thin, total = thin_table(load_catalog())
+        for platform in sorted(table, key=lambda p: -sum(table[p].values())):
+            row = table[platform]
+            print(f"{platform:10s} {sum(row.values()):4d}  " + "; ".join(f"{k}: {v}" for k, v in sorted(row.items())))
+        print(f"\ngenerated endpoints declaring <= 3 fields: {thin} of {total} = {100 * thin / total:.1f} %")
+        return 0
     cov = measure()
     if args.json:
         print(json.dumps({"share": round(cov.share, 4), "carried": cov.carried, "real": cov.real_fields,

@@ -127,10 +127,11 @@ def _extra_fields() -> dict[str, tuple[str, list[list[str]]]]:
     """Operation key → (source, ``[name, type, label]``) from ``facts/fields_extra.json``
     (fields published beside the main source: real bodies and ``shared/apis.md``) and
     ``facts/fields_guides.json`` (the response items of the portal's guides) and
-    ``facts/kpubdata_fields.json`` (kpubdata's catalogue)."""
+    ``facts/kpubdata_fields.json`` (kpubdata's catalogue) and ``facts/measured_fields.json``
+    (kloud80/datagokr-mcp's measured schemas)."""
     out = {}
     # the portal guides' response items (facts/fields_guides.json, scripts/extract_guide_fields.py)
-    for name in ("kpubdata_fields", "fields_guides", "fields_extra"):  # fields written from shared/ win
+    for name in ("measured_fields", "kpubdata_fields", "fields_guides", "fields_extra"):  # later files win
         for op in read_facts(name)["operations"]:
             out[op["url"]] = (op["source"], op["fields"])
     return out

@@ -29,6 +29,7 @@ __all__ = [
     "extract_datagokr_client",
     "extract_field_lists",
     "extract_kpubdata",
+    "extract_measured_stats",
     "extract_lawgokr_fields",
     "extract_lawgokr_layout",
     "extract_neispy",
@@ -505,6 +506,20 @@ def extract_kpubdata(wheel: Path) -> dict[str, Any]:
                 ops.setdefault(url, {"url": url, "fields": rows})
     source = f"pypi:kpubdata=={_wheel_version(wheel)}"
     return {"source": source, "operations": [dict(ops[k], source=source) for k in sorted(ops)]}
+
+
+# ---- kloud80/datagokr-mcp (GitHub, MIT): measured response schemas --------------------
+def extract_measured_stats(paths: list[Path], source: str) -> dict[str, Any]:
+    """Record field names of data.go.kr operations as measured by kloud80/datagokr-mcp
+    (``probe/stats/<dataset>.json``: operation URL → field → statistics of the values seen).
+    Only the names are kept (the measured value shapes are not copied); types stay strings."""
+    ops: dict[str, dict[str, Any]] = {}
+    for path in sorted(paths):
+        for url, fields in json.loads(path.read_text(encoding="utf-8")).items():
+            if not str(url).startswith("https://apis.data.go.kr/") or not isinstance(fields, dict):
+                continue
+            ops.setdefault(url, {"url": url, "source": source, "fields": [[str(n), "string", ""] for n in fields]})
+    return {"source": source, "operations": [ops[k] for k in sorted(ops)]}
 
 
 # ---- facts files -----------------------------------------------------------------------
