@@ -513,15 +513,15 @@ _NAME_TAIL = re.compile(
 #: name is named, not answered.
 _RANK = re.compile(r"(?<![\d.])[2-9]\s*(?:위|등|번째)|(?:두|세|네)\s*번째|둘째|셋째|\b(?:second|third)\b|"
                    r"\b[2-9](?:nd|rd|th)\b|runner-up", re.IGNORECASE)
-#: The edges of a clause: a comma, semicolon, line end, or a full stop that is no decimal point.
-_CLAUSE_EDGE = re.compile(r"[,;\n!?]|\.(?!\d)")
+_RANK_AFTER = re.compile(r"\s*(?:\(|이|가|은|는|is|was|comes|came|ranks?|ranked)?\s*(?:" + _RANK.pattern + ")",
+                         re.IGNORECASE)
+_RANK_BEFORE = re.compile(r"(?:" + _RANK.pattern + r")\s*(?:은|는|이|가|:|is|was|place)?\s*[*「'\"]*$", re.IGNORECASE)
 
 
-def _clause_at(t: str, start: int, end: int) -> str:
-    """The clause of ``t`` around ``t[start:end]``."""
-    left = max((m.end() for m in _CLAUSE_EDGE.finditer(t, 0, start)), default=0)
-    right = _CLAUSE_EDGE.search(t, end)
-    return t[left:right.start() if right else len(t)]
+def _ranked_below_first(t: str, start: int, end: int) -> bool:
+    """Whether the name ``t[start:end]`` is given a rank below first right beside it
+    ("용산구가 2위", "2위는 용산구", "X is second")."""
+    return bool(_RANK_AFTER.match(t, end) or _RANK_BEFORE.search(t[max(0, start - 16):start]))
 
 
 #: Korean names of the Latin letters: an acronym in a name may be spelled out (SK = 에스케이).
@@ -577,7 +577,7 @@ def _named(pred: str, gold: str) -> bool:
             other = re.match(r"\s*\(([^()]*)\)", t[m.end():])
             if remark and other and normalize(other.group(1)) != normalize(remark.group(1)):
                 continue  # "분기보고서 (2024.06)" is another report than "분기보고서 (2024.09)"
-            if _RANK.search(_clause_at(t, m.start(), m.end())):
+            if _ranked_below_first(t, m.start(), m.end()):
                 continue  # "용산구가 2위입니다": named as second, not as the answer
             kind = core[-1]
             if kind in _KINDS and _other_of_kind(t, m.end(), kind):
@@ -613,7 +613,7 @@ def _only_ranked(pred: str, gold: str) -> bool:
     t = _nfkc(pred).lower()
     core = "".join(_nfkc(gold).lower().split())
     hits = list(re.finditer(r"\s*".join(re.escape(ch) for ch in core), t)) if len(core) >= 2 else []
-    return bool(hits) and all(_RANK.search(_clause_at(t, m.start(), m.end())) for m in hits)
+    return bool(hits) and all(_ranked_below_first(t, m.start(), m.end()) for m in hits)
 
 
 def _list_match(pred: str, gold_items: list[str], question: str, check: Check, ordered: bool) -> bool:
