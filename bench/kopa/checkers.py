@@ -30,8 +30,20 @@ What a reader lets pass, and why (each rule has probes in ``tests/data/checker_p
   a sentence** (:func:`_named`): a whole word, region prefix full or short, no other name of
   the same kind after it.
 
-What never passes: a different value, a hedge (``13 또는 14``, ``아마``, ``정도``, ``~``), a
-negation (``…가 아닙니다``), extra or missing list items, and (for ``exact`` lists) another order.
+- **Context** (rules from the held-out set, ``tests/data/heldout_answers.jsonl``): a number the
+  question names whatever word follows it (``The 895 bus``), the digits of a date (``for
+  2025-03``) and remarks in brackets (``27명 (회부 58건)``) are set aside while a number is left;
+  a colon before the value marks it like ``총``; ``또는 그 이전`` / ``or earlier`` bound a value and
+  are no hedge, nor a hedge word inside a phrase repeated from the question; ``−`` is a minus;
+  a difference said with the question's sides swapped (``B가 A보다 N 더 많다`` for A − B) is -N.
+- **Names** also: ``역``, ``Corp.``/``Inc.``/``Co., Ltd.`` suffixes, an acronym spelled in Hangul
+  letter names (``에스케이하이닉스``), a place in Revised Romanization in an English answer
+  (``Yongsan-gu``); never a name ranked below first beside it (``용산구가 2위``, ``2위는
+  용산구``), joined to another by 와/과, or with another bracketed remark than the gold's.
+
+What never passes: a different value, a hedge (``13 또는 14``, ``아마``, ``정도``, ``~``,
+``중 하나``, ``one of``), a negation (``…가 아닙니다``), extra or missing list items, and (for
+``exact`` lists) another order.
 """
 
 from __future__ import annotations
@@ -586,6 +598,81 @@ def _named(pred: str, gold: str) -> bool:
     return False
 
 
+# Revised Romanization of Korean (the official one: 용산구 = Yongsan-gu), for answers in English
+# that name a Korean place only in Latin letters.
+_RR_INITIAL = ("g", "kk", "n", "d", "tt", "r", "m", "b", "pp", "s", "ss", "", "j", "jj", "ch", "k", "t", "p", "h")
+_RR_MEDIAL = ("a", "ae", "ya", "yae", "eo", "e", "yeo", "ye", "o", "wa", "wae", "oe", "yo", "u", "wo", "we", "wi",
+              "yu", "eu", "ui", "i")
+_RR_FINAL = ("", "k", "k", "k", "n", "n", "n", "t", "l", "k", "m", "l", "l", "l", "p", "l", "m", "p", "p", "t", "t",
+             "ng", "t", "t", "k", "t", "p", "t")
+#: A final consonant carried onto a following vowel (이 in 용인 stays ng; 신림 is sillim).
+_RR_CARRY = {1: "g", 2: "kk", 4: "n", 7: "d", 8: "r", 16: "m", 17: "b", 19: "s", 20: "ss", 22: "j", 23: "ch",
+             24: "k", 25: "t", 26: "p", 27: ""}
+#: Place kinds: the Hangul ending, its romanization, and the English words for it.
+_RR_KINDS = {"구": ("gu", "district"), "시": ("si", "city"), "군": ("gun", "county"), "동": ("dong", "dong"),
+             "역": ("yeok", "station"), "도": ("do", "province")}
+
+
+def _romanize(word: str) -> str:
+    """``word`` (Hangul syllables) in Revised Romanization with its sound changes across
+    syllables (종로 = jongno, 신라 = silla, 왕십리 = wangsimni), lower case; "" if not all Hangul."""
+    syl = []
+    for ch in word:
+        code = ord(ch) - 0xAC00
+        if not 0 <= code < 11172:
+            return ""
+        syl.append((code // 588, (code % 588) // 28, code % 28))
+    out = []
+    for i, (ini, med, fin) in enumerate(syl):
+        nxt = syl[i + 1][0] if i + 1 < len(syl) else None
+        head = _RR_INITIAL[ini]
+        if i and out and out[-1][1] is not None:
+            head = out[-1][1]
+        tail = _RR_FINAL[fin]
+        carry = None
+        if fin and nxt is not None:
+            if nxt == 11 and fin in _RR_CARRY:  # before a vowel: the final opens the next syllable
+                tail, carry = "", _RR_CARRY[fin]
+            elif nxt == 5:  # before ㄹ
+                if tail in ("ng", "m"):
+                    carry = "n"
+                elif tail in ("n", "l"):
+                    tail, carry = "l", "l"
+                elif tail == "k":
+                    tail, carry = "ng", "n"
+                elif tail == "p":
+                    tail, carry = "m", "n"
+            elif nxt in (2, 6):  # before ㄴ/ㅁ
+                tail = {"k": "ng", "p": "m", "t": "n"}.get(tail, tail)
+                if tail == "l" and nxt == 2:
+                    carry = "l"
+        elif fin == 8 and nxt == 5:
+            carry = "l"
+        out.append((head + _RR_MEDIAL[med] + tail, carry))
+    return "".join(x for x, _c in out)
+
+
+def _romanized(pred: str, gold: str) -> bool:
+    """Whether an answer without Hangul names the place ``gold`` in Revised Romanization
+    (``Yongsan-gu``, ``Yongsan District``) and no other place of the same kind."""
+    t = _nfkc(pred).lower()
+    g = "".join(_nfkc(gold).split())
+    if re.search(r"[가-힣]", t) or len(g) < 2 or g[-1] not in _RR_KINDS:
+        return False
+    stem = _romanize(g[:-1])
+    rom, word = _RR_KINDS[g[-1]]
+    if not stem:
+        return False
+    letters = r"['\-\s]?".join(re.escape(c) for c in stem)
+    pat = rf"(?<![a-z]){letters}(?:-|\s)?(?:{rom}|{word})(?![a-z])"
+    m = re.search(pat, t)
+    if not m or _ranked_below_first(t, m.start(), m.end()):
+        return False
+    # other places of the kind: "Seongdong-gu", "Seongdong District" (not "the district")
+    kinds = re.findall(rf"(?<![A-Za-z])([A-Za-z]+)(?:-{rom}|\s+{word.title()})(?![a-z])", _nfkc(pred))
+    return len({k.lower() for k in kinds}) <= 1
+
+
 def same_item(pred: str, gold: str, question: str = "", check: Check | None = None) -> bool:
     """Whether one answer item reads as one gold item: the same text, date or number."""
     if normalize(pred) == normalize(gold):
@@ -674,4 +761,5 @@ def check_answer(predicted: str, gold: str, check: Check, question: str = "") ->
         return said == {gold.strip()}
     if len(split_items(pred)) > 1 and all(len(x.split()) <= 2 for x in split_items(pred)):
         return False  # "A, B": two answers, not a sentence about one
-    return single_number(gold) is None and any(_named(pred, g) for g in _spellings(gold))
+    return single_number(gold) is None and (any(_named(pred, g) for g in _spellings(gold))
+                                            or _romanized(pred, gold))

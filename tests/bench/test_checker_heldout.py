@@ -115,8 +115,8 @@ def test_heldout_figures_meet_the_bar(rows: list[dict[str, Any]], tasks: dict[st
 
 
 #: Held-out rows the checker misjudged before the fixes (task, answer, right?): each one is read
-#: right now. The three still misread (romanized 'Yongsan-gu', 포스코홀딩스 / POSCO Holdings
-#: for POSCO홀딩스) are listed in docs/bench.md.
+#: right now. The two still misread (포스코홀딩스 / POSCO Holdings for POSCO홀딩스) are listed in
+#: docs/bench.md.
 BEFORE_FIX = [
     ("molit-trade-count-1", "There were **229** reported apartment sale transactions in Yongsan-gu for 2025-03.", True),
     ("molit-cmp-mean-0", "Jongno-gu's mean is lower than Jung-gu's by 68,700.6 (10k KRW), so the difference is "
@@ -135,6 +135,7 @@ BEFORE_FIX = [
     ("tago-arr-count-0", "Seven buses (7) are due within 900 seconds.", True),
     ("tago-route-stops-0", "The 895 bus passes through 39 stops.", True),
     ("seoul-fan-arr-min-0", "동두천역", True),
+    ("molit-fan-rent-max-0", "Yongsan-gu.", True),
     ("cond-tago-arr-0", "둔산정류장은 15분 안에 도착 예정 버스가 0대라 3대 미만이므로 경유 노선 수를 답합니다: **4개**", True),
     ("molit-fan-argmax-0", "가장 비싼 거래는 성동구에서 나왔으며, 용산구가 2위입니다.", False),
     ("dart-fan-revenue-0", "SK하이닉스와 삼성전자가 비슷하지만 삼성전자가 조금 더 큽니다.", False),
@@ -314,6 +315,30 @@ def test_a_typeset_minus_sign_is_a_minus(x: Any, form: str) -> None:
     chk = Check(type="numeric", abs_tol=1.0)
     assert check_answer(form.format(x=x), str(-x), chk, q)
     assert not check_answer(form.format(x=x), str(x), chk, q)
+
+
+#: Seoul's 25 districts as the city spells them in Latin letters (Revised Romanization).
+SEOUL_GU = {"종로구": "Jongno-gu", "중구": "Jung-gu", "용산구": "Yongsan-gu", "성동구": "Seongdong-gu",
+            "광진구": "Gwangjin-gu", "동대문구": "Dongdaemun-gu", "중랑구": "Jungnang-gu", "성북구": "Seongbuk-gu",
+            "강북구": "Gangbuk-gu", "도봉구": "Dobong-gu", "노원구": "Nowon-gu", "은평구": "Eunpyeong-gu",
+            "서대문구": "Seodaemun-gu", "마포구": "Mapo-gu", "양천구": "Yangcheon-gu", "강서구": "Gangseo-gu",
+            "구로구": "Guro-gu", "금천구": "Geumcheon-gu", "영등포구": "Yeongdeungpo-gu", "동작구": "Dongjak-gu",
+            "관악구": "Gwanak-gu", "서초구": "Seocho-gu", "강남구": "Gangnam-gu", "송파구": "Songpa-gu",
+            "강동구": "Gangdong-gu"}
+
+
+@FAST
+@given(st.permutations(list(SEOUL_GU)), st.sampled_from([
+    "{r}.", "It was {r}, Seoul.", "The district with the priciest sale is {r}.", "{d} District",
+    "**{r}** had the single most expensive sale."]))
+def test_a_place_named_in_revised_romanization(gus: list[str], form: str) -> None:
+    gold, other = gus[:2]
+    say = form.format(r=SEOUL_GU[gold], d=SEOUL_GU[gold][:-3])
+    assert check_answer(say, gold, EXACT, "가장 비싼 아파트 매매가 나온 구는 어디인가요?")
+    assert not check_answer(say, other, EXACT, "가장 비싼 아파트 매매가 나온 구는 어디인가요?")
+    both = f"{SEOUL_GU[gold]} and {SEOUL_GU[other]}"
+    assert not check_answer(both, gold, EXACT)
+    assert not check_answer(f"{SEOUL_GU[gold]} is second, after {SEOUL_GU[other]}.", gold, EXACT)
 
 
 # --------------------------------------------------------------------------------------------
