@@ -321,7 +321,9 @@ _CLAUSE = re.compile(r"[^\d.。!?\n,;]{0,16}")
 #: Words that say what follows is the result a breakdown adds up to, or the answer itself.
 _TOTAL = re.compile(
     r"총|모두|합계|합하면|합쳐|전체|따라서|그러므로|즉|최종|결론|답은|정답은|결과는|차이는|"
-    r"\btotal\b|\bin all\b|\boverall\b|\b(?:is|are|was|equals|comes to)\b|\bso\b|\btherefore\b|\bsum\b|=|→|"
+    r"\btotal\b|\bin all\b|\boverall\b|\b(?:is|are|was|equals|comes to)\b|\bso\b|\btherefore\b|\bsum\b|=|≈|→|"
+    # a contrast says the value after it is the one meant ("29.44이지만 반올림하면 29.4건")
+    r"지만|그러나|\bbut\b|\bhowever\b|"
     r"(?<!\d)[:：](?!\d)",
     re.IGNORECASE)
 
@@ -514,7 +516,7 @@ _REGIONS = (("서울특별시", "서울"), ("부산광역시", "부산"), ("대�
 #: What may follow a name in the sentence that commits to it: a particle or copula, then the
 #: end, punctuation, or a word of the sentence frame (never more of a longer name: 시행령, 2차).
 _NAME_TAIL = re.compile(
-    r"(?:\(주\)|주식회사|아파트|대표이사|대표|국회의원|의원|후보자|후보|씨|님|역"
+    r"(?:\s*(?:\(주\)|주식회사|아파트|대표이사|대표|국회의원|의원|예비후보자?|후보자|후보|씨|님)|역"
     r"|\s+(?:corp(?:oration)?|inc|co\.,?\s*ltd|ltd)\.?)?"
     # 와/과 join the name to another one ("안은정과 송진수"): not a particle that commits to it
     r"(?:(?:이었습니다|였습니다|입니다|이에요|이예요|예요|에요|이며|이고|이다|으로|로|이|가|은|는|을|를|의|에서|에|도|요)"
@@ -525,7 +527,8 @@ _NAME_TAIL = re.compile(
 #: name is named, not answered.
 _RANK = re.compile(r"(?<![\d.])[2-9]\s*(?:위|등|번째)|(?:두|세|네)\s*번째|둘째|셋째|\b(?:second|third)\b|"
                    r"\b[2-9](?:nd|rd|th)\b|runner-up", re.IGNORECASE)
-_RANK_AFTER = re.compile(r"\s*(?:\(|이|가|은|는|is|was|comes|came|ranks?|ranked)?\s*(?:" + _RANK.pattern + ")",
+_RANK_AFTER = re.compile(r"(?:\s*(?:예비후보자?|후보자?|의원|대표|씨|님|역))?"
+                         r"\s*(?:\(|이|가|은|는|is|was|comes|came|ranks?|ranked)?\s*(?:" + _RANK.pattern + ")",
                          re.IGNORECASE)
 _RANK_BEFORE = re.compile(r"(?:" + _RANK.pattern + r")\s*(?:은|는|이|가|:|is|was|place)?\s*[*「'\"]*$", re.IGNORECASE)
 
