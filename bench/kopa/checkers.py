@@ -523,8 +523,8 @@ _NAME_TAIL = re.compile(
     r"(?=$|[\s.,!?)\]」』\"'*:;(])"  # a particle or copula ends the word; the sentence goes on
     r"|(?=$|\s*[.,!?)\]」』\"'*:;(\n—–]|\s+(?:입니다|이다|이에요|예요|소관|소속|부처|가장|이며|이고|으로|로|에서|"
     r"쪽|측|is|was|with|has|had|which|who|that|in|at|of|\()))", re.IGNORECASE)
-#: A rank other than first said of a name in its clause ("용산구가 2위", "2위는 용산구"): the
-#: name is named, not answered.
+#: A rank other than first said right beside a name ("용산구가 2위", "2위는 용산구"): the name
+#: is named, not answered.
 _RANK = re.compile(r"(?<![\d.])[2-9]\s*(?:위|등|번째)|(?:두|세|네)\s*번째|둘째|셋째|\b(?:second|third)\b|"
                    r"\b[2-9](?:nd|rd|th)\b|runner-up", re.IGNORECASE)
 _RANK_AFTER = re.compile(r"(?:\s*(?:예비후보자?|후보자?|의원|대표|씨|님|역))?"
@@ -551,6 +551,8 @@ def _spellings(gold: str) -> list[str]:
     spelled = re.sub(r"(?<![A-Za-z])[A-Z]{1,4}(?![A-Za-z])",
                      lambda m: "".join(_LETTERS[c] for c in m.group(0)), gold)
     return [gold] if spelled == gold else [gold, spelled]
+
+
 #: Last syllables that say what kind of entity a name is (구, 부, 위원회 …).
 _KINDS = "구시군동읍면부처청회당교역장단지"
 
@@ -608,7 +610,7 @@ _RR_MEDIAL = ("a", "ae", "ya", "yae", "eo", "e", "yeo", "ye", "o", "wa", "wae", 
               "yu", "eu", "ui", "i")
 _RR_FINAL = ("", "k", "k", "k", "n", "n", "n", "t", "l", "k", "m", "l", "l", "l", "p", "l", "m", "p", "p", "t", "t",
              "ng", "t", "t", "k", "t", "p", "t")
-#: A final consonant carried onto a following vowel (이 in 용인 stays ng; 신림 is sillim).
+#: A final consonant carried onto a following vowel (관악 = gwanak; a final ㅇ stays ng: 용인 = yongin).
 _RR_CARRY = {1: "g", 2: "kk", 4: "n", 7: "d", 8: "r", 16: "m", 17: "b", 19: "s", 20: "ss", 22: "j", 23: "ch",
              24: "k", 25: "t", 26: "p", 27: ""}
 #: Place kinds: the Hangul ending, its romanization, and the English words for it.
@@ -649,8 +651,6 @@ def _romanize(word: str) -> str:
                 tail = {"k": "ng", "p": "m", "t": "n"}.get(tail, tail)
                 if tail == "l" and nxt == 2:
                     carry = "l"
-        elif fin == 8 and nxt == 5:
-            carry = "l"
         out.append((head + _RR_MEDIAL[med] + tail, carry))
     return "".join(x for x, _c in out)
 
