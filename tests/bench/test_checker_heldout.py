@@ -108,6 +108,18 @@ def test_the_heldout_set_is_what_its_header_says(rows: list[dict[str, Any]], tas
     assert len({tasks[r["task"]].domain for r in rows}) == 6  # every domain
 
 
+@pytest.mark.slow
+def test_the_stored_golds_are_the_shipped_versions_golds(rows: list[dict[str, Any]], tasks: dict[str, Task]) -> None:
+    """Each row keeps the gold it was written against; on the shipped version it is still the gold."""
+    from bench.kopa.env import World
+    from bench.kopa.tasks import gold_run
+    from simulator import Store
+
+    world = World(Store().open("kopa"))
+    stored = {r["task"]: r["gold"] for r in [*rows, *load_heldout(POSTFIX)]}
+    assert {tid: gold_run(tasks[tid], world).answer for tid in stored} == stored
+
+
 def test_heldout_figures_meet_the_bar(rows: list[dict[str, Any]], tasks: dict[str, Task]) -> None:
     """≥ 97 % of right answers accepted, ≥ 98 % of wrong ones rejected. The rules were fixed
     against this set's misses, so after the fix it guards against regressions; it is no
