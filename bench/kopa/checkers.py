@@ -364,10 +364,17 @@ def _swapped(t: str, question: str) -> bool:
 
 #: A date in the answer ("2025-03", "2025.03.14", "2025년 3월 14일"): its digits are no answer
 #: to a numeric question (a year alone is not a date: "2025년 13건" stays two numbers).
-_DATE_SPAN = re.compile(r"(?<!\d)(?:19|20)\d{2}\s*(?:[-./]\s*\d{1,2}(?!\d)(?:\s*[-./]\s*\d{1,2}(?!\d))?|"
+_DATE_SPAN = re.compile(r"(?<!\d)(?:19|20)\d{2}\s*(?:[-/]\s*\d{1,2}(?!\d)(?:\s*[-/]\s*\d{1,2}(?!\d))?|"
+                        # dotted only with its day: "2024.09" may be a decimal
+                        r"\.\s*\d{1,2}\s*\.\s*\d{1,2}(?!\d)|"
                         r"년\s*\d{1,2}\s*월(?:\s*\d{1,2}\s*일)?)")
 #: A remark in brackets that follows a number or a name: "(about 2억 8,743만 원)", "(회부 58건)".
 _REMARK = re.compile(r"(?<=\S)\s*[(（][^()（）]*[)）]")
+
+
+#: Words before a number that make it a label or a time, not a count of the noun after it.
+_LABEL_BEFORE = re.compile(r"\b(?:the|route|bus|line|no\.?|number|in|of|for|since|during|within|after|before|"
+                           r"by|from|to|until|as of)\s*$", re.IGNORECASE)
 
 
 def _in_question(t: str, start: int, end: int, q: str, *, strict: bool = False) -> bool:
@@ -379,6 +386,10 @@ def _in_question(t: str, start: int, end: int, q: str, *, strict: bool = False) 
     digits = "".join(t[start:end].split())
     end = start + len(t[start:end].rstrip())  # a number's text may carry the space after it
     unit = re.match(r"([^\s\d.,;:!?()\[\]*])", t[end:]) or re.match(r"\s+([가-힣])(?![가-힣])", t[end:])
+    if not unit and not _LABEL_BEFORE.search(t[:start]):
+        # an English noun after it is its unit ("3 sales" is not the question's "3월"), unless
+        # the number is a label or a time ("the 895 bus", "in 2024 combined", "within 900 s")
+        unit = re.match(r"\s+([A-Za-z])", t[end:])
     pat = rf"(?<![\d.,]){re.escape(digits)}(?![\d]|[.,]\d)"
     if unit:
         pat += re.escape(unit.group(1))

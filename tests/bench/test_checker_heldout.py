@@ -229,6 +229,16 @@ def test_a_remark_in_brackets_is_context(n: int, d: int, other: int, form: str) 
 
 
 @FAST
+@given(st.integers(1, 12), st.sampled_from([
+    "There were {n} sales in March 2025.", "{n} sales were reported for 2025-03.", "I found {n} trades in total.",
+    "{n} apartment sales.", "There were {n} sales for 2025-03."]))
+def test_a_count_equal_to_a_number_of_the_question_is_still_the_answer(m: int, form: str) -> None:
+    q = f"서울 용산구의 2025년 {m}월 아파트 매매 실거래는 모두 몇 건인가요?"
+    assert check_answer(form.format(n=m), str(m), COUNT, q)  # "{m} sales" is not the question's "{m}월"
+    assert not check_answer(form.format(n=m + 1), str(m), COUNT, q)
+
+
+@FAST
 @given(counts, near, st.sampled_from(["전월세 계약 건수를 답합니다: **{n}건**", "Answer below: {n}",
                                       "조건에 따라 노선 수를 셉니다: {n}개"]))
 def test_a_colon_introduces_the_committed_number(n: int, d: int, form: str) -> None:
