@@ -30,8 +30,20 @@ What a reader lets pass, and why (each rule has probes in ``tests/data/checker_p
   a sentence** (:func:`_named`): a whole word, region prefix full or short, no other name of
   the same kind after it.
 
-What never passes: a different value, a hedge (``13 또는 14``, ``아마``, ``정도``, ``~``), a
-negation (``…가 아닙니다``), extra or missing list items, and (for ``exact`` lists) another order.
+- **Context** (rules from the held-out set, ``tests/data/heldout_answers.jsonl``): a number the
+  question names whatever word follows it (``The 895 bus``), the digits of a date (``for
+  2025-03``) and remarks in brackets (``27명 (회부 58건)``) are set aside while a number is left;
+  a colon before the value marks it like ``총``; ``또는 그 이전`` / ``or earlier`` bound a value and
+  are no hedge, nor a hedge word inside a phrase repeated from the question; ``−`` is a minus;
+  a difference said with the question's sides swapped (``B가 A보다 N 더 많다`` for A − B) is -N.
+- **Names** also: ``역``, ``Corp.``/``Inc.``/``Co., Ltd.`` suffixes, an acronym spelled in Hangul
+  letter names (``에스케이하이닉스``), a place in Revised Romanization in an English answer
+  (``Yongsan-gu``); never a name ranked below first beside it (``용산구가 2위``, ``2위는
+  용산구``), joined to another by 와/과, or with another bracketed remark than the gold's.
+
+What never passes: a different value, a hedge (``13 또는 14``, ``아마``, ``정도``, ``~``,
+``중 하나``, ``one of``), a negation (``…가 아닙니다``), extra or missing list items, and (for
+``exact`` lists) another order.
 """
 
 from __future__ import annotations
@@ -70,7 +82,7 @@ ITEM_SPLIT = re.compile(r",(?!\d{3}(?:\D|$))|[;\n、/·]")
 _CONJ = re.compile(r"(?<=[^\s,])(?:와|과)\s+|\s+(?:및|그리고|and)\s+")
 #: One number as answers write it: optional sign, digits with optional thousands commas,
 #: optional decimals (``-1,208.5``, ``36``, ``.5``).
-NUMBER = re.compile(r"[-+]?(?:(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+)")
+NUMBER = re.compile(r"(?:(?<![\w.])[-+])?(?:(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+)")
 
 _MAG = {"조": 1e12, "억": 1e8, "천만": 1e7, "백만": 1e6, "십만": 1e5, "만": 1e4, "천": 1e3, "백": 1e2}
 _MAG_RE = "조|억|천만|백만|십만|만|천|백"
@@ -89,7 +101,13 @@ _ASKED_UNIT = re.compile(r"(천|만|백만|억|조)\s*원")
 #: Hedges and negations: an answer that carries one does not commit to a value.
 _HEDGE = re.compile(
     r"또는|혹은|아니면|아마|추정|것\s*같|듯(?:합|하|해)|모르|확실하지|불확실|내외|가량|정도|쯤|대략|"
-    r"어림|아닙니다|아니다|아니에요|아님|아니고|아니라|\d\s*[~∼〜]\s*\d|\bor\b|\bmaybe\b|\bperhaps\b",
+    r"어림|아닙니다|아니다|아니에요|아님|아니고|아니라|\d\s*[~∼〜]\s*\d|\bor\b|\bmaybe\b|\bperhaps\b|"
+    r"중\s*(?:하나|한\s*(?:명|곳|개|군데|분))|\bone of\b|\beither\b",
+    re.IGNORECASE)
+#: What makes 또는/or a bound, not a choice between answers ("1969년 또는 그 이전", "or earlier").
+_BOUND = re.compile(
+    r"\s*(?:그\s*)?(?:이전|이후|이상|이하|미만|초과|전|후)(?![가-힣])|"
+    r"\s+(?:earlier|later|before|after|more|less|fewer|above|below|older|younger|over|under)\b",
     re.IGNORECASE)
 #: "약" (about) hedges an exact answer but not a numeric one with a tolerance.
 _ABOUT = re.compile(r"(?<![가-힣])약\s*(?=\d)")
@@ -99,7 +117,8 @@ _ENDINGS = ("입니다만", "이었습니다", "였습니다", "입니다", "이
             "이요", "이다", "였다", "이었다", "임", "요")
 _PARTICLES = ("으로", "로", "이", "가", "은", "는", "을", "를", "도", "만", "요")
 _SUFFIXES = ("(주)", "㈜", "주식회사", "(유)", "유한회사", "아파트", "대표이사", "대표", "국회의원", "의원",
-             "후보자", "후보", "씨", "님")
+             "후보자", "후보", "씨", "님", "역", "corp.", "corp", "corporation", "inc.", "inc", "co.,ltd.",
+             "co.,ltd", "ltd.", "ltd")
 _PREFIXES = ("(주)", "㈜", "주식회사")
 _SUBJECT = re.compile(r"(\S+?)(?:이|가|은|는)\s+[^\d,]*(?:습니다|니다|다|요)")
 _TOPIC = re.compile(r"(?:은|는|이|가|으로는|로는|에서는)\s+")
@@ -139,7 +158,8 @@ def normalize(s: str) -> str:
 
 def _nfkc(s: str) -> str:
     # NFKC turns ㈜ into (주); keep the circled form readable by the suffix rule either way.
-    return unicodedata.normalize("NFKC", str(s))
+    # The minus sign (U+2212) that typeset answers use is a minus.
+    return unicodedata.normalize("NFKC", str(s)).replace("\u2212", "-")
 
 
 def _strip_frame(s: str) -> str:
@@ -206,9 +226,19 @@ def _canon(gold: str) -> str:
     return _suffixless(_strip_frame(_nfkc(gold)))
 
 
-def _hedged(s: str, *, numeric: bool, gold: str = "") -> bool:
-    if _HEDGE.search(s) and not _HEDGE.search(gold):
-        return True
+def _hedged(s: str, *, numeric: bool, gold: str = "", question: str = "") -> bool:
+    """Whether ``s`` hedges between answers or declines to commit. A 또는/or that bounds a
+    value ("1969년 또는 그 이전", "in 1969 or earlier") is no hedge, nor a hedge word inside a
+    phrase the answer repeats from the question."""
+    if not _HEDGE.search(gold):
+        q = "".join(_nfkc(question).split())
+        for m in _HEDGE.finditer(s):
+            if m.group(0).strip().lower() in ("또는", "혹은", "or") and _BOUND.match(s, m.end()):
+                continue
+            around = "".join(s[max(0, m.start() - 3):m.end() + 3].split())
+            if q and len(around) > len(m.group(0).strip()) + 1 and around in q:
+                continue
+            return True
     return not numeric and bool(_ABOUT.search(s))
 
 
@@ -291,7 +321,10 @@ _CLAUSE = re.compile(r"[^\d.。!?\n,;]{0,16}")
 #: Words that say what follows is the result a breakdown adds up to, or the answer itself.
 _TOTAL = re.compile(
     r"총|모두|합계|합하면|합쳐|전체|따라서|그러므로|즉|최종|결론|답은|정답은|결과는|차이는|"
-    r"\btotal\b|\bin all\b|\boverall\b|\b(?:is|are|was|equals|comes to)\b|\bso\b|\btherefore\b|\bsum\b|=|→",
+    r"\btotal\b|\bin all\b|\boverall\b|\b(?:is|are|was|equals|comes to)\b|\bso\b|\btherefore\b|\bsum\b|=|≈|→|"
+    # a contrast says the value after it is the one meant ("29.44이지만 반올림하면 29.4건")
+    r"지만|그러나|\bbut\b|\bhowever\b|"
+    r"(?<!\d)[:：](?!\d)",
     re.IGNORECASE)
 
 
@@ -300,12 +333,48 @@ _SENTENCE_END = re.compile(r"(?:니다|이다|[가-힣]다|어요|에요|예요|
                            re.IGNORECASE)
 
 
-def _signed(t: str, end: int, vals: set[float]) -> set[float]:
-    """``vals`` negated when the number's clause says it is less (a positive value only)."""
+def _signed(t: str, end: int, vals: set[float], swapped: bool = False) -> set[float]:
+    """``vals`` negated when the number's clause says it is less (a positive value only), or,
+    ``swapped``, when the answer compares the question's two sides the other way round
+    ("세종이 부산보다 4,371가지 더 많습니다" asked as 부산 − 세종), unless it also says less."""
     clause = _CLAUSE.match(t, end)
-    if clause and _LESS.search(clause.group(0)) and all(v > 0 for v in vals):
+    less = bool(clause and _LESS.search(clause.group(0)))
+    if less != swapped and all(v > 0 for v in vals):
         return {-v for v in vals}
     return vals
+
+
+#: "A가 B보다": the two sides of a comparison, A said first.
+_COMPARED = re.compile(r"([가-힣A-Za-z0-9]+?)(?:이|가|은|는)\s+([가-힣A-Za-z0-9]+?)보다")
+
+
+def _swapped(t: str, question: str) -> bool:
+    """Whether a question that asks for a signed difference (``적으면 음수``: A가 B보다 얼마나
+    더 …) is answered as B가 A보다 …: the answer's sides are the question's, swapped."""
+    if "음수" not in (question or ""):
+        return False
+    qm = _COMPARED.search(_nfkc(question))
+    am = _COMPARED.search(t)
+    if not qm or not am:
+        return False
+    qa, qb = _regions_short(qm.group(1)), _regions_short(qm.group(2))
+    aa, ab = _regions_short(am.group(1)), _regions_short(am.group(2))
+    return (aa, ab) == (qb, qa) and qa != qb
+
+
+#: A date in the answer ("2025-03", "2025.03.14", "2025년 3월 14일"): its digits are no answer
+#: to a numeric question (a year alone is not a date: "2025년 13건" stays two numbers).
+_DATE_SPAN = re.compile(r"(?<!\d)(?:19|20)\d{2}\s*(?:[-/]\s*\d{1,2}(?!\d)(?:\s*[-/]\s*\d{1,2}(?!\d))?|"
+                        # dotted only with its day: "2024.09" may be a decimal
+                        r"\.\s*\d{1,2}\s*\.\s*\d{1,2}(?!\d)|"
+                        r"년\s*\d{1,2}\s*월(?:\s*\d{1,2}\s*일)?)")
+#: A remark in brackets that follows a number or a name: "(about 2억 8,743만 원)", "(회부 58건)".
+_REMARK = re.compile(r"(?<=\S)\s*[(（][^()（）]*[)）]")
+
+
+#: Words before a number that make it a label or a time, not a count of the noun after it.
+_LABEL_BEFORE = re.compile(r"\b(?:the|route|bus|line|no\.?|number|in|of|for|since|during|within|after|before|"
+                           r"by|from|to|until|as of)\s*$", re.IGNORECASE)
 
 
 def _in_question(t: str, start: int, end: int, q: str, *, strict: bool = False) -> bool:
@@ -315,7 +384,12 @@ def _in_question(t: str, start: int, end: int, q: str, *, strict: bool = False) 
     question's when its digits are there at all (``in March 2025``), or, ``strict``, only when
     they stand bare there too (a total's bare ``22`` is not the question's ``제22대``)."""
     digits = "".join(t[start:end].split())
-    unit = re.match(r"\s*([^\s\d.,;:!?()\[\]])", t[end:])
+    end = start + len(t[start:end].rstrip())  # a number's text may carry the space after it
+    unit = re.match(r"([^\s\d.,;:!?()\[\]*])", t[end:]) or re.match(r"\s+([가-힣])(?![가-힣])", t[end:])
+    if not unit and not _LABEL_BEFORE.search(t[:start]):
+        # an English noun after it is its unit ("3 sales" is not the question's "3월"), unless
+        # the number is a label or a time ("the 895 bus", "in 2024 combined", "within 900 s")
+        unit = re.match(r"\s+([A-Za-z])", t[end:])
     pat = rf"(?<![\d.,]){re.escape(digits)}(?![\d]|[.,]\d)"
     if unit:
         pat += re.escape(unit.group(1))
@@ -335,14 +409,24 @@ def _answer_numbers(pred: str, question: str) -> list[set[float]]:
     """
     t = _nfkc(pred)
     every = _numbers(pred, _asked_unit(question))
-    found = every
     q = "".join(_nfkc(question or "").split())
-    if len(found) > 1 and question:
-        kept = [x for x in found if not _in_question(t, x[0], x[1], q)]
-        # the question's own numbers are context only when something is left to answer
-        if kept:
+    # Context, dropped while something is left to answer: the question's own numbers, then
+    # the digits of a date ("for 2025-03"), then remarks in brackets after the answer ("27명
+    # (회부 58건)", "+28,743.2만원 (about 2억 8,743만 원)").
+    dates = [m.span() for m in _DATE_SPAN.finditer(t)]
+    remarks = [m.span() for m in _REMARK.finditer(t)]
+    found = every
+    for context in (
+            lambda x: bool(question) and _in_question(t, x[0], x[1], q),
+            lambda x: any(a <= x[0] and x[1] <= b for a, b in dates),
+            lambda x: any(a < x[0] and x[1] <= b for a, b in remarks)):
+        kept = [x for x in found if not context(x)]
+        if kept and len(found) > 1:
             found = kept
-    cands = [(a, b, _signed(t, b, v)) for a, b, _txt, v in found]
+    # after a total word, a bare number the question names only as "3월" is the answer
+    every = [x for x in every if x in found or (question and _in_question(t, x[0], x[1], q))]
+    flip = _swapped(t, question)
+    cands = [(a, b, _signed(t, b, v, flip)) for a, b, _txt, v in found]
     if len(cands) <= 1:
         return [v for _a, _b, v in cands]
     common = set.intersection(*(v for _a, _b, v in cands))
@@ -351,7 +435,7 @@ def _answer_numbers(pred: str, question: str) -> list[set[float]]:
     marks = list(_TOTAL.finditer(t))
     if marks:
         # after the last total word, the first number that is not plainly the question's
-        after = [_signed(t, b, v) for a, b, _txt, v in every
+        after = [_signed(t, b, v, flip) for a, b, _txt, v in every
                  if a >= marks[-1].end() and not (question and _in_question(t, a, b, q, strict=True))]
         if after:
             return [after[0]]
@@ -443,11 +527,43 @@ _REGIONS = (("서울특별시", "서울"), ("부산광역시", "부산"), ("대�
 #: What may follow a name in the sentence that commits to it: a particle or copula, then the
 #: end, punctuation, or a word of the sentence frame (never more of a longer name: 시행령, 2차).
 _NAME_TAIL = re.compile(
-    r"(?:\(주\)|주식회사|아파트|대표이사|대표|국회의원|의원|후보자|후보|씨|님)?"
-    r"(?:(?:이었습니다|였습니다|입니다|이에요|이예요|예요|에요|이며|이고|이다|으로|로|이|가|은|는|을|를|의|에서|에|와|과|도|요)"
+    r"(?:\s*(?:\(주\)|주식회사|아파트|대표이사|대표|국회의원|의원|예비후보자?|후보자|후보|씨|님)|역"
+    r"|\s+(?:corp(?:oration)?|inc|co\.,?\s*ltd|ltd)\.?)?"
+    # 와/과 join the name to another one ("안은정과 송진수"): not a particle that commits to it
+    r"(?:(?:이었습니다|였습니다|입니다|이에요|이예요|예요|에요|이며|이고|이다|으로|로|이|가|은|는|을|를|의|에서|에|도|요)"
     r"(?=$|[\s.,!?)\]」』\"'*:;(])"  # a particle or copula ends the word; the sentence goes on
     r"|(?=$|\s*[.,!?)\]」』\"'*:;(\n—–]|\s+(?:입니다|이다|이에요|예요|소관|소속|부처|가장|이며|이고|으로|로|에서|"
-    r"쪽|측|is|was|with|has|had|and|which|who|that|in|at|of|\()))", re.IGNORECASE)
+    r"쪽|측|is|was|with|has|had|which|who|that|in|at|of|\()))", re.IGNORECASE)
+#: A rank other than first said right beside a name ("용산구가 2위", "2위는 용산구"): the name
+#: is named, not answered.
+_RANK = re.compile(r"(?<![\d.])[2-9]\s*(?:위|등|번째)|(?:두|세|네)\s*번째|둘째|셋째|\b(?:second|third)\b|"
+                   r"\b[2-9](?:nd|rd|th)\b|runner-up", re.IGNORECASE)
+_RANK_AFTER = re.compile(r"(?:\s*(?:예비후보자?|후보자?|의원|대표|씨|님|역))?"
+                         r"\s*(?:\(|이|가|은|는|is|was|comes|came|ranks?|ranked)?\s*(?:" + _RANK.pattern + ")",
+                         re.IGNORECASE)
+_RANK_BEFORE = re.compile(r"(?:" + _RANK.pattern + r")\s*(?:은|는|이|가|:|is|was|place)?\s*[*「'\"]*$", re.IGNORECASE)
+
+
+def _ranked_below_first(t: str, start: int, end: int) -> bool:
+    """Whether the name ``t[start:end]`` is given a rank below first right beside it
+    ("용산구가 2위", "2위는 용산구", "X is second")."""
+    return bool(_RANK_AFTER.match(t, end) or _RANK_BEFORE.search(t[max(0, start - 16):start]))
+
+
+#: Korean names of the Latin letters: an acronym in a name may be spelled out (SK = 에스케이).
+_LETTERS = dict(zip("ABCDEFGHIJKLMNOPQRSTUVWXYZ", (
+    "에이", "비", "씨", "디", "이", "에프", "지", "에이치", "아이", "제이", "케이", "엘", "엠", "엔", "오", "피",
+    "큐", "알", "에스", "티", "유", "브이", "더블유", "엑스", "와이", "제트")))
+
+
+def _spellings(gold: str) -> list[str]:
+    """``gold`` and, where it holds an acronym of 1–4 capitals, the same with the acronym
+    spelled in Hangul letter names (``SK하이닉스`` → ``에스케이하이닉스``, ``KT`` → ``케이티``)."""
+    spelled = re.sub(r"(?<![A-Za-z])[A-Z]{1,4}(?![A-Za-z])",
+                     lambda m: "".join(_LETTERS[c] for c in m.group(0)), gold)
+    return [gold] if spelled == gold else [gold, spelled]
+
+
 #: Last syllables that say what kind of entity a name is (구, 부, 위원회 …).
 _KINDS = "구시군동읍면부처청회당교역장단지"
 
@@ -474,7 +590,8 @@ def _named(pred: str, gold: str) -> bool:
     t = _regions_short(_nfkc(pred).lower())
     golds = {_regions_short(_nfkc(gold).lower().strip())}
     golds.add(re.sub(r"\s*\([^()]*\)$", "", next(iter(golds))))
-    for g in golds:
+    remark = re.search(r"\(([^()]*)\)\s*$", _nfkc(gold).lower())
+    for g in sorted(golds, key=len, reverse=True):
         g = _suffixless(g) if not re.search(r"\s", g) else g
         core = "".join(g.split())
         if len(core) < 2 or NUMBER.fullmatch(core):
@@ -485,11 +602,89 @@ def _named(pred: str, gold: str) -> bool:
                 continue
             if not _NAME_TAIL.match(t, m.end()):
                 continue
+            other = re.match(r"\s*\(([^()]*)\)", t[m.end():])
+            if remark and other and normalize(other.group(1)) != normalize(remark.group(1)):
+                continue  # "분기보고서 (2024.06)" is another report than "분기보고서 (2024.09)"
+            if _ranked_below_first(t, m.start(), m.end()):
+                continue  # "용산구가 2위입니다": named as second, not as the answer
             kind = core[-1]
             if kind in _KINDS and _other_of_kind(t, m.end(), kind):
                 return False  # another 구 named after it: which one is the answer?
             return True
     return False
+
+
+# Revised Romanization of Korean (the official one: 용산구 = Yongsan-gu), for answers in English
+# that name a Korean place only in Latin letters.
+_RR_INITIAL = ("g", "kk", "n", "d", "tt", "r", "m", "b", "pp", "s", "ss", "", "j", "jj", "ch", "k", "t", "p", "h")
+_RR_MEDIAL = ("a", "ae", "ya", "yae", "eo", "e", "yeo", "ye", "o", "wa", "wae", "oe", "yo", "u", "wo", "we", "wi",
+              "yu", "eu", "ui", "i")
+_RR_FINAL = ("", "k", "k", "k", "n", "n", "n", "t", "l", "k", "m", "l", "l", "l", "p", "l", "m", "p", "p", "t", "t",
+             "ng", "t", "t", "k", "t", "p", "t")
+#: A final consonant carried onto a following vowel (관악 = gwanak; a final ㅇ stays ng: 용인 = yongin).
+_RR_CARRY = {1: "g", 2: "kk", 4: "n", 7: "d", 8: "r", 16: "m", 17: "b", 19: "s", 20: "ss", 22: "j", 23: "ch",
+             24: "k", 25: "t", 26: "p", 27: ""}
+#: Place kinds: the Hangul ending, its romanization, and the English words for it.
+_RR_KINDS = {"구": ("gu", "district"), "시": ("si", "city"), "군": ("gun", "county"), "동": ("dong", "dong"),
+             "역": ("yeok", "station"), "도": ("do", "province")}
+
+
+def _romanize(word: str) -> str:
+    """``word`` (Hangul syllables) in Revised Romanization with its sound changes across
+    syllables (종로 = jongno, 신라 = silla, 왕십리 = wangsimni), lower case; "" if not all Hangul."""
+    syl = []
+    for ch in word:
+        code = ord(ch) - 0xAC00
+        if not 0 <= code < 11172:
+            return ""
+        syl.append((code // 588, (code % 588) // 28, code % 28))
+    out = []
+    for i, (ini, med, fin) in enumerate(syl):
+        nxt = syl[i + 1][0] if i + 1 < len(syl) else None
+        head = _RR_INITIAL[ini]
+        if i and out and out[-1][1] is not None:
+            head = out[-1][1]
+        tail = _RR_FINAL[fin]
+        carry = None
+        if fin and nxt is not None:
+            if nxt == 11 and fin in _RR_CARRY:  # before a vowel: the final opens the next syllable
+                tail, carry = "", _RR_CARRY[fin]
+            elif nxt == 5:  # before ㄹ
+                if tail in ("ng", "m"):
+                    carry = "n"
+                elif tail in ("n", "l"):
+                    tail, carry = "l", "l"
+                elif tail == "k":
+                    tail, carry = "ng", "n"
+                elif tail == "p":
+                    tail, carry = "m", "n"
+            elif nxt in (2, 6):  # before ㄴ/ㅁ
+                tail = {"k": "ng", "p": "m", "t": "n"}.get(tail, tail)
+                if tail == "l" and nxt == 2:
+                    carry = "l"
+        out.append((head + _RR_MEDIAL[med] + tail, carry))
+    return "".join(x for x, _c in out)
+
+
+def _romanized(pred: str, gold: str) -> bool:
+    """Whether an answer without Hangul names the place ``gold`` in Revised Romanization
+    (``Yongsan-gu``, ``Yongsan District``) and no other place of the same kind."""
+    t = _nfkc(pred).lower()
+    g = "".join(_nfkc(gold).split())
+    if re.search(r"[가-힣]", t) or len(g) < 2 or g[-1] not in _RR_KINDS:
+        return False
+    stem = _romanize(g[:-1])
+    rom, word = _RR_KINDS[g[-1]]
+    if not stem:
+        return False
+    letters = r"['\-\s]?".join(re.escape(c) for c in stem)
+    pat = rf"(?<![a-z]){letters}(?:-|\s)?(?:{rom}|{word})(?![a-z])"
+    m = re.search(pat, t)
+    if not m or _ranked_below_first(t, m.start(), m.end()):
+        return False
+    # other places of the kind: "Seongdong-gu", "Seongdong District" (not "the district")
+    kinds = re.findall(rf"(?<![A-Za-z])([A-Za-z]+)(?:-{rom}|\s+{word.title()})(?![a-z])", _nfkc(pred))
+    return len({k.lower() for k in kinds}) <= 1
 
 
 def same_item(pred: str, gold: str, question: str = "", check: Check | None = None) -> bool:
@@ -498,7 +693,7 @@ def same_item(pred: str, gold: str, question: str = "", check: Check | None = No
         return True
     g = single_number(gold)
     if g is not None:
-        if _hedged(pred, numeric=check is not None and check.type == "numeric"):
+        if _hedged(pred, numeric=check is not None and check.type == "numeric", question=question):
             return False
         gd = _date(gold)
         if gd is not None and len(gold.strip()) == 8 and any(_date(r) == gd for r in readings(pred)):
@@ -508,14 +703,22 @@ def same_item(pred: str, gold: str, question: str = "", check: Check | None = No
     gd = _date(gold)
     if gd is not None and any(_date(r) == gd for r in readings(pred)):
         return True
-    if _hedged(pred, numeric=False, gold=gold):
+    if _hedged(pred, numeric=False, gold=gold, question=question):
         return False
     # Frame comes off the answer only: the gold "카카오페이" is never read as "카카오페".
-    return _canon(gold) in readings(pred)
+    return any(_canon(g) in readings(pred) for g in _spellings(gold)) and not _only_ranked(pred, gold)
+
+
+def _only_ranked(pred: str, gold: str) -> bool:
+    """Whether every place ``pred`` says ``gold`` ranks it below first ("2위는 용산구")."""
+    t = _nfkc(pred).lower()
+    core = "".join(_nfkc(gold).lower().split())
+    hits = list(re.finditer(r"\s*".join(re.escape(ch) for ch in core), t)) if len(core) >= 2 else []
+    return bool(hits) and all(_ranked_below_first(t, m.start(), m.end()) for m in hits)
 
 
 def _list_match(pred: str, gold_items: list[str], question: str, check: Check, ordered: bool) -> bool:
-    if _hedged(pred, numeric=False, gold=",".join(gold_items)):
+    if _hedged(pred, numeric=False, gold=",".join(gold_items), question=question):
         return False
     for items in (split_items(pred), _split_loose(pred)):
         if len(items) != len(gold_items):
@@ -550,7 +753,7 @@ def check_answer(predicted: str, gold: str, check: Check, question: str = "") ->
     pred = extract_answer(predicted)
     if check.type == "numeric":
         g = num(gold)
-        if math.isnan(g) or _hedged(pred, numeric=True):
+        if math.isnan(g) or _hedged(pred, numeric=True, question=question):
             return False
         nums = _answer_numbers(pred, question)
         # One number, not a hedge: "13, 14" against 13 names two answers and fails.
@@ -564,7 +767,7 @@ def check_answer(predicted: str, gold: str, check: Check, question: str = "") ->
         return _list_match(pred, gold_items, question, check, ordered=True)
     if same_item(pred, gold, question, check):
         return True
-    if _hedged(pred, numeric=False, gold=gold):
+    if _hedged(pred, numeric=False, gold=gold, question=question):
         return False
     if re.fullmatch(r"(?:19|20)\d{6}", gold.strip()):
         # a date in any common form, the question's own dates set aside
@@ -572,4 +775,5 @@ def check_answer(predicted: str, gold: str, check: Check, question: str = "") ->
         return said == {gold.strip()}
     if len(split_items(pred)) > 1 and all(len(x.split()) <= 2 for x in split_items(pred)):
         return False  # "A, B": two answers, not a sentence about one
-    return single_number(gold) is None and _named(pred, gold)
+    return single_number(gold) is None and (any(_named(pred, g) for g in _spellings(gold))
+                                            or _romanized(pred, gold))
