@@ -95,7 +95,7 @@ def cassette_root(tmp_path: Path) -> Path:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Tests marked ``slow`` run with ``-m slow`` or ``KOPA_SLOW=1``; else skipped (CI runs without them)."""
+    """Tests marked ``slow`` run with ``-m slow`` or ``KOPA_SLOW=1`` (CI sets it); else skipped."""
     import os
 
     expr = str(config.getoption("markexpr") or "")
@@ -105,3 +105,21 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def synth_1000(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """One 1,000-example synthesis run with the CLI's defaults (tests/support/synth_runs.py),
+    shared by the tests that check it; mark them ``xdist_group(SYNTH_1000)``."""
+    from tests.support.synth_runs import thousand_run
+
+    return thousand_run(tmp_path_factory.mktemp("synth-1000"))
+
+
+@pytest.fixture(scope="session")
+def v0005_full(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """kopa@v0005's full-tier graph (seed 7, the small budget) and gold hold-out, shared; mark
+    the tests ``xdist_group(V0005_FULL)``."""
+    from tests.support.synth_runs import v0005_full_graph
+
+    return v0005_full_graph(tmp_path_factory.mktemp("v0005-full"))
