@@ -108,18 +108,29 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 @pytest.fixture(scope="session")
-def synth_1000(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+def shipped_store(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """The shipped cassettes with one index cache for this test process: module- and
+    session-scoped fixtures that only read shipped versions open them here, so each version's
+    index is compiled once per process, not once per module (5-20 s each). Tests that write
+    or damage a cache make their own."""
+    from simulator import Store
+
+    return Store(cache_dir=tmp_path_factory.mktemp("shipped-store-cache"))
+
+
+@pytest.fixture(scope="session")
+def synth_1000(shipped_store, tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
     """One 1,000-example synthesis run with the CLI's defaults (tests/support/synth_runs.py),
     shared by the tests that check it; mark them ``xdist_group(SYNTH_1000)``."""
     from tests.support.synth_runs import thousand_run
 
-    return thousand_run(tmp_path_factory.mktemp("synth-1000"))
+    return thousand_run(shipped_store, tmp_path_factory.mktemp("synth-1000"))
 
 
 @pytest.fixture(scope="session")
-def v0005_full(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+def v0005_full(shipped_store):  # type: ignore[no-untyped-def]
     """kopa@v0005's full-tier graph (seed 7, the small budget) and gold hold-out, shared; mark
     the tests ``xdist_group(V0005_FULL)``."""
     from tests.support.synth_runs import v0005_full_graph
 
-    return v0005_full_graph(tmp_path_factory.mktemp("v0005-full"))
+    return v0005_full_graph(shipped_store)

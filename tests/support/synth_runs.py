@@ -36,8 +36,8 @@ class ThousandRun:
     paths: dict[str, Path]
 
 
-def thousand_run(tmp: Path) -> ThousandRun:
-    version = Store(cache_dir=tmp / "cache").open("kopa", "v0005")
+def thousand_run(store: Store, tmp: Path) -> ThousandRun:
+    version = store.open("kopa", "v0005")
     catalog = load_catalog(tier="curated")
     built = build_graph(version, catalog, seed=0)
     res = synthesize(version, catalog, built.graph, n=1000, seed=0, obs=built.obs)
@@ -57,8 +57,8 @@ class FullGraph:
     gold: GoldHoldout
 
 
-def v0005_full_graph(tmp: Path) -> FullGraph:
-    version = Store(cache_dir=tmp / "cache").open("kopa", "v0005")
+def v0005_full_graph(store: Store) -> FullGraph:
+    version = store.open("kopa", "v0005")
     catalog = load_catalog()
     obs = Observations.from_version(version, catalog)
     graph = build_graph(version, catalog, seed=7, config=SMALL_CFG, obs=obs).graph

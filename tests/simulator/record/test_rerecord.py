@@ -64,8 +64,8 @@ RETYPED_IN_V0003 = frozenset({
 
 
 @pytest.fixture(scope="module")
-def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
-    return Store(cache_dir=tmp_path_factory.mktemp("rerecord-cache"))
+def store(shipped_store: Store) -> Store:
+    return shipped_store
 
 
 @pytest.fixture(scope="module")

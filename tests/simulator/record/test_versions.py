@@ -32,8 +32,8 @@ KEY = "kopa0test0key0000000000000000000000000000"[:40]
 
 
 @pytest.fixture(scope="module")
-def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
-    return Store(cache_dir=tmp_path_factory.mktemp("versions-cache"))
+def store(shipped_store: Store) -> Store:
+    return shipped_store
 
 
 def test_v0003_has_data_for_every_tool_of_its_catalog(store: Store) -> None:
