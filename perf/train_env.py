@@ -331,18 +331,22 @@ def bench_episodes(cache_dir: str, task_ids: list[str], workers: int) -> dict[st
     return out
 
 
-def synth_examples(version: Any, catalog: Any, n: int) -> list[dict[str, Any]]:
-    """``n`` verified EDGE examples plus their gold conversations (setup, not timed)."""
+def synth_examples(version: Any, catalog: Any, n: int, *, graph: Any = None, obs: Any = None,
+                   gold: Any = None) -> list[dict[str, Any]]:
+    """``n`` verified EDGE examples plus their gold conversations (setup, not timed). The graph
+    is built with seed 7 and a small budget unless ``graph`` (with its ``obs``) is that graph
+    already; ``gold``: the bench's gold hold-out on ``version`` if the caller has it."""
     from edge import Observations, VerifyConfig, build_graph
     from edge.synth import synthesize
     from edge.synth.execute import ProgramRunner
     from edge.synth.writers import conversation
     from simulator import Resolver
 
-    obs = Observations.from_version(version, catalog)
-    graph = build_graph(version, catalog, seed=7, obs=obs,
-                        config=VerifyConfig(iterations=10, paths_per_iteration=50, min_trials=2)).graph
-    res = synthesize(version, catalog, graph, n=n, seed=0, obs=obs)
+    if graph is None:
+        obs = Observations.from_version(version, catalog)
+        graph = build_graph(version, catalog, seed=7, obs=obs,
+                            config=VerifyConfig(iterations=10, paths_per_iteration=50, min_trials=2)).graph
+    res = synthesize(version, catalog, graph, n=n, seed=0, obs=obs, gold=gold)
     ex = ProgramRunner(Resolver(version, catalog, miss="strict"))
     return [{**e, "conversation": conversation(e, ex, catalog)} for e in res.examples[:n]]
 

@@ -148,8 +148,11 @@ def rollouts(version: Any, catalog: Any, rows: list[tuple[Any, list[dict[str, An
             "rewarded": sum(1 for g in got if g["ok"]), "policy_ms_per_turn": round(1000 * policy_s, 1)}
 
 
-def run(cfg: Config, log: Callable[[str], None] = print) -> dict[str, Any]:
-    """Synthesize, start the server, measure with a free and a modelled policy."""
+def run(cfg: Config, log: Callable[[str], None] = print, *, graph: Any = None, obs: Any = None,
+        gold: Any = None) -> dict[str, Any]:
+    """Synthesize, start the server, measure with a free and a modelled policy. ``graph``,
+    ``obs``, ``gold``: the shipped version's graph (seed 7, the small budget), observations
+    and gold hold-out if the caller has them already (:func:`perf.train_env.synth_examples`)."""
     from perf.http import start_server
     from perf.train_env import synth_examples
     from simulator import Store, load_catalog
@@ -157,7 +160,7 @@ def run(cfg: Config, log: Callable[[str], None] = print) -> dict[str, Any]:
     version = Store(ROOT / "cassettes").open("kopa")
     catalog = load_catalog()
     log(f"synthesizing {cfg.examples} examples (setup, not timed)...")
-    rows = _rows(synth_examples(version, catalog, cfg.examples))
+    rows = _rows(synth_examples(version, catalog, cfg.examples, graph=graph, obs=obs, gold=gold))
     with tempfile.TemporaryDirectory(prefix="kopa-rollouts-") as tmp:
         work = Path(tmp)
         (work / "cassettes").symlink_to(ROOT / "cassettes")

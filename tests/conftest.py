@@ -95,7 +95,7 @@ def cassette_root(tmp_path: Path) -> Path:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Tests marked ``slow`` run with ``-m slow`` or ``KOPA_SLOW=1``; else skipped (CI runs without them)."""
+    """Tests marked ``slow`` run with ``-m slow`` or ``KOPA_SLOW=1`` (CI sets it); else skipped."""
     import os
 
     expr = str(config.getoption("markexpr") or "")
@@ -105,3 +105,32 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def shipped_store(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """The shipped cassettes with one index cache for this test process: module- and
+    session-scoped fixtures that only read shipped versions open them here, so each version's
+    index is compiled once per process, not once per module (5-20 s each). Tests that write
+    or damage a cache make their own."""
+    from simulator import Store
+
+    return Store(cache_dir=tmp_path_factory.mktemp("shipped-store-cache"))
+
+
+@pytest.fixture(scope="session")
+def synth_1000(shipped_store, tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """One 1,000-example synthesis run with the CLI's defaults (tests/support/synth_runs.py),
+    shared by the tests that check it; mark them ``xdist_group(SYNTH_1000)``."""
+    from tests.support.synth_runs import thousand_run
+
+    return thousand_run(shipped_store, tmp_path_factory.mktemp("synth-1000"))
+
+
+@pytest.fixture(scope="session")
+def v0005_full(shipped_store):  # type: ignore[no-untyped-def]
+    """kopa@v0005's full-tier graph (seed 7, the small budget) and gold hold-out, shared; mark
+    the tests ``xdist_group(V0005_FULL)``."""
+    from tests.support.synth_runs import v0005_full_graph
+
+    return v0005_full_graph(shipped_store)

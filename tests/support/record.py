@@ -1,5 +1,6 @@
-"""Shared pieces of the ``test_record_*`` files (no tests here): a small plan in the default
-plan's style, the ``simulator record`` command line, and file-tree digests."""
+"""Shared pieces of the recording tests (no tests here): a small plan in the default plan's
+style, the ``simulator record`` command line, file-tree digests, and recording a plan from a
+sandbox of one world edition in process (the shipped versions' re-recordings)."""
 
 from __future__ import annotations
 
@@ -9,18 +10,24 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
+
+import shutil
+from unittest import mock
 
 import yaml
 
-from simulator.catalog import load_catalog
-from simulator.record import LiveClient, Recorder, load_plan
+from simulator.catalog import Catalog, load_catalog
+from simulator.record import LiveClient, Plan, Recorder, load_plan
 from simulator.record.recorder import RecordResult
-from simulator.sandbox import default_keys
-from simulator.store import Store
+from simulator.sandbox import create_app, default_keys
+from simulator.store import Store, Version
+from tests.support.loopback import serve_in_thread
 
 ROOT = Path(__file__).resolve().parents[2]
 RECORDED_AT = "2026-11-02T00:00:00Z"
+SHIPPED = ROOT / "cassettes" / "kopa"
+PLANS = ROOT / "simulator" / "record" / "plans"
 
 #: Seeds and one crawl, like ``simulator/record/plans/default.yaml`` but small: keys in the
 #: query (data.go.kr ``serviceKey``, law.go.kr ``OC``, Assembly ``KEY``, Juso ``confmKey``)
@@ -124,3 +131,62 @@ def latest_hash(cassettes: Path, set_name: str = "kopa") -> str:
     vs = versions(cassettes, set_name)
     assert vs, f"no version in {cassettes}"
     return verify_version(cassettes, vs[-1], set_name)
+
+
+# ---- recording from a world edition, in process -------------------------------------------------
+def record_plan(root: Path, plan: dict[str, Any], edition: int, recorded_at: str = RECORDED_AT,
+                catalog: Catalog | None = None) -> None:
+    """Record ``plan`` from a seed-0 sandbox of world ``edition`` on loopback into ``root``
+    (``catalog``: the one both sides use, default the shipped full tier)."""
+    catalog = catalog or load_catalog()
+    with serve_in_thread(create_app(seed=0, catalog=catalog, edition=edition)) as base:
+        with LiveClient(catalog, default_keys(catalog), upstream=base, rate_per_sec={"default": 0},
+                        sleep=lambda _s: None) as client:
+            Recorder(Plan.model_validate(plan), store=Store(root), catalog=catalog, client=client,
+                     source="sandbox").run(recorded_at=recorded_at)
+
+
+def record_seeds(root: Path, edition: int, seeds: list[dict[str, Any]], catalog: Catalog | None = None,
+                 crawls: list[dict[str, Any]] | None = None) -> Version:
+    """Record ``seeds`` (and ``crawls``) from world ``edition`` into ``root``; the version published."""
+    plan = {"set": "kopa", "rate_per_sec": {"default": 0}, "fidelity_samples": 0, "seeds": seeds,
+            "crawls": crawls or []}
+    record_plan(root, plan, edition, catalog=catalog)
+    return Store(root, cache_dir=root / "cache").open("kopa")
+
+
+def records_by_key(v: Version, keys: Iterable[str] | None = None) -> dict[str, list[str]]:
+    """The collections of ``v`` (those of ``keys`` that ``v`` holds, default all): key → its
+    records as sorted-key JSON lines."""
+    wanted = None if keys is None else set(keys)
+    return {c.key: [json.dumps(r, ensure_ascii=False, sort_keys=True) for r in v.index.records(c.id, 0, c.count)]
+            for c in v.collections() if wanted is None or c.key in wanted}
+
+
+def shipped_hash(version: str) -> str:
+    return str(json.loads((SHIPPED / version / "manifest.json").read_text(encoding="utf-8"))["content_hash"])
+
+
+def rerecorded_hash(tmp_path: Path, plan_path: Path, version: str, recorded_at: str) -> str:
+    """``plan_path`` recorded from a fresh edition-4 sandbox onto copies of the shipped versions
+    before ``version``: the content hash of the ``version`` it publishes."""
+    root = tmp_path / "cassettes"
+    for v in sorted(p.name for p in SHIPPED.glob("v*") if p.name < version):
+        shutil.copytree(SHIPPED / v, root / "kopa" / v)
+    shutil.copytree(SHIPPED / "objects", root / "kopa" / "objects")
+    plan = yaml.safe_load(plan_path.read_text(encoding="utf-8"))
+    plan["rate_per_sec"] = {"default": 0}
+    record_plan(root, plan, 4, recorded_at=recorded_at)
+    return str(json.loads((root / "kopa" / version / "manifest.json").read_text(encoding="utf-8"))["content_hash"])
+
+
+def catalog_before_family_types() -> Catalog:
+    """The shipped full tier as it was before the data.go.kr families typed generated
+    endpoints' fields (``field_types`` of ``simulator/catalog/datagokr_families.yaml``, added
+    after kopa@v0005 was recorded): every such field left at ``string``. A fresh catalog, not
+    the cached one ``load_catalog()`` hands out."""
+    from simulator.catalog import loader
+    from simulator.catalog.datagokr_families import Family
+
+    with mock.patch.object(Family, "type_of", lambda _self, _field: None):
+        return loader._default_catalog.__wrapped__("full")  # type: ignore[attr-defined,no-any-return]

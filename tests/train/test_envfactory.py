@@ -47,9 +47,9 @@ TOOL = "mois_stan_regin_cd"
 
 
 @pytest.fixture(scope="module")
-def world(tmp_path_factory: pytest.TempPathFactory) -> World:
+def world(shipped_store: Store) -> World:
     os.environ["TRL_EXPERIMENTAL_SILENCE"] = "1"
-    return World(Store(cache_dir=tmp_path_factory.mktemp("envfactory-cache")).open("kopa"))
+    return World(shipped_store.open("kopa"))
 
 
 def _rows(world: World) -> list[dict[str, Any]]:

@@ -38,11 +38,11 @@ TASK_IDS = ["molit-trade-max-0"]
 
 
 @pytest.fixture(scope="module")
-def world(tmp_path_factory: pytest.TempPathFactory) -> World:
+def world(shipped_store: Store) -> World:
     os.environ["TRL_EXPERIMENTAL_SILENCE"] = "1"
     # The curated tier: since platforms are the real providers, mois + molit of the full tier
     # offer ~1,200 tool schemas, a prompt a CPU step cannot prefill in CI's time.
-    return World(Store(cache_dir=tmp_path_factory.mktemp("grpo-cache")).open("kopa"), load_catalog(tier="curated"))
+    return World(shipped_store.open("kopa"), load_catalog(tier="curated"))
 
 
 def _recording(fn: Any, log: list[dict[str, Any]]) -> Any:

@@ -35,8 +35,8 @@ def _program(steps: list[dict[str, Any]], answer: Any) -> Program:
 
 
 @pytest.fixture(scope="module")
-def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, Any, GoldHoldout]]:
-    version = Store(cache_dir=tmp_path_factory.mktemp("contam-cache")).open("kopa", "v0005")
+def world(shipped_store: Store) -> Iterator[tuple[Any, Any, GoldHoldout]]:
+    version = shipped_store.open("kopa", "v0005")
     catalog = load_catalog()
     yield version, catalog, gold_holdout(version, catalog)
 

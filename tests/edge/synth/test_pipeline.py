@@ -26,6 +26,7 @@ from edge.synth import (
 )
 from simulator import Resolver, Store, load_catalog
 from simulator.store import VersionBuilder
+from tests.support.synth_runs import SYNTH_1000, ThousandRun
 
 CFG = VerifyConfig(iterations=10, paths_per_iteration=50, min_trials=2)
 #: Main platforms a small run (150 examples) reaches; seoul's recorded chains are few (its
@@ -239,18 +240,15 @@ def test_programs_recompute_on_a_new_version(env, tmp_path: Path) -> None:  # ty
 
 
 @pytest.mark.slow
-def test_a_thousand_examples_from_the_shipped_cassettes(tmp_path: Path) -> None:
+@pytest.mark.xdist_group(SYNTH_1000)
+def test_a_thousand_examples_from_the_shipped_cassettes(synth_1000: ThousandRun) -> None:
     """1,000 requested from the shipped cassettes with the CLI's defaults (kopa@v0005, the
     curated tier, the bench's entities and edges held out): 1,000 distinct verified examples
-    survive the rules (tests/edge/synth/test_rules.py), over all junction types. (On v0004,
-    with 30 attempts per example and no in-shard de-duplication, the same run kept 270:
-    the same few recorded chains were drawn again; v0005 records the other Seoul districts'
-    trades and more schools. On v0001 it kept 132.)"""
-    store = Store(cache_dir=tmp_path / "cache")
-    version = store.open("kopa", "v0005")
-    catalog = load_catalog(tier="curated")
-    built = build_graph(version, catalog, seed=0)
-    res = synthesize(version, catalog, built.graph, n=1000, seed=0, obs=built.obs)
+    survive the rules (tests/edge/synth/test_rules.py, which checks them over this same run),
+    over all junction types. (On v0004, with 30 attempts per example and no in-shard
+    de-duplication, the same run kept 270: the same few recorded chains were drawn again;
+    v0005 records the other Seoul districts' trades and more schools. On v0001 it kept 132.)"""
+    version, catalog, res = synth_1000.version, synth_1000.catalog, synth_1000.res
     s = res.report["summary"]
     print(json.dumps(s, ensure_ascii=False))
     assert len(res.examples) == 1000 and len({e["id"] for e in res.examples}) == len(res.examples)

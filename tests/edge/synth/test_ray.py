@@ -10,18 +10,23 @@ from edge import Observations, VerifyConfig, build_graph
 from edge.synth import SynthConfig, SynthResult, synthesize, write_all
 from edge.synth.contamination import gold_holdout
 from simulator import Catalog, Store, Version, load_catalog
+from tests.support.synth_runs import V0005_FULL, FullGraph
 
 ray = pytest.importorskip("ray")
 
 
-def _one_and_many(version: Version, catalog: Catalog, *, iterations: int, paths: int, shards: int, n: int,
-                  seed: int) -> tuple[SynthResult, SynthResult]:
-    """The same synthesis run in this process and as Ray tasks on a local instance."""
-    obs = Observations.from_version(version, catalog)
-    graph = build_graph(version, catalog, seed=7, config=VerifyConfig(iterations=iterations, paths_per_iteration=paths,
-                                                                      min_trials=2), obs=obs).graph
+def _one_and_many(version: Version, catalog: Catalog, *, iterations: int = 0, paths: int = 0, shards: int, n: int,
+                  seed: int, built: FullGraph | None = None) -> tuple[SynthResult, SynthResult]:
+    """The same synthesis run in this process and as Ray tasks on a local instance (over
+    ``built``'s graph if given, else one built with seed 7 and the budget given)."""
+    if built is not None:
+        obs, graph, gold = built.obs, built.graph, built.gold
+    else:
+        obs = Observations.from_version(version, catalog)
+        graph = build_graph(version, catalog, seed=7, config=VerifyConfig(
+            iterations=iterations, paths_per_iteration=paths, min_trials=2), obs=obs).graph
+        gold = gold_holdout(version)  # the bench's gold calls and record sets, run once for both
     cfg = SynthConfig(shards=shards)
-    gold = gold_holdout(version)  # the bench's gold calls and record sets, run once for both
     one = synthesize(version, catalog, graph, n=n, seed=seed, obs=obs, config=cfg, gold=gold)
     many = synthesize(version, catalog, graph, n=n, seed=seed, obs=obs, config=cfg, ray_address="local", gold=gold)
     assert one.examples and [e["id"] for e in one.examples] == [e["id"] for e in many.examples]
@@ -29,10 +34,10 @@ def _one_and_many(version: Version, catalog: Catalog, *, iterations: int, paths:
 
 
 @pytest.mark.slow
-def test_ray_run_is_byte_identical_to_a_single_process_run(tmp_path: Path) -> None:
-    version = Store(cache_dir=tmp_path / "cache").open("kopa")
-    catalog = load_catalog()
-    one, many = _one_and_many(version, catalog, iterations=10, paths=50, shards=3, n=12, seed=5)
+@pytest.mark.xdist_group(V0005_FULL)
+def test_ray_run_is_byte_identical_to_a_single_process_run(v0005_full: FullGraph, tmp_path: Path) -> None:
+    version, catalog = v0005_full.version, v0005_full.catalog  # kopa@v0005, the full tier
+    one, many = _one_and_many(version, catalog, shards=3, n=12, seed=5, built=v0005_full)
     pa = write_all(one.examples, tmp_path / "a", version, catalog, one.report)
     pb = write_all(many.examples, tmp_path / "b", version, catalog, many.report)
     for k in pa:
@@ -62,17 +67,14 @@ def test_ray_tasks_synthesize_over_the_drivers_catalog(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_ray_shards_follow_the_cluster_and_progress_streams(tmp_path: Path) -> None:
+@pytest.mark.xdist_group(V0005_FULL)
+def test_ray_shards_follow_the_cluster_and_progress_streams(v0005_full: FullGraph) -> None:
     """Unset, the shard count on Ray is the cluster's CPUs (here a local instance of 2); the
     driver hears of kept drafts while the shards run, not only at the end; and the bytes are
     those of one process with the same shard count."""
-    version = Store(cache_dir=tmp_path / "cache").open("kopa")
-    catalog = load_catalog()
-    obs = Observations.from_version(version, catalog)
-    graph = build_graph(version, catalog, seed=7, config=VerifyConfig(iterations=10, paths_per_iteration=50,
-                                                                      min_trials=2), obs=obs).graph
+    version, catalog, obs, graph, gold = (v0005_full.version, v0005_full.catalog, v0005_full.obs, v0005_full.graph,
+                                          v0005_full.gold)
     seen: list[int] = []
-    gold = gold_holdout(version)
     many = synthesize(version, catalog, graph, n=8, seed=5, obs=obs, ray_address="local", ray_cpus=2, gold=gold,
                       progress=lambda done, _want: seen.append(done))
     assert many.report["shards"] == 2

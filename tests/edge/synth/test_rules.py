@@ -24,6 +24,7 @@ from edge.synth.semantics import allowed, semantic_type
 from edge.synth.splits import bench_edges, bench_entities, example_edges, example_entities
 from edge.synth.writers import CONVERSATION_BUDGET, TOOL_MESSAGE_BUDGET, fitting_page_size
 from simulator import Resolver, Store, load_catalog
+from tests.support.synth_runs import SYNTH_1000, V0005_FULL, FullGraph, ThousandRun
 
 ROOT = Path(__file__).resolve().parents[3]
 CFG = VerifyConfig(iterations=10, paths_per_iteration=50, min_trials=2)
@@ -357,21 +358,21 @@ def test_tool_messages_are_what_the_environment_returns(made) -> None:  # type: 
 
 
 @pytest.mark.slow
-def test_a_thousand_examples_keep_every_rule(tmp_path: Path) -> None:
-    """Issue 20's bar over 1,000 synthesized examples from the shipped cassettes (full tier:
-    1,000 kept of 1,000 asked over 13 platforms; 357 kept on v0004 with 30 attempts each)."""
-    store = Store(cache_dir=tmp_path / "cache")
-    version = store.open("kopa")
-    catalog = load_catalog()
-    built = build_graph(version, catalog, seed=0)
-    res = synthesize(version, catalog, built.graph, n=1000, seed=3, obs=built.obs)
-    paths = write_all(res.examples, tmp_path / "o", version, catalog, res.report)
+@pytest.mark.xdist_group(SYNTH_1000)
+def test_a_thousand_examples_keep_every_rule(synth_1000: ThousandRun) -> None:
+    """Issue 20's bar over 1,000 synthesized examples from the shipped cassettes: the CLI's
+    default run (kopa@v0005, curated tier), shared with test_pipeline's thousand-example test.
+    (The full tier's examples are checked by the next test, at a smaller n: a rule holds or
+    fails per example.)"""
+    version, catalog, res, paths = synth_1000.version, synth_1000.catalog, synth_1000.res, synth_1000.paths
     print(json.dumps(res.report["summary"], ensure_ascii=False))
     assert len(res.examples) == 1000
     _assert_rules(version, catalog, res.examples, paths["conversations"])
     d = res.report["summary"]["diversity"]
     assert d["near_duplicate_rate"] <= 0.02, d
-    assert len(res.report["summary"]["providers"]) >= 8, res.report["summary"]["providers"]
+    # (the curated tier's 13 platforms reach 7 providers here; how many the full tier's reach
+    # is the next test's)
+    assert len(res.report["summary"]["providers"]) >= 6, res.report["summary"]["providers"]
     # issue 20's target, distinct-n at least the bench's, measured at one set size (distinct-n
     # falls as a set grows): the bench's questions against as many synthesized ones, every n.
     # (The bench figures once written here, 0.286/0.506/0.601/0.653, did not reproduce from
@@ -381,3 +382,19 @@ def test_a_thousand_examples_keep_every_rule(tmp_path: Path) -> None:
 
     m = matched_diversity([t.question for t in load_tasks()], [e["question"] for e in res.examples])
     assert m["edge_at_least_bench"], m
+
+
+@pytest.mark.slow
+@pytest.mark.xdist_group(V0005_FULL)
+def test_full_tier_examples_keep_every_rule(v0005_full: FullGraph, tmp_path: Path) -> None:
+    """The rules over examples of the full tier (2,696 tools over 13 platforms; its generated
+    tools are worded from their params' descriptions), on the graph test_ray shares: every
+    example kept keeps every rule, and they come from many providers."""
+    g = v0005_full
+    res = synthesize(g.version, g.catalog, g.graph, n=200, seed=3, obs=g.obs, gold=g.gold)
+    paths = write_all(res.examples, tmp_path / "o", g.version, g.catalog, res.report)
+    print(json.dumps(res.report["summary"], ensure_ascii=False))
+    assert len(res.examples) >= 150, len(res.examples)
+    _assert_rules(g.version, g.catalog, res.examples, paths["conversations"])
+    assert res.report["summary"]["diversity"]["near_duplicate_rate"] <= 0.02, res.report["summary"]["diversity"]
+    assert len(res.report["summary"]["providers"]) >= 8, res.report["summary"]["providers"]

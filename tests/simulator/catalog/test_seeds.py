@@ -71,7 +71,7 @@ def test_cli_writes_the_report(tmp_path: Path) -> None:
 def test_a_sample_records_from_the_sandbox_keyed_on_real_values(tmp_path: Path, planned: tuple[dict, object]) -> None:
     """Two seeds per platform and the two tools of #27's examples, recorded from an edition-5
     sandbox: every collection has records and no key holds a placeholder."""
-    from tests.simulator.record.test_world_v0003 import record_plan
+    from tests.support.record import record_plan
 
     plan, _report = planned
     taken: dict[str, int] = {}

@@ -3,7 +3,8 @@ previous version byte for byte intact, and a rerun resumes from the checkpoint a
 version with the content hash of an uninterrupted run.
 
 The default suite runs 5 trials; ``test_interrupted_recording_many_trials`` (marked ``slow``)
-runs 60 and is skipped unless selected with ``-m slow`` or ``KOPA_SLOW=1``.
+runs 20 with kill points stratified over the job and is skipped unless selected with
+``-m slow`` or ``KOPA_SLOW=1`` (CI sets it).
 """
 
 from __future__ import annotations
@@ -95,7 +96,7 @@ def _checkpoint_lines(cassettes: Path) -> int:
     return n
 
 
-def _trial(s: Setup, seed: int, index: int) -> Trial:
+def _trial(s: Setup, seed: int, index: int, n: int) -> Trial:
     rng = random.Random(f"{seed}:{index}")
     work = s.tmp / f"trial-{seed}-{index}"
     shutil.copytree(s.base, work)
@@ -104,19 +105,24 @@ def _trial(s: Setup, seed: int, index: int) -> Trial:
     log = work.parent / f"trial-{seed}-{index}.log"
     # Kill points: after the k-th finished collection plus a few ms (mid next collection),
     # or after a plain delay (before the job starts, mid-job, during or after publishing).
+    # Stratified, so that few trials spread over the job: with enough trials the checkpoint
+    # trials take the depths 1..10 in turn, and the clock trials one delay from each of equal
+    # slices of 0.2-6 s.
     mode = "checkpoint" if index % 2 == 0 else "clock"
+    slot, slots = index // 2, max(1, n // 2)
     with open(log, "wb") as fh:
         proc = subprocess.Popen(record_argv(s.slow, work, s.plan), cwd=ROOT, env=cli_env(cache),
                                 stdout=fh, stderr=subprocess.STDOUT)
         try:
             if mode == "checkpoint":
-                target = rng.randrange(1, SMALL_PLAN_COLLECTIONS)
+                depths = SMALL_PLAN_COLLECTIONS - 1  # 1..10: every depth once slots allow it, else drawn
+                target = 1 + (slot if slots >= depths else rng.randrange(depths)) % depths
                 deadline = time.monotonic() + 120
                 while _checkpoint_lines(work) < target and proc.poll() is None and time.monotonic() < deadline:
                     time.sleep(0.002)
                 time.sleep(rng.uniform(0, 3 * SLOW_SECONDS))
             else:
-                deadline = time.monotonic() + rng.uniform(0.2, 6.0)
+                deadline = time.monotonic() + 0.2 + 5.8 * (slot % slots + rng.random()) / slots
                 while proc.poll() is None and time.monotonic() < deadline:
                     time.sleep(0.005)
             if proc.poll() is None:
@@ -161,7 +167,7 @@ def _trial(s: Setup, seed: int, index: int) -> Trial:
 
 def _run_trials(s: Setup, seed: int, n: int, workers: int) -> list[Trial]:
     with ThreadPoolExecutor(workers) as pool:
-        trials = list(pool.map(lambda i: _trial(s, seed, i), range(n)))
+        trials = list(pool.map(lambda i: _trial(s, seed, i, n), range(n)))
     mid_job = [t for t in trials if t.killed and t.checkpoint_lines > 0 and not t.published_before_kill]
     assert mid_job, f"no trial was killed mid-job: {trials}"
     depths = Counter(t.checkpoint_lines for t in trials if t.killed and not t.published_before_kill)
@@ -177,7 +183,9 @@ def test_interrupted_recording_keeps_previous_version_and_resumes(setup: Setup) 
 
 @pytest.mark.slow
 def test_interrupted_recording_many_trials(setup: Setup) -> None:
-    trials = _run_trials(setup, seed=7, n=60, workers=max(2, min(6, os.cpu_count() or 2)))
+    """20 trials, stratified: a kill after each of the 10 checkpoint depths and one in each
+    of 10 slices of the clock (60 random ones until their kill points were spread by hand)."""
+    trials = _run_trials(setup, seed=7, n=20, workers=max(2, min(6, os.cpu_count() or 2)))
     # Kill points spread over the job: before any collection, mid-job at many depths.
     depths = {t.checkpoint_lines for t in trials if t.killed and not t.published_before_kill}
     assert len(depths) >= 5, f"kill points too bunched: {sorted(depths)}"

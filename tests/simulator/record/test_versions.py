@@ -1,0 +1,146 @@
+"""The shipped versions of ``kopa``, what each recording added and that the later ones are
+additive.
+
+``kopa@v0003`` (#19, world edition 3) has data for every tool of its catalog. ``kopa@v0004``
+(#17, edition 4) carries every v0003 collection unchanged and adds the four NEIS past-year
+timetable tools the generated tier gained plus the collections the client calls of
+``docs/clients.md`` need (``simulator/record/plans/v0004_extra.yaml``); edition 4 is edition 3
+with the generated NEIS services' rows carrying the hub's common fields. ``kopa@v0005`` (#20)
+carries every v0004 collection unchanged and adds the crawls of ``v0005_extra.yaml`` (the other
+24 Seoul districts' officetel and row-house trades of 2024-07, more high schools' class lists
+and majors), the chains KOPA-Bench does not use, so a 1,000-example synthesis run is not bounded
+by drawing the same few recorded chains again. (Recording them again:
+tests/simulator/record/test_rerecord.py.)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from simulator import Resolver, Store, load_catalog
+from simulator.catalog.requests import build_request
+from simulator.dialects import get_dialect
+
+ROOT = Path(__file__).resolve().parents[3]
+PLAN4 = ROOT / "simulator" / "record" / "plans" / "v0004_extra.yaml"
+PLAN5 = ROOT / "simulator" / "record" / "plans" / "v0005_extra.yaml"
+KEY = "kopa0test0key0000000000000000000000000000"[:40]
+
+
+@pytest.fixture(scope="module")
+def store(shipped_store: Store) -> Store:
+    return shipped_store
+
+
+def test_v0003_has_data_for_every_tool_of_its_catalog(store: Store) -> None:
+    v3 = store.open("kopa", "v0003")  # the later versions only add (below)
+    m = v3.manifest
+    assert (m.version, m.parent) == ("v0003", "v0002")
+    assert m.content_hash.startswith("1a471589")
+    assert store.open("kopa", "v0002").content_hash.startswith("9ff46e17")
+    assert store.open("kopa", "v0001").content_hash.startswith("60ad9f8f")
+    assert all(e.records > 0 for e in m.endpoints.values()) and len(m.endpoints) == 2692
+    drift = (ROOT / "docs" / "drift-v0003.md").read_text(encoding="utf-8")
+    assert "# Drift kopa@v0002 → kopa@v0003" in drift and "nec_preliminary_candidates" in drift
+
+
+def _answers(resolver: Resolver, sample: list[Any]) -> dict[str, tuple[int, list[tuple[str, str]], bytes]]:
+    """First and last page, JSON and XML, of each sampled collection: status, headers, body."""
+    catalog = resolver.catalog
+    out = {}
+    for c in sample:
+        ep = catalog.endpoint(c.endpoint)
+        for fmt in ("json", "xml"):
+            pages = get_dialect(ep.dialect).page_requests(ep, dict(c.filters), max(c.total or 0, c.count, 1), fmt)
+            for j in sorted({0, len(pages) - 1}):
+                req = build_request(ep, pages[j], key=KEY)
+                r = resolver.resolve(req)
+                headers = sorted((k, v) for k, v in r.headers if k != "x-sim-version")  # names the version
+                out[req.url] = (r.status, headers, r.body)
+    return out
+
+
+def test_v0004_holds_every_tool_and_its_drift_is_written(store: Store) -> None:
+    m = store.open("kopa", "v0004").manifest  # v0005 only adds (below)
+    assert (m.version, m.parent, m.source) == ("v0004", "v0003", "sandbox")
+    assert m.content_hash.startswith("727820a9")
+    assert store.open("kopa", "v0003").content_hash.startswith("1a471589")
+    assert len(m.endpoints) == len(load_catalog().endpoints) == 2696
+    assert all(e.records > 0 for e in m.endpoints.values())
+    drift = (ROOT / "docs" / "drift-v0004.md").read_text(encoding="utf-8")
+    assert "# Drift kopa@v0003 → kopa@v0004" in drift and "Collections changed" not in drift
+
+
+def test_v0004_adds_only_its_plan(store: Store) -> None:
+    v3, v4 = store.open("kopa", "v0003"), store.open("kopa", "v0004")
+    keys3 = {c.key: (c.count, c.total) for c in v3.collections()}
+    keys4 = {c.key: (c.count, c.total) for c in v4.collections()}
+    assert {k: keys4[k] for k in keys3} == keys3
+    seeds = yaml.safe_load(PLAN4.read_text(encoding="utf-8"))["seeds"]
+    assert len(keys4) - len(keys3) == len(seeds) == 9
+    assert "neis_aca_ins_ti_info?ATPT_OFCDC_SC_CODE=B10" in set(keys4) - set(keys3)
+    assert "molit_apt_trades_detail?DEAL_YMD=202503&LAWD_CD=11110" in set(keys4) - set(keys3)
+
+
+def test_v0004_answers_v0003s_requests_byte_for_byte(store: Store) -> None:
+    """Every 25th v0003 collection and every NEIS one (whose tools gained fields), first and
+    last page in both formats: the same status, headers and bytes from both versions."""
+    v3, v4 = store.open("kopa", "v0003"), store.open("kopa", "v0004")
+    cols = sorted(v3.index.collections(), key=lambda c: c.key)
+    sample = [c for i, c in enumerate(cols) if i % 25 == 0 or c.endpoint.startswith("neis_")]
+    catalog = load_catalog()
+    a, b = _answers(Resolver(v3, catalog), sample), _answers(Resolver(v4, catalog), sample)
+    assert len(a) > 400 and all(status == 200 for status, _h, _b in a.values())
+    assert b == a
+
+
+def test_filtered_generated_neis_rows_belong_to_the_office_asked_for(store: Store) -> None:
+    v4 = store.open("kopa", "v0004")
+    c = v4.index.collection("neis_aca_ins_ti_info?ATPT_OFCDC_SC_CODE=B10")
+    rows = v4.index.records(c.id, 0, c.count)
+    assert rows and {r["ATPT_OFCDC_SC_CODE"] for r in rows} == {"B10"}
+    assert {r["ATPT_OFCDC_SC_NM"] for r in rows} == {"서울특별시교육청"}
+    c = v4.index.collection("neis_his_timetablebgs?ATPT_OFCDC_SC_CODE=B10&AY=2022&SD_SCHUL_CODE=7010798")
+    rows = v4.index.records(c.id, 0, c.count)
+    assert rows and {(r["SD_SCHUL_CODE"], r["AY"]) for r in rows} == {("7010798", "2022")}
+
+
+def test_v0005_is_the_newest_and_every_tool_has_data(store: Store) -> None:
+    m = store.open("kopa").manifest
+    assert (m.version, m.parent, m.source) == ("v0005", "v0004", "sandbox")
+    assert m.content_hash.startswith("8e8c607b")
+    assert len(m.endpoints) == len(load_catalog().endpoints) == 2696
+    assert all(e.records > 0 for e in m.endpoints.values())
+    drift = (ROOT / "docs" / "drift-v0005.md").read_text(encoding="utf-8")
+    assert "# Drift kopa@v0004 → kopa@v0005" in drift and "Collections changed" not in drift
+
+
+def test_v0005_adds_only_its_plans_crawls(store: Store) -> None:
+    v4, v5 = store.open("kopa", "v0004"), store.open("kopa")
+    keys4 = {c.key: (c.count, c.total) for c in v4.collections()}
+    keys5 = {c.key: (c.count, c.total) for c in v5.collections()}
+    assert {k: keys5[k] for k in keys4} == keys4  # the seeds re-recorded are v0004's bytes
+    added = set(keys5) - set(keys4)
+    assert len(added) == 197
+    plan = yaml.safe_load(PLAN5.read_text(encoding="utf-8"))
+    targets = {c["to"] for c in plan["crawls"]}
+    assert {k.split("?")[0] for k in added} == targets
+    offi = {k for k in keys5 if k.startswith("molit_offi_trades?DEAL_YMD=202407&LAWD_CD=11")}
+    assert len(offi) == 25  # every Seoul district, not 강남구 alone
+
+
+def test_v0005_answers_v0004s_requests_byte_for_byte(store: Store) -> None:
+    """Every 40th v0004 collection and each of the crawled tools' v0004 collections, first and
+    last page in both formats: the same status, headers and bytes from both versions."""
+    v4, v5 = store.open("kopa", "v0004"), store.open("kopa")
+    crawled = {c["to"] for c in yaml.safe_load(PLAN5.read_text(encoding="utf-8"))["crawls"]}
+    cols = sorted(v4.index.collections(), key=lambda c: c.key)
+    sample = [c for i, c in enumerate(cols) if i % 40 == 0 or c.endpoint in crawled]
+    catalog = load_catalog()
+    a, b = _answers(Resolver(v4, catalog), sample), _answers(Resolver(v5, catalog), sample)
+    assert len(a) > 200 and all(status == 200 for status, _h, _b in a.values())
+    assert b == a

@@ -1,0 +1,65 @@
+"""Expensive EDGE builds that several test files check, made once per test process.
+
+The fixtures in ``tests/conftest.py`` wrap these; a test using one carries the matching
+``xdist_group`` mark (``SYNTH_1000``, ``V0005_FULL``) so that, under ``--dist loadgroup``
+(the README's test command), every test of a group runs in one worker and the build is made
+once in the whole run, not once per worker.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from edge import EdgeGraph, Observations, VerifyConfig, build_graph
+from edge.synth import SynthResult, synthesize, write_all
+from edge.synth.contamination import GoldHoldout, gold_holdout
+from simulator import Catalog, Store, Version, load_catalog
+
+#: ``xdist_group`` names of the shared builds below.
+SYNTH_1000 = "synth-1000"
+V0005_FULL = "v0005-full-graph"
+
+#: The small verification budget the synthesis tests build their graphs with.
+SMALL_CFG = VerifyConfig(iterations=10, paths_per_iteration=50, min_trials=2)
+
+
+@dataclass(frozen=True)
+class ThousandRun:
+    """``simulator edge synthesize --n 1000`` with the CLI's defaults, in process: kopa@v0005,
+    the curated tier, a graph built with seed 0 and the default budget, seed 0, the bench's
+    entities, edges and gold calls held out; the files ``write_all`` writes."""
+
+    version: Version
+    catalog: Catalog
+    res: SynthResult
+    paths: dict[str, Path]
+
+
+def thousand_run(store: Store, tmp: Path) -> ThousandRun:
+    version = store.open("kopa", "v0005")
+    catalog = load_catalog(tier="curated")
+    built = build_graph(version, catalog, seed=0)
+    res = synthesize(version, catalog, built.graph, n=1000, seed=0, obs=built.obs)
+    paths = write_all(res.examples, tmp / "out", version, catalog, res.report)
+    return ThousandRun(version, catalog, res, paths)
+
+
+@dataclass(frozen=True)
+class FullGraph:
+    """kopa@v0005 with the full tier (the default catalog), its observations, the graph built
+    with seed 7 and :data:`SMALL_CFG`, and the bench's gold hold-out on it."""
+
+    version: Version
+    catalog: Catalog
+    obs: Observations
+    graph: EdgeGraph
+    gold: GoldHoldout
+
+
+def v0005_full_graph(store: Store) -> FullGraph:
+    version = store.open("kopa", "v0005")
+    catalog = load_catalog()
+    obs = Observations.from_version(version, catalog)
+    graph = build_graph(version, catalog, seed=7, config=SMALL_CFG, obs=obs).graph
+    return FullGraph(version, catalog, obs, graph, gold_holdout(version))
