@@ -149,7 +149,7 @@ def learn_check_cmd(
                    f"tool calls/sample {h.get('tools/call_frequency', 0):.2f}")
     typer.echo(f"GRPO: {cfg.grpo_steps} rounds × {cfg.grpo_iterations} steps in {res.grpo_seconds:.0f} s; "
                f"{res.simulator_calls} tool calls answered by the simulator in {res.simulator_seconds:.2f} s "
-               f"({100 * res.simulator_share:.1f}% of the GRPO wall time)")
+               f"({100 * res.simulator_share:.2f}% of the GRPO wall time)")
     typer.echo("per row (share of samples right, before -> after): " + ", ".join(
         f"{k[:8]} {res.per_row_before.get(k, 0):.2f}->{v:.2f}" for k, v in sorted(res.per_row_after.items())))
     calls = [e.get("eval_tools/call_frequency", 0.0) for e in (res.eval_before, res.eval_after)]

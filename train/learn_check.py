@@ -110,9 +110,9 @@ def load_learn_check_data() -> dict[str, Any]:
 
 def build_learn_check_data(synth_dir: Path, ids: Sequence[str], version: str, about: str) -> dict[str, Any]:
     """The content of ``learn_check_data.json`` from a ``simulator edge synthesize`` output
-    folder: the ``trl.jsonl`` rows and ``conversations.jsonl`` conversations of ``ids``.
-
-    >>> # build_learn_check_data(Path("synth-out"), ["23f221058479b521"], "v0005", "…")
+    folder: the ``trl.jsonl`` rows and ``conversations.jsonl`` conversations of ``ids`` (train
+    split only), with ``about`` saying how they were made. How the shipped file was made is its
+    own ``about``.
     """
     def by_id(name: str) -> dict[str, dict[str, Any]]:
         lines = (synth_dir / name).read_text(encoding="utf-8").splitlines()

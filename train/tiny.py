@@ -12,7 +12,8 @@ from typing import Any, Callable, Iterable
 
 from .errors import TrainError
 
-__all__ = ["SPECIAL_TOKENS", "Script", "script_generation", "tiny_model", "tiny_model_and_tokenizer", "tiny_tokenizer"]
+__all__ = ["SPECIAL_TOKENS", "Script", "script_generation", "tiny_model", "tiny_model_and_tokenizer",
+           "tiny_tokenizer"]
 
 #: A generation script: the decoded prompt of one row of a ``generate`` batch (special
 #: tokens kept) → the exact text that row must generate (EOS is appended), or None to let

@@ -113,6 +113,7 @@ def test_learn_check_raises_the_reward(tmp_path: Path, monkeypatch: pytest.Monke
     monkeypatch.chdir(tmp_path)
     res = CliRunner().invoke(train_app, ["learn-check"])
     out = res.output
+    print(out)  # the figures docs/training.md quotes (shown with -s)
     assert res.exit_code == 0, out[-3000:]
     m = re.search(r"mean reward (\d\.\d+) -> (\d\.\d+) \((\d+) samples per training prompt", out)
     assert m is not None, out[-3000:]
