@@ -44,8 +44,8 @@ DATA_FILE = "learn_check_data.json"
 
 @dataclass
 class LearnCheckConfig:
-    """Sizes of the check (defaults: about 5 minutes on 2 quiet CPU cores, 11 under a load
-    average of 6).
+    """Sizes of the check (defaults: 9.5 minutes measured on 2 CPU cores shared with other
+    jobs, load average 4–6; no quiet-machine figure yet).
 
     SFT stops short of exact recall on purpose (loss ≈ 0.15): sampled at temperature 1 the
     model then answers about a third of its samples right, so GRPO groups have reward spread.
@@ -298,7 +298,7 @@ def run_learn_check(out_dir: Path, cfg: LearnCheckConfig = LearnCheckConfig(),
          f"({sum(len(i) for i, _ in examples) // len(examples)} tokens each on average, "
          f"{sum(sum(m) for _, m in examples)} assistant tokens in all), "
          f"loss {' '.join(f'{x:.2f}' for x in losses[:: max(1, len(losses) // 6)])} ... {losses[-1]:.3f} "
-         f"({sft_s:.0f} s)")
+         f"({sft_s:.0f} s); completion budget {mcl} tokens (longest demonstrated route {longest})")
 
     from datasets import Dataset
 

@@ -1,5 +1,5 @@
 """``simulator train learn-check`` and what it rests on: the shipped rows and conversations, the
-SFT mask, the line-merging tokenizer and the completion budget, the zero-spread warning, the base
+SFT mask, the line-merging tokenizer, the zero-spread warning, the base
 model of a tiny run; the check itself end to end (slow)."""
 
 from __future__ import annotations
@@ -109,7 +109,7 @@ def test_line_merging_tokenizer_keeps_turns_apart_and_shortens_prompts(world: Wo
 def test_learn_check_raises_the_reward(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # The documented command, from an empty directory (only the package and its cassettes):
     # SFT warm start, GRPO through the simulator, `mean reward X -> Y` with Y > X, exit 0.
-    # About 5 min on 2 quiet cores (11 under a load average of 6).
+    # 9.5 min measured on 2 shared cores (load average 4-6).
     monkeypatch.chdir(tmp_path)
     res = CliRunner().invoke(train_app, ["learn-check"])
     out = res.output
