@@ -121,34 +121,41 @@ def grpo_cmd(
 def learn_check_cmd(
     out: Optional[Path] = typer.Option(None, help="Working folder (default: a temporary one, removed after)."),
     sft_epochs: Optional[int] = typer.Option(None, help="SFT warm-start epochs."),
-    grpo_steps: Optional[int] = typer.Option(None, help="GRPO optimizer steps."),
+    grpo_steps: Optional[int] = typer.Option(None, help="GRPO generation rounds."),
+    eval_generations: Optional[int] = typer.Option(None, help="Samples per training prompt for X and Y."),
     seed: int = typer.Option(0, help="Seed of the model, SFT and sampling."),
 ) -> None:
     """CPU pipeline check: a tiny model, SFT warm start on EDGE conversations, then GRPO through
     the simulator; prints `mean reward X -> Y` on the training prompts, exit 0 only when Y > X.
 
-    Not a research result: two memorised questions show that the simulator's rewards reach the
+    Not a research result: a few memorised questions show that the simulator's rewards reach the
     weights through the same code a GPU run uses, nothing about tool-use skill."""
     import tempfile
 
     from .learn_check import LearnCheckConfig, run_learn_check
 
     cfg = LearnCheckConfig(seed=seed)
-    if sft_epochs is not None:
-        cfg.sft_epochs = sft_epochs
-    if grpo_steps is not None:
-        cfg.grpo_steps = grpo_steps
-    typer.echo("learn-check: a pipeline check, not a research result (a tiny model memorising two synthetic "
+    for name, value in (("sft_epochs", sft_epochs), ("grpo_steps", grpo_steps),
+                        ("eval_generations", eval_generations)):
+        if value is not None:
+            setattr(cfg, name, value)
+    typer.echo("learn-check: a pipeline check, not a research result (a tiny model memorising eight synthetic "
                "kopa@v0005 questions; the rewards come from the simulator's answers)")
     with tempfile.TemporaryDirectory(prefix="kopa-learn-check-") as tmp:
         res = run_learn_check(out or Path(tmp), cfg, echo=typer.echo)
     for h in res.train_log:
-        typer.echo(f"  GRPO step {h.get('step')}: reward {h.get('reward', 0):.3f} (spread {h.get('reward_std', 0):.3f}), "
+        typer.echo(f"  GRPO step {h.get('step')}: reward {h.get('reward', 0):.3f} (spread {h.get('reward_std', 0):.3f}, "
+                   f"groups without spread {h.get('frac_reward_zero_std', 0):.2f}), "
                    f"tool calls/sample {h.get('tools/call_frequency', 0):.2f}")
-    typer.echo(f"GRPO: {cfg.grpo_steps} steps in {res.grpo_seconds:.0f} s; {res.simulator_calls} tool calls answered by "
-               f"the simulator in {res.simulator_seconds:.2f} s ({100 * res.simulator_share:.1f}% of the GRPO wall time)")
+    typer.echo(f"GRPO: {cfg.grpo_steps} rounds × {cfg.grpo_iterations} steps in {res.grpo_seconds:.0f} s; "
+               f"{res.simulator_calls} tool calls answered by the simulator in {res.simulator_seconds:.2f} s "
+               f"({100 * res.simulator_share:.2f}% of the GRPO wall time)")
+    typer.echo("per row (share of samples right, before -> after): " + ", ".join(
+        f"{k[:8]} {res.per_row_before.get(k, 0):.2f}->{v:.2f}" for k, v in sorted(res.per_row_after.items())))
+    calls = [e.get("eval_tools/call_frequency", 0.0) for e in (res.eval_before, res.eval_after)]
+    typer.echo(f"tool calls per sample {calls[0]:.2f} -> {calls[1]:.2f}")
     typer.echo(f"mean reward {res.reward_before:.3f} -> {res.reward_after:.3f} "
-               f"({cfg.eval_repeats * cfg.num_generations} samples per training prompt, before and after GRPO)")
+               f"({res.samples_per_row} samples per training prompt, before and after GRPO)")
     if not res.passed:
         typer.echo("error: GRPO did not raise the mean reward on its training prompts", err=True)
         raise typer.Exit(1)

@@ -36,7 +36,7 @@ def _rows_file(tmp_path: Path) -> Path:
     from train.learn_check import load_learn_check_data
 
     path = tmp_path / "trl.jsonl"
-    rows = load_learn_check_data()["trl"]  # two synthesized train rows, two platforms (ecos, neis)
+    rows = load_learn_check_data()["trl"]  # eight synthesized train rows, three platforms (neis, ecos, nec)
     path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
     return path
 
@@ -49,9 +49,9 @@ def test_verl_config_creates_its_folders(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     assert (out / "tools.yaml").is_file() and (out / "agent_loop.yaml").is_file()
     rows = (out / "d" / "train.jsonl").read_text(encoding="utf-8").splitlines()
-    assert len(rows) == 2
+    assert len(rows) == 8
     plats = tool_platforms(out / "tools.yaml")
-    assert set(plats.values()) == {"ecos", "neis"}
+    assert set(plats.values()) == {"ecos", "neis", "nec"}
     schemas = [t["tool_schema"] for t in yaml.safe_load((out / "tools.yaml").read_text(encoding="utf-8"))["tools"]]
     for r in map(json.loads, rows):  # each row is offered its own platform's tools only
         scoped = scoped_tool_schemas(schemas, plats, r["extra_info"]["platforms"])
@@ -156,7 +156,7 @@ def test_recipe_composes_and_loads_with_verls_own_code(tmp_path: Path) -> None:
                                          "--out", str(out / "tools.yaml"), "--dataset", str(out / "train.parquet"),
                                          "--tokenizer", str(tmp_path / "tok"), "--max-prompt-length", "100"])
     assert res.exit_code == 2
-    assert f"at least {max(scoped)}" in res.output and "keeps 0 of 2 rows" in res.output
+    assert f"at least {max(scoped)}" in res.output and f"keeps 0 of {len(rows)} rows" in res.output
 
 
 def test_agent_loop_registration_target_imports() -> None:
