@@ -1,0 +1,169 @@
+"""The questions of :mod:`edge.synth.intents`, written as people ask them.
+
+Each intent has a handful of forms (a plain question, a request, a first-person situation;
+해요체, 반말 and 합니다체), filled from the draft's slots. ``{k}`` is slot ``k`` as shown, and
+``{k|은}`` it with the particle that fits its last syllable (a title in 「」 takes the particle
+of the title itself). No form holds a digit or an answer: the numbers a question states are
+its slots (a date, an article number, a bill number a person has from the news).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .korean import date_text, josa
+
+__all__ = ["ASKS", "phrase"]
+
+_SLOT = re.compile(r"\{(\w+)(?:\|(\w+))?\}")
+
+#: Forms per intent (:data:`edge.synth.intents.INTENTS`).
+ASKS: dict[str, tuple[str, ...]] = {
+    "law_articles": (
+        "「{name}」은 조문이 모두 몇 개인가요?",
+        "{name}에는 조문이 몇 개 있어요?",
+        "「{name}」 전문을 읽어 보려고 하는데, 조문이 총 몇 개나 되나요?",
+        "현행 {name}의 조문 수를 알려 주세요.",
+        "{name|은} 몇 개 조로 이루어져 있습니까?",
+        "「{name}」 조문 개수 좀 알려 줘.",
+    ),
+    "law_article_title": (
+        "「{name}」 제{no}조의 제목이 뭐예요?",
+        "{name} 제{no}조는 무엇에 관한 조항인가요?",
+        "「{name}」 제{no}조 조문 제목을 알려 주세요.",
+        "{name} 제{no}조가 어떤 내용을 다루는 조인지 제목만 알려 주시겠어요?",
+        "「{name}」 제{no}조의 제목은 무엇입니까?",
+    ),
+    "law_article_about": (
+        "「{name}」에서 '{title}' 조항은 제 몇 조예요?",
+        "{name}의 '{title}' 규정이 몇 조에 있는지 알려 주세요.",
+        "「{name}」 중 '{title}'에 관한 조문은 몇 조인가요?",
+        "{name}에서 {qtitle|을} 정한 조문 번호가 궁금합니다.",
+        "「{name}」의 '{title}' 조가 몇 번째 조인지 찾아 줘.",
+    ),
+    "ordin_articles": (
+        "「{name}」은 조문이 몇 개인가요?",
+        "{name}에는 몇 개 조가 있어요?",
+        "「{name}」 조문 수를 알고 싶습니다.",
+        "우리 지역 {name|을} 읽어 보려는데, 조문이 모두 몇 개예요?",
+        "「{name}」이 몇 개 조로 되어 있는지 알려 주세요.",
+    ),
+    "ordin_article_title": (
+        "「{name}」 제{no}조의 제목이 뭐예요?",
+        "{name} 제{no}조는 무엇에 관한 조항인가요?",
+        "「{name}」 제{no}조 조문 제목을 알려 주세요.",
+        "{name} 제{no}조가 다루는 내용을 제목으로 알려 주십시오.",
+    ),
+    "tago_stop_routes": (
+        "{city} '{stop}' 정류장을 지나는 버스 노선은 몇 개예요?",
+        "{city} {stop} 정류소에 서는 버스가 몇 개 노선이나 되나요?",
+        "{city}에 사는데, 집 앞 {stop} 정류장에 서는 버스 노선이 몇 개인지 궁금해요.",
+        "{city} '{stop}' 정류소를 경유하는 노선 수를 알려 주세요.",
+        "{city} {stop} 정류장에는 버스 노선이 몇 개 다녀?",
+        "{city} '{stop}' 정류소를 경유하는 버스 노선은 몇 개입니까?",
+    ),
+    "tago_stop_route_type": (
+        "{city} '{stop}' 정류장을 지나는 {kind}는 몇 개 노선이에요?",
+        "{city} {stop} 정류소에 서는 버스 가운데 {kind|은} 몇 개 노선인가요?",
+        "{city} '{stop}' 정류장에 {kind|이} 몇 개 노선 다니는지 알려 주세요.",
+        "{city} {stop} 정류소를 경유하는 {kind} 노선 수를 알려 주십시오.",
+    ),
+    "tago_stop_arrivals": (
+        "지금 {city} '{stop}' 정류장에 도착 예정인 버스는 몇 대예요?",
+        "{city} {stop} 정류소에 곧 들어올 버스가 몇 대인가요?",
+        "{city} '{stop}' 정류장에서 버스를 기다리는 중인데, 도착 정보가 뜬 버스가 몇 대예요?",
+        "{city} {stop} 정류소의 버스 도착 예정 정보는 몇 건입니까?",
+    ),
+    "seoul_busiest_lines": (
+        "{day} {line}에서 {who} 인원이 가장 많았던 역은 몇 개 호선이 지나나요?",
+        "{day} 기준 {line} {who}객이 제일 많았던 역, 그 역에는 노선이 몇 개 다녀요?",
+        "{day}에 {line}에서 {who}한 사람이 가장 많은 역을 찾아서, 그 역이 몇 개 호선 환승역인지 알려 주세요.",
+        "{day} {line} 역 가운데 {who} 인원 1위 역은 몇 개 노선이 정차합니까?",
+    ),
+    "seoul_busiest_arrivals": (
+        "{day} {line}에서 {who} 인원이 가장 많았던 역에 지금 도착 예정인 열차는 몇 대예요?",
+        "{day} 기준 {line} {who}객이 제일 많았던 역, 지금 그 역에 들어올 열차가 몇 대인가요?",
+        "{day}에 {line}에서 {who}한 사람이 가장 많은 역의 실시간 도착 정보는 몇 건입니까?",
+    ),
+    "fsc_top_corp": (
+        "{day} {market} 종목 중 이름에 {qword|이} 들어간 것들 가운데 {key} 가장 컸던 종목의 회사 법인명은 뭐예요?",
+        "{day} 기준으로 이름에 {qword|이} 붙은 {market} 상장 종목 가운데 {key} 1위인 곳, 법인명이 어떻게 되나요?",
+        "{day}에 {market}에서 {qword} 들어간 종목들 중 {key} 제일 높았던 종목의 법인 이름을 알려 주세요.",
+        "{day} {market} 종목명에 {qword|이} 포함된 종목 가운데 {key} 가장 큰 종목을 발행한 법인의 이름은 무엇입니까?",
+    ),
+    "bill_sponsor_district": (
+        "{age}대 국회 의안번호 {bill}번 법안을 대표발의한 의원의 지역구는 어디예요?",
+        "{age}대 국회 의안번호 {bill} 법안, 대표발의한 의원 지역구가 어디인가요?",
+        "뉴스에서 본 {age}대 국회 의안번호 {bill}번 법안을 누가 대표발의했는지, 그 의원의 지역구를 알려 주세요.",
+        "제{age}대 국회 의안번호 {bill}번 법안의 대표발의 의원은 어느 지역구 의원입니까?",
+    ),
+    "bill_sponsor_party": (
+        "{age}대 국회 의안번호 {bill}번 법안을 대표발의한 의원은 어느 정당 소속이에요?",
+        "{age}대 국회 의안번호 {bill} 법안 대표발의자의 소속 정당이 어디인가요?",
+        "{age}대 국회에 올라온 의안번호 {bill}번 법안, 대표발의한 의원의 정당을 알려 주세요.",
+        "{age}대 국회 의안번호 {bill}번 법안의 대표발의 의원 소속 정당은 어디입니까?",
+    ),
+    "bill_sponsor_committee": (
+        "{age}대 국회 의안번호 {bill}번 법안을 대표발의한 의원은 어느 위원회 소속이에요?",
+        "{age}대 국회 의안번호 {bill} 법안 대표발의 의원이 속한 상임위원회가 어디인가요?",
+        "제{age}대 국회 의안번호 {bill}번 법안을 대표발의한 의원의 소속 위원회를 알려 주십시오.",
+    ),
+    "bill_sponsor_terms": (
+        "{age}대 국회 의안번호 {bill}번 법안을 대표발의한 의원은 몇 선이에요?",
+        "{age}대 국회 의안번호 {bill} 법안 대표발의 의원이 국회의원을 몇 번째 하고 있는지 알려 주세요.",
+        "제{age}대 국회 의안번호 {bill}번 법안의 대표발의 의원은 몇 선 의원입니까?",
+    ),
+}
+
+#: The ranking word of a stock field, with its subject particle.
+_KEY_WORDS = {"trqu": ("거래량이", "거래량"), "mrktTotAmt": ("시가총액이", "시가총액"), "clpr": ("종가가", "종가")}
+_WHO = {"승차": ("승차",), "하차": ("하차",)}
+
+
+def _show(slots: dict[str, Any], rng: Any) -> tuple[dict[str, str], dict[str, str]]:
+    """Slot text as shown and as read for particles (a title in 「」 reads as the title)."""
+    shown: dict[str, str] = {}
+    read: dict[str, str] = {}
+    for k, v in slots.items():
+        v = str(v)
+        if k == "day":
+            v = date_text(v) or v
+        elif k == "city":
+            v = _city(v, rng)
+        shown[k] = read[k] = v
+        if k in ("word", "title"):
+            shown["q" + k], read["q" + k] = f"'{v}'", v
+    return shown, read
+
+
+def _city(name: str, rng: Any) -> str:
+    """A city as people say it: 세종특별자치시 → 세종/세종시, 부산광역시 → 부산."""
+    name = name.split("/")[0]  # "대전광역시/계룡시": one code for both, said as the city
+    m = re.match(r"^(.+?)(특별자치시|특별시|광역시)$", name)
+    if not m:
+        return name
+    return rng.choice((m.group(1), m.group(1) + "시", name)) if m.group(2) == "특별자치시" else rng.choice((m.group(1), name))
+
+
+def phrase(part: dict[str, Any], rng: Any) -> tuple[str, str]:
+    """The question of an intent part and its template id."""
+    name = part["intent"]
+    forms = ASKS[name]
+    i = rng.randrange(len(forms))
+    form = forms[i]
+    shown, read = _show(part["slots"], rng)
+    if "key" in shown:  # "거래량이 가장 컸던": the field with its particle, said once
+        subj, noun = _KEY_WORDS.get(shown["key"], (shown["key"], shown["key"]))
+        shown["key"] = read["key"] = subj if "{key} 1위" not in form else noun
+
+    def one(m: re.Match[str]) -> str:
+        k, p = m.group(1), m.group(2)
+        if not p:
+            return shown[k]
+        return shown[k] + josa(read[k], p)[len(read[k]):]
+
+    text = _SLOT.sub(one, form)
+    # 「name」 with the particle of the title: "「가정폭력방지법」은"
+    text = re.sub(r"」(은|는|이|가)(?= )", lambda m: "」" + josa(part["slots"].get("name", ""), m.group(1))[-1:], text)
+    return text, f"INT:{name}.{i}"
