@@ -92,6 +92,22 @@ ASKS: dict[str, tuple[str, ...]] = {
         "{day}에 {market}에서 {qword} 들어간 종목들 중 {key} 제일 높았던 종목의 법인 이름을 알려 주세요.",
         "{day} {market} 종목명에 {qword|이} 포함된 종목 가운데 {key} 가장 큰 종목을 발행한 법인의 이름은 무엇입니까?",
     ),
+    "nec_winners_party": (
+        "{day} 지방선거 {region} {office} 당선인 가운데 {party} 소속은 몇 명이에요?",
+        "{day}에 치러진 {office} 선거에서 {region}의 {party} 당선자는 몇 명이었나요?",
+        "{day} 지방선거 결과가 궁금한데요, {region} {office} 당선인 중 {party|은} 몇 명 나왔어요?",
+        "{day} {office} 선거 {region} 당선인 중 {party} 소속 인원을 알려 주십시오.",
+    ),
+    "nec_candidates_party": (
+        "{day} 지방선거 {region} {office} 선거에 {party} 후보로 나온 사람은 몇 명이에요?",
+        "{day} {office} 선거 때 {region}에서 {party} 공천을 받아 출마한 후보는 몇 명인가요?",
+        "{day}에 치러진 {office} 선거, {region}의 {party} 후보 수를 알려 주세요.",
+    ),
+    "nec_candidates": (
+        "{day} 지방선거 {region} {office} 선거에 나온 후보는 모두 몇 명이었어요?",
+        "{day}에 치러진 {office} 선거에서 {region} 후보자 수가 몇 명인지 알려 주세요.",
+        "{day} {office} 선거 {region} 출마자는 총 몇 명입니까?",
+    ),
     "bill_sponsor_district": (
         "{age}대 국회 의안번호 {bill}번 법안을 대표발의한 의원의 지역구는 어디예요?",
         "{age}대 국회 의안번호 {bill} 법안, 대표발의한 의원 지역구가 어디인가요?",

@@ -358,6 +358,60 @@ def _bill_sponsor(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str
     return True
 
 
+# ---- NEC -----------------------------------------------------------------------------------------------
+#: Elections people name by their office (sgTypecode → what the question calls it).
+_OFFICES = {"3": ("시·도지사", "광역단체장"), "4": ("구청장·시장·군수", "기초단체장")}
+
+
+def _election(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -> bool:
+    """An election by its date and office → its sgId and type (the election-code table) →
+    its winners or candidates in a province (or nationwide for governors), by party."""
+    tool = "nec_winners" if ask == "winners" else "nec_candidates"
+    gold_free = []
+    codes = _table(s, "nec_election_codes", {})
+    for f in s._filters.get(tool, []):
+        sg, ty = str(f.get("sgId")), str(f.get("sgTypecode"))
+        if ty in _OFFICES and set(f) <= {"sgId", "sgTypecode"}:
+            gold_free.append((sg, ty))
+    if not gold_free:
+        return False
+    sg, ty = rng.choice(sorted(gold_free))
+    row = next((r for r in codes if str(r.get("sgId")) == sg and str(r.get("sgTypecode")) == ty), None)
+    if row is None:
+        return False
+    rows = _table(s, tool, {"sgId": sg, "sgTypecode": ty})
+    provinces = sorted({str(r["sdName"]) for r in rows if r.get("sdName")})
+    region = rng.choice(provinces) if ty == "4" and provinces else ""
+    mine = [r for r in rows if not region or r.get("sdName") == region]
+    parties = sorted({str(r["jdName"]) for r in mine if r.get("jdName")})
+    if len(mine) < 3 or not parties:
+        return False
+    s1, _r1 = s.call(d, "nec_election_codes", {})
+    where = [{"field": "sgVotedate", "op": "eq", "value": str(row.get("sgVotedate"))},
+             {"field": "sgName", "op": "eq", "value": str(row.get("sgName"))}]
+    f1, recs = _op(s, d, op="filter", **{"from": s1}, where=where)
+    if len(recs) != 1:
+        return False
+    args = {"sdName": region} if region else {}
+    s2, r2 = s.call(d, tool, args, bind={"sgId": _bind({"$ref": f1, "field": "sgId", "pick": "first"}),
+                                         "sgTypecode": _bind({"$ref": f1, "field": "sgTypecode", "pick": "first"})})
+    d.bound += [sg, ty]
+    d.edges.append(("nec_election_codes", tool))
+    office = rng.choice(_OFFICES[ty])
+    if ask == "winners" or rng.random() < 0.5:
+        party = rng.choice(parties)
+        c, _n = _op(s, d, op="count", **{"from": s2}, where=[{"field": "jdName", "op": "eq", "value": party}])
+        _part(d, "nec_" + ("winners" if ask == "winners" else "candidates") + "_party", len(r2.records),
+              day=str(row.get("sgVotedate")), office=office, region=region or "전국", party=party)
+    else:
+        c, _n = _op(s, d, op="count", **{"from": s2})
+        _part(d, "nec_candidates", len(r2.records), day=str(row.get("sgVotedate")), office=office,
+              region=region or "전국")
+    d.answer = {"$ref": c}
+    d.junctions.append("SEQ")
+    return True
+
+
 def _i(name: str, platform: str, fn: Callable[..., bool], ask: str) -> Intent:
     return Intent(name, platform, lambda s, d, rng, held: fn(s, d, rng, held, ask))
 
@@ -373,6 +427,7 @@ INTENTS: dict[str, tuple[Intent, ...]] = {
     "seoul": (_i("seoul_busiest_lines", "seoul", _seoul_busiest, "lines"),
               _i("seoul_busiest_arrivals", "seoul", _seoul_busiest, "arrivals")),
     "fsc": (_i("fsc_top_corp", "fsc", _fsc_top, "corp"),),
+    "nec": (_i("nec_winners", "nec", _election, "winners"), _i("nec_candidates", "nec", _election, "candidates")),
     "assembly": (_i("bill_sponsor_district", "assembly", _bill_sponsor, "district"),
                  _i("bill_sponsor_party", "assembly", _bill_sponsor, "party"),
                  _i("bill_sponsor_committee", "assembly", _bill_sponsor, "committee"),
