@@ -119,7 +119,8 @@ def _law(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -> bool
     if len(arts) < 3:
         return False
     if ask == "count":
-        f, _ = _op(s, d, op="filter", **{"from": u}, where=[{"field": "조문여부", "op": "eq", "value": "조문"}])
+        # articles, not 장·절 headings ("contains": a kind, not an entity the bench names)
+        f, _ = _op(s, d, op="filter", **{"from": u}, where=[{"field": "조문여부", "op": "contains", "value": "조문"}])
         c, _n = _op(s, d, op="count", **{"from": f})
         d.answer = {"$ref": c}
         _part(d, "law_articles", len(r1.records), name=name)
@@ -130,7 +131,7 @@ def _law(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -> bool
             if not opts:
                 return False
             a = rng.choice(opts)
-            ref2, _t = _pick(s, d, u, [{"field": "조문여부", "op": "eq", "value": "조문"},
+            ref2, _t = _pick(s, d, u, [{"field": "조문여부", "op": "contains", "value": "조문"},
                                        {"field": "조문번호", "op": "eq", "value": str(a["조문번호"])}], "조문제목")
             d.answer = ref2
             _part(d, "law_article_title", len(r1.records), name=name, no=str(a["조문번호"]))
@@ -383,12 +384,12 @@ def _election(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) ->
     provinces = sorted({str(r["sdName"]) for r in rows if r.get("sdName")})
     region = rng.choice(provinces) if ty == "4" and provinces else ""
     mine = [r for r in rows if not region or r.get("sdName") == region]
-    parties = sorted({str(r["jdName"]) for r in mine if r.get("jdName")})
-    if len(mine) < 3 or not parties:
+    parties = sorted({str(r["jdName"]) for r in mine if r.get("jdName")} - held)
+    if len(mine) < 3:
         return False
     s1, _r1 = s.call(d, "nec_election_codes", {})
     where = [{"field": "sgVotedate", "op": "eq", "value": str(row.get("sgVotedate"))},
-             {"field": "sgName", "op": "eq", "value": str(row.get("sgName"))}]
+             {"field": "sgTypecode", "op": "eq", "value": ty}]
     f1, recs = _op(s, d, op="filter", **{"from": s1}, where=where)
     if len(recs) != 1:
         return False
@@ -398,15 +399,15 @@ def _election(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) ->
     d.bound += [sg, ty]
     d.edges.append(("nec_election_codes", tool))
     office = rng.choice(_OFFICES[ty])
-    if ask == "winners" or rng.random() < 0.5:
+    if parties and (ask == "winners" or rng.random() < 0.5):
         party = rng.choice(parties)
         c, _n = _op(s, d, op="count", **{"from": s2}, where=[{"field": "jdName", "op": "eq", "value": party}])
         _part(d, "nec_" + ("winners" if ask == "winners" else "candidates") + "_party", len(r2.records),
               day=str(row.get("sgVotedate")), office=office, region=region or "전국", party=party)
     else:
         c, _n = _op(s, d, op="count", **{"from": s2})
-        _part(d, "nec_candidates", len(r2.records), day=str(row.get("sgVotedate")), office=office,
-              region=region or "전국")
+        _part(d, "nec_" + ("winners" if ask == "winners" else "candidates"), len(r2.records),
+              day=str(row.get("sgVotedate")), office=office, region=region or "전국")
     d.answer = {"$ref": c}
     d.junctions.append("SEQ")
     return True

@@ -45,6 +45,7 @@ CHAINS = {
               ("seoul_card_subway_stats", "seoul_subway_arrivals")},
     "fsc": {("fsc_stock_prices", "fsc_listed_items")},
     "assembly": {("assembly_member_bills", "assembly_members")},
+    "nec": {("nec_election_codes", "nec_winners"), ("nec_election_codes", "nec_candidates")},
 }
 
 
