@@ -403,11 +403,11 @@ def _election(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) ->
         party = rng.choice(parties)
         c, _n = _op(s, d, op="count", **{"from": s2}, where=[{"field": "jdName", "op": "eq", "value": party}])
         _part(d, "nec_" + ("winners" if ask == "winners" else "candidates") + "_party", len(r2.records),
-              day=str(row.get("sgVotedate")), office=office, region=region or "전국", party=party)
+              year=str(row.get("sgVotedate"))[:4], office=office, region=region or "전국", party=party)
     else:
         c, _n = _op(s, d, op="count", **{"from": s2})
         _part(d, "nec_" + ("winners" if ask == "winners" else "candidates"), len(r2.records),
-              day=str(row.get("sgVotedate")), office=office, region=region or "전국")
+              year=str(row.get("sgVotedate"))[:4], office=office, region=region or "전국")
     d.answer = {"$ref": c}
     d.junctions.append("SEQ")
     return True
