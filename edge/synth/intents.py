@@ -32,7 +32,7 @@ from ..observe import scalar
 from .execute import CallFailed, ProgramError, ProgramRunner
 from .sample import Draft, Sampler
 
-__all__ = ["INTENTS", "TARGET_SHARE", "Intent", "build_intent", "wanted"]
+__all__ = ["BY_INTENT", "INTENTS", "TARGET_SHARE", "Intent", "build_intent", "wanted"]
 
 #: A platform is given intents while its share of the examples made is under this.
 TARGET_SHARE = 0.04
@@ -253,15 +253,16 @@ def _seoul_busiest(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: st
     for line in lines:  # the busiest station of each line, known before asking: only those answerable
         mine = [r for r in rows if r.get("SBWY_ROUT_LN_NM") == line]
         for key in ("GTON_TNOPE", "GTOFF_TNOPE"):
-            top = max(mine, key=lambda r: float(r.get(key) or 0))
-            st = str(top.get("SBWY_STNS_NM"))
-            if st in arrivals if ask == "arrivals" else lines_at[st] >= 2:
-                opts.append((line, key))
+            for op, pick in (("argmax", max), ("argmin", min)):
+                top = pick(mine, key=lambda r: float(r.get(key) or 0))
+                st = str(top.get("SBWY_STNS_NM"))
+                if st in arrivals if ask == "arrivals" else lines_at[st] >= (2 if ask == "lines" else 1):
+                    opts.append((line, key, op))
     if not opts:
         return False
-    line, key = rng.choice(opts)
+    line, key, op = rng.choice(opts)
     s1, r1 = s.call(d, "seoul_card_subway_stats", {"USE_YMD": day, "SBWY_ROUT_LN_NM": line})
-    a, best = _op(s, d, op="argmax", **{"from": s1}, by=key, numeric=True)
+    a, best = _op(s, d, op=op, **{"from": s1}, by=key, numeric=True)
     if not best:
         return False
     ref = {"$ref": a, "field": "SBWY_STNS_NM"}
@@ -275,13 +276,18 @@ def _seoul_busiest(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: st
     else:
         s2, r2 = s.call(d, "seoul_subway_station_by_name", {}, bind={"STATION_NM": _bind(ref)})
         d.edges.append(("seoul_card_subway_stats", "seoul_subway_station_by_name"))
-        name = "seoul_busiest_lines"
-    if len(r2.records) < 2:
-        return False
+        name = "seoul_busiest_" + ask
     d.bound.append(station)
-    c, _n = _op(s, d, op="count", **{"from": s2})
-    d.answer = {"$ref": c}
-    _part(d, name, len(r1.records), day=day, line=line, who="승차" if key == "GTON_TNOPE" else "하차")
+    if ask == "eng":
+        eng, _e = _pick(s, d, s2, [], "STATION_NM_ENG")
+        d.answer = eng
+    else:
+        if len(r2.records) < 2:
+            return False
+        c, _n = _op(s, d, op="count", **{"from": s2})
+        d.answer = {"$ref": c}
+    _part(d, name, len(r1.records), day=day, line=line, who="승차" if key == "GTON_TNOPE" else "하차",
+          most="가장 많았던" if op == "argmax" else "가장 적었던")
     d.junctions.append("DRV")
     return True
 
@@ -309,12 +315,14 @@ def _fsc_top(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -> 
     word, market = rng.choice(words)
     from .semantics import allowed, field_type
 
-    keys = [k for k in ("trqu", "mrktTotAmt", "clpr") if allowed("argmax", field_type(s.catalog, "fsc_stock_prices", k))]
+    keys = [k for k in ("trqu", "mrktTotAmt", "clpr", "fltRt", "trPrc")
+            if allowed("argmax", field_type(s.catalog, "fsc_stock_prices", k))]
     if not keys:
         return False
     key = rng.choice(keys)
+    op = rng.choice(("argmax", "argmax", "argmin"))
     s1, r1 = s.call(d, "fsc_stock_prices", {"basDt": day, "likeItmsNm": word, "mrktCls": market})
-    a, best = _op(s, d, op="argmax", **{"from": s1}, by=key, numeric=True)
+    a, best = _op(s, d, op=op, **{"from": s1}, by=key, numeric=True)
     rec = best[0] if isinstance(best, list) else best
     if not rec or str(rec.get("itmsNm")) in held:
         return False
@@ -324,8 +332,8 @@ def _fsc_top(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -> 
     field = "corpNm" if ask == "corp" else "crno"
     ref, _v = _pick(s, d, s2, [], field)
     d.answer = ref
-    _part(d, "fsc_top_" + ask, len(r1.records), day=day, word=word, key=key,
-          market=market)
+    _part(d, "fsc_top_" + ask, len(r1.records), day=day, word=word, key=key, market=market,
+          most="가장 컸던" if op == "argmax" else "가장 작았던")
     d.junctions.append("DRV")
     return True
 
@@ -338,7 +346,8 @@ def _bill_sponsor(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str
         return False
     age = str(bases[0]["AGE"])
     rows = _table(s, "assembly_member_bills", {"AGE": age})
-    opts = [r for r in rows if r.get("BILL_NO") and r.get("RST_MONA_CD") and str(r["BILL_NO"]) not in held]
+    opts = [r for r in rows if r.get("BILL_NO") and r.get("RST_MONA_CD") and r.get("BILL_NAME")
+            and str(r["BILL_NO"]) not in held and str(r["BILL_NAME"]) not in held]
     if not opts:
         return False
     bill = rng.choice(opts)
@@ -354,7 +363,8 @@ def _bill_sponsor(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str
         return False
     ref2, _v = _pick(s, d, s2, [], field)
     d.answer = ref2
-    _part(d, "bill_sponsor_" + ask, len(r1.records), age=age, bill=str(bill["BILL_NO"]))
+    _part(d, "bill_sponsor_" + ask, len(r1.records), age=age, bill=str(bill["BILL_NO"]),
+          bname=str(bill.get("BILL_NAME") or "법률안"))
     d.junctions.append("SEQ")
     return True
 
@@ -425,7 +435,7 @@ INTENTS: dict[str, tuple[Intent, ...]] = {
                 _i("ordin_article_title", "lawgokr", _ordinance, "title")),
     "tago": (_i("tago_stop_routes", "tago", _tago_stop, "routes"), _i("tago_stop_route_type", "tago", _tago_stop, "route_type"),
              _i("tago_stop_arrivals", "tago", _tago_stop, "arrivals")),
-    "seoul": (_i("seoul_busiest_lines", "seoul", _seoul_busiest, "lines"),
+    "seoul": (_i("seoul_busiest_lines", "seoul", _seoul_busiest, "lines"), _i("seoul_busiest_eng", "seoul", _seoul_busiest, "eng"),
               _i("seoul_busiest_arrivals", "seoul", _seoul_busiest, "arrivals")),
     "fsc": (_i("fsc_top_corp", "fsc", _fsc_top, "corp"),),
     "nec": (_i("nec_winners", "nec", _election, "winners"), _i("nec_candidates", "nec", _election, "candidates")),
@@ -446,10 +456,22 @@ def build_intent(s: Sampler, intent: Intent, rng: Any, held: frozenset[str] = fr
     return d if ok and d.answer is not None else None
 
 
-def wanted(made: Counter[str], total: int, failed: Counter[str], rng: Any) -> str | None:
+#: Platforms whose intents ask what the sampler's walks never do (law.go.kr's walks reach
+#: precedents only): counted by the examples their intents made, not by all that touch them.
+BY_INTENT = frozenset({"lawgokr"})
+
+
+def wanted(made: Counter[str], total: int, failed: Counter[str], rng: Any,
+           by_intent: Counter[str] | None = None) -> str | None:
     """The platform to draw an intent for now: the one furthest under :data:`TARGET_SHARE` of
-    the ``total`` examples made (ties by ``rng``), unless its intents keep failing."""
-    under = [p for p in INTENTS if made[p] < TARGET_SHARE * (total + 1) and failed[p] < 60 + 6 * made[p]]
+    the ``total`` examples made (ties by ``rng``), unless its intents keep failing. A platform of
+    :data:`BY_INTENT` counts only the examples its intents made (``by_intent``)."""
+    mine = by_intent or Counter()
+
+    def n(p: str) -> int:
+        return mine[p] if p in BY_INTENT else made[p]
+
+    under = [p for p in INTENTS if n(p) < TARGET_SHARE * (total + 1) and failed[p] < 60 + 6 * n(p)]
     if not under:
         return None
-    return min(under, key=lambda p: (made[p] / (total + 1), rng.random()))
+    return min(under, key=lambda p: (n(p) / (total + 1), rng.random()))

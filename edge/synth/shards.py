@@ -159,6 +159,7 @@ def synth_shard(version: Version, catalog: Catalog, graph: EdgeGraph, obs: Obser
     want = spec.want
     attempts = 0
     intent_failed: Counter[str] = Counter()
+    intent_made: Counter[str] = Counter()
     held_names = frozenset(held)
 
     def miss(j: str, ip: str | None) -> None:
@@ -171,7 +172,7 @@ def synth_shard(version: Version, catalog: Catalog, graph: EdgeGraph, obs: Obser
         jtype = min(JUNCTIONS, key=lambda j: (made[j] + 0.1 * failed[j], rng.random()))
         length = min(range(cfg.min_len, cfg.max_len + 1), key=lambda k: (lengths[k], rng.random()))
         # a platform under its share gets a question written for it (edge.synth.intents)
-        ip = wanted(sampler.made, len(drafts), intent_failed, rng)
+        ip = wanted(sampler.made, len(drafts), intent_failed, rng, intent_made)
         if ip is not None and rng.random() < INTENT_RATE:
             d = build_intent(sampler, rng.choice(INTENTS[ip]), rng, held_names)
             jtype = _main_junction(d.junctions) if d else "SEQ"
@@ -231,6 +232,8 @@ def synth_shard(version: Version, catalog: Catalog, graph: EdgeGraph, obs: Obser
         programs.add(pk)
         shingles.append(sh)
         sampler.made.update(e["platforms"])
+        if ip:
+            intent_made[ip] += 1
         if progress:
             progress(len(drafts), want)
     return ShardResult(drafts, {"failed": dict(failed), "rules": dict(rules), "early": dict(early)},

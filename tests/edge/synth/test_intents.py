@@ -60,7 +60,7 @@ def test_every_intent_gives_a_valid_example(world: tuple[Any, ...], platform: st
     rng = random.Random(1)
     for intent in INTENTS[platform]:
         made = 0
-        for _ in range(3):
+        for _ in range(6):
             d = build_intent(sampler, intent, rng, held)
             if d is None:
                 continue
@@ -68,13 +68,15 @@ def test_every_intent_gives_a_valid_example(world: tuple[Any, ...], platform: st
             question, template = write_question_t(catalog, rng, d.parts, "x")
             e = _example(d, question, run.answer, catalog, version, 0)
             assert template.startswith(f"INT:{intent.name}")
-            assert check_example(e, conversation(e, ex, catalog), run.values, catalog) == [], question
-            assert prints.hits(run, d.program(), gold) == [], question
             assert platform in e["platforms"] and e["length"] >= 2
             assert program_edges(d.program()) & CHAINS[platform], e["edges"]
             assert not set(e["bound_values"]) & held
-            made += 1
-        assert made >= 2, f"{intent.name}: {made} of 3 built"
+            # a draft that breaks a rule or meets the bench's gold is refused in its shard
+            # (another drawn): enough of them must pass
+            if check_example(e, conversation(e, ex, catalog), run.values, catalog) == [] \
+                    and prints.hits(run, d.program(), gold) == []:
+                made += 1
+        assert made >= 2, f"{intent.name}: {made} of 6 valid"
 
 
 def test_statute_questions_chain_search_then_detail(world: tuple[Any, ...]) -> None:
@@ -113,10 +115,13 @@ def test_intents_never_name_a_bench_entity(world: tuple[Any, ...]) -> None:
 
 def test_wanted_gives_the_platform_furthest_under_its_share() -> None:
     made = Counter({"lawgokr": 50, "tago": 3, "seoul": 40, "fsc": 40, "assembly": 40, "nec": 40})
-    assert wanted(made, 1000, Counter(), random.Random(0)) == "tago"
+    assert wanted(made, 1000, Counter(), random.Random(0), Counter({"lawgokr": 41})) == "tago"
+    # law.go.kr counts the examples its intents made: the sampler's precedents do not count
+    assert wanted(made, 1000, Counter(), random.Random(0), Counter({"lawgokr": 30})) == "lawgokr"
     assert wanted(Counter({p: int(TARGET_SHARE * 1000) + 1 for p in INTENTS}), 1000, Counter(), random.Random(0)) is None
     # a platform whose intents keep failing is given up, and the next one is asked for
-    assert wanted(made, 1000, Counter({"tago": 10_000}), random.Random(0)) in {"seoul", "fsc", "assembly"}
+    assert wanted(made, 1000, Counter({"tago": 10_000}), random.Random(0), Counter({"lawgokr": 41})) in {
+        "seoul", "fsc", "assembly", "nec"}
 
 
 def test_edge_hold_out_flags_contradict_in_one_line(tmp_path: Any) -> None:
