@@ -117,8 +117,9 @@ def test_wanted_gives_the_platform_furthest_under_its_share() -> None:
     made = Counter({"lawgokr": 50, "tago": 3, "seoul": 40, "fsc": 40, "assembly": 40, "nec": 40})
     assert wanted(made, 1000, Counter(), random.Random(0), Counter({"lawgokr": 41})) == "tago"
     # law.go.kr counts the examples its intents made: the sampler's precedents do not count
-    assert wanted(made, 1000, Counter(), random.Random(0), Counter({"lawgokr": 30})) == "lawgokr"
-    assert wanted(Counter({p: int(TARGET_SHARE * 1000) + 1 for p in INTENTS}), 1000, Counter(), random.Random(0)) is None
+    assert wanted(made | Counter({"tago": 41}), 1000, Counter(), random.Random(0), Counter({"lawgokr": 30})) == "lawgokr"
+    full = Counter({p: int(TARGET_SHARE * 1000) + 1 for p in INTENTS})
+    assert wanted(full, 1000, Counter(), random.Random(0), full) is None
     # a platform whose intents keep failing is given up, and the next one is asked for
     assert wanted(made, 1000, Counter({"tago": 10_000}), random.Random(0), Counter({"lawgokr": 41})) in {
         "seoul", "fsc", "assembly", "nec"}
