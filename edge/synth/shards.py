@@ -175,6 +175,8 @@ def synth_shard(version: Version, catalog: Catalog, graph: EdgeGraph, obs: Obser
         ip = wanted(sampler.made, len(drafts), intent_failed, rng, intent_made)
         if ip is not None and rng.random() < INTENT_RATE:
             d = build_intent(sampler, rng.choice(INTENTS[ip]), rng, held_names)
+            if d is not None and held_edges and program_edges(d.program()) & held_edges:
+                d = None  # its chain takes a held-out bench edge: not drawn (as the sampler's walks)
             jtype = _main_junction(d.junctions) if d else "SEQ"
         else:
             ip = None
