@@ -20,7 +20,6 @@ made so far is under :data:`TARGET_SHARE` (:func:`wanted`).
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -184,10 +183,6 @@ def _ordinance(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -
 
 
 # ---- TAGO -----------------------------------------------------------------------------------------
-def _city_short(name: str) -> str:
-    return re.sub(r"(특별자치시|특별자치도|특별시|광역시)$", "", name) if name.endswith(("특별자치시", "특별시", "광역시")) else name
-
-
 def _tago_stop(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -> bool:
     """A stop by its name in a city → the city's code and the stop's node id → what stops there."""
     target = "tago_station_routes" if ask != "arrivals" else "tago_station_arrivals"
