@@ -209,7 +209,8 @@ def synthesize_cmd(
     paraphrase_model: Annotated[Optional[str], typer.Option("--paraphrase-model", help="Model for --paraphrase-base-url.", show_default=False)] = None,
     catalog_tier: CatalogOpt = None,
     allow_bench_entities: Annotated[bool, typer.Option("--allow-bench-entities", help="Keep examples that use KOPA-Bench's entities (held out by default).")] = False,
-    allow_bench_edges: Annotated[bool, typer.Option("--allow-bench-edges", help="Keep examples whose chains pass a value along a tool-to-tool edge a KOPA-Bench gold program uses (held out by default).")] = False,
+    allow_bench_edges: Annotated[bool, typer.Option("--allow-bench-edges", help="Keep examples whose chains pass a value along a tool-to-tool edge a KOPA-Bench gold program uses (the default while bench gold calls and records are held out).")] = False,
+    hold_out_bench_edges: Annotated[bool, typer.Option("--hold-out-bench-edges", help="Drop every example whose chain passes a value along a tool-to-tool edge a KOPA-Bench gold program uses (the default only with --allow-bench-gold); the edge Jaccard with the bench is then 0.0.")] = False,
     allow_bench_gold: Annotated[bool, typer.Option("--allow-bench-gold", help="Keep examples that make a call a KOPA-Bench gold program makes or show a record a bench gold is computed from (held out by default).")] = False,
     ray_address: Annotated[Optional[str], typer.Option("--ray", help="Run the shards on the Ray cluster at ADDRESS ('local' starts one); same bytes as --shards K without it.", show_default=False)] = None,
     shards: Annotated[Optional[int], typer.Option("--shards", min=1, help="Shards of the work (default: 4; with --ray, the cluster's CPUs). The same shard count gives the same bytes with or without --ray.", show_default=False)] = None,
@@ -217,6 +218,10 @@ def synthesize_cmd(
     store: Annotated[Optional[str], typer.Option("--store", help="With --ray: the cassette root as every worker sees it, a path or file:// URI (default: the driver's; on a multi-node cluster, a shared filesystem).", show_default=False)] = None,
 ) -> None:
     """Synthesize executable multi-step examples from the verified graph; write the datasets."""
+    if allow_bench_edges and hold_out_bench_edges:
+        _fail("--allow-bench-edges and --hold-out-bench-edges contradict each other; pass one of them")
+    edges_allowed: bool | None = True if allow_bench_edges else False if hold_out_bench_edges else None
+    allow_bench_edges = edges_allowed if edges_allowed is not None else not allow_bench_gold
     try:
         check_run_folder(out, SYNTH_FILES)  # before minutes of work, not after
     except SimulatorError as exc:
@@ -311,7 +316,8 @@ def synthesize_cmd(
     ents = res.report["audit"]["bench_entities"]
     typer.echo(f"bench entities: {ents['examples_with_bench_entities']} examples use them"
                + (" (--allow-bench-entities)" if allow_bench_entities else " (held out)"))
-    typer.echo("bench edges: kept (--allow-bench-edges)" if allow_bench_edges else
+    typer.echo("bench edges: kept (bench gold calls and records are held out instead; --hold-out-bench-edges drops them)"
+               if allow_bench_edges else
                f"bench edges: held out ({res.report['filters'].get('bench_edge', 0)} drafts used one)")
     bg = res.report["filters"]
     typer.echo("bench gold calls and records: kept (--allow-bench-gold)" if allow_bench_gold else

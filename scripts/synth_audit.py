@@ -6,7 +6,8 @@
 Figures: examples whose program counts, sums or compares over several periods it never restricts
 (``period_blind``), questions with raw codes/ids/coordinates (``raw_code``), each main
 platform's share, conversations over 100,000 characters, the most frequent place named and its
-share, and the distinct-template ratio. The programs are run again on the run's cassette version.
+share, the distinct-template ratio, the examples asked through each platform intent
+(``edge.synth.intents``), and the run's rule and filter counts (``report.json``). The programs are run again on the run's cassette version.
 """
 
 from __future__ import annotations
@@ -47,6 +48,10 @@ def audit(folder: Path, tier: str = "curated") -> dict[str, object]:
             places[p] += 1
     top = places.most_common(3)
     n = max(1, len(rows))
+    rep_path = folder / "report.json"
+    rep = json.loads(rep_path.read_text(encoding="utf-8")) if rep_path.exists() else {}
+    intents = Counter(str(e.get("template", "")).split(".")[0].removeprefix("INT:") for e in rows
+                      if str(e.get("template", "")).startswith("INT:"))
     return {
         "examples": len(rows),
         "period_blind": len(blind),
@@ -56,6 +61,10 @@ def audit(folder: Path, tier: str = "curated") -> dict[str, object]:
         "top_places": [(p, c, round(c / n, 3)) for p, c in top],
         "distinct_template_ratio": round(len({e.get("template", "") for e in rows}) / n, 3),
         "junction": dict(Counter(e["junction"] for e in rows)),
+        "intents": dict(sorted(intents.items())),
+        "rules_refused": rep.get("rules_refused", {}),
+        "filters": rep.get("filters", {}),
+        "kept_attempts": [rep.get("kept"), rep.get("attempts")],
     }
 
 

@@ -53,7 +53,7 @@ def synthesize(
     config: SynthConfig | None = None,
     progress: Callable[[int, int], None] | None = None,
     allow_bench_entities: bool = False,
-    allow_bench_edges: bool = False,
+    allow_bench_edges: bool | None = None,
     ray_address: str | None = None,
     allow_bench_gold: bool = False,
     gold: GoldHoldout | None = None,
@@ -72,16 +72,21 @@ def synthesize(
     the driver's).
 
     KOPA-Bench's entities (the names and codes its tasks use, :func:`~edge.synth.splits.
-    bench_entities`) are held out unless ``allow_bench_entities``, and so are its dependency
-    edges (a handoff from one tool to another that a bench gold program makes,
-    :func:`~edge.synth.splits.bench_edges`) unless ``allow_bench_edges``: training data then
-    shares no chain with the benchmark (the paper's edge Jaccard of 0.0).
+    bench_entities`) are held out unless ``allow_bench_entities``. Its dependency edges (a
+    handoff from one tool to another that a bench gold program makes,
+    :func:`~edge.synth.splits.bench_edges`) are held out when ``allow_bench_edges`` is False
+    (training data then shares no chain with the benchmark: the paper's edge Jaccard of 0.0);
+    unset, they are held out only when the content hold-out below is off. With it on, a chain
+    may take a bench edge (a statute's search → its text, a city's code → its stops: the lookups
+    a whole platform is asked through) but never makes a bench gold call or shows a gold record.
 
     And by content, unless ``allow_bench_gold``: no example makes a call a bench gold program
     makes or shows a record a bench gold is computed from (:mod:`edge.synth.contamination`;
     ``gold`` is that hold-out if the caller has it already, else it is computed here once by
     running the bench's gold programs on ``version``)."""
     cfg = config or SynthConfig()
+    if allow_bench_edges is None:
+        allow_bench_edges = not allow_bench_gold
     want = int(n * (1 + cfg.overshoot)) + 1
     hold = None if allow_bench_gold else (gold if gold is not None else gold_holdout(version))
     held = set() if allow_bench_entities else bench_entities()  # read once, handed to every shard

@@ -422,6 +422,11 @@ def write_question_t(catalog: Catalog, rng: Any, parts: Sequence[dict[str, Any]]
     computes, at the level it computes it. The register (해요체 or 합니다체), the subjects'
     words, the ask and an optional context clause are drawn from :mod:`edge.synth.lexicon`.
     """
+    intent = next((p for p in parts if p["kind"] == "intent"), None)
+    if intent is not None:  # a question written for its platform (edge.synth.intents)
+        from .asks import phrase
+
+        return phrase(intent, rng)
     q = _Q(catalog, rng)
     kinds = [p["kind"] for p in parts]
     if "fan" in kinds:

@@ -450,7 +450,7 @@ class Sampler:
         step = CallStep(id=sid, call=tool, args=dict(sorted(full.items())), pages="all",
                         foreach=each["ref"] if each else None, when=_cond(guard))
         key = tool + json.dumps(args, sort_keys=True, ensure_ascii=False)
-        if key in self.too_big:
+        if key in self.too_big and not bind and not each:  # only a constant call was found too big
             raise CallFailed(f"{tool}: over the tool-message budget")
         values = self._values(d)
         if step.when is not None and not _holds(step.when, values):

@@ -24,6 +24,7 @@ from .checks import check_example
 from .contamination import Footprints, GoldHoldout
 from .execute import ProgramError, ProgramRunner
 from .form import NEAR_THRESHOLD, shingles as _shingles
+from .intents import INTENTS, build_intent, wanted
 from .questions import answer_text, write_question_t
 from .sample import JUNCTIONS, Draft, Sampler, sane_edges
 from .splits import bench_edges, bench_entities, example_entities
@@ -33,6 +34,8 @@ __all__ = ["DEFAULT_SHARDS", "ShardResult", "ShardSpec", "SynthConfig", "canonic
 
 #: Shards of a run in one process when ``SynthConfig.shards`` is not set.
 DEFAULT_SHARDS = 4
+#: How often an attempt draws an intent while a platform is under its share.
+INTENT_RATE = 0.5
 
 
 def canonical(answer: Any) -> str:
@@ -155,40 +158,58 @@ def synth_shard(version: Version, catalog: Catalog, graph: EdgeGraph, obs: Obser
     drafts: list[dict[str, Any]] = []
     want = spec.want
     attempts = 0
+    intent_failed: Counter[str] = Counter()
+    intent_made: Counter[str] = Counter()
+    held_names = frozenset(held)
+
+    def miss(j: str, ip: str | None) -> None:
+        failed[j] += 1
+        if ip:
+            intent_failed[ip] += 1
+
     while len(drafts) < want and attempts < want * cfg.attempts_per_example:
         attempts += 1
         jtype = min(JUNCTIONS, key=lambda j: (made[j] + 0.1 * failed[j], rng.random()))
         length = min(range(cfg.min_len, cfg.max_len + 1), key=lambda k: (lengths[k], rng.random()))
-        d = sampler.build(jtype, length)
+        # a platform under its share gets a question written for it (edge.synth.intents)
+        ip = wanted(sampler.made, len(drafts), intent_failed, rng, intent_made)
+        if ip is not None and rng.random() < INTENT_RATE:
+            d = build_intent(sampler, rng.choice(INTENTS[ip]), rng, held_names)
+            if d is not None and held_edges and program_edges(d.program()) & held_edges:
+                d = None  # its chain takes a held-out bench edge: not drawn (as the sampler's walks)
+            jtype = _main_junction(d.junctions) if d else "SEQ"
+        else:
+            ip = None
+            d = sampler.build(jtype, length)
         main = _main_junction(d.junctions) if d else None
         if d is None or main is None or not cfg.min_len <= d.calls <= cfg.max_len:
-            failed[jtype] += 1
+            miss(jtype, ip)
             continue
         made[main] += 1  # a draft asked as SEQ that reduced a large set counts as DRV
         lengths[d.calls] += 1
         try:
             run = ex.run(d.program())
         except ProgramError:
-            failed[jtype] += 1
+            miss(jtype, ip)
             continue
         domain = catalog.endpoint(d.program().calls()[0].call).domain
         if held and _draft_entities(d) & held:
             early["bench_entity"] += 1
-            failed[jtype] += 1
+            miss(jtype, ip)
             continue
         if held_edges and program_edges(d.program()) & held_edges:
             early["bench_edge"] += 1
-            failed[jtype] += 1
+            miss(jtype, ip)
             continue
         pk = d.program().model_dump_json()
         if pk in programs:  # the same program again: drawn anew rather than phrased twice
             early["duplicate"] += 1
-            failed[jtype] += 1
+            miss(jtype, ip)
             continue
         hits = prints.hits(run, d.program(), gold) if gold is not None else []
         if hits:  # what the conversation would show: a bench gold call or a gold record
             early[hits[0]] += 1
-            failed[jtype] += 1
+            miss(jtype, ip)
             continue
         for _try in range(3):  # a near-duplicate phrasing is drawn again, then given up
             question, template = write_question_t(catalog, rng, d.parts, domain)
@@ -197,7 +218,7 @@ def synth_shard(version: Version, catalog: Catalog, graph: EdgeGraph, obs: Obser
                 break
         else:
             early["near_duplicate"] += 1
-            failed[jtype] += 1
+            miss(jtype, ip)
             continue
         e = _example(d, question, run.answer, catalog, version, spec.seed)
         e["template"] = template
@@ -207,12 +228,14 @@ def synth_shard(version: Version, catalog: Catalog, graph: EdgeGraph, obs: Obser
             bad = ["execution"]
         if bad:
             rules.update(bad)
-            failed[jtype] += 1
+            miss(jtype, ip)
             continue
         drafts.append(e)
         programs.add(pk)
         shingles.append(sh)
         sampler.made.update(e["platforms"])
+        if ip:
+            intent_made[ip] += 1
         if progress:
             progress(len(drafts), want)
     return ShardResult(drafts, {"failed": dict(failed), "rules": dict(rules), "early": dict(early)},

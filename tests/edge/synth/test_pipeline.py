@@ -139,10 +139,11 @@ def test_writers_formats(env, tmp_path: Path) -> None:  # type: ignore[no-untype
     assert all(r["reward_model"]["ground_truth"] and r["extra_info"]["tools_kwargs"] and r["prompt"] for r in rows)
 
 
-def test_bench_edges_are_held_out_by_default(env) -> None:  # type: ignore[no-untyped-def]
-    """No kept example passes a value along a tool-to-tool edge a bench gold program uses
-    (issue 20: the bench's entities and edges stay out of training data unless asked);
-    with ``allow_bench_edges`` such chains come back, so the hold-out is what keeps them out.
+def test_bench_edges_are_held_out_when_asked(env) -> None:  # type: ignore[no-untyped-def]
+    """With ``allow_bench_edges=False`` (``--hold-out-bench-edges``; the default only when the
+    content hold-out is off) no kept example passes a value along a tool-to-tool edge a bench
+    gold program uses (issue 20); with ``allow_bench_edges`` such chains come back, so the
+    hold-out is what keeps them out.
     The sampler never draws a held-out edge (no attempt is spent on a draft that would be
     dropped), and the filter after it still drops any example that has one."""
     from edge.synth.pipeline import apply_filters
@@ -151,7 +152,7 @@ def test_bench_edges_are_held_out_by_default(env) -> None:  # type: ignore[no-un
     version, catalog, obs, graph, allowed = env
     held = bench_edges()
     assert len(held) >= 30  # the 156 tasks' handoffs
-    res = synthesize(version, catalog, graph, n=40, seed=3, obs=obs)
+    res = synthesize(version, catalog, graph, n=40, seed=3, obs=obs, allow_bench_edges=False)
     assert res.examples and not example_edges(res.examples) & held
     assert res.report["filters"]["bench_edge"] == 0  # never drawn
     on_bench = [e for e in allowed.examples if example_edges([e]) & held]

@@ -1,0 +1,204 @@
+"""The questions of :mod:`edge.synth.intents`, written as people ask them.
+
+Each intent has a handful of forms (a plain question, a request, a first-person situation;
+해요체, 반말 and 합니다체), filled from the draft's slots. ``{k}`` is slot ``k`` as shown, and
+``{k|은}`` it with the particle that fits its last syllable (a title in 「」 takes the particle
+of the title itself). No form holds a digit or an answer: the numbers a question states are
+its slots (a date, an article number, a bill number a person has from the news).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .korean import date_text, josa
+
+__all__ = ["FORMS", "phrase"]
+
+_SLOT = re.compile(r"\{(\w+)(?:\|(\w+))?\}")
+
+#: Per intent: how the question brings in its entity (``lead``) and what it asks of it
+#: (``ask``, its subject left implicit as Korean does). A question is one lead and one ask, so
+#: two questions of one intent share at most one of them (the near-duplicate filter, a
+#: character-5-gram Jaccard of 0.5, refuses pairs that share both and differ in a name only).
+FORMS: dict[str, dict[str, tuple[str, ...]]] = {
+    "law_articles": {
+        "lead": ("「{name}」 말인데요,", "{name|을} 처음부터 읽어 보려고 해요.", "현행 「{name}」 기준으로,",
+                 "시험 준비로 {name|을} 정리하는 중인데,", "「{name}」에 대해 하나 여쭤볼게요.", "{name} 관련 질문입니다."),
+        "ask": ("조문이 모두 몇 개인가요?", "조문은 총 몇 개예요?", "본문 조문 수를 알려 주세요.",
+                "몇 개 조로 이루어져 있나요?", "조문 개수가 몇 개인지 알 수 있을까요?", "장·절 제목 말고 조문만 세면 몇 개입니까?"),
+    },
+    "law_article_title": {
+        "lead": ("「{name}」 제{no}조,", "{name|을} 보다가 궁금해졌는데,", "현행 「{name}」에서",
+                 "과제 때문에 {name|을} 찾아보는데,", "「{name}」 관련해서요."),
+        "ask": ("제{no}조의 제목이 뭐예요?", "제{no}조는 무엇에 관한 조항인가요?", "제{no}조 조문 제목을 알려 주세요.",
+                "제{no}조가 어떤 내용을 다루는지 제목만 알려 주시겠어요?", "제{no}조의 제목은 무엇입니까?",
+                "제{no}조 제목 좀 알려 줘."),
+    },
+    "law_article_about": {
+        "lead": ("「{name}」에서", "{name|을} 읽고 있는데,", "현행 「{name}」 기준으로", "업무상 {name|을} 확인해야 해서요.",
+                 "「{name}」 관련 질문이에요."),
+        "ask": ("{qtitle} 조항은 제 몇 조예요?", "{qtitle} 규정이 몇 조에 있는지 알려 주세요.",
+                "{qtitle}에 관한 조문은 몇 조인가요?", "{qtitle|을} 정한 조문 번호가 궁금합니다.",
+                "{qtitle} 조가 몇 번째 조인지 찾아 줘.", "{qtitle}라는 제목의 조문은 제 몇 조입니까?"),
+    },
+    "ordin_articles": {
+        "lead": ("「{name}」 말이에요.", "우리 지역 {name|을} 읽어 보려는데,", "자치법규 「{name}」 기준으로,",
+                 "{name} 관련해서 궁금한 게 있어요.", "주민자치 모임에서 「{name}」 얘기가 나와서요."),
+        "ask": ("조문이 몇 개인가요?", "몇 개 조로 되어 있어요?", "조문 수를 알고 싶습니다.", "조문이 모두 몇 개예요?",
+                "전체 조문 개수를 알려 주세요.", "조가 몇 개까지 있습니까?"),
+    },
+    "ordin_article_title": {
+        "lead": ("「{name}」에서", "{name|을} 찾아보는데,", "자치법규 「{name}」 관련해서요.", "구청 민원 때문에 {name|을} 보는데,"),
+        "ask": ("제{no}조의 제목이 뭐예요?", "제{no}조는 무엇에 관한 조항인가요?", "제{no}조 조문 제목을 알려 주세요.",
+                "제{no}조가 다루는 내용을 제목으로 알려 주십시오.", "제{no}조 제목 좀 알려 줄래요?"),
+    },
+    "tago_stop_routes": {
+        "lead": ("{city} '{stop}' 정류장,", "{city}에 사는데, 집 앞이 {stop} 정류소예요.", "{city} {stop} 정류장에서 버스를 자주 타요.",
+                 "{city} '{stop}' 정류소 말인데요,", "이번에 {city}로 이사 왔는데, 근처가 {stop} 정류장이에요."),
+        "ask": ("여기를 지나는 버스 노선은 몇 개예요?", "서는 버스가 몇 개 노선이나 되나요?", "경유하는 노선 수를 알려 주세요.",
+                "거기 다니는 버스 노선이 몇 개야?", "이 정류소를 경유하는 버스 노선은 몇 개입니까?",
+                "여기서 탈 수 있는 노선이 모두 몇 개인지 궁금해요."),
+    },
+    "tago_stop_route_type": {
+        "lead": ("{city} '{stop}' 정류장,", "{city} {stop} 정류소에서 출퇴근하는데,", "{city} '{stop}' 정류소 말인데요,",
+                 "{city}에 살아요. 근처 {stop} 정류장에서"),
+        "ask": ("지나는 {kind}는 몇 개 노선이에요?", "서는 버스 가운데 {kind|은} 몇 개 노선인가요?",
+                "{kind|이} 몇 개 노선 다니는지 알려 주세요.", "경유하는 {kind} 노선 수를 알려 주십시오.",
+                "탈 수 있는 {kind} 노선이 몇 개나 돼요?"),
+    },
+    "tago_stop_arrivals": {
+        "lead": ("지금 {city} '{stop}' 정류장인데,", "{city} {stop} 정류소에서 버스를 기다리는 중이에요.",
+                 "{city} '{stop}' 정류장 말이에요.", "{city} {stop} 정류소 기준으로"),
+        "ask": ("도착 예정인 버스는 몇 대예요?", "곧 들어올 버스가 몇 대인가요?", "도착 정보가 뜬 버스가 몇 대예요?",
+                "버스 도착 예정 정보는 몇 건입니까?", "지금 오고 있는 버스 몇 대야?"),
+    },
+    "seoul_busiest_lines": {
+        "lead": ("{day} {line}에서 {who} 인원이 {most} 역,", "{day} 기준 {line} {who}객이 {most} 역이 궁금한데,",
+                 "{day}에 {line}에서 {who}한 사람이 {most} 역을 찾아서,", "{day} {line} 역 가운데 {who} 인원이 {most} 역 말이에요."),
+        "ask": ("그 역은 몇 개 호선이 지나나요?", "거기에는 노선이 몇 개 다녀요?", "몇 개 호선 환승역인지 알려 주세요.",
+                "몇 개 노선이 정차합니까?", "그 역에 서는 노선 수를 알려 줘."),
+    },
+    "seoul_busiest_eng": {
+        "lead": ("{day} {line}에서 {who} 인원이 {most} 역,", "{day} 기준 {line} {who}객이 {most} 역이 궁금한데,",
+                 "외국인 친구에게 알려 주려는데, {day}에 {line}에서 {who}한 사람이 {most} 역", "{day} {line} 역 가운데 {who} 인원이 {most} 곳 말이에요."),
+        "ask": ("그 역의 영문 역명은 뭐예요?", "영어로는 역 이름을 어떻게 쓰나요?", "영문 표기를 알려 주세요.",
+                "영문 역명이 무엇입니까?"),
+    },
+    "seoul_busiest_arrivals": {
+        "lead": ("{day} {line}에서 {who} 인원이 {most} 역,", "{day} 기준 {line} {who}객이 {most} 역 있잖아요.",
+                 "{day}에 {line}에서 {who}한 사람이 {most} 역 기준으로"),
+        "ask": ("지금 도착 예정인 열차는 몇 대예요?", "지금 그 역에 들어올 열차가 몇 대인가요?",
+                "실시간 도착 정보는 몇 건입니까?", "곧 도착하는 열차 몇 대야?"),
+    },
+    "fsc_top_corp": {
+        "lead": ("{day} {market} 종목 중 이름에 {qword|이} 들어간 것들 가운데", "{day} 기준으로 이름에 {qword|이} 붙은 {market} 상장 종목 중",
+                 "{day}에 {market}에서 {qword} 들어간 종목들 중", "{day} {market} 종목명에 {qword|이} 포함된 종목 가운데"),
+        "ask": ("{key} {most} 종목의 회사 법인명은 뭐예요?", "{key} {most} 곳, 법인명이 어떻게 되나요?",
+                "{key} {most} 종목의 법인 이름을 알려 주세요.", "{key} {most} 종목을 발행한 법인의 이름은 무엇입니까?",
+                "{key} {most} 종목, 그 회사 정식 법인명이 궁금해요."),
+    },
+    "bill_sponsor_district": {
+        "lead": ("{age}대 국회 의안번호 {bill}번 '{bname}',", "뉴스에서 {age}대 국회에 발의된 '{bname}'(의안번호 {bill})을 봤는데,",
+                 "{age}대 국회에 올라온 '{bname}' 말이에요. 의안번호가 {bill}번이던데,",
+                 "제{age}대 국회 의안번호 {bill}번 법률안 관련해서요.", "'{bname}'이라고, {age}대 국회 의안번호 {bill} 법안이요."),
+        "ask": ("대표발의한 의원의 지역구는 어디예요?", "대표발의한 의원 지역구가 어디인가요?",
+                "누가 대표발의했는지, 그 의원의 지역구를 알려 주세요.", "대표발의 의원은 어느 지역구 의원입니까?",
+                "대표발의자 지역구 좀 알려 줘."),
+    },
+    "bill_sponsor_party": {
+        "lead": ("{age}대 국회 의안번호 {bill}번 '{bname}',", "뉴스에서 {age}대 국회에 발의된 '{bname}'(의안번호 {bill})을 봤는데,",
+                 "{age}대 국회에 올라온 '{bname}' 말이에요. 의안번호가 {bill}번이던데,",
+                 "제{age}대 국회 의안번호 {bill}번 법률안 관련해서요.", "'{bname}'이라고, {age}대 국회 의안번호 {bill} 법안이요."),
+        "ask": ("대표발의한 의원은 어느 정당 소속이에요?", "대표발의자의 소속 정당이 어디인가요?",
+                "대표발의한 의원의 정당을 알려 주세요.", "대표발의 의원 소속 정당은 어디입니까?", "대표발의자 당이 어디야?"),
+    },
+    "bill_sponsor_committee": {
+        "lead": ("{age}대 국회 의안번호 {bill}번 '{bname}',", "뉴스에서 {age}대 국회에 발의된 '{bname}'(의안번호 {bill})을 봤는데,",
+                 "{age}대 국회에 올라온 '{bname}' 말이에요. 의안번호가 {bill}번이던데,",
+                 "제{age}대 국회 의안번호 {bill}번 법률안 관련해서요.", "'{bname}'이라고, {age}대 국회 의안번호 {bill} 법안이요."),
+        "ask": ("대표발의한 의원은 어느 위원회 소속이에요?", "대표발의 의원이 속한 상임위원회가 어디인가요?",
+                "대표발의한 의원의 소속 위원회를 알려 주십시오.", "대표발의자가 어느 상임위에 있는지 알려 줘."),
+    },
+    "bill_sponsor_terms": {
+        "lead": ("{age}대 국회 의안번호 {bill}번 '{bname}',", "뉴스에서 {age}대 국회에 발의된 '{bname}'(의안번호 {bill})을 봤는데,",
+                 "{age}대 국회에 올라온 '{bname}' 말이에요. 의안번호가 {bill}번이던데,",
+                 "제{age}대 국회 의안번호 {bill}번 법률안 관련해서요.", "'{bname}'이라고, {age}대 국회 의안번호 {bill} 법안이요."),
+        "ask": ("대표발의한 의원은 몇 선이에요?", "대표발의 의원이 국회의원을 몇 번째 하고 있는지 알려 주세요.",
+                "대표발의 의원은 몇 선 의원입니까?", "대표발의자가 국회의원 몇 선째인지 알려 줘."),
+    },
+    "nec_winners_party": {
+        "lead": ("{year}년 지방선거 {region} {office} 선거 결과 말인데요,", "{year}년 지방선거 때 치러진 {office} 선거에서",
+                 "{year}년 지방선거 결과가 궁금한데요,", "{year}년 지방선거 {office} 선거 {region} 기준으로"),
+        "ask": ("{region} 당선인 가운데 {party} 소속은 몇 명이에요?", "{region}의 {party} 당선자는 몇 명이었나요?",
+                "{region}에서 {party|은} 몇 명 당선됐어요?", "{region} 당선인 중 {party} 소속 인원을 알려 주십시오."),
+    },
+    "nec_candidates_party": {
+        "lead": ("{year}년 지방선거 {region} {office} 선거에", "{year}년 지방선거 {office} 선거 때", "{year}년 지방선거 때 치러진 {office} 선거,"),
+        "ask": ("{region}에서 {party} 후보로 나온 사람은 몇 명이에요?", "{region}에서 {party} 공천을 받아 출마한 후보는 몇 명인가요?",
+                "{region}의 {party} 후보 수를 알려 주세요."),
+    },
+    "nec_winners": {
+        "lead": ("{year}년 지방선거 {office} 선거,", "{year}년 지방선거 때 치러진 {office} 선거 결과를 보는데,", "{year}년 지방선거 {office} 선거 기준으로"),
+        "ask": ("{region}에서 당선된 사람은 모두 몇 명이에요?", "{region} 당선인 수를 알려 주세요.", "{region} 당선자는 총 몇 명입니까?"),
+    },
+    "nec_candidates": {
+        "lead": ("{year}년 지방선거 {office} 선거,", "{year}년 지방선거 때 치러진 {office} 선거에서", "{year}년 지방선거 {office} 선거 때"),
+        "ask": ("{region}에 나온 후보는 모두 몇 명이었어요?", "{region} 후보자 수가 몇 명인지 알려 주세요.",
+                "{region} 출마자는 총 몇 명입니까?"),
+    },
+}
+
+#: The ranking word of a stock field, with its subject particle.
+_KEY_WORDS = {"trqu": ("거래량이", "거래량"), "mrktTotAmt": ("시가총액이", "시가총액"), "clpr": ("종가가", "종가"),
+              "fltRt": ("등락률이", "등락률"), "trPrc": ("거래대금이", "거래대금")}
+_WHO = {"승차": ("승차",), "하차": ("하차",)}
+
+
+def _show(slots: dict[str, Any], rng: Any) -> tuple[dict[str, str], dict[str, str]]:
+    """Slot text as shown and as read for particles (a title in 「」 reads as the title)."""
+    shown: dict[str, str] = {}
+    read: dict[str, str] = {}
+    for k, v in slots.items():
+        v = str(v)
+        if k == "day":
+            v = date_text(v) or v
+        elif k == "city":
+            v = _city(v, rng)
+        shown[k] = read[k] = v
+        if k in ("word", "title"):
+            shown["q" + k], read["q" + k] = f"'{v}'", v
+    return shown, read
+
+
+def _city(name: str, rng: Any) -> str:
+    """A city as people say it: 세종특별자치시 → 세종/세종시, 부산광역시 → 부산."""
+    name = name.split("/")[0]  # "대전광역시/계룡시": one code for both, said as the city
+    m = re.match(r"^(.+?)(특별자치시|특별시|광역시)$", name)
+    if not m:
+        return name
+    return rng.choice((m.group(1), m.group(1) + "시", name)) if m.group(2) == "특별자치시" else rng.choice((m.group(1), name))
+
+
+def phrase(part: dict[str, Any], rng: Any) -> tuple[str, str]:
+    """The question of an intent part and its template id."""
+    name = part["intent"]
+    i = rng.randrange(len(FORMS[name]["lead"]))
+    j = rng.randrange(len(FORMS[name]["ask"]))
+    form = f"{FORMS[name]['lead'][i]} {FORMS[name]['ask'][j]}"
+    shown, read = _show(part["slots"], rng)
+    if "key" in shown:  # "거래량이 가장 컸던": the field with its particle, said once
+        subj, noun = _KEY_WORDS.get(shown["key"], (shown["key"], shown["key"]))
+        shown["key"] = read["key"] = subj if "{key} 1위" not in form else noun
+
+    def one(m: re.Match[str]) -> str:
+        k, p = m.group(1), m.group(2)
+        if not p:
+            return shown[k]
+        return shown[k] + josa(read[k], p)[len(read[k]):]
+
+    text = _SLOT.sub(one, form)
+    # 「name」 with the particle of the title: "「가정폭력방지법」은"
+    text = re.sub(r"」(은|는|이|가)(?= )", lambda m: "」" + josa(part["slots"].get("name", ""), m.group(1))[-1:], text)
+    return text, f"INT:{name}.{i}.{j}"

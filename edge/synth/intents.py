@@ -1,0 +1,472 @@
+"""Questions people ask of a platform, each with the chain that answers it (issue 28, item 4).
+
+The generic sampler (:mod:`edge.synth.sample`) walks any verified edge and phrases what it
+computed; for some platforms no walk it takes is a question a person asks (law.go.kr's
+statutes and ordinances are read by their title, a bus stop by its name in a city, a bill by
+its number from the news). An **intent** is one such question written by hand for its
+platform, with the chain that answers it *starting from the name a person knows*: the chain
+looks the code up (a statute's 법령일련번호 from its title, a city's code and a stop's node id
+from their names, a member's code from the bill), which is what EDGE teaches.
+
+An intent draws its entity from the recorded tables (read whole here, never shown), only
+among entities whose onward calls were recorded and that the bench does not use, and builds
+its draft with the sampler's executed steps (:meth:`Sampler.call`): the same checks, filters
+and content hold-out apply to it as to any draft. The question is written from the intent's
+own templates (:mod:`edge.synth.asks`), in several forms and both registers.
+
+The synthesis draws an intent for a platform while that platform's share of the examples
+made so far is under :data:`TARGET_SHARE` (:func:`wanted`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from simulator.tools import CallStep, OpStep
+
+from ..observe import scalar
+from .execute import CallFailed, ProgramError, ProgramRunner
+from .sample import Draft, Sampler
+
+__all__ = ["BY_INTENT", "INTENTS", "TARGET_SHARE", "Intent", "build_intent", "wanted"]
+
+#: A platform is given intents while its share of the examples made is under this.
+TARGET_SHARE = 0.04
+
+
+@dataclass(frozen=True)
+class Intent:
+    """A question of ``platform`` (``name`` keys its templates in :mod:`edge.synth.asks`)."""
+
+    name: str
+    platform: str
+    build: Callable[[Sampler, Draft, Any, frozenset[str]], bool]
+
+
+# ---- helpers ----------------------------------------------------------------------------------
+def _table(s: Sampler, tool: str, args: dict[str, str]) -> list[dict[str, Any]]:
+    """A whole recorded table, read to choose an entity (never shown)."""
+    cache: dict[tuple[Any, ...], list[dict[str, Any]]] = s.__dict__.setdefault("_intent_tables", {})
+    key = (tool, tuple(sorted(args.items())))
+    got = cache.get(key)
+    if got is None:
+        if s._full is None:
+            s._full = ProgramRunner(s.ex.resolver, max_pages=200)
+        try:
+            got, _pages = s._full.step(CallStep(id="t", call=tool, args=args, pages="all"), {})
+        except ProgramError:
+            got = []
+        cache[key] = got
+    return list(got)
+
+
+def _op(s: Sampler, d: Draft, **kw: Any) -> tuple[str, Any]:
+    """Add and run one op step; returns its id and value."""
+    sid = d.sid("v")
+    st = OpStep.model_validate({"id": sid, **kw})
+    val = s.ex.step(st, s._values(d))[0]
+    s._cache[sid] = val
+    d.steps.append(st)
+    return sid, val
+
+
+def _pick(s: Sampler, d: Draft, src: str, where: list[dict[str, Any]], field: str) -> tuple[dict[str, Any], str]:
+    """The ``field`` of the first record of ``src`` matching ``where`` (a filter step when any):
+    its ``$ref`` expression and value (``CallFailed`` when none)."""
+    if where:
+        src, recs = _op(s, d, op="filter", **{"from": src}, where=where)
+    else:
+        recs = s._cache[src]
+    if not recs or scalar(recs[0].get(field)) in (None, ""):
+        raise CallFailed(f"no {field} where {where}")
+    return {"$ref": src, "field": field, "pick": "first"}, str(scalar(recs[0].get(field)))
+
+
+def _bind(ref: dict[str, Any]) -> dict[str, Any]:
+    return {"ref": ref, "transform": ""}
+
+
+def _recorded(s: Sampler, tool: str, param: str) -> set[str]:
+    return {str(f[param]) for f in s._filters.get(tool, []) if param in f}
+
+
+def _part(d: Draft, intent: str, records: int, **slots: Any) -> None:
+    d.parts.append({"kind": "intent", "intent": intent, "slots": slots, "records": records})
+
+
+# ---- law.go.kr ----------------------------------------------------------------------------------
+def _law(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -> bool:
+    """A statute by its title → its 법령일련번호 (search) → its text (detail) → articles."""
+    table = _table(s, "lawgokr_law_search", {})
+    have = _recorded(s, "lawgokr_law_detail", "MST")
+    names = Counter(str(r.get("법령명한글")) for r in table)
+    cands = sorted({str(r["법령명한글"]) for r in table if str(r.get("법령일련번호")) in have
+                    and names[str(r["법령명한글"])] == 1 and str(r["법령명한글"]) not in held})
+    if not cands:
+        return False
+    name = rng.choice(cands)
+    s1, r1 = s.call(d, "lawgokr_law_search", {"query": name})
+    ref, mst = _pick(s, d, s1, [{"field": "법령명한글", "op": "eq", "value": name}], "법령일련번호")
+    s2, r2 = s.call(d, "lawgokr_law_detail", {}, bind={"MST": _bind(ref)})
+    d.bound.append(mst)
+    d.edges.append(("lawgokr_law_search", "lawgokr_law_detail"))
+    u, arts = _op(s, d, op="unnest", **{"from": s2}, field="조문.조문단위")
+    arts = [a for a in arts if a.get("조문여부") == "조문"]
+    if len(arts) < 3:
+        return False
+    if ask == "count":
+        # articles, not 장·절 headings ("contains": a kind, not an entity the bench names)
+        f, _ = _op(s, d, op="filter", **{"from": u}, where=[{"field": "조문여부", "op": "contains", "value": "조문"}])
+        c, _n = _op(s, d, op="count", **{"from": f})
+        d.answer = {"$ref": c}
+        _part(d, "law_articles", len(r1.records), name=name)
+    else:
+        titles = Counter(str(a.get("조문제목")) for a in arts)
+        if ask == "title":
+            opts = [a for a in arts if a.get("조문번호") and a.get("조문제목") and "의" not in str(a["조문번호"])]
+            if not opts:
+                return False
+            a = rng.choice(opts)
+            ref2, _t = _pick(s, d, u, [{"field": "조문여부", "op": "contains", "value": "조문"},
+                                       {"field": "조문번호", "op": "eq", "value": str(a["조문번호"])}], "조문제목")
+            d.answer = ref2
+            _part(d, "law_article_title", len(r1.records), name=name, no=str(a["조문번호"]))
+        else:  # which article is about a subject
+            opts = [a for a in arts if a.get("조문제목") and titles[str(a["조문제목"])] == 1
+                    and str(a["조문제목"]) not in name and len(str(a["조문제목"])) >= 2]
+            if not opts:
+                return False
+            a = rng.choice(opts)
+            ref2, _t = _pick(s, d, u, [{"field": "조문제목", "op": "eq", "value": str(a["조문제목"])}], "조문번호")
+            d.answer = ref2
+            _part(d, "law_article_about", len(r1.records), name=name, title=str(a["조문제목"]))
+    d.junctions.append("SEQ")
+    return True
+
+
+def _ordinance(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -> bool:
+    """An ordinance (조례·규칙) by its title → 자치법규일련번호 → its text → articles."""
+    table = _table(s, "lawgokr_ordin_search", {})
+    have = _recorded(s, "lawgokr_ordin_detail", "MST")
+    names = Counter(str(r.get("자치법규명")) for r in table)
+    cands = sorted({str(r["자치법규명"]) for r in table if str(r.get("자치법규일련번호")) in have
+                    and names[str(r["자치법규명"])] == 1 and str(r["자치법규명"]) not in held})
+    if not cands:
+        return False
+    name = rng.choice(cands)
+    s1, r1 = s.call(d, "lawgokr_ordin_search", {"query": name})
+    ref, mst = _pick(s, d, s1, [{"field": "자치법규명", "op": "eq", "value": name}], "자치법규일련번호")
+    s2, _r2 = s.call(d, "lawgokr_ordin_detail", {}, bind={"MST": _bind(ref)})
+    d.bound.append(mst)
+    d.edges.append(("lawgokr_ordin_search", "lawgokr_ordin_detail"))
+    u, arts = _op(s, d, op="unnest", **{"from": s2}, field="조문.조")
+    arts = [a for a in arts if a.get("조문여부") == "Y"]
+    if len(arts) < 3:
+        return False
+    if ask == "count":
+        f, _ = _op(s, d, op="filter", **{"from": u}, where=[{"field": "조문여부", "op": "eq", "value": "Y"}])
+        c, _n = _op(s, d, op="count", **{"from": f})
+        d.answer = {"$ref": c}
+        _part(d, "ordin_articles", len(r1.records), name=name)
+    else:
+        a = rng.choice([a for a in arts if a.get("조제목") and str(a.get("조문번호", "")).isdigit()] or [{}])
+        if not a:
+            return False
+        ref2, _t = _pick(s, d, u, [{"field": "조문번호", "op": "eq", "value": str(a["조문번호"])}], "조제목")
+        d.answer = ref2
+        _part(d, "ordin_article_title", len(r1.records), name=name, no=str(int(str(a["조문번호"]))))
+    d.junctions.append("SEQ")
+    return True
+
+
+# ---- TAGO -----------------------------------------------------------------------------------------
+def _tago_stop(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -> bool:
+    """A stop by its name in a city → the city's code and the stop's node id → what stops there."""
+    target = "tago_station_routes" if ask != "arrivals" else "tago_station_arrivals"
+    node_param = "nodeid" if target == "tago_station_routes" else "nodeId"
+    rec = [(str(f.get("cityCode")), str(f.get(node_param))) for f in s._filters.get(target, [])]
+    cities = {str(r["citycode"]): str(r["cityname"]) for r in _table(s, "tago_city_codes", {})}
+    opts = []
+    for code, node in rec:
+        stops = _table(s, "tago_stations_by_name", {"cityCode": code})
+        names = Counter(str(r.get("nodenm")) for r in stops)
+        for r in stops:
+            nm = str(r.get("nodenm"))
+            if str(r.get("nodeid")) == node and names[nm] == 1 and nm not in held and code in cities \
+                    and not any(nm != o and nm in o for o in names):  # the name finds this stop alone
+                opts.append((code, nm))
+    if not opts:
+        return False
+    code, stop = rng.choice(sorted(opts))
+    city = cities[code]
+    s1, _r1 = s.call(d, "tago_city_codes", {})
+    cref, _c = _pick(s, d, s1, [{"field": "cityname", "op": "eq", "value": city}], "citycode")
+    s2, r2 = s.call(d, "tago_stations_by_name", {"nodeNm": stop}, bind={"cityCode": _bind(cref)})
+    nref, node = _pick(s, d, s2, [{"field": "nodenm", "op": "eq", "value": stop}], "nodeid")
+    s3, r3 = s.call(d, target, {}, bind={"cityCode": _bind(cref), node_param: _bind(nref)})
+    d.bound += [code, node]
+    d.edges += [("tago_city_codes", "tago_stations_by_name"), ("tago_stations_by_name", target)]
+    if len(r3.records) < 2:
+        return False
+    if ask == "routes":
+        c, _n = _op(s, d, op="count", **{"from": s3})
+        d.answer = {"$ref": c}
+        _part(d, "tago_stop_routes", len(r3.records), city=city, stop=stop)
+    elif ask == "route_type":
+        kinds = Counter(str(r.get("routetp")) for r in r3.records if r.get("routetp"))
+        if len(kinds) < 2:
+            return False
+        kind = rng.choice(sorted(kinds))
+        c, _n = _op(s, d, op="count", **{"from": s3}, where=[{"field": "routetp", "op": "eq", "value": kind}])
+        d.answer = {"$ref": c}
+        _part(d, "tago_stop_route_type", len(r3.records), city=city, stop=stop, kind=kind)
+    else:
+        c, _n = _op(s, d, op="count", **{"from": s3})
+        d.answer = {"$ref": c}
+        _part(d, "tago_stop_arrivals", len(r3.records), city=city, stop=stop)
+    d.junctions.append("SEQ")
+    return True
+
+
+# ---- Seoul -------------------------------------------------------------------------------------------
+def _seoul_busiest(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -> bool:
+    """The busiest station of a line on a day (ridership) → that station's lines, or its trains."""
+    bases = [f for f in s._filters.get("seoul_card_subway_stats", []) if "USE_YMD" in f]
+    if not bases:
+        return False
+    day = str(rng.choice(bases)["USE_YMD"])
+    rows = _table(s, "seoul_card_subway_stats", {"USE_YMD": day})
+    lines = sorted({str(r["SBWY_ROUT_LN_NM"]) for r in rows if r.get("SBWY_ROUT_LN_NM")})
+    if not lines:
+        return False
+    arrivals = _recorded(s, "seoul_subway_arrivals", "statnNm")
+    lines_at = Counter(str(r.get("STATION_NM")) for r in _table(s, "seoul_subway_station_by_name", {}))
+    opts = []
+    for line in lines:  # the busiest station of each line, known before asking: only those answerable
+        mine = [r for r in rows if r.get("SBWY_ROUT_LN_NM") == line]
+        for key in ("GTON_TNOPE", "GTOFF_TNOPE"):
+            for op, pick in (("argmax", max), ("argmin", min)):
+                top = pick(mine, key=lambda r: float(r.get(key) or 0))
+                st = str(top.get("SBWY_STNS_NM"))
+                if st in arrivals if ask == "arrivals" else lines_at[st] >= (2 if ask == "lines" else 1):
+                    opts.append((line, key, op))
+    if not opts:
+        return False
+    line, key, op = rng.choice(opts)
+    s1, r1 = s.call(d, "seoul_card_subway_stats", {"USE_YMD": day, "SBWY_ROUT_LN_NM": line})
+    a, best = _op(s, d, op=op, **{"from": s1}, by=key, numeric=True)
+    if not best:
+        return False
+    ref = {"$ref": a, "field": "SBWY_STNS_NM"}
+    station = str(scalar(best[0].get("SBWY_STNS_NM")) if isinstance(best, list) else scalar(best.get("SBWY_STNS_NM")))
+    if ask == "arrivals":
+        if station not in _recorded(s, "seoul_subway_arrivals", "statnNm"):
+            return False
+        s2, r2 = s.call(d, "seoul_subway_arrivals", {}, bind={"statnNm": _bind(ref)})
+        d.edges.append(("seoul_card_subway_stats", "seoul_subway_arrivals"))
+        name = "seoul_busiest_arrivals"
+    else:
+        s2, r2 = s.call(d, "seoul_subway_station_by_name", {}, bind={"STATION_NM": _bind(ref)})
+        d.edges.append(("seoul_card_subway_stats", "seoul_subway_station_by_name"))
+        name = "seoul_busiest_" + ask
+    d.bound.append(station)
+    if ask == "eng":
+        eng, _e = _pick(s, d, s2, [], "STATION_NM_ENG")
+        d.answer = eng
+    else:
+        if len(r2.records) < 2:
+            return False
+        c, _n = _op(s, d, op="count", **{"from": s2})
+        d.answer = {"$ref": c}
+    _part(d, name, len(r1.records), day=day, line=line, who="승차" if key == "GTON_TNOPE" else "하차",
+          most="가장 많았던" if op == "argmax" else "가장 적었던")
+    d.junctions.append("DRV")
+    return True
+
+
+# ---- FSC ------------------------------------------------------------------------------------------------
+_STOCK_WORDS = ("바이오", "전자", "제약", "화학", "금융", "에너지", "건설", "증권", "반도체", "엔터", "생명", "테크",
+                "소재", "산업", "홀딩스", "디스플레이", "게임즈", "푸드", "로직스", "모빌리티", "헬스케어", "중공업")
+
+
+def _fsc_top(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -> bool:
+    """Stocks whose name has a word, on a day → the one traded most (or worth most) → its
+    company's registered name (the listing table)."""
+    bases = [f for f in s._filters.get("fsc_stock_prices", []) if "basDt" in f]
+    items = [f for f in s._filters.get("fsc_listed_items", []) if "basDt" in f]
+    if not bases or not items:
+        return False
+    day = str(bases[0]["basDt"])
+    if day not in {str(f["basDt"]) for f in items}:
+        return False
+    rows = _table(s, "fsc_stock_prices", {"basDt": day})
+    words = [(w, m) for w in _STOCK_WORDS for m in ("KOSPI", "KOSDAQ")
+             if 3 <= sum(1 for r in rows if w in str(r.get("itmsNm")) and r.get("mrktCtg") == m) <= 40]
+    if not words:
+        return False
+    word, market = rng.choice(words)
+    from .semantics import allowed, field_type
+
+    keys = [k for k in ("trqu", "mrktTotAmt", "clpr", "fltRt", "trPrc")
+            if allowed("argmax", field_type(s.catalog, "fsc_stock_prices", k))]
+    if not keys:
+        return False
+    key = rng.choice(keys)
+    op = rng.choice(("argmax", "argmax", "argmin"))
+    s1, r1 = s.call(d, "fsc_stock_prices", {"basDt": day, "likeItmsNm": word, "mrktCls": market})
+    a, best = _op(s, d, op=op, **{"from": s1}, by=key, numeric=True)
+    rec = best[0] if isinstance(best, list) else best
+    if not rec or str(rec.get("itmsNm")) in held:
+        return False
+    s2, r2 = s.call(d, "fsc_listed_items", {"basDt": day}, bind={"itmsNm": _bind({"$ref": a, "field": "itmsNm"})})
+    d.bound.append(str(rec.get("itmsNm")))
+    d.edges.append(("fsc_stock_prices", "fsc_listed_items"))
+    field = "corpNm" if ask == "corp" else "crno"
+    ref, _v = _pick(s, d, s2, [], field)
+    d.answer = ref
+    _part(d, "fsc_top_" + ask, len(r1.records), day=day, word=word, key=key, market=market,
+          most="가장 컸던" if op == "argmax" else "가장 작았던")
+    d.junctions.append("DRV")
+    return True
+
+
+# ---- National Assembly ----------------------------------------------------------------------------------
+def _bill_sponsor(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -> bool:
+    """A bill by its number (from the news) → its lead sponsor's member code → the member."""
+    bases = [f for f in s._filters.get("assembly_member_bills", []) if "AGE" in f]
+    if not bases:
+        return False
+    age = str(bases[0]["AGE"])
+    rows = _table(s, "assembly_member_bills", {"AGE": age})
+    opts = [r for r in rows if r.get("BILL_NO") and r.get("RST_MONA_CD") and r.get("BILL_NAME")
+            and str(r["BILL_NO"]) not in held and str(r["BILL_NAME"]) not in held]
+    if not opts:
+        return False
+    bill = rng.choice(opts)
+    s1, r1 = s.call(d, "assembly_member_bills", {"AGE": age, "BILL_NO": str(bill["BILL_NO"])})
+    ref, mona = _pick(s, d, s1, [], "RST_MONA_CD")
+    s2, r2 = s.call(d, "assembly_members", {}, bind={"MONA_CD": _bind(ref)})
+    d.bound.append(mona)
+    d.edges.append(("assembly_member_bills", "assembly_members"))
+    field = {"district": "ORIG_NM", "party": "POLY_NM", "committee": "CMIT_NM", "terms": "REELE_GBN_NM"}[ask]
+    if not r2.records or not scalar(r2.records[0].get(field)):
+        return False
+    if ask == "district" and str(r2.records[0].get("ELECT_GBN_NM")) != "지역구":
+        return False
+    ref2, _v = _pick(s, d, s2, [], field)
+    d.answer = ref2
+    _part(d, "bill_sponsor_" + ask, len(r1.records), age=age, bill=str(bill["BILL_NO"]),
+          bname=str(bill.get("BILL_NAME") or "법률안"))
+    d.junctions.append("SEQ")
+    return True
+
+
+# ---- NEC -----------------------------------------------------------------------------------------------
+#: Elections people name by their office (sgTypecode → what the question calls it).
+_OFFICES = {"3": ("시·도지사", "광역단체장"), "4": ("구청장·시장·군수", "기초단체장")}
+
+
+def _election(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -> bool:
+    """An election by its date and office → its sgId and type (the election-code table) →
+    its winners or candidates in a province (or nationwide for governors), by party."""
+    tool = "nec_winners" if ask == "winners" else "nec_candidates"
+    gold_free = []
+    codes = _table(s, "nec_election_codes", {})
+    for f in s._filters.get(tool, []):
+        sg, ty = str(f.get("sgId")), str(f.get("sgTypecode"))
+        if ty in _OFFICES and set(f) <= {"sgId", "sgTypecode"}:
+            gold_free.append((sg, ty))
+    if not gold_free:
+        return False
+    sg, ty = rng.choice(sorted(gold_free))
+    row = next((r for r in codes if str(r.get("sgId")) == sg and str(r.get("sgTypecode")) == ty), None)
+    if row is None:
+        return False
+    rows = _table(s, tool, {"sgId": sg, "sgTypecode": ty})
+    provinces = sorted({str(r["sdName"]) for r in rows if r.get("sdName")})
+    region = rng.choice(provinces) if ty == "4" and provinces else ""
+    mine = [r for r in rows if not region or r.get("sdName") == region]
+    parties = sorted({str(r["jdName"]) for r in mine if r.get("jdName")} - held)
+    if len(mine) < 3:
+        return False
+    s1, _r1 = s.call(d, "nec_election_codes", {})
+    where = [{"field": "sgVotedate", "op": "eq", "value": str(row.get("sgVotedate"))},
+             {"field": "sgTypecode", "op": "eq", "value": ty}]
+    f1, recs = _op(s, d, op="filter", **{"from": s1}, where=where)
+    if len(recs) != 1:
+        return False
+    args = {"sdName": region} if region else {}
+    s2, r2 = s.call(d, tool, args, bind={"sgId": _bind({"$ref": f1, "field": "sgId", "pick": "first"}),
+                                         "sgTypecode": _bind({"$ref": f1, "field": "sgTypecode", "pick": "first"})})
+    d.bound += [sg, ty]
+    d.edges.append(("nec_election_codes", tool))
+    office = rng.choice(_OFFICES[ty])
+    if parties and (ask == "winners" or rng.random() < 0.5):
+        party = rng.choice(parties)
+        c, _n = _op(s, d, op="count", **{"from": s2}, where=[{"field": "jdName", "op": "eq", "value": party}])
+        _part(d, "nec_" + ("winners" if ask == "winners" else "candidates") + "_party", len(r2.records),
+              year=str(row.get("sgVotedate"))[:4], office=office, region=region or "전국", party=party)
+    else:
+        c, _n = _op(s, d, op="count", **{"from": s2})
+        _part(d, "nec_" + ("winners" if ask == "winners" else "candidates"), len(r2.records),
+              year=str(row.get("sgVotedate"))[:4], office=office, region=region or "전국")
+    d.answer = {"$ref": c}
+    d.junctions.append("SEQ")
+    return True
+
+
+def _i(name: str, platform: str, fn: Callable[..., bool], ask: str) -> Intent:
+    return Intent(name, platform, lambda s, d, rng, held: fn(s, d, rng, held, ask))
+
+
+#: Every intent, by platform.
+INTENTS: dict[str, tuple[Intent, ...]] = {
+    "lawgokr": (_i("law_articles", "lawgokr", _law, "count"), _i("law_article_title", "lawgokr", _law, "title"),
+                _i("law_article_about", "lawgokr", _law, "about"),
+                _i("ordin_articles", "lawgokr", _ordinance, "count"),
+                _i("ordin_article_title", "lawgokr", _ordinance, "title")),
+    "tago": (_i("tago_stop_routes", "tago", _tago_stop, "routes"), _i("tago_stop_route_type", "tago", _tago_stop, "route_type"),
+             _i("tago_stop_arrivals", "tago", _tago_stop, "arrivals")),
+    "seoul": (_i("seoul_busiest_lines", "seoul", _seoul_busiest, "lines"), _i("seoul_busiest_eng", "seoul", _seoul_busiest, "eng"),
+              _i("seoul_busiest_arrivals", "seoul", _seoul_busiest, "arrivals")),
+    "fsc": (_i("fsc_top_corp", "fsc", _fsc_top, "corp"),),
+    "nec": (_i("nec_winners", "nec", _election, "winners"), _i("nec_candidates", "nec", _election, "candidates")),
+    "assembly": (_i("bill_sponsor_district", "assembly", _bill_sponsor, "district"),
+                 _i("bill_sponsor_party", "assembly", _bill_sponsor, "party"),
+                 _i("bill_sponsor_committee", "assembly", _bill_sponsor, "committee"),
+                 _i("bill_sponsor_terms", "assembly", _bill_sponsor, "terms")),
+}
+
+
+def build_intent(s: Sampler, intent: Intent, rng: Any, held: frozenset[str] = frozenset()) -> Draft | None:
+    """One draft of ``intent`` (None when its chain does not execute on this version)."""
+    d = s.new_draft()
+    try:
+        ok = intent.build(s, d, rng, held)
+    except (CallFailed, ProgramError):
+        return None
+    return d if ok and d.answer is not None else None
+
+
+#: Platforms whose intents ask what the sampler's walks never do (law.go.kr's walks reach
+#: precedents only): counted by the examples their intents made, not by all that touch them.
+BY_INTENT = frozenset({"lawgokr"})
+
+
+def wanted(made: Counter[str], total: int, failed: Counter[str], rng: Any,
+           by_intent: Counter[str] | None = None) -> str | None:
+    """The platform to draw an intent for now: the one furthest under :data:`TARGET_SHARE` of
+    the ``total`` examples made (ties by ``rng``), unless its intents keep failing. A platform of
+    :data:`BY_INTENT` counts only the examples its intents made (``by_intent``)."""
+    mine = by_intent or Counter()
+
+    def n(p: str) -> int:
+        return mine[p] if p in BY_INTENT else made[p]
+
+    under = [p for p in INTENTS if n(p) < TARGET_SHARE * (total + 1) and failed[p] < 60 + 6 * n(p)]
+    if not under:
+        return None
+    return min(under, key=lambda p: (n(p) / (total + 1), rng.random()))
