@@ -146,6 +146,7 @@ def test_only_the_family_typed_tools_record_otherwise_than_v0003(tmp_path: Path,
 
 
 @pytest.mark.slow  # about 40 s on 2 busy cores (the whole plan: about 350 s)
+@pytest.mark.xfail(strict=True, reason="known break after the stop-34 merge: kpubdata's LOCALDATA fields (s34-fields) change what 9 mois_*_info collections record under v0003's edition; the re-record must use the catalog as it was for v0003 (issue 26)")
 def test_recording_v0003_again_gives_its_records(tmp_path: Path, store: Store, v0003_catalog: Catalog) -> None:
     """A sample of v0003's plan recorded again from a fresh edition-3 sandbox, with the catalog
     v0003 was recorded with: every 12th seed, every tool :data:`RETYPED_IN_V0003` names, and
