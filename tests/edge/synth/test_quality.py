@@ -7,7 +7,6 @@ restrict an aggregate to one period and the question to say it.
 
 from __future__ import annotations
 
-import json
 import random
 from typing import Any
 
@@ -25,20 +24,10 @@ from edge.synth.questions import write_question
 from edge.synth.writers import CONVERSATION_BUDGET
 from simulator import load_catalog
 from simulator.tools import Program
+from tests.support.drafts import example, tool_messages
 
 
-def _example(question: str, answer: Any, steps: list[dict[str, Any]]) -> dict[str, Any]:
-    return {"question": question, "answer": answer, "bound_values": [],
-            "gold_program": {"steps": steps, "answer": {"$ref": steps[-1]["id"]}}}
-
-
-def _msgs(calls: list[tuple[str, dict[str, str], str]]) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    for i, (tool, args, text) in enumerate(calls):
-        out.append({"role": "assistant", "tool_calls": [{"id": f"c{i}", "function": {
-            "name": tool, "arguments": json.dumps(args, ensure_ascii=False)}}]})
-        out.append({"role": "tool", "tool_call_id": f"c{i}", "content": text})
-    return out
+_example, _msgs = example, tool_messages
 
 
 #: A school's classes over two school years (the issue's "회현고등학교의 학급이 몇 개" → 41 + 41).

@@ -25,6 +25,7 @@ from edge.synth.splits import bench_entities, example_entities
 from edge.synth.writers import CONVERSATION_BUDGET, TOOL_MESSAGE_BUDGET, fitting_page_size
 from simulator import Resolver, Store, load_catalog
 from tests.support.synth_runs import SYNTH_1000, V0005_FULL, FullGraph, ThousandRun
+from tests.support.drafts import example, tool_messages
 
 ROOT = Path(__file__).resolve().parents[3]
 CFG = VerifyConfig(iterations=10, paths_per_iteration=50, min_trials=2)
@@ -169,18 +170,7 @@ def test_diversity_figures() -> None:
     assert d["near_duplicate_rate"] == pytest.approx(2 / 3, abs=1e-3) and 0 < d["distinct_1"] < 1
 
 
-def _example(question: str, answer: Any, steps: list[dict[str, Any]], bound: list[str] | None = None) -> dict[str, Any]:
-    return {"question": question, "answer": answer, "bound_values": bound or [],
-            "gold_program": {"steps": steps, "answer": {"$ref": steps[-1]["id"]}}}
-
-
-def _msgs(calls: list[tuple[str, dict[str, str], str]]) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    for i, (tool, args, text) in enumerate(calls):
-        out.append({"role": "assistant", "tool_calls": [{"id": f"c{i}", "function": {
-            "name": tool, "arguments": json.dumps(args, ensure_ascii=False)}}]})
-        out.append({"role": "tool", "tool_call_id": f"c{i}", "content": text})
-    return out
+_example, _msgs = example, tool_messages
 
 
 def test_each_rule_catches_its_breach() -> None:
