@@ -320,6 +320,8 @@ class Resolver:
             kept = self._answers.get(key)
             if kept is not None:
                 return Resolution(kept[0], SimResponse(kept[1], list(kept[2]), kept[3]))
+        # Asked before (its identity is kept): keep the exact answer too, below.
+        again = key is not None and key in self._identities
         ident = self._identify(req, key)
         hit = self.version.index.interaction_parts(ident.fingerprint)
         if hit is None:
@@ -334,7 +336,10 @@ class Resolver:
             if len(self._exact_headers) >= IDENTITY_CACHE_SIZE:
                 self._exact_headers.clear()
             self._exact_headers[headers] = tagged
-        return Resolution(Source.EXACT, SimResponse(status, list(tagged), body))
+        res = Resolution(Source.EXACT, SimResponse(status, list(tagged), body))
+        # A request asked a second time is kept like a rendered answer: from its third time
+        # on it skips identity and index (a first sighting pays nothing for the memo).
+        return self._remember(key, res) if again else res
 
     def _resolve(self, req: SimRequest, key: tuple[Any, ...] | None) -> Resolution:
         """Every tier after the exact one (``_recorded`` found nothing)."""

@@ -299,6 +299,30 @@ def test_memoised_identity_answers_repeats_identically(tmp_path: Path) -> None:
     assert [fresh.resolve(SimRequest.from_url(u)).body for u in urls] == [r.body for r in first]
 
 
+def test_an_exact_hit_asked_again_is_answered_from_the_memo(tmp_path: Path) -> None:
+    """The first two askings read the index; from the third on the answer memo serves it,
+    byte for byte the same; with ``answer_memo_bytes=0`` every asking reads the index."""
+    from simulator.request import SimRequest
+
+    build_demo_version(tmp_path)
+    url = "https://apis.data.go.kr/1613000/BusRouteInfoInqireService/getCtyCodeList?_type=json"
+    for budget, reads_expected in ((None, 2), (0, 5)):
+        res = resolver_for(tmp_path) if budget is None else resolver_for(tmp_path, answer_memo_bytes=budget)
+        index = res.version.index
+        reads = []
+        real = index.interaction_parts
+
+        def counted(fp: str, _real=real, _reads=reads):  # type: ignore[no-untyped-def]
+            _reads.append(fp)
+            return _real(fp)
+
+        index.interaction_parts = counted  # type: ignore[method-assign]
+        answers = [res.resolve(SimRequest.from_url(url)) for _ in range(5)]
+        assert {a.source.value for a in answers} == {"exact"}
+        assert len({(a.status, tuple(a.headers), a.body) for a in answers}) == 1
+        assert len(reads) == reads_expected
+
+
 def test_query_tier_uses_a_collection_recorded_for_a_query_value(tmp_path: Path) -> None:
     """FSC prices recorded for one basDt answer that basDt plus a name filter never asked."""
     from simulator import Resolver, Store, VersionBuilder, load_catalog
