@@ -95,9 +95,14 @@ def cassette_root(tmp_path: Path) -> Path:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Tests marked ``slow`` run with ``-m slow`` or ``KOPA_SLOW=1`` (CI sets it); else skipped."""
+    """Tests marked ``slow`` run with ``-m slow`` or ``KOPA_SLOW=1`` (CI sets it); else skipped.
+    Under ``--dist loadgroup`` the tests of one ``xdist_group`` go to one worker
+    (tests/support/xdist_groups.py: xdist's own grouping is lost on pytest 9.2)."""
     import os
 
+    from tests.support.xdist_groups import keep_groups
+
+    keep_groups(config, items)
     expr = str(config.getoption("markexpr") or "")
     if os.environ.get("KOPA_SLOW") == "1" or ("slow" in expr and "not slow" not in expr):
         return
