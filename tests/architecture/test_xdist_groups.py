@@ -23,7 +23,7 @@ import pytest
 LOG = Path({log!r})
 
 
-@pytest.mark.xdist_group("shared")
+{mark}
 @pytest.mark.parametrize("i", range(4))
 def test_grouped(build, i):
     with open(LOG / "runs", "a") as f:
@@ -51,6 +51,7 @@ def build():
 
 
 def pytest_collection_modifyitems(config, items):
+    group_by_fixture(items, {{"build": "shared"}})
     keep_groups(config, items)
 '''
 
@@ -59,8 +60,9 @@ def test_a_group_runs_in_one_worker_and_builds_once(pytester: pytest.Pytester, t
     log = tmp_path / "log"
     log.mkdir()
     pytester.makeconftest(_SHIM.read_text(encoding="utf-8") + _CONFTEST.format(log=str(log)))
-    for name in ("test_one", "test_two"):
-        pytester.makepyfile(**{name: _MODULE.format(log=str(log))})
+    # one module marks its tests; the other's are put in the group by the fixture they use
+    for name, mark in (("test_one", '@pytest.mark.xdist_group("shared")'), ("test_two", "")):
+        pytester.makepyfile(**{name: _MODULE.format(log=str(log), mark=mark)})
     result = pytester.runpytest_subprocess("-n", "2", "--dist", "loadgroup", "-p", "no:cacheprovider",
                                            "-p", "no:kopa_sim", "-q")
     result.assert_outcomes(passed=16)

@@ -12,9 +12,18 @@ does nothing where xdist's own suffix took (older pytest, or a fixed xdist).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
+
+
+def group_by_fixture(items: list[pytest.Item], groups: Mapping[str, str]) -> None:
+    """Give every item that uses one of ``groups``' fixtures (directly or through another
+    fixture) that fixture's ``xdist_group``, so no test of a shared build can miss its mark."""
+    for item in items:
+        for name in sorted(set(getattr(item, "fixturenames", ())) & groups.keys()):
+            item.add_marker(pytest.mark.xdist_group(groups[name]))
 
 
 def group_of(item: pytest.Item) -> str | None:
