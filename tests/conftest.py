@@ -95,9 +95,17 @@ def cassette_root(tmp_path: Path) -> Path:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Tests marked ``slow`` run with ``-m slow`` or ``KOPA_SLOW=1`` (CI sets it); else skipped."""
+    """Tests marked ``slow`` run with ``-m slow`` or ``KOPA_SLOW=1`` (CI sets it); else skipped.
+    Under ``--dist loadgroup`` the tests of one ``xdist_group`` go to one worker
+    (tests/support/xdist_groups.py: xdist's own grouping is lost on pytest 9.2); a test using a
+    shared build's fixture is put in its group here."""
     import os
 
+    from tests.support.synth_runs import GROUP_OF_FIXTURE
+    from tests.support.xdist_groups import group_by_fixture, keep_groups
+
+    group_by_fixture(items, GROUP_OF_FIXTURE)
+    keep_groups(config, items)
     expr = str(config.getoption("markexpr") or "")
     if os.environ.get("KOPA_SLOW") == "1" or ("slow" in expr and "not slow" not in expr):
         return
@@ -121,7 +129,7 @@ def shipped_store(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-
 @pytest.fixture(scope="session")
 def synth_1000(shipped_store, tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
     """One 1,000-example synthesis run with the CLI's defaults (tests/support/synth_runs.py),
-    shared by the tests that check it; mark them ``xdist_group(SYNTH_1000)``."""
+    shared by the tests that check it (each put in ``xdist_group(SYNTH_1000)``)."""
     from tests.support.synth_runs import thousand_run
 
     return thousand_run(shipped_store, tmp_path_factory.mktemp("synth-1000"))
@@ -129,8 +137,19 @@ def synth_1000(shipped_store, tmp_path_factory: pytest.TempPathFactory):  # type
 
 @pytest.fixture(scope="session")
 def v0005_full(shipped_store):  # type: ignore[no-untyped-def]
-    """kopa@v0005's full-tier graph (seed 7, the small budget) and gold hold-out, shared; mark
-    the tests ``xdist_group(V0005_FULL)``."""
+    """kopa@v0005's full-tier graph (seed 7, the small budget) and gold hold-out, shared (the
+    tests using it are put in ``xdist_group(V0005_FULL)``)."""
     from tests.support.synth_runs import v0005_full_graph
 
     return v0005_full_graph(shipped_store)
+
+
+@pytest.fixture(scope="session")
+def v0001_small(shipped_store, tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """kopa@v0001's curated-tier graph (seed 7, the small budget) and a 150-example synthesis
+    run over it with its files (tests/support/synth_runs.py), shared by EDGE's pipeline and
+    rules tests and the bench's audit test (put in ``xdist_group(V0001_SMALL)``). Read only:
+    a test that annotates examples copies them first."""
+    from tests.support.synth_runs import v0001_small_run
+
+    return v0001_small_run(shipped_store, tmp_path_factory.mktemp("v0001-small"))

@@ -22,6 +22,7 @@ from bench.kopa.runner import DEFAULT_HELDOUT, RunConfig, run_bench, summarize
 from bench.kopa.scoring import score_episode
 from bench.kopa.tasks import TaskError, distribution, gold_run, load_tasks, parse_tasks, shape_rules
 from simulator import Store
+from tests.support.synth_runs import SmallRun
 
 
 @pytest.fixture(scope="module")
@@ -224,29 +225,24 @@ def test_exported_tasks_give_edge_side_audit_the_same_edges(tasks: list[Any], tm
     assert rep["shared_edges"] == ["tago_city_codes->tago_routes_by_number"] and rep["edge_jaccard"] > 0
 
 
-@pytest.mark.slow
-def test_audit_on_a_synthesized_set(tasks: list[Any], tmp_path: Path) -> None:
-    from edge import Observations, VerifyConfig, build_graph
-    from edge.synth import split_by_platform, synthesize, write_all
-    from simulator import load_catalog
+@pytest.mark.slow  # EDGE's shared small run is built for it when run alone (~90 s)
+def test_audit_on_a_synthesized_set(tasks: list[Any], v0001_small: SmallRun, tmp_path: Path) -> None:
+    from edge.synth import split_by_platform, write_all
 
-    # EDGE's own tests pin the curated tier on v0001 (the default verification budget leaves the
-    # curated chains unverified among 2,692 tools; docs/catalog.md).
-    version = Store(cache_dir=tmp_path / "c").open("kopa", "v0001")
-    catalog = load_catalog(tier="curated")
-    obs = Observations.from_version(version, catalog)
-    graph = build_graph(version, catalog, seed=7, config=VerifyConfig(iterations=10, paths_per_iteration=50,
-                                                                      min_trials=2), obs=obs).graph
-    # The bench's edges are let in (synthesis holds them out by default, and the audit would
-    # then find none): the audit must measure an overlap that is there.
-    res = synthesize(version, catalog, graph, n=30, seed=3, obs=obs, allow_bench_edges=True)
-    split_by_platform(res.examples, ["tago"])
-    write_all(res.examples, tmp_path / "edge", version, catalog, {"splits": {"holdout": ["tago"]}})
+    # EDGE's shared small run (tests/support/synth_runs.py): the curated tier on v0001, as EDGE's
+    # own tests pin it (the default verification budget leaves the curated chains unverified
+    # among 2,692 tools; docs/catalog.md), 150 draws with the bench's edges let in (the audit
+    # must measure an overlap that is there). Its examples are copied: the split annotates them.
+    run = v0001_small
+    examples = [dict(e) for e in run.res.examples]
+    split_by_platform(examples, ["tago"])
+    write_all(examples, tmp_path / "edge", run.version, run.catalog, {"splits": {"holdout": ["tago"]}})
     out = audit(tasks, tmp_path / "edge")
-    synth = {tuple(s.split("->")) for e in res.examples for s in e["edges"] if s.split("->")[0] != s.split("->")[1]}
+    synth = {tuple(s.split("->")) for e in examples for s in e["edges"] if s.split("->")[0] != s.split("->")[1]}
     assert out["overall"]["edges_synth"] == len(synth) and 0.0 < out["overall"]["edge_jaccard"] < 1.0
     assert out["overall"]["verbatim_tasks"] == []
-    assert out["splits"]["all/train"]["examples"] + out["splits"]["all/heldout"]["examples"] == len(res.examples)
+    assert out["splits"]["all/train"]["examples"] + out["splits"]["all/heldout"]["examples"] == len(examples)
+    assert out["splits"]["all/heldout"]["examples"] == sum(e["split"] == "heldout" for e in examples) > 0
 
 
 # ---- COND junctions -----------------------------------------------------------------------

@@ -190,3 +190,32 @@ def catalog_before_family_types() -> Catalog:
 
     with mock.patch.object(Family, "type_of", lambda _self, _field: None):
         return loader._default_catalog.__wrapped__("full")  # type: ignore[attr-defined,no-any-return]
+
+
+#: Field facts the generator reads since after ``kopa@v0005`` was recorded: the FSC guides'
+#: response items and kpubdata's catalogue (LOCALDATA's permit services, AirKorea, KMA). They
+#: relabel, retype and add fields of generated endpoints that v0003–v0005 hold; the sandbox
+#: draws a field's values from its label and type, so editions 2–4 now answer those tools with
+#: other values than the shipped versions hold (``BPLC_NM``: "사업장명 1", recorded as
+#: "사업자명 을 1" from the filter param it was named by).
+LATER_FIELD_FACTS = frozenset({"kpubdata_fields", "fields_guides"})
+
+
+def catalog_as_recorded() -> Catalog:
+    """The shipped full tier as ``kopa@v0003``–``kopa@v0005`` were recorded with it: the
+    generated endpoints built again from the facts without :data:`LATER_FIELD_FACTS`, and
+    no data.go.kr family types (:func:`catalog_before_family_types`). A fresh catalog."""
+    from simulator.catalog import loader, tiers
+    from simulator.catalog.datagokr_families import Family
+    from simulator.catalog.generate import build
+
+    read_facts = build.read_facts
+
+    def facts_then(name: str) -> Any:
+        return {"operations": []} if name in LATER_FIELD_FACTS else read_facts(name)
+
+    with mock.patch.object(build, "read_facts", facts_then):
+        platforms = build.build_platforms()[0]
+    with mock.patch.object(Family, "type_of", lambda _self, _field: None), \
+            mock.patch.object(tiers, "_raw_generated", lambda _tier: platforms):
+        return loader._default_catalog.__wrapped__("full")  # type: ignore[attr-defined,no-any-return]

@@ -5,12 +5,10 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from edge import Observations, VerifyConfig, build_graph
 from edge.synth import (
     JUNCTIONS,
     MAIN_PLATFORMS,
@@ -26,25 +24,21 @@ from edge.synth import (
 )
 from simulator import Resolver, Store, load_catalog
 from simulator.store import VersionBuilder
-from tests.support.synth_runs import SYNTH_1000, ThousandRun
+from tests.support.synth_runs import SYNTH_1000, SmallRun, ThousandRun
 
-CFG = VerifyConfig(iterations=10, paths_per_iteration=50, min_trials=2)
 #: Main platforms a small run (150 examples) reaches; seoul's recorded chains are few (its
 #: stations are named in the question itself), so only the full run below must reach it.
 ACHIEVABLE = set(MAIN_PLATFORMS) - {"seoul"}
 
 
 @pytest.fixture(scope="module")
-def env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple]:  # type: ignore[type-arg]
-    store = Store(cache_dir=tmp_path_factory.mktemp("synth-cache"))
-    version = store.open("kopa", "v0001")
-    catalog = load_catalog(tier="curated")
-    obs = Observations.from_version(version, catalog)
-    graph = build_graph(version, catalog, seed=7, config=CFG, obs=obs).graph
-    # The bench's edges are let in here so that 150 draws reach every junction type (held out,
-    # as by default, COND has no chain left at this size; test_bench_edges_are_held_out_by_default).
-    res = synthesize(version, catalog, graph, n=150, seed=3, obs=obs, allow_bench_edges=True)
-    yield version, catalog, obs, graph, res
+def env(v0001_small: SmallRun) -> tuple:  # type: ignore[type-arg]
+    # kopa@v0001's curated graph (seed 7, the small budget) and 150 draws (seed 3) with the
+    # bench's edges let in (as by default): 150 draws then reach every junction type (held out,
+    # COND has no chain left at this size; test_bench_edges_are_held_out_when_asked). Shared
+    # with test_rules.py and bench's test_audit.py (tests/support/synth_runs.py).
+    s = v0001_small
+    return s.version, s.catalog, s.obs, s.graph, s.res
 
 
 def test_examples_cover_junction_types_platforms_domains(env) -> None:  # type: ignore[no-untyped-def]

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from edge import Observations, VerifyConfig, build_graph
+from edge import Observations
 from edge.synth import ProgramRunner, synthesize, write_all
 from edge.synth.checks import check_example, is_stated
 from edge.synth.korean import date_text, josa
@@ -24,11 +23,10 @@ from edge.synth.semantics import allowed, semantic_type
 from edge.synth.splits import bench_entities, example_entities
 from edge.synth.writers import CONVERSATION_BUDGET, TOOL_MESSAGE_BUDGET, fitting_page_size
 from simulator import Resolver, Store, load_catalog
-from tests.support.synth_runs import SYNTH_1000, V0005_FULL, FullGraph, ThousandRun
+from tests.support.synth_runs import SYNTH_1000, V0005_FULL, FullGraph, SmallRun, ThousandRun
 from tests.support.drafts import example, tool_messages
 
 ROOT = Path(__file__).resolve().parents[3]
-CFG = VerifyConfig(iterations=10, paths_per_iteration=50, min_trials=2)
 
 
 # ---- the pieces ------------------------------------------------------------------------------
@@ -247,16 +245,11 @@ def test_bench_entities_are_read_from_the_task_files() -> None:
 
 # ---- the rules over synthesized examples --------------------------------------------------------
 @pytest.fixture(scope="module")
-def made(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, ...]]:
-    store = Store(cache_dir=tmp_path_factory.mktemp("rules-cache"))
-    version = store.open("kopa", "v0001")
-    catalog = load_catalog(tier="curated")
-    obs = Observations.from_version(version, catalog)
-    graph = build_graph(version, catalog, seed=7, config=CFG, obs=obs).graph
-    res = synthesize(version, catalog, graph, n=150, seed=3, obs=obs)
-    out = tmp_path_factory.mktemp("rules-out")
-    paths = write_all(res.examples, out, version, catalog, res.report)
-    yield version, catalog, res, paths
+def made(v0001_small: SmallRun) -> tuple[Any, ...]:
+    """kopa@v0001's curated graph (seed 7) and 150 draws (seed 3; the bench's edges let in, as by
+    default), with their files: the run test_pipeline.py checks (tests/support/synth_runs.py)."""
+    s = v0001_small
+    return s.version, s.catalog, s.res, s.paths
 
 
 def _assert_rules(version: Any, catalog: Any, examples: list[dict[str, Any]], conv_path: Path) -> None:
@@ -306,7 +299,7 @@ def _widened_units(e: dict[str, Any], values: dict[str, Any]) -> list[str]:
 
 def test_synthesized_examples_keep_every_rule(made) -> None:  # type: ignore[no-untyped-def]
     version, catalog, res, paths = made
-    # 49 of 150 draws with the bench's edges held out (the default since they are; 71 before).
+    # of 150 draws (49 with the bench's edges held out, 71 before they were)
     assert len(res.examples) >= 40
     _assert_rules(version, catalog, res.examples, paths["conversations"])
     s = res.report["summary"]

@@ -24,6 +24,7 @@ from simulator.store import Version
 from tests.support.record import (
     PLANS,
     SHIPPED,
+    catalog_as_recorded,
     catalog_before_family_types,
     record_seeds,
     records_by_key,
@@ -55,7 +56,8 @@ GEN_NEIS = ("neis_aca_ins_ti_info", "neis_mis_timetable", "neis_schul_aflcoinfo"
 #: (KASI ``locdate``, TAGO ``citycode``/``routeno``...: integers, as the real services send
 #: them). The sandbox draws a field's values by its type, so today's catalog draws other
 #: values for these tools' collections than v0003 holds; v0003 is re-recorded with the
-#: catalog as it was (:func:`~tests.support.record.catalog_before_family_types`).
+#: catalog as it was (:func:`~tests.support.record.catalog_as_recorded`, which also leaves out
+#: the field facts read since, :data:`~tests.support.record.LATER_FIELD_FACTS`).
 RETYPED_IN_V0003 = frozenset({
     "kasi_24_divisions_info", "kasi_anniversary_info", "kasi_area_rise_set_info", "kasi_astro_event_info",
     "kasi_lcrise_set_info", "kasi_lcsr_altude_info", "kasi_sundry_day_info",
@@ -70,6 +72,13 @@ def store(shipped_store: Store) -> Store:
 
 @pytest.fixture(scope="module")
 def v0003_catalog() -> Catalog:
+    """The catalog v0003 was recorded with."""
+    return catalog_as_recorded()
+
+
+@pytest.fixture(scope="module")
+def untyped_catalog() -> Catalog:
+    """Today's catalog with only the data.go.kr family types undone."""
     return catalog_before_family_types()
 
 
@@ -128,15 +137,17 @@ def test_edition_3_answers_the_generated_neis_tools_as_v0003_holds_them(tmp_path
 
 
 def test_only_the_family_typed_tools_record_otherwise_than_v0003(tmp_path: Path, store: Store,
-                                                                 v0003_catalog: Catalog) -> None:
-    """What changed since v0003 was recorded, stated: today's catalog types the fields of
-    exactly these ten v0003 tools, and with it a sandbox of edition 3 records other rows for
-    one of them (the integer ``locdate``s drawn as numbers), with the catalog as it was the
-    same rows v0003 holds."""
+                                                                 v0003_catalog: Catalog,
+                                                                 untyped_catalog: Catalog) -> None:
+    """What changed since v0003 was recorded, stated (one of two changes; the field facts are
+    the next test's): the data.go.kr families type the fields of exactly these ten v0003 tools,
+    and with today's catalog a sandbox of edition 3 records other rows for one of them (the
+    integer ``locdate``s drawn as numbers), with the catalog as it was the same rows v0003
+    holds."""
     today = load_catalog()
     held = set(json.loads((SHIPPED / "v0003" / "manifest.json").read_text(encoding="utf-8"))["endpoints"])
     retyped = {e for e in held if [f.type for f in today.endpoint(e).fields]
-               != [f.type for f in v0003_catalog.endpoint(e).fields]}
+               != [f.type for f in untyped_catalog.endpoint(e).fields]}
     assert retyped == RETYPED_IN_V0003
     seed = [{"endpoint": "kasi_anniversary_info", "params": {}}]
     theirs = records_by_key(store.open("kopa", "v0003"), ["kasi_anniversary_info"])["kasi_anniversary_info"]
@@ -145,8 +156,26 @@ def test_only_the_family_typed_tools_record_otherwise_than_v0003(tmp_path: Path,
     assert then == theirs and now != theirs and len(now) == len(theirs)
 
 
+def test_the_later_field_facts_record_otherwise_than_v0003(tmp_path: Path, store: Store, v0003_catalog: Catalog,
+                                                          untyped_catalog: Catalog) -> None:
+    """The other change: the field facts read since v0003 was recorded (kpubdata's LOCALDATA
+    fields, :data:`~tests.support.record.LATER_FIELD_FACTS`) relabel the fields of the
+    permit-service tools; with them (and no family types) a sandbox of edition 3 records other
+    values for one, with the catalog as it was the rows v0003 holds."""
+    name = "mois_dance_halls_info"
+    then, now = v0003_catalog.endpoint(name), untyped_catalog.endpoint(name)
+    label = {f.name: f.description for f in then.fields}
+    assert label["BPLC_NM"] != {f.name: f.description for f in now.fields}["BPLC_NM"]
+    seeds = [s for s in _v0003_plan(v0003_catalog)["seeds"] if s["endpoint"] == name]
+    mine_then = records_by_key(record_seeds(tmp_path / "then", 3, seeds, catalog=v0003_catalog))
+    mine_now = records_by_key(record_seeds(tmp_path / "now", 3, seeds, catalog=untyped_catalog))
+    theirs = records_by_key(store.open("kopa", "v0003"), mine_then)
+    assert len(seeds) == len(mine_then) == len(theirs) == 1
+    assert mine_then == theirs and mine_now.keys() == theirs.keys()
+    assert all(mine_now[k] != theirs[k] and len(mine_now[k]) == len(theirs[k]) for k in theirs)
+
+
 @pytest.mark.slow  # about 40 s on 2 busy cores (the whole plan: about 350 s)
-@pytest.mark.xfail(strict=True, reason="known break after the stop-34 merge: kpubdata's LOCALDATA fields (s34-fields) change what 9 mois_*_info collections record under v0003's edition; the re-record must use the catalog as it was for v0003 (issue 26)")
 def test_recording_v0003_again_gives_its_records(tmp_path: Path, store: Store, v0003_catalog: Catalog) -> None:
     """A sample of v0003's plan recorded again from a fresh edition-3 sandbox, with the catalog
     v0003 was recorded with: every 12th seed, every tool :data:`RETYPED_IN_V0003` names, and
