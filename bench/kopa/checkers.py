@@ -398,6 +398,52 @@ def _in_question(t: str, start: int, end: int, q: str, *, strict: bool = False) 
     return re.search(pat, q) is not None
 
 
+#: Counters a count is said with, and which of them name the same thing (곳 = 개교 = 군데).
+_COUNTERS = ("개교", "군데", "개소", "가지", "종류", "차례", "명", "인", "건", "곳", "개", "대", "일", "번", "회",
+             "호", "조", "교", "원", "세", "분", "초")
+_SAME_COUNTER = {"개교": "곳", "군데": "곳", "개소": "곳", "교": "곳", "인": "명", "종류": "가지", "차례": "회"}
+#: The counter a question asks a count in: "몇 명", "몇 가지", "며칠".
+_ASKED_COUNTER = re.compile(r"몇\s*(" + "|".join(_COUNTERS) + r")|(며칠)")
+
+
+def _counter_at(t: str, end: int) -> str | None:
+    """The counter said right after a number ending at ``end`` (``11명``, ``5,102가지``), as its class."""
+    m = re.match(r"\s*([가-힣]+)", t[end:])
+    if not m:
+        return None
+    word = m.group(1)
+    c = next((c for c in _COUNTERS if word.startswith(c)), None)
+    return _SAME_COUNTER.get(c, c) if c else None
+
+
+def _asked_counter(question: str) -> str | None:
+    m = _ASKED_COUNTER.search(_nfkc(question or ""))
+    if not m:
+        return None
+    c = m.group(1) or "일"
+    return _SAME_COUNTER.get(c, c)
+
+
+def _digits(txt: str) -> int:
+    """Significant digits a number is written with ("1.35 billion": 3, "135,053": 6)."""
+    return len(re.sub(r"\D", "", txt).lstrip("0"))
+
+
+def _restated(t: str, main: tuple[int, int, str, set[float]], every: list[tuple[int, int, str, set[float]]],
+              remarks: list[tuple[int, int]]) -> tuple[int, int, str, set[float]]:
+    """The answer ``main``, or the more precise form of it that a bracket right after it gives
+    ("about 1.35 billion won (135,053 in units of 10,000 won)": the bracket's 135,053 is the
+    same value, said exactly). A bracket with another value is a remark, not a restatement."""
+    for a, b in remarks:
+        if not (main[1] <= a and re.fullmatch(r"[^\d]{0,16}", t[main[1]:a])):
+            continue
+        for x in every:
+            if a < x[0] and x[1] <= b and _digits(x[2]) > _digits(main[2]) and any(
+                    v and abs(v - w) <= 0.01 * abs(v) for v in x[3] for w in main[3]):
+                return x
+    return main
+
+
 def _answer_numbers(pred: str, question: str) -> list[set[float]]:
     """The number ``pred`` commits to, as a one-element list of its readings (else every
     candidate, so a caller sees the answer is not one number).
@@ -416,13 +462,19 @@ def _answer_numbers(pred: str, question: str) -> list[set[float]]:
     dates = [m.span() for m in _DATE_SPAN.finditer(t)]
     remarks = [m.span() for m in _REMARK.finditer(t)]
     found = every
+    counter = _asked_counter(question)
     for context in (
+            # a count said in another counter than the question asks ("몇 가지": 5,704개 is
+            # another quantity than 5,102가지; "몇 명": 27건 is not the 18명 asked)
+            lambda x: bool(counter) and _counter_at(t, x[1]) not in (None, counter),
             lambda x: bool(question) and _in_question(t, x[0], x[1], q),
             lambda x: any(a <= x[0] and x[1] <= b for a, b in dates),
             lambda x: any(a < x[0] and x[1] <= b for a, b in remarks)):
         kept = [x for x in found if not context(x)]
         if kept and len(found) > 1:
             found = kept
+    if len(found) == 1:
+        found = [_restated(t, found[0], every, remarks)]
     # after a total word, a bare number the question names only as "3월" is the answer
     every = [x for x in every if x in found or (question and _in_question(t, x[0], x[1], q))]
     flip = _swapped(t, question)
@@ -474,16 +526,50 @@ def single_number(s: str) -> float | None:
     return float(t.replace(",", ""))
 
 
-def _close(a: float, b: float, check: Check | None, gold: str = "") -> bool:
+#: How a question says to what a real value rounds: "소수 둘째 자리", "to 2 decimal places".
+_ROUNDING = re.compile(r"소수(?:점)?\s*(?:이하\s*)?(첫째|둘째|셋째|넷째|\d)\s*(?:번째\s*)?자리|"
+                       r"(\d|one|two|three|four)\s+decimal\s+places?|(정수로|정수\s*값|whole\s+number)",
+                       re.IGNORECASE)
+_PLACES = {"첫째": 1, "둘째": 2, "셋째": 3, "넷째": 4, "one": 1, "two": 2, "three": 3, "four": 4}
+
+
+def _places(gold: str, question: str) -> int:
+    """The decimal places a real answer is read at: those the question states ("소수 둘째
+    자리" = 2), else the gold's own (a gold printed 135052.6 is read at one place)."""
+    m = _ROUNDING.search(_nfkc(question or ""))
+    if m:
+        if m.group(3):
+            return 0
+        k = (m.group(1) or m.group(2)).lower()
+        return int(k) if k.isdigit() else _PLACES[k]
+    frac = re.search(r"\.(\d+)", _nfkc(gold).replace(",", ""))
+    return len(frac.group(1)) if frac else 0
+
+
+def _close(a: float, b: float, check: Check | None, gold: str = "", question: str = "") -> bool:
     """``a`` reads as the gold value ``b``: exactly for a whole-number gold (a count off by
-    one is wrong, whatever the task's tolerance), within the task's tolerance for a real one
-    (a tolerance is how a task says to what it rounds)."""
+    one is wrong, whatever the task's tolerance); a real one where ``a`` rounds to the gold at
+    the places the question states, else at the gold's own places (25.45 is not 25.44, nor
+    124,316 the gold 124,316.5; 25.444 is 25.44), never beyond the task's tolerance. Without
+    the question, the task's tolerance as given."""
     whole = b == int(b) and "." not in gold
     # a float's own error only (264.34억 is 26,434,000,000.000004), never a unit of the count
     exact = abs(a - b) < 1e-3 if whole else abs(a - b) <= 1e-9 * max(1.0, abs(b))
     if check is None or check.type != "numeric" or exact or whole:
         return exact
-    return abs(a - b) <= max(check.abs_tol, check.rel_tol * abs(b), 1e-9)
+    eps = 1e-9 * max(1.0, abs(b))
+    task = max(check.abs_tol, check.rel_tol * abs(b))
+    if not question:  # nothing says how it rounds: the task's tolerance, as given
+        return abs(a - b) <= max(task, eps)
+    half = 0.5 * 10 ** -_places(gold, question)
+    tol = min(half, task) if task > 0 else half
+    if abs(a - b) <= tol + eps:
+        return True
+    # a question that names its unit (만원) and no rounding takes the gold rounded (half up)
+    # to a whole unit: 124,316.5만원 said as "12억 4,317만 원" (not 124,316: that truncates)
+    whole_unit = math.floor(abs(b) + 0.5) * (1 if b >= 0 else -1)
+    return (bool(_asked_unit(question)) and not _ROUNDING.search(_nfkc(question or ""))
+            and abs(a - whole_unit) <= eps and abs(a - b) <= max(task, 0.5) + eps)
 
 
 def _date(s: str) -> str | None:
@@ -699,7 +785,7 @@ def same_item(pred: str, gold: str, question: str = "", check: Check | None = No
         if gd is not None and len(gold.strip()) == 8 and any(_date(r) == gd for r in readings(pred)):
             return True
         nums = _answer_numbers(pred, question)
-        return len(nums) == 1 and any(_close(v, g, check, gold) for v in nums[0])
+        return len(nums) == 1 and any(_close(v, g, check, gold, question) for v in nums[0])
     gd = _date(gold)
     if gd is not None and any(_date(r) == gd for r in readings(pred)):
         return True
@@ -757,7 +843,7 @@ def check_answer(predicted: str, gold: str, check: Check, question: str = "") ->
             return False
         nums = _answer_numbers(pred, question)
         # One number, not a hedge: "13, 14" against 13 names two answers and fails.
-        return len(nums) == 1 and any(_close(v, g, check, gold) for v in nums[0])
+        return len(nums) == 1 and any(_close(v, g, check, gold, question) for v in nums[0])
     gold_items = split_items(gold)
     if check.type == "set":
         return _list_match(pred, gold_items, question, check, ordered=False)
