@@ -554,10 +554,10 @@ def _close(a: float, b: float, check: Check | None, gold: str = "", question: st
     the question, the task's tolerance as given."""
     whole = b == int(b) and "." not in gold
     # a float's own error only (264.34억 is 26,434,000,000.000004), never a unit of the count
-    exact = abs(a - b) < 1e-3 if whole else abs(a - b) <= 1e-9 * max(1.0, abs(b))
+    exact = abs(a - b) < 1e-3 if whole else abs(a - b) <= 1e-12 * max(1.0, abs(b))
     if check is None or check.type != "numeric" or exact or whole:
         return exact
-    eps = 1e-9 * max(1.0, abs(b))
+    eps = 1e-12 * max(1.0, abs(b))
     task = max(check.abs_tol, check.rel_tol * abs(b))
     if not question:  # nothing says how it rounds: the task's tolerance, as given
         return abs(a - b) <= max(task, eps)
@@ -623,6 +623,7 @@ _NAME_TAIL = re.compile(
 #: A rank other than first said right beside a name ("용산구가 2위", "2위는 용산구"): the name
 #: is named, not answered.
 _RANK = re.compile(r"(?<![\d.])[2-9]\s*(?:위|등|번째)|(?:두|세|네)\s*번째|둘째|셋째|\b(?:second|third)\b|"
+                   r"그\s*다음|다음으로|뒤를\s*잇|뒤를\s*이어|"
                    r"\b[2-9](?:nd|rd|th)\b|runner-up", re.IGNORECASE)
 _RANK_AFTER = re.compile(r"(?:\s*(?:예비후보자?|후보자?|의원|대표|씨|님|역))?"
                          r"\s*(?:\(|이|가|은|는|is|was|comes|came|ranks?|ranked)?\s*(?:" + _RANK.pattern + ")",
@@ -642,12 +643,43 @@ _LETTERS = dict(zip("ABCDEFGHIJKLMNOPQRSTUVWXYZ", (
     "큐", "알", "에스", "티", "유", "브이", "더블유", "엑스", "와이", "제트")))
 
 
+#: Words of company names as they are spelled in Latin letters and in Hangul (POSCO홀딩스 is
+#: 포스코홀딩스 and POSCO Holdings; NAVER is 네이버): one spelling of a name is read as the other.
+_NAME_WORDS = (("posco", "포스코"), ("naver", "네이버"), ("kakao", "카카오"), ("holdings", "홀딩스"),
+               ("hynix", "하이닉스"), ("samsung", "삼성"), ("hyundai", "현대"), ("mobis", "모비스"),
+               ("biologics", "바이오로직스"), ("celltrion", "셀트리온"), ("telecom", "텔레콤"),
+               ("electronics", "전자"), ("chem", "화학"), ("chemical", "화학"), ("kia", "기아"),
+               ("motor", "자동차"), ("motors", "자동차"), ("life", "생명"), ("c&t", "물산"), ("energy", "에너지"),
+               ("financial", "금융"), ("group", "그룹"), ("future m", "퓨처엠"), ("solution", "솔루션"))
+#: A holding company's short listed name and its full one (신한지주 = 신한금융지주(회사); KB금융 =
+#: KB금융지주 = KB금융그룹).
+_HOLDING = (("지주", ("금융지주", "금융지주회사", "지주회사")), ("금융", ("금융지주", "금융지주회사", "금융그룹")))
+
+
 def _spellings(gold: str) -> list[str]:
-    """``gold`` and, where it holds an acronym of 1–4 capitals, the same with the acronym
-    spelled in Hangul letter names (``SK하이닉스`` → ``에스케이하이닉스``, ``KT`` → ``케이티``)."""
-    spelled = re.sub(r"(?<![A-Za-z])[A-Z]{1,4}(?![A-Za-z])",
-                     lambda m: "".join(_LETTERS[c] for c in m.group(0)), gold)
-    return [gold] if spelled == gold else [gold, spelled]
+    """``gold`` and the other spellings of the same name: an acronym of 1–4 capitals in Hangul
+    letter names (``SK하이닉스`` → ``에스케이하이닉스``, ``KT`` → ``케이티``), the words of a
+    company name in Latin letters or Hangul (``POSCO홀딩스`` → ``포스코홀딩스``, ``POSCO
+    Holdings``), a holding company's full name (``신한지주`` → ``신한금융지주``)."""
+    out = [gold]
+    for short, fulls in _HOLDING:
+        if gold.endswith(short) and len(gold) > len(short) + 1:
+            out += [gold[: -len(short)] + f for f in fulls]
+    for latin, hangul in _NAME_WORDS:
+        for g in list(out):
+            low = g.lower()
+            if latin in low:
+                i = low.index(latin)
+                out.append(g[:i] + hangul + g[i + len(latin):])
+            if hangul in g:
+                i = g.index(hangul)
+                out.append(g[:i] + (" " if i and g[i - 1].isalpha() and g[i - 1].isascii() else "")
+                           + latin + g[i + len(hangul):])
+    for g in list(out):
+        spelled = re.sub(r"(?<![A-Za-z])[A-Z]{1,4}(?![A-Za-z])",
+                         lambda m: "".join(_LETTERS[c] for c in m.group(0)), g)
+        out.append(spelled)
+    return list(dict.fromkeys(out))[:32]
 
 
 #: Last syllables that say what kind of entity a name is (구, 부, 위원회 …).
