@@ -117,7 +117,7 @@ _ENDINGS = ("입니다만", "이었습니다", "였습니다", "입니다", "이
             "이요", "이다", "였다", "이었다", "임", "요")
 _PARTICLES = ("으로", "로", "이", "가", "은", "는", "을", "를", "도", "만", "요")
 _SUFFIXES = ("(주)", "㈜", "주식회사", "(유)", "유한회사", "아파트", "대표이사", "대표", "국회의원", "의원",
-             "후보자", "후보", "씨", "님", "역", "corp.", "corp", "corporation", "inc.", "inc", "co.,ltd.",
+             "후보자", "후보", "씨", "님", "역", "정류소", "정류장", "corp.", "corp", "corporation", "inc.", "inc", "co.,ltd.",
              "co.,ltd", "ltd.", "ltd")
 _PREFIXES = ("(주)", "㈜", "주식회사")
 _SUBJECT = re.compile(r"(\S+?)(?:이|가|은|는)\s+[^\d,]*(?:습니다|니다|다|요)")
@@ -229,17 +229,25 @@ def _canon(gold: str) -> str:
 def _hedged(s: str, *, numeric: bool, gold: str = "", question: str = "") -> bool:
     """Whether ``s`` hedges between answers or declines to commit. A 또는/or that bounds a
     value ("1969년 또는 그 이전", "in 1969 or earlier") is no hedge, nor a hedge word inside a
-    phrase the answer repeats from the question."""
+    phrase the answer repeats from the question, nor one inside a bracketed remark after the
+    answer."""
+    remarks = [m.span() for m in _REMARK.finditer(s)]
+
+    def in_remark(m: re.Match[str]) -> bool:  # "SK하이닉스 (매출액 약 66조 원)": about the remark
+        return any(a < m.start() and m.end() <= b for a, b in remarks)
+
     if not _HEDGE.search(gold):
         q = "".join(_nfkc(question).split())
         for m in _HEDGE.finditer(s):
+            if in_remark(m):
+                continue
             if m.group(0).strip().lower() in ("또는", "혹은", "or") and _BOUND.match(s, m.end()):
                 continue
             around = "".join(s[max(0, m.start() - 3):m.end() + 3].split())
             if q and len(around) > len(m.group(0).strip()) + 1 and around in q:
                 continue
             return True
-    return not numeric and bool(_ABOUT.search(s))
+    return not numeric and any(not in_remark(m) for m in _ABOUT.finditer(s))
 
 
 def read_numbers(s: str, asked_unit: float | None = None) -> list[tuple[str, set[float]]]:
@@ -321,7 +329,7 @@ _CLAUSE = re.compile(r"[^\d.。!?\n,;]{0,16}")
 #: Words that say what follows is the result a breakdown adds up to, or the answer itself.
 _TOTAL = re.compile(
     r"총|모두|합계|합하면|합쳐|전체|따라서|그러므로|즉|최종|결론|답은|정답은|결과는|차이는|"
-    r"\btotal\b|\bin all\b|\boverall\b|\b(?:is|are|was|equals|comes to)\b|\bso\b|\btherefore\b|\bsum\b|=|≈|→|"
+    r"\btotal\b|\bi\.\s?e\.|\bthat is\b|\bin all\b|\boverall\b|\b(?:is|are|was|equals|comes to)\b|\bso\b|\btherefore\b|\bsum\b|=|≈|→|"
     # a contrast says the value after it is the one meant ("29.44이지만 반올림하면 29.4건")
     r"지만|그러나|\bbut\b|\bhowever\b|"
     r"(?<!\d)[:：](?!\d)",
@@ -613,7 +621,7 @@ _REGIONS = (("서울특별시", "서울"), ("부산광역시", "부산"), ("대�
 #: What may follow a name in the sentence that commits to it: a particle or copula, then the
 #: end, punctuation, or a word of the sentence frame (never more of a longer name: 시행령, 2차).
 _NAME_TAIL = re.compile(
-    r"(?:\s*(?:\(주\)|주식회사|아파트|대표이사|대표|국회의원|의원|예비후보자?|후보자|후보|씨|님)|역"
+    r"(?:\s*(?:\(주\)|주식회사|아파트|대표이사|대표|국회의원|의원|위원장|위원|예비후보자?|후보자|후보|씨|님|정류소|정류장)|역"
     r"|\s+(?:corp(?:oration)?|inc|co\.,?\s*ltd|ltd)\.?)?"
     # 와/과 join the name to another one ("안은정과 송진수"): not a particle that commits to it
     r"(?:(?:이었습니다|였습니다|입니다|이에요|이예요|예요|에요|이며|이고|이다|으로|로|이|가|은|는|을|를|의|에서|에|도|요)"
@@ -811,7 +819,8 @@ def same_item(pred: str, gold: str, question: str = "", check: Check | None = No
         return True
     g = single_number(gold)
     if g is not None:
-        if _hedged(pred, numeric=check is not None and check.type == "numeric", question=question):
+        # "약 1,818,019명": about an exact number is still that number (the value decides)
+        if _hedged(pred, numeric=True, question=question):
             return False
         gd = _date(gold)
         if gd is not None and len(gold.strip()) == 8 and any(_date(r) == gd for r in readings(pred)):
