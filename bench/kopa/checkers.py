@@ -89,11 +89,21 @@ _MAG_RE = "조|억|천만|백만|십만|만|천|백"
 #: A number with an optional magnitude (``8,425억``); a magnitude is only one when no Hangul
 #: follows it as part of a word (``3천만`` yes, ``백화점`` no).
 _NUM_MAG = re.compile(rf"({NUMBER.pattern})\s*({_MAG_RE})?(?!{_MAG_RE})")
-#: Small counts written as words, before a counter (``세 건``, ``두 곳``).
+#: Counts written as native Korean words, before a counter (``세 건``, ``스무 곳``, ``스물두 명``).
 _WORDS = {"한": 1, "하나": 1, "두": 2, "둘": 2, "세": 3, "셋": 3, "네": 4, "넷": 4, "다섯": 5,
-          "여섯": 6, "일곱": 7, "여덟": 8, "아홉": 9, "열": 10}
-_WORD_NUM = re.compile(r"(?<![가-힣])(" + "|".join(sorted(_WORDS, key=len, reverse=True))
-                       + r")\s*(?:건|곳|개|명|번|회|권|개교|차례|가지)(?!\s*도)")
+          "여섯": 6, "일곱": 7, "여덟": 8, "아홉": 9}
+_TENS = {"열": 10, "스물": 20, "스무": 20, "서른": 30, "마흔": 40, "쉰": 50, "예순": 60, "일흔": 70, "여든": 80,
+         "아흔": 90}
+_WORD_NUM = re.compile(r"(?<![가-힣])(?=[가-힣])(" + "|".join(sorted(_TENS, key=len, reverse=True)) + r")?("
+                       + "|".join(sorted(_WORDS, key=len, reverse=True))
+                       + r")?\s*(?:건|곳|개|명|번|회|권|개교|차례|가지|대|일)(?!\s*도)")
+#: Counts written as English words ("twenty bills", "Seven buses"): read only where no number
+#: is written in digits (then the words are the answer's only number).
+_EN_ONES = ("one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+            "seventeen eighteen nineteen").split()
+_EN_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+_EN_WORD_NUM = re.compile(rf"\b(?:({'|'.join(_EN_TENS)})(?:[-\s]({'|'.join(_EN_ONES[:9])}))?|({'|'.join(_EN_ONES)}))\b"
+                          r"(?=\s+[a-z]+s\b|\s*[(.,]|\s*$)", re.IGNORECASE)
 _NONE = re.compile(r"(?:없습니다|없다|없음|없어요|한\s*건도|하나도|전혀)")
 #: The unit a question asks the answer in: ``(만원)``, ``단위: 억원``.
 _ASKED_UNIT = re.compile(r"(천|만|백만|억|조)\s*원")
@@ -289,6 +299,8 @@ def _numbers(s: str, asked_unit: float | None = None) -> list[tuple[int, int, st
             vals.add(total / asked_unit)
         elif asked_unit and _WON.match(t, end):
             vals = {total / asked_unit}  # "135,053원" in a 만원 question is 13.5053 만원
+        if len(group) == 1 and group[0][1] == _MAG["조"] and not _WON.match(t, end):
+            vals.add(group[0][0])  # "40조": forty articles (조) as well as forty trillion
         out.append((group[0][2], end, t[group[0][2]:end], vals))
         group.clear()
 
@@ -309,8 +321,17 @@ def _numbers(s: str, asked_unit: float | None = None) -> list[tuple[int, int, st
         if not mag:
             flush()
     flush()
+    digits = bool(out)
     for m in _WORD_NUM.finditer(t):
-        out.append((m.start(), m.end(), m.group(0), {float(_WORDS[m.group(1)])}))
+        if m.group(1) or m.group(2):
+            n = _TENS.get(m.group(1) or "", 0) + _WORDS.get(m.group(2) or "", 0)
+            out.append((m.start(), m.end(), m.group(0), {float(n)}))
+    if not digits:
+        for m in _EN_WORD_NUM.finditer(t):
+            tens, one, alone = (g.lower() if g else g for g in m.groups())
+            n = (10 * (_EN_TENS.index(tens) + 2) + (_EN_ONES.index(one) + 1 if one else 0)) if tens \
+                else _EN_ONES.index(alone) + 1
+            out.append((m.start(), m.end(), m.group(0), {float(n)}))
     if not out and _NONE.search(t):
         out.append((0, len(t), t, {0.0}))
     out.sort(key=lambda x: x[0])
@@ -717,6 +738,14 @@ def _named(pred: str, gold: str) -> bool:
     golds = {_regions_short(_nfkc(gold).lower().strip())}
     golds.add(re.sub(r"\s*\([^()]*\)$", "", next(iter(golds))))
     remark = re.search(r"\(([^()]*)\)\s*$", _nfkc(gold).lower())
+    full = max(golds, key=len)
+    road = re.fullmatch(r"(.+?)\s+(\S+(?:로|길)(?:\s*\d+번?길)?\s+\d[\d-]*)\s*\(([^()]+)\)", full)
+    if road:  # an address's 동/읍 said before its road: "연천군 전곡읍 전곡로 327" for "연천군 전곡로 327 (전곡읍)"
+        golds.add(f"{road.group(1)} {road.group(3)} {road.group(2)}")
+    city = "".join(full.split())
+    if (len(city) >= 3 and city[-1] in "시군" and re.fullmatch(r"[가-힣]+", city)
+            and city[:-1] not in {short for _f, short in _REGIONS}):
+        golds.add(city[:-1])  # a city or county without 시/군: "경북 문경" for 문경시
     for g in sorted(golds, key=len, reverse=True):
         g = _suffixless(g) if not re.search(r"\s", g) else g
         core = "".join(g.split())
