@@ -473,6 +473,26 @@ def _restated(t: str, main: tuple[int, int, str, set[float]], every: list[tuple[
     return main
 
 
+def _labelled(t: str, cands: list[tuple[int, int, set[float]]], q: str) -> set[float] | None:
+    """The value of the one ``label: value`` pair whose label the question names, where an
+    answer lists several ("X좌표(entX): 969382.72, Y좌표(entY): 1944123.11" asked for the X
+    좌표); None unless exactly one label has a word of the question and the others none, or
+    where a label is a total ("합계:")."""
+    hits, labels = [], 0
+    for i, (a, _b, v) in enumerate(cands):
+        lead = t[cands[i - 1][1] if i else 0:a]
+        m = re.search(r"([^,;\n]*?)\s*[:：][\s`*'\"]*$", lead)
+        if not m:
+            continue
+        labels += 1
+        if _TOTAL.search(m.group(1)):
+            return None  # "성동구: 346건, 합계: 715건": a breakdown and its total
+        words = {re.sub(r"(?:은|는|이|가)$", "", w.lower()) for w in re.findall(r"[0-9a-z가-힣]+", m.group(1).lower())}
+        if any(len(w) >= 2 and w in q.lower() for w in words):
+            hits.append(v)
+    return hits[0] if labels >= 2 and len(hits) == 1 else None
+
+
 def _answer_numbers(pred: str, question: str) -> list[set[float]]:
     """The number ``pred`` commits to, as a one-element list of its readings (else every
     candidate, so a caller sees the answer is not one number).
@@ -513,6 +533,9 @@ def _answer_numbers(pred: str, question: str) -> list[set[float]]:
     common = set.intersection(*(v for _a, _b, v in cands))
     if common:  # "12곳 적으므로 -12": one value said twice
         return [common]
+    labelled = _labelled(t, cands, q)
+    if labelled is not None:
+        return [labelled]
     marks = list(_TOTAL.finditer(t))
     if marks:
         # after the last total word, the first number that is not plainly the question's
@@ -893,6 +916,21 @@ def _list_match(pred: str, gold_items: list[str], question: str, check: Check, o
     return False
 
 
+def _only_in_an_aside(pred: str, gold: str) -> bool:
+    """Whether every mention of the name ``gold`` is the subject of a bracketed aside after
+    the answer ("대표자는 오세철입니다 (서광혜는 사외이사)"): said about, not answered. A
+    bracket that only restates the answer ("과방위(과학기술정보방송통신위원회)") is not an aside."""
+    t = _nfkc(pred).lower()
+    core = "".join(_nfkc(gold).lower().split())
+    if len(core) < 2:
+        return False
+    hits = list(re.finditer(r"\s*".join(re.escape(ch) for ch in core), t))
+    asides = [m.span() for m in _REMARK.finditer(t)]
+    return bool(hits) and all(
+        any(a < h.start() and h.end() <= b and re.match(r"\s*(?:은|는|이|가)\s+\S", t[h.end():b]) for a, b in asides)
+        for h in hits)
+
+
 def check_answer(predicted: str, gold: str, check: Check, question: str = "") -> bool:
     """Whether ``predicted`` (an agent's final text) matches the ``gold`` answer text.
 
@@ -915,6 +953,8 @@ def check_answer(predicted: str, gold: str, check: Check, question: str = "") ->
         # One number, not a hedge: "13, 14" against 13 names two answers and fails.
         return len(nums) == 1 and any(_close(v, g, check, gold, question) for v in nums[0])
     gold_items = split_items(gold)
+    if len(gold_items) == 1 and single_number(gold) is None and _only_in_an_aside(pred, gold):
+        return False
     if check.type == "set":
         return _list_match(pred, gold_items, question, check, ordered=False)
     if normalize(pred) == normalize(gold):
