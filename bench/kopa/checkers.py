@@ -453,9 +453,21 @@ def _asked_counter(question: str) -> str | None:
     return _SAME_COUNTER.get(c, c)
 
 
-def _digits(txt: str) -> int:
-    """Significant digits a number is written with ("1.35 billion": 3, "135,053": 6)."""
-    return len(re.sub(r"\D", "", txt).lstrip("0"))
+def _resolution(txt: str) -> float:
+    """The step of the last digit a number is written with, as a share of its value ("1.35
+    billion": 0.01/1.35; "13억 5,052만 6천": 1,000/1,350,526,000; "9999": 1/9999)."""
+    nums = list(NUMBER.finditer(txt))
+    read = _numbers(txt)
+    if not nums or not read:
+        return 0.0
+    last = nums[-1].group(0).replace(",", "").lstrip("+-")
+    whole, _dot, frac = last.partition(".")
+    step = 10.0 ** -len(frac) if frac else 10.0 ** (len(whole) - len(whole.rstrip("0")))
+    tail = txt[nums[-1].end():].strip().lower()
+    mag = next((_MAG[m] for m in sorted(_MAG, key=len, reverse=True) if tail.startswith(m)), 0.0) or \
+        next((v for k, v in _EN_MAG.items() if tail.startswith(k)), 1.0)
+    value = max(abs(v) for v in read[0][3]) or 1.0
+    return step * mag / value
 
 
 def _restated(t: str, main: tuple[int, int, str, set[float]], every: list[tuple[int, int, str, set[float]]],
@@ -463,12 +475,17 @@ def _restated(t: str, main: tuple[int, int, str, set[float]], every: list[tuple[
     """The answer ``main``, or the more precise form of it that a bracket right after it gives
     ("about 1.35 billion won (135,053 in units of 10,000 won)": the bracket's 135,053 is the
     same value, said exactly). A bracket with another value is a remark, not a restatement."""
+    if not re.search(rf"\.\d|{_MAG_RE}|{_EN_MAG_RE.pattern}", main[2], re.IGNORECASE):
+        return main  # a plain whole number is as precise as it is written (1030명 is not 1,029)
     for a, b in remarks:
         if not (main[1] <= a and re.fullmatch(r"[^\d]{0,16}", t[main[1]:a])):
             continue
         for x in every:
-            if a < x[0] and x[1] <= b and _digits(x[2]) > _digits(main[2]) and any(
-                    v and abs(v - w) <= 0.01 * abs(v) for v in x[3] for w in main[3]):
+            # the bracket's value rounds to the answer as the answer is written: the answer is
+            # that value said coarser (9999명 is not 10,000건 rounded; 1.35 billion is 135,053만)
+            half = _resolution(main[2]) / 2
+            if a < x[0] and x[1] <= b and _resolution(x[2]) < half * 2 and any(
+                    w and abs(v - w) <= half * abs(w) + 1e-9 for v in x[3] for w in main[3]):
                 return x
     return main
 
