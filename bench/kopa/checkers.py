@@ -41,6 +41,19 @@ What a reader lets pass, and why (each rule has probes in ``tests/data/checker_p
   (``Yongsan-gu``); never a name ranked below first beside it (``용산구가 2위``, ``2위는
   용산구``), joined to another by 와/과, or with another bracketed remark than the gold's.
 
+- **v2 rules** (from ``tests/data/heldout_answers_v2.jsonl``; property tests in
+  ``tests/bench/test_checker_phrasings.py``): a real value is read at the places the question
+  states, else at the gold's own (a 만원 value also rounded half up to a whole unit), the task's
+  tolerance an upper bound only (:func:`_close`); a count in another counter than the question
+  asks (``몇 가지``: ``5,704개``) is context; of several ``label: value`` pairs, the one the
+  question names (:func:`_labelled`); a bracket that restates a scaled answer exactly
+  (:func:`_restated`); ``i.e.``; hedges inside a remark after the answer and ``약`` before an
+  exact number are no hedge; counts in Korean words to 99 and English words; ``N조`` also N
+  articles; company names in either script and holding companies' full names
+  (:func:`_spellings`); ``정류소``/``정류장``/``위원`` after a name; a city without ``시``/``군``;
+  an address's 동/읍 before its road; ``그 다음`` is a rank; a name said only as the subject of
+  a bracketed aside is not the answer (:func:`_only_in_an_aside`).
+
 What never passes: a different value, a hedge (``13 또는 14``, ``아마``, ``정도``, ``~``,
 ``중 하나``, ``one of``), a negation (``…가 아닙니다``), extra or missing list items, and (for
 ``exact`` lists) another order.
