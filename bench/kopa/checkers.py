@@ -109,7 +109,7 @@ _TENS = {"열": 10, "스물": 20, "스무": 20, "서른": 30, "마흔": 40, "쉰
          "아흔": 90}
 _WORD_NUM = re.compile(r"(?<![가-힣])(?=[가-힣])(" + "|".join(sorted(_TENS, key=len, reverse=True)) + r")?("
                        + "|".join(sorted(_WORDS, key=len, reverse=True))
-                       + r")?\s*(?:건|곳|개|명|번|회|권|개교|차례|가지|대|일)(?!\s*도)")
+                       + r")?\s*(?:건|곳|개|명|번|회|권|개교|차례|가지|대(?![표학상전구회])|일(?![반부본정간]))(?!\s*도)")
 #: Counts written as English words ("twenty bills", "Seven buses"): read only where no number
 #: is written in digits (then the words are the answer's only number).
 _EN_ONES = ("one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "

@@ -284,3 +284,12 @@ def test_ie_introduces_the_value(x: Decimal, form: str) -> None:
     chk = Check(type="numeric", abs_tol=1.0)
     assert check_answer(form.format(x=x), str(-x), chk, q)
     assert not check_answer(form.format(x=x), str(x), chk, q)
+
+
+@FAST
+@given(st.integers(2, 99), st.sampled_from(["한 대전 정류소에 {n}대가 도착합니다.", "두 대표 노선 기준 {n}대",
+                                            "세 대학 앞 정류소: {n}대"]))
+def test_a_word_that_starts_like_a_counter_is_no_count(n: int, form: str) -> None:
+    q = "도착 예정인 버스는 몇 대인가요?"
+    assert check_answer(form.format(n=n), str(n), COUNT, q)
+    assert not check_answer(form.format(n=n + 1), str(n), COUNT, q)
