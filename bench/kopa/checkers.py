@@ -52,7 +52,8 @@ What a reader lets pass, and why (each rule has probes in ``tests/data/checker_p
   articles; company names in either script and holding companies' full names
   (:func:`_spellings`); ``정류소``/``정류장``/``위원`` after a name; a city without ``시``/``군``;
   an address's 동/읍 before its road; ``그 다음`` is a rank; a name said only as the subject of
-  a bracketed aside is not the answer (:func:`_only_in_an_aside`).
+  a bracketed aside is not the answer (:func:`_only_in_an_aside`); a count widened by what
+  the question leaves out ("비례대표를 포함하면 12명") is context (:func:`_widened`).
 
 What never passes: a different value, a hedge (``13 또는 14``, ``아마``, ``정도``, ``~``,
 ``중 하나``, ``one of``), a negation (``…가 아닙니다``), extra or missing list items, and (for
@@ -523,6 +524,20 @@ def _labelled(t: str, cands: list[tuple[int, int, set[float]]], q: str) -> set[f
     return hits[0] if labels >= 2 and len(hits) == 1 else None
 
 
+#: "X를 포함하면 N", "including X, N": a count widened by X.
+_WIDENED = re.compile(r"([가-힣A-Za-z]+?)(?:을|를)?\s*(?:포함하면|포함할\s*경우|포함해서|포함시키면)\s*[^\d]{0,12}$|"
+                      r"\bincluding\s+(?:the\s+)?([A-Za-z]+)[^\d]{0,24}$", re.IGNORECASE)
+
+
+def _widened(t: str, start: int, q: str) -> bool:
+    """Whether the number at ``start`` counts with something the question does not name."""
+    m = _WIDENED.search(t[max(0, start - 40):start])
+    if not m or not q:
+        return False
+    what = (m.group(1) or m.group(2) or "").lower()
+    return len(what) >= 2 and what not in q.lower()
+
+
 def _answer_numbers(pred: str, question: str) -> list[set[float]]:
     """The number ``pred`` commits to, as a one-element list of its readings (else every
     candidate, so a caller sees the answer is not one number).
@@ -547,6 +562,9 @@ def _answer_numbers(pred: str, question: str) -> list[set[float]]:
             # another quantity than 5,102가지; "몇 명": 27건 is not the 18명 asked)
             lambda x: bool(counter) and _counter_at(t, x[1]) not in (None, counter),
             lambda x: bool(question) and _in_question(t, x[0], x[1], q),
+            # a count that takes in what the question leaves out ("비례대표를 포함하면 12명" asked
+            # of 지역구 당선인) is another quantity; "이 학교를 포함하면" of a question that says so is not
+            lambda x: _widened(t, x[0], q),
             lambda x: any(a <= x[0] and x[1] <= b for a, b in dates),
             lambda x: any(a < x[0] and x[1] <= b for a, b in remarks)):
         kept = [x for x in found if not context(x)]

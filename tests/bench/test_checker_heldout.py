@@ -230,6 +230,7 @@ V2_BEFORE_FIX = [
     ("tago-route-last-0", "괴정동입구 정류소", True),
     ("tago-stop-far-1", "대전에서 경도가 가장 큰 정류장은 반석초등학교 정류장입니다.", True),
     ("molit-cmp-mean-0", "Jongno-gu's mean is lower than Jung-gu's by 68,700.6 (10k KRW), i.e. **\u221268,700.6**.", True),
+    ("nec-asm-cmt-winners-0", "국방위원회 소속 지역구 당선인은 11명이며, 비례대표를 포함하면 12명입니다.", True),
 ]
 
 

@@ -293,3 +293,18 @@ def test_a_word_that_starts_like_a_counter_is_no_count(n: int, form: str) -> Non
     q = "도착 예정인 버스는 몇 대인가요?"
     assert check_answer(form.format(n=n), str(n), COUNT, q)
     assert not check_answer(form.format(n=n + 1), str(n), COUNT, q)
+
+
+@FAST
+@given(st.integers(1, 999), st.integers(1, 99), st.sampled_from([
+    "지역구 당선인은 {n}명이며, 비례대표를 포함하면 {w}명입니다.",
+    "{n}명입니다 (비례대표를 포함하면 {w}명).", "지역구 당선인 {n}명, 비례대표까지 포함할 경우 {w}명",
+    "{n} district winners; including proportional members, {w}."]))
+def test_a_count_widened_by_what_the_question_leaves_out(n: int, extra: int, form: str) -> None:
+    q = "제22대 국회의원선거 지역구 당선인 가운데 현재 국방위원회 소속인 의원은 몇 명인가요?"
+    say = form.format(n=n, w=n + extra)
+    assert check_answer(say, str(n), COUNT, q), say
+    assert not check_answer(say, str(n + extra), COUNT, q), say
+    # what the question itself takes in is no widening: "이 학교를 포함하면 N곳"
+    q2 = "같은 교육지원청 관할에 있는 학교는 이 학교를 포함해 모두 몇 곳인가요?"
+    assert check_answer(f"이 학교를 제외하면 {n}곳, 이 학교를 포함하면 {n + 1}곳입니다.", str(n + 1), COUNT, q2)
