@@ -308,3 +308,14 @@ def test_a_count_widened_by_what_the_question_leaves_out(n: int, extra: int, for
     # what the question itself takes in is no widening: "이 학교를 포함하면 N곳"
     q2 = "같은 교육지원청 관할에 있는 학교는 이 학교를 포함해 모두 몇 곳인가요?"
     assert check_answer(f"이 학교를 제외하면 {n}곳, 이 학교를 포함하면 {n + 1}곳입니다.", str(n + 1), COUNT, q2)
+
+
+@FAST
+@given(st.sampled_from([("서울특별시", "서울시"), ("부산광역시", "부산시"), ("대전광역시", "대전시"),
+                        ("세종특별자치시", "세종시")]), st.sampled_from(["중앙로", "남현로", "한누리대로"]),
+       st.integers(1, 999), st.integers(1, 9))
+def test_a_metropolitan_city_said_as_si(city: tuple[str, str], road: str, no: int, d: int) -> None:
+    full, spoken = city
+    gold = f"{full} 관악구 {road} {no} (남현동)"
+    assert check_answer(f"{spoken} 관악구 {road} {no}", gold, EXACT)
+    assert not check_answer(f"{spoken} 관악구 {road} {no + d}", gold, EXACT)
