@@ -41,6 +41,20 @@ What a reader lets pass, and why (each rule has probes in ``tests/data/checker_p
   (``Yongsan-gu``); never a name ranked below first beside it (``용산구가 2위``, ``2위는
   용산구``), joined to another by 와/과, or with another bracketed remark than the gold's.
 
+- **v2 rules** (from ``tests/data/heldout_answers_v2.jsonl``; property tests in
+  ``tests/bench/test_checker_phrasings.py``): a real value is read at the places the question
+  states, else at the gold's own (a 만원 value also rounded half up to a whole unit), the task's
+  tolerance an upper bound only (:func:`_close`); a count in another counter than the question
+  asks (``몇 가지``: ``5,704개``) is context; of several ``label: value`` pairs, the one the
+  question names (:func:`_labelled`); a bracket that restates a scaled answer exactly
+  (:func:`_restated`); ``i.e.``; hedges inside a remark after the answer and ``약`` before an
+  exact number are no hedge; counts in Korean words to 99 and English words; ``N조`` also N
+  articles; company names in either script and holding companies' full names
+  (:func:`_spellings`); ``정류소``/``정류장``/``위원`` after a name; a city without ``시``/``군``;
+  an address's 동/읍 before its road; ``그 다음`` is a rank; a name said only as the subject of
+  a bracketed aside is not the answer (:func:`_only_in_an_aside`); a count widened by what
+  the question leaves out ("비례대표를 포함하면 12명") is context (:func:`_widened`).
+
 What never passes: a different value, a hedge (``13 또는 14``, ``아마``, ``정도``, ``~``,
 ``중 하나``, ``one of``), a negation (``…가 아닙니다``), extra or missing list items, and (for
 ``exact`` lists) another order.
@@ -89,11 +103,21 @@ _MAG_RE = "조|억|천만|백만|십만|만|천|백"
 #: A number with an optional magnitude (``8,425억``); a magnitude is only one when no Hangul
 #: follows it as part of a word (``3천만`` yes, ``백화점`` no).
 _NUM_MAG = re.compile(rf"({NUMBER.pattern})\s*({_MAG_RE})?(?!{_MAG_RE})")
-#: Small counts written as words, before a counter (``세 건``, ``두 곳``).
+#: Counts written as native Korean words, before a counter (``세 건``, ``스무 곳``, ``스물두 명``).
 _WORDS = {"한": 1, "하나": 1, "두": 2, "둘": 2, "세": 3, "셋": 3, "네": 4, "넷": 4, "다섯": 5,
-          "여섯": 6, "일곱": 7, "여덟": 8, "아홉": 9, "열": 10}
-_WORD_NUM = re.compile(r"(?<![가-힣])(" + "|".join(sorted(_WORDS, key=len, reverse=True))
-                       + r")\s*(?:건|곳|개|명|번|회|권|개교|차례|가지)(?!\s*도)")
+          "여섯": 6, "일곱": 7, "여덟": 8, "아홉": 9}
+_TENS = {"열": 10, "스물": 20, "스무": 20, "서른": 30, "마흔": 40, "쉰": 50, "예순": 60, "일흔": 70, "여든": 80,
+         "아흔": 90}
+_WORD_NUM = re.compile(r"(?<![가-힣])(?=[가-힣])(" + "|".join(sorted(_TENS, key=len, reverse=True)) + r")?("
+                       + "|".join(sorted(_WORDS, key=len, reverse=True))
+                       + r")?\s*(?:건|곳|개|명|번|회|권|개교|차례|가지|대(?![표학상전구회])|일(?![반부본정간]))(?!\s*도)")
+#: Counts written as English words ("twenty bills", "Seven buses"): read only where no number
+#: is written in digits (then the words are the answer's only number).
+_EN_ONES = ("one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+            "seventeen eighteen nineteen").split()
+_EN_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+_EN_WORD_NUM = re.compile(rf"\b(?:({'|'.join(_EN_TENS)})(?:[-\s]({'|'.join(_EN_ONES[:9])}))?|({'|'.join(_EN_ONES)}))\b"
+                          r"(?=\s+[a-z]+s\b|\s*[(.,]|\s*$)", re.IGNORECASE)
 _NONE = re.compile(r"(?:없습니다|없다|없음|없어요|한\s*건도|하나도|전혀)")
 #: The unit a question asks the answer in: ``(만원)``, ``단위: 억원``.
 _ASKED_UNIT = re.compile(r"(천|만|백만|억|조)\s*원")
@@ -117,7 +141,7 @@ _ENDINGS = ("입니다만", "이었습니다", "였습니다", "입니다", "이
             "이요", "이다", "였다", "이었다", "임", "요")
 _PARTICLES = ("으로", "로", "이", "가", "은", "는", "을", "를", "도", "만", "요")
 _SUFFIXES = ("(주)", "㈜", "주식회사", "(유)", "유한회사", "아파트", "대표이사", "대표", "국회의원", "의원",
-             "후보자", "후보", "씨", "님", "역", "corp.", "corp", "corporation", "inc.", "inc", "co.,ltd.",
+             "후보자", "후보", "씨", "님", "역", "정류소", "정류장", "corp.", "corp", "corporation", "inc.", "inc", "co.,ltd.",
              "co.,ltd", "ltd.", "ltd")
 _PREFIXES = ("(주)", "㈜", "주식회사")
 _SUBJECT = re.compile(r"(\S+?)(?:이|가|은|는)\s+[^\d,]*(?:습니다|니다|다|요)")
@@ -229,17 +253,25 @@ def _canon(gold: str) -> str:
 def _hedged(s: str, *, numeric: bool, gold: str = "", question: str = "") -> bool:
     """Whether ``s`` hedges between answers or declines to commit. A 또는/or that bounds a
     value ("1969년 또는 그 이전", "in 1969 or earlier") is no hedge, nor a hedge word inside a
-    phrase the answer repeats from the question."""
+    phrase the answer repeats from the question, nor one inside a bracketed remark after the
+    answer."""
+    remarks = [m.span() for m in _REMARK.finditer(s)]
+
+    def in_remark(m: re.Match[str]) -> bool:  # "SK하이닉스 (매출액 약 66조 원)": about the remark
+        return any(a < m.start() and m.end() <= b for a, b in remarks)
+
     if not _HEDGE.search(gold):
         q = "".join(_nfkc(question).split())
         for m in _HEDGE.finditer(s):
+            if in_remark(m):
+                continue
             if m.group(0).strip().lower() in ("또는", "혹은", "or") and _BOUND.match(s, m.end()):
                 continue
             around = "".join(s[max(0, m.start() - 3):m.end() + 3].split())
             if q and len(around) > len(m.group(0).strip()) + 1 and around in q:
                 continue
             return True
-    return not numeric and bool(_ABOUT.search(s))
+    return not numeric and any(not in_remark(m) for m in _ABOUT.finditer(s))
 
 
 def read_numbers(s: str, asked_unit: float | None = None) -> list[tuple[str, set[float]]]:
@@ -281,6 +313,8 @@ def _numbers(s: str, asked_unit: float | None = None) -> list[tuple[int, int, st
             vals.add(total / asked_unit)
         elif asked_unit and _WON.match(t, end):
             vals = {total / asked_unit}  # "135,053원" in a 만원 question is 13.5053 만원
+        if len(group) == 1 and group[0][1] == _MAG["조"] and not _WON.match(t, end):
+            vals.add(group[0][0])  # "40조": forty articles (조) as well as forty trillion
         out.append((group[0][2], end, t[group[0][2]:end], vals))
         group.clear()
 
@@ -301,8 +335,17 @@ def _numbers(s: str, asked_unit: float | None = None) -> list[tuple[int, int, st
         if not mag:
             flush()
     flush()
+    digits = bool(out)
     for m in _WORD_NUM.finditer(t):
-        out.append((m.start(), m.end(), m.group(0), {float(_WORDS[m.group(1)])}))
+        if m.group(1) or m.group(2):
+            n = _TENS.get(m.group(1) or "", 0) + _WORDS.get(m.group(2) or "", 0)
+            out.append((m.start(), m.end(), m.group(0), {float(n)}))
+    if not digits:
+        for m in _EN_WORD_NUM.finditer(t):
+            tens, one, alone = (g.lower() if g else g for g in m.groups())
+            n = (10 * (_EN_TENS.index(tens) + 2) + (_EN_ONES.index(one) + 1 if one else 0)) if tens \
+                else _EN_ONES.index(alone) + 1
+            out.append((m.start(), m.end(), m.group(0), {float(n)}))
     if not out and _NONE.search(t):
         out.append((0, len(t), t, {0.0}))
     out.sort(key=lambda x: x[0])
@@ -321,7 +364,7 @@ _CLAUSE = re.compile(r"[^\d.。!?\n,;]{0,16}")
 #: Words that say what follows is the result a breakdown adds up to, or the answer itself.
 _TOTAL = re.compile(
     r"총|모두|합계|합하면|합쳐|전체|따라서|그러므로|즉|최종|결론|답은|정답은|결과는|차이는|"
-    r"\btotal\b|\bin all\b|\boverall\b|\b(?:is|are|was|equals|comes to)\b|\bso\b|\btherefore\b|\bsum\b|=|≈|→|"
+    r"\btotal\b|\bi\.\s?e\.|\bthat is\b|\bin all\b|\boverall\b|\b(?:is|are|was|equals|comes to)\b|\bso\b|\btherefore\b|\bsum\b|=|≈|→|"
     # a contrast says the value after it is the one meant ("29.44이지만 반올림하면 29.4건")
     r"지만|그러나|\bbut\b|\bhowever\b|"
     r"(?<!\d)[:：](?!\d)",
@@ -398,6 +441,103 @@ def _in_question(t: str, start: int, end: int, q: str, *, strict: bool = False) 
     return re.search(pat, q) is not None
 
 
+#: Counters a count is said with, and which of them name the same thing (곳 = 개교 = 군데).
+_COUNTERS = ("개교", "군데", "개소", "가지", "종류", "차례", "명", "인", "건", "곳", "개", "대", "일", "번", "회",
+             "호", "조", "교", "원", "세", "분", "초")
+_SAME_COUNTER = {"개교": "곳", "군데": "곳", "개소": "곳", "교": "곳", "인": "명", "종류": "가지", "차례": "회"}
+#: The counter a question asks a count in: "몇 명", "몇 가지", "며칠".
+_ASKED_COUNTER = re.compile(r"몇\s*(" + "|".join(_COUNTERS) + r")|(며칠)")
+
+
+def _counter_at(t: str, end: int) -> str | None:
+    """The counter said right after a number ending at ``end`` (``11명``, ``5,102가지``), as its class."""
+    m = re.match(r"\s*([가-힣]+)", t[end:])
+    if not m:
+        return None
+    word = m.group(1)
+    c = next((c for c in _COUNTERS if word.startswith(c)), None)
+    return _SAME_COUNTER.get(c, c) if c else None
+
+
+def _asked_counter(question: str) -> str | None:
+    m = _ASKED_COUNTER.search(_nfkc(question or ""))
+    if not m:
+        return None
+    c = m.group(1) or "일"
+    return _SAME_COUNTER.get(c, c)
+
+
+def _resolution(txt: str) -> float:
+    """The step of the last digit a number is written with, as a share of its value ("1.35
+    billion": 0.01/1.35; "13억 5,052만 6천": 1,000/1,350,526,000; "9999": 1/9999)."""
+    nums = list(NUMBER.finditer(txt))
+    read = _numbers(txt)
+    if not nums or not read:
+        return 0.0
+    last = nums[-1].group(0).replace(",", "").lstrip("+-")
+    whole, _dot, frac = last.partition(".")
+    step = 10.0 ** -len(frac) if frac else 10.0 ** (len(whole) - len(whole.rstrip("0")))
+    tail = txt[nums[-1].end():].strip().lower()
+    mag = next((_MAG[m] for m in sorted(_MAG, key=len, reverse=True) if tail.startswith(m)), 0.0) or \
+        next((v for k, v in _EN_MAG.items() if tail.startswith(k)), 1.0)
+    value = max(abs(v) for v in read[0][3]) or 1.0
+    return step * mag / value
+
+
+def _restated(t: str, main: tuple[int, int, str, set[float]], every: list[tuple[int, int, str, set[float]]],
+              remarks: list[tuple[int, int]]) -> tuple[int, int, str, set[float]]:
+    """The answer ``main``, or the more precise form of it that a bracket right after it gives
+    ("about 1.35 billion won (135,053 in units of 10,000 won)": the bracket's 135,053 is the
+    same value, said exactly). A bracket with another value is a remark, not a restatement."""
+    if not re.search(rf"\.\d|{_MAG_RE}|{_EN_MAG_RE.pattern}", main[2], re.IGNORECASE):
+        return main  # a plain whole number is as precise as it is written (1030명 is not 1,029)
+    for a, b in remarks:
+        if not (main[1] <= a and re.fullmatch(r"[^\d]{0,16}", t[main[1]:a])):
+            continue
+        for x in every:
+            # the bracket's value rounds to the answer as the answer is written: the answer is
+            # that value said coarser (9999명 is not 10,000건 rounded; 1.35 billion is 135,053만)
+            half = _resolution(main[2]) / 2
+            if a < x[0] and x[1] <= b and _resolution(x[2]) < half * 2 and any(
+                    w and abs(v - w) <= half * abs(w) + 1e-9 for v in x[3] for w in main[3]):
+                return x
+    return main
+
+
+def _labelled(t: str, cands: list[tuple[int, int, set[float]]], q: str) -> set[float] | None:
+    """The value of the one ``label: value`` pair whose label the question names, where an
+    answer lists several ("X좌표(entX): 969382.72, Y좌표(entY): 1944123.11" asked for the X
+    좌표); None unless exactly one label has a word of the question and the others none, or
+    where a label is a total ("합계:")."""
+    hits, labels = [], 0
+    for i, (a, _b, v) in enumerate(cands):
+        lead = t[cands[i - 1][1] if i else 0:a]
+        m = re.search(r"([^,;\n]*?)\s*[:：][\s`*'\"]*$", lead)
+        if not m:
+            continue
+        labels += 1
+        if _TOTAL.search(m.group(1)):
+            return None  # "성동구: 346건, 합계: 715건": a breakdown and its total
+        words = {re.sub(r"(?:은|는|이|가)$", "", w.lower()) for w in re.findall(r"[0-9a-z가-힣]+", m.group(1).lower())}
+        if any(len(w) >= 2 and w in q.lower() for w in words):
+            hits.append(v)
+    return hits[0] if labels >= 2 and len(hits) == 1 else None
+
+
+#: "X를 포함하면 N", "including X, N": a count widened by X.
+_WIDENED = re.compile(r"([가-힣A-Za-z]+?)(?:을|를)?\s*(?:포함하면|포함할\s*경우|포함해서|포함시키면)\s*[^\d]{0,12}$|"
+                      r"\bincluding\s+(?:the\s+)?([A-Za-z]+)[^\d]{0,24}$", re.IGNORECASE)
+
+
+def _widened(t: str, start: int, q: str) -> bool:
+    """Whether the number at ``start`` counts with something the question does not name."""
+    m = _WIDENED.search(t[max(0, start - 40):start])
+    if not m or not q:
+        return False
+    what = (m.group(1) or m.group(2) or "").lower()
+    return len(what) >= 2 and what not in q.lower()
+
+
 def _answer_numbers(pred: str, question: str) -> list[set[float]]:
     """The number ``pred`` commits to, as a one-element list of its readings (else every
     candidate, so a caller sees the answer is not one number).
@@ -416,13 +556,22 @@ def _answer_numbers(pred: str, question: str) -> list[set[float]]:
     dates = [m.span() for m in _DATE_SPAN.finditer(t)]
     remarks = [m.span() for m in _REMARK.finditer(t)]
     found = every
+    counter = _asked_counter(question)
     for context in (
+            # a count said in another counter than the question asks ("몇 가지": 5,704개 is
+            # another quantity than 5,102가지; "몇 명": 27건 is not the 18명 asked)
+            lambda x: bool(counter) and _counter_at(t, x[1]) not in (None, counter),
             lambda x: bool(question) and _in_question(t, x[0], x[1], q),
+            # a count that takes in what the question leaves out ("비례대표를 포함하면 12명" asked
+            # of 지역구 당선인) is another quantity; "이 학교를 포함하면" of a question that says so is not
+            lambda x: _widened(t, x[0], q),
             lambda x: any(a <= x[0] and x[1] <= b for a, b in dates),
             lambda x: any(a < x[0] and x[1] <= b for a, b in remarks)):
         kept = [x for x in found if not context(x)]
         if kept and len(found) > 1:
             found = kept
+    if len(found) == 1:
+        found = [_restated(t, found[0], every, remarks)]
     # after a total word, a bare number the question names only as "3월" is the answer
     every = [x for x in every if x in found or (question and _in_question(t, x[0], x[1], q))]
     flip = _swapped(t, question)
@@ -432,6 +581,9 @@ def _answer_numbers(pred: str, question: str) -> list[set[float]]:
     common = set.intersection(*(v for _a, _b, v in cands))
     if common:  # "12곳 적으므로 -12": one value said twice
         return [common]
+    labelled = _labelled(t, cands, q)
+    if labelled is not None:
+        return [labelled]
     marks = list(_TOTAL.finditer(t))
     if marks:
         # after the last total word, the first number that is not plainly the question's
@@ -474,16 +626,50 @@ def single_number(s: str) -> float | None:
     return float(t.replace(",", ""))
 
 
-def _close(a: float, b: float, check: Check | None, gold: str = "") -> bool:
+#: How a question says to what a real value rounds: "소수 둘째 자리", "to 2 decimal places".
+_ROUNDING = re.compile(r"소수(?:점)?\s*(?:이하\s*)?(첫째|둘째|셋째|넷째|\d)\s*(?:번째\s*)?자리|"
+                       r"(\d|one|two|three|four)\s+decimal\s+places?|(정수로|정수\s*값|whole\s+number)",
+                       re.IGNORECASE)
+_PLACES = {"첫째": 1, "둘째": 2, "셋째": 3, "넷째": 4, "one": 1, "two": 2, "three": 3, "four": 4}
+
+
+def _places(gold: str, question: str) -> int:
+    """The decimal places a real answer is read at: those the question states ("소수 둘째
+    자리" = 2), else the gold's own (a gold printed 135052.6 is read at one place)."""
+    m = _ROUNDING.search(_nfkc(question or ""))
+    if m:
+        if m.group(3):
+            return 0
+        k = (m.group(1) or m.group(2)).lower()
+        return int(k) if k.isdigit() else _PLACES[k]
+    frac = re.search(r"\.(\d+)", _nfkc(gold).replace(",", ""))
+    return len(frac.group(1)) if frac else 0
+
+
+def _close(a: float, b: float, check: Check | None, gold: str = "", question: str = "") -> bool:
     """``a`` reads as the gold value ``b``: exactly for a whole-number gold (a count off by
-    one is wrong, whatever the task's tolerance), within the task's tolerance for a real one
-    (a tolerance is how a task says to what it rounds)."""
+    one is wrong, whatever the task's tolerance); a real one where ``a`` rounds to the gold at
+    the places the question states, else at the gold's own places (25.45 is not 25.44, nor
+    124,316 the gold 124,316.5; 25.444 is 25.44), never beyond the task's tolerance. Without
+    the question, the task's tolerance as given."""
     whole = b == int(b) and "." not in gold
     # a float's own error only (264.34억 is 26,434,000,000.000004), never a unit of the count
-    exact = abs(a - b) < 1e-3 if whole else abs(a - b) <= 1e-9 * max(1.0, abs(b))
+    exact = abs(a - b) < 1e-3 if whole else abs(a - b) <= 1e-12 * max(1.0, abs(b))
     if check is None or check.type != "numeric" or exact or whole:
         return exact
-    return abs(a - b) <= max(check.abs_tol, check.rel_tol * abs(b), 1e-9)
+    eps = 1e-12 * max(1.0, abs(b))
+    task = max(check.abs_tol, check.rel_tol * abs(b))
+    if not question:  # nothing says how it rounds: the task's tolerance, as given
+        return abs(a - b) <= max(task, eps)
+    half = 0.5 * 10 ** -_places(gold, question)
+    tol = min(half, task) if task > 0 else half
+    if abs(a - b) <= tol + eps:
+        return True
+    # a question that names its unit (만원) and no rounding takes the gold rounded (half up)
+    # to a whole unit: 124,316.5만원 said as "12억 4,317만 원" (not 124,316: that truncates)
+    whole_unit = math.floor(abs(b) + 0.5) * (1 if b >= 0 else -1)
+    return (bool(_asked_unit(question)) and not _ROUNDING.search(_nfkc(question or ""))
+            and abs(a - whole_unit) <= eps and abs(a - b) <= max(task, 0.5) + eps)
 
 
 def _date(s: str) -> str | None:
@@ -523,11 +709,14 @@ _REGIONS = (("서울특별시", "서울"), ("부산광역시", "부산"), ("대�
             ("광주광역시", "광주"), ("대전광역시", "대전"), ("울산광역시", "울산"),
             ("세종특별자치시", "세종"), ("경기도", "경기"), ("강원특별자치도", "강원"), ("강원도", "강원"),
             ("충청북도", "충북"), ("충청남도", "충남"), ("전북특별자치도", "전북"), ("전라북도", "전북"),
-            ("전라남도", "전남"), ("경상북도", "경북"), ("경상남도", "경남"), ("제주특별자치도", "제주"))
+            ("전라남도", "전남"), ("경상북도", "경북"), ("경상남도", "경남"), ("제주특별자치도", "제주"),
+            # the city form said in speech (서울시 = 서울특별시; not 광주시, a city of 경기도 too)
+            ("서울시", "서울"), ("부산시", "부산"), ("대구시", "대구"), ("인천시", "인천"), ("대전시", "대전"),
+            ("울산시", "울산"), ("세종시", "세종"))
 #: What may follow a name in the sentence that commits to it: a particle or copula, then the
 #: end, punctuation, or a word of the sentence frame (never more of a longer name: 시행령, 2차).
 _NAME_TAIL = re.compile(
-    r"(?:\s*(?:\(주\)|주식회사|아파트|대표이사|대표|국회의원|의원|예비후보자?|후보자|후보|씨|님)|역"
+    r"(?:\s*(?:\(주\)|주식회사|아파트|대표이사|대표|국회의원|의원|위원장|위원|예비후보자?|후보자|후보|씨|님|정류소|정류장)|역"
     r"|\s+(?:corp(?:oration)?|inc|co\.,?\s*ltd|ltd)\.?)?"
     # 와/과 join the name to another one ("안은정과 송진수"): not a particle that commits to it
     r"(?:(?:이었습니다|였습니다|입니다|이에요|이예요|예요|에요|이며|이고|이다|으로|로|이|가|은|는|을|를|의|에서|에|도|요)"
@@ -537,8 +726,9 @@ _NAME_TAIL = re.compile(
 #: A rank other than first said right beside a name ("용산구가 2위", "2위는 용산구"): the name
 #: is named, not answered.
 _RANK = re.compile(r"(?<![\d.])[2-9]\s*(?:위|등|번째)|(?:두|세|네)\s*번째|둘째|셋째|\b(?:second|third)\b|"
+                   r"그\s*다음|다음으로|뒤를\s*잇|뒤를\s*이어|"
                    r"\b[2-9](?:nd|rd|th)\b|runner-up", re.IGNORECASE)
-_RANK_AFTER = re.compile(r"(?:\s*(?:예비후보자?|후보자?|의원|대표|씨|님|역))?"
+_RANK_AFTER = re.compile(r"(?:\s*(?:예비후보자?|후보자?|의원|대표|씨|님|역|\(주\)|corp\.?|inc\.?|co\.,?\s*ltd\.?))?"
                          r"\s*(?:\(|이|가|은|는|is|was|comes|came|ranks?|ranked)?\s*(?:" + _RANK.pattern + ")",
                          re.IGNORECASE)
 _RANK_BEFORE = re.compile(r"(?:" + _RANK.pattern + r")\s*(?:은|는|이|가|:|is|was|place)?\s*[*「'\"]*$", re.IGNORECASE)
@@ -556,12 +746,43 @@ _LETTERS = dict(zip("ABCDEFGHIJKLMNOPQRSTUVWXYZ", (
     "큐", "알", "에스", "티", "유", "브이", "더블유", "엑스", "와이", "제트")))
 
 
+#: Words of company names as they are spelled in Latin letters and in Hangul (POSCO홀딩스 is
+#: 포스코홀딩스 and POSCO Holdings; NAVER is 네이버): one spelling of a name is read as the other.
+_NAME_WORDS = (("posco", "포스코"), ("naver", "네이버"), ("kakao", "카카오"), ("holdings", "홀딩스"),
+               ("hynix", "하이닉스"), ("samsung", "삼성"), ("hyundai", "현대"), ("mobis", "모비스"),
+               ("biologics", "바이오로직스"), ("celltrion", "셀트리온"), ("telecom", "텔레콤"),
+               ("electronics", "전자"), ("chem", "화학"), ("chemical", "화학"), ("kia", "기아"),
+               ("motor", "자동차"), ("motors", "자동차"), ("life", "생명"), ("c&t", "물산"), ("energy", "에너지"),
+               ("financial", "금융"), ("group", "그룹"), ("future m", "퓨처엠"), ("solution", "솔루션"))
+#: A holding company's short listed name and its full one (신한지주 = 신한금융지주(회사); KB금융 =
+#: KB금융지주 = KB금융그룹).
+_HOLDING = (("지주", ("금융지주", "금융지주회사", "지주회사")), ("금융", ("금융지주", "금융지주회사", "금융그룹")))
+
+
 def _spellings(gold: str) -> list[str]:
-    """``gold`` and, where it holds an acronym of 1–4 capitals, the same with the acronym
-    spelled in Hangul letter names (``SK하이닉스`` → ``에스케이하이닉스``, ``KT`` → ``케이티``)."""
-    spelled = re.sub(r"(?<![A-Za-z])[A-Z]{1,4}(?![A-Za-z])",
-                     lambda m: "".join(_LETTERS[c] for c in m.group(0)), gold)
-    return [gold] if spelled == gold else [gold, spelled]
+    """``gold`` and the other spellings of the same name: an acronym of 1–4 capitals in Hangul
+    letter names (``SK하이닉스`` → ``에스케이하이닉스``, ``KT`` → ``케이티``), the words of a
+    company name in Latin letters or Hangul (``POSCO홀딩스`` → ``포스코홀딩스``, ``POSCO
+    Holdings``), a holding company's full name (``신한지주`` → ``신한금융지주``)."""
+    out = [gold]
+    for short, fulls in _HOLDING:
+        if gold.endswith(short) and len(gold) > len(short) + 1:
+            out += [gold[: -len(short)] + f for f in fulls]
+    for latin, hangul in _NAME_WORDS:
+        for g in list(out):
+            low = g.lower()
+            if latin in low:
+                i = low.index(latin)
+                out.append(g[:i] + hangul + g[i + len(latin):])
+            if hangul in g:
+                i = g.index(hangul)
+                out.append(g[:i] + (" " if i and g[i - 1].isalpha() and g[i - 1].isascii() else "")
+                           + latin + g[i + len(hangul):])
+    for g in list(out):
+        spelled = re.sub(r"(?<![A-Za-z])[A-Z]{1,4}(?![A-Za-z])",
+                         lambda m: "".join(_LETTERS[c] for c in m.group(0)), g)
+        out.append(spelled)
+    return list(dict.fromkeys(out))[:32]
 
 
 #: Last syllables that say what kind of entity a name is (구, 부, 위원회 …).
@@ -591,6 +812,14 @@ def _named(pred: str, gold: str) -> bool:
     golds = {_regions_short(_nfkc(gold).lower().strip())}
     golds.add(re.sub(r"\s*\([^()]*\)$", "", next(iter(golds))))
     remark = re.search(r"\(([^()]*)\)\s*$", _nfkc(gold).lower())
+    full = max(golds, key=len)
+    road = re.fullmatch(r"(.+?)\s+(\S+(?:로|길)(?:\s*\d+번?길)?\s+\d[\d-]*)\s*\(([^()]+)\)", full)
+    if road:  # an address's 동/읍 said before its road: "연천군 전곡읍 전곡로 327" for "연천군 전곡로 327 (전곡읍)"
+        golds.add(f"{road.group(1)} {road.group(3)} {road.group(2)}")
+    city = "".join(full.split())
+    if (len(city) >= 3 and city[-1] in "시군" and re.fullmatch(r"[가-힣]+", city)
+            and city[:-1] not in {short for _f, short in _REGIONS}):
+        golds.add(city[:-1])  # a city or county without 시/군: "경북 문경" for 문경시
     for g in sorted(golds, key=len, reverse=True):
         g = _suffixless(g) if not re.search(r"\s", g) else g
         core = "".join(g.split())
@@ -693,13 +922,14 @@ def same_item(pred: str, gold: str, question: str = "", check: Check | None = No
         return True
     g = single_number(gold)
     if g is not None:
-        if _hedged(pred, numeric=check is not None and check.type == "numeric", question=question):
+        # "약 1,818,019명": about an exact number is still that number (the value decides)
+        if _hedged(pred, numeric=True, question=question):
             return False
         gd = _date(gold)
         if gd is not None and len(gold.strip()) == 8 and any(_date(r) == gd for r in readings(pred)):
             return True
         nums = _answer_numbers(pred, question)
-        return len(nums) == 1 and any(_close(v, g, check, gold) for v in nums[0])
+        return len(nums) == 1 and any(_close(v, g, check, gold, question) for v in nums[0])
     gd = _date(gold)
     if gd is not None and any(_date(r) == gd for r in readings(pred)):
         return True
@@ -737,6 +967,21 @@ def _list_match(pred: str, gold_items: list[str], question: str, check: Check, o
     return False
 
 
+def _only_in_an_aside(pred: str, gold: str) -> bool:
+    """Whether every mention of the name ``gold`` is the subject of a bracketed aside after
+    the answer ("대표자는 오세철입니다 (서광혜는 사외이사)"): said about, not answered. A
+    bracket that only restates the answer ("과방위(과학기술정보방송통신위원회)") is not an aside."""
+    t = _nfkc(pred).lower()
+    core = "".join(_nfkc(gold).lower().split())
+    if len(core) < 2:
+        return False
+    hits = list(re.finditer(r"\s*".join(re.escape(ch) for ch in core), t))
+    asides = [m.span() for m in _REMARK.finditer(t)]
+    return bool(hits) and all(
+        any(a < h.start() and h.end() <= b and re.match(r"\s*(?:은|는|이|가)\s+\S", t[h.end():b]) for a, b in asides)
+        for h in hits)
+
+
 def check_answer(predicted: str, gold: str, check: Check, question: str = "") -> bool:
     """Whether ``predicted`` (an agent's final text) matches the ``gold`` answer text.
 
@@ -757,8 +1002,10 @@ def check_answer(predicted: str, gold: str, check: Check, question: str = "") ->
             return False
         nums = _answer_numbers(pred, question)
         # One number, not a hedge: "13, 14" against 13 names two answers and fails.
-        return len(nums) == 1 and any(_close(v, g, check, gold) for v in nums[0])
+        return len(nums) == 1 and any(_close(v, g, check, gold, question) for v in nums[0])
     gold_items = split_items(gold)
+    if len(gold_items) == 1 and single_number(gold) is None and _only_in_an_aside(pred, gold):
+        return False
     if check.type == "set":
         return _list_match(pred, gold_items, question, check, ordered=False)
     if normalize(pred) == normalize(gold):

@@ -1,0 +1,321 @@
+"""The RESPONSE checker's rules from the second held-out set (``heldout_answers_v2.jsonl``):
+one property test per rule, each generating the phrasings the rule is about and the wrong
+answers that look like them (issue 29)."""
+
+from __future__ import annotations
+
+from decimal import ROUND_HALF_UP, Decimal
+
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from bench.kopa.checkers import check_answer
+from bench.kopa.tasks import Check
+
+FAST = settings(max_examples=60, deadline=None)
+EXACT = Check()
+COUNT = Check(type="numeric", rel_tol=0.001)
+
+
+# --- real values: the places the question states, else the gold's own -------------------------
+
+@FAST
+@given(st.integers(1, 99_999), st.integers(-4, 4), st.sampled_from([
+    "{x}", "약 {x}%", "비율은 {x}입니다.", "≈ {x} trades per library", "The value is **{x}**."]))
+def test_a_real_value_is_read_at_the_places_the_question_states(cents: int, extra: int, form: str) -> None:
+    gold = f"{cents / 100:.2f}"
+    q = "도서관 1곳당 매매 건수는 몇 건인가요? (소수 둘째 자리)"
+    loose = Check(type="numeric", abs_tol=0.01)  # the task's tolerance is an upper bound only
+    assert check_answer(form.format(x=gold), gold, loose, q)
+    # more places that round to the gold are the gold ("25.444" for 25.44)
+    assert check_answer(form.format(x=f"{cents / 100 + extra / 1000:.3f}"), gold, loose, q)
+    # one unit off in the last stated place is another answer (25.45 is not 25.44)
+    for off in (cents - 1, cents + 1):
+        if off > 0:
+            assert not check_answer(form.format(x=f"{off / 100:.2f}"), gold, loose, q)
+
+
+@FAST
+@given(st.integers(100_000_000, 999_999_999), st.integers(1, 9),
+       st.sampled_from(["{x}", "X좌표는 {x}입니다.", "entX = {x}"]))
+def test_a_real_gold_without_stated_rounding_is_read_at_its_own_places(micro: int, d: int, form: str) -> None:
+    gold = f"{micro / 1e6:.6f}"
+    q = "건물 출입구의 X좌표(entX)는 얼마인가요?"
+    chk = Check(type="numeric", abs_tol=0.001)
+    assert check_answer(form.format(x=gold), gold, chk, q)
+    assert not check_answer(form.format(x=f"{(micro + d) / 1e6:.6f}"), gold, chk, q)  # a digit off
+    assert not check_answer(form.format(x=f"{(micro - d) / 1e6:.6f}"), gold, chk, q)
+
+
+def _half_up(x: Decimal) -> int:
+    return int(x.quantize(Decimal(1), rounding=ROUND_HALF_UP))
+
+
+@FAST
+@given(st.integers(10_000, 9_999_999), st.integers(1, 9), st.sampled_from([
+    "{w:,}만원", "평균은 {w:,}만 원입니다.", "{e}억 {r:,}만 원", "약 {e}억 {r:,}만 원입니다."]))
+def test_a_manwon_value_rounded_to_a_whole_unit(tenths: int, digit: int, form: str) -> None:
+    gold = Decimal(tenths) / 10
+    assume(gold % 1 != 0)
+    q = "아파트 매매 전체의 평균 거래금액(만원)은 얼마인가요?"
+    chk = Check(type="numeric", rel_tol=0.002)
+
+    def say(w: int) -> str:
+        return form.format(w=w, e=w // 10_000, r=w % 10_000)
+
+    assert check_answer(say(_half_up(gold)), str(gold), chk, q)  # rounded half up to a whole 만원
+    truncated = int(gold)
+    if truncated != _half_up(gold):
+        assert not check_answer(say(truncated), str(gold), chk, q)  # truncating is not rounding
+    assert not check_answer(say(_half_up(gold) + digit), str(gold), chk, q)  # within 0.2 %, still wrong
+    # rounded coarser than a whole unit (13.5억 for 135,052.6만원) is not the value asked
+    coarse = round(float(gold) / 1000) * 1000
+    if abs(coarse - float(gold)) >= 1:
+        assert not check_answer(f"약 {coarse / 10_000:g}억 원", str(gold), chk, q)
+
+
+@FAST
+@given(st.integers(10_000, 999_999), st.integers(2, 50))
+def test_a_bracket_that_restates_the_answer_more_precisely(n: int, away: int) -> None:
+    q = "평균 거래금액(만원)은 얼마인가요?"
+    chk = Check(type="numeric", rel_tol=0.002)
+    rough = f"{n / 10_000:.2f}"
+    assert check_answer(f"The average is about {rough}억 원 ({n:,} in units of 10,000 won).", str(n), chk, q)
+    # a bracket with another value is a remark: the rough value is what is said
+    other = n + n * away // 100
+    if abs(float(rough) * 10_000 - n) >= 1:
+        assert not check_answer(f"The average is about {rough}억 원 (최고가 {other:,}만원).", str(n), chk, q)
+
+
+# --- counters and labels ------------------------------------------------------------------------
+
+COUNTERS = [("가지", "개", "서로 다른 이름은 몇 가지인가요?", "서로 다른 이름은", "전체 정류장 수는"),
+            ("명", "건", "위원회에는 위원이 모두 몇 명 있나요?", "위원은", "회부된 법률안은"),
+            ("곳", "명", "학교는 모두 몇 곳인가요?", "학교는", "교원은"),
+            ("대", "번", "도착 예정인 버스는 몇 대인가요?", "도착 예정 버스는", "노선 번호는")]
+
+
+@FAST
+@given(st.integers(2, 9_999), st.integers(2, 9_999), st.sampled_from(COUNTERS), st.booleans())
+def test_a_count_in_another_counter_is_another_quantity(n: int, o: int, case: tuple[str, ...], first: bool) -> None:
+    asked, other, q, label, other_label = case
+    assume(n != o)
+    parts = [f"{label} {n:,}{asked}", f"{other_label} {o:,}{other}"]
+    say = ("이고, ".join(parts) if first else "이고, ".join(reversed(parts))) + "입니다."
+    assert check_answer(say, str(n), COUNT, q), say
+    assert not check_answer(say, str(o), COUNT, q), say  # the other quantity's number
+
+
+@FAST
+@given(st.integers(100_000, 999_999), st.integers(1_000_000, 1_999_999), st.booleans())
+def test_the_value_of_the_label_the_question_names(x: int, y: int, ask_x: bool) -> None:
+    say = f"X좌표(entX): `{x}.5`, Y좌표(entY): `{y}.25`"
+    q = "X좌표(entX)는 얼마인가요?" if ask_x else "Y좌표(entY)는 얼마인가요?"
+    gold, other = (f"{x}.5", f"{y}.25") if ask_x else (f"{y}.25", f"{x}.5")
+    chk = Check(type="numeric", abs_tol=0.001)
+    assert check_answer(say, gold, chk, q)
+    assert not check_answer(say, other, chk, q)
+
+
+@FAST
+@given(st.integers(1, 999), st.integers(1, 999))
+def test_a_labelled_breakdown_with_its_total_is_the_total(a: int, b: int) -> None:
+    q = "서울 성동구, 광진구의 아파트 매매 건수를 모두 합하면 몇 건인가요?"
+    say = f"성동구: {a}건, 합계: {a + b}건"
+    assert check_answer(say, str(a + b), COUNT, q)
+    assert not check_answer(say, str(a), COUNT, q)
+
+
+# --- numbers in words, 조, about ------------------------------------------------------------------
+
+_KO_ONES = ["", "한", "두", "세", "네", "다섯", "여섯", "일곱", "여덟", "아홉"]
+_KO_TENS = ["", "열", "스물", "서른", "마흔", "쉰", "예순", "일흔", "여든", "아흔"]
+_EN = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+       "sixteen seventeen eighteen nineteen").split()
+_EN_TENS = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+
+
+def _korean(n: int) -> str:
+    word = _KO_TENS[n // 10] + _KO_ONES[n % 10]
+    return "스무" if n == 20 else word
+
+
+def _english(n: int) -> str:
+    if n < 20:
+        return _EN[n]
+    return _EN_TENS[n // 10] + ("-" + _EN[n % 10] if n % 10 else "")
+
+
+@FAST
+@given(st.integers(1, 98), st.sampled_from(["{w} 건", "대표발의 법률안은 {w} 건입니다.", "모두 {w} 명"]))
+def test_a_count_in_native_korean_words(n: int, form: str) -> None:
+    q = "대표발의한 법률안은 몇 건인가요?"
+    assert check_answer(form.format(w=_korean(n)), str(n), COUNT, q), _korean(n)
+    assert not check_answer(form.format(w=_korean(n + 1)), str(n), COUNT, q)
+
+
+@FAST
+@given(st.integers(1, 98), st.sampled_from(["The member sponsored {w} bills.", "{W} buses are due.",
+                                            "There are {w} stops."]))
+def test_a_count_in_english_words_where_no_digits_are_written(n: int, form: str) -> None:
+    q = "몇 건인가요?"
+    w = _english(n)
+    assert check_answer(form.format(w=w, W=w.capitalize()), str(n), COUNT, q)
+    assert not check_answer(form.format(w=_english(n + 1), W=_english(n + 1).capitalize()), str(n), COUNT, q)
+    # digits written beside the words decide: "The two companies filed 17 disclosures"
+    assert check_answer(f"The {_english(2)} companies filed {n + 20} disclosures.", str(n + 20), COUNT, q)
+
+
+@FAST
+@given(st.integers(1, 999), st.sampled_from(["{n}조", "조문 수 합계는 {n}조입니다.", "모두 {n}개 조({n}조)"]))
+def test_articles_counted_in_jo(n: int, form: str) -> None:
+    q = "현행 법령의 조문은 모두 합해 몇 개인가요?"
+    assert check_answer(form.format(n=n), str(n), COUNT, q)
+    assert not check_answer(form.format(n=n + 1), str(n), COUNT, q)
+
+
+@FAST
+@given(st.integers(1_000, 9_999_999), st.sampled_from(["약 {x}명", "약 {x}명입니다.", "노선 전체 승차 인원은 약 {x}명입니다."]))
+def test_about_an_exact_number_is_that_number(n: int, form: str) -> None:
+    q = "노선 전체의 승차 인원 합계를 알려주세요."
+    assert check_answer(form.format(x=f"{n:,}"), str(n), EXACT, q)
+    man, rest = divmod(n, 10_000)
+    if man and rest:
+        assert check_answer(form.format(x=f"{man}만 {rest:,}"), str(n), EXACT, q)
+    assert not check_answer(form.format(x=f"{n + 1:,}"), str(n), EXACT, q)
+    assert not check_answer(form.format(x=f"{n:,}명 또는 {n + 1:,}"), str(n), EXACT, q)
+
+
+# --- names ----------------------------------------------------------------------------------------
+
+#: (gold as listed, other spellings of the same company)
+COMPANIES = [("POSCO홀딩스", ["포스코홀딩스", "POSCO Holdings", "(주)POSCO홀딩스", "주식회사 포스코홀딩스", "㈜포스코홀딩스"]),
+             ("NAVER", ["네이버", "NAVER Corp.", "네이버(주)"]),
+             ("SK하이닉스", ["SK hynix", "에스케이하이닉스", "SK하이닉스(주)"]),
+             ("신한지주", ["신한금융지주", "신한금융지주회사", "(주)신한금융지주"]),
+             ("KB금융", ["KB금융지주", "KB금융그룹", "케이비금융지주"]),
+             ("삼성전자", ["Samsung Electronics", "삼성전자(주)"]),
+             ("카카오", ["Kakao", "㈜카카오"])]
+
+
+@FAST
+@given(st.permutations(range(len(COMPANIES))), st.data(), st.sampled_from([
+    "{x}", "{x}입니다.", "가장 큰 회사는 {x}입니다.", "{x}가 가장 큽니다.", "**{x}** — 2024년 연결 매출액 최대",
+    "The largest is {x}."]))
+def test_a_company_in_either_script_or_with_its_corporate_form(order: list[int], data: st.DataObject,
+                                                                  form: str) -> None:
+    (gold, golds), (other, others) = COMPANIES[order[0]], COMPANIES[order[1]]
+    q = "중 2024년 연결 매출액이 가장 큰 회사는 어디인가요?"
+    say = data.draw(st.sampled_from(golds))
+    assert check_answer(form.format(x=say), gold, EXACT, q), say
+    wrong = data.draw(st.sampled_from([other, *others]))
+    assert not check_answer(form.format(x=wrong), gold, EXACT, q), wrong
+    assert not check_answer(f"{other}가 가장 크고, {say}가 그 다음입니다.", gold, EXACT, q)
+    assert check_answer(f"{say}가 가장 크고, {other}가 그 다음입니다.", gold, EXACT, q)
+
+
+@FAST
+@given(st.permutations(["김미윤", "서광혜", "곽석주", "오세철", "안은정"]), st.sampled_from(["사외이사", "전 대표", "감사"]))
+def test_a_name_said_only_in_an_aside_is_not_the_answer(names: list[str], role: str) -> None:
+    gold, other = names[:2]
+    q = "발행 회사 대표자는 누구인가요?"
+    assert not check_answer(f"대표자는 {other}입니다 ({gold}는 {role}).", gold, EXACT, q)
+    assert check_answer(f"대표자는 {gold}입니다 ({other}는 {role}).", gold, EXACT, q)
+
+
+@FAST
+@given(st.sampled_from(["SK하이닉스", "용산구", "22번"]), st.integers(1, 99),
+       st.sampled_from(["{g} (매출액 약 {k}조 원)", "{g}입니다 (약 {k}분 후).", "**{g}** (대략 {k}건 정도)"]))
+def test_a_hedge_inside_a_remark_is_about_the_remark(gold: str, k: int, form: str) -> None:
+    assert check_answer(form.format(g=gold, k=k), gold.removesuffix("번"), EXACT, "어디인가요?")
+    assert not check_answer(f"아마 {gold}일 것 같습니다 ({k}건).", gold.removesuffix("번"), EXACT, "어디인가요?")
+
+
+STOPS = ["괴정동입구", "반석초등학교", "안서아파트", "합강우체국", "홍도센터"]
+
+
+@FAST
+@given(st.permutations(STOPS), st.sampled_from(["정류소", "정류장"]), st.sampled_from([
+    "{x} {s}", "가장 동쪽 정류장은 {x} {s}입니다.", "{x} {s} (순번 58)"]))
+def test_a_stop_with_its_kind_after_it(stops: list[str], kind: str, form: str) -> None:
+    assert check_answer(form.format(x=stops[0], s=kind), stops[0], EXACT, "정류장의 이름은?")
+    assert not check_answer(form.format(x=stops[1], s=kind), stops[0], EXACT, "정류장의 이름은?")
+
+
+CMTS = ["행정안전위원회", "기획재정위원회", "국방위원회", "보건복지위원회"]
+
+
+@FAST
+@given(st.permutations(CMTS), st.sampled_from(["종로구을 당선인은 {x} 위원입니다.", "{x} 위원장입니다."]))
+def test_a_committee_with_its_member_title(cmts: list[str], form: str) -> None:
+    assert check_answer(form.format(x=cmts[0]), cmts[0], EXACT, "어느 위원회 소속인가요?")
+    assert not check_answer(form.format(x=cmts[1]), cmts[0], EXACT, "어느 위원회 소속인가요?")
+
+
+CITIES = [("문경시", "경북"), ("상주시", "경북"), ("연천군", "경기"), ("가평군", "경기"), ("김해시", "경남")]
+
+
+@FAST
+@given(st.permutations(range(len(CITIES))), st.sampled_from(["{p} {x}", "{x}입니다.", "{p} {x} (투표율 84.7%)"]))
+def test_a_city_or_county_without_its_kind(order: list[int], form: str) -> None:
+    (gold, prov), (other, oprov) = CITIES[order[0]], CITIES[order[1]]
+    q = "구·시·군 중 투표율이 가장 높은 곳은 어디인가요?"
+    assert check_answer(form.format(p=prov, x=gold[:-1]), gold, EXACT, q)
+    assert not check_answer(form.format(p=oprov, x=other[:-1]), gold, EXACT, q)
+
+
+@FAST
+@given(st.sampled_from([("경기도 연천군", "전곡로", "전곡읍"), ("서울특별시 관악구", "남현로", "남현동"),
+                        ("경기도 하남시", "망월로", "망월동")]), st.integers(1, 999), st.integers(1, 9))
+def test_an_address_with_its_dong_before_the_road(parts: tuple[str, str, str], no: int, d: int) -> None:
+    head, road, dong = parts
+    gold = f"{head} {road} {no} ({dong})"
+    assert check_answer(f"본사 주소는 {head} {dong} {road} {no}입니다.", gold, EXACT)
+    assert check_answer(f"{head} {road} {no}", gold, EXACT)
+    assert not check_answer(f"본사 주소는 {head} {dong} {road} {no + d}입니다.", gold, EXACT)
+
+
+@FAST
+@given(st.decimals(min_value=1, max_value=999_999, places=1), st.sampled_from([
+    "Jongno-gu's mean is lower than Jung-gu's by {x:,} (10k KRW), i.e. **\u2212{x:,}**.",
+    "The gap is {x:,} (10k KRW), that is \u2212{x:,}."]))
+def test_ie_introduces_the_value(x: Decimal, form: str) -> None:
+    q = "평균 매매가(만원)는 종로구가 중구보다 얼마나 높은가요? (낮으면 음수)"
+    chk = Check(type="numeric", abs_tol=1.0)
+    assert check_answer(form.format(x=x), str(-x), chk, q)
+    assert not check_answer(form.format(x=x), str(x), chk, q)
+
+
+@FAST
+@given(st.integers(2, 99), st.sampled_from(["한 대전 정류소에 {n}대가 도착합니다.", "두 대표 노선 기준 {n}대",
+                                            "세 대학 앞 정류소: {n}대"]))
+def test_a_word_that_starts_like_a_counter_is_no_count(n: int, form: str) -> None:
+    q = "도착 예정인 버스는 몇 대인가요?"
+    assert check_answer(form.format(n=n), str(n), COUNT, q)
+    assert not check_answer(form.format(n=n + 1), str(n), COUNT, q)
+
+
+@FAST
+@given(st.integers(1, 999), st.integers(1, 99), st.sampled_from([
+    "지역구 당선인은 {n}명이며, 비례대표를 포함하면 {w}명입니다.",
+    "{n}명입니다 (비례대표를 포함하면 {w}명).", "지역구 당선인 {n}명, 비례대표까지 포함할 경우 {w}명",
+    "{n} district winners; including proportional members, {w}."]))
+def test_a_count_widened_by_what_the_question_leaves_out(n: int, extra: int, form: str) -> None:
+    q = "제22대 국회의원선거 지역구 당선인 가운데 현재 국방위원회 소속인 의원은 몇 명인가요?"
+    say = form.format(n=n, w=n + extra)
+    assert check_answer(say, str(n), COUNT, q), say
+    assert not check_answer(say, str(n + extra), COUNT, q), say
+    # what the question itself takes in is no widening: "이 학교를 포함하면 N곳"
+    q2 = "같은 교육지원청 관할에 있는 학교는 이 학교를 포함해 모두 몇 곳인가요?"
+    assert check_answer(f"이 학교를 제외하면 {n}곳, 이 학교를 포함하면 {n + 1}곳입니다.", str(n + 1), COUNT, q2)
+
+
+@FAST
+@given(st.sampled_from([("서울특별시", "서울시"), ("부산광역시", "부산시"), ("대전광역시", "대전시"),
+                        ("세종특별자치시", "세종시")]), st.sampled_from(["중앙로", "남현로", "한누리대로"]),
+       st.integers(1, 999), st.integers(1, 9))
+def test_a_metropolitan_city_said_as_si(city: tuple[str, str], road: str, no: int, d: int) -> None:
+    full, spoken = city
+    gold = f"{full} 관악구 {road} {no} (남현동)"
+    assert check_answer(f"{spoken} 관악구 {road} {no}", gold, EXACT)
+    assert not check_answer(f"{spoken} 관악구 {road} {no + d}", gold, EXACT)
