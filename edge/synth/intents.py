@@ -14,87 +14,33 @@ its draft with the sampler's executed steps (:meth:`Sampler.call`): the same che
 and content hold-out apply to it as to any draft. The question is written from the intent's
 own templates (:mod:`edge.synth.asks`), in several forms and both registers.
 
-The synthesis draws an intent for a platform while that platform's share of the examples
-made so far is under :data:`TARGET_SHARE` (:func:`wanted`).
+The synthesis draws the sampler's walks while they have made under :data:`GENERIC_SHARE` of
+the examples, and otherwise an intent of the platform furthest under its :data:`SHARES`
+(:func:`wanted`); more intents, for where people live, are in :mod:`edge.synth.intents_local`.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-from simulator.tools import CallStep, OpStep
-
 from ..observe import scalar
-from .execute import CallFailed, ProgramError, ProgramRunner
+from .execute import CallFailed, ProgramError
+from .intents_local import LOCAL_INTENTS
+from .intent_kit import Intent, bind as _bind, op as _op, part as _part, pick as _pick, recorded as _recorded, table as _table
 from .sample import Draft, Sampler
 
-__all__ = ["BY_INTENT", "INTENTS", "TARGET_SHARE", "Intent", "build_intent", "wanted"]
+__all__ = ["GENERIC_SHARE", "INTENTS", "SHARES", "Intent", "build_intent", "wanted"]
 
-#: A platform is given intents while its share of the examples made is under this.
-TARGET_SHARE = 0.04
-
-
-@dataclass(frozen=True)
-class Intent:
-    """A question of ``platform`` (``name`` keys its templates in :mod:`edge.synth.asks`)."""
-
-    name: str
-    platform: str
-    build: Callable[[Sampler, Draft, Any, frozenset[str]], bool]
-
-
-# ---- helpers ----------------------------------------------------------------------------------
-def _table(s: Sampler, tool: str, args: dict[str, str]) -> list[dict[str, Any]]:
-    """A whole recorded table, read to choose an entity (never shown)."""
-    cache: dict[tuple[Any, ...], list[dict[str, Any]]] = s.__dict__.setdefault("_intent_tables", {})
-    key = (tool, tuple(sorted(args.items())))
-    got = cache.get(key)
-    if got is None:
-        if s._full is None:
-            s._full = ProgramRunner(s.ex.resolver, max_pages=200)
-        try:
-            got, _pages = s._full.step(CallStep(id="t", call=tool, args=args, pages="all"), {})
-        except ProgramError:
-            got = []
-        cache[key] = got
-    return list(got)
-
-
-def _op(s: Sampler, d: Draft, **kw: Any) -> tuple[str, Any]:
-    """Add and run one op step; returns its id and value."""
-    sid = d.sid("v")
-    st = OpStep.model_validate({"id": sid, **kw})
-    val = s.ex.step(st, s._values(d))[0]
-    s._cache[sid] = val
-    d.steps.append(st)
-    return sid, val
-
-
-def _pick(s: Sampler, d: Draft, src: str, where: list[dict[str, Any]], field: str) -> tuple[dict[str, Any], str]:
-    """The ``field`` of the first record of ``src`` matching ``where`` (a filter step when any):
-    its ``$ref`` expression and value (``CallFailed`` when none)."""
-    if where:
-        src, recs = _op(s, d, op="filter", **{"from": src}, where=where)
-    else:
-        recs = s._cache[src]
-    if not recs or scalar(recs[0].get(field)) in (None, ""):
-        raise CallFailed(f"no {field} where {where}")
-    return {"$ref": src, "field": field, "pick": "first"}, str(scalar(recs[0].get(field)))
-
-
-def _bind(ref: dict[str, Any]) -> dict[str, Any]:
-    return {"ref": ref, "transform": ""}
-
-
-def _recorded(s: Sampler, tool: str, param: str) -> set[str]:
-    return {str(f[param]) for f in s._filters.get(tool, []) if param in f}
-
-
-def _part(d: Draft, intent: str, records: int, **slots: Any) -> None:
-    d.parts.append({"kind": "intent", "intent": intent, "slots": slots, "records": records})
+#: The share of a run's examples each platform's intents make (the rest, :data:`GENERIC_SHARE`,
+#: comes from the sampler's walks: the FAN, SEM and COND junctions no intent asks). Questions
+#: written for a platform read as people ask them; the generic grammar phrases what a walk
+#: computed, which reads stilted more often (docs/synthesis.md, *Platform intents*).
+SHARES: dict[str, float] = {"molit": 0.27, "neis": 0.25, "lawgokr": 0.10, "tago": 0.07, "assembly": 0.06,
+                            "seoul": 0.05, "nec": 0.05, "fsc": 0.04}
+#: The share of examples made by the sampler's walks (drawn first while under it).
+GENERIC_SHARE = 0.10
 
 
 # ---- law.go.kr ----------------------------------------------------------------------------------
@@ -438,6 +384,7 @@ INTENTS: dict[str, tuple[Intent, ...]] = {
                  _i("bill_sponsor_party", "assembly", _bill_sponsor, "party"),
                  _i("bill_sponsor_committee", "assembly", _bill_sponsor, "committee"),
                  _i("bill_sponsor_terms", "assembly", _bill_sponsor, "terms")),
+    **LOCAL_INTENTS,
 }
 
 
@@ -451,22 +398,11 @@ def build_intent(s: Sampler, intent: Intent, rng: Any, held: frozenset[str] = fr
     return d if ok and d.answer is not None else None
 
 
-#: Platforms whose intents ask what the sampler's walks never do (law.go.kr's walks reach
-#: precedents only): counted by the examples their intents made, not by all that touch them.
-BY_INTENT = frozenset({"lawgokr"})
-
-
-def wanted(made: Counter[str], total: int, failed: Counter[str], rng: Any,
-           by_intent: Counter[str] | None = None) -> str | None:
-    """The platform to draw an intent for now: the one furthest under :data:`TARGET_SHARE` of
-    the ``total`` examples made (ties by ``rng``), unless its intents keep failing. A platform of
-    :data:`BY_INTENT` counts only the examples its intents made (``by_intent``)."""
-    mine = by_intent or Counter()
-
-    def n(p: str) -> int:
-        return mine[p] if p in BY_INTENT else made[p]
-
-    under = [p for p in INTENTS if n(p) < TARGET_SHARE * (total + 1) and failed[p] < 60 + 6 * n(p)]
+def wanted(made: Counter[str], total: int, failed: Counter[str], rng: Any) -> str | None:
+    """The platform to draw an intent for now: the one furthest under its :data:`SHARES` of the
+    ``total`` examples made (``made``: the examples each platform's intents made; ties by
+    ``rng``), unless its intents keep failing (``failed``); None when every platform has its share."""
+    under = [p for p in INTENTS if made[p] < SHARES[p] * (total + 1) and failed[p] < 60 + 6 * made[p]]
     if not under:
         return None
-    return min(under, key=lambda p: (n(p) / (total + 1), rng.random()))
+    return min(under, key=lambda p: (made[p] / (SHARES[p] * (total + 1)), rng.random()))
