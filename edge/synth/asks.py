@@ -76,22 +76,25 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
                 "버스 도착 예정 정보는 몇 건입니까?", "지금 오고 있는 버스 몇 대야?"),
     },
     "seoul_busiest_lines": {
-        "lead": ("{day} {line}에서 {who} 인원이 {most} 역,", "{day} 기준 {line} {who}객이 {most} 역이 궁금한데,",
-                 "{day}에 {line}에서 {who}한 사람이 {most} 역을 찾아서,", "{day} {line} 역 가운데 {who} 인원이 {most} 역 말이에요."),
+        "pre": ("", "", "", "환승이 편한 역인지 궁금해서요.", "지하철 이용 통계를 보다가 궁금해졌는데,", "출퇴근 경로를 짜는 중인데,"),
+        "lead": ("{day}에 {line}에서 {whop} 제일 {many} 역,", "{day} 기준으로 {line}에서 {whop} 가장 {many} 역 말인데요,",
+                 "{day} {line} 역 중에 {whop} 가장 {many} 곳 있잖아요.", "{day}에 {line}에서 {whop} 제일 {many} 역이 있던데,"),
         "ask": ("그 역은 몇 개 호선이 지나나요?", "거기에는 노선이 몇 개 다녀요?", "몇 개 호선 환승역인지 알려 주세요.",
-                "몇 개 노선이 정차합니까?", "그 역에 서는 노선 수를 알려 줘."),
+                "그 역에 서는 노선 수를 알려 줘.", "그 역으로 다니는 노선이 모두 몇 개입니까?"),
     },
     "seoul_busiest_eng": {
-        "lead": ("{day} {line}에서 {who} 인원이 {most} 역,", "{day} 기준 {line} {who}객이 {most} 역이 궁금한데,",
-                 "외국인 친구에게 알려 주려는데, {day}에 {line}에서 {who}한 사람이 {most} 역", "{day} {line} 역 가운데 {who} 인원이 {most} 곳 말이에요."),
-        "ask": ("그 역의 영문 역명은 뭐예요?", "영어로는 역 이름을 어떻게 쓰나요?", "영문 표기를 알려 주세요.",
-                "영문 역명이 무엇입니까?"),
+        "pre": ("", "", "외국인 친구한테 길을 알려 주려는데,", "영어 안내문을 만들고 있어서요.", "해외에서 온 손님을 마중 나가야 해서요."),
+        "lead": ("{day}에 {line}에서 {whop} 제일 {many} 역,", "{day} 기준으로 {line}에서 {whop} 가장 {many} 역 말인데요,",
+                 "{day} {line} 역 중에 {whop} 가장 {many} 곳 있잖아요.", "{day}에 {line}에서 {whop} 제일 {many} 역이 있던데,"),
+        "ask": ("그 역 이름은 영어로 어떻게 써요?", "영문 역명이 뭐예요?", "그 역의 영어 이름을 알려 주세요.",
+                "영문 표기는 무엇입니까?", "영어로는 역 이름이 어떻게 돼?"),
     },
     "seoul_busiest_arrivals": {
-        "lead": ("{day} {line}에서 {who} 인원이 {most} 역,", "{day} 기준 {line} {who}객이 {most} 역 있잖아요.",
-                 "{day}에 {line}에서 {who}한 사람이 {most} 역 기준으로"),
-        "ask": ("지금 도착 예정인 열차는 몇 대예요?", "지금 그 역에 들어올 열차가 몇 대인가요?",
-                "실시간 도착 정보는 몇 건입니까?", "곧 도착하는 열차 몇 대야?"),
+        "pre": ("", "", "지금 그쪽으로 가려는데,", "약속 장소가 그 역이라서요."),
+        "lead": ("{day}에 {line}에서 {whop} 제일 {many} 역,", "{day} 기준으로 {line}에서 {whop} 가장 {many} 역 말인데요,",
+                 "{day} {line} 역 중에 {whop} 가장 {many} 곳 있잖아요."),
+        "ask": ("지금 그 역에 도착 예정인 열차는 몇 대예요?", "지금 그 역에 들어올 열차가 몇 대인가요?",
+                "그 역의 실시간 도착 정보는 몇 건입니까?", "곧 도착하는 열차 몇 대야?"),
     },
     "fsc_top_corp": {
         "lead": ("{day} {market} 종목 중 이름에 {qword|이} 들어간 것들 가운데", "{day} 기준으로 이름에 {qword|이} 붙은 {market} 상장 종목 중",
@@ -276,6 +279,11 @@ def _show(slots: dict[str, Any], rng: Any) -> tuple[dict[str, str], dict[str, st
             v = region_short(v) if rng.random() < 0.6 and region_short(v) else v
         elif k == "kind":
             v = rng.choice(_KIND_WORDS.get(v, (v,)))
+        elif k == "who":  # 승차/하차 as people say it, with its subject particle
+            shown["whop"] = read["whop"] = rng.choice(("탄 사람이", "승차 인원이")) if v == "승차" \
+                else rng.choice(("내린 사람이", "하차 인원이"))
+        elif k == "most" and ("많았던" in v or "적었던" in v):
+            shown["many"] = read["many"] = "많았던" if "많았던" in v else "적었던"
         elif k == "ay":
             v = f"{v}학년도"
         shown[k] = read[k] = v

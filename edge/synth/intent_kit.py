@@ -7,7 +7,8 @@ filter and hold-out applies to it as to any draft.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import hashlib
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,7 +18,7 @@ from ..observe import scalar
 from .execute import CallFailed, ProgramError, ProgramRunner
 from .sample import Draft, Sampler
 
-__all__ = ["Intent", "bind", "op", "part", "pick", "recorded", "table"]
+__all__ = ["Intent", "bind", "mine", "op", "part", "pick", "recorded", "table"]
 
 
 @dataclass(frozen=True)
@@ -77,3 +78,13 @@ def recorded(s: Sampler, tool: str, param: str) -> set[str]:
 
 def part(d: Draft, intent: str, records: int, **slots: Any) -> None:
     d.parts.append({"kind": "intent", "intent": intent, "slots": slots, "records": records})
+
+
+def mine(s: Sampler, opts: Iterable[Any]) -> list[Any]:
+    """The options of ``opts`` this shard asks about (``s.portion``: shard index and count).
+
+    Shards draw independently, so two shards asking about the same entity would make the same
+    program, and the later copy would be dropped; each entity belongs to one shard instead (by a
+    stable hash of it), so the shards' questions never collide."""
+    k, n = s.portion
+    return [o for o in opts if n <= 1 or int(hashlib.sha256(repr(o).encode()).hexdigest()[:8], 16) % n == k]

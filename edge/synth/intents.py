@@ -28,7 +28,7 @@ from typing import Any
 from ..observe import scalar
 from .execute import CallFailed, ProgramError
 from .intents_local import LOCAL_INTENTS
-from .intent_kit import Intent, bind as _bind, op as _op, part as _part, pick as _pick, recorded as _recorded, table as _table
+from .intent_kit import Intent, bind as _bind, mine as _mine, op as _op, part as _part, pick as _pick, recorded as _recorded, table as _table
 from .sample import Draft, Sampler
 
 __all__ = ["GENERIC_SHARE", "INTENTS", "SHARES", "Intent", "build_intent", "wanted"]
@@ -51,6 +51,9 @@ def _law(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -> bool
     names = Counter(str(r.get("법령명한글")) for r in table)
     cands = sorted({str(r["법령명한글"]) for r in table if str(r.get("법령일련번호")) in have
                     and names[str(r["법령명한글"])] == 1 and str(r["법령명한글"]) not in held})
+    if not cands:
+        return False
+    cands = _mine(s, cands)
     if not cands:
         return False
     name = rng.choice(cands)
@@ -102,6 +105,9 @@ def _ordinance(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -
                     and names[str(r["자치법규명"])] == 1 and str(r["자치법규명"]) not in held})
     if not cands:
         return False
+    cands = _mine(s, cands)
+    if not cands:
+        return False
     name = rng.choice(cands)
     s1, r1 = s.call(d, "lawgokr_ordin_search", {"query": name})
     ref, mst = _pick(s, d, s1, [{"field": "자치법규명", "op": "eq", "value": name}], "자치법규일련번호")
@@ -146,7 +152,10 @@ def _tago_stop(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -
                 opts.append((code, nm))
     if not opts:
         return False
-    code, stop = rng.choice(sorted(opts))
+    opts = _mine(s, sorted(opts))
+    if not opts:
+        return False
+    code, stop = rng.choice(opts)
     city = cities[code]
     s1, _r1 = s.call(d, "tago_city_codes", {})
     cref, _c = _pick(s, d, s1, [{"field": "cityname", "op": "eq", "value": city}], "citycode")
@@ -201,6 +210,9 @@ def _seoul_busiest(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: st
                     opts.append((line, key, op))
     if not opts:
         return False
+    opts = _mine(s, opts)
+    if not opts:
+        return False
     line, key, op = rng.choice(opts)
     s1, r1 = s.call(d, "seoul_card_subway_stats", {"USE_YMD": day, "SBWY_ROUT_LN_NM": line})
     a, best = _op(s, d, op=op, **{"from": s1}, by=key, numeric=True)
@@ -253,6 +265,9 @@ def _fsc_top(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -> 
              if 3 <= sum(1 for r in rows if w in str(r.get("itmsNm")) and r.get("mrktCtg") == m) <= 40]
     if not words:
         return False
+    words = _mine(s, words)
+    if not words:
+        return False
     word, market = rng.choice(words)
     from .semantics import allowed, field_type
 
@@ -289,6 +304,9 @@ def _bill_sponsor(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str
     rows = _table(s, "assembly_member_bills", {"AGE": age})
     opts = [r for r in rows if r.get("BILL_NO") and r.get("RST_MONA_CD") and r.get("BILL_NAME")
             and str(r["BILL_NO"]) not in held and str(r["BILL_NAME"]) not in held]
+    if not opts:
+        return False
+    opts = [r for r in opts if _mine(s, [str(r["BILL_NO"])])]
     if not opts:
         return False
     bill = rng.choice(opts)

@@ -22,7 +22,7 @@ import re
 from collections import Counter
 from typing import Any
 
-from .intent_kit import Intent, bind, op, part, pick, recorded, table
+from .intent_kit import Intent, bind, mine, op, part, pick, table
 from .sample import Draft, Sampler
 
 __all__ = ["LOCAL_INTENTS"]
@@ -79,9 +79,10 @@ def _home(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -> boo
     tool = "molit_offi_trades" if ask == "cmp" else rng.choice(sorted(_HOMES))
     kind, name_field = _HOMES[tool]
     opts = _months(s, tool, held, 70 if ask == "cmp" else _MOST)
-    if not opts:
+    mines = [(p, m) for p, m in opts if mine(s, [p])]
+    if not mines:
         return False
-    place, ym = rng.choice(opts)
+    place, ym = rng.choice(mines)
     if ask == "cmp":
         others = [p for p, m in opts if m == ym and p != place and p.split(" ")[0] == place.split(" ")[0]]
         if not others:
@@ -143,6 +144,7 @@ def _school(s: Sampler, d: Draft, rng: Any, held: frozenset[str], tool: str) -> 
     opts = sorted((str(r["SCHUL_NM"]), i) for i, r in enumerate(schools)
                   if (str(r.get("ATPT_OFCDC_SC_CODE")), str(r.get("SD_SCHUL_CODE"))) in have
                   and names[str(r.get("SCHUL_NM"))] == 1 and str(r.get("SCHUL_NM")) not in held)
+    opts = [o for o in opts if mine(s, [o[0]])]
     if not opts:
         return None
     name, i = rng.choice(opts)
@@ -223,11 +225,11 @@ def _neis(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -> boo
         if not months:
             return False
         ym = rng.choice(months)
-        mine = [r for r in whole if str(r.get("MLSV_YMD")).startswith(ym) and r.get("MMEAL_SC_NM") == "중식"]
+        rows = [r for r in whole if str(r.get("MLSV_YMD")).startswith(ym) and r.get("MMEAL_SC_NM") == "중식"]
         slots["month"] = ym
         if ask == "dish":
-            served = Counter(x for r in mine for x in set(_dishes(r.get("DDISH_NM"))))
-            opts = sorted(k for k, v in served.items() if 2 <= v < len(mine) and len(k) >= 2
+            served = Counter(x for r in rows for x in set(_dishes(r.get("DDISH_NM"))))
+            opts = sorted(k for k, v in served.items() if 2 <= v < len(rows) and len(k) >= 2
                           and not any(k != o and k in o for o in served) and not re.search(r"\d", k))
             if not opts:
                 return False
@@ -245,10 +247,10 @@ def _neis(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -> boo
         if not years:
             return False
         ay = rng.choice(years)
-        mine = [r for r in whole if str(r.get("AY")) == ay]
+        rows = [r for r in whole if str(r.get("AY")) == ay]
         slots["ay"] = ay
         if ask == "event_day":
-            once = Counter(str(r.get("EVENT_NM")) for r in mine)
+            once = Counter(str(r.get("EVENT_NM")) for r in rows)
             opts = sorted(k for k, v in once.items() if v == 1 and k and k not in held and k not in _HOLIDAYS
                           and not re.search(r"\d", k)
                           and (k != "대학수학능력시험" or str(rec.get("SCHUL_KND_SC_NM")) == "고등학교"))
@@ -262,7 +264,7 @@ def _neis(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -> boo
             part(d, "school_event_day", len(whole), event=event, **slots)
             d.junctions.append("SEQ")
             return True
-        months = Counter(str(r.get("AA_YMD"))[:6] for r in mine)
+        months = Counter(str(r.get("AA_YMD"))[:6] for r in rows)
         opts = sorted(k for k, v in months.items() if v >= 2)
         if not opts:
             return False

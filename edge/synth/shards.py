@@ -113,6 +113,8 @@ class ShardSpec:
     want: int
     allow_bench_entities: bool = False
     allow_bench_edges: bool = False
+    #: Shards of the run: each intent entity belongs to one (``intent_kit.mine``).
+    shards: int = 1
 
 
 @dataclass
@@ -145,6 +147,7 @@ def synth_shard(version: Version, catalog: Catalog, graph: EdgeGraph, obs: Obser
     # go to chains training may use; the check after execution stays for what a pick adds
     edges = [b for b in sane_edges(graph) if (b.source_tool, b.target_tool) not in held_edges]
     sampler = Sampler(catalog, edges, obs, ex, rng)
+    sampler.portion = (spec.index, spec.shards)
     prints = Footprints(catalog)
     made: Counter[str] = Counter()
     failed: Counter[str] = Counter()
