@@ -42,7 +42,7 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
                  "「{name}」 관련 질문이에요."),
         "ask": ("{qtitle} 조항은 제 몇 조예요?", "{qtitle} 규정이 몇 조에 있는지 알려 주세요.",
                 "{qtitle}에 관한 조문은 몇 조인가요?", "{qtitle|을} 정한 조문 번호가 궁금합니다.",
-                "{qtitle} 조가 몇 번째 조인지 찾아 줘.", "{qtitle}라는 제목의 조문은 제 몇 조입니까?"),
+                "{qtitle} 조가 몇 번째 조인지 찾아 줘.", "{qtitle|이라}는 제목의 조문은 제 몇 조입니까?"),
     },
     "ordin_articles": {
         "lead": ("「{name}」 말이에요.", "우리 지역 {name|을} 읽어 보려는데,", "자치법규 「{name}」 기준으로,",
@@ -162,8 +162,8 @@ _HOME_PRE = ("", "", "", "이사 갈 동네를 알아보는 중이에요.", "요
 _HOME_LEAD = ("{month} {place}에서", "{place}에서 {month}에", "{month} 한 달 동안 {place}에서", "{month}에 {place}에서",
               "{place} 기준으로 {month}에", "{month} 기준 {place}에서")
 _SCHOOL_PRE = ("", "", "", "아이가 이번에 전학을 가게 돼서요.", "입학 상담을 앞두고 있어요.", "학부모 모임에서 얘기가 나와서요.",
-               "조카 학교 일로 알아보는 중인데,", "학교 비교 자료를 만들고 있는데,")
-_SCHOOL_LEAD = ("{where} {school}", "{school}", "{where}에 있는 {school}", "우리 애가 다니는 {school}", "{where} {school} 말인데요,",
+               "우리 애 학교 얘기인데요,", "학교 비교 자료를 만들고 있는데,")
+_SCHOOL_LEAD = ("{where} {school}", "{school}", "{where}에 있는 {school}", "{where} {school} 말인데요,",
                 "{school} 말인데요,", "{school}에서")
 
 FORMS.update({

@@ -189,3 +189,20 @@ def test_edge_hold_out_flags_contradict_in_one_line(tmp_path: Any) -> None:
                                    "--allow-bench-edges", "--hold-out-bench-edges"])
     assert res.exit_code == 1
     assert "contradict" in res.output and "Traceback" not in res.output
+
+
+def test_each_entity_is_asked_about_in_one_shard_only(world: tuple[Any, ...]) -> None:
+    """Shards draw independently: an entity belongs to one shard (a stable hash), so two shards
+    never build the same intent program (which the run would drop as a duplicate)."""
+    from edge.synth.intent_kit import mine
+
+    _v, _c, _ex, sampler, _gold, _held = world
+    opts = [f"학교{i}" for i in range(40)] + [("서울특별시 마포구", "202407")]
+    parts = []
+    for k in range(4):
+        sampler.portion = (k, 4)
+        parts.append(mine(sampler, opts))
+    sampler.portion = (0, 1)
+    assert mine(sampler, opts) == opts
+    assert sorted(map(repr, (o for p in parts for o in p))) == sorted(map(repr, opts))
+    assert all(p for p in parts)  # each shard gets some
