@@ -22,6 +22,7 @@ import re
 from collections import Counter
 from typing import Any
 
+from ..errors import EdgeError
 from .intent_kit import Intent, bind, mine, op, part, pick, table
 from .sample import Draft, Sampler
 
@@ -126,7 +127,7 @@ def _home(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -> boo
         d.junctions.append("DRV")
         return True
     else:
-        raise ValueError(f"ask={ask!r} is not a home-trade question")
+        raise EdgeError(f"ask={ask!r} is not a home-trade question; use one of count, dong, max, mean, top, cmp")
     d.answer = {"$ref": c}
     part(d, f"home_{ask}", len(recs), **slots)
     d.junctions.append("SEQ" if ask in ("count",) else "DRV")
