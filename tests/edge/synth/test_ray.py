@@ -45,7 +45,6 @@ def test_ray_run_is_byte_identical_to_a_single_process_run(v0005_full: FullGraph
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="known break after the stop-34 merge: with platform intents and the bench edge hold-out off by default (s34-edge), the 20-example Ray run draws no question from the driver-only test endpoint; to be fixed (issue 28)")
 def test_ray_tasks_synthesize_over_the_drivers_catalog(tmp_path: Path) -> None:
     """The tasks use the driver's catalog: here one loaded from a directory whose summaries and
     param descriptions were edited (questions state arguments by their params' descriptions;
