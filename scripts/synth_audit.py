@@ -4,7 +4,9 @@
     python scripts/synth_audit.py synth-out --show 20  # and 20 questions drawn with seed 0
 
 Figures: examples whose program counts, sums or compares over several periods it never restricts
-(``period_blind``), questions with raw codes/ids/coordinates (``raw_code``), each main
+(``period_blind``), questions with raw codes/ids/coordinates a person would not have
+(``raw_code``, the rule's reading: a bill number or stock code quoted from the news may stand)
+and with any raw-looking token at all (``raw_token_any``), each main
 platform's share, conversations over 100,000 characters, the most frequent place named and its
 share, the distinct-template ratio, the examples asked through each platform intent
 (``edge.synth.intents``), and the run's rule and filter counts (``report.json``). The programs are run again on the run's cassette version.
@@ -23,6 +25,7 @@ from pathlib import Path
 from simulator import MainPlatform, Resolver, Store, load_catalog
 from simulator.tools import Program
 
+from edge.synth.checks import _raw_codes
 from edge.synth.execute import ProgramRunner
 from edge.synth.quality import conversation_chars, platform_shares, raw_tokens, unscoped_periods
 
@@ -40,7 +43,10 @@ def audit(folder: Path, tier: str = "curated") -> dict[str, object]:
         run = ex.run(e["gold_program"])
         if unscoped_periods(Program.model_validate(e["gold_program"]), run.values, catalog):
             blind.append(e["id"])
-    raw = [e["id"] for e in rows if raw_tokens(e["question"])]
+    # the raw_code rule's reading (a bill number or stock code a person has in hand may stand),
+    # and every raw-looking token whatever it is (bill numbers included)
+    raw = [e["id"] for e in rows if _raw_codes(Program.model_validate(e["gold_program"]), catalog, e["question"])]
+    raw_any = [e["id"] for e in rows if raw_tokens(e["question"])]
     sizes = [conversation_chars(c["messages"]) for c in convs]
     places: Counter[str] = Counter()
     for e in rows:
@@ -56,6 +62,7 @@ def audit(folder: Path, tier: str = "curated") -> dict[str, object]:
         "examples": len(rows),
         "period_blind": len(blind),
         "raw_code": len(raw), "raw_code_share": round(len(raw) / n, 4),
+        "raw_token_any": len(raw_any), "raw_token_any_share": round(len(raw_any) / n, 4),
         "platform_share": platform_shares(rows, [p.value for p in MainPlatform]),
         "over_100k": sum(1 for s in sizes if s > 100_000), "largest_conversation": max(sizes, default=0),
         "top_places": [(p, c, round(c / n, 3)) for p, c in top],

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .checks import region_short
 from .korean import date_text, josa
 
 __all__ = ["FORMS", "phrase"]
@@ -30,7 +31,7 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
                 "몇 개 조로 이루어져 있나요?", "조문 개수가 몇 개인지 알 수 있을까요?", "장·절 제목 말고 조문만 세면 몇 개입니까?"),
     },
     "law_article_title": {
-        "lead": ("「{name}」 제{no}조,", "{name|을} 보다가 궁금해졌는데,", "현행 「{name}」에서",
+        "lead": ("「{name}」 조문 중에서", "{name|을} 보다가 궁금해졌는데,", "현행 「{name}」에서",
                  "과제 때문에 {name|을} 찾아보는데,", "「{name}」 관련해서요."),
         "ask": ("제{no}조의 제목이 뭐예요?", "제{no}조는 무엇에 관한 조항인가요?", "제{no}조 조문 제목을 알려 주세요.",
                 "제{no}조가 어떤 내용을 다루는지 제목만 알려 주시겠어요?", "제{no}조의 제목은 무엇입니까?",
@@ -41,7 +42,7 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
                  "「{name}」 관련 질문이에요."),
         "ask": ("{qtitle} 조항은 제 몇 조예요?", "{qtitle} 규정이 몇 조에 있는지 알려 주세요.",
                 "{qtitle}에 관한 조문은 몇 조인가요?", "{qtitle|을} 정한 조문 번호가 궁금합니다.",
-                "{qtitle} 조가 몇 번째 조인지 찾아 줘.", "{qtitle}라는 제목의 조문은 제 몇 조입니까?"),
+                "{qtitle} 조가 몇 번째 조인지 찾아 줘.", "{qtitle|이라}는 제목의 조문은 제 몇 조입니까?"),
     },
     "ordin_articles": {
         "lead": ("「{name}」 말이에요.", "우리 지역 {name|을} 읽어 보려는데,", "자치법규 「{name}」 기준으로,",
@@ -75,22 +76,25 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
                 "버스 도착 예정 정보는 몇 건입니까?", "지금 오고 있는 버스 몇 대야?"),
     },
     "seoul_busiest_lines": {
-        "lead": ("{day} {line}에서 {who} 인원이 {most} 역,", "{day} 기준 {line} {who}객이 {most} 역이 궁금한데,",
-                 "{day}에 {line}에서 {who}한 사람이 {most} 역을 찾아서,", "{day} {line} 역 가운데 {who} 인원이 {most} 역 말이에요."),
+        "pre": ("", "", "", "환승이 편한 역인지 궁금해서요.", "지하철 이용 통계를 보다가 궁금해졌는데,", "출퇴근 경로를 짜는 중인데,"),
+        "lead": ("{day}에 {line}에서 {whop} 제일 {many} 역,", "{day} 기준으로 {line}에서 {whop} 가장 {many} 역 말인데요,",
+                 "{day} {line} 역 중에 {whop} 가장 {many} 곳 있잖아요.", "{day}에 {line}에서 {whop} 제일 {many} 역이 있던데,"),
         "ask": ("그 역은 몇 개 호선이 지나나요?", "거기에는 노선이 몇 개 다녀요?", "몇 개 호선 환승역인지 알려 주세요.",
-                "몇 개 노선이 정차합니까?", "그 역에 서는 노선 수를 알려 줘."),
+                "그 역에 서는 노선 수를 알려 줘.", "그 역으로 다니는 노선이 모두 몇 개입니까?"),
     },
     "seoul_busiest_eng": {
-        "lead": ("{day} {line}에서 {who} 인원이 {most} 역,", "{day} 기준 {line} {who}객이 {most} 역이 궁금한데,",
-                 "외국인 친구에게 알려 주려는데, {day}에 {line}에서 {who}한 사람이 {most} 역", "{day} {line} 역 가운데 {who} 인원이 {most} 곳 말이에요."),
-        "ask": ("그 역의 영문 역명은 뭐예요?", "영어로는 역 이름을 어떻게 쓰나요?", "영문 표기를 알려 주세요.",
-                "영문 역명이 무엇입니까?"),
+        "pre": ("", "", "외국인 친구한테 길을 알려 주려는데,", "영어 안내문을 만들고 있어서요.", "해외에서 온 손님을 마중 나가야 해서요."),
+        "lead": ("{day}에 {line}에서 {whop} 제일 {many} 역,", "{day} 기준으로 {line}에서 {whop} 가장 {many} 역 말인데요,",
+                 "{day} {line} 역 중에 {whop} 가장 {many} 곳 있잖아요.", "{day}에 {line}에서 {whop} 제일 {many} 역이 있던데,"),
+        "ask": ("그 역 이름은 영어로 어떻게 써요?", "영문 역명이 뭐예요?", "그 역의 영어 이름을 알려 주세요.",
+                "영문 표기는 무엇입니까?", "영어로는 역 이름이 어떻게 돼?"),
     },
     "seoul_busiest_arrivals": {
-        "lead": ("{day} {line}에서 {who} 인원이 {most} 역,", "{day} 기준 {line} {who}객이 {most} 역 있잖아요.",
-                 "{day}에 {line}에서 {who}한 사람이 {most} 역 기준으로"),
-        "ask": ("지금 도착 예정인 열차는 몇 대예요?", "지금 그 역에 들어올 열차가 몇 대인가요?",
-                "실시간 도착 정보는 몇 건입니까?", "곧 도착하는 열차 몇 대야?"),
+        "pre": ("", "", "지금 그쪽으로 가려는데,", "약속 장소가 그 역이라서요."),
+        "lead": ("{day}에 {line}에서 {whop} 제일 {many} 역,", "{day} 기준으로 {line}에서 {whop} 가장 {many} 역 말인데요,",
+                 "{day} {line} 역 중에 {whop} 가장 {many} 곳 있잖아요."),
+        "ask": ("지금 그 역에 도착 예정인 열차는 몇 대예요?", "지금 그 역에 들어올 열차가 몇 대인가요?",
+                "그 역의 실시간 도착 정보는 몇 건입니까?", "곧 도착하는 열차 몇 대야?"),
     },
     "fsc_top_corp": {
         "lead": ("{day} {market} 종목 중 이름에 {qword|이} 들어간 것들 가운데", "{day} 기준으로 이름에 {qword|이} 붙은 {market} 상장 종목 중",
@@ -150,6 +154,111 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
     },
 }
 
+
+# ---- where people live (edge.synth.intents_local): three pieces, a context ("pre", often none),
+# how the place and month come in ("lead") and the ask, so the same intent reads many ways.
+_HOME_PRE = ("", "", "", "이사 갈 동네를 알아보는 중이에요.", "요즘 집값 흐름이 궁금해서요.", "부동산 공부를 하고 있는데,",
+             "매매를 고민하고 있어서 여쭤봐요.", "동네 시세 분위기 좀 보려고요.", "부모님 집을 알아봐 드리는 중인데,")
+_HOME_LEAD = ("{month} {place}에서", "{place}에서 {month}에", "{month} 한 달 동안 {place}에서", "{month}에 {place}에서",
+              "{place} 기준으로 {month}에", "{month} 기준 {place}에서")
+_SCHOOL_PRE = ("", "", "", "아이가 이번에 전학을 가게 돼서요.", "입학 상담을 앞두고 있어요.", "학부모 모임에서 얘기가 나와서요.",
+               "우리 애 학교 얘기인데요,", "학교 비교 자료를 만들고 있는데,")
+_SCHOOL_LEAD = ("{where} {school}", "{school}", "{where}에 있는 {school}", "{where} {school} 말인데요,",
+                "{school} 말인데요,", "{school}에서")
+
+FORMS.update({
+    "home_count": {
+        "pre": _HOME_PRE, "lead": _HOME_LEAD,
+        "ask": ("신고된 {kind} 매매는 몇 건이었어?", "거래된 {kind|은} 모두 몇 건이에요?", "{kind} 매매가 몇 건 있었나요?",
+                "팔린 {kind|은} 몇 건인지 알려 주세요.", "{kind|이} 몇 건이나 거래됐는지 궁금해요.",
+                "이뤄진 {kind} 매매 거래 건수를 알 수 있을까요?", "{kind} 실거래 신고가 몇 건 들어왔습니까?"),
+    },
+    "home_dong": {
+        "pre": _HOME_PRE,
+        "lead": ("{month} {place} {dong}에서", "{place} {dong}에서 {month}에", "{month} 한 달 동안 {place} {dong}에서",
+                 "{place} {dong} 기준으로 {month}에", "{month}에 {place} {dong}에서"),
+        "ask": ("신고된 {kind} 매매는 몇 건이었어?", "거래된 {kind|은} 모두 몇 건이에요?", "{kind} 매매가 몇 건 있었나요?",
+                "팔린 {kind|은} 몇 건인지 알려 주세요.", "{kind|이} 몇 건이나 거래됐는지 궁금해요.",
+                "{kind} 실거래 신고가 몇 건 들어왔습니까?"),
+    },
+    "home_max": {
+        "pre": _HOME_PRE, "lead": _HOME_LEAD,
+        "ask": ("팔린 {kind} 가운데 가장 비싼 거래는 얼마였어요? 만원 단위로 알려 주세요.",
+                "거래된 {kind} 최고 매매가가 만원 단위로 얼마인가요?", "{kind} 최고 거래금액을 만원 단위로 알려 줘.",
+                "가장 높은 값에 팔린 {kind|은} 얼마에 거래됐는지 만원 단위로 알려 주세요.",
+                "{kind} 매매 중 최고가는 몇 만원이었습니까?"),
+    },
+    "home_mean": {
+        "pre": _HOME_PRE, "lead": _HOME_LEAD,
+        "ask": ("거래된 {kind}의 평균 매매가는 만원 단위로 얼마예요?", "{kind} 평균 거래금액을 만원 단위로 알려 주세요.",
+                "팔린 {kind|은} 평균 몇 만원에 거래됐나요?", "{kind} 매매가 평균이 만원 단위로 얼마인지 궁금해요.",
+                "{kind} 매매 거래금액 평균은 몇 만원입니까?"),
+    },
+    "home_top": {
+        "pre": _HOME_PRE, "lead": _HOME_LEAD,
+        "ask": ("가장 비싸게 팔린 {kind|은} 어디였어요?", "최고가로 거래된 {kind} 이름이 뭐예요?",
+                "제일 비싸게 거래된 {kind} 단지 이름을 알려 주세요.", "{kind} 가운데 가장 높은 값에 팔린 곳은 어디인가요?",
+                "최고가 {kind} 거래가 나온 곳 이름이 궁금합니다."),
+    },
+    "home_cmp": {
+        "pre": _HOME_PRE,
+        "lead": ("{month}에", "{month} 기준으로", "{month} 한 달 동안"),
+        "ask": ("{place|과} {other} 중 {kind} 매매가 더 많았던 곳은 어디예요?",
+                "{place}하고 {other} 가운데 {kind} 거래가 더 많은 쪽은 어디인가요?",
+                "{kind|이} 더 많이 팔린 곳은 {place|과} {other} 중 어디였는지 알려 주세요.",
+                "{place|과} {other}, 둘 중 {kind} 매매 건수가 많은 곳은 어디입니까?",
+                "{kind} 매매가 {place|과} {other} 중 어디서 더 활발했어?"),
+    },
+    "school_classes": {
+        "pre": _SCHOOL_PRE, "lead": _SCHOOL_LEAD,
+        "ask": ("{ay} 학급은 모두 몇 개예요?", "{ay}에는 전체 몇 반까지 있나요?", "{ay} 전체 학급 수를 알려 주세요.",
+                "{ay} 기준으로 반이 모두 몇 개인지 궁금해요.", "{ay} 학급이 총 몇 개입니까?"),
+    },
+    "school_grade": {
+        "pre": _SCHOOL_PRE, "lead": _SCHOOL_LEAD,
+        "ask": ("{ay} {grade}학년은 몇 반까지 있어요?", "{ay}에 {grade}학년 학급이 몇 개인가요?",
+                "{ay} {grade}학년 반 수를 알려 주세요.", "{grade}학년은 {ay}에 몇 개 반으로 운영되나요?",
+                "{ay} {grade}학년 학급 수가 궁금합니다."),
+    },
+    "school_majors": {
+        "pre": ("", "", "", "진학할 학교를 고르는 중인데,", "특성화고 진학을 고민하고 있어서요.", "입학 설명회 가기 전에 알아보려고요."),
+        "lead": _SCHOOL_LEAD,
+        "ask": ("개설된 학과는 몇 개예요?", "학과가 모두 몇 개 있나요?", "운영하는 학과 수를 알려 주세요.",
+                "학과가 몇 개나 되는지 궁금해요.", "개설 학과 수는 몇 개입니까?"),
+    },
+    "school_dish": {
+        "pre": ("", "", "", "아이가 편식이 심해서요.", "급식 식단이 궁금해서요.", "아이가 좋아하는 메뉴라서 물어봐요.",
+                "급식 모니터링을 맡게 됐는데,"),
+        "lead": _SCHOOL_LEAD,
+        "ask": ("{month} 점심 급식에 {dish|이} 몇 번 나왔어요?", "{month} 중식 메뉴에 {dish|이} 나온 날이 며칠인가요?",
+                "{month} 점심에 {dish|이} 나온 횟수를 알려 주세요.", "{month} 급식 중 {dish|이} 들어간 점심은 몇 번이었는지 알 수 있을까요?",
+                "{month} 점심 식단에 {dish|은} 몇 번 올라왔습니까?"),
+    },
+    "school_lunches": {
+        "pre": ("", "", "", "급식비 정산 때문에 확인하려고요.", "급식 일정을 정리하고 있는데,", "맞벌이라 도시락 챙길 날을 세어 보려고요."),
+        "lead": _SCHOOL_LEAD,
+        "ask": ("{month}에 점심 급식이 있었던 날은 며칠이에요?", "{month} 중식 급식 일수가 며칠인가요?",
+                "{month}에 점심 급식을 한 날이 모두 며칠인지 알려 주세요.", "{month} 점심 급식은 몇 번 나왔나요?",
+                "{month} 중식 제공 일수는 며칠입니까?"),
+    },
+    "school_event_day": {
+        "pre": ("", "", "", "휴가 일정을 맞춰 보려고요.", "가족 행사 날짜를 잡으려는데,", "학사일정을 달력에 적어 두려고요."),
+        "lead": _SCHOOL_LEAD,
+        "ask": ("{ay} {event|은} 언제예요?", "{ay} 학사일정에서 {event|은} 며칠인가요?", "{ay} {event} 날짜를 알려 주세요.",
+                "{ay}에 {event|이} 잡힌 날이 언제인지 궁금해요.", "{ay} {event} 일정은 언제입니까?"),
+    },
+    "school_events": {
+        "pre": ("", "", "", "가족 여행 날짜를 고르려는데,", "학사일정을 미리 챙기려고요.", "맞벌이라 학교 행사를 미리 알고 싶어서요."),
+        "lead": _SCHOOL_LEAD,
+        "ask": ("{month}에 잡힌 학사일정은 몇 개예요?", "{month} 학사일정이 모두 몇 건인가요?",
+                "{month}에 있는 학교 행사와 휴업일이 몇 개인지 알려 주세요.", "{month} 학사일정 건수를 알 수 있을까요?",
+                "{month}에는 학사일정이 몇 건 있습니까?"),
+    },
+})
+
+#: How people call each kind of home (``kind`` slot), drawn once per question.
+_KIND_WORDS = {"rh": ("연립·다세대", "빌라", "연립·다세대 주택"), "offi": ("오피스텔",)}
+
 #: The ranking word of a stock field, with its subject particle.
 _KEY_WORDS = {"trqu": ("거래량이", "거래량"), "mrktTotAmt": ("시가총액이", "시가총액"), "clpr": ("종가가", "종가"),
               "fltRt": ("등락률이", "등락률"), "trPrc": ("거래대금이", "거래대금")}
@@ -162,10 +271,21 @@ def _show(slots: dict[str, Any], rng: Any) -> tuple[dict[str, str], dict[str, st
     read: dict[str, str] = {}
     for k, v in slots.items():
         v = str(v)
-        if k == "day":
+        if k in ("day", "month"):
             v = date_text(v) or v
         elif k == "city":
             v = _city(v, rng)
+        elif k in ("place", "other"):
+            v = region_short(v) if rng.random() < 0.6 and region_short(v) else v
+        elif k == "kind":
+            v = rng.choice(_KIND_WORDS.get(v, (v,)))
+        elif k == "who":  # 승차/하차 as people say it, with its subject particle
+            shown["whop"] = read["whop"] = rng.choice(("탄 사람이", "승차 인원이")) if v == "승차" \
+                else rng.choice(("내린 사람이", "하차 인원이"))
+        elif k == "most" and ("많았던" in v or "적었던" in v):
+            shown["many"] = read["many"] = "많았던" if "많았던" in v else "적었던"
+        elif k == "ay":
+            v = f"{v}학년도"
         shown[k] = read[k] = v
         if k in ("word", "title"):
             shown["q" + k], read["q" + k] = f"'{v}'", v
@@ -184,10 +304,14 @@ def _city(name: str, rng: Any) -> str:
 def phrase(part: dict[str, Any], rng: Any) -> tuple[str, str]:
     """The question of an intent part and its template id."""
     name = part["intent"]
-    i = rng.randrange(len(FORMS[name]["lead"]))
-    j = rng.randrange(len(FORMS[name]["ask"]))
-    form = f"{FORMS[name]['lead'][i]} {FORMS[name]['ask'][j]}"
+    forms = FORMS[name]
+    h = rng.randrange(len(forms["pre"])) if "pre" in forms else -1
+    i = rng.randrange(len(forms["lead"]))
+    j = rng.randrange(len(forms["ask"]))
+    form = " ".join(x for x in (forms["pre"][h] if h >= 0 else "", forms["lead"][i], forms["ask"][j]) if x)
     shown, read = _show(part["slots"], rng)
+    if not shown.get("where", "x"):  # a school whose address says no district: by its name alone
+        form = form.replace("{where}에 있는 ", "").replace("{where} ", "")
     if "key" in shown:  # "거래량이 가장 컸던": the field with its particle, said once
         subj, noun = _KEY_WORDS.get(shown["key"], (shown["key"], shown["key"]))
         shown["key"] = read["key"] = subj if "{key} 1위" not in form else noun
@@ -201,4 +325,5 @@ def phrase(part: dict[str, Any], rng: Any) -> tuple[str, str]:
     text = _SLOT.sub(one, form)
     # 「name」 with the particle of the title: "「가정폭력방지법」은"
     text = re.sub(r"」(은|는|이|가)(?= )", lambda m: "」" + josa(part["slots"].get("name", ""), m.group(1))[-1:], text)
-    return text, f"INT:{name}.{i}.{j}"
+    tid = f"INT:{name}.{i}.{j}" if h < 0 else f"INT:{name}.{h}.{i}.{j}"
+    return text, tid

@@ -14,87 +14,36 @@ its draft with the sampler's executed steps (:meth:`Sampler.call`): the same che
 and content hold-out apply to it as to any draft. The question is written from the intent's
 own templates (:mod:`edge.synth.asks`), in several forms and both registers.
 
-The synthesis draws an intent for a platform while that platform's share of the examples
-made so far is under :data:`TARGET_SHARE` (:func:`wanted`).
+The synthesis draws the sampler's walks while they have made under :data:`GENERIC_SHARE` of
+the examples, and otherwise an intent of the platform furthest under its :data:`SHARES`
+(:func:`wanted`); more intents, for where people live, are in :mod:`edge.synth.intents_local`.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-from simulator.tools import CallStep, OpStep
-
 from ..observe import scalar
-from .execute import CallFailed, ProgramError, ProgramRunner
+from .execute import CallFailed, ProgramError
+from .intents_local import LOCAL_INTENTS
+from .intent_kit import Intent, bind as _bind, mine as _mine, op as _op, part as _part, pick as _pick, recorded as _recorded, table as _table
 from .sample import Draft, Sampler
 
-__all__ = ["BY_INTENT", "INTENTS", "TARGET_SHARE", "Intent", "build_intent", "wanted"]
+__all__ = ["GENERIC_SHARE", "INTENTS", "SHARES", "Intent", "build_intent", "wanted"]
 
-#: A platform is given intents while its share of the examples made is under this.
-TARGET_SHARE = 0.04
-
-
-@dataclass(frozen=True)
-class Intent:
-    """A question of ``platform`` (``name`` keys its templates in :mod:`edge.synth.asks`)."""
-
-    name: str
-    platform: str
-    build: Callable[[Sampler, Draft, Any, frozenset[str]], bool]
-
-
-# ---- helpers ----------------------------------------------------------------------------------
-def _table(s: Sampler, tool: str, args: dict[str, str]) -> list[dict[str, Any]]:
-    """A whole recorded table, read to choose an entity (never shown)."""
-    cache: dict[tuple[Any, ...], list[dict[str, Any]]] = s.__dict__.setdefault("_intent_tables", {})
-    key = (tool, tuple(sorted(args.items())))
-    got = cache.get(key)
-    if got is None:
-        if s._full is None:
-            s._full = ProgramRunner(s.ex.resolver, max_pages=200)
-        try:
-            got, _pages = s._full.step(CallStep(id="t", call=tool, args=args, pages="all"), {})
-        except ProgramError:
-            got = []
-        cache[key] = got
-    return list(got)
-
-
-def _op(s: Sampler, d: Draft, **kw: Any) -> tuple[str, Any]:
-    """Add and run one op step; returns its id and value."""
-    sid = d.sid("v")
-    st = OpStep.model_validate({"id": sid, **kw})
-    val = s.ex.step(st, s._values(d))[0]
-    s._cache[sid] = val
-    d.steps.append(st)
-    return sid, val
-
-
-def _pick(s: Sampler, d: Draft, src: str, where: list[dict[str, Any]], field: str) -> tuple[dict[str, Any], str]:
-    """The ``field`` of the first record of ``src`` matching ``where`` (a filter step when any):
-    its ``$ref`` expression and value (``CallFailed`` when none)."""
-    if where:
-        src, recs = _op(s, d, op="filter", **{"from": src}, where=where)
-    else:
-        recs = s._cache[src]
-    if not recs or scalar(recs[0].get(field)) in (None, ""):
-        raise CallFailed(f"no {field} where {where}")
-    return {"$ref": src, "field": field, "pick": "first"}, str(scalar(recs[0].get(field)))
-
-
-def _bind(ref: dict[str, Any]) -> dict[str, Any]:
-    return {"ref": ref, "transform": ""}
-
-
-def _recorded(s: Sampler, tool: str, param: str) -> set[str]:
-    return {str(f[param]) for f in s._filters.get(tool, []) if param in f}
-
-
-def _part(d: Draft, intent: str, records: int, **slots: Any) -> None:
-    d.parts.append({"kind": "intent", "intent": intent, "slots": slots, "records": records})
+#: The share of a run's examples each platform's intents aim at (an intent is drawn for the
+#: platform furthest under its aim). They add up to more than the whole so that a platform whose
+#: intents run out (few entities recorded) leaves its room to the big ones, not to the sampler's
+#: walks: those make :data:`GENERIC_SHARE` (the FAN, SEM and COND junctions no intent asks), and
+#: more only when every platform's intents have run out. Questions written for a platform read as
+#: people ask them; the generic grammar phrases what a walk computed, which reads stilted more
+#: often (docs/synthesis.md, *Platform intents*).
+SHARES: dict[str, float] = {"molit": 0.32, "neis": 0.30, "lawgokr": 0.11, "tago": 0.08, "assembly": 0.07,
+                            "seoul": 0.05, "nec": 0.05, "fsc": 0.04}
+#: The share of examples made by the sampler's walks (drawn first while under it).
+GENERIC_SHARE = 0.06
 
 
 # ---- law.go.kr ----------------------------------------------------------------------------------
@@ -105,6 +54,9 @@ def _law(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -> bool
     names = Counter(str(r.get("법령명한글")) for r in table)
     cands = sorted({str(r["법령명한글"]) for r in table if str(r.get("법령일련번호")) in have
                     and names[str(r["법령명한글"])] == 1 and str(r["법령명한글"]) not in held})
+    if not cands:
+        return False
+    cands = _mine(s, cands)
     if not cands:
         return False
     name = rng.choice(cands)
@@ -156,6 +108,9 @@ def _ordinance(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -
                     and names[str(r["자치법규명"])] == 1 and str(r["자치법규명"]) not in held})
     if not cands:
         return False
+    cands = _mine(s, cands)
+    if not cands:
+        return False
     name = rng.choice(cands)
     s1, r1 = s.call(d, "lawgokr_ordin_search", {"query": name})
     ref, mst = _pick(s, d, s1, [{"field": "자치법규명", "op": "eq", "value": name}], "자치법규일련번호")
@@ -200,7 +155,10 @@ def _tago_stop(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -
                 opts.append((code, nm))
     if not opts:
         return False
-    code, stop = rng.choice(sorted(opts))
+    opts = _mine(s, sorted(opts))
+    if not opts:
+        return False
+    code, stop = rng.choice(opts)
     city = cities[code]
     s1, _r1 = s.call(d, "tago_city_codes", {})
     cref, _c = _pick(s, d, s1, [{"field": "cityname", "op": "eq", "value": city}], "citycode")
@@ -255,6 +213,9 @@ def _seoul_busiest(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: st
                     opts.append((line, key, op))
     if not opts:
         return False
+    opts = _mine(s, opts)
+    if not opts:
+        return False
     line, key, op = rng.choice(opts)
     s1, r1 = s.call(d, "seoul_card_subway_stats", {"USE_YMD": day, "SBWY_ROUT_LN_NM": line})
     a, best = _op(s, d, op=op, **{"from": s1}, by=key, numeric=True)
@@ -307,6 +268,9 @@ def _fsc_top(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -> 
              if 3 <= sum(1 for r in rows if w in str(r.get("itmsNm")) and r.get("mrktCtg") == m) <= 40]
     if not words:
         return False
+    words = _mine(s, words)
+    if not words:
+        return False
     word, market = rng.choice(words)
     from .semantics import allowed, field_type
 
@@ -343,6 +307,9 @@ def _bill_sponsor(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str
     rows = _table(s, "assembly_member_bills", {"AGE": age})
     opts = [r for r in rows if r.get("BILL_NO") and r.get("RST_MONA_CD") and r.get("BILL_NAME")
             and str(r["BILL_NO"]) not in held and str(r["BILL_NAME"]) not in held]
+    if not opts:
+        return False
+    opts = [r for r in opts if _mine(s, [str(r["BILL_NO"])])]
     if not opts:
         return False
     bill = rng.choice(opts)
@@ -438,6 +405,7 @@ INTENTS: dict[str, tuple[Intent, ...]] = {
                  _i("bill_sponsor_party", "assembly", _bill_sponsor, "party"),
                  _i("bill_sponsor_committee", "assembly", _bill_sponsor, "committee"),
                  _i("bill_sponsor_terms", "assembly", _bill_sponsor, "terms")),
+    **LOCAL_INTENTS,
 }
 
 
@@ -451,22 +419,11 @@ def build_intent(s: Sampler, intent: Intent, rng: Any, held: frozenset[str] = fr
     return d if ok and d.answer is not None else None
 
 
-#: Platforms whose intents ask what the sampler's walks never do (law.go.kr's walks reach
-#: precedents only): counted by the examples their intents made, not by all that touch them.
-BY_INTENT = frozenset({"lawgokr"})
-
-
-def wanted(made: Counter[str], total: int, failed: Counter[str], rng: Any,
-           by_intent: Counter[str] | None = None) -> str | None:
-    """The platform to draw an intent for now: the one furthest under :data:`TARGET_SHARE` of
-    the ``total`` examples made (ties by ``rng``), unless its intents keep failing. A platform of
-    :data:`BY_INTENT` counts only the examples its intents made (``by_intent``)."""
-    mine = by_intent or Counter()
-
-    def n(p: str) -> int:
-        return mine[p] if p in BY_INTENT else made[p]
-
-    under = [p for p in INTENTS if n(p) < TARGET_SHARE * (total + 1) and failed[p] < 60 + 6 * n(p)]
+def wanted(made: Counter[str], total: int, failed: Counter[str], rng: Any) -> str | None:
+    """The platform to draw an intent for now: the one furthest under its :data:`SHARES` of the
+    ``total`` examples made (``made``: the examples each platform's intents made; ties by
+    ``rng``), unless its intents keep failing (``failed``); None when every platform has its share."""
+    under = [p for p in INTENTS if made[p] < SHARES[p] * (total + 1) and failed[p] < 60 + 6 * made[p]]
     if not under:
         return None
-    return min(under, key=lambda p: (n(p) / (total + 1), rng.random()))
+    return min(under, key=lambda p: (made[p] / (SHARES[p] * (total + 1)), rng.random()))

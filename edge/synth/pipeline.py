@@ -94,7 +94,7 @@ def synthesize(
 
     def specs_for(shards: int) -> list[ShardSpec]:
         per = -(-want // shards)
-        return [ShardSpec(seed, i, per, allow_bench_entities, allow_bench_edges) for i in range(shards)]
+        return [ShardSpec(seed, i, per, allow_bench_entities, allow_bench_edges, shards) for i in range(shards)]
 
     if ray_address:
         from .distributed import RayCluster

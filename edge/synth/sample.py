@@ -183,6 +183,8 @@ class Sampler:
         self._filters = {t: sorted(fs, key=lambda d: json.dumps(d, sort_keys=True, ensure_ascii=False))
                          for t, fs in obs.filters.items()}
         self.made: Counter[str] = Counter()
+        #: This sampler's shard of the run (index, count): intents ask about its entities only.
+        self.portion: tuple[int, int] = (0, 1)
         #: Constant calls (tool + args) found over the budget: never started again.
         self.too_big: set[str] = set()
         self._full: ProgramRunner | None = None

@@ -24,7 +24,7 @@ from .checks import check_example
 from .contamination import Footprints, GoldHoldout
 from .execute import ProgramError, ProgramRunner
 from .form import NEAR_THRESHOLD, shingles as _shingles
-from .intents import INTENTS, build_intent, wanted
+from .intents import GENERIC_SHARE, INTENTS, build_intent, wanted
 from .questions import answer_text, write_question_t
 from .sample import JUNCTIONS, Draft, Sampler, sane_edges
 from .splits import bench_edges, bench_entities, example_entities
@@ -34,8 +34,6 @@ __all__ = ["DEFAULT_SHARDS", "ShardResult", "ShardSpec", "SynthConfig", "canonic
 
 #: Shards of a run in one process when ``SynthConfig.shards`` is not set.
 DEFAULT_SHARDS = 4
-#: How often an attempt draws an intent while a platform is under its share.
-INTENT_RATE = 0.5
 
 
 def canonical(answer: Any) -> str:
@@ -115,6 +113,8 @@ class ShardSpec:
     want: int
     allow_bench_entities: bool = False
     allow_bench_edges: bool = False
+    #: Shards of the run: each intent entity belongs to one (``intent_kit.mine``).
+    shards: int = 1
 
 
 @dataclass
@@ -147,6 +147,7 @@ def synth_shard(version: Version, catalog: Catalog, graph: EdgeGraph, obs: Obser
     # go to chains training may use; the check after execution stays for what a pick adds
     edges = [b for b in sane_edges(graph) if (b.source_tool, b.target_tool) not in held_edges]
     sampler = Sampler(catalog, edges, obs, ex, rng)
+    sampler.portion = (spec.index, spec.shards)
     prints = Footprints(catalog)
     made: Counter[str] = Counter()
     failed: Counter[str] = Counter()
@@ -171,9 +172,11 @@ def synth_shard(version: Version, catalog: Catalog, graph: EdgeGraph, obs: Obser
         attempts += 1
         jtype = min(JUNCTIONS, key=lambda j: (made[j] + 0.1 * failed[j], rng.random()))
         length = min(range(cfg.min_len, cfg.max_len + 1), key=lambda k: (lengths[k], rng.random()))
-        # a platform under its share gets a question written for it (edge.synth.intents)
-        ip = wanted(sampler.made, len(drafts), intent_failed, rng, intent_made)
-        if ip is not None and rng.random() < INTENT_RATE:
+        # the sampler's walks up to their share (the junctions no intent asks), then a question
+        # written for the platform furthest under its share (edge.synth.intents)
+        generic = len(drafts) - sum(intent_made.values())
+        ip = None if generic < GENERIC_SHARE * (len(drafts) + 1) else wanted(intent_made, len(drafts), intent_failed, rng)
+        if ip is not None:
             d = build_intent(sampler, rng.choice(INTENTS[ip]), rng, held_names)
             if d is not None and held_edges and program_edges(d.program()) & held_edges:
                 d = None  # its chain takes a held-out bench edge: not drawn (as the sampler's walks)

@@ -15,7 +15,7 @@ from edge import Observations
 from edge.synth.checks import check_example
 from edge.synth.contamination import Footprints, GoldHoldout, gold_holdout
 from edge.synth.execute import ProgramRunner
-from edge.synth.intents import INTENTS, TARGET_SHARE, build_intent, wanted
+from edge.synth.intents import INTENTS, SHARES, build_intent, wanted
 from edge.synth.questions import write_question_t
 from edge.synth.sample import Sampler
 from edge.synth.shards import _example
@@ -46,6 +46,9 @@ CHAINS = {
     "fsc": {("fsc_stock_prices", "fsc_listed_items")},
     "assembly": {("assembly_member_bills", "assembly_members")},
     "nec": {("nec_election_codes", "nec_winners"), ("nec_election_codes", "nec_candidates")},
+    "molit": {("mois_stan_regin_cd", "molit_rh_trades"), ("mois_stan_regin_cd", "molit_offi_trades")},
+    "neis": {("neis_school_info", t) for t in ("neis_class_info", "neis_school_major", "neis_meal",
+                                                "neis_school_schedule")},
 }
 
 
@@ -114,15 +117,67 @@ def test_intents_never_name_a_bench_entity(world: tuple[Any, ...]) -> None:
 
 
 def test_wanted_gives_the_platform_furthest_under_its_share() -> None:
-    made = Counter({"lawgokr": 50, "tago": 3, "seoul": 40, "fsc": 40, "assembly": 40, "nec": 40})
-    assert wanted(made, 1000, Counter(), random.Random(0), Counter({"lawgokr": 41})) == "tago"
-    # law.go.kr counts the examples its intents made: the sampler's precedents do not count
-    assert wanted(made | Counter({"tago": 41}), 1000, Counter(), random.Random(0), Counter({"lawgokr": 30})) == "lawgokr"
-    full = Counter({p: int(TARGET_SHARE * 1000) + 1 for p in INTENTS})
-    assert wanted(full, 1000, Counter(), random.Random(0), full) is None
+    """Intents are drawn for the platform furthest under its share of the examples made (each
+    counted by what its intents made), until its intents keep failing; none when all have it."""
+    made = Counter({p: int(SHARES[p] * 1000) + 1 for p in INTENTS})
+    assert wanted(made, 1000, Counter(), random.Random(0)) is None
+    assert wanted(Counter({**made, "tago": 3}), 1000, Counter(), random.Random(0)) == "tago"
+    # furthest under relative to its share: molit at half its share beats fsc at 0.9 of its
+    low = Counter({**made, "molit": 135, "fsc": 36})
+    assert wanted(low, 1000, Counter(), random.Random(0)) == "molit"
     # a platform whose intents keep failing is given up, and the next one is asked for
-    assert wanted(made, 1000, Counter({"tago": 10_000}), random.Random(0), Counter({"lawgokr": 41})) in {
-        "seoul", "fsc", "assembly", "nec"}
+    assert wanted(low, 1000, Counter({"molit": 10_000}), random.Random(0)) == "fsc"
+
+
+def test_home_trades_are_asked_by_the_district_name(world: tuple[Any, ...]) -> None:
+    """A district's trades are asked by its name and month: the program looks the name up in the
+    legal-dong table, cuts the code to the 5-digit LAWD_CD and reads that month's trades; the
+    count is every trade of the month, the question says the month and the district in words and
+    no code."""
+    _version, catalog, ex, sampler, _gold, held = world
+    intent = next(i for i in INTENTS["molit"] if i.name == "home_count")
+    d = build_intent(sampler, intent, random.Random(2), held)
+    assert d is not None
+    calls = d.program().calls()
+    place, ym = d.parts[-1]["slots"]["place"], d.parts[-1]["slots"]["month"]
+    assert [c.call for c in calls][0] == "mois_stan_regin_cd" and calls[0].args == {"locatadd_nm": place}
+    assert calls[1].call in ("molit_rh_trades", "molit_offi_trades")
+    assert calls[1].args["DEAL_YMD"] == ym and calls[1].args["LAWD_CD"]["transform"] == "slice:0:5"
+    run = ex.run(d.program())
+    assert run.answer == len(run.values[calls[1].id]) >= 3
+    question, _t = write_question_t(catalog, random.Random(0), d.parts, "district")
+    gu = place.split(" ")[-1]
+    assert f"{ym[:4]}년 {int(ym[4:])}월" in question and gu in question
+    assert d.bound[0] not in question and "LAWD" not in question
+
+
+def test_school_questions_say_the_school_year_they_count(world: tuple[Any, ...]) -> None:
+    """A grade's classes are counted in the school year the question names (AY and GRADE are the
+    call's filters), never over both recorded years; a dish is counted over one month's lunches."""
+    _version, catalog, ex, sampler, _gold, held = world
+    grade = next(i for i in INTENTS["neis"] if i.name == "school_grade")
+    for seed in range(3):
+        d = build_intent(sampler, grade, random.Random(seed), held)
+        if d is None:
+            continue
+        slots = d.parts[-1]["slots"]
+        calls = d.program().calls()
+        assert calls[0].call == "neis_school_info" and calls[0].args == {"SCHUL_NM": slots["school"]}
+        run = ex.run(d.program())
+        rows = run.values[calls[1].id]
+        assert {r["AY"] for r in rows} == {slots["ay"]} and {r["GRADE"] for r in rows} == {slots["grade"]}
+        assert run.answer == len(rows)
+        question, _t = write_question_t(catalog, random.Random(seed), d.parts, "education")
+        assert f"{slots['ay']}학년도" in question and f"{slots['grade']}학년" in question
+        assert slots["school"] in question
+    dish = next(i for i in INTENTS["neis"] if i.name == "school_dish")
+    d = build_intent(sampler, dish, random.Random(1), held)
+    assert d is not None
+    run = ex.run(d.program())
+    slots = d.parts[-1]["slots"]
+    rows = run.values[d.program().calls()[1].id]
+    assert {r["MLSV_YMD"][:6] for r in rows} == {slots["month"]}
+    assert run.answer == sum(1 for r in rows if r["MMEAL_SC_NM"] == "중식" and slots["dish"] in r["DDISH_NM"]) >= 2
 
 
 def test_edge_hold_out_flags_contradict_in_one_line(tmp_path: Any) -> None:
@@ -134,3 +189,20 @@ def test_edge_hold_out_flags_contradict_in_one_line(tmp_path: Any) -> None:
                                    "--allow-bench-edges", "--hold-out-bench-edges"])
     assert res.exit_code == 1
     assert "contradict" in res.output and "Traceback" not in res.output
+
+
+def test_each_entity_is_asked_about_in_one_shard_only(world: tuple[Any, ...]) -> None:
+    """Shards draw independently: an entity belongs to one shard (a stable hash), so two shards
+    never build the same intent program (which the run would drop as a duplicate)."""
+    from edge.synth.intent_kit import mine
+
+    _v, _c, _ex, sampler, _gold, _held = world
+    opts = [f"학교{i}" for i in range(40)] + [("서울특별시 마포구", "202407")]
+    parts = []
+    for k in range(4):
+        sampler.portion = (k, 4)
+        parts.append(mine(sampler, opts))
+    sampler.portion = (0, 1)
+    assert mine(sampler, opts) == opts
+    assert sorted(map(repr, (o for p in parts for o in p))) == sorted(map(repr, opts))
+    assert all(p for p in parts)  # each shard gets some
