@@ -27,7 +27,7 @@ train_app = typer.Typer(help="GRPO rollouts over the simulator: TRL, verl, OpenA
 
 def _announce(set_name: str, version: str | None) -> str:
     """The version a training command uses (``--version``, else the newest *shipped* one), said
-    on stderr first (``using kopa@v0005 (…): the newest shipped version``); its name, pinned."""
+    on stderr first (``using kopa@v0006 (…): the newest shipped version``); its name, pinned."""
     from simulator import SimulatorError
 
     from .env import version_line

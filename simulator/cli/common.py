@@ -51,7 +51,7 @@ def open_version(
 
     Without ``version``, the newest (``shipped``: the newest shipped one, the research
     commands' default; ``Store.choose``). ``announce`` says which version and why on stderr
-    first (``using kopa@v0005 (8e8c607b19e9): the newest shipped version``), so a user's own
+    first (``using kopa@v0006 (5dbc35694252): the newest shipped version``), so a user's own
     import or recording never becomes the default silently. A first open of a large version
     compiles its index: that is said on stderr too.
     """

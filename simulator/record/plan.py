@@ -19,8 +19,13 @@ A plan is a YAML file::
         param: LAWD_CD
         params: {DEAL_YMD: "202503"}              # fixed params of every crawled request
         also: {OTHER_PARAM: other_field}           # more params from the same record
+    replace_tiers: [generated]                     # optional, see below
 
-Crawls run in order after the seeds, each reading what was recorded before it.
+Crawls run in order after the seeds, each reading what was recorded before it. A new version
+carries over every collection of its parent, except those of endpoints of the catalog tiers
+``replace_tiers`` names (``generated``, ``curated``): the plan records those anew, and a parent
+collection of such an endpoint the plan does not record again is not in the new version
+(``kopa@v0006`` replaces the generated tier's collections, 1,051 of them keyed on a dummy).
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -70,11 +75,14 @@ class Plan(BaseModel):
     crawls: list[Crawl] = Field(default_factory=list)
     #: Filter values checked live against the local query answer, per endpoint.
     fidelity_samples: int = 3
+    #: Catalog tiers whose parent collections are not carried over (the plan records them anew).
+    replace_tiers: list[Literal["curated", "generated", "inferred"]] = Field(default_factory=list)
 
     def digest(self) -> str:
-        return hashlib.sha256(
-            json.dumps(self.model_dump(by_alias=True), sort_keys=True).encode()
-        ).hexdigest()[:16]
+        data = self.model_dump(by_alias=True)
+        if not data["replace_tiers"]:
+            del data["replace_tiers"]  # the digests of plans written before it stay as they were
+        return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
     def validate_against(self, catalog: Catalog) -> None:
         """Every endpoint and param of the plan exists; messages name the fix."""

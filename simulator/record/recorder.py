@@ -275,6 +275,10 @@ class Recorder:
         builder = VersionBuilder(
             self.store, self.set_name, self.catalog, parent=parent, secrets=list(self.client.keys.values())
         )
+        if self.plan.replace_tiers:
+            replaced = set(self.plan.replace_tiers)
+            for key in [k for k, e in _endpoints_of(builder.collections) if _tier(self.catalog, e) in replaced]:
+                del builder.collections[key]
         for key in sorted(self.done):
             e = self.done[key]
             builder.add_collection(
@@ -337,6 +341,19 @@ class Recorder:
                     good += 1
             scores[ep.id] = good / len(picks)
         return scores
+
+
+def _endpoints_of(collections: Any) -> list[tuple[str, str]]:
+    """(key, endpoint) of every collection a builder holds (read without decoding records)."""
+    text = getattr(collections, "text", None)
+    if text is not None:
+        return [(k, text(k)[0]) for k in list(collections)]
+    return [(k, collections[k]["endpoint"]) for k in list(collections)]
+
+
+def _tier(catalog: Catalog, endpoint: str) -> str:
+    ep = catalog.endpoints.get(endpoint)
+    return ep.tier if ep is not None else "inferred"
 
 
 def _same(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> bool:

@@ -67,8 +67,9 @@ class SandboxApp:
         keys: platform id → the one valid key (merged over :func:`default_keys`).
         limits: rates, quotas and faults (default: none).
         catalog: the catalog to serve (default: the shipped one).
-        edition: world edition (default the latest, 4: what ``kopa@v0004`` was recorded
-            from; 3 is ``kopa@v0003``'s, 2 the world of ``kopa@v0001`` and ``kopa@v0002``).
+        edition: world edition (default the latest, 5: what ``kopa@v0006``'s generated tier
+            was recorded from; 4 is ``kopa@v0004``/``kopa@v0005``'s, 3 ``kopa@v0003``'s, 2 the
+            world of ``kopa@v0001`` and ``kopa@v0002``).
     """
 
     def __init__(

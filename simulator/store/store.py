@@ -211,7 +211,7 @@ class Store:
 
         >>> m, line = Store().choose("kopa", shipped=True)           # doctest: +SKIP
         >>> line                                                      # doctest: +SKIP
-        'kopa@v0005 (8e8c607b19e9): the newest shipped version'
+        'kopa@v0006 (5dbc35694252): the newest shipped version'
         """
         m = self.manifest(set_name, version)
         if version is not None and version != "latest":

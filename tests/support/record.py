@@ -167,16 +167,16 @@ def shipped_hash(version: str) -> str:
     return str(json.loads((SHIPPED / version / "manifest.json").read_text(encoding="utf-8"))["content_hash"])
 
 
-def rerecorded_hash(tmp_path: Path, plan_path: Path, version: str, recorded_at: str) -> str:
-    """``plan_path`` recorded from a fresh edition-4 sandbox onto copies of the shipped versions
-    before ``version``: the content hash of the ``version`` it publishes."""
+def rerecorded_hash(tmp_path: Path, plan_path: Path, version: str, recorded_at: str, edition: int = 4) -> str:
+    """``plan_path`` recorded from a fresh sandbox of world ``edition`` onto copies of the
+    shipped versions before ``version``: the content hash of the ``version`` it publishes."""
     root = tmp_path / "cassettes"
     for v in sorted(p.name for p in SHIPPED.glob("v*") if p.name < version):
         shutil.copytree(SHIPPED / v, root / "kopa" / v)
     shutil.copytree(SHIPPED / "objects", root / "kopa" / "objects")
     plan = yaml.safe_load(plan_path.read_text(encoding="utf-8"))
     plan["rate_per_sec"] = {"default": 0}
-    record_plan(root, plan, 4, recorded_at=recorded_at)
+    record_plan(root, plan, edition, recorded_at=recorded_at)
     return str(json.loads((root / "kopa" / version / "manifest.json").read_text(encoding="utf-8"))["content_hash"])
 
 

@@ -16,8 +16,11 @@ thousands of stops (대전 25: 3,120, 부산 21: 5,480, 천안 34010: 1,840, 세
 company and year financial mixes (operating margins −16 … +36 %), varied law article titles
 and precedent citations (``precedent_citations``), one school per SCHUL_NM and school
 휴업일 (``closed_days``: schedule rows marked 휴업일, no meals or timetable then). Edition 4
-(the default, ``kopa@v0004``) is edition 3 with the generated NEIS services' rows carrying the
+(``kopa@v0004``/``kopa@v0005``) is edition 3 with the generated NEIS services' rows carrying the
 hub's common fields (ATPT_OFCDC_SC_CODE, ATPT_OFCDC_SC_NM, SD_SCHUL_CODE, SCHUL_NM, LOAD_DTM).
+Edition 5 (the default, ``kopa@v0006``'s generated tier) is edition 4 with the generated
+endpoints' fuller published fields, each filled with a value of its field's shape; the curated
+endpoints answer as in edition 4.
 
 World API (what the per-platform generators in ``simulator.sandbox.gen`` read)
 ------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """Generated endpoints declare the response fields of the best published facts, each with its
 source (#27 item 1), and the shipped versions still replay: what ``kopa@v0005`` holds is a
-subset of every endpoint's declared fields, and world editions 2–4 serve exactly it."""
+subset of every endpoint's declared fields, and world editions 2–4 serve exactly it;
+``kopa@v0006`` holds what edition 5 serves, the fuller fields."""
 
 from __future__ import annotations
 
@@ -79,6 +80,29 @@ def test_editions_before_5_serve_what_kopa_v0005_holds(catalog: Catalog, tmp_pat
         for row in rows:
             assert list(row) == served, c.key
             assert set(row) <= {f.name for f in ep.fields}, c.key
+
+
+def test_kopa_v0006_serves_edition_5s_fields(catalog: Catalog, shipped_store: Store) -> None:
+    """Every 7th generated collection of ``kopa@v0006``, and every one of an endpoint whose
+    fields changed: its records carry exactly the fields edition 5 serves, in order (the
+    fuller published fields; v0005 served at most the early ones)."""
+    version = shipped_store.open("kopa", "v0006")
+    world5 = World(0, edition=5)
+    changed = {e.id for e in catalog.endpoints.values() if e.opt("early_fields") is not None}
+    cols = sorted((c for c in version.collections() if catalog.endpoint(c.endpoint).tier == "generated"),
+                  key=lambda c: c.key)
+    sample = [c for i, c in enumerate(cols) if i % 7 == 0 or c.endpoint in changed]
+    assert len(sample) > 400 and {"dart_fnltt_singl_acnt_all", "kma_ultra_srt_ncst"} <= {c.endpoint for c in sample}
+    gained = 0
+    for c in sample:
+        ep = catalog.endpoint(c.endpoint)
+        served = [f.name for f in served_fields(world5, ep)]
+        if ep.dialect == "lawgokr":  # an item's ``id`` is its position: numbered again on render
+            served = [n for n in served if n != "id"]
+        for row in version.index.records(c.id, 0, min(c.count, 3)):
+            assert list(row) == served, c.key
+        gained += c.endpoint in changed
+    assert gained > 100
 
 
 def test_edition_5_fills_every_served_field_in_its_shape(catalog: Catalog) -> None:

@@ -107,3 +107,35 @@ def test_query_fidelity_compares_masked_with_masked(tmp_path: Path) -> None:
             result = Recorder(plan, store=Store(tmp_path), catalog=catalog, client=client,
                               source="sandbox").run(recorded_at="2026-11-02T00:00:00Z")
     assert result.fidelity == {"lawgokr_law_search": 1.0}
+
+
+def test_replace_tiers_records_a_tier_anew_and_carries_the_rest(tmp_path: Path) -> None:
+    """A plan with ``replace_tiers: [generated]`` carries its parent's curated collections over
+    unchanged and none of its generated ones but those it records again (how kopa@v0006 left
+    v0005's placeholder-keyed collections behind); without it, every parent collection stays."""
+    from tests.support.record import record_plan
+
+    curated = {"endpoint": "tago_stations_by_name", "params": {"cityCode": "25"}}
+    gen_a = {"endpoint": "airkorea_abr_wst_dsf_cls_cd_info", "params": {}}
+    gen_b = {"endpoint": "tago_train_info_get_cty_code_list", "params": {}}
+    base = {"set": "kopa", "rate_per_sec": {"default": 0}, "fidelity_samples": 0}
+    for replace, kept in (([], {"tago_stations_by_name?cityCode=25", "airkorea_abr_wst_dsf_cls_cd_info",
+                                 "tago_train_info_get_cty_code_list"}),
+                          (["generated"], {"tago_stations_by_name?cityCode=25", "tago_train_info_get_cty_code_list"})):
+        root = tmp_path / f"r{len(replace)}"
+        record_plan(root, {**base, "seeds": [curated, gen_a, gen_b]}, 5)
+        record_plan(root, {**base, "replace_tiers": replace, "seeds": [gen_b]}, 5)
+        store = Store(root, cache_dir=root / "cache")
+        v1, v2 = store.open("kopa", "v0001"), store.open("kopa")  # without: nothing new to publish
+        assert v2.manifest.version == ("v0002" if replace else "v0001")
+        assert {c.key for c in v2.collections()} == kept
+        assert v2.manifest.files["collections/tago.jsonl"] == v1.manifest.files["collections/tago.jsonl"]
+
+
+def test_replace_tiers_names_the_tiers(tmp_path: Path) -> None:
+    from simulator.record import load_plan
+
+    path = tmp_path / "plan.yaml"
+    path.write_text("set: kopa\nreplace_tiers: [generatd]\nseeds: []\n", encoding="utf-8")
+    with pytest.raises(RecordError, match="(?s)replace_tiers.*'curated', 'generated' or 'inferred'"):
+        load_plan(path)

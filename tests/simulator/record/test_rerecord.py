@@ -2,11 +2,12 @@
 from, gives the shipped version's records (and, for the newest, its content hash).
 
 Edition 2 is the world ``kopa@v0001``/``kopa@v0002`` were recorded from, edition 3
-``kopa@v0003``'s, edition 4 ``kopa@v0004``/``kopa@v0005``'s; their bytes are shipped and must
-stay reproducible. One re-recording is whole (v0005's plan onto copies of v0001-v0004: the
-same content hash); v0003's and v0004's are sampled (a fixed, spread sample of their plans:
-the same records, collection by collection), which checks the same property for a tenth of
-the time. v0003's whole re-recording took about 350 s on 2 cores.
+``kopa@v0003``'s, edition 4 ``kopa@v0004``/``kopa@v0005``'s, edition 5 ``kopa@v0006``'s
+generated tier; their bytes are shipped and must stay reproducible. One re-recording is whole
+(v0005's plan onto copies of v0001-v0004: the same content hash); v0003's, v0004's and v0006's
+are sampled (a fixed, spread sample of their plans: the same records, collection by
+collection), which checks the same property for a tenth of the time. v0003's whole
+re-recording took about 350 s on 2 cores, v0006's (2,274 collections) about 75 s.
 """
 
 from __future__ import annotations
@@ -208,3 +209,19 @@ def test_recording_v0005_again_gives_its_hash(tmp_path: Path) -> None:
     """The whole re-recording: the v0005 plan from a fresh edition-4 sandbox onto copies of
     v0001–v0004 publishes the shipped v0005, byte for byte (its content hash)."""
     assert rerecorded_hash(tmp_path, PLANS / "v0005_extra.yaml", "v0005", "2026-12-04T00:00:00Z") == shipped_hash("v0005")
+
+
+def test_recording_v0006_again_gives_its_records(tmp_path: Path, store: Store) -> None:
+    """Every 12th seed of v0006's plan (``simulator/record/plans/v0006.yaml``, 2,274 seeds
+    over the generated tier, real values only) and each of its seeds that v0005 did not key the
+    same way, recorded again from a fresh edition-5 sandbox: the records v0006 holds,
+    collection by collection, every one with the fields edition 5 serves."""
+    plan = yaml.safe_load((PLANS / "v0006.yaml").read_text(encoding="utf-8"))
+    assert plan["replace_tiers"] == ["generated"]
+    seeds = [s for i, s in enumerate(plan["seeds"]) if i % 12 == 0 or s["endpoint"].startswith("dart_fnltt")]
+    assert 190 < len(seeds) < 240
+    mine = records_by_key(record_seeds(tmp_path / "c", 5, seeds))
+    assert len(mine) == len(seeds)
+    _assert_same_records(mine, store.open("kopa", "v0006"), "v0006")
+    acnt = next(k for k in mine if k.startswith("dart_fnltt_singl_acnt_all?"))
+    assert {"account_nm", "thstrm_amount"} <= set(json.loads(mine[acnt][0]))  # edition 5's fields

@@ -9,7 +9,11 @@ with the generated NEIS services' rows carrying the hub's common fields. ``kopa@
 carries every v0004 collection unchanged and adds the crawls of ``v0005_extra.yaml`` (the other
 24 Seoul districts' officetel and row-house trades of 2024-07, more high schools' class lists
 and majors), the chains KOPA-Bench does not use, so a 1,000-example synthesis run is not bounded
-by drawing the same few recorded chains again. (Recording them again:
+by drawing the same few recorded chains again. ``kopa@v0006`` (#27) is v0005 with its
+generated tier recorded anew from world edition 5 on real values only
+(``simulator/record/plans/v0006.yaml``): no collection keyed on a dummy (1,051 of v0005's are),
+the generated endpoints' fuller published fields, and the curated tier (KOPA-Bench's golds, the
+default EDGE run) carried over byte for byte. (Recording them again:
 tests/simulator/record/test_rerecord.py.)
 """
 
@@ -22,12 +26,18 @@ import pytest
 import yaml
 
 from simulator import Resolver, Store, load_catalog
+from simulator.catalog import Catalog
+from simulator.catalog.generate.seeds import placeholder_params, seed_plan_report
 from simulator.catalog.requests import build_request
-from simulator.dialects import get_dialect
+from simulator.dialects import collection_key, get_dialect
+from simulator.ignore import collection_filters
+from simulator.record import load_plan
+from simulator.store import Version
 
 ROOT = Path(__file__).resolve().parents[3]
 PLAN4 = ROOT / "simulator" / "record" / "plans" / "v0004_extra.yaml"
 PLAN5 = ROOT / "simulator" / "record" / "plans" / "v0005_extra.yaml"
+PLAN6 = ROOT / "simulator" / "record" / "plans" / "v0006.yaml"
 KEY = "kopa0test0key0000000000000000000000000000"[:40]
 
 
@@ -109,8 +119,8 @@ def test_filtered_generated_neis_rows_belong_to_the_office_asked_for(store: Stor
     assert rows and {(r["SD_SCHUL_CODE"], r["AY"]) for r in rows} == {("7010798", "2022")}
 
 
-def test_v0005_is_the_newest_and_every_tool_has_data(store: Store) -> None:
-    m = store.open("kopa").manifest
+def test_v0005_has_every_tool_and_its_drift_is_written(store: Store) -> None:
+    m = store.open("kopa", "v0005").manifest  # v0006 re-records its generated tier (below)
     assert (m.version, m.parent, m.source) == ("v0005", "v0004", "sandbox")
     assert m.content_hash.startswith("8e8c607b")
     assert len(m.endpoints) == len(load_catalog().endpoints) == 2696
@@ -120,7 +130,7 @@ def test_v0005_is_the_newest_and_every_tool_has_data(store: Store) -> None:
 
 
 def test_v0005_adds_only_its_plans_crawls(store: Store) -> None:
-    v4, v5 = store.open("kopa", "v0004"), store.open("kopa")
+    v4, v5 = store.open("kopa", "v0004"), store.open("kopa", "v0005")
     keys4 = {c.key: (c.count, c.total) for c in v4.collections()}
     keys5 = {c.key: (c.count, c.total) for c in v5.collections()}
     assert {k: keys5[k] for k in keys4} == keys4  # the seeds re-recorded are v0004's bytes
@@ -136,7 +146,7 @@ def test_v0005_adds_only_its_plans_crawls(store: Store) -> None:
 def test_v0005_answers_v0004s_requests_byte_for_byte(store: Store) -> None:
     """Every 40th v0004 collection and each of the crawled tools' v0004 collections, first and
     last page in both formats: the same status, headers and bytes from both versions."""
-    v4, v5 = store.open("kopa", "v0004"), store.open("kopa")
+    v4, v5 = store.open("kopa", "v0004"), store.open("kopa", "v0005")
     crawled = {c["to"] for c in yaml.safe_load(PLAN5.read_text(encoding="utf-8"))["crawls"]}
     cols = sorted(v4.index.collections(), key=lambda c: c.key)
     sample = [c for i, c in enumerate(cols) if i % 40 == 0 or c.endpoint in crawled]
@@ -144,3 +154,88 @@ def test_v0005_answers_v0004s_requests_byte_for_byte(store: Store) -> None:
     a, b = _answers(Resolver(v4, catalog), sample), _answers(Resolver(v5, catalog), sample)
     assert len(a) > 200 and all(status == 200 for status, _h, _b in a.values())
     assert b == a
+
+
+# ---- kopa@v0006 -------------------------------------------------------------------------------
+def _placeholder_keyed(version: Version, catalog: Catalog) -> list[str]:
+    """Keys of ``version``'s collections that hold the old plans' dummy value (``A1``, or ``1``
+    for an integer, where nothing was published): no real request sends them."""
+    return sorted(c.key for c in version.collections()
+                  if placeholder_params(catalog.endpoint(c.endpoint), c.filters))
+
+
+def test_v0006_is_the_newest_and_records_every_tool_it_has_a_real_value_for(store: Store) -> None:
+    m = store.open("kopa").manifest
+    assert (m.version, m.parent, m.source) == ("v0006", "v0005", "sandbox")
+    assert m.content_hash.startswith("5dbc3569")
+    catalog = load_catalog()
+    _plan, report = seed_plan_report(catalog)
+    left_out = set(report.unresolved)
+    assert len(left_out) == 344
+    assert set(m.endpoints) == set(catalog.endpoints) - left_out  # 2,352 of 2,696
+    assert all(e.records > 0 for e in m.endpoints.values())
+    listed = (ROOT / "docs" / "seeds-v0006.md").read_text(encoding="utf-8")
+    assert all(f"- `{e}`: " in listed for e in left_out)
+    drift = (ROOT / "docs" / "drift-v0006.md").read_text(encoding="utf-8")
+    assert "# Drift kopa@v0005 → kopa@v0006" in drift and "Collections removed (1051)" in drift
+
+
+@pytest.mark.parametrize("version,dummies", [("v0005", 1051), ("v0006", 0)])
+def test_collections_keyed_on_a_placeholder(store: Store, version: str, dummies: int) -> None:
+    """v0002–v0005 keyed every generated collection without a published value on ``A1`` (1,003)
+    or ``1`` (48); v0006 holds none (its endpoints without a real value are not recorded)."""
+    keyed = _placeholder_keyed(store.open("kopa", version), load_catalog())
+    assert len(keyed) == dummies, keyed[:5]
+    if dummies:
+        assert "airkorea_list?msrmtYmd=A1&msrstnNm=A1" in keyed
+
+
+def test_v0006_curated_tier_is_v0005s_byte_for_byte(store: Store) -> None:
+    """The curated tier's data files (the collections KOPA-Bench's golds and the default EDGE
+    run read) have the same sha256 in both versions, and the same collections, counts,
+    totals and envelopes; every generated file is recorded anew."""
+    v5, v6 = store.open("kopa", "v0005"), store.open("kopa", "v0006")
+    catalog = load_catalog()
+    curated_parts = {e.part_id for e in catalog.endpoints.values() if e.tier == "curated"}
+    assert len(curated_parts) == 13
+    for rel, sha in v5.manifest.files.items():
+        part = rel.split("/")[-1].removesuffix(".jsonl")
+        if part in curated_parts:
+            assert v6.manifest.files[rel] == sha, rel
+        else:
+            assert v6.manifest.files[rel] != sha, rel
+
+    def curated(v: Version) -> dict[str, tuple[Any, ...]]:
+        return {c.key: (c.count, c.total, c.fmt, c.envelope) for c in v.collections()
+                if catalog.endpoint(c.endpoint).tier == "curated"}
+
+    a, b = curated(v5), curated(v6)
+    assert len(a) == 1215 and b == a
+
+
+def test_v0006_answers_v0005s_curated_requests_byte_for_byte(store: Store) -> None:
+    """Every 15th curated v0005 collection, first and last page in both formats: the same
+    status, headers and bytes from both versions (bench golds and EDGE figures hold)."""
+    v5, v6 = store.open("kopa", "v0005"), store.open("kopa", "v0006")
+    catalog = load_catalog()
+    cols = sorted((c for c in v5.index.collections() if catalog.endpoint(c.endpoint).tier == "curated"),
+                  key=lambda c: c.key)
+    sample = cols[::15]
+    a, b = _answers(Resolver(v5, catalog), sample), _answers(Resolver(v6, catalog), sample)
+    assert len(a) > 150 and all(status == 200 for status, _h, _b in a.values())
+    assert b == a
+
+
+def test_v0006_records_its_plan_and_drops_only_the_dummies(store: Store) -> None:
+    """The generated collections of v0006 are exactly its plan's seeds; of v0005's generated
+    keys, only the placeholder-keyed ones are gone."""
+    v5, v6 = store.open("kopa", "v0005"), store.open("kopa", "v0006")
+    catalog = load_catalog()
+    plan = load_plan(PLAN6)
+    assert plan.replace_tiers == ["generated"]
+    planned = {collection_key(s.endpoint, collection_filters(catalog.endpoint(s.endpoint), s.params))
+               for s in plan.seeds}
+    gen5 = {c.key for c in v5.collections() if catalog.endpoint(c.endpoint).tier == "generated"}
+    gen6 = {c.key for c in v6.collections() if catalog.endpoint(c.endpoint).tier == "generated"}
+    assert gen6 == planned and len(gen6) == 2274
+    assert gen5 - gen6 == set(_placeholder_keyed(v5, catalog))
