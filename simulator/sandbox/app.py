@@ -31,6 +31,7 @@ from ..catalog import Catalog, Endpoint, Match, load_catalog
 from ..dialects import Dialect, SplitError, get_dialect
 from ..dialects.headers import native_headers
 from ..errors import UnknownEndpoint
+from ..ignore import drop_ignored
 from ..query import apply_order, apply_query, query_split
 from ..request import SimRequest, SimResponse
 from ..server.asgi import Receive, Scope, Send, serve_lifespan
@@ -150,6 +151,9 @@ class SandboxApp:
             match = self.catalog.match(req)
         except UnknownEndpoint as exc:
             return self._unknown(req, str(exc))
+        # Like the real server (and the replay, ``simulator.ignore``), parameters the catalog
+        # does not know select nothing: they never reach the collection key or the generator.
+        match, _ignored = drop_ignored(match, frozenset())
         ep = match.endpoint
         dialect = get_dialect(ep.dialect)
         fmt = _request_format(dialect, ep, match.params)
