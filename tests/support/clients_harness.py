@@ -111,8 +111,9 @@ class SandboxForwarder:
         netloc = req.host if req.port is None else f"{req.host}:{req.port}"
         url = self.base + "/" + netloc + req.url.split(netloc, 1)[1].replace(KEY, key)
         headers = {k: v for k, v in req.headers if k not in ("host", "content-length")}
+        body = req.body.replace(KEY.encode(), key.encode())  # a form body may carry the key (juso)
         with passthrough():
-            r = self._client.request(req.method, url, headers=headers, content=req.body or None)
+            r = self._client.request(req.method, url, headers=headers, content=body or None)
         resp = SimResponse(r.status_code, [(k.lower(), v) for k, v in r.headers.items()], r.content)
         return Resolution(Source.LIVE, resp)
 
