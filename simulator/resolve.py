@@ -31,7 +31,7 @@ from .errors import UnknownEndpoint
 from .hints import HINT_HEADER, describe_hints, header_safe, unknown_param_hints
 from .ignore import IGNORED_HEADER, drop_ignored, ignored_header_value, normalize_ignore_params, without_params
 from .query import IndexedRecords, apply_order, query_split
-from .request import SimRequest, SimResponse
+from .request import SimRequest, SimResponse, form_params
 from .identity import canonical_request, fingerprint
 from .store import CollectionInfo, Version
 from .vocab import MissPolicy
@@ -355,7 +355,10 @@ class Resolver:
                 sim_error(404, "unknown_endpoint", ident.unknown, request=canon), "error"
             ))
         allowed = found.endpoint.method
-        if req.method != allowed and not (req.method == "HEAD" and allowed == "GET"):
+        # a form POSTed to a GET endpoint that documents POST too (juso) reads as that GET
+        posted_form = (req.method == "POST" and allowed == "GET" and bool(found.endpoint.opt("form_post"))
+                       and bool(form_params(req)))
+        if req.method != allowed and not (req.method == "HEAD" and allowed == "GET") and not posted_form:
             # The method is no part of a collection's identity: answering it would be a guess.
             if self.miss == "live" and self.live is not None:
                 return Resolution(Source.LIVE, _tag(self.live(req), "live"))  # recording: the real API answers it

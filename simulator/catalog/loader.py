@@ -10,7 +10,7 @@ from typing import Any, Callable, TypeVar, cast
 
 from ..cache import BoundedCache
 from ..errors import CatalogError, UnknownEndpoint
-from ..request import SimRequest
+from ..request import SimRequest, form_params
 from .files import DATA_DIR, load_platform_file
 from .infer import infer_endpoint
 from ..vocab import Role
@@ -357,7 +357,8 @@ class Catalog:
                 f"unknown host={req.host!r}: the catalog serves {', '.join(self.hosts())}"
             )
         query: dict[str, str] = {}
-        for k, v in req.query:
+        # a form body's parameters count as the query's (juso: POST); the query wins a repeat
+        for k, v in (*req.query, *form_params(req)):
             query.setdefault(k, v)
         for route in host.candidates(req.path, query):
             m = route.regex.match(req.path)

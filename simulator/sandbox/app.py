@@ -31,6 +31,7 @@ from ..catalog import Catalog, Endpoint, Match, load_catalog
 from ..dialects import Dialect, SplitError, get_dialect
 from ..dialects.headers import native_headers
 from ..errors import UnknownEndpoint
+from ..ignore import drop_ignored
 from ..query import apply_order, apply_query, query_split
 from ..request import SimRequest, SimResponse
 from ..server.asgi import Receive, Scope, Send, serve_lifespan
@@ -46,6 +47,8 @@ log = logging.getLogger("kopa_sim.sandbox")
 
 _LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1", "0.0.0.0", "testserver", ""}
 _CACHE_SIZE = 256
+#: The most body bytes the sandbox reads (a form of parameters; the rest is dropped unread).
+_MAX_BODY = 64 * 1024
 
 
 def default_keys(catalog: Catalog) -> dict[str, str]:
@@ -95,11 +98,16 @@ class SandboxApp:
             return
         if scope["type"] != "http":
             return
-        while (await receive()).get("more_body", False):
-            pass  # the APIs are GETs; a body is read and ignored
+        body = b""
+        while True:  # a form body holds parameters (juso: POST); any other body is not read
+            msg = await receive()
+            if len(body) < _MAX_BODY:
+                body += msg.get("body", b"")
+            if not msg.get("more_body", False):
+                break
         fault: Fault | None = None
         try:
-            resp, fault = self.handle_scope(scope)
+            resp, fault = self.handle_scope(scope, body[:_MAX_BODY])
         except Exception:  # noqa: BLE001 - never a stack trace on the wire
             log.exception("sandbox internal error")
             resp = _json({"error": "internal_error", "detail": "the sandbox failed on this request"}, 500)
@@ -117,8 +125,8 @@ class SandboxApp:
             raise ConnectionResetError("sandbox fault: connection reset mid-body")
         await send({"type": "http.response.body", "body": body})
 
-    def handle_scope(self, scope: Scope) -> tuple[SimResponse, Fault | None]:
-        """Answer one HTTP scope (without its body): the response and the fault to apply."""
+    def handle_scope(self, scope: Scope, body: bytes = b"") -> tuple[SimResponse, Fault | None]:
+        """Answer one HTTP scope and its body: the response and the fault to apply."""
         path: str = scope["path"]
         method: str = scope["method"]
         headers = [(k.decode("latin-1").lower(), v.decode("latin-1")) for k, v in scope.get("headers", [])]
@@ -135,7 +143,7 @@ class SandboxApp:
             return _json({"error": "no_upstream", "detail": "name the upstream host as the first path "
                           "segment, e.g. /apis.data.go.kr/1613000/…, or use the sandbox as an HTTP proxy"}, 404), None
         req = SimRequest(method=method, host=host, path=upstream_path, query=query, headers=tuple(headers),
-                         scheme=scope.get("scheme", "http"))
+                         body=body, scheme=scope.get("scheme", "http"))
         fault = self.state.fault()
         if fault == "server_error":
             # The provider fell over: a gateway 5xx with no API envelope at all.
@@ -151,6 +159,9 @@ class SandboxApp:
             match = self.catalog.match(req)
         except UnknownEndpoint as exc:
             return self._unknown(req, str(exc))
+        # Like the real server (and the replay, ``simulator.ignore``), parameters the catalog
+        # does not know select nothing: they never reach the collection key or the generator.
+        match, _ignored = drop_ignored(match, frozenset())
         ep = match.endpoint
         dialect = get_dialect(ep.dialect)
         fmt = _request_format(dialect, ep, match.params)

@@ -249,7 +249,9 @@ _DATAGOKR_COMMON = [
 
 def _datagokr_endpoint(op: dict[str, Any], prefix: str, agency_ko: str, used: set[str],
                        source: str, extra: dict[str, tuple[str, list[list[str]]]] | None = None) -> dict[str, Any]:
-    url = op["url"]
+    # a published URL may carry a byte-order mark (data.go.kr's GetCMStckLnbInfoService page:
+    # ``/1160100/\ufeffservice/…``); the real path has none, and no client sends one
+    url = op["url"].replace("\ufeff", "")
     path = url.split("apis.data.go.kr", 1)[1]
     parts = path.strip("/").split("/")
     service, operation = "/".join(parts[1:-1]), parts[-1]

@@ -218,6 +218,23 @@ def test_unknown_operation_is_native(app: SandboxApp) -> None:
     assert get(app, "https://example.invalid/x").status == 404
 
 
+def test_parameters_the_catalog_does_not_know_select_nothing(app: SandboxApp) -> None:
+    """Like the real server (and the replay, which names them in x-sim-ignored), the sandbox
+    ignores parameters the catalog does not know: pydatagokr asks FSC's KOFIA statistics with
+    ``beginBasDt``/``endBasDt`` (and RTMS clients send extras), and the answer is the one
+    without them. Before, the sandbox keyed a generated endpoint's synthetic collection on
+    them, so a replayed answer could never equal the live one."""
+    kofia = ("https://apis.data.go.kr/1160100/service/GetKofiaStatisticsInfoService/"
+             "getGrantingOfCreditBalanceInfo?serviceKey=sandbox-fsc&numOfRows=1000&pageNo=1")
+    rtms = f"{RTMS}?LAWD_CD=11680&DEAL_YMD=202503&serviceKey=sandbox-molit&numOfRows=50"
+    for base, extra in ((kofia, "&beginBasDt=20250301&endBasDt=202503149"), (rtms, "&utm_source=x")):
+        plain, with_extra = get(app, base), get(app, base + extra)
+        assert plain.status == 200
+        assert with_extra.status == plain.status and with_extra.body == plain.body, extra
+    # a catalogued filter still selects: basDt is one of this endpoint's params
+    assert get(app, kofia + "&basDt=20250314").body != get(app, kofia).body
+
+
 def test_same_seed_same_bytes_different_seed_different() -> None:
     url = f"{RTMS}?LAWD_CD=11680&DEAL_YMD=202503&serviceKey=sandbox-molit&numOfRows=50"
     a, b, c = create_app(seed=3), create_app(seed=3), create_app(seed=4)
