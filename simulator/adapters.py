@@ -108,7 +108,13 @@ class CallCounter:
 
     def answer(self, resolver: Resolver, req: SimRequest, default_episode: str | None = None) -> Resolution:
         """The resolver's answer to ``req`` at its episode and call index (a 400 for a bad
-        ``X-Sim-Call``)."""
+        ``X-Sim-Call``).
+
+        A :class:`Resolver` without faults reads neither (its answer depends on neither):
+        such a call is not counted, and costs no lock. A sent ``X-Sim-Call`` is still checked.
+        """
+        if getattr(resolver, "faults", False) is None and req.header(CALL_HEADER) is None:
+            return resolver.resolve(req)
         try:
             episode, index = self.call_of(req, default_episode)
         except ValueError as exc:

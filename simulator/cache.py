@@ -23,6 +23,9 @@ from typing import Callable, Generic, Hashable, Iterator, TypeVar
 
 __all__ = ["BoundedCache"]
 
+#: What ``get`` reads for a key that is not there (None may be a kept value).
+_ABSENT = object()
+
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 
@@ -59,12 +62,11 @@ class BoundedCache(Generic[K, V]):
     def get(self, key: K, default: V | None = None) -> V | None:
         """The value for ``key`` (marked as just used), else ``default``."""
         with self._lock:
-            try:
-                value = self._data[key]
-            except KeyError:
+            value = self._data.get(key, _ABSENT)  # a miss raises nothing (cheaper than KeyError)
+            if value is _ABSENT:
                 return default
             self._data.move_to_end(key)
-            return value
+            return value  # type: ignore[return-value]
 
     def put(self, key: K, value: V) -> None:
         """Keep ``value`` for ``key``, dropping the least recently used past the bounds."""

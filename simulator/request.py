@@ -30,6 +30,30 @@ class SimRequest:
     port: int | None = None
 
     @classmethod
+    def trusted(
+        cls,
+        method: str,
+        host: str,
+        path: str,
+        query: tuple[tuple[str, str], ...],
+        headers: tuple[tuple[str, str], ...],
+        body: bytes,
+        scheme: str,
+        port: int | None,
+    ) -> SimRequest:
+        """``SimRequest(...)`` from parts already in their final form (an adapter's hot path):
+        the same object, built without the frozen dataclass's setattr per field.
+
+        >>> SimRequest.trusted("GET", "h", "/p", (), (), b"", "https", None) == SimRequest("GET", "h", "/p")
+        True
+        """
+        self = object.__new__(cls)
+        self.__dict__.update(
+            method=method, host=host, path=path, query=query, headers=headers, body=body, scheme=scheme, port=port
+        )
+        return self
+
+    @classmethod
     def from_url(
         cls,
         url: str,

@@ -32,7 +32,7 @@ from .hints import HINT_HEADER, describe_hints, header_safe, unknown_param_hints
 from .ignore import IGNORED_HEADER, drop_ignored, ignored_header_value, normalize_ignore_params, without_params
 from .query import IndexedRecords, apply_order, query_split
 from .request import SimRequest, SimResponse, form_params
-from .identity import canonical_request, fingerprint
+from .identity import IdentityPlan, canonical_by_plan, canonical_request, fingerprint, identity_plan
 from .store import CollectionInfo, Version
 from .vocab import MissPolicy
 
@@ -177,6 +177,8 @@ class _Identity:
 
 
 _Answer = tuple["Source", int, tuple[tuple[str, str], ...], bytes]
+#: ``Resolver._plans`` has not seen the shape yet (None: seen, no plan).
+_NO_PLAN_YET: Any = object()
 
 
 class Resolver:
@@ -234,7 +236,12 @@ class Resolver:
         # form depend on nothing but the parts of it they read: memoise them (repeated
         # requests, e.g. an episode replayed, skip matching, key stripping and hashing).
         # Oldest entries leave first when it is full.
-        self._identities: BoundedCache[tuple[Any, ...], _Identity] = BoundedCache(IDENTITY_CACHE_SIZE)
+        # A request whose exact answer was found from its shape's plan keeps only its
+        # fingerprint here (a str) until another tier needs the rest.
+        self._identities: BoundedCache[tuple[Any, ...], _Identity | str] = BoundedCache(IDENTITY_CACHE_SIZE)
+        # Request shapes (method, host, path, query names) → their identity plans (None:
+        # identified one by one); cleared when full. Plain dict reads and writes are atomic.
+        self._plans: dict[tuple[Any, ...], IdentityPlan | None] = {}
         # Recorded header tuples (shared by the index) → the exact answer's headers.
         self._exact_headers: dict[tuple[tuple[str, str], ...], list[tuple[str, str]]] = {}
         self._version_header = ("x-sim-version", version.content_hash)
@@ -255,7 +262,8 @@ class Resolver:
         """Answer ``req``: which tier answered, the response, and a strict miss's details.
 
         Never raises for bad input (errors are responses, ``source`` ``error``)."""
-        key = self._key(req)
+        # ``_key``, inlined (every request pays it)
+        key = (req.method, req.host, req.path, req.query, req.body) if len(req.body) <= IDENTITY_MAX_BODY else None
         res = self._recorded(req, key)  # headers final (the version header last)
         if res is None:
             res = self._resolve(req, key)
@@ -283,10 +291,26 @@ class Resolver:
             if key is None:
                 return self._identify_request(req)
         ident = self._identities.get(key)
-        if ident is None:
+        if not isinstance(ident, _Identity):  # unknown, or only its fingerprint is
             ident = self._identify_request(req)
             self._identities.put(key, ident)
         return ident
+
+    def _planned_fingerprint(self, req: SimRequest) -> str | None:
+        """``req``'s fingerprint from its shape's plan (matching done once per shape), or None
+        where it has none (``identity_plan``)."""
+        if req.body:
+            return None
+        shape = (req.method, req.host, req.path, tuple([k for k, _ in req.query]))
+        plan = self._plans.get(shape, _NO_PLAN_YET)
+        if plan is _NO_PLAN_YET:
+            plan = identity_plan(req, self.catalog)
+            if len(self._plans) >= IDENTITY_CACHE_SIZE:
+                self._plans.clear()
+            self._plans[shape] = plan
+        if plan is None:
+            return None
+        return fingerprint(canonical_by_plan(plan, req.query))  # type: ignore[arg-type]
 
     def _identify_request(self, req: SimRequest) -> _Identity:
         """Match, canonical request and fingerprint of ``req`` (reads only the parts above)."""
@@ -321,9 +345,15 @@ class Resolver:
             if kept is not None:
                 return Resolution(kept[0], SimResponse(kept[1], list(kept[2]), kept[3]))
         # Asked before (its identity is kept): keep the exact answer too, below.
-        again = key is not None and key in self._identities
-        ident = self._identify(req, key)
-        hit = self.version.index.interaction_parts(ident.fingerprint)
+        ident = self._identities.get(key) if key is not None else None
+        again = ident is not None
+        if ident is None:
+            # A first sighting: the fingerprint from its shape's plan where it has one, kept
+            # alone (the rest of its identity waits until a tier past the exact one needs it).
+            ident = self._planned_fingerprint(req) or self._identify_request(req)
+            if key is not None:
+                self._identities.put(key, ident)
+        hit = self.version.index.interaction_parts(ident if isinstance(ident, str) else ident.fingerprint)
         if hit is None:
             return None
         status, headers, body = hit

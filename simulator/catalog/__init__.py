@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .loader import DATA_DIR, DEFAULT_TIER, Catalog, Match, load_catalog, load_platform_file
+from .loader import DATA_DIR, DEFAULT_TIER, Catalog, Match, ReadPlan, load_catalog, load_platform_file
 from .models import CATALOG_FORMAT, Endpoint, FieldSpec, FilterRule, KeyLayout, Param, Platform, QuerySemantics
 from .requests import build_request
 from .tiers import TIERS
@@ -20,6 +20,7 @@ __all__ = [
     "Param",
     "Platform",
     "QuerySemantics",
+    "ReadPlan",
     "TIERS",
     "build_request",
     "load_catalog",

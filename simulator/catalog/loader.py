@@ -18,7 +18,7 @@ from .models import Endpoint, Param, Platform
 from .platforms import PLATFORM_NAMES, platform_aliases, platform_for, resolve_platforms
 from .tiers import Tier, check_tier, generated_platforms
 
-__all__ = ["Catalog", "DATA_DIR", "DEFAULT_TIER", "Match", "load_catalog"]
+__all__ = ["Catalog", "DATA_DIR", "DEFAULT_TIER", "Match", "ReadPlan", "load_catalog"]
 
 T = TypeVar("T")
 
@@ -35,6 +35,24 @@ class Match:
     params: dict[str, str]
     #: Names as sent, for parameters the catalog does not know (kept in the collection key).
     unknown: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ReadPlan:
+    """How :meth:`Catalog.match` reads every request of one shape (method, host, path and
+    query names in order, no body) when the values play no part in choosing the endpoint.
+
+    ``match`` on any request of the shape gives ``endpoint`` and, for its params: each query
+    position's value (empties dropped) under ``slots[i]``'s name — a known name keeps the
+    first value sent under any of its spellings, an unknown one is kept as sent — then the
+    path's ``path_params`` over them.
+    """
+
+    endpoint: Endpoint
+    #: Per query position: (the catalog's name, or the name as sent; whether it is known).
+    slots: tuple[tuple[str, bool], ...]
+    #: The path's non-empty parameters, set after the query's.
+    path_params: tuple[tuple[str, str], ...]
 
 
 #: Path-param roles that may never be left out of a URL, even at its end (paging and key).
@@ -315,6 +333,38 @@ class Catalog:
         from dataclasses import replace
 
         return replace(req, host=host)
+
+    def read_plan(self, req: SimRequest) -> ReadPlan | None:
+        """How :meth:`match` reads every request shaped like ``req`` (same method, host, path
+        and query names in order, no body), or None where values choose the endpoint (match
+        conditions), a name repeats, a body is sent or nothing matches: match those one by one.
+        """
+        if req.body:
+            return None
+        names = [k for k, _ in req.query]
+        if len(set(names)) != len(names):
+            return None
+        creq = self.canonical_host(req)
+        host = self._hosts.get(creq.host)
+        if host is None:
+            return None
+        path = creq.path
+        if (path[:-1] if len(path) > 1 and path.endswith("/") else path) in host.by_condition:
+            return None
+        for route in host.candidates(path):
+            m = route.regex.match(path)
+            if m is None:
+                continue
+            if route.conditions:
+                return None  # whether it matches depends on a value
+            lookup, fold = route.lookup, route.fold
+            slots = []
+            for k in names:
+                canon = lookup.get(k) or (lookup.get(k.lower()) if fold else None)
+                slots.append((canon, True) if canon is not None else (k, False))
+            path_params = tuple((n, v) for n, v in zip(route.path_names, m.groups()) if v)
+            return ReadPlan(route.endpoint, tuple(slots), path_params)
+        return None
 
     def resolve_platforms(self, names: list[str]) -> tuple[list[str], list[str]]:
         """Platform ids for ``names``, old ids (``gen_opendart``) read as their platform, and

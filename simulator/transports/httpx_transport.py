@@ -15,7 +15,6 @@ from typing import Any
 import httpx
 
 from ..adapters import CallCounter, latency_of, raise_for_answer
-from ..cache import BoundedCache
 from ..request import SimRequest
 from ..request import parse_query as _parse_query
 from ..resolve import Resolution, Resolver
@@ -26,7 +25,7 @@ __all__ = ["AsyncSimTransport", "SimTransport", "to_sim_request"]
 def to_sim_request(
     request: httpx.Request,
     body: bytes,
-    headers_memo: BoundedCache[tuple[Any, ...], tuple[tuple[str, str], ...]] | None = None,
+    headers_memo: dict[tuple[Any, ...], tuple[tuple[str, str], ...]] | None = None,
 ) -> SimRequest:
     """The resolver's view of an ``httpx`` request (query in wire order, as ``from_url``).
 
@@ -37,31 +36,41 @@ def to_sim_request(
     # raw bytes, lowercased, the same text.
     raw_host = url.raw_host.decode("ascii").lower()
     host = raw_host if "xn--" not in raw_host else (url.host or "").lower()
-    return SimRequest(
-        method=request.method,
-        host=host,
-        path=url.path,
-        query=_parse_query(url.query.decode("ascii")),
-        headers=_headers_of(request.headers, headers_memo),
-        body=body,
-        scheme=url.scheme,
-        port=url.port,
+    return SimRequest.trusted(
+        request.method,
+        host,
+        url.path,
+        _parse_query(url.query.decode("ascii")),
+        _headers_of(request.headers, headers_memo),
+        body,
+        url.scheme,
+        url.port,
     )
+
+
+#: Distinct request header sets a transport keeps converted (a client sends a handful).
+REQUEST_HEADERS_KEPT = 256
 
 
 def _headers_of(
     headers: httpx.Headers,
-    memo: BoundedCache[tuple[Any, ...], tuple[tuple[str, str], ...]] | None = None,
+    memo: dict[tuple[Any, ...], tuple[tuple[str, str], ...]] | None = None,
 ) -> tuple[tuple[str, str], ...]:
     """``tuple((k.lower(), v) for k, v in headers.items())``, memoised by the raw entries.
 
     ``items()`` decodes every name and value (and joins repeated names); the result depends
-    only on the raw entries and the encoding, the memo's key.
+    only on the raw entries and the encoding, the memo's key. The memo is a plain dict (its
+    reads and writes are atomic; a race converts one set twice), emptied when full.
     """
     if memo is None:
         return tuple((k.lower(), v) for k, v in headers.items())
     key = (headers.encoding, *headers.raw)
-    return memo.get_or_set(key, lambda: tuple((k.lower(), v) for k, v in headers.items()))
+    kept = memo.get(key)
+    if kept is None:
+        if len(memo) >= REQUEST_HEADERS_KEPT:
+            memo.clear()
+        kept = memo[key] = tuple((k.lower(), v) for k, v in headers.items())
+    return kept
 
 
 #: Distinct answer header lists whose ``httpx.Headers`` a transport keeps (a version's answers
@@ -117,7 +126,7 @@ class _SimTransportBase:
         self.raise_on_miss = raise_on_miss
         self.apply_latency = apply_latency
         self._calls = CallCounter()
-        self._headers: BoundedCache[tuple[Any, ...], tuple[tuple[str, str], ...]] = BoundedCache(256)
+        self._headers: dict[tuple[Any, ...], tuple[tuple[str, str], ...]] = {}
         # Answer header lists → their httpx.Headers (``_to_httpx``); plain dict reads and
         # writes are atomic, and a race only builds one twice.
         self._answer_headers: dict[tuple[tuple[str, str], ...], httpx.Headers] = {}

@@ -125,7 +125,7 @@ def test_parse_query_is_parse_qsl(pairs: list[tuple[str, str]], extra: str) -> N
 
 
 def test_header_memos_give_the_plain_conversion() -> None:
-    memo: BoundedCache = BoundedCache(8)
+    memo: dict = {}
     decoded: BoundedCache = BoundedCache(8)
     encoded: BoundedCache = BoundedCache(8)
     for headers in (
