@@ -62,6 +62,7 @@ def test_quick_run_writes_every_measure(tmp_path: Path) -> None:
         "resolve",
         "catalog_match",
         "canonical_fingerprint",
+        "plan_fingerprint",
         "index_interaction",
         "httpx_response",
         "httpx_response_preloaded",
