@@ -70,7 +70,18 @@ class BoundedCache(Generic[K, V]):
 
     def put(self, key: K, value: V) -> None:
         """Keep ``value`` for ``key``, dropping the least recently used past the bounds."""
-        w = self._weigh(value) if self._weigh is not None else 0
+        if self._weigh is None:  # bounded by count alone: one insert, at most one eviction
+            with self._lock:
+                data = self._data
+                if key in data:
+                    data.move_to_end(key)
+                elif self.maxsize == 0:
+                    return
+                data[key] = value
+                if len(data) > self.maxsize:
+                    data.popitem(last=False)
+            return
+        w = self._weigh(value)
         with self._lock:
             old = self._data.pop(key, None)
             if old is not None and self._weigh is not None:
