@@ -528,6 +528,13 @@ dart-enhanced, opendart-py and kpubdata then joined the harness (`docs/clients.m
 | `fsc_summ_fina_stat_v2`, `fsc_bs_v2`, `fsc_inco_stat_v2` | `crno` + `bizYear` | no `crno` | `crno` is the lookup the tools are built around |
 | `kma_ultra_srt_ncst`, `datagokr_misc_kma_vilage_fcst` | Seoul's grid (60, 127), base times from the clock | one nowcast (2025-12-01 05:00, 61/126), one forecast (2022-05-24 05:00, 55/127) | base date and time from the wall clock, always |
 | `seoul_subway_arrivals` | `강남` | 40 stations of line 1 | a station name |
+
+The `fs_div` row has a catalog cause beside the plan's: the generated OpenDART tier marks only
+`corp_code`, `bsns_year`, `reprt_code` and `rcept_no` required, so `fs_div`
+(`fnlttSinglAcntAll`), `idx_cl_code` (`fnlttSinglIndx`, `fnlttCmpnyIndx`) and `sj_div`
+(`xbrlTaxonomy`) are optional in it, and v0006 recorded all four operations without them;
+transcriptions of the OpenDART guide mark them required, so a real request always carries them
+and never meets those recordings.
 """.splitlines()
 
 
