@@ -405,6 +405,55 @@ def _pydatagokr_surface() -> set[tuple[str, str]]:
     return out
 
 
+def _dart_names(dist: str) -> set[tuple[str, str]]:
+    """OpenDART operations a client names as quoted ``"<op>.json"`` / ``"<op>.xml"`` strings it
+    appends to its ``.../api`` base (dart-enhanced, opendart-py)."""
+    ops = set(re.findall(r"[\"']([a-z][A-Za-z]+)\.(?:json|xml)[\"']", _source(dist)))
+    return {("opendart.fss.or.kr", f"/api/{op}") for op in ops}
+
+
+#: opendart-py names four reports by names that are not the published operations (its docstrings
+#: give the report; the catalog holds it under the published name).
+_OPENDART_PY_MISNAMED = {
+    "crstDecsn": ("감자 결정", "crDecsn"),
+    "esRgistSttus": ("지분증권 증권신고서", "estkRs"),
+    "dbRgistSttus": ("채무증권 증권신고서", "bdRs"),
+    "hyslrChg": ("최대주주 변동현황", "hyslrChgSttus"),
+}
+
+
+def _opendart_py_non_endpoints() -> dict[tuple[str, str], str]:
+    names = {op for _h, p in _dart_names("opendart-py") for op in [p.rsplit("/", 1)[-1]]}
+    return {
+        ("opendart.fss.or.kr", f"/api/{bad}"): f"not an OpenDART operation: the catalog holds the report it names ({label}) "
+                                              f"as `{good}`, the published operation name"
+        for bad, (label, good) in _OPENDART_PY_MISNAMED.items() if bad in names
+    }
+
+
+def _kpubdata_surface() -> set[tuple[str, str]]:
+    """kpubdata: each provider's ``catalogue.json`` names a dataset's ``base_url`` and its
+    ``default_operation`` (appended to the base, but on law.go.kr, whose base is the whole URL)."""
+    from importlib import metadata
+    from urllib.parse import urlsplit
+
+    out = set()
+    for f in metadata.files("kpubdata") or []:
+        if not str(f).endswith("catalogue.json"):
+            continue
+        data = json.loads(Path(str(f.locate())).read_text("utf-8"))
+        for ds in data if isinstance(data, list) else data.get("datasets", []):
+            url = urlsplit(ds.get("base_url") or "")
+            op = ds.get("default_operation") or ""
+            host = (url.hostname or "").lower()
+            base = url.path.rstrip("/")
+            whole = base.endswith(".do") or not op or base.endswith("/" + op)  # the base is the whole URL
+            path = base if whole else f"{base}/{op}"
+            if host and path:
+                out.add((host, path))
+    return out
+
+
 LIBRARIES: dict[str, Library] = {
     "OpenDartReader": Library("OpenDartReader", "OpenDartReader", lambda: _dart("OpenDartReader")),
     "dart-fss": Library("dart-fss", "dart_fss", lambda: _dart("dart-fss"), lambda: _dart_non_endpoints("dart-fss")),
@@ -427,6 +476,11 @@ LIBRARIES: dict[str, Library] = {
     # pydatagokr (urllib) over KMA, AirKorea, KASI, MOLIT RTMS, KOFIA (FSC), G2B and customs.
     "Neis_API": Library("Neis_API", "Neis_API", lambda: _urls("Neis_API", "open.neis.go.kr")),
     "pydatagokr": Library("pydatagokr", "pydatagokr", _pydatagokr_surface),
+    # Held out until stop 36's outsider check (scripts/clients_outsider.py), then added: two
+    # async httpx OpenDART clients and kpubdata (httpx; data.go.kr, NEIS, law.go.kr, Seoul).
+    "dart-enhanced": Library("dart-enhanced", "dart_enhanced", lambda: _dart_names("dart-enhanced")),
+    "opendart-py": Library("opendart-py", "opendart", lambda: _dart_names("opendart-py"), _opendart_py_non_endpoints),
+    "kpubdata": Library("kpubdata", "kpubdata", _kpubdata_surface),
 }
 
 
@@ -794,4 +848,105 @@ CALLS += [
     # the response's fields, so it keys the collection).
     Call("pydatagokr", "airquality.by_sido(sido='서울')", ("datagokr_misc_airkorea_sido_realtime",),
          _pydatagokr("airquality", "by_sido", sido="서울"), expect="unrecorded"),
+]
+
+
+def _dart_enhanced(method: str, *args: Any, **kw: Any) -> Callable[[Path], Any]:
+    """dart-enhanced (httpx, async): ``DartClient(api_key)`` as an async context manager."""
+
+    def run(_tmp: Path) -> Any:
+        from dart_enhanced import DartClient
+
+        async def main() -> Any:
+            async with DartClient(api_key=KEY) as client:
+                return await getattr(client, method)(*args, **kw)
+
+        return asyncio.run(main())
+
+    return run
+
+
+def _opendart_py(method: str, *args: Any, **kw: Any) -> Callable[[Path], Any]:
+    """opendart-py (httpx, async): ``DartClient(key)``; ``search_disclosures`` takes its
+    ``DisclosureSearchParams`` model. One try per request (a replay miss is final)."""
+
+    def run(_tmp: Path) -> Any:
+        from opendart.client import DartClient
+        from opendart.models import DisclosureSearchParams
+
+        async def main() -> Any:
+            async with DartClient(KEY, max_retries=1) as client:
+                if method == "search_disclosures":
+                    return await client.search_disclosures(DisclosureSearchParams(**kw))
+                return await getattr(client, method)(*args, **kw)
+
+        return asyncio.run(main())
+
+    return run
+
+
+def _kpubdata(dataset: str, **kw: Any) -> Callable[[Path], Any]:
+    """kpubdata (httpx): ``Client().dataset(id).list(**filters)``; its keys come from
+    ``KPUBDATA_<PROVIDER>_API_KEY`` (set for the call only)."""
+
+    def run(_tmp: Path) -> Any:
+        from kpubdata import Client
+
+        names = [f"KPUBDATA_{p}_API_KEY" for p in ("DATAGO", "NEIS", "LAW", "SEOUL")]
+        old = {n: os.environ.get(n) for n in names}
+        os.environ.update({n: KEY for n in names})
+        try:
+            batch = Client().dataset(dataset).list(**kw)
+        finally:
+            for n, v in old.items():
+                if v is None:
+                    os.environ.pop(n, None)
+                else:
+                    os.environ[n] = v
+        return [dict(r) for r in getattr(batch, "items", batch)]
+
+    return run
+
+
+CALLS += [
+    # -- dart-enhanced (httpx, async) -------------------------------------------------------------
+    Call("dart-enhanced", "get_company_info(SAMSUNG)", ("opendart_company",), _dart_enhanced("get_company_info", SAMSUNG)),
+    Call("dart-enhanced", "get_corp_code('005930')  # corpCode.xml", ("opendart_corp_codes",),
+         _dart_enhanced("get_corp_code", "005930")),
+    Call("dart-enhanced", "search_disclosures(SAMSUNG, '20240101', '20241231')", ("opendart_disclosures",),
+         _dart_enhanced("search_disclosures", corp_code=SAMSUNG, begin_date="20240101", end_date="20241231")),
+    # v0006 holds bsns_year 2023 only, and fnlttSinglAcntAll without fs_div (which the library,
+    # like the real API, always sends)
+    Call("dart-enhanced", "get_financial_statements(SAMSUNG, 2024)  # fnlttSinglAcntAll fs_div=CFS",
+         ("dart_fnltt_singl_acnt_all",), _dart_enhanced("get_financial_statements", SAMSUNG, 2024), expect="unrecorded"),
+    Call("dart-enhanced", "get_dividend_info(SAMSUNG, 2024)  # alotMatter", ("dart_alot_matter",),
+         _dart_enhanced("get_dividend_info", SAMSUNG, 2024), expect="unrecorded"),
+    # -- opendart-py (httpx, async) ---------------------------------------------------------------
+    Call("opendart-py", "search_disclosures(corp_code=SAMSUNG, bgn_de='20240101', end_de='20241231')",
+         ("opendart_disclosures",), _opendart_py("search_disclosures", corp_code=SAMSUNG, bgn_de="20240101", end_de="20241231")),
+    Call("opendart-py", "get_company_overview(SAMSUNG)", ("opendart_company",), _opendart_py("get_company_overview", SAMSUNG)),
+    Call("opendart-py", "get_dividends(SAMSUNG, '2023', '11011')", ("dart_alot_matter",),
+         _opendart_py("get_dividends", SAMSUNG, "2023", "11011")),
+    Call("opendart-py", "get_employees(SAMSUNG, '2024', '11011')", ("dart_emp_sttus",),
+         _opendart_py("get_employees", SAMSUNG, "2024", "11011"), expect="unrecorded"),
+    # -- kpubdata (httpx) ---------------------------------------------------------------------------
+    Call("kpubdata", "dataset('datago.apt_trade').list(LAWD_CD='11110', DEAL_YMD='202503')", ("molit_apt_trades_detail",),
+         _kpubdata("datago.apt_trade", LAWD_CD="11110", DEAL_YMD="202503")),
+    Call("kpubdata", "dataset('datago.apt_rent').list(LAWD_CD='11110', DEAL_YMD='202503')", ("molit_apt_rents",),
+         _kpubdata("datago.apt_rent", LAWD_CD="11110", DEAL_YMD="202503")),
+    Call("kpubdata", "dataset('datago.air_quality').list(sidoName='서울')", ("datagokr_misc_airkorea_sido_realtime",),
+         _kpubdata("datago.air_quality", sidoName="서울")),
+    Call("kpubdata", "dataset('neis.school_info').list(SCHUL_NM='서울대치초등학교')", ("neis_school_info",),
+         _kpubdata("neis.school_info", SCHUL_NM="서울대치초등학교")),
+    Call("kpubdata", "dataset('neis.meal_diet').list(ATPT_OFCDC_SC_CODE='B10', SD_SCHUL_CODE='7010005', MLSV_YMD='20250314')",
+         ("neis_meal",), _kpubdata("neis.meal_diet", ATPT_OFCDC_SC_CODE="B10", SD_SCHUL_CODE="7010005", MLSV_YMD="20250314")),
+    Call("kpubdata", "dataset('law.law_search').list(query='민법')", ("lawgokr_law_search",),
+         _kpubdata("law.law_search", query="민법")),
+    # v0006 holds one nowcast (2025-12-01 05:00 at grid 61,126)
+    Call("kpubdata", "dataset('datago.ultra_srt_ncst').list(base_date='20251201', base_time='0600', nx=60, ny=127)",
+         ("kma_ultra_srt_ncst",), _kpubdata("datago.ultra_srt_ncst", base_date="20251201", base_time="0600", nx="60", ny="127"),
+         expect="unrecorded"),
+    # Seoul's 따릉이 bikeList is not in the catalog (issue 27)
+    Call("kpubdata", "dataset('seoul.bike_realtime').list()  # bikeList", (), _kpubdata("seoul.bike_realtime"),
+         expect="uncovered"),
 ]

@@ -126,6 +126,15 @@ def test_ten_platform_surface_is_covered() -> None:
         fss = LIBRARIES["dart-fss"].not_endpoints()
         assert "kind.krx.co.kr" in fss[("opendart.fss.or.kr", "/api/stockMkt")]
         assert ("opendart.fss.or.kr", "/api/fnlttSinglAcnt") not in fss
+    if installed("opendart"):  # opendart-py: four reports under names that are no operation
+        odp = LIBRARIES["opendart-py"]
+        odp_off = odp.not_endpoints()
+        assert "`crDecsn`" in odp_off[("opendart.fss.or.kr", "/api/crstDecsn")]
+        assert ("opendart.fss.or.kr", "/api/alotMatter") in odp.surface() - set(odp_off)
+    if installed("kpubdata"):  # a base URL that is the whole operation is not appended to
+        kpd = LIBRARIES["kpubdata"].surface()
+        assert {("www.law.go.kr", "/DRF/lawSearch.do"), ("ecos.bok.or.kr", "/api/StatisticSearch")} <= kpd
+        assert ("apis.data.go.kr", "/B552584/ArpltnInforInqireSvc/getCtprvnRltmMesureDnsty") in kpd
 
 
 def test_docs_clients_table_is_what_the_script_writes() -> None:
