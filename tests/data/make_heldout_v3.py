@@ -493,8 +493,8 @@ def main() -> None:
     for i, t in enumerate(tasks):
         rows = rows_for(i, t) + SPECIAL.get(t["id"], [])
         for text, label, kind in rows:
-            print(json.dumps({"task": t["id"], "answer": text, "label": label, "kind": kind},
-                             ensure_ascii=False))
+            print(json.dumps({"task": t["id"], "gold": t["gold"], "label": label, "text": text,
+                              "why": kind}, ensure_ascii=False))
 
 
 if __name__ == "__main__":
