@@ -306,7 +306,9 @@ def _numbers(s: str, asked_unit: float | None = None) -> list[tuple[int, int, st
     def flush() -> None:
         if not group:
             return
-        total = sum(n * (m or 1.0) for n, m, _a, _b in group)
+        total = sum(abs(n) * (m or 1.0) for n, m, _a, _b in group)
+        if group[0][0] < 0 or t[group[0][2]] == "-":  # "-6억 8,700만": the sign is the whole number's
+            total = -total
         end = group[-1][3]
         vals = {total}
         if any(m for _n, m, _a, _b in group) and asked_unit:
@@ -538,6 +540,48 @@ def _widened(t: str, start: int, q: str) -> bool:
     return len(what) >= 2 and what not in q.lower()
 
 
+#: "N명 중 …", "N건 가운데 …": the whole a part is taken from (the part follows).
+_PARTITIVE = re.compile(r"\s*[가-힣]{0,3}\s*(?:중에서|중에|중|가운데)(?![가-힣])")
+_ASKS_TOTAL = re.compile(r"합하면|합치면|합계|모두|총(?!선)|전체|통틀어|in\s+total|altogether", re.IGNORECASE)
+#: "약 2분 후", "in 3 minutes": a time until something, a remark where no time is asked.
+_DURATION = re.compile(r"\s*(?:분|초|시간)\s*(?:후|뒤|이내|안에|만에|남|걸)|\s*(?:minutes?|mins?|seconds?|secs?)\b",
+                       re.IGNORECASE)
+_ASKS_TIME = re.compile(r"몇\s*(?:분|초|시간)|며칠|언제|how\s+(?:long|many\s+(?:minutes|seconds))", re.IGNORECASE)
+#: "346건으로 400건 미만이므로": the value a condition of the question is tested on.
+_TESTED = re.compile(r"\s*[가-힣]{0,3}?\s*(?:으로|로|이라|라서|이므로|이어서|여서)?\s*[(（]?\s*"
+                     r"[-+]?[\d,.]+\s*[^\s\d]{0,4}\s*(?:이상|미만|초과|이하|보다\s*(?:많|적|크|작))")
+#: What the question's condition looks like ("400건 이상이면 …, 미만이면 …").
+_CONDITIONAL = re.compile(r"\d[^\s]*\s*(?:이상|미만|초과|이하)이면")
+#: An explicit answer phrase right before a number ("the answer is 5", "답은 5"): that number
+#: is the answer even where the question names the same digits ("2025년 5월").
+_STATED = re.compile(r"(?:the\s+answer\s+is|answer\s*[:：]|정답은|답은|결과는|결론은|결론\s*[:：]|결과\s*[:：])"
+                     r"\s*[*'\"`「]*\s*$", re.IGNORECASE)
+#: Forms of "to be" and connectives after a count that are no verb of their own.
+_NO_VERB = re.compile(r"^(?:이었|였|입니|이며|이고|이므|이지|이라|이다|이에|이야|으로|로서|이나|에서|에게|으며)")
+
+
+def _verb_after(t: str, end: int) -> str | None:
+    """The stem (first two syllables) of the verb a count is the subject of ("154명이
+    낙선했고" → 낙선), or None when its clause has only a copula or nothing."""
+    m = re.match(r"\s*(?:" + "|".join(_COUNTERS) + r")?\s*(?:이|가|은|는|을|를|의|도)?\s+([가-힣]{2,})", t[end:])
+    if not m or _NO_VERB.match(m.group(1)):
+        return None
+    return m.group(1)[:2]
+
+
+def _bound_by_verb(t: str, cands: list[tuple[int, int, set[float]]], q: str) -> set[float] | None:
+    """Of several counts each the subject of its own verb ("154명이 낙선했고, 100명이
+    당선됐습니다"), the one whose verb the question asks for (낙선한 사람은 몇 명): only where
+    exactly one count's verb is the question's and another count has a verb the question
+    does not use."""
+    verbs = [_verb_after(t, b) for _a, b, _v in cands]
+    asked = [i for i, v in enumerate(verbs) if v and v in q]
+    other = [i for i, v in enumerate(verbs) if v and v not in q]
+    if len(asked) == 1 and other:
+        return cands[asked[0]][2]
+    return None
+
+
 def _answer_numbers(pred: str, question: str) -> list[set[float]]:
     """The number ``pred`` commits to, as a one-element list of its readings (else every
     candidate, so a caller sees the answer is not one number).
@@ -557,11 +601,21 @@ def _answer_numbers(pred: str, question: str) -> list[set[float]]:
     remarks = [m.span() for m in _REMARK.finditer(t)]
     found = every
     counter = _asked_counter(question)
+    if question and _CONDITIONAL.search(q):
+        # the value the question's condition is tested on is never the answer ("455건으로 400건
+        # 이상이므로 최고가 단지는 …" answers a name, not 455)
+        found = [x for x in found if not _TESTED.match(t, x[1])]
+    stated = [x for x in found if _STATED.search(t[max(0, x[0] - 24):x[0]])]
     for context in (
             # a count said in another counter than the question asks ("몇 가지": 5,704개 is
             # another quantity than 5,102가지; "몇 명": 27건 is not the 18명 asked)
             lambda x: bool(counter) and _counter_at(t, x[1]) not in (None, counter),
-            lambda x: bool(question) and _in_question(t, x[0], x[1], q),
+            lambda x: bool(question) and _in_question(t, x[0], x[1], q) and x not in stated,
+            # the whole a part is taken from ("위원 17명 중 지역구 당선인은 11명"), where the
+            # question asks for a part, not a total ("합계 876건 중 용산구가 229건" asked 합하면)
+            lambda x: bool(_PARTITIVE.match(t, x[1])) and not _ASKS_TOTAL.search(q),
+            # a time until something ("약 2분 후 도착") where the question asks no time
+            lambda x: bool(_DURATION.match(t, x[1])) and not _ASKS_TIME.search(q),
             # a count that takes in what the question leaves out ("비례대표를 포함하면 12명" asked
             # of 지역구 당선인) is another quantity; "이 학교를 포함하면" of a question that says so is not
             lambda x: _widened(t, x[0], q),
@@ -584,10 +638,15 @@ def _answer_numbers(pred: str, question: str) -> list[set[float]]:
     labelled = _labelled(t, cands, q)
     if labelled is not None:
         return [labelled]
+    bound = _bound_by_verb(t, cands, q)
+    if bound is not None:
+        return [bound]
     marks = list(_TOTAL.finditer(t))
     if marks:
-        # after the last total word, the first number that is not plainly the question's
-        after = [_signed(t, b, v, flip) for a, b, _txt, v in every
+        # after the last total word, the first number that is not plainly the question's; the
+        # question's sides said the other way round count only where the comparison follows
+        # the word ("대전이 부산보다 2,359가지 적으므로 답은 2,359입니다": 답은 2,359 is as said)
+        after = [_signed(t, b, v, flip and "보다" in t[marks[-1].start():a]) for a, b, _txt, v in every
                  if a >= marks[-1].end() and not (question and _in_question(t, a, b, q, strict=True))]
         if after:
             return [after[0]]
@@ -670,6 +729,28 @@ def _close(a: float, b: float, check: Check | None, gold: str = "", question: st
     whole_unit = math.floor(abs(b) + 0.5) * (1 if b >= 0 else -1)
     return (bool(_asked_unit(question)) and not _ROUNDING.search(_nfkc(question or ""))
             and abs(a - whole_unit) <= eps and abs(a - b) <= max(task, 0.5) + eps)
+
+
+def _rounded_coarser(pred: str, value: set[float], b: float, check: Check, gold: str, question: str) -> bool:
+    """Whether the committed ``value`` is the gold ``b`` written with fewer decimal places than
+    the gold's own, rounded (half up) at the places it is written with, where the question
+    states no rounding and that step's half is within the task's tolerance: 969,382.723 for
+    969382.722789 (±0.001); never 969,382.72 (a step of 0.01 is too coarse for ±0.001), nor
+    969382.722798 (as many places as the gold: a digit off)."""
+    task = max(check.abs_tol, check.rel_tol * abs(b))
+    if check.type != "numeric" or task <= 0 or _ROUNDING.search(_nfkc(question or "")):
+        return False
+    for m in NUMBER.finditer(_nfkc(pred)):
+        whole, _dot, frac = m.group(0).replace(",", "").lstrip("+-").partition(".")
+        if not frac or len(frac) >= _places(gold, question):
+            continue
+        a = float(m.group(0).replace(",", ""))
+        step = 10.0 ** -len(frac)
+        rounded = math.floor(abs(b) / step + 0.5) * step * (1 if b >= 0 else -1)
+        if (any(abs(v - a) <= step * 1e-3 for v in value) and step / 2 <= task
+                and abs(a - rounded) <= step * 1e-3 and abs(a - b) <= task):
+            return True
+    return False
 
 
 def _date(s: str) -> str | None:
@@ -796,9 +877,10 @@ def _regions_short(s: str) -> str:
 
 
 def _other_of_kind(t: str, start: int, kind: str) -> bool:
-    """Whether ``t[start:]`` names another word ending in ``kind`` (a 구, a 위원회 …)."""
+    """Whether ``t[start:]`` names another word ending in ``kind`` (a 구, a 위원회 …) as a
+    rival answer: one ranked below first ("참고로 종로구는 그다음입니다") is not."""
     for o in re.finditer(rf"(?<![가-힣])[가-힣]+{kind}", t[start:]):
-        if _NAME_TAIL.match(t, start + o.end()):
+        if _NAME_TAIL.match(t, start + o.end()) and not _ranked_below_first(t, start + o.start(), start + o.end()):
             return True
     return False
 
@@ -810,8 +892,11 @@ def _named(pred: str, gold: str) -> bool:
     same kind (another 구, another 위원회) after it."""
     t = _regions_short(_nfkc(pred).lower())
     golds = {_regions_short(_nfkc(gold).lower().strip())}
-    golds.add(re.sub(r"\s*\([^()]*\)$", "", next(iter(golds))))
     remark = re.search(r"\(([^()]*)\)\s*$", _nfkc(gold).lower())
+    if not (remark and re.search(r"\d", remark.group(1))):
+        # a note after the name ("(성석동)") may be left out; a remark with digits is part of
+        # the name ("분기보고서 (2024.09)" is not just any 분기보고서)
+        golds.add(re.sub(r"\s*\([^()]*\)$", "", next(iter(golds))))
     full = max(golds, key=len)
     road = re.fullmatch(r"(.+?)\s+(\S+(?:로|길)(?:\s*\d+번?길)?\s+\d[\d-]*)\s*\(([^()]+)\)", full)
     if road:  # an address's 동/읍 said before its road: "연천군 전곡읍 전곡로 327" for "연천군 전곡로 327 (전곡읍)"
@@ -1002,7 +1087,8 @@ def check_answer(predicted: str, gold: str, check: Check, question: str = "") ->
             return False
         nums = _answer_numbers(pred, question)
         # One number, not a hedge: "13, 14" against 13 names two answers and fails.
-        return len(nums) == 1 and any(_close(v, g, check, gold, question) for v in nums[0])
+        return len(nums) == 1 and (any(_close(v, g, check, gold, question) for v in nums[0])
+                                   or _rounded_coarser(pred, nums[0], g, check, gold, question))
     gold_items = split_items(gold)
     if len(gold_items) == 1 and single_number(gold) is None and _only_in_an_aside(pred, gold):
         return False
