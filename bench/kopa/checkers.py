@@ -64,6 +64,7 @@ from __future__ import annotations
 
 import math
 import re
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 import unicodedata
 from functools import lru_cache
 
@@ -542,6 +543,9 @@ def _widened(t: str, start: int, q: str) -> bool:
 
 #: "N명 중 …", "N건 가운데 …": the whole a part is taken from (the part follows).
 _PARTITIVE = re.compile(r"\s*[가-힣]{0,3}\s*(?:중에서|중에|중|가운데)(?![가-힣])")
+#: "Of the committee's 17 members, 11 are …", "out of 254 candidates, 154 …".
+_OF_BEFORE = re.compile(r"\b(?:of|out\s+of|among)\s+(?:the\s+)?(?:[A-Za-z'’]+\s+){0,2}$", re.IGNORECASE)
+_OF_AFTER = re.compile(r"\s*[A-Za-z'’\s]{0,30},")
 _ASKS_TOTAL = re.compile(r"합하면|합치면|합계|모두|총(?!선)|전체|통틀어|in\s+total|altogether", re.IGNORECASE)
 #: "약 2분 후", "in 3 minutes": a time until something, a remark where no time is asked.
 _DURATION = re.compile(r"\s*(?:분|초|시간)\s*(?:후|뒤|이내|안에|만에|남|걸)|\s*(?:minutes?|mins?|seconds?|secs?)\b",
@@ -613,7 +617,9 @@ def _answer_numbers(pred: str, question: str) -> list[set[float]]:
             lambda x: bool(question) and _in_question(t, x[0], x[1], q) and x not in stated,
             # the whole a part is taken from ("위원 17명 중 지역구 당선인은 11명"), where the
             # question asks for a part, not a total ("합계 876건 중 용산구가 229건" asked 합하면)
-            lambda x: bool(_PARTITIVE.match(t, x[1])) and not _ASKS_TOTAL.search(q),
+            lambda x: bool(_PARTITIVE.match(t, x[1]) or (_OF_BEFORE.search(t[max(0, x[0] - 40):x[0]])
+                                                          and _OF_AFTER.match(t, x[1])))
+            and not _ASKS_TOTAL.search(q),
             # a time until something ("약 2분 후 도착") where the question asks no time
             lambda x: bool(_DURATION.match(t, x[1])) and not _ASKS_TIME.search(q),
             # a count that takes in what the question leaves out ("비례대표를 포함하면 12명" asked
@@ -746,7 +752,11 @@ def _rounded_coarser(pred: str, value: set[float], b: float, check: Check, gold:
             continue
         a = float(m.group(0).replace(",", ""))
         step = 10.0 ** -len(frac)
-        rounded = math.floor(abs(b) / step + 0.5) * step * (1 if b >= 0 else -1)
+        try:  # the gold rounded half up at the answer's places, in decimal (no binary error)
+            rounded = float(Decimal(_nfkc(gold).replace(",", "").strip()).quantize(
+                Decimal(1).scaleb(-len(frac)), rounding=ROUND_HALF_UP))
+        except InvalidOperation:
+            return False
         if (any(abs(v - a) <= step * 1e-3 for v in value) and step / 2 <= task
                 and abs(a - rounded) <= step * 1e-3 and abs(a - b) <= task):
             return True

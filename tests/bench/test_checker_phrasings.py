@@ -319,3 +319,150 @@ def test_a_metropolitan_city_said_as_si(city: tuple[str, str], road: str, no: in
     gold = f"{full} 관악구 {road} {no} (남현동)"
     assert check_answer(f"{spoken} 관악구 {road} {no}", gold, EXACT)
     assert not check_answer(f"{spoken} 관악구 {road} {no + d}", gold, EXACT)
+
+
+# --- v3 rules (``heldout_answers_v3.jsonl``, written blind before this round) --------------------
+
+@FAST
+@given(st.integers(1, 99), st.integers(0, 9_999), st.integers(0, 9), st.sampled_from([
+    "차이: -{e}억 {m:,}만 {c}천원", "-{e}억 {m:,}만 {c}천 원입니다.", "The difference is \u2212{e}억 {m:,}만 {c}천 원."]))
+def test_a_sign_before_eok_and_man_is_the_whole_numbers(eok: int, man: int, cheon: int, form: str) -> None:
+    q = "평균 매매가(만원)는 종로구가 중구보다 얼마나 높은가요? (낮으면 음수)"
+    chk = Check(type="numeric", abs_tol=1.0)
+    gold = -(eok * 10_000 + man + cheon / 10)
+    say = form.format(e=eok, m=man, c=cheon)
+    assert check_answer(say, f"{gold:.1f}", chk, q), say
+    # divmod's reading (-7억 + 1,299.4만) is another value
+    if man >= 2:
+        assert not check_answer(say, f"{-(eok - 1) * 10_000 - (10_000 - man) - cheon / 10:.1f}", chk, q), say
+
+
+GU = ["종로구", "중구", "용산구", "성동구", "광진구"]
+
+
+@FAST
+@given(st.permutations(GU), st.sampled_from(["그다음입니다", "2위입니다", "그 다음으로 높습니다", "두 번째입니다"]),
+       st.sampled_from(["질문에 해당하는 곳은 '{g}'입니다. 참고로 {o}는 {r}.", "{g}입니다. {o}는 {r}.",
+                        "답: {g} (참고: {o}는 {r})"]))
+def test_a_rival_ranked_below_first_after_the_answer_is_no_rival(gus: list[str], rank: str, form: str) -> None:
+    g, o = gus[:2]
+    q = "가운데 가장 비싼 아파트 매매가 나온 구는 어디인가요?"
+    assert check_answer(form.format(g=g, o=o, r=rank), g, EXACT, q)
+    assert not check_answer(form.format(g=g, o=o, r=rank), o, EXACT, q)
+    assert not check_answer(f"{g}입니다. {o}도 비슷합니다.", g, EXACT, q)  # a rival not ranked: which one?
+
+
+@FAST
+@given(st.sampled_from(["분기보고서", "반기보고서", "사업보고서"]), st.integers(2020, 2030), st.integers(1, 12),
+       st.sampled_from(["{k}입니다.", "가장 늦게 접수된 공시는 {k}입니다.", "「{k}」"]),
+       st.sampled_from(["성석동", "전곡읍", "남현동"]))
+def test_a_gold_remark_with_digits_is_part_of_the_name(kind: str, y: int, m: int, form: str, dong: str) -> None:
+    gold = f"{kind} ({y}.{m:02d})"
+    assert not check_answer(form.format(k=kind), gold, EXACT)  # which period's report?
+    assert check_answer(form.format(k=gold), gold, EXACT)
+    # a note without digits may be left out: an address's dong
+    addr = f"경기도 연천군 전곡로 327 ({dong})"
+    assert check_answer(form.format(k="경기도 연천군 전곡로 327"), addr, EXACT)
+
+
+@FAST
+@given(st.integers(1, 999), st.integers(1, 999), st.sampled_from(["건", "명", "대"]), st.booleans())
+def test_the_value_a_condition_is_tested_on_is_no_answer(tested: int, threshold: int, unit: str, above: bool) -> None:
+    assume(tested != threshold)
+    q = (f"성동구의 매매가 {threshold}{unit} 이상이면 거래금액이 가장 높은 단지명을, {threshold}{unit} 미만이면 "
+         "같은 달 전월세 계약 건수를 알려주세요.")
+    side = "이상" if above else "미만"
+    say = f"성동구는 {tested}{unit}으로 {threshold}{unit} {side}이므로 최고가 단지는 서울숲리버뷰입니다."
+    assert not check_answer(say, str(tested), EXACT, q), say  # a name was answered, not the count
+    right = f"성동구는 {tested}{unit}으로 {threshold}{unit} {side}이므로, 답은 {tested + threshold}건입니다."
+    assert check_answer(right, str(tested + threshold), EXACT, q), right
+    assert not check_answer(right, str(tested), EXACT, q), right
+
+
+@FAST
+@given(st.integers(1, 12), st.sampled_from(["the answer is {n}.", "답은 {n}개입니다.", "결과: **{n}개**",
+                                            "정답은 {n}입니다."]))
+def test_an_explicit_answer_phrase_beats_the_questions_digits(n: int, form: str) -> None:
+    q = f"4월 평균 열량이 720kcal 이상이면 날짜를, 미만이면 2025년 {n}월 학사일정의 서로 다른 행사 수를 알려주세요."
+    lead = "The condition is checked first (4월 평균 열량이 684kcal로 720kcal 미만); "
+    assert check_answer(lead + form.format(n=n), str(n), EXACT, q)
+    assert not check_answer(lead + form.format(n=n + 1), str(n), EXACT, q)
+
+
+@FAST
+@given(st.integers(2, 300), st.integers(1, 299), st.sampled_from([
+    "국방위원회 위원 {w}명 중 지역구 당선인은 {n}명입니다(비례대표 {x}명 제외).",
+    "위원 {w}명 가운데 지역구 당선인은 {n}명입니다 (나머지 {x}명은 비례대표).",
+    "Of the committee's {w} members, {n} are district winners ({x} proportional)."]))
+def test_the_whole_a_part_is_taken_from_is_context(whole: int, n: int, form: str) -> None:
+    assume(n < whole)
+    q = "제22대 국회의원선거 지역구 당선인 가운데 현재 국방위원회 소속인 의원은 몇 명인가요?"
+    say = form.format(w=whole, n=n, x=whole - n)
+    assert check_answer(say, str(n), COUNT, q), say
+    assert not check_answer(say, str(whole), COUNT, q), say
+    # asked for a total, the whole is the answer: "합계 876건 중 용산구가 229건"
+    qt = "서울 종로구, 중구, 용산구의 아파트 매매 건수를 모두 합하면 몇 건인가요?"
+    total = f"합계 {whole}건 중 용산구가 {n}건으로 가장 적습니다."
+    assert check_answer(total, str(whole), COUNT, qt) and not check_answer(total, str(n), COUNT, qt)
+
+
+@FAST
+@given(st.integers(1, 999), st.integers(1, 59), st.sampled_from([
+    "가장 먼저 도착하는 버스는 {r}번입니다. 약 {m}분 후 도착 예정입니다.", "{r}번 버스가 {m}분 뒤에 옵니다.",
+    "Route {r} arrives first, in {m} minutes."]))
+def test_a_time_until_is_a_remark_where_no_time_is_asked(route: int, mins: int, form: str) -> None:
+    assume(route != mins)
+    q = "대전 '가수원삼거리' 정류소에 지금 가장 먼저 도착하는 버스의 노선번호는?"
+    say = form.format(r=route, m=mins)
+    assert check_answer(say, str(route), EXACT, q), say
+    assert not check_answer(say, str(mins), EXACT, q), say
+    # asked for the time, the time is the answer
+    assert check_answer(f"{mins}분 후 도착합니다.", str(mins), COUNT, "버스가 몇 분 후에 도착하나요?")
+
+
+VERBS = [("낙선", "당선"), ("당선", "낙선"), ("사퇴", "등록")]
+
+
+@FAST
+@given(st.integers(1, 999), st.integers(1, 999), st.sampled_from(VERBS), st.booleans(), st.sampled_from([
+    "{a}명이 {va}했고, {b}명이 {vb}했습니다.", "후보 {s}명 중 {a}명이 {va}했고 {b}명이 {vb}했습니다.",
+    "{a}명이 {va}하였으며, {b}명은 {vb}하였습니다."]))
+def test_two_counts_each_bound_to_its_own_verb(x: int, y: int, verbs: tuple[str, str], asked_first: bool,
+                                              form: str) -> None:
+    assume(x != y)
+    asked, other = verbs
+    q = f"제22대 국회의원선거 지역구에서 국민의힘 후보 가운데 {asked}한 사람은 몇 명인가요?"
+    va, vb = (asked, other) if asked_first else (other, asked)
+    say = form.format(a=x, b=y, va=va, vb=vb, s=x + y)
+    gold, wrong = (x, y) if asked_first else (y, x)
+    assert check_answer(say, str(gold), COUNT, q), say
+    assert not check_answer(say, str(wrong), COUNT, q), say
+
+
+@FAST
+@given(st.permutations(["부산", "대전", "천안", "세종"]), st.integers(1, 9_999))
+def test_a_stated_answer_after_a_swapped_comparison_is_as_said(cities: list[str], n: int) -> None:
+    a, b = cities[:2]
+    q = f"시내버스 정류장의 서로 다른 이름 수는 {a}이 {b}보다 몇 가지 더 많나요? (적으면 음수)"
+    say = f"{b}이 {a}보다 {n:,}가지 적으므로 답은 {n:,}입니다."
+    assert check_answer(say, str(n), COUNT, q), say
+    assert not check_answer(say, str(-n), COUNT, q), say
+    flipped = f"{b}이 {a}보다 {n:,}가지 많으므로 답은 -{n:,}입니다."
+    assert check_answer(flipped, str(-n), COUNT, q), flipped
+
+
+@FAST
+@given(st.integers(100_000_000_000, 999_999_999_999), st.sampled_from([3, 4, 5]),
+       st.sampled_from(["X좌표는 {x}입니다 (entX).", "entX = {x}", "{x}"]))
+def test_fewer_decimals_rounded_within_the_tolerance(nano: int, places: int, form: str) -> None:
+    gold = f"{nano / 1e6:.6f}"
+    chk = Check(type="numeric", abs_tol=0.001)
+    q = "건물 출입구의 X좌표(entX)는 얼마인가요?"
+    g = Decimal(gold)
+    rounded = g.quantize(Decimal(10) ** -places, rounding=ROUND_HALF_UP)
+    assert check_answer(form.format(x=f"{rounded:,}"), gold, chk, q)
+    step = Decimal(10) ** -places
+    assert not check_answer(form.format(x=f"{rounded + step:,}"), gold, chk, q)  # one step off
+    two = g.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+    if abs(two - g) > Decimal("0.001"):
+        assert not check_answer(form.format(x=f"{two:,}"), gold, chk, q)  # too coarse for ±0.001
