@@ -55,6 +55,18 @@ What a reader lets pass, and why (each rule has probes in ``tests/data/checker_p
   a bracketed aside is not the answer (:func:`_only_in_an_aside`); a count widened by what
   the question leaves out ("비례대표를 포함하면 12명") is context (:func:`_widened`).
 
+- **v3 rules** (from ``tests/data/heldout_answers_v3.jsonl``; property tests in
+  ``tests/bench/test_checker_phrasings.py``): a sign before an amount in 억/만/천 is the whole
+  amount's; another name of the kind ranked below first after the answer is no rival; the
+  value a question's condition is tested on (``455건으로 400건 이상이므로``) is never the answer;
+  a number after an explicit ``the answer is``/``답은`` is the answer even where the question
+  names its digits; the whole a part is taken from (``17명 중``, ``of the 17 members,``) is
+  context unless a total is asked; a time until something (``약 2분 후``) is context where no
+  time is asked; of counts each the subject of its own verb, the one the question's verb names
+  (:func:`_bound_by_verb`); a swapped comparison flips only a number said in it; a real value
+  with fewer decimals than the gold, rounded half up, within the task's tolerance
+  (:func:`_rounded_coarser`); a gold's bracketed remark with digits (``(2024.09)``) is required.
+
 What never passes: a different value, a hedge (``13 또는 14``, ``아마``, ``정도``, ``~``,
 ``중 하나``, ``one of``), a negation (``…가 아닙니다``), extra or missing list items, and (for
 ``exact`` lists) another order.
