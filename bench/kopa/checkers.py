@@ -280,11 +280,30 @@ def _hedged(s: str, *, numeric: bool, gold: str = "", question: str = "") -> boo
                 continue
             if m.group(0).strip().lower() in ("또는", "혹은", "or") and _BOUND.match(s, m.end()):
                 continue
+            if gold and _negates_another(s, m, gold):
+                continue
             around = "".join(s[max(0, m.start() - 3):m.end() + 3].split())
             if q and len(around) > len(m.group(0).strip()) + 1 and around in q:
                 continue
             return True
     return not numeric and any(not in_remark(m) for m in _ABOUT.finditer(s))
+
+
+_NEGATION = re.compile(r"아닙니다|아니다|아니에요|아님|아니고|아니라")
+
+
+def _negates_another(s: str, m: re.Match[str], gold: str) -> bool:
+    """Whether the negation ``m`` is said of another name than ``gold``, the gold said
+    outside it ("소관 부처는 해양수산부이며, 법무부가 아닙니다")."""
+    if not _NEGATION.fullmatch(m.group(0)):
+        return False
+    core = "".join(_nfkc(gold).lower().split())
+    flat = _nfkc(s).lower()
+    start = max(flat.rfind(",", 0, m.start()), flat.rfind(".", 0, m.start()), flat.rfind("\n", 0, m.start())) + 1
+    clause = "".join(flat[start:m.end()].split())
+    rest = "".join((flat[:start] + " " + flat[m.end():]).split())
+    return len(core) >= 2 and core not in clause and core in rest and bool(re.search(r"[가-힣a-z]{2,}\s*(?:이|가|은|는)\s*$",
+                                                                                         flat[start:m.start()]))
 
 
 def read_numbers(s: str, asked_unit: float | None = None) -> list[tuple[str, set[float]]]:
@@ -304,6 +323,8 @@ def read_numbers(s: str, asked_unit: float | None = None) -> list[tuple[str, set
     return [(txt, vals) for _a, _b, txt, vals in _numbers(s, asked_unit)]
 
 
+#: A minus said in words right before a number.
+_MINUS_WORD = re.compile(r"(?:마이너스|\bminus|\bnegative)\s*$", re.IGNORECASE)
 #: What may follow a plain number to say it is in 원 (not in the asked 만원).
 _WON = re.compile(r"\s*(?:원|won\b|krw\b)", re.IGNORECASE)
 _EN_MAG = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
@@ -320,8 +341,9 @@ def _numbers(s: str, asked_unit: float | None = None) -> list[tuple[int, int, st
         if not group:
             return
         total = sum(abs(n) * (m or 1.0) for n, m, _a, _b in group)
-        if group[0][0] < 0 or t[group[0][2]] == "-":  # "-6억 8,700만": the sign is the whole number's
-            total = -total
+        if (group[0][0] < 0 or t[group[0][2]] == "-"  # "-6억 8,700만": the sign is the whole number's
+                or _MINUS_WORD.search(t[max(0, group[0][2] - 8):group[0][2]])):  # "마이너스 68,700.6"
+            total = -abs(total)
         end = group[-1][3]
         vals = {total}
         if any(m for _n, m, _a, _b in group) and asked_unit:
@@ -553,6 +575,14 @@ def _widened(t: str, start: int, q: str) -> bool:
     return len(what) >= 2 and what not in q.lower()
 
 
+#: The number that starts a line of a numbered list ("1. ", "2) ").
+_ENUMERATOR = re.compile(r"(?<![^\n])[ \t]*(?=\d{1,2}[.)]\s)")
+#: A note after the answer, to the end of its paragraph: "※ …", "참고: …", "참고로 …", "Note: …".
+_NOTE = re.compile(r"(?:(?<=\n)|(?<=[.!?。]\s))[ \t>*_]*(?:※|참고\s*[:：]|참고로|\(?참고\)|note\s*[:：]|p\.\s?s\.|n\.b\.)"
+                   r"[^\n]*(?:\n(?!\s*\n)[^\n]*)*", re.IGNORECASE)
+_TAKEN_AWAY = re.compile(r"빼면|빼고|뺀|제외|차감|감소|excluding|minus|subtract|less\b", re.IGNORECASE)
+#: "(본교 제외)", "excluding the school": a count said without something.
+_EXCLUDING = re.compile(r"[^\d\n]{0,8}?(?:제외|빼면|빼고|excluding|without)")
 #: "N명 중 …", "N건 가운데 …": the whole a part is taken from (the part follows).
 _PARTITIVE = re.compile(r"\s*[가-힣]{0,3}\s*(?:중에서|중에|중|가운데)(?![가-힣])")
 #: "Of the committee's 17 members, 11 are …", "out of 254 candidates, 154 …".
@@ -579,7 +609,8 @@ _NO_VERB = re.compile(r"^(?:이었|였|입니|이며|이고|이므|이지|이라
 def _verb_after(t: str, end: int) -> str | None:
     """The stem (first two syllables) of the verb a count is the subject of ("154명이
     낙선했고" → 낙선), or None when its clause has only a copula or nothing."""
-    m = re.match(r"\s*(?:" + "|".join(_COUNTERS) + r")?\s*(?:이|가|은|는|을|를|의|도)?\s+([가-힣]{2,})", t[end:])
+    m = re.match(r"[ \t]*(?:" + "|".join(_COUNTERS) + r")?[ \t]*(?:이|가|은|는|을|를|도)?[ \t]+"
+                 r"([가-힣]{2,}?)(?:했|하였|하고|하여|해|됐|되었|되고|되어|돼|한|된|함|됨)", t[end:])
     if not m or _NO_VERB.match(m.group(1)):
         return None
     return m.group(1)[:2]
@@ -596,6 +627,23 @@ def _bound_by_verb(t: str, cands: list[tuple[int, int, set[float]]], q: str) -> 
     if len(asked) == 1 and other:
         return cands[asked[0]][2]
     return None
+
+
+def _sum_of_the_rest(t: str, cands: list[tuple[int, int, set[float]]], q: str) -> set[float] | None:
+    """Where the question asks for a total, the one number that is the sum of all the others
+    (three or more in all), wherever it stands: a total said first and its breakdown after
+    ("**1,362건**\n- 중구: 265건\n- …"), or a breakdown then its total. Not in an answer that
+    takes something away ("78명 중 사퇴 7명을 빼면 71명": 78 is the whole, 71 the answer)."""
+    if len(cands) < 3 or not _ASKS_TOTAL.search(q) or _TAKEN_AWAY.search(t):
+        return None
+    hits = []
+    for i, (_a, b, v) in enumerate(cands):
+        if _PARTITIVE.match(t, b):
+            continue
+        rest = [next(iter(w)) for j, (_c, _d, w) in enumerate(cands) if j != i and len(w) == 1]
+        if len(rest) == len(cands) - 1 and any(abs(x - sum(rest)) < 1e-6 * max(1.0, abs(x)) for x in v):
+            hits.append(v)
+    return hits[0] if len(hits) == 1 else None
 
 
 def _answer_numbers(pred: str, question: str) -> list[set[float]]:
@@ -622,7 +670,10 @@ def _answer_numbers(pred: str, question: str) -> list[set[float]]:
         # 이상이므로 최고가 단지는 …" answers a name, not 455)
         found = [x for x in found if not _TESTED.match(t, x[1])]
     stated = [x for x in found if _STATED.search(t[max(0, x[0] - 24):x[0]])]
+    notes = [m.span() for m in _NOTE.finditer(t)]
     for context in (
+            # a list's enumerator ("1. 463번"), never a value
+            lambda x: bool(_ENUMERATOR.match(t, x[0]) and re.match(r"[.)]\s", t[x[1]:x[1] + 2])),
             # a count said in another counter than the question asks ("몇 가지": 5,704개 is
             # another quantity than 5,102가지; "몇 명": 27건 is not the 18명 asked)
             lambda x: bool(counter) and _counter_at(t, x[1]) not in (None, counter),
@@ -638,7 +689,11 @@ def _answer_numbers(pred: str, question: str) -> list[set[float]]:
             # of 지역구 당선인) is another quantity; "이 학교를 포함하면" of a question that says so is not
             lambda x: _widened(t, x[0], q),
             lambda x: any(a <= x[0] and x[1] <= b for a, b in dates),
-            lambda x: any(a < x[0] and x[1] <= b for a, b in remarks)):
+            lambda x: any(a < x[0] and x[1] <= b for a, b in remarks),
+            # a note after the answer ("※ 참고로 취소된 거래 3건은 제외했습니다")
+            lambda x: any(a <= x[0] and x[1] <= b for a, b in notes),
+            # a count said without what the question includes ("106곳 (본교 제외), 본교 포함 107곳")
+            lambda x: bool(_EXCLUDING.match(t, x[1])) and "포함" in q and "제외" not in q):
         kept = [x for x in found if not context(x)]
         if kept and len(found) > 1:
             found = kept
@@ -659,6 +714,9 @@ def _answer_numbers(pred: str, question: str) -> list[set[float]]:
     bound = _bound_by_verb(t, cands, q)
     if bound is not None:
         return [bound]
+    total = _sum_of_the_rest(t, cands, q)
+    if total is not None:
+        return [total]
     marks = list(_TOTAL.finditer(t))
     if marks:
         # after the last total word, the first number that is not plainly the question's; the
@@ -902,8 +960,9 @@ def _other_of_kind(t: str, start: int, kind: str) -> bool:
     """Whether ``t[start:]`` names another word ending in ``kind`` (a 구, a 위원회 …) as a
     rival answer: one ranked below first ("참고로 종로구는 그다음입니다") is not."""
     for o in re.finditer(rf"(?<![가-힣])[가-힣]+{kind}", t[start:]):
-        if _NAME_TAIL.match(t, start + o.end()) and not _ranked_below_first(t, start + o.start(), start + o.end()):
-            return True
+        if (_NAME_TAIL.match(t, start + o.end()) and not _ranked_below_first(t, start + o.start(), start + o.end())
+                and not re.match(r"\s*(?:이|가|은|는)?\s*(?:" + _NEGATION.pattern + ")", t[start + o.end():])):
+            return True  # (a rival said not to be it, "법무부가 아닙니다", is none)
     return False
 
 
@@ -1128,7 +1187,8 @@ def check_answer(predicted: str, gold: str, check: Check, question: str = "") ->
         # a date in any common form, the question's own dates set aside
         said = _dates_in(pred) - _dates_in(question)
         return said == {gold.strip()}
-    if len(split_items(pred)) > 1 and all(len(x.split()) <= 2 for x in split_items(pred)):
-        return False  # "A, B": two answers, not a sentence about one
+    items = split_items(pred)
+    if len(items) > 1 and all(len(x.split()) <= 2 and not re.search(r"(?:니다|이고|이며|이다)[.!]?$", x) for x in items):
+        return False  # "A, B": two answers, not a sentence about one (whose clauses end in a predicate)
     return single_number(gold) is None and (any(_named(pred, g) for g in _spellings(gold))
                                             or _romanized(pred, gold))

@@ -466,3 +466,77 @@ def test_fewer_decimals_rounded_within_the_tolerance(nano: int, places: int, for
     two = g.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
     if abs(two - g) > Decimal("0.001"):
         assert not check_answer(form.format(x=f"{two:,}"), gold, chk, q)  # too coarse for ±0.001
+
+
+# --- rules from a probe written after the v3 round (not held-out) ------------------------------
+
+@FAST
+@given(st.lists(st.integers(1, 999), min_size=2, max_size=5), st.integers(1, 3), st.sampled_from([
+    "**{t:,}건**\n\n계산 과정:\n{parts}", "총 {t:,}건입니다.\n\n세부 내역:\n{parts}", "{t:,} in total.\n\n{parts}"]))
+def test_a_total_said_first_then_its_breakdown(parts: list[int], off: int, form: str) -> None:
+    q = "서울 종로구, 중구, 용산구, 성동구, 광진구의 아파트 매매 건수를 모두 합하면 몇 건인가요?"
+    gus = ["종로구", "중구", "용산구", "성동구", "광진구"]
+    lines = "\n".join(f"- {g}: {n}건" for g, n in zip(gus, parts))
+    total = sum(parts)
+    assert check_answer(form.format(t=total, parts=lines), str(total), COUNT, q)
+    assert not check_answer(form.format(t=total, parts=lines), str(parts[0]), COUNT, q)
+    # a stated total that is not the sum is what is said (and wrong)
+    assert not check_answer(form.format(t=total + off, parts=lines), str(total), COUNT, q)
+    # a whole that something is taken from is no total ("78명 중 사퇴 7명을 빼면 71명")
+    qp = "예비후보 가운데 국민의힘 소속으로 등록해 사퇴하지 않은 사람은 모두 몇 명인가요?"
+    say = f"등록 {total}명 중 사퇴 {parts[0]}명을 빼면 {total - parts[0]}명입니다."
+    assert check_answer(say, str(total - parts[0]), COUNT, qp) and not check_answer(say, str(total), COUNT, qp)
+
+
+@FAST
+@given(st.integers(10, 9_999), st.integers(1, 9), st.sampled_from([
+    "{n}건입니다.\n\n※ 참고로 취소된 거래 {o}건은 제외했습니다.", "총 {n}건입니다.\n\n참고: 전월 대비 {o}건 증가했습니다.",
+    "The answer is {n}.\n\nNote: {o} cancelled deals were left out."]))
+def test_a_note_after_the_answer_is_context(n: int, o: int, form: str) -> None:
+    q = "중구(서울) 아파트 매매 실거래가 2025년 3월에 모두 몇 건 신고되었는지 알려주세요."
+    say = form.format(n=n, o=o)
+    assert check_answer(say, str(n), COUNT, q), say
+    assert not check_answer(say, str(o), COUNT, q), say
+
+
+@FAST
+@given(st.decimals(min_value=1, max_value=999_999, places=1), st.sampled_from([
+    "마이너스 {x:,}만원", "차이는 마이너스 {x}만 원입니다.", "minus {x:,} (만원)"]))
+def test_a_minus_said_in_words(x: Decimal, form: str) -> None:
+    q = "평균 매매가(만원)는 종로구가 중구보다 얼마나 높은가요? (낮으면 음수)"
+    chk = Check(type="numeric", abs_tol=1.0)
+    assert check_answer(form.format(x=x), str(-x), chk, q)
+    assert not check_answer(form.format(x=x), str(x), chk, q)
+
+
+@FAST
+@given(st.lists(st.integers(100, 999), min_size=2, max_size=4, unique=True), st.sampled_from(["{i}. {r}번", "{i}) {r}"]))
+def test_a_numbered_list_is_its_items(routes: list[int], form: str) -> None:
+    q = "정류소를 지나는 버스 노선번호를 모두 알려주세요."
+    say = "\n".join(form.format(i=i, r=r) for i, r in enumerate(routes, 1))
+    gold = ", ".join(map(str, sorted(routes)))
+    assert check_answer(say, gold, Check(type="set"), q), say
+    assert not check_answer(say, ", ".join(map(str, sorted(routes)[:-1])), Check(type="set"), q), say
+
+
+@FAST
+@given(st.integers(2, 999), st.sampled_from(["{m}곳 (본교 제외), 본교 포함 {n}곳", "본교를 빼면 {m}곳이고, 포함하면 {n}곳입니다."]))
+def test_a_count_without_what_the_question_includes_is_context(n: int, form: str) -> None:
+    q = "경기도 처인꿈나무초등학교와 같은 교육지원청 관할에 있는 학교는 이 학교를 포함해 모두 몇 곳인가요?"
+    say = form.format(m=n - 1, n=n)
+    assert check_answer(say, str(n), COUNT, q), say
+    assert not check_answer(say, str(n - 1), COUNT, q), say
+
+
+MINISTRIES = ["해양수산부", "법무부", "고용노동부", "보건복지부", "국토교통부", "행정안전부"]
+
+
+@FAST
+@given(st.permutations(MINISTRIES), st.sampled_from(["소관 부처는 **{g}**이며, {o}가 아닙니다.",
+                                                     "{g}입니다. {o}가 아닙니다.", "{g} 소관이고, {o}는 아닙니다."]))
+def test_a_rival_said_not_to_be_it_is_no_rival(names: list[str], form: str) -> None:
+    g, o = names[:2]
+    q = "「가족관계의 등록 등법」의 소관부처는 어디인가요?"
+    assert check_answer(form.format(g=g, o=o), g, EXACT, q)
+    assert not check_answer(form.format(g=g, o=o), o, EXACT, q)
+    assert not check_answer(f"{g}가 아닙니다.", g, EXACT, q)  # the gold negated is still no answer
