@@ -588,7 +588,8 @@ _PARTITIVE = re.compile(r"\s*[가-힣]{0,3}\s*(?:중에서|중에|중|가운데)
 #: "Of the committee's 17 members, 11 are …", "out of 254 candidates, 154 …".
 _OF_BEFORE = re.compile(r"\b(?:of|out\s+of|among)\s+(?:the\s+)?(?:[A-Za-z'’]+\s+){0,2}$", re.IGNORECASE)
 _OF_AFTER = re.compile(r"\s*[A-Za-z'’\s]{0,30},")
-_ASKS_TOTAL = re.compile(r"합하면|합치면|합계|모두|총(?!선)|전체|통틀어|in\s+total|altogether", re.IGNORECASE)
+#: A question that adds things up ("모두 합하면", "통틀어"); "모두 몇 건" of one district is no total.
+_ASKS_TOTAL = re.compile(r"합하면|합치면|합해|합계|총합|모으면|통틀어|in\s+total|altogether|combined", re.IGNORECASE)
 #: "약 2분 후", "in 3 minutes": a time until something, a remark where no time is asked.
 _DURATION = re.compile(r"\s*(?:분|초|시간)\s*(?:후|뒤|이내|안에|만에|남|걸)|\s*(?:minutes?|mins?|seconds?|secs?)\b",
                        re.IGNORECASE)
@@ -622,6 +623,17 @@ def _bound_by_verb(t: str, cands: list[tuple[int, int, set[float]]], q: str) -> 
     exactly one count's verb is the question's and another count has a verb the question
     does not use."""
     verbs = [_verb_after(t, b) for _a, b, _v in cands]
+    if not any(verbs) and not _TAKEN_AWAY.search(t):
+        # a count labelled by the bare noun before it ("당선 100명, 낙선 154명"): only where every
+        # count has its own label (no particle or ending on it), none a total word
+        labels = []
+        for i, (a, _b, _v) in enumerate(cands):
+            lead = t[cands[i - 1][1] if i else 0:a]
+            m = re.search(r"(?:^|[\s,(/|:])([가-힣]{2,4})[ \t]*[:：]?[ \t]*$", lead)
+            ok = m and not _TOTAL.search(m.group(1)) and not re.search(r"[면고서며만은는이가을를에도해여로]$", m.group(1))
+            labels.append(m.group(1)[:2] if ok else None)
+        if all(labels) and len(set(labels)) == len(labels):
+            verbs = labels
     asked = [i for i, v in enumerate(verbs) if v and v in q]
     other = [i for i, v in enumerate(verbs) if v and v not in q]
     if len(asked) == 1 and other:
@@ -860,8 +872,8 @@ def _dates_in(text: str) -> set[str]:
         for m in pat.finditer(t):
             y, mo, d = m.group(yi), m.group(mi), m.group(di)
             mon = _MONTHS.get(mo[:3].lower()) if not mo.isdigit() else int(mo)
-            if mon and 1 <= mon <= 12 and 1 <= int(d) <= 31:
-                out.add(f"{y}{mon:02d}{int(d):02d}")
+            if mon and 1 <= mon <= 12 and 1 <= int(d) <= 31 and not _ranked_below_first(t, m.start(), m.end()):
+                out.add(f"{y}{mon:02d}{int(d):02d}")  # (a date ranked second, "두 번째는 …", is none)
     return out
 
 
@@ -887,7 +899,7 @@ _NAME_TAIL = re.compile(
 #: A rank other than first said right beside a name ("용산구가 2위", "2위는 용산구"): the name
 #: is named, not answered.
 _RANK = re.compile(r"(?<![\d.])[2-9]\s*(?:위|등|번째)|(?:두|세|네)\s*번째|둘째|셋째|\b(?:second|third)\b|"
-                   r"그\s*다음|다음으로|뒤를\s*잇|뒤를\s*이어|"
+                   r"그\s*다음|다음으로|(?<![가-힣])다음(?=은|이\s)|뒤를\s*잇|뒤를\s*이어|"
                    r"\b[2-9](?:nd|rd|th)\b|runner-up", re.IGNORECASE)
 _RANK_AFTER = re.compile(r"(?:\s*(?:예비후보자?|후보자?|의원|대표|씨|님|역|\(주\)|corp\.?|inc\.?|co\.,?\s*ltd\.?))?"
                          r"\s*(?:\(|이|가|은|는|is|was|comes|came|ranks?|ranked)?\s*(?:" + _RANK.pattern + ")",
@@ -1092,17 +1104,22 @@ def same_item(pred: str, gold: str, question: str = "", check: Check | None = No
         if _hedged(pred, numeric=True, question=question):
             return False
         gd = _date(gold)
-        if gd is not None and len(gold.strip()) == 8 and any(_date(r) == gd for r in readings(pred)):
+        if gd is not None and len(gold.strip()) == 8 and any(_date(r) == gd for r in readings(pred)) and not _date_ranked_out(pred, gd):
             return True
         nums = _answer_numbers(pred, question)
         return len(nums) == 1 and any(_close(v, g, check, gold, question) for v in nums[0])
     gd = _date(gold)
-    if gd is not None and any(_date(r) == gd for r in readings(pred)):
+    if gd is not None and any(_date(r) == gd for r in readings(pred)) and not _date_ranked_out(pred, gd):
         return True
     if _hedged(pred, numeric=False, gold=gold, question=question):
         return False
     # Frame comes off the answer only: the gold "카카오페이" is never read as "카카오페".
     return any(_canon(g) in readings(pred) for g in _spellings(gold)) and not _only_ranked(pred, gold)
+
+
+def _date_ranked_out(pred: str, gd: str) -> bool:
+    """Whether the date ``gd`` is said only as ranked below first ("두 번째는 2025년 11월 28일")."""
+    return bool(_RANK.search(_nfkc(pred))) and gd not in _dates_in(pred)
 
 
 def _only_ranked(pred: str, gold: str) -> bool:

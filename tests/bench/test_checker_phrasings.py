@@ -4,6 +4,7 @@ answers that look like them (issue 29)."""
 
 from __future__ import annotations
 
+import datetime as dt
 from decimal import ROUND_HALF_UP, Decimal
 
 from hypothesis import assume, given, settings
@@ -540,3 +541,46 @@ def test_a_rival_said_not_to_be_it_is_no_rival(names: list[str], form: str) -> N
     assert check_answer(form.format(g=g, o=o), g, EXACT, q)
     assert not check_answer(form.format(g=g, o=o), o, EXACT, q)
     assert not check_answer(f"{g}가 아닙니다.", g, EXACT, q)  # the gold negated is still no answer
+
+
+@FAST
+@given(st.integers(1, 999), st.integers(1, 999), st.booleans(), st.sampled_from([
+    "국민의힘: {la} {a}명, {lb} {b}명", "{la} {a}명 / {lb} {b}명", "결과 — {la} {a}명, {lb} {b}명"]))
+def test_counts_labelled_by_the_noun_before_them(x: int, y: int, asked_first: bool, form: str) -> None:
+    assume(x != y)
+    q = "제22대 국회의원선거 지역구에서 국민의힘 후보 가운데 낙선한 사람은 몇 명인가요?"
+    la, lb = ("낙선", "당선") if asked_first else ("당선", "낙선")
+    say = form.format(la=la, lb=lb, a=x, b=y)
+    gold, wrong = (x, y) if asked_first else (y, x)
+    assert check_answer(say, str(gold), COUNT, q), say
+    assert not check_answer(say, str(wrong), COUNT, q), say
+
+
+@FAST
+@given(st.dates(dt.date(2024, 1, 1), dt.date(2026, 12, 31)), st.dates(dt.date(2024, 1, 1), dt.date(2026, 12, 31)),
+       st.sampled_from(["두 번째는", "2위는", "다음은"]))
+def test_a_date_ranked_second_is_not_the_answer(first: dt.date, second: dt.date, rank: str) -> None:
+    assume(first != second)
+    q = "급식 기록 전체에서 열량이 가장 높았던 날짜(YYYYMMDD)는 언제인가요?"
+    say = (f"가장 열량이 높았던 날은 {first.year}년 {first.month}월 {first.day}일(912kcal)이고, "
+           f"{rank} {second.year}년 {second.month}월 {second.day}일입니다.")
+    assert check_answer(say, first.strftime("%Y%m%d"), EXACT, q), say
+    assert not check_answer(say, second.strftime("%Y%m%d"), EXACT, q), say
+
+
+@FAST
+@given(st.permutations(["문채희", "윤용희", "류규찬", "최도민"]), st.integers(60, 90))
+def test_the_next_one_said_with_daeum_is_ranked_second(names: list[str], age: int) -> None:
+    g, o = names[:2]
+    q = "무소속 예비후보 가운데 가장 나이가 많은 사람은 누구인가요?"
+    say = f"최고령 예비후보는 {g}({age}세)이고, 다음은 {o}({age - 1}세)입니다."
+    assert check_answer(say, g, EXACT, q) and not check_answer(say, o, EXACT, q)
+
+
+@FAST
+@given(st.integers(1_000, 9_999), st.integers(1, 999))
+def test_one_districts_count_is_no_total_of_the_whole_it_is_part_of(whole: int, part: int) -> None:
+    assume(part < whole)
+    q = "중구(서울) 아파트 매매 실거래가 2025년 3월에 모두 몇 건 신고되었는지 알려주세요."  # 모두: no sum asked
+    say = f"서울 전체 {whole:,}건 중 중구는 {part}건입니다."
+    assert check_answer(say, str(part), COUNT, q) and not check_answer(say, str(whole), COUNT, q)
