@@ -546,18 +546,25 @@ def _labelled(t: str, cands: list[tuple[int, int, set[float]]], q: str) -> set[f
     answer lists several ("X좌표(entX): 969382.72, Y좌표(entY): 1944123.11" asked for the X
     좌표); None unless exactly one label has a word of the question and the others none, or
     where a label is a total ("합계:")."""
-    hits, labels = [], 0
+    hits, labels, topic = [], 0, False
     for i, (a, _b, v) in enumerate(cands):
         lead = t[cands[i - 1][1] if i else 0:a]
-        m = re.search(r"([^,;\n]*?)\s*[:：][\s`*'\"]*$", lead)
+        m = (re.search(r"([^,;\n/]*?)\s*[:：][\s`*'\"]*$", lead)
+             # a field name said as a topic: "entX는 967805.92, entY는 …"
+             or re.search(r"(?<![A-Za-z])([A-Za-z][A-Za-z0-9_]*)\s*(?:은|는|이|가)\s+[`*'\"]*$", lead))
         if not m:
             continue
+        topic = topic or ":" not in lead and "：" not in lead
         labels += 1
         if _TOTAL.search(m.group(1)):
             return None  # "성동구: 346건, 합계: 715건": a breakdown and its total
         words = {re.sub(r"(?:은|는|이|가)$", "", w.lower()) for w in re.findall(r"[0-9a-z가-힣]+", m.group(1).lower())}
-        if any(len(w) >= 2 and w in q.lower() for w in words):
+        # a single letter names an axis the question names ("X: …" for "X좌표")
+        if any((len(w) >= 2 and w in q.lower()) or (len(w) == 1 and w.isascii() and f"{w}좌표" in q.lower())
+               for w in words):
             hits.append(v)
+    if topic and labels != len(cands):
+        return None  # "entX는 …, entY는 …이며 X좌표는 …": a field said as a topic labels only a full list
     return hits[0] if labels >= 2 and len(hits) == 1 else None
 
 
@@ -639,6 +646,38 @@ def _bound_by_verb(t: str, cands: list[tuple[int, int, set[float]]], q: str) -> 
     if len(asked) == 1 and other:
         return cands[asked[0]][2]
     return None
+
+
+_PLACE_KO = re.compile(r"(?<![가-힣])[가-힣]{1,4}(?:구|시|군)(?=$|[^가-힣]|(?:의|에|에서|은|는|이|가|와|과|을|를|도|로|보다)(?![가-힣]))")
+_PLACE_EN = re.compile(r"\b[A-Z][a-z]+(?:-(?:gu|si|gun)|\s+(?:District|City|County))\b")
+
+
+def _bound_by_place(t: str, cands: list[tuple[int, int, set[float]]], question: str) -> set[float] | None:
+    """Of numbers each said in its own clause with one place ("Jung-gu had 265 sales, compared
+    with 229 in Yongsan-gu"), the one whose place is the question's only place (용산구)."""
+    qplaces = {p for p in _PLACE_KO.findall(_nfkc(question or "")) if not p.endswith("시") or len(p) > 2}
+    if len(qplaces) != 1:
+        return None
+    (qp,) = qplaces
+    names = {qp, qp[:-1] + {"구": "-gu", "시": "-si", "군": "-gun"}[qp[-1]]}
+    rom = _romanize(qp[:-1])
+    if rom:
+        names |= {rom.capitalize() + "-" + {"구": "gu", "시": "si", "군": "gun"}[qp[-1]]}
+    bounds = [0] + [m.end() for m in re.finditer(r"[,;.。\n](?!\d)", t)] + [len(t)]
+    asked, other = [], 0
+    for a, b, v in cands:
+        lo = max(x for x in bounds if x <= a)
+        hi = min(x for x in bounds if x >= b)
+        clause = t[lo:hi]
+        found = set(_PLACE_KO.findall(clause)) | set(_PLACE_EN.findall(clause))
+        if len(found) != 1 or sum(lo <= c[0] and c[1] <= hi for c in cands) != 1:
+            return None  # a clause with no place, two places or two numbers binds nothing
+        (p,) = found
+        if p in names:
+            asked.append(v)
+        else:
+            other += 1
+    return asked[0] if len(asked) == 1 and other else None
 
 
 def _sum_of_the_rest(t: str, cands: list[tuple[int, int, set[float]]], q: str) -> set[float] | None:
@@ -726,6 +765,9 @@ def _answer_numbers(pred: str, question: str) -> list[set[float]]:
     bound = _bound_by_verb(t, cands, q)
     if bound is not None:
         return [bound]
+    place = _bound_by_place(t, cands, question)
+    if place is not None:
+        return [place]
     total = _sum_of_the_rest(t, cands, q)
     if total is not None:
         return [total]

@@ -584,3 +584,33 @@ def test_one_districts_count_is_no_total_of_the_whole_it_is_part_of(whole: int, 
     q = "중구(서울) 아파트 매매 실거래가 2025년 3월에 모두 몇 건 신고되었는지 알려주세요."  # 모두: no sum asked
     say = f"서울 전체 {whole:,}건 중 중구는 {part}건입니다."
     assert check_answer(say, str(part), COUNT, q) and not check_answer(say, str(whole), COUNT, q)
+
+
+ROMAN = {"종로구": "Jongno-gu", "중구": "Jung-gu", "용산구": "Yongsan-gu", "성동구": "Seongdong-gu", "광진구": "Gwangjin-gu"}
+
+
+@FAST
+@given(st.permutations(list(ROMAN)), st.integers(1, 999), st.integers(1, 999), st.sampled_from([
+    "{oe} had {o} apartment sales reported in March 2025, compared with {n} in {ge}.",
+    "{ge} had {n} sales, while {oe} had {o}.", "{ok} {o}건, {gk} {n}건입니다."]))
+def test_the_number_bound_to_the_questions_only_place(gus: list[str], n: int, o: int, form: str) -> None:
+    assume(n != o)
+    g, other = gus[:2]
+    q = f"{g}(서울) 아파트 매매 실거래가 2025년 3월에 모두 몇 건 신고되었는지 알려주세요."
+    say = form.format(ge=ROMAN[g], oe=ROMAN[other], gk=g, ok=other, n=n, o=o)
+    assert check_answer(say, str(n), COUNT, q), say
+    assert not check_answer(say, str(o), COUNT, q), say
+
+
+@FAST
+@given(st.integers(100_000, 999_999), st.integers(1_000_000, 1_999_999), st.sampled_from([
+    "entX는 {x}.5, entY는 {y}.25입니다.", "X: {x}.5 / Y: {y}.25", "X: {x}.5, Y: {y}.25"]))
+def test_a_field_named_as_a_topic_or_by_its_axis(x: int, y: int, form: str) -> None:
+    q = "건물 출입구의 X좌표(entX)는 얼마인가요?"
+    chk = Check(type="numeric", abs_tol=0.001)
+    say = form.format(x=x, y=y)
+    assert check_answer(say, f"{x}.5", chk, q), say
+    assert not check_answer(say, f"{y}.25", chk, q), say
+    # a topic label does not outweigh an unlabelled value said after it
+    mixed = f"entX는 {x}.5, entY는 {y}.25이며 X좌표는 {y}.25입니다."
+    assert not check_answer(mixed, f"{x}.5", chk, q)
