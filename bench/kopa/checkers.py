@@ -66,6 +66,11 @@ What a reader lets pass, and why (each rule has probes in ``tests/data/checker_p
   (:func:`_bound_by_verb`); a swapped comparison flips only a number said in it; a real value
   with fewer decimals than the gold, rounded half up, within the task's tolerance
   (:func:`_rounded_coarser`); a gold's bracketed remark with digits (``(2024.09)``) is required.
+  After v3 (a probe, not held-out): a total said first then its breakdown (:func:`_sum_of_the_rest`);
+  a note after the answer (``※``, ``참고:``, ``Note:``); ``마이너스``; list enumerators; a count
+  without what the question includes; a rival said not to be it; counts labelled by a bare noun;
+  a date ranked second; the number bound to the question's only place (:func:`_bound_by_place`);
+  a field named as a topic or by its axis.
 
 What never passes: a different value, a hedge (``13 또는 14``, ``아마``, ``정도``, ``~``,
 ``중 하나``, ``one of``), a negation (``…가 아닙니다``), extra or missing list items, and (for
