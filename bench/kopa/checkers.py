@@ -144,7 +144,7 @@ _ASKED_UNIT = re.compile(r"(천|만|백만|억|조)\s*원")
 _HEDGE = re.compile(
     r"또는|혹은|아니면|아마|추정|것\s*같|듯(?:합|하|해)|모르|확실하지|불확실|내외|가량|정도|쯤|대략|"
     r"어림|아닙니다|아니다|아니에요|아님|아니고|아니라|\d\s*[~∼〜]\s*\d|\bor\b|\bmaybe\b|\bperhaps\b|"
-    r"중\s*(?:하나|한\s*(?:명|곳|개|군데|분))|\bone of\b|\beither\b",
+    r"중\s*(?:하나|한\s*(?:명|곳|개|군데|분))|\bone of\b|\beither\b|공동\s*1\s*위|\btied\b|동률",
     re.IGNORECASE)
 #: What makes 또는/or a bound, not a choice between answers ("1969년 또는 그 이전", "or earlier").
 _BOUND = re.compile(
@@ -159,7 +159,7 @@ _ENDINGS = ("입니다만", "이었습니다", "였습니다", "입니다", "이
             "이요", "이다", "였다", "이었다", "임", "요")
 _PARTICLES = ("으로", "로", "이", "가", "은", "는", "을", "를", "도", "만", "요")
 _SUFFIXES = ("(주)", "㈜", "주식회사", "(유)", "유한회사", "아파트", "대표이사", "대표", "국회의원", "의원",
-             "후보자", "후보", "씨", "님", "역", "정류소", "정류장", "corp.", "corp", "corporation", "inc.", "inc", "co.,ltd.",
+             "후보자", "후보", "씨", "님", "부회장", "회장", "사장", "이사장", "역", "정류소", "정류장", "corp.", "corp", "corporation", "inc.", "inc", "co.,ltd.",
              "co.,ltd", "ltd.", "ltd")
 _PREFIXES = ("(주)", "㈜", "주식회사")
 _SUBJECT = re.compile(r"(\S+?)(?:이|가|은|는)\s+[^\d,]*(?:습니다|니다|다|요)")
@@ -936,7 +936,7 @@ _REGIONS = (("서울특별시", "서울"), ("부산광역시", "부산"), ("대�
 #: What may follow a name in the sentence that commits to it: a particle or copula, then the
 #: end, punctuation, or a word of the sentence frame (never more of a longer name: 시행령, 2차).
 _NAME_TAIL = re.compile(
-    r"(?:\s*(?:\(주\)|주식회사|아파트|대표이사|대표|국회의원|의원|위원장|위원|예비후보자?|후보자|후보|씨|님|정류소|정류장)|역"
+    r"(?:\s*(?:\(주\)|주식회사|아파트|대표이사|대표|부회장|회장|사장|국회의원|의원|위원장|위원|예비후보자?|후보자|후보|씨|님|정류소|정류장)|역"
     r"|\s+(?:corp(?:oration)?|inc|co\.,?\s*ltd|ltd)\.?)?"
     # 와/과 join the name to another one ("안은정과 송진수"): not a particle that commits to it
     r"(?:(?:이었습니다|였습니다|입니다|이에요|이예요|예요|에요|이며|이고|이다|으로|로|이|가|은|는|을|를|의|에서|에|도|요)"
@@ -946,12 +946,15 @@ _NAME_TAIL = re.compile(
 #: A rank other than first said right beside a name ("용산구가 2위", "2위는 용산구"): the name
 #: is named, not answered.
 _RANK = re.compile(r"(?<![\d.])[2-9]\s*(?:위|등|번째)|(?:두|세|네)\s*번째|둘째|셋째|\b(?:second|third)\b|"
-                   r"그\s*다음|다음으로|(?<![가-힣])다음(?=은|이\s)|뒤를\s*잇|뒤를\s*이어|"
+                   r"그\s*다음|다음으로|(?<![가-힣])다음(?=은|이\s)|뒤를\s*(?:잇|이어|이었|이은|따랐)|뒤따랐|"
                    r"\b[2-9](?:nd|rd|th)\b|runner-up", re.IGNORECASE)
 _RANK_AFTER = re.compile(r"(?:\s*(?:예비후보자?|후보자?|의원|대표|씨|님|역|\(주\)|corp\.?|inc\.?|co\.,?\s*ltd\.?))?"
+                         r"(?:\s*\([^()]{0,24}\))?"  # a remark between: "상주시(80.9%)가 뒤를 이었습니다"
                          r"\s*(?:\(|이|가|은|는|is|was|comes|came|ranks?|ranked)?\s*(?:" + _RANK.pattern + ")",
                          re.IGNORECASE)
-_RANK_BEFORE = re.compile(r"(?:" + _RANK.pattern + r")\s*(?:은|는|이|가|:|is|was|place)?\s*[*「'\"]*$", re.IGNORECASE)
+_RANK_BEFORE = re.compile(r"(?:" + _RANK.pattern + r")\s*(?:은|는|이|가|:|is|was|place)?\s*[*「'\"]*$"
+                          # a numbered line or a table row ranked below first: "\n2. X", "| 2 | X"
+                          r"|\n[ \t]*\|?[ \t]*[2-9][ \t]*[.)|][ \t]*[*「'\"]*$", re.IGNORECASE)
 
 
 def _ranked_below_first(t: str, start: int, end: int) -> bool:
@@ -979,12 +982,21 @@ _NAME_WORDS = (("posco", "포스코"), ("naver", "네이버"), ("kakao", "카카
 _HOLDING = (("지주", ("금융지주", "금융지주회사", "지주회사")), ("금융", ("금융지주", "금융지주회사", "금융그룹")))
 
 
+#: Official short names of the committees and ministries the tasks name (기재위 = 기획재정위원회).
+_SHORT_NAMES = {"과학기술정보방송통신위원회": ("과방위",), "행정안전위원회": ("행안위",), "기획재정위원회": ("기재위",),
+                "법제사법위원회": ("법사위",), "보건복지위원회": ("복지위",), "정무위원회": ("정무위",),
+                "국방위원회": ("국방위",), "국토교통위원회": ("국토위",), "교육위원회": ("교육위",),
+                "국토교통부": ("국토부",), "고용노동부": ("고용부",), "해양수산부": ("해수부",),
+                "행정안전부": ("행안부",), "보건복지부": ("복지부",), "기획재정부": ("기재부",),
+                "과학기술정보통신부": ("과기정통부", "과기부"), "산업통상자원부": ("산업부",)}
+
+
 def _spellings(gold: str) -> list[str]:
     """``gold`` and the other spellings of the same name: an acronym of 1–4 capitals in Hangul
     letter names (``SK하이닉스`` → ``에스케이하이닉스``, ``KT`` → ``케이티``), the words of a
     company name in Latin letters or Hangul (``POSCO홀딩스`` → ``포스코홀딩스``, ``POSCO
     Holdings``), a holding company's full name (``신한지주`` → ``신한금융지주``)."""
-    out = [gold]
+    out = [gold, *_SHORT_NAMES.get(gold.strip(), ())]
     for short, fulls in _HOLDING:
         if gold.endswith(short) and len(gold) > len(short) + 1:
             out += [gold[: -len(short)] + f for f in fulls]
@@ -1180,6 +1192,8 @@ def _only_ranked(pred: str, gold: str) -> bool:
 def _list_match(pred: str, gold_items: list[str], question: str, check: Check, ordered: bool) -> bool:
     if _hedged(pred, numeric=False, gold=",".join(gold_items), question=question):
         return False
+    if re.search(r"(?:\s|[번개])등(?=\s|$|[.,이을의입])|\betc\.?|\band (?:others|more)\b|\bamong others\b", _nfkc(pred)):
+        return False  # "463번과 621번, 963번 등": the list goes on
     for items in (split_items(pred), _split_loose(pred)):
         if len(items) != len(gold_items):
             continue

@@ -614,3 +614,57 @@ def test_a_field_named_as_a_topic_or_by_its_axis(x: int, y: int, form: str) -> N
     # a topic label does not outweigh an unlabelled value said after it
     mixed = f"entX는 {x}.5, entY는 {y}.25이며 X좌표는 {y}.25입니다."
     assert not check_answer(mixed, f"{x}.5", chk, q)
+
+
+APTS = ["팔판삼성타워", "경희궁자이", "만리한양4단지", "서울숲리버뷰"]
+
+
+@FAST
+@given(st.permutations(APTS), st.sampled_from([
+    "최고가 거래는 {o}(21억 원)였고, {g}가 뒤를 이었습니다.", "1. {o} — 21억\n2. {g} — 19억",
+    "| 순위 | 단지명 |\n|---|---|\n| 1 | {o} |\n| 2 | {g} |"]))
+def test_a_name_ranked_second_by_a_list_or_a_phrase(names: list[str], form: str) -> None:
+    o, g = names[:2]
+    q = "거래금액이 가장 높았던 아파트 매매의 단지명은 무엇인가요?"
+    say = form.format(g=g, o=o)
+    assert not check_answer(say, g, EXACT, q), say
+    # the first one with a rival that "follows" it is the answer
+    if "뒤를" in form:
+        assert check_answer(f"{g}가 가장 높았고, {o}(19억 원)가 뒤를 이었습니다.", g, EXACT, q)
+
+
+@FAST
+@given(st.sampled_from(["곽석주", "김미윤", "서광혜"]), st.sampled_from(["회장", "사장", "부회장"]),
+       st.sampled_from(["대표자는 {n} {t}입니다.", "{t}: {n}", "{n} {t}"]))
+def test_a_person_with_an_executive_title(name: str, title: str, form: str) -> None:
+    q = "발행 회사 대표자는 누구인가요? 대표자 이름으로 답하세요."
+    assert check_answer(form.format(n=name, t=title), name, EXACT, q)
+    assert not check_answer(form.format(n=name[:-1] + "준", t=title), name, EXACT, q)
+
+
+@FAST
+@given(st.sampled_from([("기획재정위원회", "기재위"), ("법제사법위원회", "법사위"), ("국토교통부", "국토부"),
+                        ("해양수산부", "해수부")]), st.sampled_from(["{s}", "{s} 소속입니다.", "{s}입니다."]))
+def test_an_official_short_name(pair: tuple[str, str], form: str) -> None:
+    full, short = pair
+    assert check_answer(form.format(s=short), full, EXACT)
+    other = "정무위원회" if full != "정무위원회" else "국방위원회"
+    assert not check_answer(form.format(s=short), other, EXACT)
+
+
+@FAST
+@given(st.permutations(["중구", "동구", "서구", "영도구"]), st.sampled_from(["{a}와 {b}가 공동 1위입니다.",
+                                                                          "{b} and {a} are tied."]))
+def test_a_tie_is_no_single_answer(gus: list[str], form: str) -> None:
+    a, b = gus[:2]
+    assert not check_answer(form.format(a=a, b=b), b, EXACT, "투표율이 가장 높은 곳은 어디인가요?")
+
+
+@FAST
+@given(st.lists(st.integers(100, 999), min_size=2, max_size=4, unique=True), st.sampled_from([
+    "{items} 등", "{items} 등이 지납니다.", "{items}, etc."]))
+def test_a_list_that_says_it_goes_on_is_not_complete(routes: list[int], form: str) -> None:
+    gold = ", ".join(map(str, routes))
+    say = form.format(items=", ".join(f"{r}번" for r in routes))
+    assert not check_answer(say, gold, Check(type="set"), "정류소를 지나는 버스 노선번호를 모두 알려주세요.")
+    assert check_answer(", ".join(f"{r}번" for r in routes), gold, Check(type="set"))
