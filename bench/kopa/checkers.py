@@ -941,7 +941,7 @@ _NAME_TAIL = re.compile(
     # 와/과 join the name to another one ("안은정과 송진수"): not a particle that commits to it
     r"(?:(?:이었습니다|였습니다|입니다|이에요|이예요|예요|에요|이며|이고|이다|으로|로|이|가|은|는|을|를|의|에서|에|도|요)"
     r"(?=$|[\s.,!?)\]」』\"'*:;(])"  # a particle or copula ends the word; the sentence goes on
-    r"|(?=$|\s*[.,!?)\]」』\"'*:;(\n—–]|\s+(?:입니다|이다|이에요|예요|소관|소속|부처|가장|이며|이고|으로|로|에서|"
+    r"|(?=$|\s*[.,!?)\]」』\"'*:;(\n—–|]|\s+(?:입니다|이다|이에요|예요|소관|소속|부처|가장|이며|이고|으로|로|에서|"
     r"쪽|측|is|was|with|has|had|which|who|that|in|at|of|\()))", re.IGNORECASE)
 #: A rank other than first said right beside a name ("용산구가 2위", "2위는 용산구"): the name
 #: is named, not answered.

@@ -631,6 +631,8 @@ def test_a_name_ranked_second_by_a_list_or_a_phrase(names: list[str], form: str)
     # the first one with a rival that "follows" it is the answer
     if "뒤를" in form:
         assert check_answer(f"{g}가 가장 높았고, {o}(19억 원)가 뒤를 이었습니다.", g, EXACT, q)
+    if "|" in form:  # the gold in the table's first row is the answer
+        assert check_answer(form.format(g=o, o=g), g, EXACT, q)
 
 
 @FAST
