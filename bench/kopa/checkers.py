@@ -144,7 +144,18 @@ _ASKED_UNIT = re.compile(r"(천|만|백만|억|조)\s*원")
 _HEDGE = re.compile(
     r"또는|혹은|아니면|아마|추정|것\s*같|듯(?:합|하|해)|모르|확실하지|불확실|내외|가량|정도|쯤|대략|"
     r"어림|아닙니다|아니다|아니에요|아님|아니고|아니라|\d\s*[~∼〜]\s*\d|\bor\b|\bmaybe\b|\bperhaps\b|"
-    r"중\s*(?:하나|한\s*(?:명|곳|개|군데|분))|\bone of\b|\beither\b|공동\s*1\s*위|\btied\b|동률",
+    r"중\s*(?:하나|한\s*(?:명|곳|개|군데|분))|\bone of\b|\beither\b|공동\s*1\s*위|\btied\b|동률|"
+    # some of; a bound said as the answer ("최소 876건", "876건 이상")
+    r"중\s*일부|\bsome\s+of\b|"
+    r"(?:최소|최대|적어도|많아야|\bat\s+(?:least|most))\s*\d|\d[\d,.]*\s*[가-힣]{0,2}\s*(?:이상|이하|미만|초과)(?:입니다|이다|임)?\s*[.!]?\s*$",
+    re.IGNORECASE)
+#: Hedges that say a value only seems so or is to be confirmed: they hedge the sentence they are
+#: in ("265건으로 보이지만", "Likely SK하이닉스"), not a remark beside the answer ("합성 데이터의
+#: 특성으로 보입니다").
+_SOFT_HEDGE = re.compile(
+    r"(?<![가-힣])보이(?:지만|며|고|나|는데)|(?<![가-힣])보입니다|(?<![가-힣])보임|것으로\s*(?:보|예상|추정|판단)|예상(?:됩|되|합|함)|확답|확인\s*(?:이\s*)?필요|"
+    r"\bmight\b|\bprobably\b|\blikely\b|\bpresumably\b|\bseems?\b|\bnot\s+(?:sure|certain)\b|"
+    r"\bcannot\s+(?:verify|confirm)\b|\bunverified\b",
     re.IGNORECASE)
 #: What makes 또는/or a bound, not a choice between answers ("1969년 또는 그 이전", "or earlier").
 _BOUND = re.compile(
@@ -278,6 +289,14 @@ def _hedged(s: str, *, numeric: bool, gold: str = "", question: str = "") -> boo
     def in_remark(m: re.Match[str]) -> bool:  # "SK하이닉스 (매출액 약 66조 원)": about the remark
         return any(a < m.start() and m.end() <= b for a, b in remarks)
 
+    for m in _SOFT_HEDGE.finditer(s):
+        stops = [x.start() for x in re.finditer(r"(?<!\d)[.!?]|[.!?](?!\d)|\n", s)]
+        a = max([x + 1 for x in stops if x < m.start()], default=0)
+        b = min([x for x in stops if x >= m.end()], default=len(s))
+        sentence = _REMARK.sub("", s[a:b])  # a bracket's numbers are its own
+        core = "".join(_nfkc(gold).lower().split())
+        if re.search(r"\d", sentence) or (len(core) >= 2 and core in "".join(_nfkc(sentence).lower().split())):
+            return True
     if not _HEDGE.search(gold):
         q = "".join(_nfkc(question).split())
         for m in _HEDGE.finditer(s):
@@ -287,6 +306,13 @@ def _hedged(s: str, *, numeric: bool, gold: str = "", question: str = "") -> boo
                 continue
             if gold and _negates_another(s, m, gold):
                 continue
+            digit = re.search(r"\d", m.group(0))
+            bound = re.match(r"\d[\d,]*", s[m.start() + digit.start():]) if digit else None
+            if bound and re.search(r"(?<![\d,])" + re.escape(bound.group(0).replace(",", "")) + r"(?![\d])",
+                                   _nfkc(question or "").replace(",", "")):
+                continue  # "at least 20 members, so: 351": the question's own threshold, no hedge
+            if _NEGATION.fullmatch(m.group(0)) and _NEGATED_NUMBER.search(s[:m.start()]) and numeric:
+                continue  # "267건이 아니라 265건": the negated number is set aside (_answer_numbers)
             around = "".join(s[max(0, m.start() - 3):m.end() + 3].split())
             if q and len(around) > len(m.group(0).strip()) + 1 and around in q:
                 continue
@@ -294,7 +320,10 @@ def _hedged(s: str, *, numeric: bool, gold: str = "", question: str = "") -> boo
     return not numeric and any(not in_remark(m) for m in _ABOUT.finditer(s))
 
 
-_NEGATION = re.compile(r"아닙니다|아니다|아니에요|아님|아니고|아니라")
+_NEGATION = re.compile(r"아닙니다|아니다|아니에요|아님|아니고|아니라|아닌")
+#: A number right before a negation ("267건이 아니라"): said, then denied.
+_NEGATED_NUMBER = re.compile(r"\d[\d,.]*\s*[가-힣]{0,2}?\s*(?:이|가|은|는)?\s*$")
+_NEGATED_AFTER = re.compile(r"\s*[가-힣]{0,2}?\s*(?:이|가|은|는)?\s*(?:아니라|아닌|아니고|아닙니다|아니다|아님|아니에요)")
 
 
 def _negates_another(s: str, m: re.Match[str], gold: str) -> bool:
@@ -725,6 +754,8 @@ def _answer_numbers(pred: str, question: str) -> list[set[float]]:
         # the value the question's condition is tested on is never the answer ("455건으로 400건
         # 이상이므로 최고가 단지는 …" answers a name, not 455)
         found = [x for x in found if not _TESTED.match(t, x[1])]
+    # a number said and denied ("265건이 아닌 263건", "267건이 아닙니다") is never the answer
+    found = [x for x in found if not _NEGATED_AFTER.match(t, x[1])]
     stated = [x for x in found if _STATED.search(t[max(0, x[0] - 24):x[0]])]
     notes = [m.span() for m in _NOTE.finditer(t)]
     for context in (

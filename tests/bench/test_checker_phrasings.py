@@ -670,3 +670,46 @@ def test_a_list_that_says_it_goes_on_is_not_complete(routes: list[int], form: st
     say = form.format(items=", ".join(f"{r}번" for r in routes))
     assert not check_answer(say, gold, Check(type="set"), "정류소를 지나는 버스 노선번호를 모두 알려주세요.")
     assert check_answer(", ".join(f"{r}번" for r in routes), gold, Check(type="set"))
+
+
+@FAST
+@given(st.integers(10, 9_999), st.integers(1, 9), st.sampled_from([
+    ("{o}건이 아니라 {n}건입니다.", "{n}건이 아니라 {o}건입니다."),
+    ("{n}건입니다. {o}건이 아닙니다.", "정답은 {n}건이 아닌 {o}건입니다."),
+    ("{o}이 아니라 {n}입니다.", "{n}이 아니고 {o}입니다.")]))
+def test_a_number_said_and_denied_is_set_aside(n: int, d: int, forms: tuple[str, str]) -> None:
+    q = "중구(서울) 아파트 매매 실거래가 2025년 3월에 모두 몇 건 신고되었는지 알려주세요."
+    right, wrong = forms
+    assert check_answer(right.format(n=n, o=n + d), str(n), COUNT, q)
+    assert not check_answer(wrong.format(n=n, o=n + d), str(n), COUNT, q)
+
+
+@FAST
+@given(st.integers(10, 9_999), st.sampled_from([
+    "확인 결과 {n}건으로 보이지만, 데이터가 불완전해 확답할 수 없습니다.", "It is probably {n}.",
+    "I cannot verify this, but it might be {n}.", "{n}건 (확인 필요)", "최소 {n}건", "{n}건 이상입니다.",
+    "at least {n}", "{n}건으로 예상됩니다."]))
+def test_a_value_that_only_seems_so_or_is_a_bound_is_no_answer(n: int, form: str) -> None:
+    q = "중구(서울) 아파트 매매 실거래가 2025년 3월에 모두 몇 건 신고되었는지 알려주세요."
+    assert not check_answer(form.format(n=n), str(n), COUNT, q), form
+
+
+@FAST
+@given(st.decimals(min_value=1, max_value=999, places=2), st.sampled_from([
+    "PBR은 {x}배입니다. 이는 일반적인 수준(0.5배 내외)보다 높아 합성 데이터의 특성으로 보입니다.",
+    "{x}배. The figure is unusual; it seems to be a property of the synthetic data."]))
+def test_a_hedge_in_a_remark_sentence_without_the_value_is_no_hedge(x: Decimal, form: str) -> None:
+    q = "시가총액을 자본총계로 나눈 값(PBR 근사)을 소수 둘째 자리까지 구하세요."
+    chk = Check(type="numeric", abs_tol=0.01)
+    assert check_answer(form.format(x=x), str(x), chk, q)
+    assert not check_answer(form.format(x=x + Decimal("0.05")), str(x), chk, q)
+    # the question's own threshold after "at least" is no hedge
+    qc = "위원이 20명 이상이면 회부된 법률안 수를, 그보다 적으면 위원장의 소속 정당을 알려주세요."
+    assert check_answer("The committee has at least 20 members, so: 351 bills.", "351", EXACT, qc)
+
+
+@FAST
+@given(st.sampled_from(["SK하이닉스", "NAVER", "신한지주"]), st.sampled_from([
+    "{g}가 가장 클 것으로 예상됩니다.", "{g}로 추정됩니다.", "Likely {g}.", "{g}일 것으로 보입니다."]))
+def test_a_name_that_only_seems_so_is_no_answer(g: str, form: str) -> None:
+    assert not check_answer(form.format(g=g), g, EXACT, "2024년 연결 매출액이 가장 큰 회사는 어디인가요?")
