@@ -758,12 +758,15 @@ def _answer_numbers(pred: str, question: str) -> list[set[float]]:
     found = [x for x in found if not _NEGATED_AFTER.match(t, x[1])]
     stated = [x for x in found if _STATED.search(t[max(0, x[0] - 24):x[0]])]
     notes = [m.span() for m in _NOTE.finditer(t)]
+    asked_said = any(_counter_at(t, x[1]) == counter for x in found)
     for context in (
             # a list's enumerator ("1. 463번"), never a value
             lambda x: bool(_ENUMERATOR.match(t, x[0]) and re.match(r"[.)]\s", t[x[1]:x[1] + 2])),
             # a count said in another counter than the question asks ("몇 가지": 5,704개 is
             # another quantity than 5,102가지; "몇 명": 27건 is not the 18명 asked)
-            lambda x: bool(counter) and _counter_at(t, x[1]) not in (None, counter),
+            # (only where some number is said in the asked counter: "총 39개 (상행 20, 하행 19)"
+            # answers "몇 곳" in the generic 개)
+            lambda x: bool(counter) and _counter_at(t, x[1]) not in (None, counter) and asked_said,
             lambda x: bool(question) and _in_question(t, x[0], x[1], q) and x not in stated,
             # the whole a part is taken from ("위원 17명 중 지역구 당선인은 11명"), where the
             # question asks for a part, not a total ("합계 876건 중 용산구가 229건" asked 합하면)

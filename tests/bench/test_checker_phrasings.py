@@ -713,3 +713,13 @@ def test_a_hedge_in_a_remark_sentence_without_the_value_is_no_hedge(x: Decimal, 
     "{g}가 가장 클 것으로 예상됩니다.", "{g}로 추정됩니다.", "Likely {g}.", "{g}일 것으로 보입니다."]))
 def test_a_name_that_only_seems_so_is_no_answer(g: str, form: str) -> None:
     assert not check_answer(form.format(g=g), g, EXACT, "2024년 연결 매출액이 가장 큰 회사는 어디인가요?")
+
+
+@FAST
+@given(st.integers(2, 999), st.integers(1, 998))
+def test_the_generic_counter_answers_when_no_number_uses_the_asked_one(n: int, up: int) -> None:
+    assume(up < n)
+    q = "대전 895번 버스는 정류소를 모두 몇 곳 경유하나요?"
+    say = f"895번 노선의 경유 정류소는 총 {n}개입니다 (상행 {up}, 하행 {n - up})."
+    assert check_answer(say, str(n), COUNT, q), say
+    assert not check_answer(say, str(up), COUNT, q), say
