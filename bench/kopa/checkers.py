@@ -136,6 +136,9 @@ _EN_ONES = ("one two three four five six seven eight nine ten eleven twelve thir
 _EN_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
 _EN_WORD_NUM = re.compile(rf"\b(?:({'|'.join(_EN_TENS)})(?:[-\s]({'|'.join(_EN_ONES[:9])}))?|({'|'.join(_EN_ONES)}))\b"
                           r"(?=\s+[a-z]+s\b|\s*[(.,]|\s*$)", re.IGNORECASE)
+_DAY_WORDS = {"하루": 1, "이틀": 2, "사흘": 3, "나흘": 4, "닷새": 5, "엿새": 6, "이레": 7, "여드레": 8, "아흐레": 9,
+              "열흘": 10}
+_DAY_WORDS_RE = re.compile(r"(?<![가-힣])(" + "|".join(_DAY_WORDS) + r")(?=$|[^가-힣]|[이가은는을를도만간입였])")
 _NONE = re.compile(r"(?:없습니다|없다|없음|없어요|한\s*건도|하나도|전혀)")
 #: The unit a question asks the answer in: ``(만원)``, ``단위: 억원``.
 _ASKED_UNIT = re.compile(r"(천|만|백만|억|조)\s*원")
@@ -417,6 +420,8 @@ def _numbers(s: str, asked_unit: float | None = None) -> list[tuple[int, int, st
             n = (10 * (_EN_TENS.index(tens) + 2) + (_EN_ONES.index(one) + 1 if one else 0)) if tens \
                 else _EN_ONES.index(alone) + 1
             out.append((m.start(), m.end(), m.group(0), {float(n)}))
+    for m in _DAY_WORDS_RE.finditer(t):  # 하루 … 열흘: days in native words
+        out.append((m.start(), m.end(), m.group(0), {float(_DAY_WORDS[m.group(1)])}))
     if not out and _NONE.search(t):
         out.append((0, len(t), t, {0.0}))
     out.sort(key=lambda x: x[0])
@@ -607,13 +612,21 @@ _WIDENED = re.compile(r"([가-힣A-Za-z]+?)(?:을|를)?\s*(?:포함하면|포함
                       r"\bincluding\s+(?:the\s+)?([A-Za-z]+)[^\d]{0,24}$", re.IGNORECASE)
 
 
-def _widened(t: str, start: int, q: str) -> bool:
+#: "57 including co-sponsorships", "45건(공동발의 포함)": a count widened by what follows it.
+_WIDENED_AFTER = re.compile(r"\s*[가-힣]{0,2}\s*[(（]?\s*(?:\binclud(?:ing|es)\s+(?:the\s+)?([A-Za-z]+)|"
+                            r"([가-힣]{2,})\s*포함)", re.IGNORECASE)
+
+
+def _widened(t: str, start: int, q: str, end: int | None = None) -> bool:
     """Whether the number at ``start`` counts with something the question does not name."""
     m = _WIDENED.search(t[max(0, start - 40):start])
-    if not m or not q:
+    after = _WIDENED_AFTER.match(t, end) if end is not None else None
+    if not (m or after) or not q:
         return False
-    what = (m.group(1) or m.group(2) or "").lower()
-    return len(what) >= 2 and what not in q.lower()
+    what = ((m.group(1) or m.group(2)) if m else (after.group(1) or after.group(2)) or "").lower()  # type: ignore[union-attr]
+    if what in ("this", "it", "itself", "that", "these", "them"):
+        return False  # "107 including this one": the thing the question asks about
+    return len(what) >= 2 and what[:2] not in q.lower()
 
 
 #: The number that starts a line of a numbered list ("1. ", "2) ").
@@ -777,7 +790,11 @@ def _answer_numbers(pred: str, question: str) -> list[set[float]]:
             lambda x: bool(_DURATION.match(t, x[1])) and not _ASKS_TIME.search(q),
             # a count that takes in what the question leaves out ("비례대표를 포함하면 12명" asked
             # of 지역구 당선인) is another quantity; "이 학교를 포함하면" of a question that says so is not
-            lambda x: _widened(t, x[0], q),
+            lambda x: _widened(t, x[0], q, x[1]),
+            # a route or line number where the question asks a count ("route 102 in 3 min")
+            lambda x: bool(counter) and counter != "번" and bool(
+                re.search(r"\b(?:route|bus|line|no\.?|#)\s*$", t[max(0, x[0] - 8):x[0]], re.IGNORECASE)
+                or re.match(r"\s*번\s*(?:버스|노선)", t[x[1]:])),
             lambda x: any(a <= x[0] and x[1] <= b for a, b in dates),
             lambda x: any(a < x[0] and x[1] <= b for a, b in remarks),
             # a note after the answer ("※ 참고로 취소된 거래 3건은 제외했습니다")

@@ -723,3 +723,36 @@ def test_the_generic_counter_answers_when_no_number_uses_the_asked_one(n: int, u
     say = f"895번 노선의 경유 정류소는 총 {n}개입니다 (상행 {up}, 하행 {n - up})."
     assert check_answer(say, str(n), COUNT, q), say
     assert not check_answer(say, str(up), COUNT, q), say
+
+
+@FAST
+@given(st.integers(1, 99), st.integers(1, 99), st.sampled_from([
+    "{n} bills (as lead sponsor); {w} including co-sponsorships.", "대표발의 {n}건, {w}건(공동발의 포함)"]))
+def test_a_count_widened_by_what_follows_it(n: int, extra: int, form: str) -> None:
+    q = "제22대 총선 서울 종로구갑 당선인이 대표발의한 법률안(제안자 표기 '○○○의원 등')은 몇 건인가요?"
+    say = form.format(n=n, w=n + extra)
+    assert check_answer(say, str(n), COUNT, q), say
+    assert not check_answer(say, str(n + extra), COUNT, q), say
+    qi = "같은 교육지원청 관할에 있는 학교는 이 학교를 포함해 모두 몇 곳인가요?"
+    assert check_answer(f"There are {n} other schools, so {n + 1} including this one.", str(n + 1), COUNT, qi)
+
+
+@FAST
+@given(st.integers(1, 999), st.integers(1, 59), st.integers(1, 999), st.integers(2, 9))
+def test_route_numbers_are_labels_where_a_count_is_asked(r1: int, m1: int, r2: int, n: int) -> None:
+    assume(len({r1, r2, n, m1, m1 + 1}) == 5)
+    q = "대전 가양파출소 정류소에 15분(900초) 안에 도착 예정인 버스는 몇 대인가요?"
+    say = f"{n} buses: route {r1} in {m1} min and route {r2} in {m1 + 1} min."
+    assert check_answer(say, str(n), COUNT, q), say
+    assert not check_answer(say, str(r1), COUNT, q), say
+
+
+@FAST
+@given(st.sampled_from([("하루", 1), ("이틀", 2), ("사흘", 3), ("나흘", 4), ("닷새", 5), ("열흘", 10)]),
+       st.sampled_from(["{w}", "{w} 더 많습니다.", "휴업일이 {w} 더 많습니다."]))
+def test_days_in_native_words(word: tuple[str, int], form: str) -> None:
+    w, n = word
+    q = "휴업일이 더 많이 지정된 학교는 다른 학교보다 휴업일이 며칠 더 많은가요?"
+    chk = Check(type="numeric", abs_tol=0.0)
+    assert check_answer(form.format(w=w), str(n), chk, q)
+    assert not check_answer(form.format(w=w), str(n + 1), chk, q)
