@@ -958,6 +958,8 @@ _DATE_PATTERNS = (
     (re.compile(r"(?<!\d)((?:19|20)\d{2})(\d{2})(\d{2})(?!\d)"), (1, 2, 3)),
     (re.compile(_MON + r"\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})", re.IGNORECASE), (3, 1, 2)),
     (re.compile(r"(\d{1,2})(?:st|nd|rd|th)?\s+" + _MON + r",?\s+(\d{4})", re.IGNORECASE), (3, 2, 1)),
+    # the US order, month first: 11/28/2025
+    (re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})/(\d{4})(?![\d/])"), (3, 1, 2)),
 )
 
 
@@ -1245,6 +1247,19 @@ def _list_match(pred: str, gold_items: list[str], question: str, check: Check, o
         return False
     if re.search(r"(?:\s|[번개])등(?=\s|$|[.,이을의입])|\betc\.?|\band (?:others|more)\b|\bamong others\b", _nfkc(pred)):
         return False  # "463번과 621번, 963번 등": the list goes on
+    if all(single_number(g) is not None for g in gold_items):
+        # numbers (routes) in a sentence or a list with remarks: "총 3개로, 463번·621번·963번입니다",
+        # "- 463번 (반석역 방면)"; a count of them and the question's numbers set aside
+        t = _nfkc(pred)
+        remarks = [m.span() for m in _REMARK.finditer(t)]
+        said = [v for a, b, _txt, v in _numbers(pred)
+                if not any(x < a and b <= y for x, y in remarks)
+                and _counter_at(t, b) in (None, "번")
+                and not (question and _in_question(t, a, b, "".join(_nfkc(question).split())))]
+        values = [min(v) for v in said if len(v) == 1]
+        golds = [float(single_number(g)) for g in gold_items]  # type: ignore[arg-type]
+        if len(values) == len(said) and (values == golds if ordered else sorted(values) == sorted(golds)):
+            return True
     for items in (split_items(pred), _split_loose(pred)):
         if len(items) != len(gold_items):
             continue

@@ -756,3 +756,30 @@ def test_days_in_native_words(word: tuple[str, int], form: str) -> None:
     chk = Check(type="numeric", abs_tol=0.0)
     assert check_answer(form.format(w=w), str(n), chk, q)
     assert not check_answer(form.format(w=w), str(n + 1), chk, q)
+
+
+@FAST
+@given(st.lists(st.integers(100, 999), min_size=2, max_size=4, unique=True), st.integers(1, 99),
+       st.sampled_from(["지나는 노선은 총 {k}개로, {items}입니다.", "**경유 노선**\n{bullets}",
+                        "Routes {items} stop there."]))
+def test_route_numbers_in_a_sentence_or_a_list_with_remarks(routes: list[int], extra: int, form: str) -> None:
+    q = "대전광역시 반석정류장 정류소를 지나는 버스 노선번호를 모두 알려주세요."
+    gold = ", ".join(map(str, sorted(routes)))
+
+    def say(rs: list[int]) -> str:
+        return form.format(k=len(rs), items="·".join(f"{r}번" for r in rs),
+                           bullets="\n".join(f"- {r}번 (방면 {i + 1})" for i, r in enumerate(rs)))
+    assert check_answer(say(routes), gold, Check(type="set"), q), say(routes)
+    assert not check_answer(say(routes[:-1]), gold, Check(type="set"), q)  # one missing
+    more = routes + [1000 + extra]
+    assert not check_answer(say(more), gold, Check(type="set"), q)  # one more
+
+
+@FAST
+@given(st.dates(dt.date(2000, 1, 1), dt.date(2039, 12, 31)))
+def test_a_us_date(day: dt.date) -> None:
+    gold = day.strftime("%Y%m%d")
+    say = f"{day.month}/{day.day}/{day.year}"
+    assert check_answer(say, gold, EXACT, "열량이 가장 높았던 날짜(YYYYMMDD)는 언제인가요?")
+    other = day + dt.timedelta(days=1)
+    assert not check_answer(f"{other.month}/{other.day}/{other.year}", gold, EXACT)
