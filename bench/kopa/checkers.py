@@ -972,6 +972,8 @@ def _dates_in(text: str) -> set[str]:
         for m in pat.finditer(t):
             y, mo, d = m.group(yi), m.group(mi), m.group(di)
             mon = _MONTHS.get(mo[:3].lower()) if not mo.isdigit() else int(mo)
+            if pat is _DATE_PATTERNS[-1][0] and mon > 12 >= int(d):  # 28/11/2025: the day first
+                mon, d = int(d), mo
             if mon and 1 <= mon <= 12 and 1 <= int(d) <= 31 and not _ranked_below_first(t, m.start(), m.end()):
                 out.add(f"{y}{mon:02d}{int(d):02d}")  # (a date ranked second, "두 번째는 …", is none)
     return out
@@ -995,7 +997,7 @@ _NAME_TAIL = re.compile(
     r"(?:(?:이었습니다|였습니다|입니다|이에요|이예요|예요|에요|이며|이고|이다|으로|로|이|가|은|는|을|를|의|에서|에|도|요)"
     r"(?=$|[\s.,!?)\]」』\"'*:;(])"  # a particle or copula ends the word; the sentence goes on
     r"|(?=$|\s*[.,!?)\]」』\"'*:;(\n—–|]|\s+(?:입니다|이다|이에요|예요|소관|소속|부처|가장|이며|이고|으로|로|에서|"
-    r"쪽|측|is|was|with|has|had|which|who|that|in|at|of|\()))", re.IGNORECASE)
+    r"쪽|측|1\s*위|1\s*등|is|was|with|has|had|which|who|that|in|at|of|\()))", re.IGNORECASE)
 #: A rank other than first said right beside a name ("용산구가 2위", "2위는 용산구"): the name
 #: is named, not answered.
 _RANK = re.compile(r"(?<![\d.])[2-9]\s*(?:위|등|번째)|(?:두|세|네)\s*번째|둘째|셋째|\b(?:second|third)\b|"
@@ -1242,12 +1244,16 @@ def _only_ranked(pred: str, gold: str) -> bool:
     return bool(hits) and all(_ranked_below_first(t, m.start(), m.end()) for m in hits)
 
 
+#: "그 외 심야버스 1개", "besides", "plus": more items than the list names ("이 외에는 없습니다" is none).
+_BESIDES = re.compile(r"(?:그|이)\s*외(?!에는\s*없)|외에도|\bbesides\b|\bin addition\b|\bplus\b", re.IGNORECASE)
+
+
 def _list_match(pred: str, gold_items: list[str], question: str, check: Check, ordered: bool) -> bool:
     if _hedged(pred, numeric=False, gold=",".join(gold_items), question=question):
         return False
     if re.search(r"(?:\s|[번개])등(?=\s|$|[.,이을의입])|\betc\.?|\band (?:others|more)\b|\bamong others\b", _nfkc(pred)):
         return False  # "463번과 621번, 963번 등": the list goes on
-    if all(single_number(g) is not None for g in gold_items):
+    if all(single_number(g) is not None for g in gold_items) and not _BESIDES.search(_nfkc(pred)):
         # numbers (routes) in a sentence or a list with remarks: "총 3개로, 463번·621번·963번입니다",
         # "- 463번 (반석역 방면)"; a count of them and the question's numbers set aside
         t = _nfkc(pred)
@@ -1288,7 +1294,11 @@ def _only_in_an_aside(pred: str, gold: str) -> bool:
     hits = list(re.finditer(r"\s*".join(re.escape(ch) for ch in core), t))
     asides = [m.span() for m in _REMARK.finditer(t)]
     return bool(hits) and all(
-        any(a < h.start() and h.end() <= b and re.match(r"\s*(?:은|는|이|가)\s+\S", t[h.end():b]) for a, b in asides)
+        any(a < h.start() and h.end() <= b and (re.match(r"\s*(?:은|는|이|가)\s+\S", t[h.end():b])
+                                              # a labelled aside: "(전임: 김미윤)", "(former: …)"
+                                              or re.search(r"[:：]\s*$|(?:전임|이전|前|former|previous)\s*$",
+                                                           t[a:h.start()]))
+            for a, b in asides)
         for h in hits)
 
 

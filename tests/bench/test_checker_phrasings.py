@@ -783,3 +783,29 @@ def test_a_us_date(day: dt.date) -> None:
     assert check_answer(say, gold, EXACT, "열량이 가장 높았던 날짜(YYYYMMDD)는 언제인가요?")
     other = day + dt.timedelta(days=1)
     assert not check_answer(f"{other.month}/{other.day}/{other.year}", gold, EXACT)
+
+
+@FAST
+@given(st.permutations(["김미윤", "서광혜", "곽석주", "박철수"]), st.sampled_from(["전임", "이전 대표", "former"]))
+def test_a_gold_only_in_a_labelled_aside_is_not_the_answer(names: list[str], label: str) -> None:
+    g, o = names[:2]
+    q = "발행 회사 대표자는 누구인가요? 대표자 이름으로 답하세요."
+    assert not check_answer(f"{o} 사장 ({label}: {g})", g, EXACT, q)
+    assert check_answer(f"{g} 사장 ({label}: {o})", g, EXACT, q)
+
+
+@FAST
+@given(st.lists(st.integers(100, 999), min_size=2, max_size=4, unique=True), st.sampled_from([
+    "{items} (총 {k}개), 그 외 심야버스 1개", "{items}, plus one night bus"]))
+def test_a_list_with_more_besides_is_not_complete(routes: list[int], form: str) -> None:
+    gold = ", ".join(map(str, sorted(routes)))
+    say = form.format(items=", ".join(f"{r}번" for r in routes), k=len(routes))
+    assert not check_answer(say, gold, Check(type="set"), "정류소를 지나는 버스 노선번호를 모두 알려주세요.")
+    assert check_answer(f"{', '.join(f'{r}번' for r in routes)}이 지나며, 이 외에는 없습니다.", gold, Check(type="set"))
+
+
+@FAST
+@given(st.dates(dt.date(2000, 1, 13), dt.date(2039, 12, 31)))
+def test_a_day_first_date_when_the_day_cannot_be_a_month(day: dt.date) -> None:
+    assume(day.day > 12)
+    assert check_answer(f"{day.day}/{day.month}/{day.year}", day.strftime("%Y%m%d"), EXACT)
