@@ -623,7 +623,8 @@ def _widened(t: str, start: int, q: str, end: int | None = None) -> bool:
     after = _WIDENED_AFTER.match(t, end) if end is not None else None
     if not (m or after) or not q:
         return False
-    what = ((m.group(1) or m.group(2)) if m else (after.group(1) or after.group(2)) or "").lower()  # type: ignore[union-attr]
+    hit = m or after
+    what = ((hit.group(1) or hit.group(2) or "") if hit else "").lower()
     if what in ("this", "it", "itself", "that", "these", "them"):
         return False  # "107 including this one": the thing the question asks about
     return len(what) >= 2 and what[:2] not in q.lower()
@@ -1263,7 +1264,7 @@ def _list_match(pred: str, gold_items: list[str], question: str, check: Check, o
                 and _counter_at(t, b) in (None, "번")
                 and not (question and _in_question(t, a, b, "".join(_nfkc(question).split())))]
         values = [min(v) for v in said if len(v) == 1]
-        golds = [float(single_number(g)) for g in gold_items]  # type: ignore[arg-type]
+        golds = [single_number(g) or 0.0 for g in gold_items]  # every one a number (checked above)
         if len(values) == len(said) and (values == golds if ordered else sorted(values) == sorted(golds)):
             return True
     for items in (split_items(pred), _split_loose(pred)):
