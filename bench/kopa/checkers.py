@@ -55,6 +55,23 @@ What a reader lets pass, and why (each rule has probes in ``tests/data/checker_p
   a bracketed aside is not the answer (:func:`_only_in_an_aside`); a count widened by what
   the question leaves out ("비례대표를 포함하면 12명") is context (:func:`_widened`).
 
+- **v3 rules** (from ``tests/data/heldout_answers_v3.jsonl``; property tests in
+  ``tests/bench/test_checker_phrasings.py``): a sign before an amount in 억/만/천 is the whole
+  amount's; another name of the kind ranked below first after the answer is no rival; the
+  value a question's condition is tested on (``455건으로 400건 이상이므로``) is never the answer;
+  a number after an explicit ``the answer is``/``답은`` is the answer even where the question
+  names its digits; the whole a part is taken from (``17명 중``, ``of the 17 members,``) is
+  context unless a total is asked; a time until something (``약 2분 후``) is context where no
+  time is asked; of counts each the subject of its own verb, the one the question's verb names
+  (:func:`_bound_by_verb`); a swapped comparison flips only a number said in it; a real value
+  with fewer decimals than the gold, rounded half up, within the task's tolerance
+  (:func:`_rounded_coarser`); a gold's bracketed remark with digits (``(2024.09)``) is required.
+  After v3 (a probe, not held-out): a total said first then its breakdown (:func:`_sum_of_the_rest`);
+  a note after the answer (``※``, ``참고:``, ``Note:``); ``마이너스``; list enumerators; a count
+  without what the question includes; a rival said not to be it; counts labelled by a bare noun;
+  a date ranked second; the number bound to the question's only place (:func:`_bound_by_place`);
+  a field named as a topic or by its axis.
+
 What never passes: a different value, a hedge (``13 또는 14``, ``아마``, ``정도``, ``~``,
 ``중 하나``, ``one of``), a negation (``…가 아닙니다``), extra or missing list items, and (for
 ``exact`` lists) another order.
@@ -64,6 +81,7 @@ from __future__ import annotations
 
 import math
 import re
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 import unicodedata
 from functools import lru_cache
 
@@ -118,6 +136,9 @@ _EN_ONES = ("one two three four five six seven eight nine ten eleven twelve thir
 _EN_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
 _EN_WORD_NUM = re.compile(rf"\b(?:({'|'.join(_EN_TENS)})(?:[-\s]({'|'.join(_EN_ONES[:9])}))?|({'|'.join(_EN_ONES)}))\b"
                           r"(?=\s+[a-z]+s\b|\s*[(.,]|\s*$)", re.IGNORECASE)
+_DAY_WORDS = {"하루": 1, "이틀": 2, "사흘": 3, "나흘": 4, "닷새": 5, "엿새": 6, "이레": 7, "여드레": 8, "아흐레": 9,
+              "열흘": 10}
+_DAY_WORDS_RE = re.compile(r"(?<![가-힣])(" + "|".join(_DAY_WORDS) + r")(?=$|[^가-힣]|[이가은는을를도만간입였])")
 _NONE = re.compile(r"(?:없습니다|없다|없음|없어요|한\s*건도|하나도|전혀)")
 #: The unit a question asks the answer in: ``(만원)``, ``단위: 억원``.
 _ASKED_UNIT = re.compile(r"(천|만|백만|억|조)\s*원")
@@ -126,7 +147,18 @@ _ASKED_UNIT = re.compile(r"(천|만|백만|억|조)\s*원")
 _HEDGE = re.compile(
     r"또는|혹은|아니면|아마|추정|것\s*같|듯(?:합|하|해)|모르|확실하지|불확실|내외|가량|정도|쯤|대략|"
     r"어림|아닙니다|아니다|아니에요|아님|아니고|아니라|\d\s*[~∼〜]\s*\d|\bor\b|\bmaybe\b|\bperhaps\b|"
-    r"중\s*(?:하나|한\s*(?:명|곳|개|군데|분))|\bone of\b|\beither\b",
+    r"중\s*(?:하나|한\s*(?:명|곳|개|군데|분))|\bone of\b|\beither\b|공동\s*1\s*위|\btied\b|동률|"
+    # some of; a bound said as the answer ("최소 876건", "876건 이상")
+    r"중\s*일부|\bsome\s+of\b|"
+    r"(?:최소|최대|적어도|많아야|\bat\s+(?:least|most))\s*\d|\d[\d,.]*\s*[가-힣]{0,2}\s*(?:이상|이하|미만|초과)(?:입니다|이다|임)?\s*[.!]?\s*$",
+    re.IGNORECASE)
+#: Hedges that say a value only seems so or is to be confirmed: they hedge the sentence they are
+#: in ("265건으로 보이지만", "Likely SK하이닉스"), not a remark beside the answer ("합성 데이터의
+#: 특성으로 보입니다").
+_SOFT_HEDGE = re.compile(
+    r"(?<![가-힣])보이(?:지만|며|고|나|는데)|(?<![가-힣])보입니다|(?<![가-힣])보임|것으로\s*(?:보|예상|추정|판단)|예상(?:됩|되|합|함)|확답|확인\s*(?:이\s*)?필요|"
+    r"\bmight\b|\bprobably\b|\blikely\b|\bpresumably\b|\bseems?\b|\bnot\s+(?:sure|certain)\b|"
+    r"\bcannot\s+(?:verify|confirm)\b|\bunverified\b",
     re.IGNORECASE)
 #: What makes 또는/or a bound, not a choice between answers ("1969년 또는 그 이전", "or earlier").
 _BOUND = re.compile(
@@ -141,7 +173,7 @@ _ENDINGS = ("입니다만", "이었습니다", "였습니다", "입니다", "이
             "이요", "이다", "였다", "이었다", "임", "요")
 _PARTICLES = ("으로", "로", "이", "가", "은", "는", "을", "를", "도", "만", "요")
 _SUFFIXES = ("(주)", "㈜", "주식회사", "(유)", "유한회사", "아파트", "대표이사", "대표", "국회의원", "의원",
-             "후보자", "후보", "씨", "님", "역", "정류소", "정류장", "corp.", "corp", "corporation", "inc.", "inc", "co.,ltd.",
+             "후보자", "후보", "씨", "님", "부회장", "회장", "사장", "이사장", "역", "정류소", "정류장", "corp.", "corp", "corporation", "inc.", "inc", "co.,ltd.",
              "co.,ltd", "ltd.", "ltd")
 _PREFIXES = ("(주)", "㈜", "주식회사")
 _SUBJECT = re.compile(r"(\S+?)(?:이|가|은|는)\s+[^\d,]*(?:습니다|니다|다|요)")
@@ -260,6 +292,14 @@ def _hedged(s: str, *, numeric: bool, gold: str = "", question: str = "") -> boo
     def in_remark(m: re.Match[str]) -> bool:  # "SK하이닉스 (매출액 약 66조 원)": about the remark
         return any(a < m.start() and m.end() <= b for a, b in remarks)
 
+    for m in _SOFT_HEDGE.finditer(s):
+        stops = [x.start() for x in re.finditer(r"(?<!\d)[.!?]|[.!?](?!\d)|\n", s)]
+        a = max([x + 1 for x in stops if x < m.start()], default=0)
+        b = min([x for x in stops if x >= m.end()], default=len(s))
+        sentence = _REMARK.sub("", s[a:b])  # a bracket's numbers are its own
+        core = "".join(_nfkc(gold).lower().split())
+        if re.search(r"\d", sentence) or (len(core) >= 2 and core in "".join(_nfkc(sentence).lower().split())):
+            return True
     if not _HEDGE.search(gold):
         q = "".join(_nfkc(question).split())
         for m in _HEDGE.finditer(s):
@@ -267,11 +307,40 @@ def _hedged(s: str, *, numeric: bool, gold: str = "", question: str = "") -> boo
                 continue
             if m.group(0).strip().lower() in ("또는", "혹은", "or") and _BOUND.match(s, m.end()):
                 continue
+            if gold and _negates_another(s, m, gold):
+                continue
+            digit = re.search(r"\d", m.group(0))
+            bound = re.match(r"\d[\d,]*", s[m.start() + digit.start():]) if digit else None
+            if bound and re.search(r"(?<![\d,])" + re.escape(bound.group(0).replace(",", "")) + r"(?![\d])",
+                                   _nfkc(question or "").replace(",", "")):
+                continue  # "at least 20 members, so: 351": the question's own threshold, no hedge
+            if _NEGATION.fullmatch(m.group(0)) and _NEGATED_NUMBER.search(s[:m.start()]) and numeric:
+                continue  # "267건이 아니라 265건": the negated number is set aside (_answer_numbers)
             around = "".join(s[max(0, m.start() - 3):m.end() + 3].split())
             if q and len(around) > len(m.group(0).strip()) + 1 and around in q:
                 continue
             return True
     return not numeric and any(not in_remark(m) for m in _ABOUT.finditer(s))
+
+
+_NEGATION = re.compile(r"아닙니다|아니다|아니에요|아님|아니고|아니라|아닌")
+#: A number right before a negation ("267건이 아니라"): said, then denied.
+_NEGATED_NUMBER = re.compile(r"\d[\d,.]*\s*[가-힣]{0,2}?\s*(?:이|가|은|는)?\s*$")
+_NEGATED_AFTER = re.compile(r"\s*[가-힣]{0,2}?\s*(?:이|가|은|는)?\s*(?:아니라|아닌|아니고|아닙니다|아니다|아님|아니에요)")
+
+
+def _negates_another(s: str, m: re.Match[str], gold: str) -> bool:
+    """Whether the negation ``m`` is said of another name than ``gold``, the gold said
+    outside it ("소관 부처는 해양수산부이며, 법무부가 아닙니다")."""
+    if not _NEGATION.fullmatch(m.group(0)):
+        return False
+    core = "".join(_nfkc(gold).lower().split())
+    flat = _nfkc(s).lower()
+    start = max(flat.rfind(",", 0, m.start()), flat.rfind(".", 0, m.start()), flat.rfind("\n", 0, m.start())) + 1
+    clause = "".join(flat[start:m.end()].split())
+    rest = "".join((flat[:start] + " " + flat[m.end():]).split())
+    return len(core) >= 2 and core not in clause and core in rest and bool(re.search(r"[가-힣a-z]{2,}\s*(?:이|가|은|는)\s*$",
+                                                                                         flat[start:m.start()]))
 
 
 def read_numbers(s: str, asked_unit: float | None = None) -> list[tuple[str, set[float]]]:
@@ -291,6 +360,8 @@ def read_numbers(s: str, asked_unit: float | None = None) -> list[tuple[str, set
     return [(txt, vals) for _a, _b, txt, vals in _numbers(s, asked_unit)]
 
 
+#: A minus said in words right before a number.
+_MINUS_WORD = re.compile(r"(?:마이너스|\bminus|\bnegative)\s*$", re.IGNORECASE)
 #: What may follow a plain number to say it is in 원 (not in the asked 만원).
 _WON = re.compile(r"\s*(?:원|won\b|krw\b)", re.IGNORECASE)
 _EN_MAG = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
@@ -306,7 +377,10 @@ def _numbers(s: str, asked_unit: float | None = None) -> list[tuple[int, int, st
     def flush() -> None:
         if not group:
             return
-        total = sum(n * (m or 1.0) for n, m, _a, _b in group)
+        total = sum(abs(n) * (m or 1.0) for n, m, _a, _b in group)
+        if (group[0][0] < 0 or t[group[0][2]] == "-"  # "-6억 8,700만": the sign is the whole number's
+                or _MINUS_WORD.search(t[max(0, group[0][2] - 8):group[0][2]])):  # "마이너스 68,700.6"
+            total = -abs(total)
         end = group[-1][3]
         vals = {total}
         if any(m for _n, m, _a, _b in group) and asked_unit:
@@ -346,6 +420,8 @@ def _numbers(s: str, asked_unit: float | None = None) -> list[tuple[int, int, st
             n = (10 * (_EN_TENS.index(tens) + 2) + (_EN_ONES.index(one) + 1 if one else 0)) if tens \
                 else _EN_ONES.index(alone) + 1
             out.append((m.start(), m.end(), m.group(0), {float(n)}))
+    for m in _DAY_WORDS_RE.finditer(t):  # 하루 … 열흘: days in native words
+        out.append((m.start(), m.end(), m.group(0), {float(_DAY_WORDS[m.group(1)])}))
     if not out and _NONE.search(t):
         out.append((0, len(t), t, {0.0}))
     out.sort(key=lambda x: x[0])
@@ -509,18 +585,25 @@ def _labelled(t: str, cands: list[tuple[int, int, set[float]]], q: str) -> set[f
     answer lists several ("X좌표(entX): 969382.72, Y좌표(entY): 1944123.11" asked for the X
     좌표); None unless exactly one label has a word of the question and the others none, or
     where a label is a total ("합계:")."""
-    hits, labels = [], 0
+    hits, labels, topic = [], 0, False
     for i, (a, _b, v) in enumerate(cands):
         lead = t[cands[i - 1][1] if i else 0:a]
-        m = re.search(r"([^,;\n]*?)\s*[:：][\s`*'\"]*$", lead)
+        m = (re.search(r"([^,;\n/]*?)\s*[:：][\s`*'\"]*$", lead)
+             # a field name said as a topic: "entX는 967805.92, entY는 …"
+             or re.search(r"(?<![A-Za-z])([A-Za-z][A-Za-z0-9_]*)\s*(?:은|는|이|가)\s+[`*'\"]*$", lead))
         if not m:
             continue
+        topic = topic or ":" not in lead and "：" not in lead
         labels += 1
         if _TOTAL.search(m.group(1)):
             return None  # "성동구: 346건, 합계: 715건": a breakdown and its total
         words = {re.sub(r"(?:은|는|이|가)$", "", w.lower()) for w in re.findall(r"[0-9a-z가-힣]+", m.group(1).lower())}
-        if any(len(w) >= 2 and w in q.lower() for w in words):
+        # a single letter names an axis the question names ("X: …" for "X좌표")
+        if any((len(w) >= 2 and w in q.lower()) or (len(w) == 1 and w.isascii() and f"{w}좌표" in q.lower())
+               for w in words):
             hits.append(v)
+    if topic and labels != len(cands):
+        return None  # "entX는 …, entY는 …이며 X좌표는 …": a field said as a topic labels only a full list
     return hits[0] if labels >= 2 and len(hits) == 1 else None
 
 
@@ -529,13 +612,137 @@ _WIDENED = re.compile(r"([가-힣A-Za-z]+?)(?:을|를)?\s*(?:포함하면|포함
                       r"\bincluding\s+(?:the\s+)?([A-Za-z]+)[^\d]{0,24}$", re.IGNORECASE)
 
 
-def _widened(t: str, start: int, q: str) -> bool:
+#: "57 including co-sponsorships", "45건(공동발의 포함)": a count widened by what follows it.
+_WIDENED_AFTER = re.compile(r"\s*[가-힣]{0,2}\s*[(（]?\s*(?:\binclud(?:ing|es)\s+(?:the\s+)?([A-Za-z]+)|"
+                            r"([가-힣]{2,})\s*포함)", re.IGNORECASE)
+
+
+def _widened(t: str, start: int, q: str, end: int | None = None) -> bool:
     """Whether the number at ``start`` counts with something the question does not name."""
     m = _WIDENED.search(t[max(0, start - 40):start])
-    if not m or not q:
+    after = _WIDENED_AFTER.match(t, end) if end is not None else None
+    if not (m or after) or not q:
         return False
-    what = (m.group(1) or m.group(2) or "").lower()
-    return len(what) >= 2 and what not in q.lower()
+    hit = m or after
+    what = ((hit.group(1) or hit.group(2) or "") if hit else "").lower()
+    if what in ("this", "it", "itself", "that", "these", "them"):
+        return False  # "107 including this one": the thing the question asks about
+    return len(what) >= 2 and what[:2] not in q.lower()
+
+
+#: The number that starts a line of a numbered list ("1. ", "2) ").
+_ENUMERATOR = re.compile(r"(?<![^\n])[ \t]*(?=\d{1,2}[.)]\s)")
+#: A note after the answer, to the end of its paragraph: "※ …", "참고: …", "참고로 …", "Note: …".
+_NOTE = re.compile(r"(?:(?<=\n)|(?<=[.!?。]\s))[ \t>*_]*(?:※|참고\s*[:：]|참고로|\(?참고\)|note\s*[:：]|p\.\s?s\.|n\.b\.)"
+                   r"[^\n]*(?:\n(?!\s*\n)[^\n]*)*", re.IGNORECASE)
+_TAKEN_AWAY = re.compile(r"빼면|빼고|뺀|제외|차감|감소|excluding|minus|subtract|less\b", re.IGNORECASE)
+#: "(본교 제외)", "excluding the school": a count said without something.
+_EXCLUDING = re.compile(r"[^\d\n]{0,8}?(?:제외|빼면|빼고|excluding|without)")
+#: "N명 중 …", "N건 가운데 …": the whole a part is taken from (the part follows).
+_PARTITIVE = re.compile(r"\s*[가-힣]{0,3}\s*(?:중에서|중에|중|가운데)(?![가-힣])")
+#: "Of the committee's 17 members, 11 are …", "out of 254 candidates, 154 …".
+_OF_BEFORE = re.compile(r"\b(?:of|out\s+of|among)\s+(?:the\s+)?(?:[A-Za-z'’]+\s+){0,2}$", re.IGNORECASE)
+_OF_AFTER = re.compile(r"\s*[A-Za-z'’\s]{0,30},")
+#: A question that adds things up ("모두 합하면", "통틀어"); "모두 몇 건" of one district is no total.
+_ASKS_TOTAL = re.compile(r"합하면|합치면|합해|합계|총합|모으면|통틀어|in\s+total|altogether|combined", re.IGNORECASE)
+#: "약 2분 후", "in 3 minutes": a time until something, a remark where no time is asked.
+_DURATION = re.compile(r"\s*(?:분|초|시간)\s*(?:후|뒤|이내|안에|만에|남|걸)|\s*(?:minutes?|mins?|seconds?|secs?)\b",
+                       re.IGNORECASE)
+_ASKS_TIME = re.compile(r"몇\s*(?:분|초|시간)|며칠|언제|how\s+(?:long|many\s+(?:minutes|seconds))", re.IGNORECASE)
+#: "346건으로 400건 미만이므로": the value a condition of the question is tested on.
+_TESTED = re.compile(r"\s*[가-힣]{0,3}?\s*(?:으로|로|이라|라서|이므로|이어서|여서)?\s*[(（]?\s*"
+                     r"[-+]?[\d,.]+\s*[^\s\d]{0,4}\s*(?:이상|미만|초과|이하|보다\s*(?:많|적|크|작))")
+#: What the question's condition looks like ("400건 이상이면 …, 미만이면 …").
+_CONDITIONAL = re.compile(r"\d[^\s]*\s*(?:이상|미만|초과|이하)이면")
+#: An explicit answer phrase right before a number ("the answer is 5", "답은 5"): that number
+#: is the answer even where the question names the same digits ("2025년 5월").
+_STATED = re.compile(r"(?:the\s+answer\s+is|answer\s*[:：]|정답은|답은|결과는|결론은|결론\s*[:：]|결과\s*[:：])"
+                     r"\s*[*'\"`「]*\s*$", re.IGNORECASE)
+#: Forms of "to be" and connectives after a count that are no verb of their own.
+_NO_VERB = re.compile(r"^(?:이었|였|입니|이며|이고|이므|이지|이라|이다|이에|이야|으로|로서|이나|에서|에게|으며)")
+
+
+def _verb_after(t: str, end: int) -> str | None:
+    """The stem (first two syllables) of the verb a count is the subject of ("154명이
+    낙선했고" → 낙선), or None when its clause has only a copula or nothing."""
+    m = re.match(r"[ \t]*(?:" + "|".join(_COUNTERS) + r")?[ \t]*(?:이|가|은|는|을|를|도)?[ \t]+"
+                 r"([가-힣]{2,}?)(?:했|하였|하고|하여|해|됐|되었|되고|되어|돼|한|된|함|됨)", t[end:])
+    if not m or _NO_VERB.match(m.group(1)):
+        return None
+    return m.group(1)[:2]
+
+
+def _bound_by_verb(t: str, cands: list[tuple[int, int, set[float]]], q: str) -> set[float] | None:
+    """Of several counts each the subject of its own verb ("154명이 낙선했고, 100명이
+    당선됐습니다"), the one whose verb the question asks for (낙선한 사람은 몇 명): only where
+    exactly one count's verb is the question's and another count has a verb the question
+    does not use."""
+    verbs = [_verb_after(t, b) for _a, b, _v in cands]
+    if not any(verbs) and not _TAKEN_AWAY.search(t):
+        # a count labelled by the bare noun before it ("당선 100명, 낙선 154명"): only where every
+        # count has its own label (no particle or ending on it), none a total word
+        labels = []
+        for i, (a, _b, _v) in enumerate(cands):
+            lead = t[cands[i - 1][1] if i else 0:a]
+            m = re.search(r"(?:^|[\s,(/|:])([가-힣]{2,4})[ \t]*[:：]?[ \t]*$", lead)
+            ok = m and not _TOTAL.search(m.group(1)) and not re.search(r"[면고서며만은는이가을를에도해여로]$", m.group(1))
+            labels.append(m.group(1)[:2] if ok else None)
+        if all(labels) and len(set(labels)) == len(labels):
+            verbs = labels
+    asked = [i for i, v in enumerate(verbs) if v and v in q]
+    other = [i for i, v in enumerate(verbs) if v and v not in q]
+    if len(asked) == 1 and other:
+        return cands[asked[0]][2]
+    return None
+
+
+_PLACE_KO = re.compile(r"(?<![가-힣])[가-힣]{1,4}(?:구|시|군)(?=$|[^가-힣]|(?:의|에|에서|은|는|이|가|와|과|을|를|도|로|보다)(?![가-힣]))")
+_PLACE_EN = re.compile(r"\b[A-Z][a-z]+(?:-(?:gu|si|gun)|\s+(?:District|City|County))\b")
+
+
+def _bound_by_place(t: str, cands: list[tuple[int, int, set[float]]], question: str) -> set[float] | None:
+    """Of numbers each said in its own clause with one place ("Jung-gu had 265 sales, compared
+    with 229 in Yongsan-gu"), the one whose place is the question's only place (용산구)."""
+    qplaces = {p for p in _PLACE_KO.findall(_nfkc(question or "")) if not p.endswith("시") or len(p) > 2}
+    if len(qplaces) != 1:
+        return None
+    (qp,) = qplaces
+    names = {qp, qp[:-1] + {"구": "-gu", "시": "-si", "군": "-gun"}[qp[-1]]}
+    rom = _romanize(qp[:-1])
+    if rom:
+        names |= {rom.capitalize() + "-" + {"구": "gu", "시": "si", "군": "gun"}[qp[-1]]}
+    bounds = [0] + [m.end() for m in re.finditer(r"[,;.。\n](?!\d)", t)] + [len(t)]
+    asked, other = [], 0
+    for a, b, v in cands:
+        lo = max(x for x in bounds if x <= a)
+        hi = min(x for x in bounds if x >= b)
+        clause = t[lo:hi]
+        found = set(_PLACE_KO.findall(clause)) | set(_PLACE_EN.findall(clause))
+        if len(found) != 1 or sum(lo <= c[0] and c[1] <= hi for c in cands) != 1:
+            return None  # a clause with no place, two places or two numbers binds nothing
+        (p,) = found
+        if p in names:
+            asked.append(v)
+        else:
+            other += 1
+    return asked[0] if len(asked) == 1 and other else None
+
+
+def _sum_of_the_rest(t: str, cands: list[tuple[int, int, set[float]]], q: str) -> set[float] | None:
+    """Where the question asks for a total, the one number that is the sum of all the others
+    (three or more in all), wherever it stands: a total said first and its breakdown after
+    ("**1,362건**\n- 중구: 265건\n- …"), or a breakdown then its total. Not in an answer that
+    takes something away ("78명 중 사퇴 7명을 빼면 71명": 78 is the whole, 71 the answer)."""
+    if len(cands) < 3 or not _ASKS_TOTAL.search(q) or _TAKEN_AWAY.search(t):
+        return None
+    hits = []
+    for i, (_a, b, v) in enumerate(cands):
+        if _PARTITIVE.match(t, b):
+            continue
+        rest = [next(iter(w)) for j, (_c, _d, w) in enumerate(cands) if j != i and len(w) == 1]
+        if len(rest) == len(cands) - 1 and any(abs(x - sum(rest)) < 1e-6 * max(1.0, abs(x)) for x in v):
+            hits.append(v)
+    return hits[0] if len(hits) == 1 else None
 
 
 def _answer_numbers(pred: str, question: str) -> list[set[float]]:
@@ -557,16 +764,44 @@ def _answer_numbers(pred: str, question: str) -> list[set[float]]:
     remarks = [m.span() for m in _REMARK.finditer(t)]
     found = every
     counter = _asked_counter(question)
+    if question and _CONDITIONAL.search(q):
+        # the value the question's condition is tested on is never the answer ("455건으로 400건
+        # 이상이므로 최고가 단지는 …" answers a name, not 455)
+        found = [x for x in found if not _TESTED.match(t, x[1])]
+    # a number said and denied ("265건이 아닌 263건", "267건이 아닙니다") is never the answer
+    found = [x for x in found if not _NEGATED_AFTER.match(t, x[1])]
+    stated = [x for x in found if _STATED.search(t[max(0, x[0] - 24):x[0]])]
+    notes = [m.span() for m in _NOTE.finditer(t)]
+    asked_said = any(_counter_at(t, x[1]) == counter for x in found)
     for context in (
+            # a list's enumerator ("1. 463번"), never a value
+            lambda x: bool(_ENUMERATOR.match(t, x[0]) and re.match(r"[.)]\s", t[x[1]:x[1] + 2])),
             # a count said in another counter than the question asks ("몇 가지": 5,704개 is
             # another quantity than 5,102가지; "몇 명": 27건 is not the 18명 asked)
-            lambda x: bool(counter) and _counter_at(t, x[1]) not in (None, counter),
-            lambda x: bool(question) and _in_question(t, x[0], x[1], q),
+            # (only where some number is said in the asked counter: "총 39개 (상행 20, 하행 19)"
+            # answers "몇 곳" in the generic 개)
+            lambda x: bool(counter) and _counter_at(t, x[1]) not in (None, counter) and asked_said,
+            lambda x: bool(question) and _in_question(t, x[0], x[1], q) and x not in stated,
+            # the whole a part is taken from ("위원 17명 중 지역구 당선인은 11명"), where the
+            # question asks for a part, not a total ("합계 876건 중 용산구가 229건" asked 합하면)
+            lambda x: bool(_PARTITIVE.match(t, x[1]) or (_OF_BEFORE.search(t[max(0, x[0] - 40):x[0]])
+                                                          and _OF_AFTER.match(t, x[1])))
+            and not _ASKS_TOTAL.search(q),
+            # a time until something ("약 2분 후 도착") where the question asks no time
+            lambda x: bool(_DURATION.match(t, x[1])) and not _ASKS_TIME.search(q),
             # a count that takes in what the question leaves out ("비례대표를 포함하면 12명" asked
             # of 지역구 당선인) is another quantity; "이 학교를 포함하면" of a question that says so is not
-            lambda x: _widened(t, x[0], q),
+            lambda x: _widened(t, x[0], q, x[1]),
+            # a route or line number where the question asks a count ("route 102 in 3 min")
+            lambda x: bool(counter) and counter != "번" and bool(
+                re.search(r"\b(?:route|bus|line|no\.?|#)\s*$", t[max(0, x[0] - 8):x[0]], re.IGNORECASE)
+                or re.match(r"\s*번\s*(?:버스|노선)", t[x[1]:])),
             lambda x: any(a <= x[0] and x[1] <= b for a, b in dates),
-            lambda x: any(a < x[0] and x[1] <= b for a, b in remarks)):
+            lambda x: any(a < x[0] and x[1] <= b for a, b in remarks),
+            # a note after the answer ("※ 참고로 취소된 거래 3건은 제외했습니다")
+            lambda x: any(a <= x[0] and x[1] <= b for a, b in notes),
+            # a count said without what the question includes ("106곳 (본교 제외), 본교 포함 107곳")
+            lambda x: bool(_EXCLUDING.match(t, x[1])) and "포함" in q and "제외" not in q):
         kept = [x for x in found if not context(x)]
         if kept and len(found) > 1:
             found = kept
@@ -584,10 +819,21 @@ def _answer_numbers(pred: str, question: str) -> list[set[float]]:
     labelled = _labelled(t, cands, q)
     if labelled is not None:
         return [labelled]
+    bound = _bound_by_verb(t, cands, q)
+    if bound is not None:
+        return [bound]
+    place = _bound_by_place(t, cands, question)
+    if place is not None:
+        return [place]
+    total = _sum_of_the_rest(t, cands, q)
+    if total is not None:
+        return [total]
     marks = list(_TOTAL.finditer(t))
     if marks:
-        # after the last total word, the first number that is not plainly the question's
-        after = [_signed(t, b, v, flip) for a, b, _txt, v in every
+        # after the last total word, the first number that is not plainly the question's; the
+        # question's sides said the other way round count only where the comparison follows
+        # the word ("대전이 부산보다 2,359가지 적으므로 답은 2,359입니다": 답은 2,359 is as said)
+        after = [_signed(t, b, v, flip and "보다" in t[marks[-1].start():a]) for a, b, _txt, v in every
                  if a >= marks[-1].end() and not (question and _in_question(t, a, b, q, strict=True))]
         if after:
             return [after[0]]
@@ -672,6 +918,32 @@ def _close(a: float, b: float, check: Check | None, gold: str = "", question: st
             and abs(a - whole_unit) <= eps and abs(a - b) <= max(task, 0.5) + eps)
 
 
+def _rounded_coarser(pred: str, value: set[float], b: float, check: Check, gold: str, question: str) -> bool:
+    """Whether the committed ``value`` is the gold ``b`` written with fewer decimal places than
+    the gold's own, rounded (half up) at the places it is written with, where the question
+    states no rounding and that step's half is within the task's tolerance: 969,382.723 for
+    969382.722789 (±0.001); never 969,382.72 (a step of 0.01 is too coarse for ±0.001), nor
+    969382.722798 (as many places as the gold: a digit off)."""
+    task = max(check.abs_tol, check.rel_tol * abs(b))
+    if check.type != "numeric" or task <= 0 or _ROUNDING.search(_nfkc(question or "")):
+        return False
+    for m in NUMBER.finditer(_nfkc(pred)):
+        whole, _dot, frac = m.group(0).replace(",", "").lstrip("+-").partition(".")
+        if not frac or len(frac) >= _places(gold, question):
+            continue
+        a = float(m.group(0).replace(",", ""))
+        step = 10.0 ** -len(frac)
+        try:  # the gold rounded half up at the answer's places, in decimal (no binary error)
+            rounded = float(Decimal(_nfkc(gold).replace(",", "").strip()).quantize(
+                Decimal(1).scaleb(-len(frac)), rounding=ROUND_HALF_UP))
+        except InvalidOperation:
+            return False
+        if (any(abs(v - a) <= step * 1e-3 for v in value) and step / 2 <= task
+                and abs(a - rounded) <= step * 1e-3 and abs(a - b) <= task):
+            return True
+    return False
+
+
 def _date(s: str) -> str | None:
     m = re.fullmatch(r"\s*(\d{4})\s*(?:[-./]|년)\s*(\d{1,2})\s*(?:[-./]|월)\s*(\d{1,2})\s*일?\s*", _nfkc(s))
     if m:
@@ -687,6 +959,8 @@ _DATE_PATTERNS = (
     (re.compile(r"(?<!\d)((?:19|20)\d{2})(\d{2})(\d{2})(?!\d)"), (1, 2, 3)),
     (re.compile(_MON + r"\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})", re.IGNORECASE), (3, 1, 2)),
     (re.compile(r"(\d{1,2})(?:st|nd|rd|th)?\s+" + _MON + r",?\s+(\d{4})", re.IGNORECASE), (3, 2, 1)),
+    # the US order, month first: 11/28/2025
+    (re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})/(\d{4})(?![\d/])"), (3, 1, 2)),
 )
 
 
@@ -699,8 +973,10 @@ def _dates_in(text: str) -> set[str]:
         for m in pat.finditer(t):
             y, mo, d = m.group(yi), m.group(mi), m.group(di)
             mon = _MONTHS.get(mo[:3].lower()) if not mo.isdigit() else int(mo)
-            if mon and 1 <= mon <= 12 and 1 <= int(d) <= 31:
-                out.add(f"{y}{mon:02d}{int(d):02d}")
+            if pat is _DATE_PATTERNS[-1][0] and mon > 12 >= int(d):  # 28/11/2025: the day first
+                mon, d = int(d), mo
+            if mon and 1 <= mon <= 12 and 1 <= int(d) <= 31 and not _ranked_below_first(t, m.start(), m.end()):
+                out.add(f"{y}{mon:02d}{int(d):02d}")  # (a date ranked second, "두 번째는 …", is none)
     return out
 
 
@@ -716,22 +992,25 @@ _REGIONS = (("서울특별시", "서울"), ("부산광역시", "부산"), ("대�
 #: What may follow a name in the sentence that commits to it: a particle or copula, then the
 #: end, punctuation, or a word of the sentence frame (never more of a longer name: 시행령, 2차).
 _NAME_TAIL = re.compile(
-    r"(?:\s*(?:\(주\)|주식회사|아파트|대표이사|대표|국회의원|의원|위원장|위원|예비후보자?|후보자|후보|씨|님|정류소|정류장)|역"
+    r"(?:\s*(?:\(주\)|주식회사|아파트|대표이사|대표|부회장|회장|사장|국회의원|의원|위원장|위원|예비후보자?|후보자|후보|씨|님|정류소|정류장)|역"
     r"|\s+(?:corp(?:oration)?|inc|co\.,?\s*ltd|ltd)\.?)?"
     # 와/과 join the name to another one ("안은정과 송진수"): not a particle that commits to it
     r"(?:(?:이었습니다|였습니다|입니다|이에요|이예요|예요|에요|이며|이고|이다|으로|로|이|가|은|는|을|를|의|에서|에|도|요)"
     r"(?=$|[\s.,!?)\]」』\"'*:;(])"  # a particle or copula ends the word; the sentence goes on
-    r"|(?=$|\s*[.,!?)\]」』\"'*:;(\n—–]|\s+(?:입니다|이다|이에요|예요|소관|소속|부처|가장|이며|이고|으로|로|에서|"
-    r"쪽|측|is|was|with|has|had|which|who|that|in|at|of|\()))", re.IGNORECASE)
+    r"|(?=$|\s*[.,!?)\]」』\"'*:;(\n—–|]|\s+(?:입니다|이다|이에요|예요|소관|소속|부처|가장|이며|이고|으로|로|에서|"
+    r"쪽|측|1\s*위|1\s*등|is|was|with|has|had|which|who|that|in|at|of|\()))", re.IGNORECASE)
 #: A rank other than first said right beside a name ("용산구가 2위", "2위는 용산구"): the name
 #: is named, not answered.
 _RANK = re.compile(r"(?<![\d.])[2-9]\s*(?:위|등|번째)|(?:두|세|네)\s*번째|둘째|셋째|\b(?:second|third)\b|"
-                   r"그\s*다음|다음으로|뒤를\s*잇|뒤를\s*이어|"
+                   r"그\s*다음|다음으로|(?<![가-힣])다음(?=은|이\s)|뒤를\s*(?:잇|이어|이었|이은|따랐)|뒤따랐|"
                    r"\b[2-9](?:nd|rd|th)\b|runner-up", re.IGNORECASE)
 _RANK_AFTER = re.compile(r"(?:\s*(?:예비후보자?|후보자?|의원|대표|씨|님|역|\(주\)|corp\.?|inc\.?|co\.,?\s*ltd\.?))?"
+                         r"(?:\s*\([^()]{0,24}\))?"  # a remark between: "상주시(80.9%)가 뒤를 이었습니다"
                          r"\s*(?:\(|이|가|은|는|is|was|comes|came|ranks?|ranked)?\s*(?:" + _RANK.pattern + ")",
                          re.IGNORECASE)
-_RANK_BEFORE = re.compile(r"(?:" + _RANK.pattern + r")\s*(?:은|는|이|가|:|is|was|place)?\s*[*「'\"]*$", re.IGNORECASE)
+_RANK_BEFORE = re.compile(r"(?:" + _RANK.pattern + r")\s*(?:은|는|이|가|:|is|was|place)?\s*[*「'\"]*$"
+                          # a numbered line or a table row ranked below first: "\n2. X", "| 2 | X"
+                          r"|\n[ \t]*\|?[ \t]*[2-9][ \t]*[.)|][ \t]*[*「'\"]*$", re.IGNORECASE)
 
 
 def _ranked_below_first(t: str, start: int, end: int) -> bool:
@@ -759,12 +1038,21 @@ _NAME_WORDS = (("posco", "포스코"), ("naver", "네이버"), ("kakao", "카카
 _HOLDING = (("지주", ("금융지주", "금융지주회사", "지주회사")), ("금융", ("금융지주", "금융지주회사", "금융그룹")))
 
 
+#: Official short names of the committees and ministries the tasks name (기재위 = 기획재정위원회).
+_SHORT_NAMES = {"과학기술정보방송통신위원회": ("과방위",), "행정안전위원회": ("행안위",), "기획재정위원회": ("기재위",),
+                "법제사법위원회": ("법사위",), "보건복지위원회": ("복지위",), "정무위원회": ("정무위",),
+                "국방위원회": ("국방위",), "국토교통위원회": ("국토위",), "교육위원회": ("교육위",),
+                "국토교통부": ("국토부",), "고용노동부": ("고용부",), "해양수산부": ("해수부",),
+                "행정안전부": ("행안부",), "보건복지부": ("복지부",), "기획재정부": ("기재부",),
+                "과학기술정보통신부": ("과기정통부", "과기부"), "산업통상자원부": ("산업부",)}
+
+
 def _spellings(gold: str) -> list[str]:
     """``gold`` and the other spellings of the same name: an acronym of 1–4 capitals in Hangul
     letter names (``SK하이닉스`` → ``에스케이하이닉스``, ``KT`` → ``케이티``), the words of a
     company name in Latin letters or Hangul (``POSCO홀딩스`` → ``포스코홀딩스``, ``POSCO
     Holdings``), a holding company's full name (``신한지주`` → ``신한금융지주``)."""
-    out = [gold]
+    out = [gold, *_SHORT_NAMES.get(gold.strip(), ())]
     for short, fulls in _HOLDING:
         if gold.endswith(short) and len(gold) > len(short) + 1:
             out += [gold[: -len(short)] + f for f in fulls]
@@ -796,10 +1084,12 @@ def _regions_short(s: str) -> str:
 
 
 def _other_of_kind(t: str, start: int, kind: str) -> bool:
-    """Whether ``t[start:]`` names another word ending in ``kind`` (a 구, a 위원회 …)."""
+    """Whether ``t[start:]`` names another word ending in ``kind`` (a 구, a 위원회 …) as a
+    rival answer: one ranked below first ("참고로 종로구는 그다음입니다") is not."""
     for o in re.finditer(rf"(?<![가-힣])[가-힣]+{kind}", t[start:]):
-        if _NAME_TAIL.match(t, start + o.end()):
-            return True
+        if (_NAME_TAIL.match(t, start + o.end()) and not _ranked_below_first(t, start + o.start(), start + o.end())
+                and not re.match(r"\s*(?:이|가|은|는)?\s*(?:" + _NEGATION.pattern + ")", t[start + o.end():])):
+            return True  # (a rival said not to be it, "법무부가 아닙니다", is none)
     return False
 
 
@@ -810,8 +1100,11 @@ def _named(pred: str, gold: str) -> bool:
     same kind (another 구, another 위원회) after it."""
     t = _regions_short(_nfkc(pred).lower())
     golds = {_regions_short(_nfkc(gold).lower().strip())}
-    golds.add(re.sub(r"\s*\([^()]*\)$", "", next(iter(golds))))
     remark = re.search(r"\(([^()]*)\)\s*$", _nfkc(gold).lower())
+    if not (remark and re.search(r"\d", remark.group(1))):
+        # a note after the name ("(성석동)") may be left out; a remark with digits is part of
+        # the name ("분기보고서 (2024.09)" is not just any 분기보고서)
+        golds.add(re.sub(r"\s*\([^()]*\)$", "", next(iter(golds))))
     full = max(golds, key=len)
     road = re.fullmatch(r"(.+?)\s+(\S+(?:로|길)(?:\s*\d+번?길)?\s+\d[\d-]*)\s*\(([^()]+)\)", full)
     if road:  # an address's 동/읍 said before its road: "연천군 전곡읍 전곡로 327" for "연천군 전곡로 327 (전곡읍)"
@@ -926,17 +1219,22 @@ def same_item(pred: str, gold: str, question: str = "", check: Check | None = No
         if _hedged(pred, numeric=True, question=question):
             return False
         gd = _date(gold)
-        if gd is not None and len(gold.strip()) == 8 and any(_date(r) == gd for r in readings(pred)):
+        if gd is not None and len(gold.strip()) == 8 and any(_date(r) == gd for r in readings(pred)) and not _date_ranked_out(pred, gd):
             return True
         nums = _answer_numbers(pred, question)
         return len(nums) == 1 and any(_close(v, g, check, gold, question) for v in nums[0])
     gd = _date(gold)
-    if gd is not None and any(_date(r) == gd for r in readings(pred)):
+    if gd is not None and any(_date(r) == gd for r in readings(pred)) and not _date_ranked_out(pred, gd):
         return True
     if _hedged(pred, numeric=False, gold=gold, question=question):
         return False
     # Frame comes off the answer only: the gold "카카오페이" is never read as "카카오페".
     return any(_canon(g) in readings(pred) for g in _spellings(gold)) and not _only_ranked(pred, gold)
+
+
+def _date_ranked_out(pred: str, gd: str) -> bool:
+    """Whether the date ``gd`` is said only as ranked below first ("두 번째는 2025년 11월 28일")."""
+    return bool(_RANK.search(_nfkc(pred))) and gd not in _dates_in(pred)
 
 
 def _only_ranked(pred: str, gold: str) -> bool:
@@ -947,9 +1245,28 @@ def _only_ranked(pred: str, gold: str) -> bool:
     return bool(hits) and all(_ranked_below_first(t, m.start(), m.end()) for m in hits)
 
 
+#: "그 외 심야버스 1개", "besides", "plus": more items than the list names ("이 외에는 없습니다" is none).
+_BESIDES = re.compile(r"(?:그|이)\s*외(?!에는\s*없)|외에도|\bbesides\b|\bin addition\b|\bplus\b", re.IGNORECASE)
+
+
 def _list_match(pred: str, gold_items: list[str], question: str, check: Check, ordered: bool) -> bool:
     if _hedged(pred, numeric=False, gold=",".join(gold_items), question=question):
         return False
+    if re.search(r"(?:\s|[번개])등(?=\s|$|[.,이을의입])|\betc\.?|\band (?:others|more)\b|\bamong others\b", _nfkc(pred)):
+        return False  # "463번과 621번, 963번 등": the list goes on
+    if all(single_number(g) is not None for g in gold_items) and not _BESIDES.search(_nfkc(pred)):
+        # numbers (routes) in a sentence or a list with remarks: "총 3개로, 463번·621번·963번입니다",
+        # "- 463번 (반석역 방면)"; a count of them and the question's numbers set aside
+        t = _nfkc(pred)
+        remarks = [m.span() for m in _REMARK.finditer(t)]
+        said = [v for a, b, _txt, v in _numbers(pred)
+                if not any(x < a and b <= y for x, y in remarks)
+                and _counter_at(t, b) in (None, "번")
+                and not (question and _in_question(t, a, b, "".join(_nfkc(question).split())))]
+        values = [min(v) for v in said if len(v) == 1]
+        golds = [single_number(g) or 0.0 for g in gold_items]  # every one a number (checked above)
+        if len(values) == len(said) and (values == golds if ordered else sorted(values) == sorted(golds)):
+            return True
     for items in (split_items(pred), _split_loose(pred)):
         if len(items) != len(gold_items):
             continue
@@ -978,7 +1295,11 @@ def _only_in_an_aside(pred: str, gold: str) -> bool:
     hits = list(re.finditer(r"\s*".join(re.escape(ch) for ch in core), t))
     asides = [m.span() for m in _REMARK.finditer(t)]
     return bool(hits) and all(
-        any(a < h.start() and h.end() <= b and re.match(r"\s*(?:은|는|이|가)\s+\S", t[h.end():b]) for a, b in asides)
+        any(a < h.start() and h.end() <= b and (re.match(r"\s*(?:은|는|이|가)\s+\S", t[h.end():b])
+                                              # a labelled aside: "(전임: 김미윤)", "(former: …)"
+                                              or re.search(r"[:：]\s*$|(?:전임|이전|前|former|previous)\s*$",
+                                                           t[a:h.start()]))
+            for a, b in asides)
         for h in hits)
 
 
@@ -1002,7 +1323,8 @@ def check_answer(predicted: str, gold: str, check: Check, question: str = "") ->
             return False
         nums = _answer_numbers(pred, question)
         # One number, not a hedge: "13, 14" against 13 names two answers and fails.
-        return len(nums) == 1 and any(_close(v, g, check, gold, question) for v in nums[0])
+        return len(nums) == 1 and (any(_close(v, g, check, gold, question) for v in nums[0])
+                                   or _rounded_coarser(pred, nums[0], g, check, gold, question))
     gold_items = split_items(gold)
     if len(gold_items) == 1 and single_number(gold) is None and _only_in_an_aside(pred, gold):
         return False
@@ -1020,7 +1342,8 @@ def check_answer(predicted: str, gold: str, check: Check, question: str = "") ->
         # a date in any common form, the question's own dates set aside
         said = _dates_in(pred) - _dates_in(question)
         return said == {gold.strip()}
-    if len(split_items(pred)) > 1 and all(len(x.split()) <= 2 for x in split_items(pred)):
-        return False  # "A, B": two answers, not a sentence about one
+    items = split_items(pred)
+    if len(items) > 1 and all(len(x.split()) <= 2 and not re.search(r"(?:니다|이고|이며|이다)[.!]?$", x) for x in items):
+        return False  # "A, B": two answers, not a sentence about one (whose clauses end in a predicate)
     return single_number(gold) is None and (any(_named(pred, g) for g in _spellings(gold))
                                             or _romanized(pred, gold))

@@ -46,11 +46,12 @@ def _parts(n: int, rng: random.Random, k: int) -> list[int]:
 
 def _man_won(v: float) -> str:
     """An amount given in 만원 said as 억 and 만 (``135052.6`` → ``13억 5,052.6만 원``)."""
-    eok, man = divmod(round(v, 1), 10_000)
+    sign = "-" if v < 0 else ""  # a person says -6억 8,700.6만, never -7억 1,299.4만 (divmod's)
+    eok, man = divmod(round(abs(v), 1), 10_000)
     man_s = f"{man:,.1f}".rstrip("0").rstrip(".")
     if not eok:
-        return f"{man_s}만 원"
-    return f"{int(eok)}억 {man_s}만 원" if man else f"{int(eok)}억 원"
+        return f"{sign}{man_s}만 원"
+    return sign + (f"{int(eok)}억 {man_s}만 원" if man else f"{int(eok)}억 원")
 
 
 def _won(v: int) -> str:
