@@ -1093,6 +1093,26 @@ def _other_of_kind(t: str, start: int, kind: str) -> bool:
     return False
 
 
+def _table_answer(t: str, pos: int) -> bool:
+    """Whether a name at ``t[pos]`` may be the answer as far as tables go: outside a Markdown
+    table, or in its first data row when nothing but the table (and what came before it) is
+    said; where text follows the table, that text answers ("| 삼성전자 | … |\n\n1위는 …")."""
+    lines = t.split("\n")
+    at = t.count("\n", 0, pos)
+    if not lines[at].lstrip().startswith("|"):
+        return True
+    first = at
+    while first > 0 and lines[first - 1].lstrip().startswith("|"):
+        first -= 1
+    last = at
+    while last + 1 < len(lines) and lines[last + 1].lstrip().startswith("|"):
+        last += 1
+    if any(line.strip() for line in lines[last + 1:]):
+        return False
+    rows = [i for i in range(first, last + 1) if not re.fullmatch(r"[\s|:-]*", lines[i])]
+    return len(rows) > 1 and at == rows[1]  # the row after the header
+
+
 def _named(pred: str, gold: str) -> bool:
     """Whether ``pred`` commits to the name ``gold`` inside a sentence: the name as a whole
     word (region prefixes said in full or short, a final bracketed remark of the gold
@@ -1129,6 +1149,8 @@ def _named(pred: str, gold: str) -> bool:
                 continue  # "분기보고서 (2024.06)" is another report than "분기보고서 (2024.09)"
             if _ranked_below_first(t, m.start(), m.end()):
                 continue  # "용산구가 2위입니다": named as second, not as the answer
+            if not _table_answer(t, m.start()):
+                continue  # a table's other rows, or a table that the text after it answers
             kind = core[-1]
             if kind in _KINDS and _other_of_kind(t, m.end(), kind):
                 return False  # another 구 named after it: which one is the answer?
