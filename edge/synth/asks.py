@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from .checks import region_short
+from .draft import IntentPart
 from .korean import date_text, josa
 
 __all__ = ["FORMS", "phrase"]
@@ -301,15 +302,15 @@ def _city(name: str, rng: Any) -> str:
     return rng.choice((m.group(1), m.group(1) + "시", name)) if m.group(2) == "특별자치시" else rng.choice((m.group(1), name))
 
 
-def phrase(part: dict[str, Any], rng: Any) -> tuple[str, str]:
+def phrase(part: IntentPart, rng: Any) -> tuple[str, str]:
     """The question of an intent part and its template id."""
-    name = part["intent"]
+    name = part.intent
     forms = FORMS[name]
     h = rng.randrange(len(forms["pre"])) if "pre" in forms else -1
     i = rng.randrange(len(forms["lead"]))
     j = rng.randrange(len(forms["ask"]))
     form = " ".join(x for x in (forms["pre"][h] if h >= 0 else "", forms["lead"][i], forms["ask"][j]) if x)
-    shown, read = _show(part["slots"], rng)
+    shown, read = _show(part.slots, rng)
     if not shown.get("where", "x"):  # a school whose address says no district: by its name alone
         form = form.replace("{where}에 있는 ", "").replace("{where} ", "")
     if "key" in shown:  # "거래량이 가장 컸던": the field with its particle, said once
@@ -324,6 +325,6 @@ def phrase(part: dict[str, Any], rng: Any) -> tuple[str, str]:
 
     text = _SLOT.sub(one, form)
     # 「name」 with the particle of the title: "「가정폭력방지법」은"
-    text = re.sub(r"」(은|는|이|가)(?= )", lambda m: "」" + josa(part["slots"].get("name", ""), m.group(1))[-1:], text)
+    text = re.sub(r"」(은|는|이|가)(?= )", lambda m: "」" + josa(part.slots.get("name", ""), m.group(1))[-1:], text)
     tid = f"INT:{name}.{i}.{j}" if h < 0 else f"INT:{name}.{h}.{i}.{j}"
     return text, tid

@@ -93,7 +93,7 @@ def test_statute_questions_chain_search_then_detail(world: tuple[Any, ...]) -> N
     prog = d.program()
     calls = prog.calls()
     assert [c.call for c in calls] == ["lawgokr_law_search", "lawgokr_law_detail"]
-    name = d.parts[-1]["slots"]["name"]
+    name = d.parts[-1].slots["name"]
     assert calls[0].args == {"query": name} and isinstance(calls[1].args["MST"], dict)
     run = ex.run(prog)
     text = run.values[calls[1].id][0]
@@ -113,7 +113,7 @@ def test_intents_never_name_a_bench_entity(world: tuple[Any, ...]) -> None:
     every = frozenset(str(r["법령명한글"]) for r in _table(sampler, "lawgokr_law_search", {}))
     assert build_intent(sampler, intent, random.Random(0), every) is None
     d = build_intent(sampler, intent, random.Random(0), held)
-    assert d is not None and d.parts[-1]["slots"]["name"] not in held
+    assert d is not None and d.parts[-1].slots["name"] not in held
 
 
 def test_wanted_gives_the_platform_furthest_under_its_share() -> None:
@@ -139,7 +139,7 @@ def test_home_trades_are_asked_by_the_district_name(world: tuple[Any, ...]) -> N
     d = build_intent(sampler, intent, random.Random(2), held)
     assert d is not None
     calls = d.program().calls()
-    place, ym = d.parts[-1]["slots"]["place"], d.parts[-1]["slots"]["month"]
+    place, ym = d.parts[-1].slots["place"], d.parts[-1].slots["month"]
     assert [c.call for c in calls][0] == "mois_stan_regin_cd" and calls[0].args == {"locatadd_nm": place}
     assert calls[1].call in ("molit_rh_trades", "molit_offi_trades")
     assert calls[1].args["DEAL_YMD"] == ym and calls[1].args["LAWD_CD"]["transform"] == "slice:0:5"
@@ -160,7 +160,7 @@ def test_school_questions_say_the_school_year_they_count(world: tuple[Any, ...])
         d = build_intent(sampler, grade, random.Random(seed), held)
         if d is None:
             continue
-        slots = d.parts[-1]["slots"]
+        slots = d.parts[-1].slots
         calls = d.program().calls()
         assert calls[0].call == "neis_school_info" and calls[0].args == {"SCHUL_NM": slots["school"]}
         run = ex.run(d.program())
@@ -174,7 +174,7 @@ def test_school_questions_say_the_school_year_they_count(world: tuple[Any, ...])
     d = build_intent(sampler, dish, random.Random(1), held)
     assert d is not None
     run = ex.run(d.program())
-    slots = d.parts[-1]["slots"]
+    slots = d.parts[-1].slots
     rows = run.values[d.program().calls()[1].id]
     assert {r["MLSV_YMD"][:6] for r in rows} == {slots["month"]}
     assert run.answer == sum(1 for r in rows if r["MMEAL_SC_NM"] == "중식" and slots["dish"] in r["DDISH_NM"]) >= 2
