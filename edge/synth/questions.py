@@ -160,14 +160,15 @@ class _Q:
 
 
 def _ctx_args(q: _Q, tool: str, args: dict[str, Any], skip: str | None = None) -> list[str]:
-    from .checks import quiet_params
+    from .checks import implied, quiet_params
 
     quiet = quiet_params(q.catalog, tool)
     ep = q.catalog.endpoint(tool)
     out = []
     for k, v in sorted(args.items()):
         p = ep.param(k)
-        if k == skip or k in quiet or (p is not None and p.default is not None and str(p.default) == str(v)):
+        if k == skip or k in quiet or (p is not None and p.default is not None and str(p.default) == str(v)) \
+                or implied(q.catalog, tool, k, str(v)):
             continue
         out.append(q.arg(tool, k, str(v)))
     return out

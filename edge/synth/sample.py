@@ -661,6 +661,10 @@ class Sampler:
         return vid, v
 
     def hop(self, d: Draft, b: Binding, vid: str, v: str) -> tuple[str, PagedResult]:
+        if not _is_unit(v, b.transform):
+            # a place cut to the district it lies in ("'청운길 138'이 속한 시·군·구 전체"): nobody
+            # names a district by an address in it; the chain starts from the district's name
+            raise CallFailed(f"{b.source_tool}->{b.target_tool}: a widening handoff")
         args, bind = self.bind_args(d, b, vid, v)
         sid, res = self.call(d, b.target_tool, args, bind=bind)
         d.bound.append(v)

@@ -5,6 +5,7 @@ only because bench gold calls and records are held out."""
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any
@@ -40,7 +41,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, ...]]
 #: The chain each platform's questions must make, name first: (source tool, target tool).
 CHAINS = {
     "lawgokr": {("lawgokr_law_search", "lawgokr_law_detail"), ("lawgokr_ordin_search", "lawgokr_ordin_detail")},
-    "tago": {("tago_city_codes", "tago_stations_by_name")},
+    "tago": {("tago_city_codes", "tago_stations_by_name"), ("tago_city_codes", "tago_routes_by_number")},
     "seoul": {("seoul_card_subway_stats", "seoul_subway_station_by_name"),
               ("seoul_card_subway_stats", "seoul_subway_arrivals")},
     "fsc": {("fsc_stock_prices", "fsc_listed_items")},
@@ -206,3 +207,35 @@ def test_each_entity_is_asked_about_in_one_shard_only(world: tuple[Any, ...]) ->
     assert mine(sampler, opts) == opts
     assert sorted(map(repr, (o for p in parts for o in p))) == sorted(map(repr, opts))
     assert all(p for p in parts)  # each shard gets some
+
+
+def test_fan_sem_and_cond_are_asked_as_people_ask_them(world: tuple[Any, ...]) -> None:
+    """The FAN, SEM and COND intents (edge.synth.intents_multi) make their junction for real —
+    a SEM answers both values in the order asked, a COND keeps both branches (the then-call
+    guarded), a FAN fans one call out over the routes the question names — and their questions
+    name things, not fields: no quoted field label, no '검색어', one period."""
+    from edge.synth.intents_multi import MULTI_INTENTS
+    from simulator.tools import CallStep, OpStep
+
+    version, catalog, ex, sampler, _gold, held = world
+    want = {"home_pair": "SEM", "school_month_pair": "SEM", "school_year_pair": "SEM", "home_cond": "COND",
+            "tago_route_fan": "FAN", "tago_city_fan": "FAN"}
+    assert sorted(i.name for its in MULTI_INTENTS.values() for i in its) == sorted(want)
+    for intent in (i for its in MULTI_INTENTS.values() for i in its):
+        d = next(filter(None, (build_intent(sampler, intent, random.Random(seed), held) for seed in range(8))))
+        assert d.junctions[-1] == want[intent.name]
+        prog = d.program()
+        if want[intent.name] == "SEM":
+            assert isinstance(prog.answer, list) and len(prog.answer) == 2
+            assert len(ex.run(prog).answer) == 2
+        elif want[intent.name] == "COND":
+            assert any(isinstance(s, CallStep) and s.when is not None for s in prog.steps)
+            assert any(isinstance(s, OpStep) and s.op == "choose" for s in prog.steps)
+        else:
+            fan = [s for s in prog.calls() if s.foreach is not None]
+            assert len(fan) == 1 and fan[0].call in ("tago_route_stops", "tago_routes_by_number")
+        for seed in range(5):
+            q, _t = write_question_t(catalog, random.Random(seed), d.parts, "x")
+            assert "검색어" not in q and not re.search(r"(명|코드|번호) '", q), q
+            periods = len(re.findall(r"\d{4}년 \d{1,2}월|\d{4}학년도", q))
+            assert periods == (0 if intent.platform == "tago" else 1), q  # one period, said once

@@ -191,3 +191,20 @@ def test_a_place_is_said_once_whichever_way() -> None:
     for seed in range(40):
         q = write_question(cat, random.Random(seed), [start, pick, call, final], "district")
         assert q.count("관악구") == 1, q
+
+
+def test_a_question_in_the_apis_words_is_refused() -> None:
+    """``api_words``: a search argument's label ("검색어 '청운길 138'"), a field label before a
+    quoted value ("학교명 '…'") or a value only the API spells so ("'대전광역시/계룡시'", "'4.2.1. …'") is the
+    API talking; a quoted statute article title or a bill's title after its number is not."""
+    from edge.synth.checks import API_WORDS
+
+    for bad in ("검색어 '청운길 138'이 있는 시·군·구 전체의 오피스텔 매매 건수는?", "학교명 '초동고등학교' 2025학년도 학급 수는?",
+                "'대전광역시/계룡시'가 많아요, '세종특별시'가 많아요?", "지역주소명 '서울특별시 관악구' 2024년 7월의 매매 건수",
+                "'3.1.1.1. 주요국 통화의 대원화환율'과 '4.2.1. 소비자물가지수' 중 세부 항목이 많은 쪽은?"):
+        assert API_WORDS.search(bad), bad
+    for good in ("세종 '용호정류장', 서는 버스 가운데 일반버스는 몇 개 노선인가요?",
+                 "22대 국회 의안번호 2200872번 '국토의 계획 및 이용에 관한 법률 일부개정법률안', 누가 대표발의했나요?",
+                 "「강원광역 소방시설 지원에 관한 특별법」에서 '비밀 유지'에 관한 조문은 몇 조인가요?",
+                 "2024년 7월 서울 마포구에서 빌라 매매랑 오피스텔 매매는 각각 몇 건이었어요?"):
+        assert not API_WORDS.search(good), good
