@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from .checks import region_short
+from .draft import IntentPart
 from .korean import date_text, josa
 
 __all__ = ["FORMS", "phrase"]
@@ -133,13 +134,13 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
                 "대표발의 의원은 몇 선 의원입니까?", "대표발의자가 국회의원 몇 선째인지 알려 줘."),
     },
     "nec_winners_party": {
-        "lead": ("{year}년 지방선거 {region} {office} 선거 결과 말인데요,", "{year}년 지방선거 때 치러진 {office} 선거에서",
-                 "{year}년 지방선거 결과가 궁금한데요,", "{year}년 지방선거 {office} 선거 {region} 기준으로"),
+        "lead": ("{year}년 지방선거 {office} 선거 결과 말인데요,", "{year}년 지방선거 때 치러진 {office} 선거에서",
+                 "{year}년 지방선거 결과가 궁금한데요,", "{year}년 지방선거 {office} 선거 기준으로"),
         "ask": ("{region} 당선인 가운데 {party} 소속은 몇 명이에요?", "{region}의 {party} 당선자는 몇 명이었나요?",
                 "{region}에서 {party|은} 몇 명 당선됐어요?", "{region} 당선인 중 {party} 소속 인원을 알려 주십시오."),
     },
     "nec_candidates_party": {
-        "lead": ("{year}년 지방선거 {region} {office} 선거에", "{year}년 지방선거 {office} 선거 때", "{year}년 지방선거 때 치러진 {office} 선거,"),
+        "lead": ("{year}년 지방선거 {office} 선거에", "{year}년 지방선거 {office} 선거 때", "{year}년 지방선거 때 치러진 {office} 선거,"),
         "ask": ("{region}에서 {party} 후보로 나온 사람은 몇 명이에요?", "{region}에서 {party} 공천을 받아 출마한 후보는 몇 명인가요?",
                 "{region}의 {party} 후보 수를 알려 주세요."),
     },
@@ -256,6 +257,62 @@ FORMS.update({
     },
 })
 
+# FAN, SEM and COND questions (edge.synth.intents_multi): the pair asked in the answer's order,
+# the condition's threshold a round number, the routes by the numbers on the bus stop's sign
+FORMS.update({
+    "home_pair": {
+        "pre": _HOME_PRE,
+        "lead": ("{month} {place}에서", "{place}에서 {month}에", "{month} 한 달 동안 {place}에서", "{month} 기준 {place}에서",
+                 "{place}에서 {month} 한 달 동안"),
+        "ask": ("빌라 매매랑 오피스텔 매매는 각각 몇 건이었어요?", "연립·다세대 매매와 오피스텔 매매가 각각 몇 건 신고됐나요?",
+                "팔린 빌라와 오피스텔은 각각 몇 건인지 알려 주세요.", "빌라는 몇 건, 오피스텔은 몇 건 거래됐어?",
+                "연립·다세대 주택하고 오피스텔 매매 건수를 나눠서 알려 주시겠어요?",
+                "거래된 연립·다세대와 오피스텔이 각각 몇 건이었는지 궁금합니다."),
+    },
+    "home_cond": {
+        "pre": ("", "", "", "동네 거래가 활발한지 보려고요.", "부동산 공부를 하고 있는데,", "매매를 고민하고 있어서 여쭤봐요."),
+        "lead": ("{month} {place}의 {kind} 매매가 {k}건 이상이었다면", "{place}에서 {month}에 {kind} 매매가 {k}건 이상 신고됐으면",
+                 "{month} 기준으로 {place} {kind} 거래가 {k}건 이상이면", "{month}에 {place}에서 팔린 {kind|이} {k}건 이상이면"),
+        "ask": ("같은 달 {then} 매매 건수를, 그렇지 않다면 {kind} 매매 건수를 알려 주세요.",
+                "그달 {then} 매매는 몇 건이었는지 알려 주시고, 아니라면 {kind} 건수를 알려 주세요.",
+                "{then} 매매도 몇 건인지 봐 주세요. 그보다 적었으면 {kind} 매매 건수만 알려 주시고요.",
+                "{then} 거래 건수를 알려 줘. 아니면 {kind} 매매가 몇 건이었는지 알려 주고.",
+                "{then} 매매 건수가 궁금해요. 기준에 못 미쳤다면 {kind} 매매 건수를 알려 주세요."),
+    },
+    "school_month_pair": {
+        "pre": ("", "", "", "맞벌이라 한 달 일정을 미리 짜 두려고요.", "학부모 모임에서 얘기가 나와서요.", "아이 학교 일정을 정리하고 있어요."),
+        "lead": ("{school}", "{school} 말인데요,", "우리 아이가 다니는 {school},", "{school}에서"),
+        "ask": ("{month}에 점심 급식이 나온 날은 며칠이고, 학사일정은 몇 건이에요?",
+                "{month} 중식 급식 일수와 학사일정 건수를 각각 알려 주세요.",
+                "{month}에 점심 급식은 몇 번 나왔고, 학사일정은 몇 개 잡혀 있었나요?",
+                "{month} 점심 급식 일수랑 학사일정 수를 알려 줘.",
+                "{month} 기준으로 급식(중식)이 있었던 날 수와 학사일정 건수가 궁금합니다."),
+    },
+    "school_year_pair": {
+        "pre": ("", "", "", "진학할 학교를 비교하고 있어요.", "입학 설명회 가기 전에 알아보려고요."),
+        "lead": _SCHOOL_LEAD,
+        "ask": ("{ay}에 학급은 몇 개고, 학과는 몇 개예요?", "{ay} 학급 수와 개설 학과 수를 각각 알려 주세요.",
+                "{ay} 기준으로 반이 몇 개인지, 학과는 몇 개 있는지 궁금해요.",
+                "{ay} 전체 학급 수랑 운영 학과 수를 알려 줘.", "{ay} 학급 수와 학과 수는 각각 몇 개입니까?"),
+    },
+    "tago_city_fan": {
+        "pre": ("", "", "", "버스로 출퇴근하기 좋은 도시를 알아보는 중이에요.", "대중교통이 편한 곳으로 이사하고 싶어서요.",
+                "지역별 버스 사정을 비교해 보려고요."),
+        "lead": ("{cities} 중에", "{cities} 가운데", "{cities|을} 놓고 보면", "{cities} 중에서"),
+        "ask": ("버스 노선이 가장 {manya} 곳은 어디예요?", "버스 노선 수가 제일 {manya} 도시는 어디인가요?",
+                "운행하는 버스 노선이 가장 {manya} 도시가 어딘지 알려 주세요.", "버스 노선이 제일 {manya} 데가 어디야?",
+                "버스 노선이 가장 {manya} 도시는 어디입니까?"),
+    },
+    "tago_route_fan": {
+        "pre": ("", "", "", "출퇴근 버스를 고르는 중이에요.", "이번에 이사를 와서 버스 노선을 익히는 중이에요."),
+        "lead": ("{city} '{stop}' 정류장에 서는 {routes} 버스 중에", "{city} {stop} 정류소를 지나는 {routes} 가운데",
+                 "{city}에서 {stop} 정류장을 자주 이용하는데, 거기 서는 {routes} 중에", "{city} '{stop}' 정류소에 오는 {routes} 버스 중"),
+        "ask": ("정류장을 가장 {many} 거치는 노선은 몇 번이에요?", "거쳐 가는 정류소가 제일 {manya} 노선은 어느 거예요?",
+                "정류장 수로 따지면 어느 노선이 제일 {manya}가요?", "경유 정류소가 가장 {manya} 버스는 몇 번인지 알려 주세요.",
+                "정류장을 제일 {many} 들르는 버스가 몇 번이야?"),
+    },
+})
+
 #: How people call each kind of home (``kind`` slot), drawn once per question.
 _KIND_WORDS = {"rh": ("연립·다세대", "빌라", "연립·다세대 주택"), "offi": ("오피스텔",)}
 
@@ -277,7 +334,7 @@ def _show(slots: dict[str, Any], rng: Any) -> tuple[dict[str, str], dict[str, st
             v = _city(v, rng)
         elif k in ("place", "other"):
             v = region_short(v) if rng.random() < 0.6 and region_short(v) else v
-        elif k == "kind":
+        elif k in ("kind", "then"):
             v = rng.choice(_KIND_WORDS.get(v, (v,)))
         elif k == "who":  # 승차/하차 as people say it, with its subject particle
             shown["whop"] = read["whop"] = rng.choice(("탄 사람이", "승차 인원이")) if v == "승차" \
@@ -301,15 +358,18 @@ def _city(name: str, rng: Any) -> str:
     return rng.choice((m.group(1), m.group(1) + "시", name)) if m.group(2) == "특별자치시" else rng.choice((m.group(1), name))
 
 
-def phrase(part: dict[str, Any], rng: Any) -> tuple[str, str]:
+def phrase(part: IntentPart, rng: Any) -> tuple[str, str]:
     """The question of an intent part and its template id."""
-    name = part["intent"]
+    name = part.intent
     forms = FORMS[name]
     h = rng.randrange(len(forms["pre"])) if "pre" in forms else -1
     i = rng.randrange(len(forms["lead"]))
     j = rng.randrange(len(forms["ask"]))
-    form = " ".join(x for x in (forms["pre"][h] if h >= 0 else "", forms["lead"][i], forms["ask"][j]) if x)
-    shown, read = _show(part["slots"], rng)
+    pre = forms["pre"][h] if h >= 0 else ""
+    if re.search(r"(데요|는데),$", pre) and re.search(r"(데요|는데),$", forms["lead"][i]):
+        pre = ""  # "우리 애 학교 얘기인데요, ○○고 말인데요," says one 데요 too many
+    form = " ".join(x for x in (pre, forms["lead"][i], forms["ask"][j]) if x)
+    shown, read = _show(part.slots, rng)
     if not shown.get("where", "x"):  # a school whose address says no district: by its name alone
         form = form.replace("{where}에 있는 ", "").replace("{where} ", "")
     if "key" in shown:  # "거래량이 가장 컸던": the field with its particle, said once
@@ -324,6 +384,8 @@ def phrase(part: dict[str, Any], rng: Any) -> tuple[str, str]:
 
     text = _SLOT.sub(one, form)
     # 「name」 with the particle of the title: "「가정폭력방지법」은"
-    text = re.sub(r"」(은|는|이|가)(?= )", lambda m: "」" + josa(part["slots"].get("name", ""), m.group(1))[-1:], text)
+    text = re.sub(r"」(은|는|이|가)(?= )", lambda m: "」" + josa(part.slots.get("name", ""), m.group(1))[-1:], text)
+    # a stop whose name ends in 정류장 is not called "… 정류장 정류장"
+    text = re.sub(r"((?:정류장|정류소)'?) (?:정류장|정류소)(?=[,에은는을 ]|$)", r"\1", text)
     tid = f"INT:{name}.{i}.{j}" if h < 0 else f"INT:{name}.{h}.{i}.{j}"
     return text, tid

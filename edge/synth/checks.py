@@ -44,10 +44,15 @@ from .quality import conversation_chars, period_kind, period_text, raw_tokens, u
 from .semantics import ALLOWED, field_type
 from .writers import CONVERSATION_BUDGET, TOOL_MESSAGE_BUDGET
 
-__all__ = ["CHECKS", "NEAR", "appears", "arg_label", "check_example", "is_stated", "quiet_params", "region_short"]
+__all__ = ["API_WORDS", "CHECKS", "NEAR", "appears", "arg_label", "check_example", "is_stated", "quiet_params", "region_short"]
 
 CHECKS = ("tool_name", "hidden_argument", "answer_in_question", "meaningless_reduction", "fake_fan", "budget", "echo",
-          "unscoped_period", "raw_code", "unit")
+          "unscoped_period", "raw_code", "unit", "api_words")
+#: A question in the API's words: its label for a search argument ("검색어 '청운길 138'"), a
+#: field label before a quoted value ("학교명 '초동고등학교'", "지역주소명 '…'", "주소 '…'", "코드 '…'"), or a
+#: value only the API spells so ("'대전광역시/계룡시'", a table title with its outline number,
+#: "'4.2.1. 소비자물가지수'"). People ask by the name itself.
+API_WORDS = re.compile(r"검색어|[가-힣](?:명|코드) '|주소 '|'[^'\s]+/[^'\s]+'|'\d+(?:\.\d+)+\. ")
 _ENUM = re.compile(r"(?:^|[(,;]\s*)([0-9A-Za-z]{1,6})\s*[=:]?\s*([가-힣][가-힣A-Za-z0-9·]*)")
 
 
@@ -85,9 +90,23 @@ def appears(value: str, text: str) -> bool:
     return re.search(rf"(?<![0-9A-Za-z]){re.escape(value)}{end}", text) is not None
 
 
+#: A language param's Korean value: a question asked in Korean asks for the Korean text.
+_KOREAN = frozenset({"kr", "ko", "KO", "KR", "kor"})
+
+
+def implied(catalog: Catalog, tool: str, param: str, value: str) -> bool:
+    """Whether a Korean question implies ``value`` of ``param``: the Korean choice of a language
+    param (``LANG=kr`` of ECOS, ``LANG=KO`` of law.go.kr's detail). Nobody asking in Korean adds
+    "국문판"; the English choice (``en``) stays one the question must say."""
+    p = catalog.endpoint(tool).param(param)
+    desc = (p.description if p else "") or ""
+    return value in _KOREAN and (desc.startswith(("언어", "원문/한글")) or param.upper() == "LANG")
+
+
 def is_stated(catalog: Catalog, tool: str, param: str, value: str, text: str) -> bool:
-    """Whether ``value`` of ``param`` is stated in ``text`` (raw, as a date, or its label)."""
-    if appears(value, text):
+    """Whether ``value`` of ``param`` is stated in ``text`` (raw, as a date, or its label), or
+    implied by a Korean question (:func:`implied`)."""
+    if appears(value, text) or implied(catalog, tool, param, value):
         return True
     d = date_text(value)
     if d and d in text:
@@ -212,6 +231,8 @@ def check_example(e: Mapping[str, Any], messages: list[dict[str, Any]], run_valu
         bad.append("raw_code")
     if not _units_said(prog, catalog, q):
         bad.append("unit")
+    if API_WORDS.search(q):
+        bad.append("api_words")
     return bad
 
 

@@ -16,7 +16,8 @@ from simulator.tools import CallStep, OpStep
 
 from ..observe import scalar
 from .execute import CallFailed, ProgramError, ProgramRunner
-from .sample import Draft, Sampler
+from .draft import Draft, IntentPart
+from .sample import Sampler
 
 __all__ = ["Intent", "bind", "mine", "op", "part", "pick", "recorded", "table"]
 
@@ -50,8 +51,8 @@ def op(s: Sampler, d: Draft, **kw: Any) -> tuple[str, Any]:
     """Add and run one op step; returns its id and value."""
     sid = d.sid("v")
     st = OpStep.model_validate({"id": sid, **kw})
-    val = s.ex.step(st, s._values(d))[0]
-    s._cache[sid] = val
+    val = s.ex.step(st, s.values(d))[0]
+    d.ctx.values[sid] = val
     d.steps.append(st)
     return sid, val
 
@@ -62,7 +63,7 @@ def pick(s: Sampler, d: Draft, src: str, where: list[dict[str, Any]], field: str
     if where:
         src, recs = op(s, d, op="filter", **{"from": src}, where=where)
     else:
-        recs = s._cache[src]
+        recs = d.ctx.values[src]
     if not recs or scalar(recs[0].get(field)) in (None, ""):
         raise CallFailed(f"no {field} where {where}")
     return {"$ref": src, "field": field, "pick": "first"}, str(scalar(recs[0].get(field)))
@@ -77,7 +78,7 @@ def recorded(s: Sampler, tool: str, param: str) -> set[str]:
 
 
 def part(d: Draft, intent: str, records: int, **slots: Any) -> None:
-    d.parts.append({"kind": "intent", "intent": intent, "slots": slots, "records": records})
+    d.parts.append(IntentPart(intent=intent, slots=slots, records=records))
 
 
 def mine(s: Sampler, opts: Iterable[Any]) -> list[Any]:

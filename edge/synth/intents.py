@@ -16,7 +16,8 @@ own templates (:mod:`edge.synth.asks`), in several forms and both registers.
 
 The synthesis draws the sampler's walks while they have made under :data:`GENERIC_SHARE` of
 the examples, and otherwise an intent of the platform furthest under its :data:`SHARES`
-(:func:`wanted`); more intents, for where people live, are in :mod:`edge.synth.intents_local`.
+(:func:`wanted`); more intents, for where people live, are in :mod:`edge.synth.intents_local`,
+and those that join several calls (FAN, SEM, COND) in :mod:`edge.synth.intents_multi`.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from typing import Any
 from ..observe import scalar
 from .execute import CallFailed, ProgramError
 from .intents_local import LOCAL_INTENTS
+from .intents_multi import MULTI_INTENTS
 from .intent_kit import Intent, bind as _bind, mine as _mine, op as _op, part as _part, pick as _pick, recorded as _recorded, table as _table
 from .sample import Draft, Sampler
 
@@ -36,14 +38,14 @@ __all__ = ["GENERIC_SHARE", "INTENTS", "SHARES", "Intent", "build_intent", "want
 #: The share of a run's examples each platform's intents aim at (an intent is drawn for the
 #: platform furthest under its aim). They add up to more than the whole so that a platform whose
 #: intents run out (few entities recorded) leaves its room to the big ones, not to the sampler's
-#: walks: those make :data:`GENERIC_SHARE` (the FAN, SEM and COND junctions no intent asks), and
-#: more only when every platform's intents have run out. Questions written for a platform read as
+#: walks: those make :data:`GENERIC_SHARE` (a fallback since the FAN, SEM and COND intents of
+#: :mod:`edge.synth.intents_multi`), and more only when every platform's intents have run out. Questions written for a platform read as
 #: people ask them; the generic grammar phrases what a walk computed, which reads stilted more
 #: often (docs/synthesis.md, *Platform intents*).
 SHARES: dict[str, float] = {"molit": 0.32, "neis": 0.30, "lawgokr": 0.11, "tago": 0.08, "assembly": 0.07,
                             "seoul": 0.05, "nec": 0.05, "fsc": 0.04}
 #: The share of examples made by the sampler's walks (drawn first while under it).
-GENERIC_SHARE = 0.06
+GENERIC_SHARE = 0.02
 
 
 # ---- law.go.kr ----------------------------------------------------------------------------------
@@ -407,6 +409,8 @@ INTENTS: dict[str, tuple[Intent, ...]] = {
                  _i("bill_sponsor_terms", "assembly", _bill_sponsor, "terms")),
     **LOCAL_INTENTS,
 }
+# the FAN, SEM and COND questions of a platform join its others (edge.synth.intents_multi)
+INTENTS = {p: INTENTS.get(p, ()) + MULTI_INTENTS.get(p, ()) for p in {**INTENTS, **MULTI_INTENTS}}
 
 
 def build_intent(s: Sampler, intent: Intent, rng: Any, held: frozenset[str] = frozenset()) -> Draft | None:

@@ -135,11 +135,15 @@ def _home(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -> boo
 
 
 # ---- schools ------------------------------------------------------------------------------------------
-def _school(s: Sampler, d: Draft, rng: Any, held: frozenset[str], tool: str) -> tuple[str, str, dict[str, Any]] | None:
-    """A school whose ``tool`` records were recorded, by its name (unique in the school table):
-    the school-info lookup step, the school's name and its record."""
-    have = {(str(f.get("ATPT_OFCDC_SC_CODE")), str(f.get("SD_SCHUL_CODE"))) for f in s._filters.get(tool, [])
-            if set(f) == {"ATPT_OFCDC_SC_CODE", "SD_SCHUL_CODE"}}
+def _school(s: Sampler, d: Draft, rng: Any, held: frozenset[str], tool: str,
+            also: str | None = None) -> tuple[str, str, dict[str, Any]] | None:
+    """A school whose ``tool`` records (and ``also``'s, if given) were recorded, by its name
+    (unique in the school table): the school's name, its code and its record."""
+    def rec(t: str) -> set[tuple[str, str]]:
+        return {(str(f.get("ATPT_OFCDC_SC_CODE")), str(f.get("SD_SCHUL_CODE"))) for f in s._filters.get(t, [])
+                if set(f) == {"ATPT_OFCDC_SC_CODE", "SD_SCHUL_CODE"}}
+
+    have = rec(tool) & rec(also) if also else rec(tool)
     schools = table(s, "neis_school_info", {})
     names = Counter(str(r.get("SCHUL_NM")) for r in schools)
     opts = sorted((str(r["SCHUL_NM"]), i) for i, r in enumerate(schools)
@@ -148,7 +152,11 @@ def _school(s: Sampler, d: Draft, rng: Any, held: frozenset[str], tool: str) -> 
     opts = [o for o in opts if mine(s, [o[0]])]
     if not opts:
         return None
-    name, i = rng.choice(opts)
+    # the district first, then a school in it: the recorded schools crowd into a few districts
+    # (종로구 holds almost half), and a run should not read as one neighbourhood's
+    regions = sorted({_where(schools[i]) for _n, i in opts})
+    region = rng.choice(regions)
+    name, i = rng.choice([o for o in opts if _where(schools[o[1]]) == region])
     return name, str(schools[i].get("SD_SCHUL_CODE")), schools[i]
 
 

@@ -18,6 +18,8 @@ from typing import Any
 from simulator import Catalog
 
 from .checks import region_short
+from .draft import (CallPart, CmpPart, CondPart, FanPart, FinalMapPart, FinalPart, IntentPart, Part, PickLabelPart,
+                    PickReducePart, ScopePart, SemPart, StartPart)
 from .fields import field_desc, tool_desc
 from .quality import period_text, unit_of
 from .korean import clean_desc, date_text, josa, num_text
@@ -158,23 +160,24 @@ class _Q:
 
 
 def _ctx_args(q: _Q, tool: str, args: dict[str, Any], skip: str | None = None) -> list[str]:
-    from .checks import quiet_params
+    from .checks import implied, quiet_params
 
     quiet = quiet_params(q.catalog, tool)
     ep = q.catalog.endpoint(tool)
     out = []
     for k, v in sorted(args.items()):
         p = ep.param(k)
-        if k == skip or k in quiet or (p is not None and p.default is not None and str(p.default) == str(v)):
+        if k == skip or k in quiet or (p is not None and p.default is not None and str(p.default) == str(v)) \
+                or implied(q.catalog, tool, k, str(v)):
             continue
         out.append(q.arg(tool, k, str(v)))
     return out
 
 
-def _widening(p: dict[str, Any]) -> str | None:
+def _widening(p: CallPart) -> str | None:
     """The unit a handoff widens to (a legal-dong code cut to its 시·군·구 or 시·도), if any."""
-    tr = p.get("transform") or ""
-    if not p.get("widens", True):  # the place named is the unit itself (강남구's own code)
+    tr = p.transform or ""
+    if not p.widens:  # the place named is the unit itself (강남구's own code)
         return None
     return {"slice:0:5": "시·군·구", "slice:0:2": "시·도"}.get(tr)
 
@@ -194,41 +197,40 @@ def _level(q: _Q, subj: str) -> str:
     return q.pick("J", (f"{subj}의 ", f"{subj}의 ", f"{subj}에서 ", f"{subj}에 대해 ", f"{subj} 기준 ", f"{subj}, 이곳의 "))
 
 
-def _head(q: _Q, parts: Sequence[dict[str, Any]], kind: str, calls: Sequence[tuple[str, dict[str, Any], str | None]]) -> str:
+def _head(q: _Q, parts: Sequence[Part], kind: type[Part], calls: Sequence[tuple[str, dict[str, Any], str | None]]) -> str:
     """What a question states before its ask: the chain before the ``kind`` part plus the other
     arguments of its ``calls`` (each phrase once)."""
-    out = _phrases(q, [x for x in parts if x["kind"] != kind])
+    out = _phrases(q, [x for x in parts if not isinstance(x, kind)])
     for tool, args, skip in calls:
         out += _ctx_args(q, tool, args, skip=skip)
     return " ".join(dict.fromkeys(out))
 
 
-def _phrases(q: _Q, parts: Sequence[dict[str, Any]]) -> list[str]:
+def _phrases(q: _Q, parts: Sequence[Part]) -> list[str]:
     cat = q.catalog
     out: list[str] = []
     for p in parts:
-        k = p["kind"]
-        if k == "start":
-            out += _ctx_args(q, p["tool"], p.get("args", {}))
-        elif k == "pick_label":
-            names = [p["name"], *filter(None, [region_short(p["name"])])]
+        if isinstance(p, StartPart):
+            out += _ctx_args(q, p.tool, p.args)
+        elif isinstance(p, PickLabelPart):
+            names = [p.name, *filter(None, [region_short(p.name)])]
             said = re.compile("|".join(rf"(?<![\w.]){re.escape(n)}(?![\w.])" for n in names))
             if not any(said.search(x) for x in out):  # '중랑구' after '서울특별시 중랑구' says nothing new
-                cite = CITE_WORDS.get(p.get("label", ""))
-                out.append(q.pick("c", cite).replace("{v}", p["name"]) if cite else f"'{p['name']}'")
-        elif k == "pick_reduce":
+                cite = CITE_WORDS.get(p.label)
+                out.append(q.pick("c", cite).replace("{v}", p.name) if cite else f"'{p.name}'")
+        elif isinstance(p, PickReducePart):
             from .semantics import field_type
 
-            ty = field_type(cat, p["tool"], p["key"])
-            w = q.where(p["tool"], p.get("where"))
-            out.append(f"{w}{josa(q.f(p['tool'], p['key']), '이')} {_superl(p['op'], ty)} {q.t(p['tool'])}")
-        elif k == "scope":
-            out.append(period_text(p.get("period") or "year", str(p["value"])))
-        elif k == "call":
+            ty = field_type(cat, p.tool, p.key)
+            w = q.where(p.tool, p.where)
+            out.append(f"{w}{josa(q.f(p.tool, p.key), '이')} {_superl(p.op, ty)} {q.t(p.tool)}")
+        elif isinstance(p, ScopePart):
+            out.append(period_text(p.period or "year", str(p.value)))
+        elif isinstance(p, CallPart):
             unit = _widening(p)
             if unit and out:  # what follows is about the whole district, not the place named
                 out = [_widen(q, " ".join(dict.fromkeys(out)), unit)]
-            out += _ctx_args(q, p["tool"], p.get("args", {}), skip=p.get("param"))
+            out += _ctx_args(q, p.tool, p.args, skip=p.param)
     return list(dict.fromkeys(out))
 
 
@@ -242,17 +244,17 @@ def _with_unit(q: _Q, tool: str, name: str) -> str:
     return q.pick("u", (f"{kd}({u} 단위)", f"{u} 단위 {kd}", f"{kd}({u})"))
 
 
-def _ask_final(q: _Q, p: dict[str, Any], head: str) -> str:  # noqa: C901 - one table
+def _ask_final(q: _Q, p: FinalPart, head: str) -> str:  # noqa: C901 - one table
     cat = q.catalog
-    tool, op = p["tool"], p["op"]
+    tool, op = p.tool, p.op
     t = q.t(tool)
-    w = q.where(tool, p.get("where"))
+    w = q.where(tool, p.where)
     if op == "count":
         if w and q.rng.random() < 0.4:
             return q.end("count", s=f"{head}{t} 가운데 {w}것")
         return q.end("count", s=f"{head}{w}{t}")
     if op == "distinct_count":
-        fd = q.f(tool, p["field"])
+        fd = q.f(tool, str(p.field))
         return fill(q.reg_pick("d", {
             "yo": ("{h}{t}에 나오는 {f|은} 몇 가지인가요?", "{h}{t}에서 서로 다른 {f|은} 몇 종류예요?",
                    "{h}{t}에는 {f|이} 몇 가지 있나요?", "{h}{t|은} {f} 기준으로 몇 가지로 나뉘나요?",
@@ -260,7 +262,7 @@ def _ask_final(q: _Q, p: dict[str, Any], head: str) -> str:  # noqa: C901 - one 
             "da": ("{h}{t}에 나오는 {f|은} 몇 가지입니까?", "{h}{t}에서 서로 다른 {f}의 수를 알려 주십시오.",
                    "{h}{t}의 {f} 종류가 몇 가지인지 알고 싶습니다.")}), h=head, t=t, f=fd)
     if op in ("sum", "mean", "max", "min"):
-        kd = _with_unit(q, tool, p["key"])
+        kd = _with_unit(q, tool, str(p.key))
         word = {"sum": ("합계", "총합", "합", "전체 합"), "mean": ("평균", "평균값", "평균치"),
                 "max": ("최댓값", "가장 큰 값", "최고치"), "min": ("최솟값", "가장 작은 값", "최저치")}[op]
         wd = q.pick("w", word)
@@ -271,10 +273,10 @@ def _ask_final(q: _Q, p: dict[str, Any], head: str) -> str:  # noqa: C901 - one 
     if op in ("argmax", "argmin", "topk"):
         from .semantics import field_type
 
-        kd, fd = q.f(tool, p["key"]), q.f(tool, p["field"])
-        sup = _superl("argmax" if op == "topk" else op, field_type(cat, tool, p["key"]))
+        kd, fd = q.f(tool, str(p.key)), q.f(tool, str(p.field))
+        sup = _superl("argmax" if op == "topk" else op, field_type(cat, tool, str(p.key)))
         if op == "topk":
-            n = p["k"]
+            n = p.k
             s = q.pick("k", (f"{head}{w}{t} 중 {kd} 상위 {n}개의 {fd}",
                              f"{head}{w}{josa(t, '을')} {kd} 순으로 줄 세우면 위에서 {n}개의 {fd}",
                              f"{head}{w}{t}에서 {josa(kd, '이')} 큰 순서로 {n}개를 고른 {fd}",
@@ -287,31 +289,30 @@ def _ask_final(q: _Q, p: dict[str, Any], head: str) -> str:  # noqa: C901 - one 
                          f"{head}{w}{t} 중 {josa(kd, '으로')} 따져 {sup} 것의 {fd}"))
         return q.end("what", s=s)
     if op == "pick":
-        fd = q.f(tool, p["field"])
+        fd = q.f(tool, str(p.field))
         s = q.pick("p", (f"{head}{t}의 {fd}", f"{head}{fd}", f"{head}{t} 기준 {fd}", f"{head}{t}에 적힌 {fd}"))
         return q.end("what", s=s)
     raise EdgeError(f"no template for final op={op!r}")
 
 
-def _fan(q: _Q, parts: Sequence[dict[str, Any]]) -> str:
-    fan = next(p for p in parts if p["kind"] == "fan")
-    fm = next(p for p in parts if p["kind"] == "final_map")
-    st = fan["set"]
-    src = q.t(fan["tool"])
+def _fan(q: _Q, parts: Sequence[Part]) -> str:
+    fan = next(p for p in parts if isinstance(p, FanPart))
+    fm = next(p for p in parts if isinstance(p, FinalMapPart))
+    st = fan.set
+    src = q.t(fan.tool)
     if st["op"] == "topk":
-        sel = q.pick("T", (f"{q.f(fan['tool'], st['key'])} 상위 {st['k']}개 {src}",
-                           f"{q.f(fan['tool'], st['key'])} 기준 위에서 {st['k']}개의 {src}"))
+        sel = q.pick("T", (f"{q.f(fan.tool, st['key'])} 상위 {st['k']}개 {src}",
+                           f"{q.f(fan.tool, st['key'])} 기준 위에서 {st['k']}개의 {src}"))
     elif st.get("where", {}).get("op") == "in":
         sel = ", ".join(f"'{x}'" for x in st["where"]["value"])
     elif st.get("where"):
-        sel = f"{q.where(fan['tool'], st['where'])}{src} " + q.pick("A", ("전부", "모두", "하나하나", "각각"))
+        sel = f"{q.where(fan.tool, st['where'])}{src} " + q.pick("A", ("전부", "모두", "하나하나", "각각"))
     else:
         sel = f"{src} " + q.pick("A", ("전부", "모두", "하나하나", "각각"))
-    head = _head(q, [p for p in parts if p["kind"] != "final_map"], "fan",
-                 [(fan["target"], fan.get("args", {}), fan.get("param"))])
+    head = _head(q, [p for p in parts if not isinstance(p, FinalMapPart)], FanPart, [(fan.target, fan.args, fan.param)])
     head = q.pick("H", (f"{head}, ", f"{head} 기준으로 ", f"{head}에서 ")) if head else ""
-    t = q.t(fan["target"])
-    if fm["op"] == "map_sum":
+    t = q.t(fan.target)
+    if fm.op == "map_sum":
         return fill(q.reg_pick("F", {
             "yo": ("{h}{sel} 각각의 {t|을} 모두 합치면 몇 건인가요?", "{h}{sel}의 {t} 건수를 다 더하면 얼마예요?",
                    "{h}{sel}에 대해 {t|을} 모아 보면 총 몇 건일까요?", "{h}{sel}, 이들의 {t|은} 합쳐서 몇 개인가요?",
@@ -319,18 +320,18 @@ def _fan(q: _Q, parts: Sequence[dict[str, Any]]) -> str:
                    "{h}{sel}에 걸린 {t|을} 한데 모으면 몇 건이죠?"),
             "da": ("{h}{sel} 각각의 {t|을} 합산하면 몇 건입니까?", "{h}{sel}의 {t} 건수 합계를 알려 주십시오.",
                    "{h}{sel}에 해당하는 {t|을} 모두 더한 건수를 확인 부탁드립니다.")}), h=head, sel=sel, t=t)
-    word = q.pick("M", ("가장 많은", "제일 많은")) if fm["op"] == "map_argmax" else q.pick("M", ("가장 적은", "제일 적은"))
+    word = q.pick("M", ("가장 많은", "제일 많은")) if fm.op == "map_argmax" else q.pick("M", ("가장 적은", "제일 적은"))
     s = q.pick("G", (f"{head}{sel} 중 {josa(t, '이')} {word} 곳", f"{head}{sel} 가운데 {t} 건수가 {word} 쪽",
                      f"{head}{josa(sel, '을')} 비교했을 때 {josa(t, '이')} {word} 곳",
                      f"{head}{sel} 사이에서 {josa(t, '이')} {word} 쪽"))
     return q.end("which", s=s)
 
 
-def _sem(q: _Q, parts: Sequence[dict[str, Any]]) -> str:
-    p = next(x for x in parts if x["kind"] == "sem")
-    head = _head(q, parts, "sem", [(tool, args, prm) for tool, args, prm in p["calls"]])
+def _sem(q: _Q, parts: Sequence[Part]) -> str:
+    p = next(x for x in parts if isinstance(x, SemPart))
+    head = _head(q, parts, SemPart, [(tool, args, prm) for tool, args, prm in p.calls])
     asks = []
-    for (tool, _a, _prm), m in zip(p["calls"], p["metrics"]):
+    for (tool, _a, _prm), m in zip(p.calls, p.metrics):
         t = q.t(tool)
         asks.append(f"{t} {q.f(tool, m['field'])}" if m["op"] == "pick"
                     else q.pick("U", (f"{t} 건수", f"{t} 수", f"{t} 개수")))
@@ -338,17 +339,17 @@ def _sem(q: _Q, parts: Sequence[dict[str, Any]]) -> str:
     return head + q.end("pair", a=asks[0], b=asks[1])
 
 
-def _cmp(q: _Q, parts: Sequence[dict[str, Any]]) -> str:
-    p = next(x for x in parts if x["kind"] == "cmp")
-    head = _head(q, parts, "cmp", [(p["target"], p.get("args", {}), p.get("param"))])
+def _cmp(q: _Q, parts: Sequence[Part]) -> str:
+    p = next(x for x in parts if isinstance(x, CmpPart))
+    head = _head(q, parts, CmpPart, [(p.target, p.args, p.param)])
     head = f"{head} " if head else ""
-    t = q.t(p["target"])
-    qa, qb = (f"'{x}'" for x in p["names"])
-    m = p["metric"]
+    t = q.t(p.target)
+    qa, qb = (f"'{x}'" for x in p.names)
+    m = p.metric
     if m["op"] == "count":
         what = q.pick("U", (f"{t} 건수", f"{t} 수", f"{t} 개수"))
     else:
-        kd = _with_unit(q, p["target"], m["key"])
+        kd = _with_unit(q, p.target, m["key"])
         what = f"{t}의 {kd} " + (q.pick("w", ("합계", "총합")) if m["op"] == "sum" else q.pick("w", ("최댓값", "최고치")))
     if q.rng.random() < 0.5:
         s = q.pick("C", (f"{head}{josa(qa, '과')} {qb} 중 {josa(what, '이')} 더 큰 쪽",
@@ -364,20 +365,20 @@ def _cmp(q: _Q, parts: Sequence[dict[str, Any]]) -> str:
                "{h}{a|과} {b} 가운데 {what|이} 큰 쪽을 알려 주십시오.")}), h=head, what=what, a=qa, b=qb)
 
 
-def _cond(q: _Q, parts: Sequence[dict[str, Any]]) -> str:
-    p = next(x for x in parts if x["kind"] == "cond")
-    t = q.t(p["tool"])
-    then = p["then"]
+def _cond(q: _Q, parts: Sequence[Part]) -> str:
+    p = next(x for x in parts if isinstance(x, CondPart))
+    t = q.t(p.tool)
+    then = p.then
     # the then-branch's own arguments (an election, a month) belong to its ask, not to the
     # subject of the count the condition tests
-    said = _phrases(q, [x for x in parts if x["kind"] != "cond" and x.get("branch") != "then"])
+    said = _phrases(q, [x for x in parts if not isinstance(x, CondPart) and x.branch != "then"])
     # the then-branch's own pick (the stop its arrivals are asked of) is said with its ask too
-    then_pick = [a for a in _phrases(q, [x for x in parts if x.get("branch") == "then"]) if a not in said]
-    then_args = [a for a in _ctx_args(q, then["target"], then.get("args", {}), skip=then.get("param")) if a not in said]
-    then_t = " ".join([*then_pick, *then_args, q.t(then["target"])])
+    then_pick = [a for a in _phrases(q, [x for x in parts if x.branch == "then"]) if a not in said]
+    then_args = [a for a in _ctx_args(q, then.target, then.args, skip=then.param) if a not in said]
+    then_t = " ".join([*then_pick, *then_args, q.t(then.target)])
     head = " ".join(said)
     head = q.pick("H", (f"{head}의 ", f"{head}에서 ", f"{head} 기준으로 ")) if head else ""
-    return head + q.end("cond", t=t, then=then_t, k=str(p["k"]))
+    return head + q.end("cond", t=t, then=then_t, k=str(p.k))
 
 
 def topic_of(tool: str) -> str | None:
@@ -385,17 +386,16 @@ def topic_of(tool: str) -> str | None:
     return next((t for prefix, t in TOPICS if tool.startswith(prefix)), None)
 
 
-def _ask_tool(parts: Sequence[dict[str, Any]]) -> str:
+def _ask_tool(parts: Sequence[Part]) -> str:
     """The tool whose records the question's ask is about."""
     for p in reversed(parts):
-        k = p["kind"]
-        if k == "sem":
-            return str(p["calls"][0][0])
-        if k in ("cmp", "fan"):
-            return str(p["target"])
-        if k in ("final", "final_map", "cond"):
-            return str(p["tool"])
-    return str(parts[-1]["tool"])
+        if isinstance(p, SemPart):
+            return str(p.calls[0][0])
+        if isinstance(p, (CmpPart, FanPart)):
+            return str(p.target)
+        if isinstance(p, (FinalPart, FinalMapPart, CondPart)):
+            return str(p.tool)
+    return str(getattr(parts[-1], "tool", ""))
 
 
 def _frame(q: _Q, body: str, domain: str, topic: str | None = None) -> str:
@@ -414,7 +414,7 @@ def _frame(q: _Q, body: str, domain: str, topic: str | None = None) -> str:
     return body
 
 
-def write_question_t(catalog: Catalog, rng: Any, parts: Sequence[dict[str, Any]], domain: str) -> tuple[str, str]:
+def write_question_t(catalog: Catalog, rng: Any, parts: Sequence[Part], domain: str) -> tuple[str, str]:
     """The Korean question for a draft's ``parts`` and the id of the templates drawn.
 
     No tool names and no procedure: the question states the arguments the chain needs (dates
@@ -422,23 +422,23 @@ def write_question_t(catalog: Catalog, rng: Any, parts: Sequence[dict[str, Any]]
     computes, at the level it computes it. The register (해요체 or 합니다체), the subjects'
     words, the ask and an optional context clause are drawn from :mod:`edge.synth.lexicon`.
     """
-    intent = next((p for p in parts if p["kind"] == "intent"), None)
+    intent = next((p for p in parts if isinstance(p, IntentPart)), None)
     if intent is not None:  # a question written for its platform (edge.synth.intents)
         from .asks import phrase
 
         return phrase(intent, rng)
     q = _Q(catalog, rng)
-    kinds = [p["kind"] for p in parts]
-    if "fan" in kinds:
+    kinds = {type(p) for p in parts}
+    if FanPart in kinds:
         jt, body = "FAN", _fan(q, parts)
-    elif "sem" in kinds:
+    elif SemPart in kinds:
         jt, body = "SEM", _sem(q, parts)
-    elif "cmp" in kinds:
+    elif CmpPart in kinds:
         jt, body = "CMP", _cmp(q, parts)
-    elif "cond" in kinds:
+    elif CondPart in kinds:
         jt, body = "COND", _cond(q, parts)
     else:
-        final = next(p for p in reversed(parts) if p["kind"] == "final")
+        final = next(p for p in reversed(parts) if isinstance(p, FinalPart))
         before = parts[: len(parts) - 1 - list(reversed(parts)).index(final)]
         subj = " ".join(_phrases(q, before))
         jt, body = "SEQ", _ask_final(q, final, _level(q, subj))
@@ -448,7 +448,7 @@ def write_question_t(catalog: Catalog, rng: Any, parts: Sequence[dict[str, Any]]
     return body, f"{jt}:" + ".".join(q.tid)
 
 
-def write_question(catalog: Catalog, rng: Any, parts: Sequence[dict[str, Any]], domain: str) -> str:
+def write_question(catalog: Catalog, rng: Any, parts: Sequence[Part], domain: str) -> str:
     """The Korean question for a draft's ``parts`` (see :func:`write_question_t`)."""
     return write_question_t(catalog, rng, parts, domain)[0]
 

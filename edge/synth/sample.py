@@ -1,25 +1,26 @@
-"""Path sampling and junction builders: verified chains → executed gold programs.
+"""Path sampling: verified chains → executed gold programs (the junction builders' toolkit).
 
 The sampler walks the verified EDGE graph (only bindings that executed, and whose field and
-param mean the same kind of thing), with a seeded ``random.Random``:
+param mean the same kind of thing), with a seeded ``random.Random``. The junction builders
+(one module per type, registered in :data:`edge.synth.junctions.BUILDERS`) draw from it:
 
-* the main junction type is chosen against what has been made so far (least-made first),
-  then a main edge that supports it, then a prefix path into its source, preferring code
-  lookups (tools recorded with no arguments) as starts and FAN/DRV handoffs on the way;
+* a main edge that supports the junction (:meth:`Sampler.main_edge`), then a prefix path into
+  its source (:meth:`Sampler.chain`), preferring code lookups (tools recorded with no
+  arguments) as starts and FAN/DRV handoffs on the way;
 * every value that passes between calls is chosen from the previous call's *full* result
-  (all pages), by name lookup (SEQ), deterministic reduction (DRV: argmax/argmin, filter,
-  top-k), a small set (FAN), a shared argument (SEM), two entities (CMP) or a threshold (COND);
+  (all pages), by name lookup (:meth:`Sampler.pick`) or deterministic reduction (argmax/argmin,
+  filter, top-k);
 * the draft's steps are executed as they are chosen (:class:`~edge.synth.execute.ProgramRunner`,
   the one runner of :mod:`simulator.tools`), so a draft that meets a miss, an empty result or a
   too-large call is abandoned, never guessed.
 
-The result is a ``Draft``: the gold program (a :class:`simulator.tools.Program`: call steps
-read every page, values pass as ``$ref`` expressions), question parts for the templates, and
-facts (tools, platforms, junctions) for the summary and filters. A reduction is chosen as a
-*spec* in the question parts' vocabulary (``pick``, ``argmax``, ``topk``, ``values``,
-``map_argmax``, ``cmp``, …); :meth:`Sampler.reduce` emits its program steps (``filter``,
-``argmax``, ``sort``, ``distinct``, ``group_count``, ``choose``, …) and the ``$ref``
-expression of its value.
+The result is a :class:`~edge.synth.draft.Draft`: the gold program (a
+:class:`simulator.tools.Program`: call steps read every page, values pass as ``$ref``
+expressions), typed question parts for the templates, and facts (tools, platforms, junctions)
+for the summary and filters. A reduction is chosen as a *spec* in the question parts'
+vocabulary (``pick``, ``argmax``, ``topk``, ``values``, ``map_argmax``, ``cmp``, …);
+:meth:`Sampler.reduce` emits its program steps (``filter``, ``argmax``, ``sort``, ``distinct``,
+``group_count``, ``choose``, …) and the ``$ref`` expression of its value.
 """
 
 from __future__ import annotations
@@ -27,7 +28,6 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from dataclasses import dataclass, field
 from typing import Any
 
 from simulator import BoundedCache, Catalog, Junction
@@ -39,7 +39,8 @@ from ..proposers import Binding
 from ..transforms import apply_transform
 from simulator.tools import CallStep, Cond, OpStep, PageCall, PagedResult, Program, Step, eval_expr
 
-from .execute import CallFailed, ProgramError, ProgramRunner, program_json, value_of
+from .draft import CallPart, Draft, FinalPart, PickLabelPart, PickOnePart, PickReducePart, ScopePart, StartPart
+from .execute import CallFailed, ProgramError, ProgramRunner, value_of
 from .fields import _CITABLE, _IDLIKE, FieldMemo, bookkeeping
 from .quality import period_fields, period_kind, raw_tokens
 from .semantics import allowed, joins
@@ -122,46 +123,6 @@ def sane_edges(graph: EdgeGraph) -> list[Binding]:
     return sorted(out, key=lambda b: b.key)
 
 
-@dataclass
-class Draft:
-    """A program under construction (steps run as they are added) and its question parts."""
-
-    steps: list[Step] = field(default_factory=list)
-    parts: list[dict[str, Any]] = field(default_factory=list)
-    junctions: list[str] = field(default_factory=list)
-    edges: list[tuple[str, str]] = field(default_factory=list)
-    bound: list[str] = field(default_factory=list)
-    calls: int = 0
-    #: The answer: a ``$ref`` expression (a list of them for a SEM pair).
-    answer: Any = None
-    n: int = 0
-    #: The period each (tool, field) is restricted to (:meth:`Sampler.scope`): one per draft.
-    scopes: dict[tuple[str, str], str] = field(default_factory=dict)
-
-    def sid(self, prefix: str) -> str:
-        self.n += 1
-        return f"{prefix}{self.n}"
-
-    def program(self) -> Program:
-        """The gold program (validated)."""
-        return Program(steps=list(self.steps), answer=self.answer)
-
-    def program_json(self) -> dict[str, Any]:
-        """The program's JSON form (what examples carry)."""
-        return program_json(self.program())
-
-    def mark(self) -> tuple[int, ...]:
-        """Where the draft stands (for ``rollback`` when a tentative extension fails)."""
-        return (len(self.steps), len(self.parts), len(self.junctions), len(self.edges), len(self.bound),
-                self.calls, self.n)
-
-    def rollback(self, mark: tuple[int, ...]) -> None:
-        """Drop everything added since ``mark`` (step ids are not reused: ``n`` stays)."""
-        ns, np_, nj, ne, nb, self.calls, _n = mark
-        del self.steps[ns:], self.parts[np_:], self.junctions[nj:], self.edges[ne:], self.bound[nb:]
-        self.scopes = {(p["tool"], p["field"]): p["value"] for p in self.parts if p["kind"] == "scope"}
-
-
 def _ref(sid: str, **more: Any) -> dict[str, Any]:
     return {"$ref": sid, **more}
 
@@ -189,8 +150,6 @@ class Sampler:
         self.too_big: set[str] = set()
         self._full: ProgramRunner | None = None
         self._fs_cache: dict[tuple[str, str, str], list[str]] = {}
-        #: Set while a FAN or CMP chain is built: its start must be a multi-record list.
-        self.want_set = False
         #: Columns and field roles of the call results this sampler reads.
         self.fields = FieldMemo(catalog)
         #: Call results by their page requests (one list per distinct call: see ``_stable``).
@@ -454,10 +413,10 @@ class Sampler:
         key = tool + json.dumps(args, sort_keys=True, ensure_ascii=False)
         if key in self.too_big and not bind and not each:  # only a constant call was found too big
             raise CallFailed(f"{tool}: over the tool-message budget")
-        values = self._values(d)
+        values = self.values(d)
         if step.when is not None and not _holds(step.when, values):
             d.steps.append(step)  # a branch not taken on this version: kept, not run
-            self._cache[sid] = []
+            d.ctx.values[sid] = []
             return sid, PagedResult(tool, dict(args), [], 0, [])
         recs, pages = self.ex.step(step, values)
         if not each:  # a fan-out's records carry their items: not shared by page requests alone
@@ -472,7 +431,7 @@ class Sampler:
             raise CallFailed(f"{tool}: over the tool-message budget")
         d.steps.append(step)
         d.calls += len(items) if each else 1
-        self._cache[sid] = recs
+        d.ctx.values[sid] = recs
         return sid, PagedResult(tool, dict(args), recs, len(recs), pages)
 
     def scope(self, d: Draft, spec: dict[str, Any], say: bool = True) -> dict[str, Any]:
@@ -487,7 +446,7 @@ class Sampler:
         if spec.get("op") not in _SCOPED or not isinstance(spec.get("from"), str):
             return spec
         src = next((s for s in d.steps if s.id == spec["from"]), None)
-        recs = self._cache.get(spec["from"]) if src is not None else None
+        recs = d.ctx.values.get(spec["from"]) if src is not None else None
         if not isinstance(src, CallStep) or not isinstance(recs, list):
             return spec
         w = spec.get("where")
@@ -502,8 +461,7 @@ class Sampler:
             scope.append({"field": f, "op": "eq", "value": v})
             if say and (src.call, f) not in d.scopes:
                 d.scopes[(src.call, f)] = v
-                d.parts.append({"kind": "scope", "tool": src.call, "field": f,
-                                "period": period_kind(self.catalog, src.call, f), "value": v})
+                d.parts.append(ScopePart(tool=src.call, field=f, period=period_kind(self.catalog, src.call, f), value=v))
         return {**spec, "scope": scope}
 
     def reduce(self, d: Draft, spec: dict[str, Any]) -> tuple[Any, Any]:
@@ -511,19 +469,19 @@ class Sampler:
         expression of its value and the value (``ProgramError`` when it has none)."""
         spec = self.scope(d, spec)
         steps, handle = self._compile(d, spec)
-        env = self._values(d)
+        env = self.values(d)
         for st in steps:
-            env[st.id] = self._cache[st.id] = self.ex.step(st, env)[0]
+            env[st.id] = d.ctx.values[st.id] = self.ex.step(st, env)[0]
         v = value_of(handle, env)
         d.steps.extend(steps)
         if spec["op"] in ("pick", "argmax", "argmin") and "field" in spec:
-            self._picks[_key(handle)] = handle
+            d.ctx.picks[_key(handle)] = handle
         return handle, v
 
     def try_reduce(self, d: Draft, spec: dict[str, Any]) -> Any:
         """The value of ``spec`` on the draft so far, adding nothing (``ProgramError`` when none)."""
         steps, handle = self._compile(Draft(n=d.n), self.scope(d, spec, say=False))
-        env = self._values(d)
+        env = self.values(d)
         for st in steps:
             env[st.id] = self.ex.step(st, env)[0]
         return value_of(handle, env)
@@ -597,7 +555,7 @@ class Sampler:
         """
         value = apply_transform(v, b.transform)
         bind: dict[str, Any] = {b.target_param: {"ref": vid, "transform": b.transform}}
-        spec = self._picks.get(_key(vid))
+        spec = d.ctx.picks.get(_key(vid))
         co: dict[str, tuple[Any, str]] = {}
         if spec is not None:
             fields = {f.name for f in self.catalog.endpoint(b.source_tool).fields}
@@ -608,18 +566,18 @@ class Sampler:
                     # the same record's other field: the same expression, another field
                     cref = {**spec, "field": p}
                     try:
-                        cv = value_of(cref, self._values(d))
+                        cv = value_of(cref, self.values(d))
                     except ProgramError:
                         raise CallFailed(f"{b.source_tool}: no {p} in the picked record") from None
                     co[p] = (cref, cv)
-        args = self.target_args(b, value, {p: cv for p, (_c, cv) in co.items()}, self._context(d))
+        args = self.target_args(b, value, {p: cv for p, (_c, cv) in co.items()}, self.context(d))
         for p, (cref, _cv) in co.items():
             bind[p] = {"ref": cref, "transform": ""}
             args.pop(p, None)
         return args, bind
 
     @staticmethod
-    def _context(d: Draft) -> dict[str, str]:
+    def context(d: Draft) -> dict[str, str]:
         """The draft's constant args so far, by param name (the first call's win)."""
         out: dict[str, str] = {}
         for s in d.steps:
@@ -634,10 +592,10 @@ class Sampler:
         return {str(v) for s in d.steps if isinstance(s, CallStep) for v in s.args.values()
                 if not isinstance(v, dict)}
 
-    def _values(self, d: Draft) -> dict[str, Any]:
-        return {s.id: self._cache[s.id] for s in d.steps if s.id in self._cache}
-
-    _cache: dict[str, Any]
+    @staticmethod
+    def values(d: Draft) -> dict[str, Any]:
+        """The value of each of the draft's executed steps so far, by step id."""
+        return {s.id: d.ctx.values[s.id] for s in d.steps if s.id in d.ctx.values}
 
     # ---- picks: one value out of a full result -------------------------------------------
     def pick(self, d: Draft, sid: str, res: PagedResult, b: Binding, allow_drv: bool = True,
@@ -655,7 +613,7 @@ class Sampler:
             if next(iter(distinct)) in self._consts(d) | set(d.bound):
                 return None  # the value only echoes an argument given or passed on before
             vid, v = self.reduce(d, {"op": "pick", "from": sid, "field": f})
-            d.parts.append({"kind": "pick_one", "tool": b.source_tool, "field": f})
+            d.parts.append(PickOnePart(tool=b.source_tool, field=f))
             d.junctions.append("SEQ")
             return vid, v
         labelled = [lab for lab in fr.label if any(x and y and x != y for x, y in zip(self.fields.column(recs, lab), fcol))]
@@ -676,8 +634,8 @@ class Sampler:
                 vid, v = self.reduce(d, st)
             except ProgramError:
                 return None
-            d.parts.append({"kind": "pick_reduce", "tool": b.source_tool, "op": op, "key": key, "field": f,
-                            "where": where, "records": len(recs), "pages": len(res.pages)})
+            d.parts.append(PickReducePart(tool=b.source_tool, op=op, key=key, field=f, where=where,
+                                          records=len(recs), pages=len(res.pages)))
             d.junctions.append("DRV" if large else "SEQ")
             return vid, v
         if not labelled:
@@ -697,19 +655,23 @@ class Sampler:
         if fcol[i] in set(d.bound) | self._consts(d):
             return None  # an echo: the value this call was given
         vid, v = self.reduce(d, {"op": "pick", "from": sid, "where": {"field": lab, "op": "eq", "value": name}, "field": f})
-        d.parts.append({"kind": "pick_label", "tool": b.source_tool, "label": lab, "name": name, "field": f,
-                        "records": len(recs), "pages": len(res.pages)})
+        d.parts.append(PickLabelPart(tool=b.source_tool, label=lab, name=name, field=f,
+                                     records=len(recs), pages=len(res.pages)))
         d.junctions.append("DRV" if large and self.rng.random() < 0 else "SEQ")
         return vid, v
 
     def hop(self, d: Draft, b: Binding, vid: str, v: str) -> tuple[str, PagedResult]:
+        if not _is_unit(v, b.transform):
+            # a place cut to the district it lies in ("'청운길 138'이 속한 시·군·구 전체"): nobody
+            # names a district by an address in it; the chain starts from the district's name
+            raise CallFailed(f"{b.source_tool}->{b.target_tool}: a widening handoff")
         args, bind = self.bind_args(d, b, vid, v)
         sid, res = self.call(d, b.target_tool, args, bind=bind)
         d.bound.append(v)
         d.edges.append((b.source_tool, b.target_tool))
-        d.parts.append({"kind": "call", "tool": b.target_tool, "args": args, "param": b.target_param,
-                        "transform": b.transform, "widens": not _is_unit(v, b.transform), "from_tool": b.source_tool,
-                        "records": len(res.records), "pages": len(res.pages)})
+        d.parts.append(CallPart(tool=b.target_tool, args=args, param=b.target_param, transform=b.transform,
+                                widens=not _is_unit(v, b.transform), from_tool=b.source_tool,
+                                records=len(res.records), pages=len(res.pages)))
         return sid, res
 
     # ---- final reductions -------------------------------------------------------------------
@@ -752,8 +714,8 @@ class Sampler:
         if v in (None, "", []) or isinstance(v, float) and v != v:
             return False
         d.answer = vid
-        d.parts.append({"kind": "final", "tool": tool, **{k: v2 for k, v2 in st.items() if k not in ("from",)},
-                        "records": len(recs), "pages": len(res.pages)})
+        d.parts.append(FinalPart(tool=tool, **{k: v2 for k, v2 in st.items() if k not in ("from",)},
+                                 records=len(recs), pages=len(res.pages)))
         if len(recs) > FAN_MAX and st["op"] != "pick":
             d.junctions.append("DRV")
         return True
@@ -840,14 +802,13 @@ class Sampler:
         """Execute the start call and the prefix hops; returns the last call (the main source)."""
         start = path[0].source_tool if path else first_tool
         nxt = path[0] if path else main
-        args = self.filtered_start(start, nxt) if not self.want_set and self.rng.random() < 0.85 else None
+        args = self.filtered_start(start, nxt) if not d.ctx.want_set and self.rng.random() < 0.85 else None
         if args is None:
             args = self.start_args(start)
         if args is None:
             return None
         sid, res = self.call(d, start, args)
-        d.parts.append({"kind": "start", "tool": start, "args": args, "records": len(res.records),
-                        "pages": len(res.pages)})
+        d.parts.append(StartPart(tool=start, args=args, records=len(res.records), pages=len(res.pages)))
         for b in path:
             got = self.pick(d, sid, res, b)
             if got is None:
@@ -855,24 +816,28 @@ class Sampler:
             sid, res = self.hop(d, b, *got)
         return sid, res
 
-    def new_draft(self) -> Draft:
-        self._cache = {}
-        self._picks: dict[str, dict[str, Any]] = {}
-        self._co: dict[tuple[str, str], tuple[str, str]] = {}
-        return Draft()
+    def new_draft(self, want_set: bool = False) -> Draft:
+        """An empty draft; ``want_set``: its start must be a multi-record list (FAN, CMP)."""
+        d = Draft()
+        d.ctx.want_set = want_set
+        return d
 
-    # ---- builders -----------------------------------------------------------------------------
-    def build(self, jtype: str, length: int) -> Draft | None:
-        """One draft of junction type ``jtype`` with about ``length`` calls; None when it fails."""
-        self.want_set = jtype in ("FAN", "CMP")
-        try:
-            return getattr(self, f"_build_{jtype.lower()}")(length)
-        except (CallFailed, ProgramError):
-            return None
-        finally:
-            self.want_set = False
+    # ---- what the junction builders (edge.synth.junctions) draw ----------------------------
+    def sem_groups(self) -> list[list[Binding]]:
+        """Edges sharing a source field into two or more target tools (computed once)."""
+        if self._sem is None:
+            self._sem = []
+            for _src, bs in sorted(self.out.items()):
+                by_field: dict[str, list[Binding]] = {}
+                for b in bs:
+                    by_field.setdefault(b.source_field, []).append(b)
+                for _f, group in sorted(by_field.items()):
+                    tools = {b.target_tool: b for b in group}
+                    if len(tools) >= 2:
+                        self._sem.append(sorted(tools.values(), key=lambda b: b.key))
+        return self._sem
 
-    def _main_edge(self, pred: Any = None, tag: str = "") -> Binding | None:
+    def main_edge(self, pred: Any = None, tag: str = "") -> Binding | None:
         """A main edge drawn by start weight among those ``pred`` accepts (a static property of
         the edge: the candidates are kept per ``tag``, and the weights until something they read
         changes — thousands of edges are weighed per draft at the full tier)."""
@@ -890,349 +855,25 @@ class Sampler:
         ws = self._weights
         return self.edges[self.rng.choices(cands, weights=[ws[i] for i in cands])[0]]
 
-    def _begin(self, length: int, pred: Any = None, tag: str = "") -> tuple[Binding, Draft, str, PagedResult] | None:
-        """A main edge (satisfying ``pred``, cached as ``tag``) and its executed chain of about ``length`` calls."""
-        main = self._main_edge(pred, tag)
+    def begin(self, length: int, pred: Any = None, tag: str = "", want_set: bool = False
+              ) -> tuple[Binding, Draft, str, PagedResult] | None:
+        """A main edge (satisfying ``pred``, cached as ``tag``) and its executed chain of about
+        ``length`` calls (``want_set``: :meth:`new_draft`)."""
+        main = self.main_edge(pred, tag)
         if main is None:
             return None
-        got = self._chain(length, main)
+        got = self.chain(length, main, want_set)
         return None if got is None else (main, *got)
 
-    def _chain(self, length: int, main: Binding) -> tuple[Draft, str, PagedResult] | None:
-        d = self.new_draft()
+    def chain(self, length: int, main: Binding, want_set: bool = False) -> tuple[Draft, str, PagedResult] | None:
+        """A new draft's executed start and prefix into ``main``'s source (about ``length``
+        calls with ``main``): the draft, the last step id and its result."""
+        d = self.new_draft(want_set)
         hops = max(0, length - 2)
         got = self.run_prefix(d, self.prefix(main.source_tool, hops), main.source_tool, main)
         if got is None:
             return None
         return d, got[0], got[1]
-
-    def _build_seq(self, length: int) -> Draft | None:
-        got = self._begin(length)
-        if got is None:
-            return None
-        main, d, sid, res = got
-        p = self.pick(d, sid, res, main, allow_drv=False)
-        if p is None:
-            return None
-        sid, res = self.hop(d, main, *p)
-        # extend forward while calls remain (SEQ hops by name or reduction)
-        here = main.target_tool
-        seen = {s.call for s in d.steps if isinstance(s, CallStep)}
-        while d.calls < length:
-            nxt = [b for b in self.out.get(here, []) if b.target_tool not in seen]
-            if not nxt:
-                break
-            b = self.rng.choice(nxt)
-            mark = d.mark()
-            try:
-                p = self.pick(d, sid, res, b)
-                if p is None:
-                    d.rollback(mark)
-                    break
-                sid, res = self.hop(d, b, *p)
-            except (CallFailed, ProgramError):
-                d.rollback(mark)  # an onward hop that does not execute: stop the chain here
-                break
-            here = b.target_tool
-            seen.add(here)
-        return d if self.final(d, sid, res, here) else None
-
-    def _build_drv(self, length: int) -> Draft | None:
-        got = self._begin(length)
-        if got is None:
-            return None
-        main, d, sid, res = got
-        if len(res.records) > FAN_MAX and self.rng.random() < 0.6:
-            p = self.pick(d, sid, res, main, force_drv=True)
-            if p is None:
-                return None
-            sid, res = self.hop(d, main, *p)
-            tool = main.target_tool
-        else:
-            p = self.pick(d, sid, res, main)
-            if p is None:
-                return None
-            sid, res = self.hop(d, main, *p)
-            tool = main.target_tool
-            if len(res.records) <= FAN_MAX:
-                return None
-        if not self.final(d, sid, res, tool, prefer_drv=True):
-            return None
-        return d if "DRV" in d.junctions else None
-
-    def _fan_set(self, d: Draft, sid: str, res: PagedResult, b: Binding) -> tuple[str, list[str], dict[str, Any]] | None:
-        recs = res.records
-        fr = self.fields.roles(b.source_tool, recs)
-        f = b.source_field
-        distinct = list(dict.fromkeys(s for r in recs if (s := scalar(r.get(f)))))
-        lo, hi = FAN_SET
-        opts: list[dict[str, Any]] = []
-        if lo <= len(distinct) <= hi:
-            opts.append({"op": "values", "from": sid, "field": f})
-        for c in fr.category:
-            for val, n in sorted(Counter(scalar(r.get(c)) for r in recs if scalar(r.get(c))).items()):
-                sub = {scalar(r.get(f)) for r in recs if scalar(r.get(c)) == val and scalar(r.get(f))}
-                if lo <= len(sub) <= hi:
-                    opts.append({"op": "values", "from": sid, "field": f, "where": {"field": c, "op": "eq", "value": val}})
-        labs = [lab for lab in fr.label if lab != f]
-        if len(distinct) > hi and labs:
-            # a few entities the question names (their codes must be looked up first)
-            lab = self.rng.choice(labs)
-            lcol, fcol = self.fields.column(recs, lab), self.fields.column(recs, f)
-            counts = Counter(lcol)
-            idx = [i for i, (x, y) in enumerate(zip(lcol, fcol)) if x and y and counts[x] == 1 and x != y
-                   and self.answerable(b, y) and self.fits(b, recs[i])]
-            if len(idx) >= lo:
-                pick = sorted(self.rng.sample(idx, self.rng.randint(lo, min(4, len(idx)))))
-                names = [lcol[i] for i in pick]
-                opts.append({"op": "values", "from": sid, "field": f, "where": {"field": lab, "op": "in", "value": names}})
-        if len(distinct) > hi:
-            for nf in fr.numbers_for("topk"):
-                opts.append({"op": "topk", "from": sid, "key": nf, "field": f, "k": self.rng.randint(lo, min(hi, 4))})
-        if not opts:
-            return None
-
-        def ok(st: dict[str, Any]) -> bool:
-            try:
-                vals = self.try_reduce(d, st)
-            except ProgramError:
-                return False
-            if not (isinstance(vals, list) and lo <= len(set(vals)) == len(vals) <= hi
-                    and all(self.answerable(b, v) for v in vals)):
-                return False
-            # a set of 동 cut to their 구 would count one 구 once per 동: the items must be units
-            return all(_is_unit(str(v), b.transform) for v in vals)
-
-        good = [o for o in opts if ok(o)]
-        st = self.rng.choice(good or opts)
-        vid, vals = self.reduce(d, st)
-        if not isinstance(vals, list) or not lo <= len(set(vals)) <= hi or len(set(vals)) != len(vals):
-            return None
-        return vid, vals, st
-
-    def _build_fan(self, length: int) -> Draft | None:
-        got = self._begin(max(2, length - 3), lambda b: self.card(b) in ("FAN", "DRV"), "fan")
-        if got is None:
-            return None
-        main, d, sid, res = got
-        fs = self._fan_set(d, sid, res, main)
-        if fs is None:
-            return None
-        vid, vals, st = fs
-        args = self.target_args(main, apply_transform(vals[0], main.transform), context=self._context(d))
-        sid2, m = self.call(d, main.target_tool, args, each={"ref": vid, "param": main.target_param, "transform": main.transform})
-        d.bound.extend(vals)
-        d.edges.append((main.source_tool, main.target_tool))
-        d.junctions.append("FAN")
-        fr = self.fields.roles(main.source_tool, res.records)
-        op = self.rng.choice(("map_sum", "map_argmax", "map_argmin"))
-        per = Counter(str(r.get("_item")) for r in m.records)
-        sizes = {per[str(v)] for v in vals}
-        if len(sizes) == 1:
-            op = "map_sum"  # every branch the same size: "which has most" would be a tie
-        red: dict[str, Any] = {"op": op, "from": sid2, **({"keys": vid} if op != "map_sum" else {})}
-        if op != "map_sum" and fr.label:
-            red["label"] = {"from": sid, "key": main.source_field, "field": fr.label[0]}
-        rid, ans = self.reduce(d, red)
-        d.answer = rid
-        d.parts.append({"kind": "fan", "tool": main.source_tool, "set": {k: v for k, v in st.items() if k not in ("from", "keys")},
-                        "target": main.target_tool, "args": args, "param": main.target_param, "n": len(vals),
-                        "records": len(res.records), "pages": len(res.pages)})
-        d.parts.append({"kind": "final_map", "tool": main.target_tool, "op": op, "label": ({**red["label"], "from_tool": main.source_tool} if red.get("label") else None)})
-        return d
-
-    def _sem_groups(self) -> list[list[Binding]]:
-        """Edges sharing a source field into two or more target tools (computed once)."""
-        if self._sem is None:
-            self._sem = []
-            for _src, bs in sorted(self.out.items()):
-                by_field: dict[str, list[Binding]] = {}
-                for b in bs:
-                    by_field.setdefault(b.source_field, []).append(b)
-                for _f, group in sorted(by_field.items()):
-                    tools = {b.target_tool: b for b in group}
-                    if len(tools) >= 2:
-                        self._sem.append(sorted(tools.values(), key=lambda b: b.key))
-        return self._sem
-
-    def _build_sem(self, length: int) -> Draft | None:
-        pairs = self._sem_groups()
-        if not pairs:
-            return None
-        group = self.rng.choice(pairs)
-        b1, b2 = self.rng.sample(group, 2)
-        got = self._chain(max(2, length - 2), b1)
-        if got is None:
-            return None
-        d, sid, res = got
-        p = self.pick(d, sid, res, b1, allow_drv=True)
-        if p is None:
-            return None
-        vid, v = p
-        if not (_is_unit(v, b1.transform) and _is_unit(v, b2.transform)):
-            return None  # the question names the place both calls count: never a 동 for its 구
-        outs = []
-        for b in (b1, b2):
-            args, bind = self.bind_args(d, b, vid, v)
-            s, r = self.call(d, b.target_tool, args, bind=bind)
-            d.edges.append((b.source_tool, b.target_tool))
-            outs.append((s, r, b, args))
-        d.bound.append(v)
-        d.junctions.append("SEM")
-        ids = []
-        metrics = []
-        for s, r, b, _a in outs:
-            st = self._metric(s, r, b.target_tool)
-            if st is None:
-                return None
-            cid, _ = self.reduce(d, st)
-            ids.append(cid)
-            metrics.append({k: x for k, x in st.items() if k != "from"})
-        pid, _ = self.reduce(d, {"op": "pair", "refs": ids})  # the answer: both values
-        d.answer = pid
-        d.parts.append({"kind": "sem", "tool": b1.source_tool,
-                        "calls": [(b.target_tool, a, b.target_param) for _s, _r, b, a in outs], "metrics": metrics})
-        return d
-
-    def _metric(self, sid: str, res: PagedResult, tool: str) -> dict[str, Any] | None:
-        """A per-branch measure: the count when there are several records, else a field value."""
-        if len(res.records) > 1:
-            return {"op": "count", "from": sid}
-        ep = self.catalog.endpoint(tool)
-        opts = [f.name for f in ep.fields if (v := scalar(res.records[0].get(f.name))) and not f.code
-                and not _IDLIKE.search(f.name) and len(v) <= 40 and not bookkeeping(ep, f.name)]
-        if not opts:
-            return None
-        return {"op": "pick", "from": sid, "field": self.rng.choice(opts)}
-
-    def _two_labels(self, res: PagedResult, b: Binding) -> tuple[str, list[str]] | None:
-        fr = self.fields.roles(b.source_tool, res.records)
-        if not fr.label:
-            return None
-        lab = self.rng.choice(fr.label)
-        lcol, fcol = self.fields.column(res.records, lab), self.fields.column(res.records, b.source_field)
-        counts = Counter(lcol)
-        cands = [i for i, (x, y) in enumerate(zip(lcol, fcol)) if x and y and counts[x] == 1 and x != y
-                 and _is_unit(y, b.transform)]  # two 동 compared by their 구's counts compare nothing
-        rec = self.obs.recorded(b.target_tool, b.target_param)
-        good = [i for i in cands if apply_transform(fcol[i], b.transform) in rec and self.fits(b, res.records[i])] if rec else []
-        pool = good if len(good) >= 2 else cands
-        if len(pool) < 2:
-            return None
-        picks = self.rng.sample(pool, 2)
-        names = [lcol[i] or "" for i in picks]
-        if len({fcol[i] for i in picks}) < 2:
-            return None
-        return lab, names
-
-    def _build_cmp(self, length: int) -> Draft | None:
-        got = self._begin(max(2, length - 2))
-        if got is None:
-            return None
-        main, d, sid, res = got
-        tl = self._two_labels(res, main)
-        if tl is None:
-            return None
-        lab, names = tl
-        metric_ids = []
-        results = []
-        for name in names:
-            vid, v = self.reduce(d, {"op": "pick", "from": sid, "where": {"field": lab, "op": "eq", "value": name},
-                                     "field": main.source_field})
-            args, bind = self.bind_args(d, main, vid, v)
-            s, r = self.call(d, main.target_tool, args, bind=bind)
-            d.bound.append(v)
-            results.append((s, r, args))
-        d.edges.append((main.source_tool, main.target_tool))
-        fr = self.fields.roles(main.target_tool, results[0][1].records)
-        other = self.fields.roles(main.target_tool, results[1][1].records).number
-        metric: dict[str, Any] = {"op": "count"}
-        op = self.rng.choice(("sum", "max"))
-        nums = [n for n in fr.numbers_for(op) if n in other]
-        if nums and self.rng.random() < 0.5:
-            metric = {"op": op, "key": self.rng.choice(nums)}
-        got = []
-        for s, _r, _a in results:
-            mid, mv = self.reduce(d, {**metric, "from": s})
-            metric_ids.append(mid)
-            got.append(mv)
-        if got[0] == got[1]:
-            return None  # a tie answers nothing about the comparison
-        cid, ans = self.reduce(d, {"op": "cmp", "a": metric_ids[0], "b": metric_ids[1], "labels": names})
-        d.answer = cid
-        d.junctions.append("CMP")
-        d.parts.append({"kind": "cmp", "tool": main.source_tool, "label": lab, "names": names, "target": main.target_tool,
-                        "field": main.source_field,
-                        "args": results[0][2], "param": main.target_param, "metric": metric})
-        return d
-
-    def _siblings(self, b: Binding) -> list[Binding]:
-        """Edges that take the value ``b`` takes (same source tool and field) into another tool:
-        a COND's then-branch asks the other dataset about the same place, school or code."""
-        return [x for x in self.out.get(b.source_tool, []) if x.source_field == b.source_field
-                and x.transform == b.transform and x.target_tool not in (b.target_tool, b.source_tool)]
-
-    def _build_cond(self, length: int) -> Draft | None:
-        def branches(b: Binding) -> bool:
-            return bool(self._siblings(b)) or any(n.target_tool != b.source_tool for n in self.out.get(b.target_tool, []))
-
-        got = self._begin(max(2, length - 2), branches, "cond")
-        if got is None:
-            return None
-        main, d, sid, res = got
-        p = self.pick(d, sid, res, main)
-        if p is None:
-            return None
-        vid, v = p
-        sid1, r1 = self.hop(d, main, vid, v)
-        mid, m = self.reduce(d, {"op": "count", "from": sid1})
-        if m < COND_MIN:
-            return None  # "are there at least 2 stops?" of a one-record lookup tests nothing
-        # then-branch: the same value into another dataset (a sibling edge), or a further call
-        # from the first result (an onward verified edge)
-        sib = self._siblings(main)
-        nxt = [b for b in self.out.get(main.target_tool, []) if b.target_tool != main.source_tool]
-        if not sib and not nxt:
-            return None
-        k = threshold(m, self.rng)
-        guard = {"ref": mid, "gte": k}
-        when = _cond(guard)
-        then_ok = m >= k
-        if sib and (not nxt or self.rng.random() < 0.6):
-            b2 = self.rng.choice(sib)
-            args, bind = self.bind_args(d, b2, vid, v, guard=guard)
-        else:
-            b2 = self.rng.choice(nxt)
-            n_steps, n_parts = len(d.steps), len(d.parts)
-            p2 = self.pick(d, sid1, r1, b2)
-            if p2 is None:
-                return None
-            for i in range(n_steps, len(d.steps)):  # the then-branch's pick runs only on that branch
-                d.steps[i] = d.steps[i].model_copy(update={"when": when})
-            for x in d.parts[n_parts:]:  # and is said with that branch's ask
-                x["branch"] = "then"
-            args, bind = self.bind_args(d, b2, p2[0], p2[1], guard=guard)
-            if then_ok:
-                d.bound.append(p2[1])
-        # The branch not taken on this version stays in the program (guarded, not run):
-        # another version may take it.
-        s2, r2 = self.call(d, b2.target_tool, args, bind=bind, guard=guard)
-        n2 = len(r2.records)
-        if not then_ok:  # not run on this version: read it here (never shown) to know what it would count
-            try:
-                n2 = len(self.ex.step(d.steps[-1].model_copy(update={"when": None}), self._values(d))[0])
-            except ProgramError:
-                return None  # the branch another version may take must answer on this one too
-        if n2 < 2:
-            return None  # the count of a one-record lookup ("how many stops has stop 10184?") asks nothing
-        tid, _ = self.reduce(d, {"op": "count", "from": s2, "if": guard})
-        d.edges.append((b2.source_tool, b2.target_tool))
-        then_part = {"target": b2.target_tool, "args": args, "param": b2.target_param, "taken": then_ok}
-        cid, ans = self.reduce(d, {"op": "choose", "test": {"ref": mid, "gte": k}, "then": tid, "else": mid})
-        d.answer = cid
-        d.junctions.append("COND")
-        d.parts.append({"kind": "cond", "tool": main.target_tool, "k": k, "then": then_part})
-        return d
 
 
 def _is_unit(value: str, transform: str) -> bool:

@@ -26,7 +26,9 @@ from .execute import ProgramError, ProgramRunner
 from .form import NEAR_THRESHOLD, shingles as _shingles
 from .intents import GENERIC_SHARE, INTENTS, build_intent, wanted
 from .questions import answer_text, write_question_t
-from .sample import JUNCTIONS, Draft, Sampler, sane_edges
+from .draft import Draft
+from .junctions import build as build_junction
+from .sample import JUNCTIONS, Sampler, sane_edges
 from .splits import bench_edges, bench_entities, example_entities
 from .writers import conversation, fitting_page_size
 
@@ -82,7 +84,7 @@ def _example(d: Draft, question: str, answer: Any, catalog: Catalog, version: Ve
         "domain": doms[0],
         "edges": sorted({f"{a}->{b}" for a, b in d.edges}),
         "bound_values": list(d.bound),
-        "cardinality": [int(p["records"]) for p in d.parts if "records" in p],
+        "cardinality": d.cardinality(),
         "gold_program": prog,
         "cassettes": {"set": version.manifest.set, "version": version.manifest.version,
                       "content_hash": version.content_hash},
@@ -183,7 +185,7 @@ def synth_shard(version: Version, catalog: Catalog, graph: EdgeGraph, obs: Obser
             jtype = _main_junction(d.junctions) if d else "SEQ"
         else:
             ip = None
-            d = sampler.build(jtype, length)
+            d = build_junction(sampler, jtype, length)
         main = _main_junction(d.junctions) if d else None
         if d is None or main is None or not cfg.min_len <= d.calls <= cfg.max_len:
             miss(jtype, ip)

@@ -5,6 +5,7 @@ only because bench gold calls and records are held out."""
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any
@@ -40,7 +41,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, ...]]
 #: The chain each platform's questions must make, name first: (source tool, target tool).
 CHAINS = {
     "lawgokr": {("lawgokr_law_search", "lawgokr_law_detail"), ("lawgokr_ordin_search", "lawgokr_ordin_detail")},
-    "tago": {("tago_city_codes", "tago_stations_by_name")},
+    "tago": {("tago_city_codes", "tago_stations_by_name"), ("tago_city_codes", "tago_routes_by_number")},
     "seoul": {("seoul_card_subway_stats", "seoul_subway_station_by_name"),
               ("seoul_card_subway_stats", "seoul_subway_arrivals")},
     "fsc": {("fsc_stock_prices", "fsc_listed_items")},
@@ -93,7 +94,7 @@ def test_statute_questions_chain_search_then_detail(world: tuple[Any, ...]) -> N
     prog = d.program()
     calls = prog.calls()
     assert [c.call for c in calls] == ["lawgokr_law_search", "lawgokr_law_detail"]
-    name = d.parts[-1]["slots"]["name"]
+    name = d.parts[-1].slots["name"]
     assert calls[0].args == {"query": name} and isinstance(calls[1].args["MST"], dict)
     run = ex.run(prog)
     text = run.values[calls[1].id][0]
@@ -113,7 +114,7 @@ def test_intents_never_name_a_bench_entity(world: tuple[Any, ...]) -> None:
     every = frozenset(str(r["법령명한글"]) for r in _table(sampler, "lawgokr_law_search", {}))
     assert build_intent(sampler, intent, random.Random(0), every) is None
     d = build_intent(sampler, intent, random.Random(0), held)
-    assert d is not None and d.parts[-1]["slots"]["name"] not in held
+    assert d is not None and d.parts[-1].slots["name"] not in held
 
 
 def test_wanted_gives_the_platform_furthest_under_its_share() -> None:
@@ -139,7 +140,7 @@ def test_home_trades_are_asked_by_the_district_name(world: tuple[Any, ...]) -> N
     d = build_intent(sampler, intent, random.Random(2), held)
     assert d is not None
     calls = d.program().calls()
-    place, ym = d.parts[-1]["slots"]["place"], d.parts[-1]["slots"]["month"]
+    place, ym = d.parts[-1].slots["place"], d.parts[-1].slots["month"]
     assert [c.call for c in calls][0] == "mois_stan_regin_cd" and calls[0].args == {"locatadd_nm": place}
     assert calls[1].call in ("molit_rh_trades", "molit_offi_trades")
     assert calls[1].args["DEAL_YMD"] == ym and calls[1].args["LAWD_CD"]["transform"] == "slice:0:5"
@@ -160,7 +161,7 @@ def test_school_questions_say_the_school_year_they_count(world: tuple[Any, ...])
         d = build_intent(sampler, grade, random.Random(seed), held)
         if d is None:
             continue
-        slots = d.parts[-1]["slots"]
+        slots = d.parts[-1].slots
         calls = d.program().calls()
         assert calls[0].call == "neis_school_info" and calls[0].args == {"SCHUL_NM": slots["school"]}
         run = ex.run(d.program())
@@ -174,7 +175,7 @@ def test_school_questions_say_the_school_year_they_count(world: tuple[Any, ...])
     d = build_intent(sampler, dish, random.Random(1), held)
     assert d is not None
     run = ex.run(d.program())
-    slots = d.parts[-1]["slots"]
+    slots = d.parts[-1].slots
     rows = run.values[d.program().calls()[1].id]
     assert {r["MLSV_YMD"][:6] for r in rows} == {slots["month"]}
     assert run.answer == sum(1 for r in rows if r["MMEAL_SC_NM"] == "중식" and slots["dish"] in r["DDISH_NM"]) >= 2
@@ -206,3 +207,35 @@ def test_each_entity_is_asked_about_in_one_shard_only(world: tuple[Any, ...]) ->
     assert mine(sampler, opts) == opts
     assert sorted(map(repr, (o for p in parts for o in p))) == sorted(map(repr, opts))
     assert all(p for p in parts)  # each shard gets some
+
+
+def test_fan_sem_and_cond_are_asked_as_people_ask_them(world: tuple[Any, ...]) -> None:
+    """The FAN, SEM and COND intents (edge.synth.intents_multi) make their junction for real —
+    a SEM answers both values in the order asked, a COND keeps both branches (the then-call
+    guarded), a FAN fans one call out over the routes the question names — and their questions
+    name things, not fields: no quoted field label, no '검색어', one period."""
+    from edge.synth.intents_multi import MULTI_INTENTS
+    from simulator.tools import CallStep, OpStep
+
+    version, catalog, ex, sampler, _gold, held = world
+    want = {"home_pair": "SEM", "school_month_pair": "SEM", "school_year_pair": "SEM", "home_cond": "COND",
+            "tago_route_fan": "FAN", "tago_city_fan": "FAN"}
+    assert sorted(i.name for its in MULTI_INTENTS.values() for i in its) == sorted(want)
+    for intent in (i for its in MULTI_INTENTS.values() for i in its):
+        d = next(filter(None, (build_intent(sampler, intent, random.Random(seed), held) for seed in range(8))))
+        assert d.junctions[-1] == want[intent.name]
+        prog = d.program()
+        if want[intent.name] == "SEM":
+            assert isinstance(prog.answer, list) and len(prog.answer) == 2
+            assert len(ex.run(prog).answer) == 2
+        elif want[intent.name] == "COND":
+            assert any(isinstance(s, CallStep) and s.when is not None for s in prog.steps)
+            assert any(isinstance(s, OpStep) and s.op == "choose" for s in prog.steps)
+        else:
+            fan = [s for s in prog.calls() if s.foreach is not None]
+            assert len(fan) == 1 and fan[0].call in ("tago_route_stops", "tago_routes_by_number")
+        for seed in range(5):
+            q, _t = write_question_t(catalog, random.Random(seed), d.parts, "x")
+            assert "검색어" not in q and not re.search(r"(명|코드|번호) '", q), q
+            periods = len(re.findall(r"\d{4}년 \d{1,2}월|\d{4}학년도", q))
+            assert periods == (0 if intent.platform == "tago" else 1), q  # one period, said once

@@ -20,6 +20,7 @@ from edge.synth.quality import (
     unit_of,
     unscoped_periods,
 )
+from edge.synth.draft import CallPart, FinalPart, PickLabelPart, StartPart
 from edge.synth.questions import write_question
 from edge.synth.writers import CONVERSATION_BUDGET
 from simulator import load_catalog
@@ -71,21 +72,22 @@ def test_a_count_over_two_school_years_is_refused() -> None:
 
 def test_the_sampler_restricts_an_aggregate_to_one_period_and_says_it() -> None:
     """``Sampler.scope``: the latest period (or the draft's own), a ``scope`` part, said in the question."""
-    from edge.synth.sample import Draft, Sampler
+    from edge.synth.draft import Draft, ScopePart
+    from edge.synth.sample import Sampler
     from simulator.tools import CallStep
 
     cat = load_catalog()
     s = Sampler.__new__(Sampler)  # only what ``scope`` reads
     s.catalog = cat
-    s._cache = {"s1": _CLASSES}
     d = Draft(steps=[CallStep.model_validate(_CALL)])
+    d.ctx.values["s1"] = _CLASSES
     spec = s.scope(d, {"op": "count", "from": "s1"})
     assert spec["scope"] == [{"field": "AY", "op": "eq", "value": "2025"}]
-    assert [p["kind"] for p in d.parts] == ["scope"]
+    assert [type(p) for p in d.parts] == [ScopePart]
     assert s.scope(d, {"op": "pick", "from": "s1", "field": "CLASS_NM"}).get("scope") is None  # one record's field
     again = s.scope(d, {"op": "sum", "from": "s1", "key": "GRADE"})  # the same period, said once
     assert again["scope"][0]["value"] == "2025" and len(d.parts) == 1
-    final = {"kind": "final", "tool": "neis_class_info", "op": "count"}
+    final = FinalPart(tool="neis_class_info", op="count")
     for seed in range(10):
         assert "2025학년도" in write_question(cat, random.Random(seed), [*d.parts, final], "education")
 
@@ -168,10 +170,9 @@ def test_places_may_be_said_the_short_way_and_contexts_fit_the_ask() -> None:
     assert not is_stated(cat, "mois_stan_regin_cd", "locatadd_nm", "서울특별시 마포구", "마포의 오피스텔")
     assert topic_of("molit_offi_trades") == "housing" and topic_of("neis_meal") == "meal"
     assert topic_of("tago_route_stops") == "bus" and topic_of("lawgokr_prec_detail") == "precedent"
-    start = {"kind": "start", "tool": "mois_stan_regin_cd", "args": {"locatadd_nm": "서울특별시 마포구"}}
-    call = {"kind": "call", "tool": "molit_offi_trades", "args": {"DEAL_YMD": "202407"}, "param": "LAWD_CD",
-            "transform": "slice:0:5", "widens": False}
-    final = {"kind": "final", "tool": "molit_offi_trades", "op": "count"}
+    start = StartPart(tool="mois_stan_regin_cd", args={"locatadd_nm": "서울특별시 마포구"})
+    call = CallPart(tool="molit_offi_trades", args={"DEAL_YMD": "202407"}, param="LAWD_CD", transform="slice:0:5")
+    final = FinalPart(tool="molit_offi_trades", op="count")
     housing = set(TOPIC_CONTEXTS["housing"])
     others = {c for t, cs in TOPIC_CONTEXTS.items() if t != "housing" for c in cs} - housing
     qs = [write_question(cat, random.Random(seed), [start, call, final], "district") for seed in range(60)]
@@ -183,12 +184,27 @@ def test_places_may_be_said_the_short_way_and_contexts_fit_the_ask() -> None:
 def test_a_place_is_said_once_whichever_way() -> None:
     """A place named short in one part ("서울 관악구") is not named again in full by the next."""
     cat = load_catalog()
-    start = {"kind": "start", "tool": "mois_stan_regin_cd", "args": {"locatadd_nm": "서울특별시 관악구"}}
-    pick = {"kind": "pick_label", "tool": "mois_stan_regin_cd", "label": "locatadd_nm", "name": "서울특별시 관악구",
-            "field": "region_cd"}
-    call = {"kind": "call", "tool": "molit_offi_trades", "args": {"DEAL_YMD": "202407"}, "param": "LAWD_CD",
-            "transform": "slice:0:5", "widens": False}
-    final = {"kind": "final", "tool": "molit_offi_trades", "op": "count"}
+    start = StartPart(tool="mois_stan_regin_cd", args={"locatadd_nm": "서울특별시 관악구"})
+    pick = PickLabelPart(tool="mois_stan_regin_cd", label="locatadd_nm", name="서울특별시 관악구", field="region_cd")
+    call = CallPart(tool="molit_offi_trades", args={"DEAL_YMD": "202407"}, param="LAWD_CD", transform="slice:0:5")
+    final = FinalPart(tool="molit_offi_trades", op="count")
     for seed in range(40):
         q = write_question(cat, random.Random(seed), [start, pick, call, final], "district")
         assert q.count("관악구") == 1, q
+
+
+def test_a_question_in_the_apis_words_is_refused() -> None:
+    """``api_words``: a search argument's label ("검색어 '청운길 138'"), a field label before a
+    quoted value ("학교명 '…'") or a value only the API spells so ("'대전광역시/계룡시'", "'4.2.1. …'") is the
+    API talking; a quoted statute article title or a bill's title after its number is not."""
+    from edge.synth.checks import API_WORDS
+
+    for bad in ("검색어 '청운길 138'이 있는 시·군·구 전체의 오피스텔 매매 건수는?", "학교명 '초동고등학교' 2025학년도 학급 수는?",
+                "'대전광역시/계룡시'가 많아요, '세종특별시'가 많아요?", "지역주소명 '서울특별시 관악구' 2024년 7월의 매매 건수",
+                "'3.1.1.1. 주요국 통화의 대원화환율'과 '4.2.1. 소비자물가지수' 중 세부 항목이 많은 쪽은?"):
+        assert API_WORDS.search(bad), bad
+    for good in ("세종 '용호정류장', 서는 버스 가운데 일반버스는 몇 개 노선인가요?",
+                 "22대 국회 의안번호 2200872번 '국토의 계획 및 이용에 관한 법률 일부개정법률안', 누가 대표발의했나요?",
+                 "「강원광역 소방시설 지원에 관한 특별법」에서 '비밀 유지'에 관한 조문은 몇 조인가요?",
+                 "2024년 7월 서울 마포구에서 빌라 매매랑 오피스텔 매매는 각각 몇 건이었어요?"):
+        assert not API_WORDS.search(good), good

@@ -94,23 +94,27 @@ def test_a_widened_place_and_a_branch_are_said_where_they_belong() -> None:
     then-branch arguments (an election) go with its ask, not with the count it tests."""
     import random
 
+    from dataclasses import replace
+
+    from edge.synth.draft import CallPart, CondPart, CondThen, StartPart
     from edge.synth.questions import write_question
     from edge.synth.sample import _is_unit
 
     assert _is_unit("1168000000", "slice:0:5") and not _is_unit("1168010300", "slice:0:5")
     assert _is_unit("11", "slice:0:5") and _is_unit("1168010300", "")
     cat = load_catalog()
-    start = {"kind": "start", "tool": "mois_stan_regin_cd", "args": {"locatadd_nm": "서울특별시 강남구 개포동"}}
-    call = {"kind": "call", "tool": "molit_offi_trades", "args": {"DEAL_YMD": "202407"}, "param": "LAWD_CD",
-            "transform": "slice:0:5", "widens": True}
-    cond = {"kind": "cond", "tool": "molit_offi_trades", "k": 300,
-            "then": {"target": "nec_candidates", "args": {"sgId": "20220601", "sgTypecode": "3"}, "param": "sggName"}}
+    start = StartPart(tool="mois_stan_regin_cd", args={"locatadd_nm": "서울특별시 강남구 개포동"})
+    call = CallPart(tool="molit_offi_trades", args={"DEAL_YMD": "202407"}, param="LAWD_CD", transform="slice:0:5",
+                    widens=True)
+    cond = CondPart(tool="molit_offi_trades", k=300,
+                    then=CondThen(target="nec_candidates", args={"sgId": "20220601", "sgTypecode": "3"}, param="sggName",
+                                  taken=True))
     for seed in range(30):
         q = write_question(cat, random.Random(seed), [start, call, cond], "district")
         assert "시·군·구" in q, q
         assert q.index("2022년 6월 1일") > q.index("300"), q  # the election is the then-branch's
         assert q.index("2024년 7월") < q.index("300"), q
-    own = [{**start, "args": {"locatadd_nm": "서울특별시 강남구"}}, {**call, "widens": False}, cond]
+    own = [replace(start, args={"locatadd_nm": "서울특별시 강남구"}), replace(call, widens=False), cond]
     assert not any("시·군·구" in write_question(cat, random.Random(s), own, "district") for s in range(30))
 
 
