@@ -340,7 +340,7 @@ class Resolver:
 
     def _recorded(self, req: SimRequest, key: tuple[Any, ...] | None) -> Resolution | None:
         """A remembered answer or an exact hit, its headers final; None: neither."""
-        if key is not None and self._answers:
+        if key is not None and key in self._answers:  # (a miss takes no lock)
             kept = self._answers.get(key)
             if kept is not None:
                 return Resolution(kept[0], SimResponse(kept[1], list(kept[2]), kept[3]))

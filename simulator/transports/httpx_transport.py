@@ -150,9 +150,13 @@ class SimTransport(_SimTransportBase, httpx.BaseTransport):
     """
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
-        resp, delay = self._answer(request, request.read())
-        if delay is not None:
-            time.sleep(delay)
+        # ``_answer``, inlined (every request pays it)
+        sim = to_sim_request(request, request.read(), self._headers)
+        resp = self._calls.answer(self.resolver, sim, self.episode)
+        if self.apply_latency:
+            delay = latency_of(resp)
+            if delay is not None:
+                time.sleep(delay)
         return _to_httpx(request, resp, self.raise_on_miss, self._answer_headers)
 
 
