@@ -137,6 +137,17 @@ def _extra_fields() -> dict[str, tuple[str, list[list[str]]]]:
     return out
 
 
+#: The world edition that serves the fields of ``facts/fields_edition6.json`` (``kopa@v0007``).
+LATE_EDITION = 6
+
+
+def _edition6_fields() -> dict[str, tuple[str, list[list[str]]]]:
+    """Operation key → (source, ``[name, type, label]``) of ``facts/fields_edition6.json``: fields
+    published for an operation that world edition 6 serves (option ``late_fields``), so the
+    versions recorded from editions 2–5 keep re-recording byte for byte."""
+    return {op["url"]: (op["source"], op["fields"]) for op in read_facts("fields_edition6")["operations"]}
+
+
 def _merge_extra(fields: list[dict[str, Any]], key: str, extra: dict[str, tuple[str, list[list[str]]]],
                  ) -> tuple[list[dict[str, Any]], str]:
     """``fields`` with the extra source's fields of operation ``key`` (types from the extra
@@ -286,6 +297,15 @@ def _datagokr_endpoint(op: dict[str, Any], prefix: str, agency_ko: str, used: se
     fields_from = f"{len(fields)} published fields (the source lists at most 8 per operation)"
     fields, more = _merge_extra(fields, op["url"], extra or {})
     fields_from += more
+    late = _edition6_fields()
+    if op["url"] in late:  # fields world edition 6 serves (kopa@v0007); editions 2–5 answer without them
+        before = {f["name"] for f in fields}
+        fields, more6 = _merge_extra(fields, op["url"], late)
+        fields_from += more6
+        more = more or more6
+        options_late = {f["name"]: LATE_EDITION for f in fields if f["name"] not in before}
+    else:
+        options_late = {}
     field_names = {f["name"] for f in fields}
     for p in params:
         if p["role"] != "filter":
@@ -330,7 +350,7 @@ def _datagokr_endpoint(op: dict[str, Any], prefix: str, agency_ko: str, used: se
         "max_page_size": 1000,
         "fields": fields,
         "params": params,
-        "options": options,
+        "options": {**options, **({"late_fields": options_late} if options_late else {})},
         "fidelity": "partial",
         "provenance": {
             "source": source,

@@ -231,9 +231,38 @@ def _filter_fields(fields: list[FieldSpec], filters: dict[str, str]) -> dict[str
     return out
 
 
+#: The edition from which a generated endpoint of :data:`JOINED` answers from the world's own
+#: entities instead of synthesised records (``kopa@v0007``).
+JOINED_EDITION = 6
+
+
+def _corp_outline(world: World, ep: Endpoint, filters: dict[str, str], rng: random.Random) -> list[dict[str, Any]]:
+    """FSC getCorpOutline_V2 from edition 6: the outline rows of the world's companies
+    (``corp_outlines``), selected by ``corpNm`` (the whole name) and ``crno``; ``fssCorpUnqNo``
+    is the company's OpenDART ``corp_code``. Declared fields the outline lacks are drawn."""
+    rows = world.corp_outlines_by_name(filters["corpNm"]) if filters.get("corpNm") else world.corp_outlines()
+    if filters.get("crno"):
+        rows = [r for r in rows if r["crno"] == filters["crno"]]
+    fields = served_fields(world, ep)
+    names = {f.name for f in fields}
+    order = [n for n in (rows[0] if rows else {}) if n in names]
+    rest = [f for f in fields if f.name not in set(order)]
+    by_name = {f.name: f for f in fields}
+    return [{**{n: _typed(r[n], by_name[n].type) for n in order},
+             **{f.name: _typed(_value(f, i, rng, world), f.type) for f in rest}} for i, r in enumerate(rows)]
+
+
+#: Generated endpoints that answer from the world's entities from :data:`JOINED_EDITION` on.
+JOINED: dict[str, Callable[[World, Endpoint, dict[str, str], random.Random], list[dict[str, Any]]]] = {
+    "fsc_corp_outline_v2": _corp_outline,
+}
+
+
 def synth_records(world: World, ep: Endpoint, filters: dict[str, str]) -> list[dict[str, Any]]:
     """The records of one collection of a generated endpoint (see the module docstring)."""
     rng = world.rng("synth", ep.id, *(f"{k}={v}" for k, v in sorted(filters.items())))
+    if world.edition >= JOINED_EDITION and ep.id in JOINED:
+        return JOINED[ep.id](world, ep, filters, rng)
     n = 1 if ep.kind == "object" else 1 + rng.randrange(MAX_RECORDS)
     fields = served_fields(world, ep)
     echo = _filter_fields(fields, filters)
