@@ -197,15 +197,10 @@ def semas_stores(world: World, f: dict[str, str]) -> list[dict[str, Any]]:
     return shape("semas_store_list_in_dong", rows)
 
 
-def semas_major(world: World, f: dict[str, str]) -> list[dict[str, Any]]:
-    return [] if world.edition < ADDED_EDITION else shape("semas_large_upjong_list", world.semas_major_classes())
-
-
 GENERATORS = {
     "molit_kapt_sigungu_apt_list": kapt_list,
     "molit_kapt_basis_info": kapt_basis,
     "semas_store_list_in_dong": semas_stores,
-    "semas_large_upjong_list": semas_major,
     "datagokr_misc_kma_vilage_fcst": vilage_fcst,
     "datagokr_misc_kma_mid_ta": mid_ta,
     "datagokr_misc_kma_mid_land_fcst": mid_land,
