@@ -71,7 +71,7 @@ def build() -> tuple[str, str]:
     plan, report = seed_plan_report(catalog, set_name="kopa")
     # the basis info's published example names a complex the world lacks: crawled below instead
     seeds = [{"endpoint": s["endpoint"], "params": dict(s["params"])} for s in plan["seeds"]
-             if s["endpoint"] != "molit_kapt_basis_info"]
+             if s["endpoint"] != "datagokr_misc_kapt_basis_info"]
     planned = {_key(s["endpoint"], s["params"]) for s in seeds}
     v6 = Store(ROOT / "cassettes").open("kopa", "v0006")
     kept: list[dict[str, Any]] = []
@@ -99,10 +99,10 @@ def build() -> tuple[str, str]:
     for line in LINES:
         add("seoul_subway_positions", {"subwayNm": line})
     for lawd in DISTRICTS:
-        add("molit_kapt_sigungu_apt_list", {"sigunguCode": lawd})
-        add("semas_store_list_in_dong", {"divId": "signguCd", "key": lawd})
-    crawls = [{"from": "molit_kapt_sigungu_apt_list", "source_filters": {"sigunguCode": lawd}, "field": "kaptCode",
-               "limit": KAPT_BASIS_PER_DISTRICT, "to": "molit_kapt_basis_info", "param": "kaptCode"}
+        add("datagokr_misc_kapt_sigungu_apt_list", {"sigunguCode": lawd})
+        add("datagokr_misc_semas_store_list_in_dong", {"divId": "signguCd", "key": lawd})
+    crawls = [{"from": "datagokr_misc_kapt_sigungu_apt_list", "source_filters": {"sigunguCode": lawd}, "field": "kaptCode",
+               "limit": KAPT_BASIS_PER_DISTRICT, "to": "datagokr_misc_kapt_basis_info", "param": "kaptCode"}
               for lawd in DISTRICTS]
     lines = [HEADER.rstrip("\n")]
     for k, v in (("set", "kopa"), ("rate_per_sec", {"default": 5}), ("fidelity_samples", 0),

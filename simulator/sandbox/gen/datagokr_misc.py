@@ -170,13 +170,13 @@ def kapt_list(world: World, f: dict[str, str]) -> list[dict[str, Any]]:
     """AptListService4 getSigunguAptList4: the complexes of one district (``sigunguCode``)."""
     if world.edition < ADDED_EDITION:
         return []
-    return shape("molit_kapt_sigungu_apt_list", world.apt_complexes(f.get("sigunguCode", "")))
+    return shape("datagokr_misc_kapt_sigungu_apt_list", world.apt_complexes(f.get("sigunguCode", "")))
 
 
 def kapt_basis(world: World, f: dict[str, str]) -> list[dict[str, Any]]:
     """AptBasisInfoServiceV5 getAphusBassInfoV5: one complex (``kaptCode``)."""
     c = world.apt_complex(f.get("kaptCode", "")) if world.edition >= ADDED_EDITION else None
-    return [] if c is None else shape("molit_kapt_basis_info", [c])
+    return [] if c is None else shape("datagokr_misc_kapt_basis_info", [c])
 
 
 def semas_stores(world: World, f: dict[str, str]) -> list[dict[str, Any]]:
@@ -194,13 +194,13 @@ def semas_stores(world: World, f: dict[str, str]) -> list[dict[str, Any]]:
         rows = []
     if f.get("indsLclsCd"):
         rows = [r for r in rows if r["indsLclsCd"] == f["indsLclsCd"]]
-    return shape("semas_store_list_in_dong", rows)
+    return shape("datagokr_misc_semas_store_list_in_dong", rows)
 
 
 GENERATORS = {
-    "molit_kapt_sigungu_apt_list": kapt_list,
-    "molit_kapt_basis_info": kapt_basis,
-    "semas_store_list_in_dong": semas_stores,
+    "datagokr_misc_kapt_sigungu_apt_list": kapt_list,
+    "datagokr_misc_kapt_basis_info": kapt_basis,
+    "datagokr_misc_semas_store_list_in_dong": semas_stores,
     "datagokr_misc_kma_vilage_fcst": vilage_fcst,
     "datagokr_misc_kma_mid_ta": mid_ta,
     "datagokr_misc_kma_mid_land_fcst": mid_land,

@@ -44,7 +44,7 @@ PLAN6 = ROOT / "simulator" / "record" / "plans" / "v0006.yaml"
 PLAN7 = ROOT / "simulator" / "record" / "plans" / "v0007.yaml"
 #: The services kopa@v0007 added (world edition 6; fidelity partial).
 ADDED_IN_V0007 = frozenset({"seoul_realtime_city_air", "seoul_bike_list", "seoul_subway_positions", "ecos_stat_meta",
-                            "molit_kapt_sigungu_apt_list", "molit_kapt_basis_info", "semas_store_list_in_dong"})
+                            "datagokr_misc_kapt_sigungu_apt_list", "datagokr_misc_kapt_basis_info", "datagokr_misc_semas_store_list_in_dong"})
 KEY = "kopa0test0key0000000000000000000000000000"[:40]
 #: The content hash kopa@v0007 was published with (docs/drift-v0007.md).
 V0007_HASH = "7d9fd57a"
@@ -284,7 +284,7 @@ def test_v0007_carries_v0006s_curated_tier_and_records_its_plan(store: Store) ->
                for s in plan.seeds}
     gen6 = {c.key for c in v6.collections() if catalog.endpoint(c.endpoint).tier == "generated"}
     gen7 = {c.key for c in v7.collections() if catalog.endpoint(c.endpoint).tier == "generated"}
-    crawled = {k for k in gen7 if k.startswith("molit_kapt_basis_info?")}
+    crawled = {k for k in gen7 if k.startswith("datagokr_misc_kapt_basis_info?")}
     assert gen7 == planned | crawled and len(crawled) == 60 and gen6 <= gen7
 
 

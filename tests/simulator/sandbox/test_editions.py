@@ -125,19 +125,19 @@ def test_edition_6_answers_the_endpoints_it_adds() -> None:
         return list(gen(w, f))
 
     cases = [("seoul_realtime_city_air", {}), ("seoul_bike_list", {}), ("seoul_subway_positions", {"subwayNm": "2호선"}),
-             ("ecos_stat_meta", {"DATA_NAME": "소비자물가지수"}), ("molit_kapt_sigungu_apt_list", {"sigunguCode": "11680"}),
-             ("semas_store_list_in_dong", {"divId": "signguCd", "key": "11680"})]
+             ("ecos_stat_meta", {"DATA_NAME": "소비자물가지수"}), ("datagokr_misc_kapt_sigungu_apt_list", {"sigunguCode": "11680"}),
+             ("datagokr_misc_semas_store_list_in_dong", {"divId": "signguCd", "key": "11680"})]
     for eid, f in cases:
         assert rows(w5, eid, f) == [], eid
         got = rows(w6, eid, f)
         assert got and list(got[0]) == [x.name for x in cat.endpoint(eid).fields], eid
     air = rows(w6, "seoul_realtime_city_air", {})
     assert len(air) == 25 and all(isinstance(r["PM10"], float) for r in air)
-    apts = rows(w6, "molit_kapt_sigungu_apt_list", {"sigunguCode": "11680"})
+    apts = rows(w6, "datagokr_misc_kapt_sigungu_apt_list", {"sigunguCode": "11680"})
     assert [a["kaptName"] for a in apts] == [a["aptNm"] for a in w6.apartments("11680")]
-    (basis,) = rows(w6, "molit_kapt_basis_info", {"kaptCode": apts[3]["kaptCode"]})
+    (basis,) = rows(w6, "datagokr_misc_kapt_basis_info", {"kaptCode": apts[3]["kaptCode"]})
     assert basis["kaptName"] == apts[3]["kaptName"] and basis["kaptdaCnt"] == w6.apartments("11680")[3]["households"]
-    shops = rows(w6, "semas_store_list_in_dong", {"divId": "signguCd", "key": "11680"})
+    shops = rows(w6, "datagokr_misc_semas_store_list_in_dong", {"divId": "signguCd", "key": "11680"})
     assert {s["signguNm"] for s in shops} == {"강남구"} and all(s["ldongCd"].startswith("11680") for s in shops)
     pos = rows(w6, "seoul_subway_positions", {"subwayNm": "2호선"})
     assert all(p["statnNm"] != p["statnTnm"] for p in pos)
