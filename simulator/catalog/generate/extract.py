@@ -534,9 +534,10 @@ DATAGOKR_MCP_REPO = "kloud80/datagokr-mcp"
 def extract_datagokr_mcp(root: Path = DATAGOKR_MCP_CACHE) -> dict[str, Any]:
     """Response fields of data.go.kr operations as kloud80/datagokr-mcp (MIT) measured them on
     live answers: per dataset file ``knowledge/datasets/<sector>/<id>.yaml``, its
-    ``schema.fields`` (name, Korean ``title``, measured ``type``) attached to the one operation
-    of ``services`` the measurement was made on (``verified_ok: true``; a dataset with several
-    verified operations or none is left out: its schema cannot be tied to one operation).
+    ``schema.fields`` (name, Korean ``title``, measured ``type``) attached to the operation of
+    ``services`` the measurement was made on: each field's ``op`` where the dataset was measured
+    on several operations, else its one ``verified_ok: true`` operation (a dataset with several
+    verified operations and fields without ``op`` is left out: its schema cannot be tied to one).
 
     Kept per field: ``[name, "string", title, measured type]`` (the measured type describes the
     values seen, ``number`` for ``'010719'`` too, not the wire type: data.go.kr answers these as
@@ -550,18 +551,27 @@ def extract_datagokr_mcp(root: Path = DATAGOKR_MCP_CACHE) -> dict[str, Any]:
         rel = path.relative_to(root / commit).as_posix()
         doc = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
         services = [s for s in doc.get("services") or [] if isinstance(s, dict)]
-        verified = [s for s in services if s.get("verified_ok")]
-        fields = (doc.get("schema") or {}).get("fields") or []
-        if len(verified) != 1 or not fields:
-            continue
-        url = str(verified[0].get("endpoint", "")).replace("http://", "https://")
-        if not url.startswith("https://apis.data.go.kr/"):
-            continue
-        rows = [[str(f["name"]), "string", _label(str(f.get("title") or "")), str(f.get("type") or "")]
-                for f in fields if isinstance(f, dict) and f.get("name")]
+        verified = {str(s.get("op")): s for s in services if s.get("verified_ok")}
+        fields = [f for f in (doc.get("schema") or {}).get("fields") or [] if isinstance(f, dict) and f.get("name")]
+        by_op: dict[str, list[dict[str, Any]]] = {}
+        if any(f.get("op") for f in fields):  # measured on several operations: each field names its own
+            for f in fields:
+                by_op.setdefault(str(f.get("op")), []).append(f)
+        elif len(verified) == 1:
+            by_op[next(iter(verified))] = fields
         source = f"github:{DATAGOKR_MCP_REPO}@{commit[:12]}:{rel}"
-        ops.setdefault(url, {"url": url, "source": source, "dataset": str(doc.get("id", path.stem)),
-                             "title": str(doc.get("title", "")), "fields": rows})
+        for op, group in by_op.items():
+            if op not in verified:
+                continue
+            url = str(verified[op].get("endpoint", "")).replace("http://", "https://")
+            if not url.startswith("https://apis.data.go.kr/"):
+                continue
+            rows: list[list[str]] = []
+            for f in group:
+                if str(f["name"]) not in {r[0] for r in rows}:
+                    rows.append([str(f["name"]), "string", _label(str(f.get("title") or "")), str(f.get("type") or "")])
+            ops.setdefault(url, {"url": url, "source": source, "dataset": str(doc.get("id", path.stem)),
+                                 "title": str(doc.get("title", "")), "fields": rows})
     return {"source": f"github:{DATAGOKR_MCP_REPO} knowledge/datasets (MIT): response schemas measured on live "
                       "answers (names, Korean titles, measured types; no sample values)",
             "operations": [ops[k] for k in sorted(ops)]}
