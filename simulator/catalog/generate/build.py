@@ -233,8 +233,11 @@ def _add_measured(plats: list[dict[str, Any]]) -> None:
                 prov["fields"] += (f"; assumed {', '.join(dropped)} not served from world edition "
                                    f"{MEASURED_EDITION} (the measured answer has no such field)")
             served = [f for f in ep["fields"] if f["name"] not in retired and f["name"] not in dropped]
-            if "thin" in prov and len(served) > 3:
+            if "thin" in prov:
                 prov["thin_before_edition_6"] = prov.pop("thin")
+                if len(served) <= 3:  # the measured answer itself is small
+                    prov["thin"] = (f"only {len(served)} record field(s) in the answer measured on live answers "
+                                    f"(dataset {entry['dataset']}); the real API may answer only these")
 
 
 #: Envelope members some sources list among the record fields.
