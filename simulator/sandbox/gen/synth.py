@@ -204,8 +204,11 @@ _COND_RE = re.compile(r"cond\[(\w+)::(EQ|LIKE)\]")
 def served_fields(world: World, ep: Endpoint) -> list[FieldSpec]:
     """The fields of ``ep`` the world's edition serves: option ``late_fields``
     (``{field: edition}``) names fields a later edition added (the versions recorded from
-    earlier editions hold the records without them)."""
+    earlier editions hold the records without them), option ``dropped_fields``
+    (``{field: edition}``) fields served only before that edition (an assumed field the
+    measured answer lacks: the versions recorded from earlier editions hold it)."""
     late: dict[str, int] = ep.opt("late_fields") or {}
+    dropped: dict[str, int] = ep.opt("dropped_fields") or {}
     fields = list(ep.fields)
     early: list[str] | None = ep.opt("early_fields")
     if early is not None and world.edition < FIELDS_EDITION:
@@ -215,7 +218,7 @@ def served_fields(world: World, ep: Endpoint) -> list[FieldSpec]:
     elif world.edition >= FIELDS_EDITION:
         retired = set(ep.opt("retired_fields") or ())
         fields = [f for f in fields if f.name not in retired]
-    return [f for f in fields if world.edition >= late.get(f.name, 0)]
+    return [f for f in fields if late.get(f.name, 0) <= world.edition < dropped.get(f.name, world.edition + 1)]
 
 
 def _filter_fields(fields: list[FieldSpec], filters: dict[str, str]) -> dict[str, tuple[str, str]]:
