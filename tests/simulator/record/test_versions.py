@@ -47,7 +47,7 @@ ADDED_IN_V0007 = frozenset({"seoul_realtime_city_air", "seoul_bike_list", "seoul
                             "datagokr_misc_kapt_sigungu_apt_list", "datagokr_misc_kapt_basis_info", "datagokr_misc_semas_store_list_in_dong"})
 KEY = "kopa0test0key0000000000000000000000000000"[:40]
 #: The content hash kopa@v0007 was published with (docs/drift-v0007.md).
-V0007_HASH = "7d9fd57a"
+V0007_HASH = "b6914a80"
 
 
 @pytest.fixture(scope="module")
