@@ -41,7 +41,7 @@ __all__ = ["GENERIC_SHARE", "INTENTS", "SHARES", "Intent", "build_intent", "want
 #: people ask them; the generic grammar phrases what a walk computed, which reads stilted more
 #: often (docs/synthesis.md, *Platform intents*).
 SHARES: dict[str, float] = {"molit": 0.32, "neis": 0.30, "lawgokr": 0.11, "tago": 0.08, "assembly": 0.07,
-                            "seoul": 0.05, "nec": 0.05, "fsc": 0.04, "opendart": 0.04}
+                            "seoul": 0.05, "nec": 0.05, "fsc": 0.04, "opendart": 0.05}
 #: The share of examples made by the sampler's walks (drawn first while under it).
 GENERIC_SHARE = 0.06
 
