@@ -3,7 +3,7 @@
 For every real body in ``../shared/samples`` that a fidelity case (``tests/fidelity/*.yaml``)
 ties to a request, the body is parsed by the dialect of the endpoint serving that request; the
 record fields it holds (the union over its records) are held against the fields the endpoint
-serves from world edition 5 on (declared fields less ``retired_fields``). Printed: one line per
+serves from world edition 6 on (declared fields less ``retired_fields`` and ``dropped_fields``). Printed: one line per
 body, the share per endpoint, and the pooled share (fields carried / real fields, all bodies).
 
     python scripts/fields_coverage.py            # the table
@@ -87,9 +87,11 @@ class Coverage:
 
 
 def served_fields(catalog: Catalog, endpoint_id: str) -> set[str]:
+    """The fields served from world edition 6 on: declared, less ``retired_fields`` (gone
+    from edition 5) and ``dropped_fields`` (assumed fields a measured answer lacks, gone from 6)."""
     ep = catalog.endpoint(endpoint_id)
-    retired = set((ep.options or {}).get("retired_fields", []))
-    return {f.name for f in ep.fields if f.name not in retired}
+    gone = set((ep.options or {}).get("retired_fields", [])) | set((ep.options or {}).get("dropped_fields", {}))
+    return {f.name for f in ep.fields if f.name not in gone}
 
 
 def _record_keys(records: list[Any]) -> list[str]:

@@ -43,7 +43,7 @@ __all__ = ["GENERIC_SHARE", "INTENTS", "SHARES", "Intent", "build_intent", "want
 #: people ask them; the generic grammar phrases what a walk computed, which reads stilted more
 #: often (docs/synthesis.md, *Platform intents*).
 SHARES: dict[str, float] = {"molit": 0.32, "neis": 0.30, "lawgokr": 0.11, "tago": 0.08, "assembly": 0.07,
-                            "seoul": 0.05, "nec": 0.05, "fsc": 0.04}
+                            "seoul": 0.05, "nec": 0.05, "fsc": 0.04, "opendart": 0.05}
 #: The share of examples made by the sampler's walks (drawn first while under it).
 GENERIC_SHARE = 0.02
 
@@ -299,6 +299,55 @@ def _fsc_top(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -> 
     return True
 
 
+# ---- OpenDART (by the company's name, through FSC's company outline) -----------------------------------
+#: The consolidated account an OpenDART revenue question reads (fnlttSinglAcnt, 사업보고서).
+_REVENUE = "매출액"
+
+
+def _dart_by_name(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -> bool:
+    """A company by its name → FSC getCorpOutline_V2 (``corpNm``) → its FSS unique number
+    (``fssCorpUnqNo`` = OpenDART ``corp_code``) → an OpenDART call about it: its CEO (company),
+    its 2024 consolidated revenue (single account, 사업보고서) or its 2024 disclosures (list)."""
+    names = sorted(str(f["corpNm"]) for f in s._filters.get("fsc_corp_outline_v2", [])
+                   if set(f) == {"corpNm"} and str(f["corpNm"]) not in held)
+    tool, args = {"ceo": ("opendart_company", {}),
+                  "revenue": ("opendart_single_account", {"bsns_year": "2024", "reprt_code": "11011"}),
+                  "disclosures": ("opendart_disclosures", {"bgn_de": "20240101", "end_de": "20241231"})}[ask]
+    have = {str(f["corp_code"]) for f in s._filters.get(tool, [])
+            if "corp_code" in f and {k: str(v) for k, v in f.items() if k != "corp_code"} == args}
+    if not names or not have:
+        return False
+    names = _mine(s, names)
+    if not names:
+        return False
+    name = rng.choice(names)
+    rows = _table(s, "fsc_corp_outline_v2", {"corpNm": name})
+    if len(rows) != 1 or str(rows[0].get("fssCorpUnqNo")) not in have:
+        return False
+    s1, r1 = s.call(d, "fsc_corp_outline_v2", {"corpNm": name})
+    ref, corp = _pick(s, d, s1, [], "fssCorpUnqNo")
+    s2, r2 = s.call(d, tool, dict(args), bind={"corp_code": _bind(ref)})
+    d.bound.append(corp)
+    d.edges.append(("fsc_corp_outline_v2", tool))
+    if ask == "ceo":
+        if not r2.records or not scalar(r2.records[0].get("ceo_nm")):
+            return False
+        ref2, _v = _pick(s, d, s2, [], "ceo_nm")
+        d.answer = ref2
+    elif ask == "revenue":
+        where = [{"field": "account_nm", "op": "eq", "value": _REVENUE}, {"field": "fs_div", "op": "eq", "value": "CFS"}]
+        ref2, _v = _pick(s, d, s2, where, "thstrm_amount")
+        d.answer = ref2
+    else:
+        if not r2.records:
+            return False
+        c, _n = _op(s, d, op="count", **{"from": s2})
+        d.answer = {"$ref": c}
+    _part(d, "dart_" + ask, len(r1.records), name=name)
+    d.junctions.append("SEQ")
+    return True
+
+
 # ---- National Assembly ----------------------------------------------------------------------------------
 def _bill_sponsor(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -> bool:
     """A bill by its number (from the news) → its lead sponsor's member code → the member."""
@@ -402,6 +451,8 @@ INTENTS: dict[str, tuple[Intent, ...]] = {
     "seoul": (_i("seoul_busiest_lines", "seoul", _seoul_busiest, "lines"), _i("seoul_busiest_eng", "seoul", _seoul_busiest, "eng"),
               _i("seoul_busiest_arrivals", "seoul", _seoul_busiest, "arrivals")),
     "fsc": (_i("fsc_top_corp", "fsc", _fsc_top, "corp"),),
+    "opendart": (_i("dart_ceo", "opendart", _dart_by_name, "ceo"), _i("dart_revenue", "opendart", _dart_by_name, "revenue"),
+                 _i("dart_disclosures", "opendart", _dart_by_name, "disclosures")),
     "nec": (_i("nec_winners", "nec", _election, "winners"), _i("nec_candidates", "nec", _election, "candidates")),
     "assembly": (_i("bill_sponsor_district", "assembly", _bill_sponsor, "district"),
                  _i("bill_sponsor_party", "assembly", _bill_sponsor, "party"),

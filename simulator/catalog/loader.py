@@ -501,6 +501,11 @@ def _default_catalog(tier: Tier) -> Catalog:
     files = sorted(DATA_DIR.glob("*.yaml"))
     curated = [load_platform_file(f) for f in files]
     generated, shadowed = generated_platforms(tier, curated)
+    if tier == "curated":
+        # the curated tier is the endpoints checked against real bodies; an endpoint a hand-made
+        # file declares with fidelity ``partial`` (the services kopa@v0007 added) comes with ``full``
+        curated = [p.model_copy(update={"endpoints": [e for e in p.endpoints if e.fidelity == "curated"]})
+                   for p in curated]
     catalog = Catalog(curated + generated)
     catalog.tier = tier
     catalog.shadowed = shadowed

@@ -30,7 +30,8 @@ gen_kasi        kasi       한국천문연구원, data.go.kr agency B090041
 
 The curated ``datagokr_misc`` file mixes agencies; each of its endpoints goes to its agency's
 platform (``kma``, ``airkorea``, ``pps``, ``kasi``, and ``kto`` for 한국관광공사 TourAPI,
-B551011). Any other generated part ``gen_<x>`` (the ``all`` tier's ``gen_org_…``) is
+B551011, ``molit`` for the K-apt services and ``semas`` for 소상공인시장진흥공단, B553077).
+Any other generated part ``gen_<x>`` (the ``all`` tier's ``gen_org_…``) is
 platform ``<x>``.
 
 Old platform ids (``gen_opendart``, ``datagokr_misc``) keep working where a user may have
@@ -62,6 +63,8 @@ AGENCY_PLATFORMS: dict[str, str] = {
     "1230000": "pps",
     "B090041": "kasi",
     "B551011": "kto",
+    "1613000": "molit",  # the K-apt services kopa@v0007 added (AptListService4, AptBasisInfoServiceV5)
+    "B553077": "semas",
 }
 
 #: Platforms with no curated file of their own: (English name, Korean name, domain).
@@ -72,6 +75,7 @@ PLATFORM_NAMES: dict[str, tuple[str, str, str]] = {
     "pps": ("Public Procurement Service (data.go.kr)", "조달청 (공공데이터포털)", "finance"),
     "kasi": ("Korea Astronomy and Space Science Institute (data.go.kr)", "한국천문연구원 (공공데이터포털)", "district"),
     "kto": ("Korea Tourism Organization TourAPI (data.go.kr)", "한국관광공사 TourAPI (공공데이터포털)", "district"),
+    "semas": ("Small Enterprise and Market Service (data.go.kr)", "소상공인시장진흥공단 (공공데이터포털)", "district"),
 }
 
 

@@ -15,7 +15,8 @@ loads (:mod:`simulator.catalog.datagokr_families`):
                     (default ``["00", "NORMAL SERVICE."]``)
 ``header_keys``     header (``head``) keys in order; may hold the count keys (population)
 ``body_keys``       body keys in order: ``items``, ``numOfRows``, ``pageNo``, ``totalCount``,
-                    ``dataType`` (the format in upper case, KMA)
+                    ``dataType`` (the format in upper case, KMA), or ``item``: the one record
+                    straight in the body (``{"body":{"item":{…}}}``, K-apt's basis info)
 ``json_header_last``  JSON puts ``body`` before ``header`` (AirKorea)
 ``counts``          ``number`` or ``string``: JSON type of ``numOfRows``/``pageNo``
 ``total_type``      JSON type of ``totalCount`` (default: ``counts``)
@@ -384,6 +385,8 @@ class DataGoKrDialect(BaseDialect):
                 return self._status(ep, "header", code, {"via": "header", **shape})
         if not isinstance(body, dict):
             return self._page([], None)
+        if "items" not in body and "item" in body:  # one record straight in the body (K-apt)
+            return self._page(_json_records({"item": body["item"]}), _to_int(body.get("totalCount")))
         return self._page(_json_records(body.get("items")), _to_int(body.get("totalCount")))
 
     def _parse_head_row_json(self, ep: Endpoint, parts: list[Any]) -> Parsed:
@@ -429,6 +432,8 @@ class DataGoKrDialect(BaseDialect):
             body = root.find("body")
             if body is None:
                 return self._page([], None)
+            if body.find("items") is None and body.find("item") is not None:  # one record in the body
+                return self._page(_xml_rows(body, "item"), _to_int(body.findtext("totalCount")))
             return self._page(
                 _xml_rows(body.find("items"), "item"), _to_int(body.findtext("totalCount"))
             )
@@ -541,13 +546,17 @@ class DataGoKrDialect(BaseDialect):
         if fmt == "xml":
             header = "".join(_el(k, value(k)) for k in header_keys)
             parts = [
-                self._xml_items(records) if k == "items" else _el(k, value(k)) for k in body_keys
+                self._xml_items(records) if k == "items"
+                else ("".join(_xml_record("item", r) for r in records[:1]) if k == "item" else _el(k, value(k)))
+                for k in body_keys
             ]
             xml = f"<response><header>{header}</header><body>{''.join(parts)}</body></response>"
             return (self._decl(ep) + xml).encode("utf-8")
         header_obj = {k: value(k) for k in header_keys}
         body_obj = {
-            k: self._json_items(ep, records) if k == "items" else value(k) for k in body_keys
+            k: self._json_items(ep, records) if k == "items"
+            else ((self._json_rows(ep, records[:1]) or [""])[0] if k == "item" else value(k))
+            for k in body_keys
         }
         sections = [("header", header_obj), ("body", body_obj)]
         if ep.opt("json_header_last", False):

@@ -70,9 +70,9 @@ class SandboxApp:
         keys: platform id → the one valid key (merged over :func:`default_keys`).
         limits: rates, quotas and faults (default: none).
         catalog: the catalog to serve (default: the shipped one).
-        edition: world edition (default the latest, 5: what ``kopa@v0006``'s generated tier
-            was recorded from; 4 is ``kopa@v0004``/``kopa@v0005``'s, 3 ``kopa@v0003``'s, 2 the
-            world of ``kopa@v0001`` and ``kopa@v0002``).
+        edition: world edition (default the latest, 6: what ``kopa@v0007``'s generated tier
+            was recorded from; 5 ``kopa@v0006``'s generated tier, 4 ``kopa@v0004``/``kopa@v0005``'s,
+            3 ``kopa@v0003``'s, 2 the world of ``kopa@v0001`` and ``kopa@v0002``).
     """
 
     def __init__(

@@ -197,8 +197,10 @@ def catalog_before_family_types() -> Catalog:
 #: relabel, retype and add fields of generated endpoints that v0003–v0005 hold; the sandbox
 #: draws a field's values from its label and type, so editions 2–4 now answer those tools with
 #: other values than the shipped versions hold (``BPLC_NM``: "사업장명 1", recorded as
-#: "사업자명 을 1" from the filter param it was named by).
-LATER_FIELD_FACTS = frozenset({"kpubdata_fields", "fields_guides"})
+#: "사업자명 을 1" from the filter param it was named by). kloud80/datagokr-mcp's measured
+#: schemas (``datagokr_mcp_fields``) came later still; they only add fields served from world
+#: edition 6 (``late_fields``), and are left out here too.
+LATER_FIELD_FACTS = frozenset({"kpubdata_fields", "fields_guides", "datagokr_mcp_fields"})
 
 
 def catalog_as_recorded() -> Catalog:

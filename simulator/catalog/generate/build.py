@@ -137,6 +137,17 @@ def _extra_fields() -> dict[str, tuple[str, list[list[str]]]]:
     return out
 
 
+#: The world edition that serves the fields of ``facts/fields_edition6.json`` (``kopa@v0007``).
+LATE_EDITION = 6
+
+
+def _edition6_fields() -> dict[str, tuple[str, list[list[str]]]]:
+    """Operation key → (source, ``[name, type, label]``) of ``facts/fields_edition6.json``: fields
+    published for an operation that world edition 6 serves (option ``late_fields``), so the
+    versions recorded from editions 2–5 keep re-recording byte for byte."""
+    return {op["url"]: (op["source"], op["fields"]) for op in read_facts("fields_edition6")["operations"]}
+
+
 def _merge_extra(fields: list[dict[str, Any]], key: str, extra: dict[str, tuple[str, list[list[str]]]],
                  ) -> tuple[list[dict[str, Any]], str]:
     """``fields`` with the extra source's fields of operation ``key`` (types from the extra
@@ -183,6 +194,61 @@ def _settle_editions(plats: list[dict[str, Any]]) -> None:
                 ep["provenance"]["fields"] += (f"; {len(retired)} assumed field(s) kopa@v0005 and earlier hold kept "
                                                f"declared, not served from world edition {FIELDS_EDITION}: {', '.join(retired)}")
             ep["options"] = options
+
+
+#: The world edition whose sandbox serves the fields measured on live answers
+#: (``facts/datagokr_mcp_fields.json``, kloud80/datagokr-mcp): an endpoint gains them as
+#: option ``late_fields`` ``{name: 6}``, and the fields the generator had assumed for it that
+#: the measured schema lacks go as option ``dropped_fields`` ``{name: 6}`` (served before
+#: edition 6 only). Editions 2–5 serve what they served before, so every shipped version
+#: replays and re-records byte for byte.
+MEASURED_EDITION = 6
+
+
+def _add_measured(plats: list[dict[str, Any]]) -> None:
+    """Add the measured response fields (``facts/datagokr_mcp_fields.json``) to the generated
+    data.go.kr endpoints whose URL they were measured on, from :data:`MEASURED_EDITION` on."""
+    measured = {op["url"]: op for op in read_facts("datagokr_mcp_fields")["operations"]}
+    if not measured:
+        return
+    for plat in plats:
+        if plat.get("host") != "apis.data.go.kr":
+            continue
+        for ep in plat["endpoints"]:
+            entry = measured.get("https://apis.data.go.kr" + ep["path"])
+            if entry is None:
+                continue
+            have = {f["name"] for f in ep["fields"]}
+            names = {row[0] for row in entry["fields"]}
+            added = []
+            for name, ftype, label, _kind in entry["fields"]:
+                if name in have or name in _ENVELOPE or not _IDENT_RE.fullmatch(name):
+                    continue
+                ep["fields"].append(_field(name, ftype, label, entry["source"]))
+                have.add(name)
+                added.append(name)
+            if not added:
+                continue
+            options = dict(ep.get("options") or {})
+            retired = set(options.get("retired_fields") or ())
+            dropped = [f["name"] for f in ep["fields"] if f.get("source") == ASSUMED and f["name"] not in names
+                       and f["name"] not in retired]
+            options["late_fields"] = {**(options.get("late_fields") or {}), **{n: MEASURED_EDITION for n in added}}
+            if dropped:
+                options["dropped_fields"] = {n: MEASURED_EDITION for n in dropped}
+            ep["options"] = options
+            prov = ep["provenance"]
+            prov["fields"] += (f"; {len(added)} more measured on live answers (dataset {entry['dataset']}), "
+                               f"served from world edition {MEASURED_EDITION}")
+            if dropped:
+                prov["fields"] += (f"; assumed {', '.join(dropped)} not served from world edition "
+                                   f"{MEASURED_EDITION} (the measured answer has no such field)")
+            served = [f for f in ep["fields"] if f["name"] not in retired and f["name"] not in dropped]
+            if "thin" in prov:
+                prov["thin_before_edition_6"] = prov.pop("thin")
+                if len(served) <= 3:  # the measured answer itself is small
+                    prov["thin"] = (f"only {len(served)} record field(s) in the answer measured on live answers "
+                                    f"(dataset {entry['dataset']}); the real API may answer only these")
 
 
 #: Envelope members some sources list among the record fields.
@@ -286,6 +352,15 @@ def _datagokr_endpoint(op: dict[str, Any], prefix: str, agency_ko: str, used: se
     fields_from = f"{len(fields)} published fields (the source lists at most 8 per operation)"
     fields, more = _merge_extra(fields, op["url"], extra or {})
     fields_from += more
+    late = _edition6_fields()
+    if op["url"] in late:  # fields world edition 6 serves (kopa@v0007); editions 2–5 answer without them
+        before = {f["name"] for f in fields}
+        fields, more6 = _merge_extra(fields, op["url"], late)
+        fields_from += more6
+        more = more or more6
+        options_late = {f["name"]: LATE_EDITION for f in fields if f["name"] not in before}
+    else:
+        options_late = {}
     field_names = {f["name"] for f in fields}
     for p in params:
         if p["role"] != "filter":
@@ -330,7 +405,7 @@ def _datagokr_endpoint(op: dict[str, Any], prefix: str, agency_ko: str, used: se
         "max_page_size": 1000,
         "fields": fields,
         "params": params,
-        "options": options,
+        "options": {**options, **({"late_fields": options_late} if options_late else {})},
         "fidelity": "partial",
         "provenance": {
             "source": source,
@@ -642,6 +717,7 @@ def build_platforms(*, everything: bool = False) -> tuple[list[dict[str, Any]], 
     else:
         plats += _datagokr(PAPER_AGENCIES, headers, ["datagokr_client"])
     _settle_editions(plats)
+    _add_measured(plats)
     return _drop_shadowed(plats, headers)
 
 

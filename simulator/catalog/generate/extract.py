@@ -27,6 +27,7 @@ __all__ = [
     "extract_all",
     "extract_assembly",
     "extract_datagokr_client",
+    "extract_datagokr_mcp",
     "extract_field_lists",
     "extract_kpubdata",
     "extract_measured_stats",
@@ -520,6 +521,60 @@ def extract_measured_stats(paths: list[Path], source: str) -> dict[str, Any]:
                 continue
             ops.setdefault(url, {"url": url, "source": source, "fields": [[str(n), "string", ""] for n in fields]})
     return {"source": source, "operations": [ops[k] for k in sorted(ops)]}
+
+
+#: Where ``scripts/extract_fields.py --datagokr-mcp`` reads kloud80/datagokr-mcp's dataset
+#: files from: ``<root>/<commit>/knowledge/datasets/<sector>/<id>.yaml``, the text the search
+#: tool's ``read_file`` answered for that path at that commit (the repository cannot be
+#: mirrored here). Git-ignored: only the facts drawn from them are committed.
+DATAGOKR_MCP_CACHE = Path(__file__).resolve().parents[3] / ".cache" / "datagokr-mcp"
+DATAGOKR_MCP_REPO = "kloud80/datagokr-mcp"
+
+
+def extract_datagokr_mcp(root: Path = DATAGOKR_MCP_CACHE) -> dict[str, Any]:
+    """Response fields of data.go.kr operations as kloud80/datagokr-mcp (MIT) measured them on
+    live answers: per dataset file ``knowledge/datasets/<sector>/<id>.yaml``, its
+    ``schema.fields`` (name, Korean ``title``, measured ``type``) attached to the operation of
+    ``services`` the measurement was made on: each field's ``op`` where the dataset was measured
+    on several operations, else its one ``verified_ok: true`` operation (a dataset with several
+    verified operations and fields without ``op`` is left out: its schema cannot be tied to one).
+
+    Kept per field: ``[name, "string", title, measured type]`` (the measured type describes the
+    values seen, ``number`` for ``'010719'`` too, not the wire type: data.go.kr answers these as
+    strings). Sample values and statistics are not kept. Each operation names its source: the
+    repository, the commit and the path of the file it came from."""
+    import yaml
+
+    ops: dict[str, dict[str, Any]] = {}
+    for path in sorted(root.glob("*/knowledge/datasets/*/*.yaml")):
+        commit = path.relative_to(root).parts[0]
+        rel = path.relative_to(root / commit).as_posix()
+        doc = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        services = [s for s in doc.get("services") or [] if isinstance(s, dict)]
+        verified = {str(s.get("op")): s for s in services if s.get("verified_ok")}
+        fields = [f for f in (doc.get("schema") or {}).get("fields") or [] if isinstance(f, dict) and f.get("name")]
+        by_op: dict[str, list[dict[str, Any]]] = {}
+        if any(f.get("op") for f in fields):  # measured on several operations: each field names its own
+            for f in fields:
+                by_op.setdefault(str(f.get("op")), []).append(f)
+        elif len(verified) == 1:
+            by_op[next(iter(verified))] = fields
+        source = f"github:{DATAGOKR_MCP_REPO}@{commit[:12]}:{rel}"
+        for op, group in by_op.items():
+            if op not in verified:
+                continue
+            url = str(verified[op].get("endpoint", "")).replace("http://", "https://")
+            if not url.startswith("https://apis.data.go.kr/"):
+                continue
+            rows: list[list[str]] = []
+            for f in group:
+                if str(f["name"]) not in {r[0] for r in rows}:
+                    rows.append([str(f["name"]), "string", _label(str(f.get("title") or "")), str(f.get("type") or "")])
+            ops.setdefault(url, {"url": url, "source": source, "dataset": str(doc.get("id", path.stem)),
+                                 "title": str(doc.get("title", "")), "fields": rows})
+    return {"source": f"github:{DATAGOKR_MCP_REPO} knowledge/datasets (MIT): response schemas measured on live "
+                      "answers (names, Korean titles, measured types; no sample values)",
+            "operations": [ops[k] for k in sorted(ops)]}
 
 
 # ---- facts files -----------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""Other data.go.kr services: KMA forecasts, KASI special days, TourAPI, AirKorea, G2B."""
+"""Other data.go.kr services: KMA forecasts, KASI special days, TourAPI, AirKorea, G2B, and (world
+edition 6) MOLIT's K-apt complexes and SEMAS's shops."""
 
 from __future__ import annotations
 
@@ -160,7 +161,46 @@ def g2b(world: World, f: dict[str, str]) -> list[dict[str, Any]]:
     return shape("datagokr_misc_g2b_award_results", rows)
 
 
+# ---- world edition 6 (kopa@v0007): MOLIT K-apt and SEMAS sdsc2 -------------------------------
+#: The edition from which the endpoints kopa@v0007 added answer (before it: no data).
+ADDED_EDITION = 6
+
+
+def kapt_list(world: World, f: dict[str, str]) -> list[dict[str, Any]]:
+    """AptListService4 getSigunguAptList4: the complexes of one district (``sigunguCode``)."""
+    if world.edition < ADDED_EDITION:
+        return []
+    return shape("datagokr_misc_kapt_sigungu_apt_list", world.apt_complexes(f.get("sigunguCode", "")))
+
+
+def kapt_basis(world: World, f: dict[str, str]) -> list[dict[str, Any]]:
+    """AptBasisInfoServiceV5 getAphusBassInfoV5: one complex (``kaptCode``)."""
+    c = world.apt_complex(f.get("kaptCode", "")) if world.edition >= ADDED_EDITION else None
+    return [] if c is None else shape("datagokr_misc_kapt_basis_info", [c])
+
+
+def semas_stores(world: World, f: dict[str, str]) -> list[dict[str, Any]]:
+    """sdsc2 storeListInDong: the shops of a 시도 (ctprvnCd), district (signguCd) or dong (adongCd)."""
+    if world.edition < ADDED_EDITION:
+        return []
+    div, key = f.get("divId", ""), f.get("key", "")
+    if div == "signguCd":
+        rows = world.semas_stores(key)
+    elif div == "adongCd" and len(key) == 8:
+        rows = [r for r in world.semas_stores(key[:5]) if r["adongCd"] == key]
+    elif div == "ctprvnCd" and len(key) == 2:
+        rows = [r for d in world.districts() if d.lawd_cd.startswith(key) for r in world.semas_stores(d.lawd_cd)]
+    else:
+        rows = []
+    if f.get("indsLclsCd"):
+        rows = [r for r in rows if r["indsLclsCd"] == f["indsLclsCd"]]
+    return shape("datagokr_misc_semas_store_list_in_dong", rows)
+
+
 GENERATORS = {
+    "datagokr_misc_kapt_sigungu_apt_list": kapt_list,
+    "datagokr_misc_kapt_basis_info": kapt_basis,
+    "datagokr_misc_semas_store_list_in_dong": semas_stores,
     "datagokr_misc_kma_vilage_fcst": vilage_fcst,
     "datagokr_misc_kma_mid_ta": mid_ta,
     "datagokr_misc_kma_mid_land_fcst": mid_land,

@@ -54,7 +54,13 @@ def stat_word(world: World, f: dict[str, str]) -> list[dict[str, Any]]:
     return shape("ecos_stat_word", [{"WORD": k, "CONTENT": v} for k, v in _WORDS.items() if w and w in k])
 
 
+def stat_meta(world: World, f: dict[str, str]) -> list[dict[str, Any]]:
+    """StatisticMeta (world edition 6): the metadata outline of one statistic by name."""
+    return [] if world.edition < 6 else shape("ecos_stat_meta", world.ecos_meta(f.get("DATA_NAME", "")))
+
+
 GENERATORS = {
+    "ecos_stat_meta": stat_meta,
     "ecos_stat_tables": stat_tables,
     "ecos_stat_items": stat_items,
     "ecos_stat_search": stat_search,

@@ -78,7 +78,31 @@ def subway_arrivals(world: World, f: dict[str, str]) -> list[dict[str, Any]]:
     return shape("seoul_subway_arrivals", world.subway_arrivals(f.get("statnNm", "")))
 
 
+#: The edition from which the endpoints kopa@v0007 added answer (before it: no data).
+ADDED_EDITION = 6
+
+
+def city_air(world: World, f: dict[str, str]) -> list[dict[str, Any]]:
+    """RealtimeCityAir: the 25 자치구 stations' latest hour (the app filters 권역 and station)."""
+    return [] if world.edition < ADDED_EDITION else shape("seoul_realtime_city_air", world.city_air())
+
+
+def bike_list(world: World, f: dict[str, str]) -> list[dict[str, Any]]:
+    """bikeList: every 따릉이 station and the bikes parked there now."""
+    return [] if world.edition < ADDED_EDITION else shape("seoul_bike_list", world.bike_stations())
+
+
+def subway_positions(world: World, f: dict[str, str]) -> list[dict[str, Any]]:
+    """realtimePosition: the trains of one line (``subwayNm``: 1호선 …)."""
+    if world.edition < ADDED_EDITION:
+        return []
+    return shape("seoul_subway_positions", world.subway_positions(f.get("subwayNm", "")))
+
+
 GENERATORS = {
+    "seoul_realtime_city_air": city_air,
+    "seoul_bike_list": bike_list,
+    "seoul_subway_positions": subway_positions,
     "seoul_subway_station_by_name": station_by_name,
     "seoul_station_address": station_address,
     "seoul_card_subway_stats": card_stats,

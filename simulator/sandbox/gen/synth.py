@@ -204,8 +204,11 @@ _COND_RE = re.compile(r"cond\[(\w+)::(EQ|LIKE)\]")
 def served_fields(world: World, ep: Endpoint) -> list[FieldSpec]:
     """The fields of ``ep`` the world's edition serves: option ``late_fields``
     (``{field: edition}``) names fields a later edition added (the versions recorded from
-    earlier editions hold the records without them)."""
+    earlier editions hold the records without them), option ``dropped_fields``
+    (``{field: edition}``) fields served only before that edition (an assumed field the
+    measured answer lacks: the versions recorded from earlier editions hold it)."""
     late: dict[str, int] = ep.opt("late_fields") or {}
+    dropped: dict[str, int] = ep.opt("dropped_fields") or {}
     fields = list(ep.fields)
     early: list[str] | None = ep.opt("early_fields")
     if early is not None and world.edition < FIELDS_EDITION:
@@ -215,7 +218,7 @@ def served_fields(world: World, ep: Endpoint) -> list[FieldSpec]:
     elif world.edition >= FIELDS_EDITION:
         retired = set(ep.opt("retired_fields") or ())
         fields = [f for f in fields if f.name not in retired]
-    return [f for f in fields if world.edition >= late.get(f.name, 0)]
+    return [f for f in fields if late.get(f.name, 0) <= world.edition < dropped.get(f.name, world.edition + 1)]
 
 
 def _filter_fields(fields: list[FieldSpec], filters: dict[str, str]) -> dict[str, tuple[str, str]]:
@@ -231,9 +234,38 @@ def _filter_fields(fields: list[FieldSpec], filters: dict[str, str]) -> dict[str
     return out
 
 
+#: The edition from which a generated endpoint of :data:`JOINED` answers from the world's own
+#: entities instead of synthesised records (``kopa@v0007``).
+JOINED_EDITION = 6
+
+
+def _corp_outline(world: World, ep: Endpoint, filters: dict[str, str], rng: random.Random) -> list[dict[str, Any]]:
+    """FSC getCorpOutline_V2 from edition 6: the outline rows of the world's companies
+    (``corp_outlines``), selected by ``corpNm`` (the whole name) and ``crno``; ``fssCorpUnqNo``
+    is the company's OpenDART ``corp_code``. Declared fields the outline lacks are drawn."""
+    rows = world.corp_outlines_by_name(filters["corpNm"]) if filters.get("corpNm") else world.corp_outlines()
+    if filters.get("crno"):
+        rows = [r for r in rows if r["crno"] == filters["crno"]]
+    fields = served_fields(world, ep)
+    names = {f.name for f in fields}
+    order = [n for n in (rows[0] if rows else {}) if n in names]
+    rest = [f for f in fields if f.name not in set(order)]
+    by_name = {f.name: f for f in fields}
+    return [{**{n: _typed(r[n], by_name[n].type) for n in order},
+             **{f.name: _typed(_value(f, i, rng, world), f.type) for f in rest}} for i, r in enumerate(rows)]
+
+
+#: Generated endpoints that answer from the world's entities from :data:`JOINED_EDITION` on.
+JOINED: dict[str, Callable[[World, Endpoint, dict[str, str], random.Random], list[dict[str, Any]]]] = {
+    "fsc_corp_outline_v2": _corp_outline,
+}
+
+
 def synth_records(world: World, ep: Endpoint, filters: dict[str, str]) -> list[dict[str, Any]]:
     """The records of one collection of a generated endpoint (see the module docstring)."""
     rng = world.rng("synth", ep.id, *(f"{k}={v}" for k, v in sorted(filters.items())))
+    if world.edition >= JOINED_EDITION and ep.id in JOINED:
+        return JOINED[ep.id](world, ep, filters, rng)
     n = 1 if ep.kind == "object" else 1 + rng.randrange(MAX_RECORDS)
     fields = served_fields(world, ep)
     echo = _filter_fields(fields, filters)

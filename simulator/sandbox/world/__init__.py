@@ -18,9 +18,13 @@ and precedent citations (``precedent_citations``), one school per SCHUL_NM and s
 휴업일 (``closed_days``: schedule rows marked 휴업일, no meals or timetable then). Edition 4
 (``kopa@v0004``/``kopa@v0005``) is edition 3 with the generated NEIS services' rows carrying the
 hub's common fields (ATPT_OFCDC_SC_CODE, ATPT_OFCDC_SC_NM, SD_SCHUL_CODE, SCHUL_NM, LOAD_DTM).
-Edition 5 (the default, ``kopa@v0006``'s generated tier) is edition 4 with the generated
-endpoints' fuller published fields, each filled with a value of its field's shape; the curated
-endpoints answer as in edition 4.
+Edition 5 (``kopa@v0006``'s generated tier) is edition 4 with the generated endpoints' fuller
+published fields, each filled with a value of its field's shape; the curated endpoints answer as
+in edition 4. Edition 6 (the default, ``kopa@v0007``) is edition 5 with FSC's company outline
+(``getCorpOutline_V2``) joined to OpenDART's companies (``corp_outlines``: one row per company,
+``corpNm`` its name, ``fssCorpUnqNo`` its ``corp_code``) and the entities of the endpoints it
+adds (``city_air``, ``bike_stations``, ``subway_positions``, ``ecos_meta``, ``apt_complexes``,
+``semas_stores``; ``_joined.py``).
 
 World API (what the per-platform generators in ``simulator.sandbox.gen`` read)
 ------------------------------------------------------------------------------
@@ -92,6 +96,7 @@ from ._education import EducationMixin
 from ._finance import FinanceMixin, isin
 from ._finance import _tick as _tick
 from ._finance import _unit as _unit
+from ._joined import JoinedMixin
 from ._law import LawMixin
 from ._molit import RealEstateMixin
 from ._names import comma, hanja_name, person_name, roman_name, romanize
@@ -104,6 +109,7 @@ __all__ = [
     "AddressMixin",
     "EducationMixin",
     "FinanceMixin",
+    "JoinedMixin",
     "LawMixin",
     "PoliticsMixin",
     "RealEstateMixin",
@@ -136,6 +142,7 @@ class World(
     TransportMixin,
     LawMixin,
     AddressMixin,
+    JoinedMixin,
 ):
     """A deterministic model of linked entities; see the module docstring for the API.
 

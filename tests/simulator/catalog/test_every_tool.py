@@ -69,18 +69,18 @@ def calls(version: Version) -> dict[str, dict[str, str]]:
 
 def test_every_tool_with_a_real_value_has_data(calls: dict[str, dict[str, str]], without_data: set[str]) -> None:
     catalog = load_catalog()
-    assert len(catalog.endpoints) == 2696  # kopa@v0004: v0003's 2,692 and NEIS's four past-year timetables
-    assert len(calls) == 2352 and len(without_data) == 344  # kopa@v0006: only real-valued keys
+    assert len(catalog.endpoints) == 2703  # kopa@v0004's 2,696 and the 7 services kopa@v0007 added
+    assert len(calls) == 2359 and len(without_data) == 344  # kopa@v0006/v0007: only real-valued keys
     assert set(catalog.endpoints) - set(calls) == without_data
     assert calls["nec_preliminary_candidates"]["sgId"] == "20260603"
 
 
 def test_v0002_lacked_only_the_preliminary_candidates(store: Store) -> None:
     """v0002: every tool of its catalog but ``nec_preliminary_candidates`` (INFO-03 by design);
-    the catalog's tools v0003 had are v0002's catalog (v0004 added four)."""
+    the catalog's tools v0003 had are v0002's catalog (v0004 added four, v0007 seven)."""
     v2, v3 = store.open("kopa", "v0002"), store.open("kopa", "v0003")
     assert set(v3.manifest.endpoints) - {i.endpoint for i in v2.index.collections()} == {"nec_preliminary_candidates"}
-    assert len(set(load_catalog().endpoints) - set(v3.manifest.endpoints)) == 4
+    assert len(set(load_catalog().endpoints) - set(v3.manifest.endpoints)) == 11
 
 
 def _failures(results: dict[str, tuple[bool, int, str]]) -> list[str]:

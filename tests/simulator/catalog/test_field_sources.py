@@ -16,6 +16,7 @@ import pytest
 
 from simulator.catalog import Catalog, load_catalog
 from simulator.catalog.generate.extract import (
+    extract_datagokr_mcp,
     extract_field_lists,
     extract_kpubdata,
     extract_measured_stats,
@@ -98,10 +99,85 @@ def test_every_thin_generated_endpoint_says_why(catalog: Catalog) -> None:
     """Each generated endpoint declaring <= 3 fields is in one named case (`--thin`): a source
     cut, nothing published by any source on hand (named), a small spec, …"""
     table, thin, total = _script().thin_table(catalog)
-    assert total == 2614 and thin <= 964
+    assert total == 2621 and thin <= 944  # kopa@v0007 added 7 (fidelity partial), none thin
     other = {p: row["other"] for p, row in table.items() if "other" in row}
     assert other == {"lawgokr": 1}, other  # one law.go.kr target whose output table names three fields
-    assert table["fsc"]["source cut at 8 (the API answers more)"] <= 140
+    assert table["fsc"]["source cut at 8 (the API answers more)"] <= 127
     mois = catalog.endpoint("mois_accident_related_water_play_place")
     assert "no record field published for this operation by the sources on hand" in mois.provenance["thin"]
     assert "kpubdata" in mois.provenance["thin"]
+
+
+def _dataset(root: Path, commit: str, rel: str, doc: dict) -> None:  # type: ignore[type-arg]
+    import yaml
+
+    path = root / commit / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(yaml.safe_dump(doc, allow_unicode=True), encoding="utf-8")
+
+
+def test_datagokr_mcp_schemas_attach_to_the_operation_they_were_measured_on(tmp_path: Path) -> None:
+    """kloud80/datagokr-mcp's dataset files (a cache of ``read_file`` texts, one folder per
+    commit): one verified operation takes the whole schema, several take each field's ``op``,
+    several without ``op`` are left out; names, Korean titles and measured types are kept with
+    the repository, commit and path, never the sample values."""
+    base = "https://apis.data.go.kr/1160100/service/GetX"
+    _dataset(tmp_path, "a" * 40, "knowledge/datasets/재정금융/1.yaml", {
+        "id": "1", "title": "t", "services": [{"op": "/getA", "endpoint": f"{base}/getA", "verified_ok": True},
+                                              {"op": "/getB", "endpoint": f"{base}/getB"}],
+        "schema": {"fields": [{"name": "basYm", "title": "기준년월", "type": "number", "sample_values": ["202401"]},
+                              {"name": "fncoNm", "type": "code"}]}})
+    _dataset(tmp_path, "b" * 40, "knowledge/datasets/국토관리/2.yaml", {
+        "id": "2", "services": [{"op": "/getC", "endpoint": f"{base}/getC", "verified_ok": True},
+                                {"op": "/getD", "endpoint": f"{base}/getD", "verified_ok": True},
+                                {"op": "/getE", "endpoint": f"{base}/getE"}],
+        "schema": {"fields": [{"name": "c1", "op": "/getC"}, {"name": "d1", "op": "/getD"}, {"name": "d2", "op": "/getD"},
+                              {"name": "e1", "op": "/getE"}]}})
+    _dataset(tmp_path, "c" * 40, "knowledge/datasets/환경기상/3.yaml", {
+        "id": "3", "services": [{"op": "/getF", "endpoint": f"{base}/getF", "verified_ok": True},
+                                {"op": "/getG", "endpoint": f"{base}/getG", "verified_ok": True}],
+        "schema": {"fields": [{"name": "f1"}]}})
+    ops = {o["url"].rsplit("/", 1)[1]: o for o in extract_datagokr_mcp(tmp_path)["operations"]}
+    assert sorted(ops) == ["getA", "getC", "getD"]  # getE unverified; dataset 3 cannot be split
+    assert ops["getA"]["fields"] == [["basYm", "string", "기준년월", "number"], ["fncoNm", "string", "", "code"]]
+    assert ops["getA"]["source"] == f"github:kloud80/datagokr-mcp@{'a' * 12}:knowledge/datasets/재정금융/1.yaml"
+    assert [r[0] for r in ops["getD"]["fields"]] == ["d1", "d2"] and ops["getD"]["dataset"] == "2"
+    assert "202401" not in json.dumps(ops, ensure_ascii=False)
+
+
+def test_the_committed_measured_schemas_reach_their_endpoints(catalog: Catalog) -> None:
+    """``facts/datagokr_mcp_fields.json`` is applied: each operation's measured fields are
+    declared on the generated endpoint of that URL, each naming the file it came from."""
+    facts = read_facts("datagokr_mcp_fields")["operations"]
+    assert len(facts) >= 22
+    by_path = {e.path: e for e in catalog.endpoints.values() if e.host == "apis.data.go.kr"}
+    for op in facts:
+        ep = by_path[op["url"].split("apis.data.go.kr", 1)[1]]
+        have = {f.name: f for f in ep.fields}
+        assert {r[0] for r in op["fields"] if r[0] != "item"} <= set(have), ep.id
+        assert op["source"].startswith("github:kloud80/datagokr-mcp@") and "knowledge/datasets/" in op["source"]
+    card = {f.name: f for f in catalog.endpoint("fsc_cred_card_comp_gene_info").fields}
+    assert card["fncoNm"].source.endswith("재정금융/15061308.yaml") and card["basYm"].source.startswith("pypi:")
+    zone = {f.name: f for f in catalog.endpoint("kma_fcst_zone_cd").fields}
+    assert {"regId", "regName", "regUp", "tmSt", "tmEd"} <= set(zone)
+
+
+def test_a_measured_answer_of_three_fields_stays_thin_and_says_so() -> None:
+    """A generated endpoint that had nothing published gains the measured fields from edition
+    6, drops its assumed filter echo there, and when the measured answer itself has three
+    fields or fewer says so (it stays counted as thin, as a small answer)."""
+    from unittest import mock
+
+    from simulator.catalog.generate import build
+
+    ep = {"id": "x", "path": "/1613000/S/getA", "options": {},
+          "fields": [{"name": "cityName", "description": "지역명", "source": "assumed"}],
+          "provenance": {"fields": "0 published fields", "thin": "no record field published for this operation"}}
+    facts = {"operations": [{"url": "https://apis.data.go.kr/1613000/S/getA", "dataset": "9", "source": "src",
+                             "fields": [["citycode", "string", "지역코드", "number"], ["cityname", "string", "", "code"]]}]}
+    with mock.patch.object(build, "read_facts", lambda _n: facts):
+        build._add_measured([{"host": "apis.data.go.kr", "endpoints": [ep]}])
+    assert ep["options"] == {"late_fields": {"citycode": 6, "cityname": 6}, "dropped_fields": {"cityName": 6}}
+    assert ep["provenance"]["thin_before_edition_6"].startswith("no record field published")
+    assert ep["provenance"]["thin"].startswith("only 2 record field(s) in the answer measured on live answers")
+    assert [f["source"] for f in ep["fields"]] == ["assumed", "src", "src"]

@@ -119,3 +119,55 @@ def test_edition_5_fills_every_served_field_in_its_shape(catalog: Catalog) -> No
     now = synth_records(world, catalog.endpoint("kma_ultra_srt_ncst"), {"nx": "61", "ny": "126"})
     assert all(isinstance(r["nx"], int) and r["category"].isupper() for r in now)
     assert all(r["nx"] == 61 for r in now)  # the filter asked for is echoed, in the field's type
+
+
+def test_measured_fields_are_served_from_world_edition_6_only(catalog: Catalog) -> None:
+    """kloud80/datagokr-mcp's measured fields come with option ``late_fields`` ``{name: 6}``:
+    edition 5 (what ``kopa@v0006`` holds) serves the fields it served before, edition 6 those
+    and the measured ones after them; an assumed field a measured answer lacks
+    (``dropped_fields``) is served before edition 6 only."""
+    from types import SimpleNamespace
+
+    ep = catalog.endpoint("fsc_cred_card_comp_gene_info")
+    late = ep.opt("late_fields") or {}
+    added = [f.name for f in ep.fields if late.get(f.name) == 6]
+    assert {"fncoCd", "fncoNm", "xcsmCnt", "bzopStrDcdNm"} <= set(added)
+    five = [f.name for f in served_fields(World(0, edition=5), ep)]
+    six = [f.name for f in served_fields(SimpleNamespace(edition=6), ep)]  # type: ignore[arg-type]
+    assert not set(added) & set(five) and six == five + added
+    assert list(synth_records(World(0, edition=5), ep, {})[0]) == five
+    assert "THIN" not in CliRunner().invoke(app, ["catalog", "show", ep.id]).output
+    gone = ep.model_copy(update={"options": {**ep.options, "dropped_fields": {five[0]: 6}}})
+    assert [f.name for f in served_fields(World(0, edition=5), gone)] == five
+    assert [f.name for f in served_fields(SimpleNamespace(edition=6), gone)] == six[1:]  # type: ignore[arg-type]
+
+
+def test_without_the_measured_facts_editions_2_to_5_serve_the_same() -> None:
+    """The generated platforms built with and without ``facts/datagokr_mcp_fields.json`` differ
+    only by fields appended for edition 6 (``late_fields``), fields dropped from edition 6
+    (``dropped_fields``) and provenance: every shipped version replays and re-records as it did."""
+    from unittest import mock
+
+    from simulator.catalog.generate import build
+
+    read = build.read_facts
+    with mock.patch.object(build, "read_facts", lambda n: {"operations": []} if n == "datagokr_mcp_fields" else read(n)):
+        before = {e["id"]: e for p in build.build_platforms()[0] for e in p["endpoints"]}
+    after = {e["id"]: e for p in build.build_platforms()[0] for e in p["endpoints"]}
+    assert before.keys() == after.keys()
+    changed = 0
+    for eid, old in before.items():
+        new = after[eid]
+        if new == old:
+            continue
+        changed += 1
+        n = len(old["fields"])
+        assert new["fields"][:n] == old["fields"], eid
+        late = new["options"]["late_fields"]
+        assert all(late[f["name"]] == 6 for f in new["fields"][n:]), eid
+        opts = {k: v for k, v in new["options"].items() if k not in ("late_fields", "dropped_fields")}
+        assert opts == {k: v for k, v in (old.get("options") or {}).items() if k != "late_fields"}, eid
+        assert all(v == 6 for v in new["options"].get("dropped_fields", {}).values()), eid
+        assert {k: v for k, v in new.items() if k not in ("fields", "options", "provenance")} == \
+               {k: v for k, v in old.items() if k not in ("fields", "options", "provenance")}, eid
+    assert changed >= 21

@@ -30,15 +30,15 @@ SHIPPED = Path(__file__).resolve().parents[3] / "cassettes"
 #: The true tool counts of the full tier per platform (curated + generated).
 FULL_COUNTS = {
     "opendart": 85, "lawgokr": 168, "assembly": 271, "neis": 16, "nec": 35, "fsc": 343,
-    "molit": 355, "tago": 39, "mois": 870, "kma": 150, "airkorea": 144, "pps": 186, "kasi": 16,
-    "kto": 3, "seoul": 6, "ecos": 5, "juso": 4,
-}
+    "molit": 357, "tago": 39, "mois": 870, "kma": 150, "airkorea": 144, "pps": 186, "kasi": 16,
+    "kto": 3, "seoul": 9, "ecos": 6, "juso": 4, "semas": 1,
+}  # kopa@v0007 added molit's K-apt two, seoul's three, ecos's StatisticMeta and semas's sdsc2 (fidelity partial)
 
 
 def test_full_tier_has_one_platform_per_provider() -> None:
     counts = Counter(ep.platform for ep in FULL.endpoints.values())
     assert dict(counts) == FULL_COUNTS
-    assert sum(counts.values()) == len(FULL.endpoints) == 2696
+    assert sum(counts.values()) == len(FULL.endpoints) == 2703
     assert set(FULL.platforms) == set(FULL_COUNTS)
     assert not any(p.startswith("gen_") or p == "datagokr_misc" for p in FULL.platforms)
     for pid, plat in FULL.platforms.items():
@@ -84,7 +84,7 @@ def test_old_platform_id_is_read_as_the_new_one_with_a_note() -> None:
     assert len(json.loads(res.stdout)) == 85
     assert "'gen_opendart' is deprecated" in res.stderr and "--platform opendart" in res.stderr
     ids, notes = FULL.resolve_platforms(["datagokr_misc", "kma"])
-    assert ids == ["airkorea", "kasi", "kma", "kto", "pps"] and len(notes) == 1
+    assert ids == ["airkorea", "kasi", "kma", "kto", "molit", "pps", "semas"] and len(notes) == 1
     assert len(FULL.tools(platforms=["gen_lawgokr"])) == 168  # a stored old id, library side
 
 

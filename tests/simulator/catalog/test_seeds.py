@@ -69,8 +69,8 @@ def test_cli_writes_the_report(tmp_path: Path) -> None:
 
 @pytest.mark.integration
 def test_a_sample_records_from_the_sandbox_keyed_on_real_values(tmp_path: Path, planned: tuple[dict, object]) -> None:
-    """Two seeds per platform and the two tools of #27's examples, recorded from an edition-5
-    sandbox: every collection has records and no key holds a placeholder."""
+    """Two seeds per platform and the two tools of #27's examples, recorded from a sandbox of
+    the newest edition: every collection has records and no key holds a placeholder."""
     from tests.support.record import record_plan
 
     plan, _report = planned
@@ -85,7 +85,10 @@ def test_a_sample_records_from_the_sandbox_keyed_on_real_values(tmp_path: Path, 
             taken[pid] += 1
             seeds.append(s)
     assert len(taken) >= 10
-    record_plan(tmp_path, {"set": "kopa", "rate_per_sec": {"default": 0}, "fidelity_samples": 0, "seeds": seeds}, 5)
+    from simulator.sandbox.world import LATEST_EDITION
+
+    record_plan(tmp_path, {"set": "kopa", "rate_per_sec": {"default": 0}, "fidelity_samples": 0, "seeds": seeds},
+                LATEST_EDITION)
     version = Store(tmp_path, cache_dir=tmp_path / "cache").open("kopa")
     cols = version.collections()
     assert len(cols) == len(seeds) and all(c.count > 0 for c in cols)

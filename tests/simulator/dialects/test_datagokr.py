@@ -714,3 +714,24 @@ def test_format_flags_and_key_aliases() -> None:
     split = _split(url)
     assert split.key == "mois_stan_regin_cd?locatadd_nm=" + quote("경기도 안산시", safe="")
     assert split.filters == {"locatadd_nm": "경기도 안산시"}
+
+
+def test_one_record_straight_in_the_body_round_trips() -> None:
+    """``body_keys: [item]`` (K-apt's AptBasisInfoServiceV5, whose clients read
+    ``response.body.item``): the one record is the body's ``item``, in JSON and XML, and reads
+    back; no record is an empty ``item``."""
+    url = ("https://apis.data.go.kr/1613000/AptBasisInfoServiceV5/getAphusBassInfoV5"
+           "?serviceKey=k&kaptCode=A11680001&_type={}")
+    rec = {f.name: "" for f in _ep("datagokr_misc_kapt_basis_info").fields} | {"kaptCode": "A11680001", "kaptdaCnt": "239"}
+    for fmt in ("json", "xml"):
+        split = _split(url.format(fmt))
+        body = DIALECT.render(split, [rec], 1, {}).body
+        if fmt == "json":
+            obj = json.loads(body)["response"]["body"]
+            assert set(obj) == {"item"} and obj["item"]["kaptCode"] == "A11680001" and obj["item"]["kaptdaCnt"] == 239
+        else:
+            assert b"<body><item><kaptCode>A11680001</kaptCode>" in body and b"<items>" not in body
+        parsed = DIALECT.parse(split.endpoint, body, fmt)
+        assert parsed.outcome == "ok" and [r["kaptCode"] for r in parsed.records] == ["A11680001"]
+        empty = DIALECT.render(split, [], 0, {}).body
+        assert DIALECT.parse(split.endpoint, empty, fmt).records == []

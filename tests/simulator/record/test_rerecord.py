@@ -3,8 +3,8 @@ from, gives the shipped version's records (and, for the newest, its content hash
 
 Edition 2 is the world ``kopa@v0001``/``kopa@v0002`` were recorded from, edition 3
 ``kopa@v0003``'s, edition 4 ``kopa@v0004``/``kopa@v0005``'s, edition 5 ``kopa@v0006``'s
-generated tier; their bytes are shipped and must stay reproducible. One re-recording is whole
-(v0005's plan onto copies of v0001-v0004: the same content hash); v0003's, v0004's and v0006's
+generated tier, edition 6 ``kopa@v0007``'s; their bytes are shipped and must stay reproducible. One re-recording is whole
+(v0005's plan onto copies of v0001-v0004: the same content hash); v0003's, v0004's, v0006's and v0007's
 are sampled (a fixed, spread sample of their plans: the same records, collection by
 collection), which checks the same property for a tenth of the time. v0003's whole
 re-recording took about 350 s on 2 cores, v0006's (2,274 collections) about 75 s.
@@ -225,3 +225,21 @@ def test_recording_v0006_again_gives_its_records(tmp_path: Path, store: Store) -
     _assert_same_records(mine, store.open("kopa", "v0006"), "v0006")
     acnt = next(k for k in mine if k.startswith("dart_fnltt_singl_acnt_all?"))
     assert {"account_nm", "thstrm_amount"} <= set(json.loads(mine[acnt][0]))  # edition 5's fields
+
+
+def test_recording_v0007_again_gives_its_records(tmp_path: Path, store: Store) -> None:
+    """Every 12th seed of v0007's plan (``simulator/record/plans/v0007.yaml``), each FSC company
+    outline looked up by name and each service edition 6 added, recorded again from a fresh
+    edition-6 sandbox: the records v0007 holds, collection by collection."""
+    plan = yaml.safe_load((PLANS / "v0007.yaml").read_text(encoding="utf-8"))
+    assert plan["replace_tiers"] == ["generated"]
+    added = ("seoul_realtime_city_air", "seoul_bike_list", "seoul_subway_positions", "ecos_stat_meta",
+             "datagokr_misc_kapt_", "datagokr_misc_semas_")
+    seeds = [s for i, s in enumerate(plan["seeds"]) if i % 12 == 0 or s["endpoint"].startswith(added)
+             or s["endpoint"] == "fsc_corp_outline_v2" and "corpNm" in s["params"]]
+    assert 250 < len(seeds) < 320
+    mine = records_by_key(record_seeds(tmp_path / "c", 6, seeds))
+    assert len(mine) == len(seeds)
+    _assert_same_records(mine, store.open("kopa", "v0007"), "v0007")
+    outline = next(k for k in mine if k.startswith("fsc_corp_outline_v2?corpNm="))
+    assert {"fssCorpUnqNo", "corpNm", "crno"} <= set(json.loads(mine[outline][0]))  # edition 6's join

@@ -13,8 +13,11 @@ by drawing the same few recorded chains again. ``kopa@v0006`` (#27) is v0005 wit
 generated tier recorded anew from world edition 5 on real values only
 (``simulator/record/plans/v0006.yaml``): no collection keyed on a dummy (1,051 of v0005's are),
 the generated endpoints' fuller published fields, and the curated tier (KOPA-Bench's golds, the
-default EDGE run) carried over byte for byte. (Recording them again:
-tests/simulator/record/test_rerecord.py.)
+default EDGE run) carried over byte for byte. ``kopa@v0007`` (#27, #28) is v0006 with its
+generated tier recorded anew from world edition 6 (``simulator/record/plans/v0007.yaml``):
+FSC's company outline joined to OpenDART (looked up by name for the 60 OpenDART companies
+recorded), the seven services edition 6 added, the curated tier carried over. (Recording them
+again: tests/simulator/record/test_rerecord.py.)
 """
 
 from __future__ import annotations
@@ -38,7 +41,13 @@ ROOT = Path(__file__).resolve().parents[3]
 PLAN4 = ROOT / "simulator" / "record" / "plans" / "v0004_extra.yaml"
 PLAN5 = ROOT / "simulator" / "record" / "plans" / "v0005_extra.yaml"
 PLAN6 = ROOT / "simulator" / "record" / "plans" / "v0006.yaml"
+PLAN7 = ROOT / "simulator" / "record" / "plans" / "v0007.yaml"
+#: The services kopa@v0007 added (world edition 6; fidelity partial).
+ADDED_IN_V0007 = frozenset({"seoul_realtime_city_air", "seoul_bike_list", "seoul_subway_positions", "ecos_stat_meta",
+                            "datagokr_misc_kapt_sigungu_apt_list", "datagokr_misc_kapt_basis_info", "datagokr_misc_semas_store_list_in_dong"})
 KEY = "kopa0test0key0000000000000000000000000000"[:40]
+#: The content hash kopa@v0007 was published with (docs/drift-v0007.md).
+V0007_HASH = "b6914a80"
 
 
 @pytest.fixture(scope="module")
@@ -79,7 +88,7 @@ def test_v0004_holds_every_tool_and_its_drift_is_written(store: Store) -> None:
     assert (m.version, m.parent, m.source) == ("v0004", "v0003", "sandbox")
     assert m.content_hash.startswith("727820a9")
     assert store.open("kopa", "v0003").content_hash.startswith("1a471589")
-    assert len(m.endpoints) == len(load_catalog().endpoints) == 2696
+    assert len(m.endpoints) == len(load_catalog().endpoints) - len(ADDED_IN_V0007) == 2696
     assert all(e.records > 0 for e in m.endpoints.values())
     drift = (ROOT / "docs" / "drift-v0004.md").read_text(encoding="utf-8")
     assert "# Drift kopa@v0003 → kopa@v0004" in drift and "Collections changed" not in drift
@@ -123,7 +132,7 @@ def test_v0005_has_every_tool_and_its_drift_is_written(store: Store) -> None:
     m = store.open("kopa", "v0005").manifest  # v0006 re-records its generated tier (below)
     assert (m.version, m.parent, m.source) == ("v0005", "v0004", "sandbox")
     assert m.content_hash.startswith("8e8c607b")
-    assert len(m.endpoints) == len(load_catalog().endpoints) == 2696
+    assert len(m.endpoints) == len(load_catalog().endpoints) - len(ADDED_IN_V0007) == 2696
     assert all(e.records > 0 for e in m.endpoints.values())
     drift = (ROOT / "docs" / "drift-v0005.md").read_text(encoding="utf-8")
     assert "# Drift kopa@v0004 → kopa@v0005" in drift and "Collections changed" not in drift
@@ -164,15 +173,15 @@ def _placeholder_keyed(version: Version, catalog: Catalog) -> list[str]:
                   if placeholder_params(catalog.endpoint(c.endpoint), c.filters))
 
 
-def test_v0006_is_the_newest_and_records_every_tool_it_has_a_real_value_for(store: Store) -> None:
-    m = store.open("kopa").manifest
+def test_v0006_records_every_tool_it_has_a_real_value_for(store: Store) -> None:
+    m = store.open("kopa", "v0006").manifest
     assert (m.version, m.parent, m.source) == ("v0006", "v0005", "sandbox")
     assert m.content_hash.startswith("5dbc3569")
     catalog = load_catalog()
     _plan, report = seed_plan_report(catalog)
     left_out = set(report.unresolved)
     assert len(left_out) == 344
-    assert set(m.endpoints) == set(catalog.endpoints) - left_out  # 2,352 of 2,696
+    assert set(m.endpoints) == set(catalog.endpoints) - left_out - ADDED_IN_V0007  # 2,352 of 2,696
     assert all(e.records > 0 for e in m.endpoints.values())
     listed = (ROOT / "docs" / "seeds-v0006.md").read_text(encoding="utf-8")
     assert all(f"- `{e}`: " in listed for e in left_out)
@@ -180,7 +189,7 @@ def test_v0006_is_the_newest_and_records_every_tool_it_has_a_real_value_for(stor
     assert "# Drift kopa@v0005 → kopa@v0006" in drift and "Collections removed (1051)" in drift
 
 
-@pytest.mark.parametrize("version,dummies", [("v0005", 1051), ("v0006", 0)])
+@pytest.mark.parametrize("version,dummies", [("v0005", 1051), ("v0006", 0), ("v0007", 0)])
 def test_collections_keyed_on_a_placeholder(store: Store, version: str, dummies: int) -> None:
     """v0002–v0005 keyed every generated collection without a published value on ``A1`` (1,003)
     or ``1`` (48); v0006 holds none (its endpoints without a real value are not recorded)."""
@@ -239,3 +248,57 @@ def test_v0006_records_its_plan_and_drops_only_the_dummies(store: Store) -> None
     gen6 = {c.key for c in v6.collections() if catalog.endpoint(c.endpoint).tier == "generated"}
     assert gen6 == planned and len(gen6) == 2274
     assert gen5 - gen6 == set(_placeholder_keyed(v5, catalog))
+
+
+# ---- kopa@v0007 -------------------------------------------------------------------------------
+def test_v0007_is_the_newest_and_records_every_tool_it_has_a_real_value_for(store: Store) -> None:
+    m = store.open("kopa").manifest
+    assert (m.version, m.parent, m.source) == ("v0007", "v0006", "sandbox")
+    assert m.content_hash.startswith(V0007_HASH)
+    catalog = load_catalog()
+    _plan, report = seed_plan_report(catalog)
+    left_out = set(report.unresolved)
+    assert len(left_out) == 344
+    assert set(m.endpoints) == set(catalog.endpoints) - left_out  # 2,359 of 2,703
+    assert ADDED_IN_V0007 <= set(m.endpoints) and all(e.records > 0 for e in m.endpoints.values())
+    listed = (ROOT / "docs" / "seeds-v0007.md").read_text(encoding="utf-8")
+    assert all(f"- `{e}`: " in listed for e in left_out)
+    drift = (ROOT / "docs" / "drift-v0007.md").read_text(encoding="utf-8")
+    assert "# Drift kopa@v0006 → kopa@v0007" in drift and "Endpoints added (7)" in drift
+
+
+def test_v0007_carries_v0006s_curated_tier_and_records_its_plan(store: Store) -> None:
+    """v0007's curated collections are v0006's (counts, totals, envelopes); its generated ones
+    are exactly its plan's seeds and crawled targets, every v0006 generated key among them."""
+    v6, v7 = store.open("kopa", "v0006"), store.open("kopa", "v0007")
+    catalog = load_catalog()
+
+    def curated(v: Version) -> dict[str, tuple[Any, ...]]:
+        return {c.key: (c.count, c.total, c.fmt, c.envelope) for c in v.collections()
+                if catalog.endpoint(c.endpoint).tier == "curated"}
+
+    assert curated(v7) == curated(v6) and len(curated(v6)) == 1215
+    plan = load_plan(PLAN7)
+    assert plan.replace_tiers == ["generated"] and len(plan.crawls) == 4
+    planned = {collection_key(s.endpoint, collection_filters(catalog.endpoint(s.endpoint), s.params))
+               for s in plan.seeds}
+    gen6 = {c.key for c in v6.collections() if catalog.endpoint(c.endpoint).tier == "generated"}
+    gen7 = {c.key for c in v7.collections() if catalog.endpoint(c.endpoint).tier == "generated"}
+    crawled = {k for k in gen7 if k.startswith("datagokr_misc_kapt_basis_info?")}
+    assert gen7 == planned | crawled and len(crawled) == 60 and gen6 <= gen7
+
+
+def test_v0007_finds_each_recorded_opendart_company_by_name(store: Store) -> None:
+    """A client's route from a company's name to OpenDART: FSC getCorpOutline_V2 by ``corpNm``
+    answers one row whose ``fssCorpUnqNo`` is the corp_code of the OpenDART company of that
+    name, for every OpenDART company v0007 holds."""
+    v7 = store.open("kopa", "v0007")
+    companies = {c.filters["corp_code"]: v7.index.records(c.id, 0, 1)[0] for c in v7.collections()
+                 if c.endpoint == "opendart_company"}
+    outlines = {c.filters["corpNm"]: v7.index.records(c.id, 0, c.count) for c in v7.collections()
+                if c.endpoint == "fsc_corp_outline_v2" and "corpNm" in c.filters}
+    assert len(companies) == len(outlines) == 60
+    for name, rows in outlines.items():
+        (row,) = rows
+        dart = companies[row["fssCorpUnqNo"]]  # company.json writes a listed one's name with (주)
+        assert dart["corp_name"].removesuffix("(주)") == name == row["corpNm"] and dart["ceo_nm"] == row["enpRprFnm"]

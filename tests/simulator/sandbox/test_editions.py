@@ -15,8 +15,8 @@ from simulator.sandbox import World
 
 
 def test_edition_is_checked() -> None:
-    with pytest.raises(ValueError, match="unknown world edition 6: use one of 2, 3, 4, 5"):
-        World(0, edition=6)
+    with pytest.raises(ValueError, match="unknown world edition 7: use one of 2, 3, 4, 5, 6"):
+        World(0, edition=7)
 
 
 def test_the_upcoming_election_takes_preliminary_candidates() -> None:
@@ -85,3 +85,59 @@ def test_school_names_are_unique_and_closures_are_marked() -> None:
     meal_days = {r["MLSV_YMD"] for ym in ("202505", "202506", "202510", "202512") for r in w3.meals(code, ym)}
     assert meal_days and not meal_days & set(closed)
     assert w2.closed_days(code, "2025") == [] and "휴업일" not in {r["SBTR_DD_SC_NM"] for r in w2.schedule(code, "2025")}
+
+
+def test_edition_6_joins_the_fsc_company_outline_to_opendart() -> None:
+    """Edition 6: a company's name looked up in FSC's getCorpOutline_V2 gives its OpenDART
+    corp_code (fssCorpUnqNo) and the same company's facts; edition 5 answers the outline as
+    kopa@v0006 holds it (the 8 fields of then, no company join)."""
+    from simulator import load_catalog
+    from simulator.sandbox.gen.synth import synth_records
+
+    ep = load_catalog().endpoint("fsc_corp_outline_v2")
+    w6, w5 = World(0, edition=6), World(0, edition=5)
+    for c in w6.listed_companies()[:40] + w6.companies()[-40:]:
+        rows = synth_records(w6, ep, {"corpNm": c["corp_name"]})
+        assert [r["fssCorpUnqNo"] for r in rows] == [c["corp_code"]]  # names are unique in the world
+        (r,) = rows
+        assert (r["crno"], r["bzno"], r["enpRprFnm"], r["enpBsadr"]) == (c["crno"], c["bizr_no"], c["ceo_nm"], c["adres"])
+        assert w6.company(r["fssCorpUnqNo"])["corp_name"] == r["corpNm"]
+        assert bool(r["enpXchgLstgDt"] or r["enpKosdaqLstgDt"] or r["enpKrxLstgDt"]) == bool(c["market"])
+    assert synth_records(w6, ep, {"corpNm": "없는회사"}) == []
+    assert len(synth_records(w6, ep, {})) == len(w6.companies())
+    old = synth_records(w5, ep, {"corpNm": "삼성전자"})
+    assert old and all(set(r) == set(ep.opt("late_fields")) ^ {f.name for f in ep.fields} for r in old)
+    assert all("fssCorpUnqNo" not in r for r in old)
+
+
+def test_edition_6_answers_the_endpoints_it_adds() -> None:
+    """The endpoints kopa@v0007 added answer from edition 6 only, from the world's own entities:
+    K-apt complexes are the district's RTMS apartments, SEMAS shops lie in the district asked."""
+    from simulator import load_catalog
+    from simulator.sandbox.gen import generator_for
+
+    cat = load_catalog()
+    w6, w5 = World(0, edition=6), World(0, edition=5)
+
+    def rows(w: World, eid: str, f: dict[str, str]) -> list[dict]:
+        gen = generator_for(cat.endpoint(eid).part_id, eid)
+        assert gen is not None, eid
+        return list(gen(w, f))
+
+    cases = [("seoul_realtime_city_air", {}), ("seoul_bike_list", {}), ("seoul_subway_positions", {"subwayNm": "2호선"}),
+             ("ecos_stat_meta", {"DATA_NAME": "소비자물가지수"}), ("datagokr_misc_kapt_sigungu_apt_list", {"sigunguCode": "11680"}),
+             ("datagokr_misc_semas_store_list_in_dong", {"divId": "signguCd", "key": "11680"})]
+    for eid, f in cases:
+        assert rows(w5, eid, f) == [], eid
+        got = rows(w6, eid, f)
+        assert got and list(got[0]) == [x.name for x in cat.endpoint(eid).fields], eid
+    air = rows(w6, "seoul_realtime_city_air", {})
+    assert len(air) == 25 and all(isinstance(r["PM10"], float) for r in air)
+    apts = rows(w6, "datagokr_misc_kapt_sigungu_apt_list", {"sigunguCode": "11680"})
+    assert [a["kaptName"] for a in apts] == [a["aptNm"] for a in w6.apartments("11680")]
+    (basis,) = rows(w6, "datagokr_misc_kapt_basis_info", {"kaptCode": apts[3]["kaptCode"]})
+    assert basis["kaptName"] == apts[3]["kaptName"] and basis["kaptdaCnt"] == w6.apartments("11680")[3]["households"]
+    shops = rows(w6, "datagokr_misc_semas_store_list_in_dong", {"divId": "signguCd", "key": "11680"})
+    assert {s["signguNm"] for s in shops} == {"강남구"} and all(s["ldongCd"].startswith("11680") for s in shops)
+    pos = rows(w6, "seoul_subway_positions", {"subwayNm": "2호선"})
+    assert all(p["statnNm"] != p["statnTnm"] for p in pos)
