@@ -133,6 +133,11 @@ class _Scanner:
         names = {p.name for ep in catalog.endpoints.values() for p in ep.params if p.role == "auth"}
         names |= set(KEY_PARAM_NAMES) | set(_EXTRA_NAMES)
         self.names = frozenset(n.lower() for n in names)
+        #: Key-like names some endpoint takes as an ordinary parameter (``_a_code``).
+        self.coded_names = frozenset(
+            p.name.lower() for ep in catalog.endpoints.values() for p in ep.params
+            if p.role not in ("auth", None) and p.name.lower() in self.names
+        )
         alt = "|".join(sorted({re.escape(n) for n in self.names}, key=len, reverse=True))
         self.assign_re = re.compile(r"=|%3[dD]|%253[dD]")
         self.name_before_re = re.compile(r"[A-Za-z0-9_\-]+$")
@@ -157,6 +162,14 @@ class _Scanner:
         self.encoded_re = re.compile(
             r"((?:[A-Za-z0-9+/]|%2[BbFf]){32,}(?:==?|(?:%3[Dd]){1,2}|(?:%253[Dd]){1,2}))"
         )
+
+    def _a_code(self, name: str, value: str) -> bool:
+        """Whether ``name=value`` is a code the catalog takes under a key-like name, not a key:
+        the name is a non-key parameter of some endpoint (SEMAS ``key``: an area code, not
+        NEIS's or Seoul's ``KEY``) and the value is a short run of digits, as no platform's
+        key is (their keys are 20 to 96 letters and digits, or a user id in letters)."""
+        v = unquote(value).strip().strip("\"'")
+        return name.lower() in self.coded_names and v.isdigit() and len(v) <= 10
 
     def _path_keys(self, host: str, path: str, offset: int) -> Iterator[Hit]:
         try:
@@ -191,10 +204,10 @@ class _Scanner:
             if nm is None or nm.group(0) not in self.names:
                 continue
             v = self.value_re.match(text, m.end())
-            if v is not None and not _is_placeholder(v.group(1)):
+            if v is not None and not _is_placeholder(v.group(1)) and not self._a_code(nm.group(0), v.group(1)):
                 hits.append(Hit("key_param", f"{text[nm.start():nm.end()]}=", v.start(1), v.end(1)))
         for m in self.json_param_re.finditer(low):
-            if not _is_placeholder(m.group(2)):
+            if not _is_placeholder(m.group(2)) and not self._a_code(m.group(1), m.group(2)):
                 hits.append(Hit("key_param", f'"{text[m.start(1):m.end(1)]}":', m.start(2), m.end(2)))
         for m in self.header_re.finditer(low):
             if m.start() > 0 and (low[m.start() - 1].isalnum() or low[m.start() - 1] in "_-"):

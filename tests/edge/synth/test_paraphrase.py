@@ -168,6 +168,8 @@ def test_b_a_paraphrase_that_breaks_a_rule_is_rejected_and_the_template_kept(env
     kinds = {}
     for i, e in enumerate(res.examples):
         kinds[e["question"]] = "answer" if e["question"] == answer_one else ("tool", "drop")[i % 2]
+        if kinds[e["question"]] == "drop" and _drop_arguments(e, catalog) == e["question"]:
+            kinds[e["question"]] = "tool"  # it states no argument to drop: break another rule
 
     def rewrite(q: str) -> tuple[int, str]:
         e = by_q[q]

@@ -222,3 +222,15 @@ def test_a_prebuilt_index_of_a_read_only_root_is_scanned(clean_version: tuple[Pa
     assert report.ok and report.index == str(shipped / SHIPPED_INDEX / compiled.index_path(m).name)
     assert report.index_rows > 0
     assert audit_version(store, "kopa", version, scan_index=False).index is None
+
+
+def test_a_key_like_name_the_catalog_takes_as_a_code_is_no_key() -> None:
+    """SEMAS sdsc2 names its area code ``key`` (role filter): ``key=11680`` is a code, while a
+    real key under the same name (NEIS ``KEY``), or a long value, is still a finding."""
+    catalog = load_catalog()
+    code = '{"coll":"datagokr_misc_semas_store_list_in_dong?divId=signguCd&key=11680","filters":{"key":"11680"}}'
+    assert scan_text(code, catalog) == []
+    leak = secrets.token_hex(16)
+    kinds = [h[0] for h in scan_text(f"https://open.neis.go.kr/hub/schoolInfo?KEY={leak}&Type=json", catalog)]
+    assert "key_param" in kinds
+    assert [h[0] for h in scan_text('{"filters":{"key":"12345678901"}}', catalog)] == ["key_param"]

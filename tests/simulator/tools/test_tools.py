@@ -31,7 +31,10 @@ def _check_schema(name: str, schema: dict[str, Any]) -> None:
     assert set(schema["required"]) <= set(props), name
     assert len(set(schema["required"])) == len(schema["required"]), name
     assert not (set(props) & hidden), f"{name} exposes {set(props) & hidden}"
-    assert not {p.lower() for p in props} & KEY_PARAM_NAMES, f"{name} exposes a key param"
+    # a key-like name is exposed only where the catalog says it is no key (SEMAS ``key``: an
+    # area code, role filter, described as such)
+    coded = {p.name for p in ep.params if p.role not in ("auth", None) and p.description}
+    assert not {p.lower() for p in props if p not in coded} & KEY_PARAM_NAMES, f"{name} exposes a key param"
     for pname, p in props.items():
         assert p.get("type") in JSON_TYPES, (name, pname)
         if "enum" in p:
