@@ -15,6 +15,7 @@ import typer
 from simulator import SimulatorError, Store, atomic_dir, check_run_folder
 
 from .build import build_graph, reverify, summarize
+from .catalog import EDGE_TIER as EDGE_CATALOG, edge_catalog
 from .errors import EdgeError
 from .graph import EdgeGraph, GraphError
 from .render import render_picture
@@ -36,22 +37,26 @@ GRAPH_FILES = (GRAPH_FILE, "report.json", "graph.dot", "graph.png")
 #: What ``edge synthesize`` writes: the folder is replaced whole.
 SYNTH_FILES = ("examples.jsonl", "conversations.jsonl", "trl.jsonl", "verl.parquet", "verl.jsonl", "report.json")
 
-#: The one default tier of ``edge graph``, ``edge report`` and ``edge synthesize``, so a graph
-#: built with no flag loads in ``synthesize --graph`` with no flag: the curated tier, the one
-#: synthesis is tuned for (its lexicon covers the curated tools; docs/synthesis.md, Known limits).
-EDGE_TIER = "curated"
+#: The one default catalog of ``edge graph``, ``edge report`` and ``edge synthesize``, so a graph
+#: built with no flag loads in ``synthesize --graph`` with no flag: the curated tier plus the
+#: generated tools the platform intents chain through (:mod:`edge.catalog`: FSC's company
+#: outline, the name → OpenDART ``corp_code`` lookup; docs/synthesis.md, *The default catalog*).
+EDGE_TIER = EDGE_CATALOG
 
 CatalogOpt = Annotated[Optional[str], typer.Option(
-    "--catalog", help=f"Catalog tier: curated, full or all (default: $KOPA_CATALOG, else {EDGE_TIER}; "
-    "the same for edge graph, report and synthesize).", show_default=False)]
+    "--catalog", help=f"Catalog: {EDGE_TIER} (the curated tier + the generated tools EDGE's intents use), "
+    f"curated, full or all (default: $KOPA_CATALOG, else {EDGE_TIER}; the same for edge graph, report and "
+    "synthesize).", show_default=False)]
 
 
 def load_tier(tier: str | None) -> Any:
-    """The shipped catalog of ``tier``: ``--catalog``, else ``$KOPA_CATALOG``, else ``EDGE_TIER``
+    """The catalog of ``tier``: ``--catalog``, else ``$KOPA_CATALOG``, else ``EDGE_TIER``
     (the simulator CLI's rule with EDGE's default; imported late: it mounts us)."""
     from simulator.cli.catalog import catalog_tier, load_tier as load
 
-    return load(catalog_tier(tier) or EDGE_TIER)
+    if (tier or os.environ.get("KOPA_CATALOG") or EDGE_TIER) == EDGE_TIER:
+        return edge_catalog()
+    return load(catalog_tier(tier))
 
 
 def open_research_version(cassettes: Path | None, set_name: str, version: str | None) -> tuple[Store, Any]:

@@ -32,10 +32,21 @@ from edge.synth.quality import conversation_chars, platform_shares, raw_tokens, 
 _PLACE = re.compile(r"([가-힣]{1,6}(?:특별시|광역시|특별자치시|특별자치도|시|군|구))(?![가-힣])")
 
 
-def audit(folder: Path, tier: str = "curated") -> dict[str, object]:
+def run_catalog(folder: Path, tier: str | None = None) -> object:
+    """The catalog a run was made with (``report.json``'s ``catalog``; EDGE's default if none)."""
+    from edge.catalog import EDGE_TIER, edge_catalog
+
+    if tier is None:
+        rep = folder / "report.json"
+        tier = json.loads(rep.read_text(encoding="utf-8")).get("catalog") if rep.exists() else None
+    tier = tier or EDGE_TIER
+    return edge_catalog() if tier == EDGE_TIER else load_catalog(tier=tier)
+
+
+def audit(folder: Path, tier: str | None = None) -> dict[str, object]:
     rows = [json.loads(x) for x in (folder / "examples.jsonl").read_text(encoding="utf-8").splitlines() if x]
     convs = [json.loads(x) for x in (folder / "conversations.jsonl").read_text(encoding="utf-8").splitlines() if x]
-    catalog = load_catalog(tier=tier)
+    catalog = run_catalog(folder, tier)
     v = rows[0]["cassettes"]["version"] if rows else None
     ex = ProgramRunner(Resolver(Store().open("kopa", v), catalog, miss="strict"))
     blind = []
@@ -78,7 +89,7 @@ def audit(folder: Path, tier: str = "curated") -> dict[str, object]:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("folder", type=Path)
-    ap.add_argument("--tier", default="curated")
+    ap.add_argument("--tier", default=None, help="the run's catalog (default: report.json's)")
     ap.add_argument("--show", type=int, default=0)
     a = ap.parse_args()
     print(json.dumps(audit(a.folder, a.tier), ensure_ascii=False, indent=1))

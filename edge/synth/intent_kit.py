@@ -19,7 +19,7 @@ from .execute import CallFailed, ProgramError, ProgramRunner
 from .draft import Draft, IntentPart
 from .sample import Sampler
 
-__all__ = ["Intent", "bind", "mine", "op", "part", "pick", "recorded", "table"]
+__all__ = ["Intent", "bind", "mine", "op", "part", "pick", "real_companies", "recorded", "table"]
 
 
 @dataclass(frozen=True)
@@ -79,6 +79,23 @@ def recorded(s: Sampler, tool: str, param: str) -> set[str]:
 
 def part(d: Draft, intent: str, records: int, **slots: Any) -> None:
     d.parts.append(IntentPart(intent=intent, slots=slots, records=records))
+
+
+def real_companies(s: Sampler) -> frozenset[str]:
+    """The real listed companies' names when the version's values are invented (a ``sandbox`` or
+    ``test`` world), else none.
+
+    The sandbox names the big real listed companies (``pools.yaml`` ``companies``: 삼성전자, 기아,
+    …) beside invented ones; their figures there are invented (and from world edition 7 absent),
+    so a question asks about an invented company only: asking 삼성전자's revenue, CEO or trading
+    volume would present an invented value as a fact about a real company. On a live recording
+    every value is real and nothing is left out."""
+    source = getattr(getattr(s.ex.resolver.version, "manifest", None), "source", "live")
+    if source not in ("sandbox", "test"):
+        return frozenset()
+    from simulator.sandbox.world import pools
+
+    return frozenset(str(row[2]) for row in pools()["companies"])
 
 
 def mine(s: Sampler, opts: Iterable[Any]) -> list[Any]:

@@ -30,7 +30,7 @@ from ..observe import scalar
 from .execute import CallFailed, ProgramError
 from .intents_local import LOCAL_INTENTS
 from .intents_multi import MULTI_INTENTS
-from .intent_kit import Intent, bind as _bind, mine as _mine, op as _op, part as _part, pick as _pick, recorded as _recorded, table as _table
+from .intent_kit import Intent, bind as _bind, mine as _mine, op as _op, part as _part, pick as _pick, real_companies as _real, recorded as _recorded, table as _table
 from .sample import Draft, Sampler
 
 __all__ = ["GENERIC_SHARE", "INTENTS", "SHARES", "Intent", "build_intent", "wanted"]
@@ -101,6 +101,14 @@ def _law(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -> bool
     return True
 
 
+def _ordin_articles(s: Sampler, mst: str) -> int:
+    """The articles (조) of the recorded ordinance ``mst`` (read whole, never shown)."""
+    rows = _table(s, "lawgokr_ordin_detail", {"MST": mst})
+    arts = (rows[0].get("조문") or {}).get("조") if rows and isinstance(rows[0].get("조문"), dict) else None
+    arts = arts if isinstance(arts, list) else [arts] if isinstance(arts, dict) else []
+    return sum(1 for a in arts if isinstance(a, dict) and a.get("조문여부") == "Y")
+
+
 def _ordinance(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -> bool:
     """An ordinance (조례·규칙) by its title → 자치법규일련번호 → its text → articles."""
     table = _table(s, "lawgokr_ordin_search", {})
@@ -124,6 +132,10 @@ def _ordinance(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -
     if len(arts) < 3:
         return False
     if ask == "count":
+        # a count every ordinance shares teaches no lookup (the answer is known without a call:
+        # on kopa@v0007 every ordinance has 6 articles, and 22 of 22 such questions answered 6)
+        if len({_ordin_articles(s, m) for m in sorted(have)[:8]} | {len(arts)}) < 2:
+            return False
         f, _ = _op(s, d, op="filter", **{"from": u}, where=[{"field": "조문여부", "op": "eq", "value": "Y"}])
         c, _n = _op(s, d, op="count", **{"from": f})
         d.answer = {"$ref": c}
@@ -266,8 +278,11 @@ def _fsc_top(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -> 
     if day not in {str(f["basDt"]) for f in items}:
         return False
     rows = _table(s, "fsc_stock_prices", {"basDt": day})
+    real = _real(s)  # a group holding a real company would rank its invented figures: left out
     words = [(w, m) for w in _STOCK_WORDS for m in ("KOSPI", "KOSDAQ")
-             if 3 <= sum(1 for r in rows if w in str(r.get("itmsNm")) and r.get("mrktCtg") == m) <= 40]
+             if 3 <= sum(1 for r in rows if w in str(r.get("itmsNm")) and r.get("mrktCtg") == m) <= 40
+             and not any(w in str(r.get("itmsNm")) and r.get("mrktCtg") == m and str(r.get("itmsNm")) in real
+                         for r in rows)]
     if not words:
         return False
     words = _mine(s, words)
@@ -285,7 +300,7 @@ def _fsc_top(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -> 
     s1, r1 = s.call(d, "fsc_stock_prices", {"basDt": day, "likeItmsNm": word, "mrktCls": market})
     a, best = _op(s, d, op=op, **{"from": s1}, by=key, numeric=True)
     rec = best[0] if isinstance(best, list) else best
-    if not rec or str(rec.get("itmsNm")) in held:
+    if not rec or str(rec.get("itmsNm")) in held or str(rec.get("itmsNm")) in real:
         return False
     s2, r2 = s.call(d, "fsc_listed_items", {"basDt": day}, bind={"itmsNm": _bind({"$ref": a, "field": "itmsNm"})})
     d.bound.append(str(rec.get("itmsNm")))
@@ -307,9 +322,14 @@ _REVENUE = "매출액"
 def _dart_by_name(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -> bool:
     """A company by its name → FSC getCorpOutline_V2 (``corpNm``) → its FSS unique number
     (``fssCorpUnqNo`` = OpenDART ``corp_code``) → an OpenDART call about it: its CEO (company),
-    its 2024 consolidated revenue (single account, 사업보고서) or its 2024 disclosures (list)."""
+    its 2024 consolidated revenue (single account, 사업보고서) or its 2024 disclosures (list).
+
+    Only a company the recording holds data for (its outline and the OpenDART call were
+    recorded and answer records), and on a synthetic world only an invented one
+    (:func:`~edge.synth.intent_kit.real_companies`): a real company's figures there are not facts."""
+    real = _real(s)
     names = sorted(str(f["corpNm"]) for f in s._filters.get("fsc_corp_outline_v2", [])
-                   if set(f) == {"corpNm"} and str(f["corpNm"]) not in held)
+                   if set(f) == {"corpNm"} and str(f["corpNm"]) not in held and str(f["corpNm"]) not in real)
     tool, args = {"ceo": ("opendart_company", {}),
                   "revenue": ("opendart_single_account", {"bsns_year": "2024", "reprt_code": "11011"}),
                   "disclosures": ("opendart_disclosures", {"bgn_de": "20240101", "end_de": "20241231"})}[ask]
@@ -335,7 +355,11 @@ def _dart_by_name(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str
         ref2, _v = _pick(s, d, s2, [], "ceo_nm")
         d.answer = ref2
     elif ask == "revenue":
-        where = [{"field": "account_nm", "op": "eq", "value": _REVENUE}, {"field": "fs_div", "op": "eq", "value": "CFS"}]
+        # the account by "contains": an account name is a kind, not an entity the bench names (an
+        # "eq" filter value counts as one: 매출액 is a bench constant, so every revenue draft was
+        # held out as a bench entity, 0 of 1,000); the statement's accounts name 매출액 once
+        where = [{"field": "account_nm", "op": "contains", "value": _REVENUE},
+                 {"field": "fs_div", "op": "eq", "value": "CFS"}]
         ref2, _v = _pick(s, d, s2, where, "thstrm_amount")
         d.answer = ref2
     else:

@@ -18,12 +18,14 @@ from typing import Any
 from simulator import Catalog, Resolver, Version
 from simulator.tools import program_edges
 
+from ..catalog import EDGE_TIER, INTENT_TOOLS
 from ..graph import EdgeGraph
 from ..observe import Observations
 from .checks import check_example
 from .contamination import Footprints, GoldHoldout
 from .execute import ProgramError, ProgramRunner
 from .form import NEAR_THRESHOLD, shingles as _shingles
+from .intent_kit import real_companies
 from .intents import GENERIC_SHARE, INTENTS, build_intent, wanted
 from .questions import answer_text, write_question_t
 from .draft import Draft
@@ -99,6 +101,13 @@ def _draft_entities(d: Draft) -> set[str]:
     return example_entities({"gold_program": d.program_json(), "bound_values": d.bound})
 
 
+def _answer_names(answer: Any) -> set[str]:
+    """The names an answer gives (``삼성전자(주)`` read as ``삼성전자``)."""
+    vals = answer if isinstance(answer, list) else [answer]
+    return {str(v).strip().removesuffix("(주)").removeprefix("(주)").strip() for v in vals
+            if isinstance(v, str)}
+
+
 def _main_junction(js: list[str]) -> str:
     for j in _PRIORITY:
         if j in js:
@@ -148,8 +157,13 @@ def synth_shard(version: Version, catalog: Catalog, graph: EdgeGraph, obs: Obser
     # a held-out edge is never drawn (a draft on one would only be dropped), so the attempts
     # go to chains training may use; the check after execution stays for what a pick adds
     edges = [b for b in sane_edges(graph) if (b.source_tool, b.target_tool) not in held_edges]
+    if catalog.tier == EDGE_TIER:
+        # EDGE's default catalog holds its generated tools for the intents' sake: the walks keep
+        # to the curated tools, whose words (lexicon.TOOL_NOUNS) they phrase their questions in
+        edges = [b for b in edges if b.source_tool not in INTENT_TOOLS and b.target_tool not in INTENT_TOOLS]
     sampler = Sampler(catalog, edges, obs, ex, rng)
     sampler.portion = (spec.index, spec.shards)
+    real = real_companies(sampler)
     prints = Footprints(catalog)
     made: Counter[str] = Counter()
     failed: Counter[str] = Counter()
@@ -204,6 +218,10 @@ def synth_shard(version: Version, catalog: Catalog, graph: EdgeGraph, obs: Obser
             continue
         if held_edges and program_edges(d.program()) & held_edges:
             early["bench_edge"] += 1
+            miss(jtype, ip)
+            continue
+        if real and (_draft_entities(d) | _answer_names(run.answer)) & real:
+            early["real_company"] += 1  # a real company's invented figures (a synthetic world)
             miss(jtype, ip)
             continue
         pk = d.program().model_dump_json()

@@ -33,7 +33,7 @@ SMALL_CFG = VerifyConfig(iterations=10, paths_per_iteration=50, min_trials=2)
 @dataclass(frozen=True)
 class ThousandRun:
     """``simulator edge synthesize --n 1000`` with the CLI's defaults, in process: kopa@v0005,
-    the curated tier, a graph built with seed 0 and the default budget, seed 0, the bench's
+    EDGE's default catalog (``edge.catalog``: the curated tier + FSC's company outline), a graph built with seed 0 and the default budget, seed 0, the bench's
     entities, edges and gold calls held out; the files ``write_all`` writes."""
 
     version: Version
@@ -43,8 +43,10 @@ class ThousandRun:
 
 
 def thousand_run(store: Store, tmp: Path) -> ThousandRun:
+    from edge.catalog import edge_catalog
+
     version = store.open("kopa", "v0005")
-    catalog = load_catalog(tier="curated")
+    catalog = edge_catalog()
     built = build_graph(version, catalog, seed=0)
     res = synthesize(version, catalog, built.graph, n=1000, seed=0, obs=built.obs)
     paths = write_all(res.examples, tmp / "out", version, catalog, res.report)

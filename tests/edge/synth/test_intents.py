@@ -20,7 +20,7 @@ from edge.synth.intents import INTENTS, SHARES, build_intent, wanted
 from edge.synth.questions import write_question_t
 from edge.synth.sample import Sampler
 from edge.synth.shards import _example
-from edge.synth.splits import bench_entities
+from edge.synth.splits import bench_entities, example_entities
 from edge.synth.writers import conversation, fitting_page_size
 from simulator import Resolver, Store, load_catalog
 from simulator.tools import program_edges
@@ -245,31 +245,46 @@ def test_fan_sem_and_cond_are_asked_as_people_ask_them(world: tuple[Any, ...]) -
 DART_TOOLS = ("fsc_corp_outline_v2", "opendart_company", "opendart_single_account", "opendart_disclosures")
 
 
-def test_opendart_questions_ask_by_name_and_chain_fsc_then_opendart(tmp_path: Any) -> None:
-    """On kopa@v0007 (world edition 6), a company is asked by its name: the program looks the
-    name up in FSC's company outline (``corpNm``), binds its ``fssCorpUnqNo`` as OpenDART's
-    ``corp_code`` and reads the company (its CEO), its 2024 사업보고서 accounts (consolidated
-    revenue) or its 2024 filings (a count); each example keeps every rule, states its period and
-    report, and answers what OpenDART holds for the company of that name. (A catalog of just the
-    four tools keeps it fast: the intents read nothing else.)"""
-    from simulator.catalog import Catalog
+def _real_companies() -> set[str]:
+    """The real listed companies the sandbox names (``pools.yaml``): their figures are invented."""
+    from simulator.sandbox.world import pools
 
-    full = load_catalog(tier="full")
-    parts = {full.endpoint(t).part_id for t in DART_TOOLS}
-    catalog = Catalog([p.model_copy(update={"endpoints": [e for e in p.endpoints if e.id in DART_TOOLS]})
-                       for pid, p in full.parts.items() if pid in parts])
-    version = Store(cache_dir=tmp_path / "cache").open("kopa", "v0007")
+    return {str(row[2]) for row in pools()["companies"]}
+
+
+@pytest.fixture(scope="module")
+def v0007(shipped_store: Store) -> tuple[Any, ...]:
+    """kopa@v0007 (world edition 6: FSC's company outline joined to OpenDART) with EDGE's
+    default catalog (``edge.catalog``: the curated tier + the outline) and a sampler over it."""
+    from edge.catalog import edge_catalog
+
+    catalog = edge_catalog()
+    version = shipped_store.open("kopa", "v0007")
     resolver = Resolver(version, catalog, miss="strict")
     ex = ProgramRunner(resolver, page_size=fitting_page_size(resolver))
     sampler = Sampler(catalog, [], Observations.from_version(version, catalog), ex, random.Random(0))
+    return version, catalog, ex, sampler
+
+
+def test_opendart_questions_ask_by_name_and_chain_fsc_then_opendart(v0007: tuple[Any, ...]) -> None:
+    """On kopa@v0007 with EDGE's default catalog, a company is asked by its name: the program
+    looks the name up in FSC's company outline (``corpNm``), binds its ``fssCorpUnqNo`` as
+    OpenDART's ``corp_code`` and reads the company (its CEO), its 2024 사업보고서 accounts
+    (consolidated revenue) or its 2024 filings (a count); each example keeps every rule, states
+    its period and report, and answers what OpenDART holds for the company of that name. The
+    company is an invented one (the sandbox's real companies carry invented figures), and the
+    draft uses no bench entity (the revenue account once was one: 매출액 as an ``eq`` value)."""
+    version, catalog, ex, sampler = v0007
+    real, held = _real_companies(), frozenset(bench_entities())
     rng = random.Random(1)
     for intent in INTENTS["opendart"]:
         made = 0
         for _ in range(4):
-            d = build_intent(sampler, intent, rng, frozenset())
+            d = build_intent(sampler, intent, rng, held)
             assert d is not None, intent.name
             calls = d.program().calls()
             name = d.parts[-1].slots["name"]
+            assert name not in real, name
             assert [c.call for c in calls][0] == "fsc_corp_outline_v2" and calls[0].args == {"corpNm": name}
             assert "fssCorpUnqNo" in str(calls[1].args["corp_code"])  # bound from the outline, not stated
             run = ex.run(d.program())
@@ -286,5 +301,48 @@ def test_opendart_questions_ask_by_name_and_chain_fsc_then_opendart(tmp_path: An
             assert template.startswith(f"INT:{intent.name}") and name in question and corp not in question
             e = _example(d, question, run.answer, catalog, version, 0)
             assert {"fsc", "opendart"} <= set(e["platforms"])
+            assert not example_entities(e) & held, example_entities(e) & held
             made += check_example(e, conversation(e, ex, catalog), run.values, catalog) == []
         assert made == 4, intent.name
+
+
+def test_fsc_questions_never_rank_a_real_company(v0007: tuple[Any, ...]) -> None:
+    """FSC's "which stock whose name has a word" questions rank only groups of invented companies
+    on the sandbox world (a group with 삼성전자 would rank its invented volume or market cap)."""
+    version, catalog, ex, sampler = v0007
+    real, rng = _real_companies(), random.Random(2)
+    made = 0
+    for _ in range(8):
+        d = build_intent(sampler, INTENTS["fsc"][0], rng, frozenset())
+        if d is None:
+            continue
+        run = ex.run(d.program())
+        shown = {str(r.get("itmsNm")) for r in run.values[d.program().calls()[0].id]}
+        assert not shown & real, shown & real
+        made += 1
+    assert made >= 4
+
+
+def test_a_small_default_run_asks_opendart_and_fsc(v0007: tuple[Any, ...], tmp_path: Any) -> None:
+    """A small run (``synthesize`` with the CLI's defaults but n=12, one shard) on kopa@v0007 with
+    EDGE's default catalog gives OpenDART and FSC examples, asked by an invented company's name,
+    that keep every rule; it answers none about a real company. (The curated tier alone gave
+    OpenDART none: the name → corp_code lookup is a generated tool.)"""
+    from edge import build_graph
+    from edge.synth import SynthConfig, synthesize
+    from tests.support.synth_runs import SMALL_CFG
+
+    version, catalog, _ex, sampler = v0007
+    graph = build_graph(version, catalog, seed=7, config=SMALL_CFG, obs=sampler.obs).graph
+    res = synthesize(version, catalog, graph, n=12, seed=0, obs=sampler.obs, config=SynthConfig(shards=1))
+    dart = [e for e in res.examples if "opendart" in e["platforms"]]
+    fsc = [e for e in res.examples if "fsc" in e["platforms"]]
+    assert dart and fsc, Counter(p for e in res.examples for p in e["platforms"])
+    real = _real_companies()
+    for e in res.examples:
+        q = e["question"]
+        assert not any(re.search(rf"(?<![가-힣A-Za-z]){re.escape(n)}(?![A-Za-z])", q)
+                       or n == str(e["answer"]).removesuffix("(주)") for n in real), q
+    for e in dart:
+        first = e["gold_program"]["steps"][0]
+        assert first["call"] == "fsc_corp_outline_v2" and first["args"]["corpNm"] in e["question"]

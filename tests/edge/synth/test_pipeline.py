@@ -237,8 +237,8 @@ def test_programs_recompute_on_a_new_version(env, tmp_path: Path) -> None:  # ty
 @pytest.mark.slow
 @pytest.mark.xdist_group(SYNTH_1000)
 def test_a_thousand_examples_from_the_shipped_cassettes(synth_1000: ThousandRun) -> None:
-    """1,000 requested from the shipped cassettes with the CLI's defaults (kopa@v0005, the
-    curated tier, the bench's entities and edges held out): 1,000 distinct verified examples
+    """1,000 requested from the shipped cassettes with the CLI's defaults (kopa@v0005, EDGE's
+    default catalog, the bench's entities and edges held out): 1,000 distinct verified examples
     survive the rules (tests/edge/synth/test_rules.py, which checks them over this same run),
     over all junction types. (On v0004, with 30 attempts per example and no in-shard
     de-duplication, the same run kept 270: the same few recorded chains were drawn again;

@@ -347,7 +347,7 @@ def test_tool_messages_are_what_the_environment_returns(made) -> None:  # type: 
 @pytest.mark.xdist_group(SYNTH_1000)
 def test_a_thousand_examples_keep_every_rule(synth_1000: ThousandRun) -> None:
     """Issue 20's bar over 1,000 synthesized examples from the shipped cassettes: the CLI's
-    default run (kopa@v0005, curated tier), shared with test_pipeline's thousand-example test.
+    default run (kopa@v0005, EDGE's default catalog), shared with test_pipeline's thousand-example test.
     (The full tier's examples are checked by the next test, at a smaller n: a rule holds or
     fails per example.)"""
     version, catalog, res, paths = synth_1000.version, synth_1000.catalog, synth_1000.res, synth_1000.paths
