@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from edge.catalog import edge_catalog
 from edge.cli import edge_app
 from simulator import load_catalog
 
@@ -45,10 +46,10 @@ def test_graph_then_synthesize_with_no_catalog_flag(demo: Path, tmp_path: Path, 
     r = runner.invoke(edge_app, ["synthesize", "--cassettes", str(demo), "--graph", str(g), "--n", "1",
                                  "--out", str(tmp_path / "synth-out")])
     assert isinstance(r.exception, _Synthesized), r.output[:500]
-    assert getattr(seen["catalog"], "tier") == "curated"
+    assert getattr(seen["catalog"], "tier") == "edge"  # EDGE's default catalog (edge.catalog)
     data = json.loads((g / "graph.json").read_text(encoding="utf-8"))
-    assert data["catalog"] == "curated"  # the tier a mismatch error names
-    assert len(data["nodes"]) == len(load_catalog(tier="curated").endpoints)
+    assert data["catalog"] == "edge"  # the name a mismatch error names (--catalog edge)
+    assert len(data["nodes"]) == len(edge_catalog().endpoints) == len(load_catalog(tier="curated").endpoints) + 1
     r = runner.invoke(edge_app, ["report", str(g)])
     assert r.exit_code == 0, r.output[:500]
 
@@ -68,9 +69,9 @@ def test_a_graph_of_another_tier_is_one_short_line(demo: Path, tmp_path: Path) -
     assert r.stderr.startswith("using kopa@v0001 ")  # which version: the first line
     (err,) = [ln for ln in r.stderr.splitlines() if ln.startswith("error:")]
     assert len(err) < 600, err[:800]
-    curated = load_catalog(tier="curated").endpoints
-    extra = sorted(set(full) - set(curated))
-    assert f"{len(extra):,} of them are not in the curated catalog" in err
+    default = edge_catalog().endpoints
+    extra = sorted(set(full) - set(default))
+    assert f"{len(extra):,} of them are not in the edge catalog" in err
     assert extra[0] in err and extra[-1] not in err
     assert "--catalog full" in err
     assert not (tmp_path / "o").exists()
