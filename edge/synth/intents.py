@@ -315,14 +315,15 @@ def _fsc_top(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -> 
 
 
 # ---- OpenDART (by the company's name, through FSC's company outline) -----------------------------------
-#: The consolidated account an OpenDART revenue question reads (fnlttSinglAcnt, 사업보고서).
-_REVENUE = "매출액"
+#: The consolidated account an OpenDART revenue or profit question reads (fnlttSinglAcnt, 사업보고서).
+_ACCOUNTS = {"revenue": "매출액", "profit": "영업이익"}
 
 
 def _dart_by_name(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -> bool:
     """A company by its name → FSC getCorpOutline_V2 (``corpNm``) → its FSS unique number
     (``fssCorpUnqNo`` = OpenDART ``corp_code``) → an OpenDART call about it: its CEO (company),
-    its 2024 consolidated revenue (single account, 사업보고서) or its 2024 disclosures (list).
+    its 2024 consolidated revenue or operating profit (single account, 사업보고서) or its 2024
+    disclosures (list).
 
     Only a company the recording holds data for (its outline and the OpenDART call were
     recorded and answer records), and on a synthetic world only an invented one
@@ -332,6 +333,7 @@ def _dart_by_name(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str
                    if set(f) == {"corpNm"} and str(f["corpNm"]) not in held and str(f["corpNm"]) not in real)
     tool, args = {"ceo": ("opendart_company", {}),
                   "revenue": ("opendart_single_account", {"bsns_year": "2024", "reprt_code": "11011"}),
+                  "profit": ("opendart_single_account", {"bsns_year": "2024", "reprt_code": "11011"}),
                   "disclosures": ("opendart_disclosures", {"bgn_de": "20240101", "end_de": "20241231"})}[ask]
     have = {str(f["corp_code"]) for f in s._filters.get(tool, [])
             if "corp_code" in f and {k: str(v) for k, v in f.items() if k != "corp_code"} == args}
@@ -354,11 +356,11 @@ def _dart_by_name(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str
             return False
         ref2, _v = _pick(s, d, s2, [], "ceo_nm")
         d.answer = ref2
-    elif ask == "revenue":
+    elif ask in ("revenue", "profit"):
         # the account by "contains": an account name is a kind, not an entity the bench names (an
         # "eq" filter value counts as one: 매출액 is a bench constant, so every revenue draft was
         # held out as a bench entity, 0 of 1,000); the statement's accounts name 매출액 once
-        where = [{"field": "account_nm", "op": "contains", "value": _REVENUE},
+        where = [{"field": "account_nm", "op": "contains", "value": _ACCOUNTS[ask]},
                  {"field": "fs_div", "op": "eq", "value": "CFS"}]
         ref2, _v = _pick(s, d, s2, where, "thstrm_amount")
         d.answer = ref2
@@ -476,6 +478,7 @@ INTENTS: dict[str, tuple[Intent, ...]] = {
               _i("seoul_busiest_arrivals", "seoul", _seoul_busiest, "arrivals")),
     "fsc": (_i("fsc_top_corp", "fsc", _fsc_top, "corp"),),
     "opendart": (_i("dart_ceo", "opendart", _dart_by_name, "ceo"), _i("dart_revenue", "opendart", _dart_by_name, "revenue"),
+                 _i("dart_profit", "opendart", _dart_by_name, "profit"),
                  _i("dart_disclosures", "opendart", _dart_by_name, "disclosures")),
     "nec": (_i("nec_winners", "nec", _election, "winners"), _i("nec_candidates", "nec", _election, "candidates")),
     "assembly": (_i("bill_sponsor_district", "assembly", _bill_sponsor, "district"),

@@ -290,7 +290,7 @@ def test_opendart_questions_ask_by_name_and_chain_fsc_then_opendart(v0007: tuple
     """On kopa@v0007 with EDGE's default catalog, a company is asked by its name: the program
     looks the name up in FSC's company outline (``corpNm``), binds its ``fssCorpUnqNo`` as
     OpenDART's ``corp_code`` and reads the company (its CEO), its 2024 사업보고서 accounts
-    (consolidated revenue) or its 2024 filings (a count); each example keeps every rule, states
+    (consolidated revenue or operating profit) or its 2024 filings (a count); each example keeps every rule, states
     its period and report, and answers what OpenDART holds for the company of that name. The
     company is an invented one (the sandbox's real companies carry invented figures), and the
     draft uses no bench entity (the revenue account once was one: 매출액 as an ``eq`` value)."""
@@ -312,8 +312,9 @@ def test_opendart_questions_ask_by_name_and_chain_fsc_then_opendart(v0007: tuple
             rows = run.values[calls[1].id]
             if intent.name == "dart_ceo":
                 assert rows[0]["corp_name"].removesuffix("(주)") == name and run.answer == rows[0]["ceo_nm"]
-            elif intent.name == "dart_revenue":
-                (acc,) = [r for r in rows if r["account_nm"] == "매출액" and r["fs_div"] == "CFS"]
+            elif intent.name in ("dart_revenue", "dart_profit"):
+                account = "매출액" if intent.name == "dart_revenue" else "영업이익"
+                (acc,) = [r for r in rows if r["account_nm"] == account and r["fs_div"] == "CFS"]
                 assert run.answer == acc["thstrm_amount"] and {r["bsns_year"] for r in rows} == {"2024"}
             else:
                 assert run.answer == len(rows) and all(r["corp_code"] == corp and r["rcept_dt"][:4] == "2024" for r in rows)
