@@ -355,6 +355,7 @@ def _show(slots: dict[str, Any], rng: Any) -> tuple[dict[str, str], dict[str, st
     """Slot text as shown and as read for particles (a title in 「」 reads as the title)."""
     shown: dict[str, str] = {}
     read: dict[str, str] = {}
+    short = rng.random() < 0.6  # one form for every place of a question ("서울 마포구와 서울 구로구")
     for k, v in slots.items():
         v = str(v)
         if k in ("day", "month"):
@@ -362,7 +363,7 @@ def _show(slots: dict[str, Any], rng: Any) -> tuple[dict[str, str], dict[str, st
         elif k == "city":
             v = _city(v, rng)
         elif k in ("place", "other"):
-            v = region_short(v) if rng.random() < 0.6 and region_short(v) else v
+            v = region_short(v) if short and region_short(v) else v
         elif k in ("kind", "then"):
             v = rng.choice(_KIND_WORDS.get(v, (v,)))
         elif k == "who":  # 승차/하차 as people say it, with its subject particle

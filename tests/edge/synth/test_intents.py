@@ -367,3 +367,20 @@ def test_a_small_default_run_asks_opendart_and_fsc(v0007: tuple[Any, ...], tmp_p
     for e in dart:
         first = e["gold_program"]["steps"][0]
         assert first["call"] == "fsc_corp_outline_v2" and first["args"]["corpNm"] in e["question"]
+
+
+def test_two_districts_of_a_question_are_named_alike() -> None:
+    """A comparison names both districts the same way ("서울 마포구와 서울 구로구", or both long),
+    never one short and one long ("서울특별시 마포구와 서울 구로구", read in a default run)."""
+    from edge.synth.asks import phrase
+    from edge.synth.draft import IntentPart
+
+    part = IntentPart(intent="home_cmp", records=10,
+                      slots={"month": "202407", "place": "서울특별시 마포구", "other": "서울특별시 구로구", "kind": "offi"})
+    forms = set()
+    for seed in range(40):
+        q, _t = phrase(part, random.Random(seed))
+        short, long_ = ("서울 마포구" in q, "서울 구로구" in q), ("서울특별시 마포구" in q, "서울특별시 구로구" in q)
+        assert short in ((True, True), (False, False)) and long_ == tuple(not x for x in short), q
+        forms.add(short)
+    assert len(forms) == 2  # both forms occur
