@@ -241,7 +241,7 @@ FORMS.update({
     },
     "school_classes": {
         "pre": _SCHOOL_PRE, "lead": _SCHOOL_LEAD,
-        "ask": ("{ay} 학급은 모두 몇 개예요?", "{ay}에는 전체 몇 반까지 있나요?", "{ay} 전체 학급 수를 알려 주세요.",
+        "ask": ("{ay} 학급은 모두 몇 개예요?", "{ay}에는 반이 전부 몇 개 있나요?", "{ay} 전체 학급 수를 알려 주세요.",
                 "{ay} 기준으로 반이 모두 몇 개인지 궁금해요.", "{ay} 학급이 총 몇 개입니까?"),
     },
     "school_grade": {
