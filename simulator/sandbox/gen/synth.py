@@ -21,8 +21,9 @@ from typing import Any, Callable
 
 from ...catalog import Endpoint, FieldSpec
 from ..world import TODAY, World
+from ..world._finance import REAL_COMPANIES_EDITION
 
-__all__ = ["ENTITY_FIELDS", "synth_records"]
+__all__ = ["ENTITY_FIELDS", "names_real_company", "synth_records"]
 
 #: The edition from which generated endpoints serve their fuller fields, shaped values included.
 FIELDS_EDITION = 5
@@ -261,8 +262,39 @@ JOINED: dict[str, Callable[[World, Endpoint, dict[str, str], random.Random], lis
 }
 
 
+def _real_tokens(world: World) -> tuple[frozenset[str], tuple[str, ...]]:
+    """(identity values of the pool's real companies — codes, ISINs, names —, their names)."""
+    def build() -> tuple[frozenset[str], tuple[str, ...]]:
+        real = [world.company(cc) for cc in sorted(world.real_company_codes())]
+        names = tuple(sorted({c[k].upper() for c in real if c for k in ("corp_name", "stock_name") if c[k]}))
+        tokens = {c[k].upper() for c in real if c for k in ("corp_code", "stock_code", "isin", "corp_name",
+                                                             "corp_name_eng", "stock_name") if c[k].strip()}
+        tokens |= {"A" + c["stock_code"] for c in real if c}
+        return frozenset(tokens), names
+    return world.cached(("real_tokens",), build)
+
+
+def names_real_company(world: World, ep: Endpoint, filters: dict[str, str]) -> bool:
+    """From edition 7: whether a request asks about a real company of the pool (a filter equal to
+    one's code, ISIN or name, or a name filter containing its name), which the world holds no
+    value for: such a collection is empty (the platform's no-data answer)."""
+    if world.edition < REAL_COMPANIES_EDITION or not filters:
+        return False
+    tokens, names = _real_tokens(world)
+    for param, value in filters.items():
+        v = value.strip().upper()
+        if v in tokens:
+            return True
+        lo = param.lower()
+        if ("nm" in lo or "name" in lo) and len(v) >= 2 and any(n in v for n in names):
+            return True
+    return False
+
+
 def synth_records(world: World, ep: Endpoint, filters: dict[str, str]) -> list[dict[str, Any]]:
     """The records of one collection of a generated endpoint (see the module docstring)."""
+    if names_real_company(world, ep, filters):
+        return []
     rng = world.rng("synth", ep.id, *(f"{k}={v}" for k, v in sorted(filters.items())))
     if world.edition >= JOINED_EDITION and ep.id in JOINED:
         return JOINED[ep.id](world, ep, filters, rng)

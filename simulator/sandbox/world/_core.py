@@ -35,7 +35,10 @@ EDITIONS = (2, 3, 4, 5, 6, 7)
 #: tier, carried over from ``kopa@v0005``, answers the same in editions 4 and 5). Edition 6 is
 #: edition 5 with FSC's company outline joined to OpenDART's companies and the endpoints
 #: ``kopa@v0007`` adds (``_joined.py``); ``kopa@v0007`` was recorded from it. Edition 7 is
-#: edition 6 in the making (stop 37): what it changes is listed where it changes it.
+#: edition 6 where a real listed company of the pool keeps only its real public identity and no
+#: invented value (``REAL_COMPANIES_EDITION`` in ``_finance.py``; invented companies renamed and
+#: renumbered apart from real ones), plus the changes listed where they are made (gated on
+#: ``edition >= 7``).
 LATEST_EDITION = 6
 T = TypeVar("T")
 

@@ -80,8 +80,9 @@ class JoinedMixin(RegionsMixin):
 
     # ---- FSC 기업기본정보 getCorpOutline_V2 (joined to OpenDART) -------------------------
     def corp_outlines(self) -> list[dict[str, Any]]:
-        """One getCorpOutline_V2 row per company of ``companies()``, in their order."""
-        return self.cached(("corp_outlines",), lambda: [self._outline(c) for c in self.companies()])  # type: ignore[attr-defined]
+        """One getCorpOutline_V2 row per company of ``companies()``, in their order (from edition 7
+        the invented ones: a real company of the pool has no outline values)."""
+        return self.cached(("corp_outlines",), lambda: [self._outline(c) for c in self.invented_companies()])  # type: ignore[attr-defined]
 
     def corp_outlines_by_name(self, name: str) -> list[dict[str, Any]]:
         idx = self.cached(("corp_outline_names",), self._outline_index)
