@@ -470,6 +470,13 @@ _DART_PARAMS: dict[str, tuple[str, str, str | None, str | None]] = {
     "rcept_no": ("접수번호 (14자리)", "receipt number", "^[0-9]{14}$", None),
     "corp_name": ("회사명", "company name", None, None),
 }
+#: The params the OpenDART guide marks required of every operation that takes them, and those
+#: required of one operation only (fs_div of fnlttSinglAcntAll — fnlttMultiAcnt takes none —,
+#: idx_cl_code of the index operations, sj_div of xbrlTaxonomy): a real request always carries
+#: them, and kopa@v0008 records them with their real values.
+_DART_REQUIRED = ("corp_code", "bsns_year", "reprt_code", "rcept_no")
+_DART_REQUIRED_OF = {"fnlttSinglAcntAll": ("fs_div",), "fnlttSinglIndx": ("idx_cl_code",),
+                     "fnlttCmpnyIndx": ("idx_cl_code",), "xbrlTaxonomy": ("sj_div",)}
 _DART_GROUP_PARAMS = {
     "DS002": ["corp_code", "bsns_year", "reprt_code"],
     "DS003": ["corp_code", "bsns_year", "reprt_code"],
@@ -498,7 +505,7 @@ def _opendart(headers: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
         params = [] if binary else [dict(fmt_param)]
         for p in pnames:
             ko, en, pattern, example = _DART_PARAMS.get(p, (p, english_words(p), None, None))
-            entry: dict[str, Any] = {"name": p, "role": "filter", "required": p in ("corp_code", "bsns_year", "reprt_code", "rcept_no"),
+            entry: dict[str, Any] = {"name": p, "role": "filter", "required": p in _DART_REQUIRED + _DART_REQUIRED_OF.get(name, ()),
                                      "description": ko, "description_en": en}
             if pattern:
                 entry["pattern"] = pattern

@@ -276,11 +276,13 @@ def _real_tokens(world: World) -> tuple[frozenset[str], tuple[str, ...]]:
 
 def names_real_company(world: World, ep: Endpoint, filters: dict[str, str]) -> bool:
     """From edition 7: whether a request asks about a real company of the pool (a filter equal to
-    one's code, ISIN or name, or a name filter containing its name), which the world holds no
-    value for: such a collection is empty (the platform's no-data answer)."""
+    one's code, ISIN or name, or a name filter containing its name) or about a company code no
+    invented company has, which the world holds no value for: such a collection is empty (the
+    platform's no-data answer)."""
     if world.edition < REAL_COMPANIES_EDITION or not filters:
         return False
     tokens, names = _real_tokens(world)
+    known = _invented_codes(world)
     for param, value in filters.items():
         v = value.strip().upper()
         if v in tokens:
@@ -288,7 +290,20 @@ def names_real_company(world: World, ep: Endpoint, filters: dict[str, str]) -> b
         lo = param.lower()
         if ("nm" in lo or "name" in lo) and len(v) >= 2 and any(n in v for n in names):
             return True
+        if lo in _COMPANY_CODES and v and v.removeprefix("A") not in known:
+            return True  # a code no invented company has: perhaps a real company's (crno 1301110006246)
     return False
+
+
+#: Params that name one company by code: from edition 7 a value no invented company has selects nothing.
+_COMPANY_CODES = frozenset(("corp_code", "crno", "srtncd", "isincd", "jurir_no", "bizr_no"))
+
+
+def _invented_codes(world: World) -> frozenset[str]:
+    def build() -> frozenset[str]:
+        return frozenset(c[k] for c in world.invented_companies()
+                         for k in ("corp_code", "crno", "stock_code", "isin", "jurir_no", "bizr_no") if c[k].strip())
+    return world.cached(("invented_codes",), build)
 
 
 def synth_records(world: World, ep: Endpoint, filters: dict[str, str]) -> list[dict[str, Any]]:

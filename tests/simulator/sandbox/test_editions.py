@@ -141,3 +141,26 @@ def test_edition_6_answers_the_endpoints_it_adds() -> None:
     assert {s["signguNm"] for s in shops} == {"강남구"} and all(s["ldongCd"].startswith("11680") for s in shops)
     pos = rows(w6, "seoul_subway_positions", {"subwayNm": "2호선"})
     assert all(p["statnNm"] != p["statnTnm"] for p in pos)
+
+
+def test_edition_7_answers_what_real_clients_send() -> None:
+    """Edition 7: a full road-name address (juso), 서울 as the arrival API names 서울역, and no
+    invented statement for a company code no invented company has (Samsung's real crno)."""
+    from simulator.catalog import load_catalog
+    from simulator.sandbox.gen.juso import _search
+    from simulator.sandbox.gen.synth import synth_records
+
+    w7, w6 = World(0, edition=7), World(0, edition=6)
+    for kw in ("서울특별시 종로구 세종대로 209", "세종대로 209"):
+        rows = _search(w7, kw)
+        assert [r["roadAddrPart1"] for r in rows] == ["서울특별시 종로구 세종대로 209"], kw
+        assert rows[0]["admCd"].startswith("11110") and rows[0]["zipNo"][:2] <= "08" and rows[0]["bdNm"] == ""
+        assert _search(w6, kw) == []
+    assert len(_search(w7, "강남구")) == len(_search(w6, "강남구")) > 50
+    assert w7.subway_arrivals("서울") and {r["statnNm"] for r in w7.subway_arrivals("서울")} == {"서울"}
+    assert w6.subway_arrivals("서울") == [] and w7.subway_arrivals("강남") == w6.subway_arrivals("강남")
+    ep = load_catalog(tier="full").endpoint("fsc_bs_v2")
+    real_crno = {"crno": "1301110006246", "bizYear": "2023"}
+    assert synth_records(w7, ep, real_crno) == [] and synth_records(w6, ep, real_crno)
+    mine = {"crno": w7.listed_companies()[0]["crno"], "bizYear": "2023"}
+    assert synth_records(w7, ep, mine)
