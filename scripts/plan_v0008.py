@@ -12,8 +12,8 @@ value:
   2023/2024 annual key accounts (the first :data:`NAMED` also executives' holdings, registration
   statements and every 2024/2025 periodic report);
 * one seed per generated endpoint whose required params all have a real value (``simulator
-  catalog seeds`` on edition 7; OpenDART's published example ``corp_code`` is a real company's,
-  so those seeds take the first invented one instead), and every other real-keyed generated
+  catalog seeds`` on edition 7, where OpenDART's published example ``corp_code``, a real
+  company's, gives way to the first invented listed company), and every other real-keyed generated
   collection ``kopa@v0007`` holds that names no company edition 7 lacks;
 * the values real clients send (``docs/clients-outsider.md``, ``/work/wt/notes``): OpenDART's
   periodic-report endpoints for business years 2023 and 2024 with ``fs_div`` CFS/OFS,
@@ -92,10 +92,9 @@ def build() -> tuple[str, str]:
     for s in plan["seeds"]:
         if s["endpoint"] == "datagokr_misc_kapt_basis_info":
             continue  # the published example names a complex the world lacks: carried from v0007
-        params = dict(s["params"])
-        if params.get("corp_code") in real:  # OpenDART's published example is 삼성전자's code
-            params["corp_code"] = first["corp_code"]
-        seeds.append({"endpoint": s["endpoint"], "params": params})
+        # (OpenDART's published corp_code, 삼성전자's, gives way to the first invented company)
+        assert s["params"].get("corp_code") in (None, first["corp_code"]), s
+        seeds.append({"endpoint": s["endpoint"], "params": dict(s["params"])})
     planned = {key(s["endpoint"], s["params"]) for s in seeds}
     more: list[dict[str, Any]] = []
 

@@ -39,7 +39,7 @@ EDITIONS = (2, 3, 4, 5, 6, 7)
 #: invented value (``REAL_COMPANIES_EDITION`` in ``_finance.py``; invented companies renamed and
 #: renumbered apart from real ones), plus the changes listed where they are made (gated on
 #: ``edition >= 7``).
-LATEST_EDITION = 6
+LATEST_EDITION = 7
 T = TypeVar("T")
 
 
