@@ -20,7 +20,11 @@ value:
   ``idx_cl_code`` M210000–M240000 and ``sj_div`` as the guide requires them, FSC's V2
   statements by ``crno``, FSC company outlines by name, KMA nowcasts and forecasts at Seoul's
   grid (60, 127) for every base time of 2025-12-01, juso full road-name addresses, law.go.kr
-  search terms, Assembly members by name, subway arrivals at 강남 and 서울, more NEIS meals.
+  search terms, an Assembly member by name (the world's, never a real person's), subway
+  arrivals at 강남 and 서울, one more school's meals, classes and schedule, an ECOS table
+  without item codes, AirKorea's weekly dust forecast of 2025-12-01, fnlttMultiAcnt of two
+  companies. NEC's party codes of the real 2024-04-10 election are not recorded: the world's
+  party order (``pOrder``) is invented.
 
     python scripts/plan_v0008.py            # writes both files
     python scripts/plan_v0008.py --check    # exit 1 when either is stale
@@ -64,6 +68,13 @@ JUSO_KEYWORDS = ("서울특별시 종로구 세종대로 209", "세종대로 209
 LAW_TERMS = {"law_lstrm_search": ("선의",), "law_expc_search": ("임대차",)}
 SUBWAY_STATIONS = ("강남", "서울")
 MEAL_SCHOOLS = ("7091380",)
+#: Law.go.kr search terms, Assembly member names, ECOS tables and AirKorea days held-out clients
+#: send (``/work/wt/notes/clients-needs.md`` of stop 37: the names are the world's own members,
+#: never a real person's: a generated endpoint answers a name filter from its unfiltered records).
+MORE_LAW_TERMS = {"law_detc_search": ("집회",)}
+MEMBER_NAMES = ("국회의원명 1",)
+ECOS_SEARCHES = (("901Y009", "M", "202401", "202412"),)
+DUST_DAYS = ("2025-12-01",)
 
 HEADER = """\
 # The plan kopa@v0008 was recorded with (written by scripts/plan_v0008.py; do not edit by hand).
@@ -159,17 +170,25 @@ def build() -> tuple[str, str]:
         add("datagokr_misc_kma_vilage_fcst", {"base_date": KMA_DAY, "base_time": f"{h:02d}00", "nx": nx, "ny": ny})
     for kw in JUSO_KEYWORDS:
         add("juso_address_search", {"keyword": kw})
-    for eid, terms in LAW_TERMS.items():
+    for eid, terms in {**LAW_TERMS, **MORE_LAW_TERMS}.items():
         for term in terms:
             add(eid, {"query": term})
-    for m in world.members()[:2]:
-        add("assembly_allnamember", {"NAAS_NM": m["HG_NM"]})
+    for name in MEMBER_NAMES:
+        add("assembly_allnamember", {"NAAS_NM": name})
     for st in SUBWAY_STATIONS:
         add("seoul_subway_arrivals", {"statnNm": st})
     for code in MEAL_SCHOOLS:
         school = world.school(code)
-        if school is not None:
-            add("neis_meal", {"ATPT_OFCDC_SC_CODE": school["ATPT_OFCDC_SC_CODE"], "SD_SCHUL_CODE": code})
+        assert school is not None, code
+        for eid in ("neis_meal", "neis_class_info", "neis_school_schedule"):
+            add(eid, {"ATPT_OFCDC_SC_CODE": school["ATPT_OFCDC_SC_CODE"], "SD_SCHUL_CODE": code})
+    for stat, cycle, start, end in ECOS_SEARCHES:
+        add("ecos_stat_search", {"STAT_CODE": stat, "CYCLE": cycle, "START_TIME": start, "END_TIME": end, "LANG": "kr"})
+    for day in DUST_DAYS:
+        add("airkorea_minu_dust_week_frcst_dspth", {"searchDate": day})
+    pair = ",".join(c["corp_code"] for c in named[:2])  # fnlttMultiAcnt of two companies (DartDataReader)
+    for year in YEARS:
+        add("dart_fnltt_multi_acnt", {"corp_code": pair, "bsns_year": year, "reprt_code": "11011"})
 
     def keep(endpoint: str, filters: dict[str, str]) -> bool:
         # no collection about a company edition 7 lacks (v0007's were edition 6's), no old outline

@@ -290,9 +290,24 @@ def names_real_company(world: World, ep: Endpoint, filters: dict[str, str]) -> b
         lo = param.lower()
         if ("nm" in lo or "name" in lo) and len(v) >= 2 and any(n in v for n in names):
             return True
-        if lo in _COMPANY_CODES and v and v.removeprefix("A") not in known:
+        if lo in _COMPANY_CODES and v and any(x.strip().removeprefix("A") not in known for x in v.split(",")):
             return True  # a code no invented company has: perhaps a real company's (crno 1301110006246)
     return False
+
+
+#: Filters naming a person (an Assembly member's name): from edition 7 they select the records of
+#: that name the unfiltered collection holds, never echo a name into invented records (a real
+#: person's name would carry invented facts).
+_PERSON_RE = re.compile(r"성명|이름|의원명|대표자명|후보자명")
+
+
+def _person_filters(ep: Endpoint, filters: dict[str, str]) -> dict[str, str]:
+    out = {}
+    for name, value in filters.items():
+        p = ep.param(name)
+        if p is not None and not p.required and _PERSON_RE.search(p.description or "") and value.strip():
+            out[name] = value
+    return out
 
 
 #: Params that name one company by code: from edition 7 a value no invented company has selects nothing.
@@ -310,6 +325,9 @@ def synth_records(world: World, ep: Endpoint, filters: dict[str, str]) -> list[d
     """The records of one collection of a generated endpoint (see the module docstring)."""
     if names_real_company(world, ep, filters):
         return []
+    if world.edition >= REAL_COMPANIES_EDITION and (people := _person_filters(ep, filters)):
+        rest = {k: v for k, v in filters.items() if k not in people}
+        return [r for r in synth_records(world, ep, rest) if all(str(r.get(k, "")) == v for k, v in people.items())]
     rng = world.rng("synth", ep.id, *(f"{k}={v}" for k, v in sorted(filters.items())))
     if world.edition >= JOINED_EDITION and ep.id in JOINED:
         return JOINED[ep.id](world, ep, filters, rng)

@@ -20,7 +20,7 @@ __all__ = ["IDENTITY_FIELDS", "REAL_COMPANIES_EDITION", "FinanceMixin", "isin"]
 #: platform's no-data result for it), invented companies are named from two word stems and a
 #: kind (never spelling a real company of the pool or a group's initials) and take their
 #: ``corp_code`` from ``09000000``–``09999999``, a range OpenDART has not assigned (its codes
-#: run ``001xxxxx``–``01xxxxxx``). Editions before it invented every value for the 20 real
+#: run ``001xxxxx``–``01xxxxxx``), and one 법인등록번호 (``crno`` = ``jurir_no``). Editions before it invented every value for the 20 real
 #: companies too (issue 27, item 6).
 REAL_COMPANIES_EDITION = 7
 #: What a real company of the pool keeps from edition 7 on: its public identity (the ISIN of its
@@ -133,7 +133,10 @@ class FinanceMixin(RegionsMixin):
                         break
                 used_stock.add(stock)
             ind = rng.choice(p["industries"])
-            out.append(self._company(rng, corp, stock, name, "", market, ind, heavy if rng.random() < 0.7 else districts))
+            c = self._company(rng, corp, stock, name, "", market, ind, heavy if rng.random() < 0.7 else districts)
+            if new:  # one 법인등록번호: company.json's jurir_no is FSC's crno, as in the real registries
+                c["crno"] = c["jurir_no"]
+            out.append(c)
         return out
 
     def _company(self, rng: random.Random, corp: str, stock: str, name: str, eng: str, market: str,

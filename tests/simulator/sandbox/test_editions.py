@@ -164,3 +164,19 @@ def test_edition_7_answers_what_real_clients_send() -> None:
     assert synth_records(w7, ep, real_crno) == [] and synth_records(w6, ep, real_crno)
     mine = {"crno": w7.listed_companies()[0]["crno"], "bizYear": "2023"}
     assert synth_records(w7, ep, mine)
+
+
+def test_edition_7_names_no_real_person_and_keeps_one_registration_number() -> None:
+    """Edition 7: a generated endpoint's person-name filter selects from its unfiltered records
+    (a real member's name answers nothing, not invented rows under that name); an invented
+    company's FSC crno is its OpenDART jurir_no (one 법인등록번호)."""
+    from simulator.catalog import load_catalog
+    from simulator.sandbox.gen.synth import synth_records
+
+    w7, w6 = World(0, edition=7), World(0, edition=6)
+    ep = load_catalog(tier="full").endpoint("assembly_allnamember")
+    assert synth_records(w7, ep, {"NAAS_NM": "우원식"}) == [] and synth_records(w6, ep, {"NAAS_NM": "우원식"})
+    mine = synth_records(w7, ep, {"NAAS_NM": "국회의원명 1"})
+    assert mine and {r["NAAS_NM"] for r in mine} == {"국회의원명 1"}
+    assert all(c["crno"] == c["jurir_no"] for c in w7.listed_companies()[:50])
+    assert any(c["crno"] != c["jurir_no"] for c in w6.listed_companies()[:50])
