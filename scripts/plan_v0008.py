@@ -124,8 +124,9 @@ def build() -> tuple[str, str]:
         if key(c.endpoint, c.filters) not in planned:
             planned.add(key(c.endpoint, c.filters))
             curated.append({"endpoint": c.endpoint, "params": dict(c.filters)})
-    for cc in sorted(real):
+    for cc in sorted(real):  # a real company: its overview (identity) and, by name, FSC's no-data answer
         add("opendart_company", {"corp_code": cc})
+        add("fsc_corp_outline_v2", {"corpNm": world.company(cc)["corp_name"]})
     for c in recorded:
         cc = c["corp_code"]
         add("opendart_company", {"corp_code": cc})

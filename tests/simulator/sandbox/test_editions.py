@@ -180,3 +180,26 @@ def test_edition_7_names_no_real_person_and_keeps_one_registration_number() -> N
     assert mine and {r["NAAS_NM"] for r in mine} == {"국회의원명 1"}
     assert all(c["crno"] == c["jurir_no"] for c in w7.listed_companies()[:50])
     assert any(c["crno"] != c["jurir_no"] for c in w6.listed_companies()[:50])
+
+
+def test_edition_7_statement_tools_answer_the_worlds_statements() -> None:
+    """Edition 7: fnlttSinglAcntAll and fnlttMultiAcnt answer the statements fnlttSinglAcnt
+    serves (the same amounts; whole won without commas for SinglAcntAll), by ``fs_div``; a
+    generated filter spelled as its field but for case and underscores (KMA ``base_date`` →
+    ``baseDate``) is echoed."""
+    from simulator.catalog import load_catalog
+    from simulator.sandbox.gen.synth import synth_records
+
+    catalog = load_catalog(tier="full")
+    w7 = World(0, edition=7)
+    c = w7.listed_companies()[0]["corp_code"]
+    q = {"corp_code": c, "bsns_year": "2024", "reprt_code": "11011"}
+    single = [r for r in w7.accounts(c, 2024, "11011") if r["fs_div"] == "OFS"]
+    rows = synth_records(w7, catalog.endpoint("dart_fnltt_singl_acnt_all"), {**q, "fs_div": "OFS"})
+    assert [(r["account_nm"], r["thstrm_amount"]) for r in rows] == [
+        (r["account_nm"], r["thstrm_amount"].replace(",", "")) for r in single]
+    assert {r["account_id"] for r in rows} >= {"ifrs-full_Revenue", "ifrs-full_Assets"}
+    two = synth_records(w7, catalog.endpoint("dart_fnltt_multi_acnt"), {**q, "corp_code": f"{c},{w7.listed_companies()[1]['corp_code']}"})
+    assert len(two) == 2 * len(w7.accounts(c, 2024, "11011"))
+    ncst = synth_records(w7, catalog.endpoint("kma_ultra_srt_ncst"), {"base_date": "20251201", "base_time": "0600", "nx": "60", "ny": "127"})
+    assert {(r["baseDate"], r["baseTime"]) for r in ncst} == {("20251201", "0600")}
