@@ -578,6 +578,45 @@ def extract_datagokr_mcp(root: Path = DATAGOKR_MCP_CACHE) -> dict[str, Any]:
 
 
 # ---- facts files -----------------------------------------------------------------------
+def _swagger_items(schema: Any, definitions: dict[str, Any], depth: int = 0) -> dict[str, Any] | None:
+    """The record properties of a data.go.kr swagger response schema: the object under
+    ``response``/``body``/``items``/``item`` (an array's element), ``None`` if none."""
+    if not isinstance(schema, dict) or depth > 8:
+        return None
+    if "$ref" in schema:
+        return _swagger_items(definitions.get(schema["$ref"].rsplit("/", 1)[-1]), definitions, depth + 1)
+    if schema.get("type") == "array":
+        return _swagger_items(schema.get("items"), definitions, depth + 1)
+    props = schema.get("properties") or {}
+    for key in ("response", "body", "items", "item"):
+        if key in props:
+            return _swagger_items(props[key], definitions, depth + 1)
+    if props and "header" not in props:
+        return props  # type: ignore[no-any-return]
+    return None
+
+
+def extract_swagger_fields(docs: list[tuple[str, str]]) -> list[dict[str, Any]]:
+    """Response record fields of data.go.kr swagger documents (``[(source, text)]``): per
+    operation URL the item properties' names, JSON types and descriptions (the portal's own
+    labels). Nested objects and arrays are left out (no flat record field); an operation whose
+    schema names no record property is left out."""
+    out = []
+    for source, text in docs:
+        doc = json.loads(text)
+        host, base = doc.get("host", ""), doc.get("basePath", "")
+        for path, methods in sorted((doc.get("paths") or {}).items()):
+            op = (methods or {}).get("get") or (methods or {}).get("post") or {}
+            schema = ((op.get("responses") or {}).get("200") or {}).get("schema")
+            props = _swagger_items(schema, doc.get("definitions") or {})
+            fields = [[name, (p or {}).get("type", "string"), _label((p or {}).get("description", ""))]
+                      for name, p in (props or {}).items()
+                      if (p or {}).get("type", "string") in ("string", "integer", "number", "boolean")]
+            if fields:
+                out.append({"url": f"https://{host}{base}{path}", "source": source, "fields": fields})
+    return out
+
+
 def write_facts(name: str, facts: dict[str, Any], *, directory: Path = FACTS_DIR, compress: bool = False) -> Path:
     """Write one source's facts, compact and in a stable order (gzip with a fixed mtime)."""
     directory.mkdir(parents=True, exist_ok=True)
