@@ -8,11 +8,15 @@ Sources (facts only: names, JSON types, Korean labels; no code or prose is kept)
   dataset) as kept by the public mirror umyunsang/UMMAYA (Apache-2.0) under
   ``docs/api/data-go-kr-candidate-docs/<dataset>/``: per operation URL the response item's
   properties (name, type, description as label); read from a local git mirror (``--ummaya``);
-* law.go.kr DRF targets whose guide copy has no output table: the element names a client
-  parses or a public digest lists, written below per target with the file they come from
-  (``LAW_FIELDS``); each names only the target it was published for.
+* law.go.kr DRF targets whose guide copy (``facts/lawgokr_fields.json``) has no output table:
+  the element names of the guide page as StatPan/lawpy (MIT) scraped it (``specs/kr/<htmlName>.json``,
+  names only: the guide is CC BY-NC), read from a local git mirror (``--lawpy``); for the
+  targets whose page has no table either, the element names a client parses or a public digest
+  lists, written below per target with the file they come from (``LAW_FIELDS``); each names
+  only the target it was published for.
 
-    python scripts/extract_fields7.py --ummaya /work/.mirror/umyunsang+UMMAYA/repo
+    python scripts/extract_fields7.py --ummaya /work/.mirror/umyunsang+UMMAYA/repo \\
+        --lawpy /work/.mirror/StatPan+lawpy/repo
     simulator catalog generate
 """
 
@@ -26,7 +30,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from simulator.catalog.generate.extract import extract_swagger_fields, write_facts  # noqa: E402
+from simulator.catalog.generate.extract import (  # noqa: E402
+    extract_lawgokr_specs,
+    extract_swagger_fields,
+    read_facts,
+    write_facts,
+)
 
 #: korean-law-mcp (chrisryugj, MIT), the commit read.
 KLM = "github:chrisryugj/korean-law-mcp@2887dd11ac67 (v4.9.6, MIT)"
@@ -71,6 +80,10 @@ LAW_FIELDS: dict[tuple[str, str], tuple[str, list[str]]] = {
          "이유", "관련법령", "데이터기준일시"]),
 }
 
+#: Targets whose guide table lists the items of every search kind in one (aiSearch: 법령조문,
+#: 법령별표서식, 행정규칙조문, …): ``LAW_FIELDS`` gives the default kind's elements instead.
+PER_KIND = frozenset({("lawSearch", "aiSearch")})
+
 UMMAYA = "github:umyunsang/UMMAYA"
 _SWAGGER_DIR = "docs/api/data-go-kr-candidate-docs"
 
@@ -89,17 +102,25 @@ def ummaya_swaggers(repo: Path) -> list[tuple[str, str]]:
             for p in sorted(paths)]
 
 
-def law_operations() -> list[dict[str, object]]:
-    return [{"service": s, "target": t, "source": src, "fields": [[n, "string", n] for n in names]}
-            for (s, t), (src, names) in sorted(LAW_FIELDS.items())]
+def law_operations(lawpy: Path) -> list[dict[str, object]]:
+    """The targets without an output table in the guide copy read before: lawpy's guide pages
+    first, then ``LAW_FIELDS`` for the targets those have no table for either."""
+    have = {(o["service"], o["target"]) for o in read_facts("lawgokr_fields")["operations"] if o["fields"]}
+    ops = {(o["service"], o["target"]): o for o in extract_lawgokr_specs(lawpy)
+           if (o["service"], o["target"]) not in have and (o["service"], o["target"]) not in PER_KIND}
+    for key, (src, names) in LAW_FIELDS.items():
+        if key not in ops and key not in have:
+            ops[key] = {"service": key[0], "target": key[1], "source": src, "fields": [[n, "string", n] for n in names]}
+    return [ops[k] for k in sorted(ops)]
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--ummaya", type=Path, required=True, help="git dir of a umyunsang/UMMAYA mirror")
+    ap.add_argument("--lawpy", type=Path, required=True, help="git dir of a StatPan/lawpy mirror")
     args = ap.parse_args(argv)
     ops = [op for op in extract_swagger_fields(ummaya_swaggers(args.ummaya))
-           if str(op["url"]).startswith("https://apis.data.go.kr/")] + law_operations()
+           if str(op["url"]).startswith("https://apis.data.go.kr/")] + law_operations(args.lawpy)
     path = write_facts("fields_edition7", {"source": "published response schemas served from world edition 7 "
                                                      "(each operation names its source)", "operations": ops})
     print(f"{path}: {len(ops)} operations")

@@ -254,9 +254,10 @@ def _add_measured(plats: list[dict[str, Any]]) -> None:
 #: The world edition whose sandbox serves the fields of ``facts/fields_edition7.json``
 #: (published response schemas read since ``kopa@v0007``: the portal's own swagger documents
 #: as kept by a public mirror, a client's parsed law.go.kr elements, …; each operation names
-#: its source): an endpoint gains them as option ``late_fields`` ``{name: 7}``, and on
-#: data.go.kr the fields the generator had assumed (a filter echo, ``seq``) that the published
-#: schema lacks go as option ``dropped_fields`` ``{name: 7}``. Editions 2–6 serve what they
+#: its source): an endpoint gains them as option ``late_fields`` ``{name: 7}``, and the fields
+#: the generator had assumed (a data.go.kr filter echo or ``seq``, law.go.kr's generic
+#: ``일련번호``/``명칭``/``일자``) that the published schema lacks go as option
+#: ``dropped_fields`` ``{name: 7}``. Editions 2–6 serve what they
 #: served before, so every shipped version replays and re-records byte for byte.
 PUBLISHED_EDITION = 7
 
@@ -297,7 +298,7 @@ def _add_published(plats: list[dict[str, Any]]) -> None:
             options = dict(ep.get("options") or {})
             retired = set(options.get("retired_fields") or ())
             gone = retired | set(options.get("dropped_fields") or {})
-            dropped = [f["name"] for f in ep["fields"] if datagokr and f.get("source") == ASSUMED
+            dropped = [f["name"] for f in ep["fields"] if f.get("source") == ASSUMED
                        and f["name"] not in names and f["name"] not in gone]
             options["late_fields"] = {**(options.get("late_fields") or {}),
                                       **{n: PUBLISHED_EDITION for n in added}}
@@ -312,8 +313,11 @@ def _add_published(plats: list[dict[str, Any]]) -> None:
                 prov["fields"] += (f"; assumed {', '.join(dropped)} not served from world edition "
                                    f"{PUBLISHED_EDITION} (the published schema has no such field)")
             served = [f for f in ep["fields"] if f["name"] not in gone and f["name"] not in dropped]
-            if "thin" in prov and len(served) > 3:
+            if "thin" in prov:
                 prov["thin_before_edition_7"] = prov.pop("thin")
+                if len(served) <= 3:  # the published schema itself is small
+                    prov["thin"] = (f"only {len(served)} record field(s) published for it ({entry['source']}); "
+                                    "the real API may answer only these")
 
 
 #: Envelope members some sources list among the record fields.

@@ -331,6 +331,36 @@ def extract_lawgokr_fields(repo: Path, commit: str) -> dict[str, Any]:
             "operations": [{"service": k[0], "target": k[1], "fields": v} for k, v in sorted(ops.items())]}
 
 
+LAWPY_SPEC_DIR = "specs/kr"
+
+
+def extract_lawgokr_specs(repo: Path) -> list[dict[str, Any]]:
+    """Response field **names** of law.go.kr DRF targets from lawpy's scrape of the guide pages
+    (``specs/kr/<htmlName>.json``: ``request_url`` and the output table ``response[].필드``).
+
+    As with :func:`extract_lawgokr_fields` only element names are taken (the guide is CC BY-NC),
+    envelope members dropped, and a name that is no element name (one with a space) left out.
+    A target whose page has no output table is left out."""
+    commit = _git_head(repo)
+    listing = subprocess.run(["git", "--git-dir", str(repo), "ls-tree", "-r", "--name-only", "HEAD", "--",
+                              LAWPY_SPEC_DIR], check=True, capture_output=True, text=True).stdout.split()
+    ops: dict[tuple[str, str], dict[str, Any]] = {}
+    for path in sorted(p for p in listing if p.endswith("Guide.json")):
+        spec = json.loads(_git_show(repo, path))
+        m = re.search(r"/DRF/(law\w+?)\.do\?target=([A-Za-z]+)", str(spec.get("request_url", "")))
+        if m is None or not isinstance(spec.get("response"), list):
+            continue
+        names = [n for n in dict.fromkeys(str(r.get("필드", "")).strip() for r in spec["response"])
+                 if n not in _LAW_ENVELOPE and n not in ("id", "검색결과개수") and re.fullmatch(r"[0-9A-Za-z_가-힣]+", n)]
+        key = (m.group(1), m.group(2))
+        if names and key not in ops:
+            ops[key] = {"service": key[0], "target": key[1],
+                        "source": f"github:StatPan/lawpy@{commit[:12]}:{path} (the law.go.kr guide page as "
+                                  "scraped, MIT; element names only)",
+                        "fields": [[n, "string", n] for n in names]}
+    return [ops[k] for k in sorted(ops)]
+
+
 # ---- NEIS (neispy, PyPI wheel, MIT) ------------------------------------------------------
 def extract_neispy(wheel: Path) -> dict[str, Any]:
     """NEIS hub services: service name, row fields with their Korean labels, and the fields

@@ -177,7 +177,7 @@ def test_without_the_measured_facts_editions_2_to_5_serve_the_same() -> None:
 
 def test_published_fields_are_served_from_world_edition_7_only(catalog: Catalog) -> None:
     """``facts/fields_edition7.json``'s fields (the portal's swagger via umyunsang/UMMAYA, the
-    law.go.kr elements a client parses) come with option ``late_fields`` ``{name: 7}``: edition 6
+    law.go.kr guide pages via StatPan/lawpy, the elements a client parses) come with option ``late_fields`` ``{name: 7}``: edition 6
     serves what it served before, edition 7 those (less an assumed filter echo the published
     schema lacks, ``dropped_fields`` ``{name: 7}``) and the published ones after them."""
     from types import SimpleNamespace
@@ -191,11 +191,15 @@ def test_published_fields_are_served_from_world_edition_7_only(catalog: Catalog)
     seven = [f.name for f in served_fields(SimpleNamespace(edition=7), ep)]  # type: ignore[arg-type]
     assert six == ["kaptCode"] and ep.opt("dropped_fields") == {"kaptCode": 7}
     assert seven == added and "thin" not in ep.provenance and "thin_before_edition_7" in ep.provenance
+    # law.go.kr: the generic fields assumed before (일련번호, 명칭, 일자) give way to the published elements
     law = catalog.endpoint("law_kcs_cgm_expc_search")
     names = [f.name for f in served_fields(SimpleNamespace(edition=7), law)]  # type: ignore[arg-type]
-    assert names[:3] == ["일련번호", "명칭", "일자"] and {"법령해석일련번호", "안건명", "해석일자"} <= set(names)
-    assert [f.name for f in served_fields(SimpleNamespace(edition=6), law)] == names[:3]  # type: ignore[arg-type]
+    assert names[:3] == ["법령해석일련번호", "안건명", "질의기관코드"] and "해석일자" in names
+    assert [f.name for f in served_fields(SimpleNamespace(edition=6), law)] == ["일련번호", "명칭", "일자"]  # type: ignore[arg-type]
+    assert law.opt("dropped_fields") == {"일련번호": 7, "명칭": 7, "일자": 7}
     assert "korean-law-mcp" in next(f.source for f in law.fields if f.name == "안건명")
+    mofa = catalog.endpoint("law_mofa_cgm_expc_search")
+    assert "StatPan/lawpy" in next(f.source for f in mofa.fields if f.name == "안건번호")
 
 
 def test_without_the_edition_7_facts_editions_2_to_6_serve_the_same() -> None:
