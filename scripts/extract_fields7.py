@@ -8,6 +8,10 @@ Sources (facts only: names, JSON types, Korean labels; no code or prose is kept)
   dataset) as kept by the public mirror umyunsang/UMMAYA (Apache-2.0) under
   ``docs/api/data-go-kr-candidate-docs/<dataset>/``: per operation URL the response item's
   properties (name, type, description as label); read from a local git mirror (``--ummaya``);
+* kloud80/datagokr-mcp's (MIT) response schemas measured on live answers, for datasets read
+  since edition 6's (``facts/datagokr_mcp_fields.json``): the same git-ignored cache layout
+  ``DIR/<commit>/knowledge/datasets/<sector>/<id>.yaml`` of the texts the search tool's
+  ``read_file`` answered, trimmed to the keys read (``--datagokr-mcp``);
 * law.go.kr DRF targets whose guide copy (``facts/lawgokr_fields.json``) has no output table:
   the element names of the guide page as StatPan/lawpy (MIT) scraped it (``specs/kr/<htmlName>.json``,
   names only: the guide is CC BY-NC), read from a local git mirror (``--lawpy``); for the
@@ -16,7 +20,7 @@ Sources (facts only: names, JSON types, Korean labels; no code or prose is kept)
   only the target it was published for.
 
     python scripts/extract_fields7.py --ummaya /work/.mirror/umyunsang+UMMAYA/repo \\
-        --lawpy /work/.mirror/StatPan+lawpy/repo
+        --lawpy /work/.mirror/StatPan+lawpy/repo --datagokr-mcp .cache/datagokr-mcp7
     simulator catalog generate
 """
 
@@ -31,6 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from simulator.catalog.generate.extract import (  # noqa: E402
+    extract_datagokr_mcp,
     extract_lawgokr_specs,
     extract_swagger_fields,
     read_facts,
@@ -118,9 +123,16 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--ummaya", type=Path, required=True, help="git dir of a umyunsang/UMMAYA mirror")
     ap.add_argument("--lawpy", type=Path, required=True, help="git dir of a StatPan/lawpy mirror")
+    ap.add_argument("--datagokr-mcp", type=Path, metavar="DIR",
+                    help="cache of kloud80/datagokr-mcp dataset files read since edition 6's: DIR/<commit>/knowledge/…")
     args = ap.parse_args(argv)
     ops = [op for op in extract_swagger_fields(ummaya_swaggers(args.ummaya))
-           if str(op["url"]).startswith("https://apis.data.go.kr/")] + law_operations(args.lawpy)
+           if str(op["url"]).startswith("https://apis.data.go.kr/")]
+    if args.datagokr_mcp is not None:
+        six = {o["url"] for o in read_facts("datagokr_mcp_fields")["operations"]}  # served from edition 6
+        ops += [{"url": o["url"], "source": o["source"], "fields": [row[:3] for row in o["fields"]]}
+                for o in extract_datagokr_mcp(args.datagokr_mcp)["operations"] if o["url"] not in six]
+    ops += law_operations(args.lawpy)
     path = write_facts("fields_edition7", {"source": "published response schemas served from world edition 7 "
                                                      "(each operation names its source)", "operations": ops})
     print(f"{path}: {len(ops)} operations")

@@ -251,5 +251,5 @@ def test_every_edition_7_field_names_the_file_it_was_published_in(catalog: Catal
             if late.get(f.name) == 7:
                 seen += 1
                 assert f.source in sources, (ep.id, f.name)
-                assert re.search(r"@[0-9a-f]{12}.*\.(json|ts)\b|search-index file \d+", f.source), f.source
+                assert re.search(r"@[0-9a-f]{12}.*\.(json|ts|yaml)\b|search-index file \d+", f.source), f.source
     assert seen > 500
