@@ -12,6 +12,7 @@ Sources (facts only: names, JSON types, Korean labels; no code or prose is kept)
   since edition 6's (``facts/datagokr_mcp_fields.json``): the same git-ignored cache layout
   ``DIR/<commit>/knowledge/datasets/<sector>/<id>.yaml`` of the texts the search tool's
   ``read_file`` answered, trimmed to the keys read (``--datagokr-mcp``);
+* a package's typed return value for one operation (``DATAGOKR_FIELDS``, the file named);
 * law.go.kr DRF targets whose guide copy (``facts/lawgokr_fields.json``) has no output table:
   the element names of the guide page as StatPan/lawpy (MIT) scraped it (``specs/kr/<htmlName>.json``,
   names only: the guide is CC BY-NC), read from a local git mirror (``--lawpy``); for the
@@ -89,6 +90,16 @@ LAW_FIELDS: dict[tuple[str, str], tuple[str, list[str]]] = {
 #: 법령별표서식, 행정규칙조문, …): ``LAW_FIELDS`` gives the default kind's elements instead.
 PER_KIND = frozenset({("lawSearch", "aiSearch")})
 
+#: data.go.kr operation URL → (source, ``[name, type, label]``) for fields a package's typed
+#: return value names for that one operation.
+DATAGOKR_FIELDS: dict[str, tuple[str, list[list[str]]]] = {
+    "https://apis.data.go.kr/1613000/AptListService3/getSigunguAptList3": (
+        "npm:budongsan-api@1.0.474 dist/index.d.ts (T_ApartmentSimpleInfo, the record type getApartmentList "
+        "returns for AptListService3/getSigunguAptList3; MIT; names and types only)",
+        [["kaptCode", "string", ""], ["kaptName", "string", ""], ["bjdCode", "string", ""], ["as1", "string", ""],
+         ["as2", "string", ""], ["as3", "string", ""], ["as4", "string", ""]]),
+}
+
 UMMAYA = "github:umyunsang/UMMAYA"
 _SWAGGER_DIR = "docs/api/data-go-kr-candidate-docs"
 
@@ -132,6 +143,8 @@ def main(argv: list[str] | None = None) -> int:
         six = {o["url"] for o in read_facts("datagokr_mcp_fields")["operations"]}  # served from edition 6
         ops += [{"url": o["url"], "source": o["source"], "fields": [row[:3] for row in o["fields"]]}
                 for o in extract_datagokr_mcp(args.datagokr_mcp)["operations"] if o["url"] not in six]
+    have = {o["url"] for o in ops}
+    ops += [{"url": u, "source": src, "fields": f} for u, (src, f) in sorted(DATAGOKR_FIELDS.items()) if u not in have]
     ops += law_operations(args.lawpy)
     path = write_facts("fields_edition7", {"source": "published response schemas served from world edition 7 "
                                                      "(each operation names its source)", "operations": ops})

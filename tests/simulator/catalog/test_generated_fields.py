@@ -240,7 +240,7 @@ def test_without_the_edition_7_facts_editions_2_to_6_serve_the_same() -> None:
 
 def test_every_edition_7_field_names_the_file_it_was_published_in(catalog: Catalog) -> None:
     """Each field served from edition 7 on carries its operation's source from the facts file:
-    a repository at a commit and a file, or a search-index file id."""
+    a repository at a commit and a file, a package at a version and a file, or a search-index file id."""
     from simulator.catalog.generate.extract import read_facts
 
     sources = {op["source"] for op in read_facts("fields_edition7")["operations"]}
@@ -251,5 +251,6 @@ def test_every_edition_7_field_names_the_file_it_was_published_in(catalog: Catal
             if late.get(f.name) == 7:
                 seen += 1
                 assert f.source in sources, (ep.id, f.name)
-                assert re.search(r"@[0-9a-f]{12}.*\.(json|ts|yaml)\b|search-index file \d+", f.source), f.source
+                assert re.search(r"@[0-9a-f]{12}.*\.(json|ts|yaml)\b|^(npm|pypi):[\w.-]+@[\d.]+ \S+\.\w+|search-index file \d+",
+                                 f.source), f.source
     assert seen > 500
