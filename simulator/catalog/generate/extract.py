@@ -347,10 +347,12 @@ def extract_lawgokr_specs(repo: Path) -> list[dict[str, Any]]:
     ops: dict[tuple[str, str], dict[str, Any]] = {}
     for path in sorted(p for p in listing if p.endswith("Guide.json")):
         spec = json.loads(_git_show(repo, path))
-        m = re.search(r"/DRF/(law\w+?)\.do\?target=([A-Za-z]+)", str(spec.get("request_url", "")))
-        if m is None or not isinstance(spec.get("response"), list):
-            continue
-        names = [n for n in dict.fromkeys(str(r.get("필드", "")).strip() for r in spec["response"])
+        url = str(spec.get("request_url", ""))
+        m = re.search(r"/DRF/(law\w+?)\.do\?target=([A-Za-z]+)", url)
+        if m is None or "mobileYn" in url or not isinstance(spec.get("response"), list):
+            continue  # the mobile pages repeat a target's page (or give sample URLs only)
+        # the output table's first column: headed 필드, on a few pages 요청변수 as scraped
+        names = [n for n in dict.fromkeys(str(r.get("필드", r.get("요청변수", ""))).strip() for r in spec["response"])
                  if n not in _LAW_ENVELOPE and n not in ("id", "검색결과개수") and re.fullmatch(r"[0-9A-Za-z_가-힣]+", n)]
         key = (m.group(1), m.group(2))
         if names and key not in ops:

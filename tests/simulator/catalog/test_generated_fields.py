@@ -197,7 +197,9 @@ def test_published_fields_are_served_from_world_edition_7_only(catalog: Catalog)
     assert names[:3] == ["법령해석일련번호", "안건명", "질의기관코드"] and "해석일자" in names
     assert [f.name for f in served_fields(SimpleNamespace(edition=6), law)] == ["일련번호", "명칭", "일자"]  # type: ignore[arg-type]
     assert law.opt("dropped_fields") == {"일련번호": 7, "명칭": 7, "일자": 7}
-    assert "korean-law-mcp" in next(f.source for f in law.fields if f.name == "안건명")
+    assert "StatPan/lawpy" in next(f.source for f in law.fields if f.name == "안건명")
+    ai = catalog.endpoint("law_ai_search_search")  # the guide's table mixes every search kind: a client's kind-0 items
+    assert "korean-law-mcp" in next(f.source for f in ai.fields if f.name == "조문내용")
     mofa = catalog.endpoint("law_mofa_cgm_expc_search")
     assert "StatPan/lawpy" in next(f.source for f in mofa.fields if f.name == "안건번호")
 
