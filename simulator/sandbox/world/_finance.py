@@ -7,18 +7,19 @@ import random
 from datetime import date, timedelta
 from typing import Any, Callable
 
-from ._core import pools
+from ._core import name_key, pools, real_listed_names, real_name_stems
 from ._dates import PRICE_DAYS, TODAY, _days, _next_business_day, _parse, _ymd, is_business_day
 from ._names import _stem, comma, person_name
 from ._regions import District, RegionsMixin
 
-__all__ = ["IDENTITY_FIELDS", "REAL_COMPANIES_EDITION", "FinanceMixin", "isin"]
+__all__ = ["IDENTITY_FIELDS", "REAL_COMPANIES_EDITION", "FinanceMixin", "isin", "spells_real_company"]
 
 #: The edition from which a real listed company of ``pools.yaml`` keeps only its real public
 #: identity (:data:`IDENTITY_FIELDS`): the world holds no other fact about it (no CEO, address,
 #: filing, statement, holder, price or outline: every value-bearing endpoint answers its
 #: platform's no-data result for it), invented companies are named from two word stems and a
-#: kind (never spelling a real company of the pool or a group's initials) and take their
+#: kind (never spelling a real company of the pool, a group's initials or a real listed company's
+#: name: ``data/real_listed_names.txt``) and take their
 #: ``corp_code`` from ``09000000``–``09999999``, a range OpenDART has not assigned (its codes
 #: run ``001xxxxx``–``01xxxxxx``), and one 법인등록번호 (``crno`` = ``jurir_no``). Editions before it invented every value for the 20 real
 #: companies too (issue 27, item 6).
@@ -29,6 +30,15 @@ IDENTITY_FIELDS = ("corp_code", "corp_name", "corp_name_eng", "stock_code", "sto
 #: corp_words that spell a Latin letter (에스 = S, 케이 = K …): two of them spell a real group's
 #: initials (에스케이, 엘지, 씨제이, 지에스), so edition 7's names use none.
 _LETTER_WORDS = frozenset(("에스", "케이", "엘", "지", "씨", "디", "에이", "비", "제이", "엠", "티", "피"))
+
+
+def spells_real_company(name: str, stem: str = "") -> bool:
+    """Whether an invented company name is a real listed company's (spaces, ``(주)`` and
+    ``주식회사`` aside), or its ``stem`` (the name without its kind) is a real name or a real
+    name without its kind: the world draws another name then (edition 7 on)."""
+    if name_key(name) in real_listed_names():
+        return True
+    return bool(stem) and name_key(stem) in real_name_stems()
 
 
 def isin(stock_code: str) -> str:
@@ -115,7 +125,7 @@ class FinanceMixin(RegionsMixin):
                 if new:
                     a, b = rng.sample(stems, 2)
                     name = a + b + rng.choice(p["corp_kinds"])
-                    if any(r in name.upper() for r in real_names):
+                    if any(r in name.upper() for r in real_names) or spells_real_company(name, a + b):
                         continue
                 else:
                     name = rng.choice(p["corp_words"]) + rng.choice(p["corp_kinds"])
