@@ -12,7 +12,8 @@ from ._dates import PRICE_DAYS, TODAY, _days, _next_business_day, _parse, _ymd, 
 from ._names import _stem, comma, person_name
 from ._regions import District, RegionsMixin
 
-__all__ = ["IDENTITY_FIELDS", "REAL_COMPANIES_EDITION", "FinanceMixin", "isin", "spells_real_company"]
+__all__ = ["IDENTITY_FIELDS", "REAL_COMPANIES_EDITION", "FinanceMixin", "contains_real_company", "isin",
+           "real_stem", "spells_real_company"]
 
 #: The edition from which a real listed company of ``pools.yaml`` keeps only its real public
 #: identity (:data:`IDENTITY_FIELDS`): the world holds no other fact about it (no CEO, address,
@@ -39,6 +40,21 @@ def spells_real_company(name: str, stem: str = "") -> bool:
     if name_key(name) in real_listed_names():
         return True
     return bool(stem) and name_key(stem) in real_name_stems()
+
+
+def contains_real_company(name: str) -> bool:
+    """Whether an invented company name holds a real listed company's name of three or more
+    letters (우리서울반도체 holds 서울반도체, 녹십자한솔항공 holds 녹십자): such a name reads as
+    that company or its affiliate, so edition 7 renames it (:meth:`FinanceMixin._clean_name`)."""
+    key = name_key(name)
+    real = real_listed_names()
+    return any(key[i:j] in real for i in range(len(key)) for j in range(i + 3, len(key) + 1))
+
+
+def real_stem(stem: str) -> bool:
+    """Whether a word stem of an invented name is itself a real listed company's name (영풍,
+    풍산, 보령, 종근당, 녹십자, 동양 …): a name built on it reads as that company's affiliate."""
+    return name_key(stem) in real_listed_names()
 
 
 def isin(stock_code: str) -> str:
@@ -133,6 +149,8 @@ class FinanceMixin(RegionsMixin):
                         name = rng.choice(p["corp_words"]) + name
                 if name not in used_names:
                     break
+            if new and (contains_real_company(name) or real_stem(a) or real_stem(b)):
+                name = self._clean_name(corp, stems, p["corp_kinds"], used_names)
             used_names.add(name)
             market = markets[i] if i < len(markets) else ""
             stock = " "
@@ -148,6 +166,17 @@ class FinanceMixin(RegionsMixin):
                 c["crno"] = c["jurir_no"]
             out.append(c)
         return out
+
+    def _clean_name(self, corp: str, stems: list[str], kinds: list[str], used: set[str]) -> str:
+        """Another invented name for the company ``corp`` whose drawn name holds a real one, from
+        its own random stream (the world's other draws, codes included, stay as they were)."""
+        rng = self.rng("company_name", corp)
+        while True:
+            a, b = rng.sample(stems, 2)
+            name = a + b + rng.choice(kinds)
+            if (name not in used and not contains_real_company(name) and not spells_real_company(name, a + b)
+                    and not real_stem(a) and not real_stem(b)):
+                return name
 
     def _company(self, rng: random.Random, corp: str, stock: str, name: str, eng: str, market: str,
                  ind: str, districts: list[District]) -> dict[str, Any]:

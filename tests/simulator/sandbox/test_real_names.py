@@ -10,8 +10,10 @@ import hashlib
 
 from simulator.sandbox.world import World, pools
 from simulator.sandbox.world._core import DATA, name_key, real_listed_names, real_name_stems
-from simulator.sandbox.world._finance import spells_real_company
+from simulator.sandbox.world._finance import contains_real_company, real_stem, spells_real_company
 
+#: Word stems of the pool that are real listed names (an invented name never starts with one).
+_STEMS_REAL = [w for w in pools()["corp_words"] if real_stem(w)]
 #: Districts whose K-apt complexes the builder checks read (Seoul, Gyeonggi, Busan).
 _DISTRICTS = ("11680", "41135", "26350")
 
@@ -46,6 +48,20 @@ def test_edition_7_invents_no_real_name() -> None:
     assert not [n for n in names if name_key(n) in real_listed_names()]
     stems = [next(n[: -len(k)] for k in kinds if n.endswith(k)) for n in names]  # two word stems each
     assert not [s for s in stems if name_key(s) in real_name_stems()]
+
+
+def test_edition_7_names_hold_no_real_name() -> None:
+    """An invented name never holds a real listed name of three or more letters (kopa@v0008's
+    first recording had 우리서울반도체 and 녹십자한솔항공), and renaming one leaves every code as
+    it was."""
+    assert contains_real_company("우리서울반도체") and contains_real_company("녹십자한솔항공")
+    assert not contains_real_company("일양삼익케미칼")
+    w = World(0, edition=7)
+    assert not [n for n in _invented(w) if contains_real_company(n)]
+    assert "녹십자" not in w.company("09868422")["corp_name"]  # renamed (was 녹십자한솔항공), same code
+    assert w.company("09529646")["corp_name"].startswith("일양삼익케미칼")  # clean names stay
+    assert real_stem("풍산") and real_stem("녹십자") and not real_stem("일양")
+    assert not [n for n in _invented(w) for s in _STEMS_REAL if n.startswith(s)]
 
 
 def test_edition_6_is_unchanged() -> None:
