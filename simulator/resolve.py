@@ -425,6 +425,7 @@ class Resolver:
                 dialect.render_error(ep, "missing_param", split.fmt, f"{missing} is required"),
                 "error",
             ))
+        split = _keyless(dialect, match, split)
         coll = self.version.index.collection(split.key)
         if coll is not None:
             w = split.window
@@ -662,6 +663,18 @@ def _ignored(resp: SimResponse, ignored: list[str], ep: Endpoint | None = None) 
             note = "; ".join(f"{k!r} was ignored: did you mean {v!r}?" for k, v in sorted(meant.items()))
             resp.set_header(HINT_HEADER, header_safe(note))
     return resp
+
+
+def _keyless(dialect: Any, match: Match, split: Split) -> Split:
+    """``split`` with the window a request without a key gets (NEIS: at most ``keyless_rows``
+    rows, page 1), as the sandbox and the real portal answer it; else ``split`` itself."""
+    narrow = getattr(dialect, "keyless_window", None)
+    if narrow is None:
+        return split
+    window = narrow(match, split.window)
+    if window is split.window:
+        return split
+    return type(split)(split.endpoint, split.key, split.filters, window, split.fmt, split.extra)
 
 
 def _tag(resp: SimResponse, source: str) -> SimResponse:
