@@ -9,12 +9,19 @@ install them without their dependencies into a folder of their own and name it w
     pip install --no-deps --target /tmp/outsider dart-enhanced opendart-py candinfo addresskr \
         korean-school school-data korean-law-mcp open-assembly-mcp korea-real-estate \
         data-go-mcp-apartment-trade data-go-mcp-fsc-financial-info kpubdata \
-        oc-korea-weather-time-mcp korea-transit-mcp-server
+        oc-korea-weather-time-mcp korea-transit-mcp-server \
+        DartDataReader opendart-mcp EcosDataReader ecos-api caselaw-mcp korea-realestate-mcp \
+        schoolInfo iflow-mcp-ohhan777-korea-weather korea-public-data \
+        furl orderedmultidict pydantic-settings structlog aiosqlite httpx-sse 'mcp<2'
     python scripts/clients_outsider.py --site /tmp/outsider --out docs/clients-outsider.md
 
-The modules the calls use need only what the ``test`` and ``clients`` extras install (httpx,
-requests, aiohttp, xmltodict, pydantic, pyyaml) and python-dotenv; none of them imports ``mcp``.
-A call's endpoints are the catalog endpoints its requests matched, seen in the run.
+The stop-36 set's modules need only what the ``test`` and ``clients`` extras install (httpx,
+requests, aiohttp, xmltodict, pydantic, pyyaml) and python-dotenv; two of the stop-37 set import
+``mcp.server.fastmcp`` (mcp 1.x: ``mcp<2`` in the folder shadows the project's mcp 2 for the
+run) and the last line's small packages. A call's endpoints are the catalog endpoints its
+requests matched, seen in the run. ``--company invented`` aims company calls at the world's
+invented companies on any version (what a recording plan for v0008 needs), ``--requests FILE``
+writes every request no recording answered.
 """
 
 from __future__ import annotations
@@ -836,7 +843,60 @@ def render(outcomes: list[Outcome]) -> str:
 
 #: What the first run (stop 36) found, written down with it: the figure before any change, the
 #: wire behaviours the libraries showed, and what the misses ask of a recording plan.
-NOTES37: list[str] = []  # filled in below, once the stop-37 set's first run is written down
+#: What the stop-37 set's first run found, written down with it.
+NOTES37 = """## The stop-37 set
+
+Nine more PyPI clients, found in the package lists by the platforms' names and hosts and chosen
+before anything was changed for them: none appears in `docs/clients.md`, the `clients` extra or
+the stop-36 set. Installed with `pip install --no-deps --target DIR` outside the project (with
+`furl`, `orderedmultidict`, `pydantic-settings`, `structlog`, `aiosqlite`, `httpx-sse` and
+`mcp<2`, which two of them import), configured only through their constructors, arguments and
+environment variables, answered only on loopback (`loopback_only()` refuses any other socket).
+
+| library | version | platform | why this one |
+|---|---|---|---|
+| DartDataReader | 1.0.0 | OpenDART | requests + pandas; the corpCode ZIP, `fnlttMultiAcnt` with a comma-joined `corp_code` |
+| opendart-mcp | 0.1.0 | OpenDART | an MCP server of 83 OpenDART tools (httpx); called through its own FastMCP server's `call_tool` |
+| EcosDataReader | 1.0.0 | ECOS | builds the path and sends the same values again as Korean-named query parameters |
+| ecos-api | 0.1.2 | ECOS | httpx; `?` for each item code it is not given (the path ends there), a trailing `/` for no table code |
+| caselaw-mcp | 0.11.0 | law.go.kr | JSON first, XML on failure, tenacity retries, an SQLite cache (one per run here) |
+| korea-realestate-mcp | 0.1.0 | MOLIT | RTMS over https, XML; a cache beside its code (removed before each run); installs as the package `src` |
+| schoolInfo | 1.0.2.0 | NEIS | aiohttp + BeautifulSoup, URLs built by hand, no key (as its README calls it) |
+| iflow-mcp-ohhan777-korea-weather | 0.1.1 | KMA | `http://`, base date and time from `datetime.now()` (the harness sets the module's clock to 2025-12-01 06:50 KST) |
+| korea-public-data | 0.0.5 | AirKorea | a 2022 client building URLs by hand, key last; its MOLIT (`openapi.molit.go.kr:8081`), bus, COVID and box-office sets ask hosts off the catalog and are not run |
+
+Looked at and left out: pyOPENDART 0.3.0 (imports `numpy.NaN`, gone in numpy 2; it pins
+pandas < 2), opendart-fss (Python >= 3.14 only), korea-weather-api (`apihub.kma.go.kr`, not a
+catalog host), airkoreapy (downloads files from the AirKorea web site, not the API),
+korea-school-meal (scrapes schoolinfo.go.kr), korea-data-mcp (a third-party cloud API),
+apt-info-mcp (Supabase), mcportal (law.go.kr through data.go.kr agency 1170000 and customs: off
+the catalog), datakorea (Selenium, Kakao). No new PyPI client of Seoul, NEC, the Assembly, TAGO
+or juso turned up.
+
+**First run, before any change (kopa@v0007, company calls on Samsung as in stop 36): 37 calls
+to catalogued endpoints, 22 worked (59.5%).** 14 were replay misses of values v0007 holds no
+recording for (a 2024 filing, a query term, another school, the clock's weather grid); one
+failed: schoolInfo's `timetable()` asks NEIS without a key, and the sandbox (like the real
+portal) answers the sample window of 5 rows while replay served the whole page of 100. That was
+a replay bug: the resolver now narrows a keyless NEIS request to the keyless window too
+(`tests/simulator/replay/test_keyless.py`). schoolInfo's `major('B10')` was first run without a
+school code, which the API requires (ERROR-300 in both runs); it is run as its README shows,
+with one. With both: 38 calls, 24 worked (63.2%) on v0007, every call whose values v0007 holds.
+
+### What the libraries showed on the wire, all answered
+
+* Korean-named query parameters repeating an ECOS path (`?서비스명=StatisticSearch&인증키=…`,
+  EcosDataReader): ignored, as the real service ignores them.
+* `?` inside an ECOS path (ecos-api's default item codes): the path ends at the `?` and the
+  rest is a query; the request reads as one without item codes.
+* NEIS without `KEY`, and with eight filters sent empty (`AY=&SEM=&…`, schoolInfo).
+* `http://` for KMA; `dataType=JSON`; `numOfRows` 10, 60 and 1000; a URL with the key last.
+* In-process MCP tool calls (opendart-mcp through FastMCP) and libraries that swallow every
+  error into text: iflow-mcp-ohhan777-korea-weather returns `예상치 못한 오류 발생: …` on a replay
+  miss, so the harness reads the miss from the resolver, not from the result.
+* Library bugs, the same on the sandbox: schoolInfo's `meal()` sends the day as YYMMDD
+  (`MLSV_YMD=250314`), which has no data; counted as skipped.
+""".splitlines()
 
 NOTES = """## The first run (stop 36)
 
