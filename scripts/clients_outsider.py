@@ -883,6 +883,22 @@ a replay bug: the resolver now narrows a keyless NEIS request to the keyless win
 school code, which the API requires (ERROR-300 in both runs); it is run as its README shows,
 with one. With both: 38 calls, 24 worked (63.2%) on v0007, every call whose values v0007 holds.
 
+Before-figures per library, each set's first run on kopa@v0007 (catalogued calls, worked):
+
+| set | library | calls | worked |
+|---|---|---|---|
+| stop 37 | DartDataReader | 3 | 3 |
+| stop 37 | opendart-mcp | 7 | 4 |
+| stop 37 | EcosDataReader | 4 | 3 |
+| stop 37 | ecos-api | 6 | 5 |
+| stop 37 | caselaw-mcp | 6 | 3 |
+| stop 37 | korea-realestate-mcp | 3 | 3 |
+| stop 37 | schoolInfo | 4 | 1 |
+| stop 37 | iflow-mcp-ohhan777-korea-weather | 3 | 0 |
+| stop 37 | korea-public-data | 1 | 0 |
+| stop 37 | **set** | **37** | **22 (59.5%)** |
+| stop 36 | **set** (v0007, Samsung) | **51** | **31 (60.8%)** |
+
 ### What the libraries showed on the wire, all answered
 
 * Korean-named query parameters repeating an ECOS path (`?서비스명=StatisticSearch&인증키=…`,

@@ -466,14 +466,15 @@ class Resolver:
         base, query = query_split(ep, split.filters)
         if not query:
             return None
-        full = self.version.index.collection(collection_key(ep.id, base))
+        # The collection recorded with the most of the request's values: the one recorded with
+        # the non-query params alone is the API's answer without the others, which is not
+        # always a superset (OpenDART's list without bgn_de answers a default window, not every
+        # filing: a client asking a year with last_reprt_at=Y must meet the year's collection).
+        full = self._narrowest_superset(ep, base, split.filters)
         if full is None:
-            found = self._narrowest_superset(ep, base, split.filters)
-            if found is None:
-                return None
-            full = found
-            # Query values the collection was recorded with are already applied to it.
-            query = {k: v for k, v in query.items() if full.filters.get(k) != v}
+            return None
+        # Query values the collection was recorded with are already applied to it.
+        query = {k: v for k, v in query.items() if full.filters.get(k) != v}
         cache_key = (full.id, tuple(sorted(query.items())))
         selected = self._query_cache.get(cache_key)
         if selected is None:

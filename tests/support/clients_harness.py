@@ -569,7 +569,10 @@ def _newest_seq() -> int:
 #: companies instead (09529646 일양삼익케미칼, 09420425 동양한미바이오로직스: invented, like
 #: their filings); on the versions before, Samsung Electronics and Kia as before.
 #: ``KOPA_CLIENTS_COMPANY=invented|real`` overrides the choice (what a recording plan needs).
-_COMPANY = os.environ.get("KOPA_CLIENTS_COMPANY") or ("invented" if _newest_seq() >= 8 else "real")
+NEWEST_SEQ = _newest_seq()
+_COMPANY = os.environ.get("KOPA_CLIENTS_COMPANY") or ("invented" if NEWEST_SEQ >= 8 else "real")
+#: What a call recorded from kopa@v0008 on (the values real clients send) gives before it.
+RECORDED_FROM_V0008 = "worked" if NEWEST_SEQ >= 8 else "unrecorded"
 CO, STOCK, CO2, STOCK2, ITEM = (
     ("09529646", "827420", "09420425", "201310", "일양삼익") if _COMPANY == "invented"
     else (SAMSUNG, "005930", KIA, "000270", "삼성")
@@ -934,12 +937,13 @@ CALLS += [
          _dart_enhanced("get_corp_code", STOCK)),
     Call("dart-enhanced", "search_disclosures(CO, '20240101', '20241231')", ("opendart_disclosures",),
          _dart_enhanced("search_disclosures", corp_code=CO, begin_date="20240101", end_date="20241231")),
-    # v0006 holds bsns_year 2023 only, and fnlttSinglAcntAll without fs_div (which the library,
-    # like the real API, always sends)
+    # v0006 and v0007 hold bsns_year 2023 only, and fnlttSinglAcntAll without fs_div (which the
+    # library, like the real API, always sends); v0008 records 2024 with fs_div
     Call("dart-enhanced", "get_financial_statements(CO, 2024)  # fnlttSinglAcntAll fs_div=CFS",
-         ("dart_fnltt_singl_acnt_all",), _dart_enhanced("get_financial_statements", CO, 2024), expect="unrecorded"),
+         ("dart_fnltt_singl_acnt_all",), _dart_enhanced("get_financial_statements", CO, 2024),
+         expect=RECORDED_FROM_V0008),
     Call("dart-enhanced", "get_dividend_info(CO, 2024)  # alotMatter", ("dart_alot_matter",),
-         _dart_enhanced("get_dividend_info", CO, 2024), expect="unrecorded"),
+         _dart_enhanced("get_dividend_info", CO, 2024), expect=RECORDED_FROM_V0008),
     # -- opendart-py (httpx, async) ---------------------------------------------------------------
     Call("opendart-py", "search_disclosures(corp_code=CO, bgn_de='20240101', end_de='20241231')",
          ("opendart_disclosures",), _opendart_py("search_disclosures", corp_code=CO, bgn_de="20240101", end_de="20241231")),
@@ -947,7 +951,7 @@ CALLS += [
     Call("opendart-py", "get_dividends(CO, '2023', '11011')", ("dart_alot_matter",),
          _opendart_py("get_dividends", CO, "2023", "11011")),
     Call("opendart-py", "get_employees(CO, '2024', '11011')", ("dart_emp_sttus",),
-         _opendart_py("get_employees", CO, "2024", "11011"), expect="unrecorded"),
+         _opendart_py("get_employees", CO, "2024", "11011"), expect=RECORDED_FROM_V0008),
     # -- kpubdata (httpx) ---------------------------------------------------------------------------
     Call("kpubdata", "dataset('datago.apt_trade').list(LAWD_CD='11110', DEAL_YMD='202503')", ("molit_apt_trades_detail",),
          _kpubdata("datago.apt_trade", LAWD_CD="11110", DEAL_YMD="202503")),
@@ -961,10 +965,11 @@ CALLS += [
          ("neis_meal",), _kpubdata("neis.meal_diet", ATPT_OFCDC_SC_CODE="B10", SD_SCHUL_CODE="7010005", MLSV_YMD="20250314")),
     Call("kpubdata", "dataset('law.law_search').list(query='민법')", ("lawgokr_law_search",),
          _kpubdata("law.law_search", query="민법")),
-    # v0006 holds one nowcast (2025-12-01 05:00 at grid 61,126)
+    # v0006 and v0007 hold one nowcast (2025-12-01 05:00 at grid 61,126); v0008 every base time
+    # of 2025-12-01 at Seoul's grid (60, 127)
     Call("kpubdata", "dataset('datago.ultra_srt_ncst').list(base_date='20251201', base_time='0600', nx=60, ny=127)",
          ("kma_ultra_srt_ncst",), _kpubdata("datago.ultra_srt_ncst", base_date="20251201", base_time="0600", nx="60", ny="127"),
-         expect="unrecorded"),
+         expect=RECORDED_FROM_V0008),
     # Seoul's 따릉이 bikeList is not in the catalog (issue 27)
     Call("kpubdata", "dataset('seoul.bike_realtime').list()  # bikeList", (), _kpubdata("seoul.bike_realtime"),
          expect="uncovered"),
