@@ -883,6 +883,14 @@ a replay bug: the resolver now narrows a keyless NEIS request to the keyless win
 school code, which the API requires (ERROR-300 in both runs); it is run as its README shows,
 with one. With both: 38 calls, 24 worked (63.2%) on v0007, every call whose values v0007 holds.
 
+A trial of kopa@v0008's plan, run before it was published, found a second replay bug through
+the harness of `docs/clients.md`: OpenDART's `list.json` asked for a year with
+`last_reprt_at=Y` (OpenDartReader, opendart-client) read 0 rows where the sandbox answers 11,
+because the query tier selected from the collection recorded with `corp_code` alone (the API's
+default window, not every filing) instead of the one recorded with the request's dates. The
+query tier now takes the recorded collection with the most of the request's values
+(`test_query_tier_prefers_the_collection_recorded_with_the_requests_values`).
+
 Before-figures per library, each set's first run on kopa@v0007 (catalogued calls, worked):
 
 | set | library | calls | worked |
