@@ -22,21 +22,22 @@ and ``docs/seeds-v0006.md`` lists it with the reason.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
-import yaml
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from plan_common import ROOT, carried_generated, key, main, plan_text, report_text  # noqa: E402
 
-from simulator import Store  # noqa: E402
 from simulator.catalog import load_catalog  # noqa: E402
-from simulator.catalog.generate.seeds import placeholder_params, seed_plan_report  # noqa: E402
+from simulator.catalog.generate.seeds import seed_plan_report  # noqa: E402
+from simulator.sandbox.world import World  # noqa: E402
 
 PLAN = ROOT / "simulator" / "record" / "plans" / "v0006.yaml"
 REPORT = ROOT / "docs" / "seeds-v0006.md"
+#: The params the catalog marked required after kopa@v0006 was recorded (stop 37): its seeds lack them.
+LATER_REQUIRED = {"dart_fnltt_singl_acnt_all": "fs_div", "dart_fnltt_singl_indx": "idx_cl_code",
+                  "dart_fnltt_cmpny_indx": "idx_cl_code", "dart_xbrl_taxonomy": "sj_div"}
 
 HEADER = """\
 # The plan kopa@v0006 was recorded with (written by scripts/plan_v0006.py; do not edit by hand).
@@ -51,64 +52,31 @@ HEADER = """\
 """
 
 
+def seeds_of(catalog, edition: int) -> tuple[list[dict[str, object]], dict[str, list[tuple[str, str]]]]:
+    """`simulator catalog seeds` as it was when the version was recorded: the world of its
+    edition, and without the params made required later (LATER_REQUIRED)."""
+    plan, report = seed_plan_report(catalog, set_name="kopa", world=World(0, edition=edition))
+    seeds = [{"endpoint": s["endpoint"],
+              "params": {k: v for k, v in s["params"].items() if LATER_REQUIRED.get(s["endpoint"]) != k}}
+             for s in plan["seeds"]]
+    return seeds, report.unresolved
+
+
 def build() -> tuple[str, str]:
     """(the plan's text, the report's text)."""
     catalog = load_catalog(tier="full")
-    plan, report = seed_plan_report(catalog, set_name="kopa")
-    seeds = [{"endpoint": s["endpoint"], "params": dict(s["params"])} for s in plan["seeds"]]
-    planned = {(s["endpoint"], tuple(sorted(s["params"].items()))) for s in seeds}
-    v5 = Store(ROOT / "cassettes").open("kopa", "v0005")
-    kept = []
-    for c in sorted(v5.index.collections(), key=lambda c: c.key):
-        ep = catalog.endpoints[c.endpoint]
-        if ep.tier != "generated" or placeholder_params(ep, c.filters):
-            continue
-        if (c.endpoint, tuple(sorted(c.filters.items()))) not in planned:
-            kept.append({"endpoint": c.endpoint, "params": dict(c.filters)})
-    data = {"set": "kopa", "rate_per_sec": {"default": 5}, "fidelity_samples": 0,
-            "replace_tiers": ["generated"], "seeds": seeds + kept}
-    # one seed a line: the plan reviews as a list
-    lines = [HEADER.rstrip("\n")]
-    for k in ("set", "rate_per_sec", "fidelity_samples", "replace_tiers"):
-        lines.append(yaml.safe_dump({k: data[k]}, allow_unicode=True, default_flow_style=True, width=10**6).strip()[1:-1])
-    lines.append(f"seeds:  # {len(seeds)} from `simulator catalog seeds`, then {len(kept)} more real-keyed v0005 collections")
-    for s in data["seeds"]:
-        lines.append("  - " + yaml.safe_dump(s, allow_unicode=True, default_flow_style=True, width=10**6).strip())
-    text = "\n".join(lines) + "\n"
-    left = report.unresolved
-    doc = [
-        "<!-- written by scripts/plan_v0006.py -->",
-        "# Generated endpoints kopa@v0006 does not record",
-        "",
-        f"{len(left)} generated endpoints have a required parameter that no published example, enum value, "
-        "entity code of the sandbox world or date format gives a real value. kopa@v0002–v0005 recorded each "
-        "under a dummy (`A1`, or `1` for an integer), a key no real request sends; kopa@v0006 records none "
-        "of them and does not carry those collections over, so a call to one of these tools misses "
-        "(`--miss native` answers the platform's no-data envelope). Record them from the live API with a "
-        "plan that gives the parameter a real value (`simulator record --live`).",
-        "",
-        *[f"- `{eid}`: " + "; ".join(f"`{p}` — {reason}" for p, reason in why) for eid, why in sorted(left.items())],
-    ]
-    return text, "\n".join(doc) + "\n"
-
-
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--check", action="store_true", help="exit 1 when a written file is stale")
-    args = ap.parse_args()
-    plan, report = build()
-    if args.check:
-        stale = [str(p.relative_to(ROOT)) for p, t in ((PLAN, plan), (REPORT, report))
-                 if not p.exists() or p.read_text(encoding="utf-8") != t]
-        if stale:
-            print(f"stale: {', '.join(stale)}; run python scripts/plan_v0006.py", file=sys.stderr)
-            return 1
-        return 0
-    PLAN.write_text(plan, encoding="utf-8")
-    REPORT.write_text(report, encoding="utf-8")
-    print(f"wrote {PLAN.relative_to(ROOT)} and {REPORT.relative_to(ROOT)}", file=sys.stderr)
-    return 0
+    seeds, left = seeds_of(catalog, 5)
+    planned = {key(s["endpoint"], s["params"]) for s in seeds}
+    kept = carried_generated(catalog, "v0005", planned)
+    settings = (("set", "kopa"), ("rate_per_sec", {"default": 5}), ("fidelity_samples", 0), ("replace_tiers", ["generated"]))
+    text = plan_text(HEADER, settings, f"{len(seeds)} from `simulator catalog seeds`, then {len(kept)} more real-keyed "
+                     "v0005 collections", seeds + kept)
+    intro = ("kopa@v0002–v0005 recorded each under a dummy (`A1`, or `1` for an integer), a key no real request "
+             "sends; kopa@v0006 records none of them and does not carry those collections over, so a call to one of "
+             "these tools misses (`--miss native` answers the platform's no-data envelope). Record them from the live "
+             "API with a plan that gives the parameter a real value (`simulator record --live`).")
+    return text, report_text("plan_v0006.py", "v0006", intro, left)
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(main(__doc__, "plan_v0006.py", build, PLAN, REPORT))

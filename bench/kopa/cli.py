@@ -30,13 +30,16 @@ def _cassettes_option() -> Optional[Path]:
 
 
 def _world(set_name: str, version: Optional[str], cassettes: Optional[Path] = None):  # type: ignore[no-untyped-def]
-    """The version a bench command runs on: ``--version``, else the newest *shipped* one, said
-    on stderr first (``using kopa@v0005 (…): the newest shipped version``)."""
+    """The version a bench command runs on: ``--version``, else the newest *shipped* one up to
+    :data:`bench.kopa.BENCH_VERSION` (``kopa@v0007``: the tasks name real companies, which later
+    shipped versions hold no values for), said on stderr first (``using kopa@v0007 (…): …``)."""
     from simulator.cli.common import open_version
 
+    from . import bench_version
     from .env import World
 
-    return World(open_version(cassettes, set_name, version, shipped=True, announce=True)[1])
+    return World(open_version(cassettes, set_name, bench_version(version, set_name, cassettes), shipped=True,
+                              announce=True)[1])
 
 
 @bench_app.command("tasks")

@@ -229,7 +229,7 @@ class OpenDartDialect(BaseDialect):
         """The native success body of ``records`` (``013`` when the window is empty)."""
         ep = split.endpoint
         shape = _envelope_shape(ep)
-        if shape == "corpcode":
+        if shape == "corpcode" and records:  # a download with nothing in it is the platform's 013
             return _response(200, "zip", self.corpcode_zip(records, envelope.get("member")))
         if not records:
             err = envelope.get("error")

@@ -17,6 +17,7 @@ from typing import Any, Callable
 import pytest
 from typer.testing import CliRunner
 
+from bench.kopa import BENCH_VERSION
 from bench.kopa.agents import ModelEndpointError, OpenAIAgent
 from bench.kopa.cli import bench_app
 from bench.kopa.env import World
@@ -37,7 +38,7 @@ def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def world(cache: Path) -> World:
-    return World(Store(cache_dir=cache).open("kopa"))
+    return World(Store(cache_dir=cache).open("kopa", BENCH_VERSION))
 
 
 @pytest.fixture(scope="module")

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from bench.kopa import BENCH_VERSION
 from bench.kopa.agents import Episode, make_agent
 from bench.kopa.audit import AuditError, audit, load_edge_dataset, shingles, task_edges
 from bench.kopa.cli import bench_app
@@ -27,7 +28,7 @@ from tests.support.synth_runs import SmallRun
 
 @pytest.fixture(scope="module")
 def world(tmp_path_factory: pytest.TempPathFactory) -> World:
-    return World(Store(cache_dir=tmp_path_factory.mktemp("audit-cache")).open("kopa"))
+    return World(Store(cache_dir=tmp_path_factory.mktemp("audit-cache")).open("kopa", BENCH_VERSION))
 
 
 @pytest.fixture(scope="module")

@@ -21,6 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from bench.kopa import BENCH_VERSION
 from bench.kopa.checkers import check_answer
 from bench.kopa.tasks import Check, Task, load_tasks
 from tests.support.loopback import read_body, serve_in_thread
@@ -126,7 +127,7 @@ def test_the_stored_golds_are_the_shipped_versions_golds(rows: list[dict[str, An
     from bench.kopa.tasks import gold_run
     from simulator import Store
 
-    world = World(Store().open("kopa"))
+    world = World(Store().open("kopa", BENCH_VERSION))
     stored = {r["task"]: r["gold"] for r in [*rows, *load_heldout(POSTFIX), *load_heldout(HELDOUT_V2),
                                              *load_heldout(HELDOUT_V3)]}
     assert {tid: gold_run(tasks[tid], world).answer for tid in stored} == stored

@@ -19,6 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bench.kopa import BENCH_VERSION
 from bench.kopa.checkers import check_answer
 from bench.kopa.tasks import Check
 
@@ -165,7 +166,7 @@ def test_natural_answers_to_every_shipped_task() -> None:
     from bench.kopa.tasks import gold_run, load_tasks
     from simulator import Store
 
-    world = World(Store().open("kopa"))
+    world = World(Store().open("kopa", BENCH_VERSION))
     rows = [{"id": t.id, "q": t.question, "gold": gold_run(t, world).answer,
              "check": t.check.model_dump(), "template": t.template} for t in load_tasks()]
     right = [check_answer(a, g, Check(**c), q) for _t, q, g, c, (a, e, _w) in task_answers(rows) if e]

@@ -36,6 +36,7 @@ import httpx
 import pytest
 import yaml
 
+from bench.kopa import BENCH_VERSION
 from bench.kopa.env import World
 from bench.kopa.tasks import gold_run, load_tasks
 from simulator import Resolver, Store, load_catalog
@@ -429,7 +430,7 @@ def _sizes(program: dict[str, Any], outputs: dict[str, Any]) -> dict[str, int]:
 @pytest.fixture(scope="module", params=["json", "xml"])
 def derived(request: pytest.FixtureRequest) -> Iterator[dict[str, Result]]:
     """Every task's result, derived over loopback HTTP with bodies in one wire format."""
-    version = Store().open("kopa")
+    version = Store().open("kopa", BENCH_VERSION)
     app = create_app(Resolver(version, load_catalog()))
     out: dict[str, Result] = {}
     with serve_in_thread(app) as base, httpx.Client(base_url=base, timeout=60) as client:
@@ -448,7 +449,7 @@ def derived(request: pytest.FixtureRequest) -> Iterator[dict[str, Result]]:
 @pytest.fixture(scope="module")
 def golds() -> dict[str, Result]:
     """The runner's gold result of every shipped task."""
-    world = World(Store().open("kopa"))
+    world = World(Store().open("kopa", BENCH_VERSION))
     programs = {t["id"]: t["program"] for t in raw_tasks()}
     out: dict[str, Result] = {}
     for t in load_tasks():

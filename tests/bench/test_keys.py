@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from bench.kopa import BENCH_VERSION
 from bench.kopa.agents import OracleAgent
 from bench.kopa.env import ToolEnv, World
 from bench.kopa.runner import RunConfig, run_bench
@@ -22,7 +23,7 @@ from simulator.tools.keys import KEY_TOOLS, REDACTED, issue_key, with_keys
 
 @pytest.fixture(scope="module")
 def world(tmp_path_factory: pytest.TempPathFactory) -> World:
-    return World(Store(cache_dir=tmp_path_factory.mktemp("keys-cache")).open("kopa"))
+    return World(Store(cache_dir=tmp_path_factory.mktemp("keys-cache")).open("kopa", BENCH_VERSION))
 
 
 @pytest.fixture(scope="module")

@@ -14,6 +14,7 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
+from bench.kopa import BENCH_VERSION
 from bench.kopa.agents import Episode, OpenAIAgent, make_agent
 from bench.kopa.cli import bench_app
 from bench.kopa.env import MAX_TEXT, ToolEnv, World
@@ -28,7 +29,7 @@ from train.env import EnvConfig, SimEpisode
 
 @pytest.fixture(scope="module")
 def world(tmp_path_factory: pytest.TempPathFactory) -> World:
-    return World(Store(cache_dir=tmp_path_factory.mktemp("bench-cache")).open("kopa"))
+    return World(Store(cache_dir=tmp_path_factory.mktemp("bench-cache")).open("kopa", BENCH_VERSION))
 
 
 @pytest.fixture(scope="module")
@@ -287,7 +288,7 @@ def test_zip_body_observation_is_the_unzipped_xml(world: World, tmp_path: Path) 
     for name in ("corp_code", "corp_name"):
         assert f"<{name}>{xml_escape(first[name])}</{name}>" in obs
     # Deterministic: a fresh world on the same version shows the same text.
-    other = World(Store(cache_dir=tmp_path / "c").open("kopa"))
+    other = World(Store(cache_dir=tmp_path / "c").open("kopa", BENCH_VERSION))
     assert ToolEnv(other).observation(ToolEnv(other).call("opendart_corp_codes", {})) == obs
     # The GRPO episode shows it too, under its own cut.
     ep = SimEpisode(world, config=EnvConfig(max_observation_chars=500))

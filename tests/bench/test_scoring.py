@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from bench.kopa import BENCH_VERSION
 from bench.kopa.env import CallRecord, ToolEnv, World
 from bench.kopa.scoring import Score, score_episode
 from bench.kopa.tasks import Gold, Task, gold_run, load_tasks, parse_tasks
@@ -19,7 +20,7 @@ from simulator.tools.keys import auth_param, family_of, issue_key
 
 @pytest.fixture(scope="module")
 def world(tmp_path_factory: pytest.TempPathFactory) -> World:
-    return World(Store(cache_dir=tmp_path_factory.mktemp("scoring-cache")).open("kopa"))
+    return World(Store(cache_dir=tmp_path_factory.mktemp("scoring-cache")).open("kopa", BENCH_VERSION))
 
 
 @pytest.fixture(scope="module")

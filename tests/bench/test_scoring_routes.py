@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from bench.kopa import BENCH_VERSION
 from bench.kopa.env import ToolEnv, World
 from bench.kopa.scoring import Score, score_episode
 from bench.kopa.tasks import Task, gold_run, load_tasks
@@ -16,7 +17,7 @@ from simulator import Store
 
 @pytest.fixture(scope="module")
 def world(tmp_path_factory: pytest.TempPathFactory) -> World:
-    return World(Store(cache_dir=tmp_path_factory.mktemp("routes-cache")).open("kopa"))
+    return World(Store(cache_dir=tmp_path_factory.mktemp("routes-cache")).open("kopa", BENCH_VERSION))
 
 
 @pytest.fixture(scope="module")

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from bench.kopa import BENCH_VERSION
 from bench.kopa.cli import bench_app
 from bench.kopa.env import World
 from bench.kopa.stats import PAPER, bench_stats, needs_chain, needs_more_than_first_page, paper_rows, passed_on
@@ -19,7 +20,7 @@ from simulator import Store
 
 @pytest.fixture(scope="module")
 def world(tmp_path_factory: pytest.TempPathFactory) -> World:
-    return World(Store(cache_dir=tmp_path_factory.mktemp("stats-cache")).open("kopa"))
+    return World(Store(cache_dir=tmp_path_factory.mktemp("stats-cache")).open("kopa", BENCH_VERSION))
 
 
 def test_measures_agree_with_the_gold_runs(world: World) -> None:

@@ -10,6 +10,7 @@ from typing import Any, Callable
 import pytest
 from typer.testing import CliRunner
 
+from bench.kopa import BENCH_VERSION
 from bench.kopa.cli import bench_app
 from bench.kopa.env import World
 from bench.kopa.tasks import Task, gold_run, load_tasks, parse_tasks
@@ -19,7 +20,7 @@ from simulator import Store
 
 @pytest.fixture(scope="module")
 def world(tmp_path_factory: pytest.TempPathFactory) -> World:
-    return World(Store(cache_dir=tmp_path_factory.mktemp("validate-cache")).open("kopa"))
+    return World(Store(cache_dir=tmp_path_factory.mktemp("validate-cache")).open("kopa", BENCH_VERSION))
 
 
 @pytest.fixture(scope="module")

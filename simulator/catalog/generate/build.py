@@ -251,6 +251,75 @@ def _add_measured(plats: list[dict[str, Any]]) -> None:
                                     f"(dataset {entry['dataset']}); the real API may answer only these")
 
 
+#: The world edition whose sandbox serves the fields of ``facts/fields_edition7.json``
+#: (published response schemas read since ``kopa@v0007``: the portal's own swagger documents
+#: as kept by a public mirror, a client's parsed law.go.kr elements, …; each operation names
+#: its source): an endpoint gains them as option ``late_fields`` ``{name: 7}``, and the fields
+#: the generator had assumed (a data.go.kr filter echo or ``seq``, law.go.kr's generic
+#: ``일련번호``/``명칭``/``일자``) that the published schema lacks go as option
+#: ``dropped_fields`` ``{name: 7}``. Editions 2–6 serve what they
+#: served before, so every shipped version replays and re-records byte for byte.
+PUBLISHED_EDITION = 7
+
+
+def _add_published(plats: list[dict[str, Any]]) -> None:
+    """Add the fields of ``facts/fields_edition7.json`` to the generated endpoints they were
+    published for (a data.go.kr operation by URL, a law.go.kr target by service and target),
+    from :data:`PUBLISHED_EDITION` on."""
+    ops = read_facts("fields_edition7")["operations"]
+    by_url = {op["url"]: op for op in ops if "url" in op}
+    by_target = {(op["service"], op["target"]): op for op in ops if "target" in op}
+    if not ops:
+        return
+    for plat in plats:
+        datagokr = plat.get("host") == "apis.data.go.kr"
+        for ep in plat["endpoints"]:
+            if datagokr:
+                entry = by_url.get("https://apis.data.go.kr" + ep["path"])
+            elif plat["id"] == "gen_lawgokr":
+                service = ep["path"].rsplit("/", 1)[-1].removesuffix(".do")
+                entry = by_target.get((service, (ep.get("match") or {}).get("target", "")))
+            else:
+                entry = None
+            if entry is None:
+                continue
+            have = {f["name"] for f in ep["fields"]}
+            names = {row[0] for row in entry["fields"]}
+            added = []
+            for name, ftype, label in entry["fields"]:
+                ok = _IDENT_RE.fullmatch(name) if datagokr else re.fullmatch(r"\w+", name)  # law.go.kr: Korean
+                if name in have or name in _ENVELOPE or not ok:
+                    continue
+                ep["fields"].append(_field(name, ftype, label, entry["source"]))
+                have.add(name)
+                added.append(name)
+            if not added:
+                continue
+            options = dict(ep.get("options") or {})
+            retired = set(options.get("retired_fields") or ())
+            gone = retired | set(options.get("dropped_fields") or {})
+            dropped = [f["name"] for f in ep["fields"] if f.get("source") == ASSUMED
+                       and f["name"] not in names and f["name"] not in gone]
+            options["late_fields"] = {**(options.get("late_fields") or {}),
+                                      **{n: PUBLISHED_EDITION for n in added}}
+            if dropped:
+                options["dropped_fields"] = {**(options.get("dropped_fields") or {}),
+                                             **{n: PUBLISHED_EDITION for n in dropped}}
+            ep["options"] = options
+            prov = ep["provenance"]
+            prov["fields"] += (f"; {len(added)} more from {entry['source']}, served from world edition "
+                               f"{PUBLISHED_EDITION}")
+            if dropped:
+                prov["fields"] += (f"; assumed {', '.join(dropped)} not served from world edition "
+                                   f"{PUBLISHED_EDITION} (the published schema has no such field)")
+            served = [f for f in ep["fields"] if f["name"] not in gone and f["name"] not in dropped]
+            if "thin" in prov:
+                prov["thin_before_edition_7"] = prov.pop("thin")
+                if len(served) <= 3:  # the published schema itself is small
+                    prov["thin"] = (f"only {len(served)} record field(s) published for it ({entry['source']}); "
+                                    "the real API may answer only these")
+
+
 #: Envelope members some sources list among the record fields.
 _ENVELOPE = frozenset({"resultCode", "resultMsg", "numOfRows", "pageNo", "totalCount", "dataType",
                        "items", "item", "header", "body", "response", "status", "message"})
@@ -470,6 +539,13 @@ _DART_PARAMS: dict[str, tuple[str, str, str | None, str | None]] = {
     "rcept_no": ("접수번호 (14자리)", "receipt number", "^[0-9]{14}$", None),
     "corp_name": ("회사명", "company name", None, None),
 }
+#: The params the OpenDART guide marks required of every operation that takes them, and those
+#: required of one operation only (fs_div of fnlttSinglAcntAll — fnlttMultiAcnt takes none —,
+#: idx_cl_code of the index operations, sj_div of xbrlTaxonomy): a real request always carries
+#: them, and kopa@v0008 records them with their real values.
+_DART_REQUIRED = ("corp_code", "bsns_year", "reprt_code", "rcept_no")
+_DART_REQUIRED_OF = {"fnlttSinglAcntAll": ("fs_div",), "fnlttSinglIndx": ("idx_cl_code",),
+                     "fnlttCmpnyIndx": ("idx_cl_code",), "xbrlTaxonomy": ("sj_div",)}
 _DART_GROUP_PARAMS = {
     "DS002": ["corp_code", "bsns_year", "reprt_code"],
     "DS003": ["corp_code", "bsns_year", "reprt_code"],
@@ -498,7 +574,7 @@ def _opendart(headers: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
         params = [] if binary else [dict(fmt_param)]
         for p in pnames:
             ko, en, pattern, example = _DART_PARAMS.get(p, (p, english_words(p), None, None))
-            entry: dict[str, Any] = {"name": p, "role": "filter", "required": p in ("corp_code", "bsns_year", "reprt_code", "rcept_no"),
+            entry: dict[str, Any] = {"name": p, "role": "filter", "required": p in _DART_REQUIRED + _DART_REQUIRED_OF.get(name, ()),
                                      "description": ko, "description_en": en}
             if pattern:
                 entry["pattern"] = pattern
@@ -718,6 +794,7 @@ def build_platforms(*, everything: bool = False) -> tuple[list[dict[str, Any]], 
         plats += _datagokr(PAPER_AGENCIES, headers, ["datagokr_client"])
     _settle_editions(plats)
     _add_measured(plats)
+    _add_published(plats)
     return _drop_shadowed(plats, headers)
 
 

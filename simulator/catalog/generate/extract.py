@@ -331,6 +331,38 @@ def extract_lawgokr_fields(repo: Path, commit: str) -> dict[str, Any]:
             "operations": [{"service": k[0], "target": k[1], "fields": v} for k, v in sorted(ops.items())]}
 
 
+LAWPY_SPEC_DIR = "specs/kr"
+
+
+def extract_lawgokr_specs(repo: Path) -> list[dict[str, Any]]:
+    """Response field **names** of law.go.kr DRF targets from lawpy's scrape of the guide pages
+    (``specs/kr/<htmlName>.json``: ``request_url`` and the output table ``response[].필드``).
+
+    As with :func:`extract_lawgokr_fields` only element names are taken (the guide is CC BY-NC),
+    envelope members dropped, and a name that is no element name (one with a space) left out.
+    A target whose page has no output table is left out."""
+    commit = _git_head(repo)
+    listing = subprocess.run(["git", "--git-dir", str(repo), "ls-tree", "-r", "--name-only", "HEAD", "--",
+                              LAWPY_SPEC_DIR], check=True, capture_output=True, text=True).stdout.split()
+    ops: dict[tuple[str, str], dict[str, Any]] = {}
+    for path in sorted(p for p in listing if p.endswith("Guide.json")):
+        spec = json.loads(_git_show(repo, path))
+        url = str(spec.get("request_url", ""))
+        m = re.search(r"/DRF/(law\w+?)\.do\?target=([A-Za-z]+)", url)
+        if m is None or "mobileYn" in url or not isinstance(spec.get("response"), list):
+            continue  # the mobile pages repeat a target's page (or give sample URLs only)
+        # the output table's first column: headed 필드, on a few pages 요청변수 as scraped
+        names = [n for n in dict.fromkeys(str(r.get("필드", r.get("요청변수", ""))).strip() for r in spec["response"])
+                 if n not in _LAW_ENVELOPE and n not in ("id", "검색결과개수") and re.fullmatch(r"[0-9A-Za-z_가-힣]+", n)]
+        key = (m.group(1), m.group(2))
+        if names and key not in ops:
+            ops[key] = {"service": key[0], "target": key[1],
+                        "source": f"github:StatPan/lawpy@{commit[:12]}:{path} (the law.go.kr guide page as "
+                                  "scraped, MIT; element names only)",
+                        "fields": [[n, "string", n] for n in names]}
+    return [ops[k] for k in sorted(ops)]
+
+
 # ---- NEIS (neispy, PyPI wheel, MIT) ------------------------------------------------------
 def extract_neispy(wheel: Path) -> dict[str, Any]:
     """NEIS hub services: service name, row fields with their Korean labels, and the fields
@@ -578,6 +610,45 @@ def extract_datagokr_mcp(root: Path = DATAGOKR_MCP_CACHE) -> dict[str, Any]:
 
 
 # ---- facts files -----------------------------------------------------------------------
+def _swagger_items(schema: Any, definitions: dict[str, Any], depth: int = 0) -> dict[str, Any] | None:
+    """The record properties of a data.go.kr swagger response schema: the object under
+    ``response``/``body``/``items``/``item`` (an array's element), ``None`` if none."""
+    if not isinstance(schema, dict) or depth > 8:
+        return None
+    if "$ref" in schema:
+        return _swagger_items(definitions.get(schema["$ref"].rsplit("/", 1)[-1]), definitions, depth + 1)
+    if schema.get("type") == "array":
+        return _swagger_items(schema.get("items"), definitions, depth + 1)
+    props = schema.get("properties") or {}
+    for key in ("response", "body", "items", "item"):
+        if key in props:
+            return _swagger_items(props[key], definitions, depth + 1)
+    if props and "header" not in props:
+        return props  # type: ignore[no-any-return]
+    return None
+
+
+def extract_swagger_fields(docs: list[tuple[str, str]]) -> list[dict[str, Any]]:
+    """Response record fields of data.go.kr swagger documents (``[(source, text)]``): per
+    operation URL the item properties' names, JSON types and descriptions (the portal's own
+    labels). Nested objects and arrays are left out (no flat record field); an operation whose
+    schema names no record property is left out."""
+    out = []
+    for source, text in docs:
+        doc = json.loads(text)
+        host, base = doc.get("host", ""), doc.get("basePath", "")
+        for path, methods in sorted((doc.get("paths") or {}).items()):
+            op = (methods or {}).get("get") or (methods or {}).get("post") or {}
+            schema = ((op.get("responses") or {}).get("200") or {}).get("schema")
+            props = _swagger_items(schema, doc.get("definitions") or {})
+            fields = [[name, (p or {}).get("type", "string"), _label((p or {}).get("description", ""))]
+                      for name, p in (props or {}).items()
+                      if (p or {}).get("type", "string") in ("string", "integer", "number", "boolean")]
+            if fields:
+                out.append({"url": f"https://{host}{base}{path}", "source": source, "fields": fields})
+    return out
+
+
 def write_facts(name: str, facts: dict[str, Any], *, directory: Path = FACTS_DIR, compress: bool = False) -> Path:
     """Write one source's facts, compact and in a stable order (gzip with a fixed mtime)."""
     directory.mkdir(parents=True, exist_ok=True)

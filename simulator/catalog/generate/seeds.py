@@ -145,8 +145,9 @@ _LABEL_FORMATS: list[tuple[re.Pattern[str], str]] = [
 def seed_value(p: Param, world: "World | None" = None) -> tuple[str | None, str]:
     """A real value for required param ``p`` and where it came from; ``(None, reason)`` when
     no rule gives one (the caller leaves the endpoint out rather than send a dummy)."""
-    if p.example:
-        return p.example, "published example"
+    lo = p.name.lower()
+    if p.example and not (lo in _BY_NAME and _BY_NAME[lo] == "corp_code" and (world or _world()).is_real_company(p.example)):
+        return p.example, "published example"  # (OpenDART's example is 삼성전자's code: no values from edition 7)
     if p.enum:
         return p.enum[0], "first published enum value"
     lo = p.name.lower()

@@ -148,7 +148,7 @@ def airkorea(world: World, f: dict[str, str]) -> list[dict[str, Any]]:
 
 def g2b(world: World, f: dict[str, str]) -> list[dict[str, Any]]:
     rng = world.rng("g2b", f.get("inqryDiv"), f.get("inqryBgnDt"), f.get("inqryEndDt"), f.get("bidNtceNo"))
-    cos = world.companies()
+    cos = world.invented_companies()  # edition 7: no real company wins an invented bid
     rows = []
     for i in range(1 if f.get("bidNtceNo") else 249):
         amt = rng.randint(10, 5000) * 1_000_000

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..world import World, romanize
@@ -19,7 +20,24 @@ def _search(world: World, keyword: str) -> list[dict[str, str]]:
                                          (len(t) > 1 and t in d.full_name.split(" ")) for t in tokens)]
     scope = named or districts
     rows = [a for d in scope for a in world.addresses(d.lawd_cd)]
-    return [a for a in rows if all(t in a["roadAddr"] or t in a["jibunAddr"] for t in tokens)]
+    hits = [a for a in rows if all(t in a["roadAddr"] or t in a["jibunAddr"] for t in tokens)]
+    if not hits and world.edition >= FULL_ADDRESS_EDITION and (m := _ROAD_NUMBER.search(keyword)):
+        # a road-name address ('서울특별시 종로구 세종대로 209', '세종대로 209'): that address, in the
+        # district the keyword names, else the first whose dong the road's stem leads
+        road = m.group(1)
+        stem = road[:-2] if road.endswith("대로") else road[:-1]
+        exact = [d for d in named if any(t in (d.name, d.name.split(" ")[-1]) for t in tokens)]
+        place = exact if len(exact) == 1 else [d for d in (exact or named or districts)
+                                               if stem and any(x.leaf.startswith(stem) for x in d.dongs)][:1]
+        at = world.address_at(place[0].lawd_cd, road, int(m.group(2)), int(m.group(3) or 0)) if place else None
+        return [at] if at is not None else []
+    return hits
+
+
+#: The edition from which a full road-name address the district's addresses lack is answered.
+FULL_ADDRESS_EDITION = 7
+#: A road name and building number at the end of a keyword: 세종대로 209, 테헤란로 152-1.
+_ROAD_NUMBER = re.compile(r"(\S+(?:로|길))\s*(\d{1,4})(?:-(\d{1,4}))?\s*$")
 
 
 def address_search(world: World, f: dict[str, str]) -> list[dict[str, Any]]:

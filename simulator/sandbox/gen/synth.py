@@ -21,8 +21,9 @@ from typing import Any, Callable
 
 from ...catalog import Endpoint, FieldSpec
 from ..world import TODAY, World
+from ..world._finance import REAL_COMPANIES_EDITION
 
-__all__ = ["ENTITY_FIELDS", "synth_records"]
+__all__ = ["ENTITY_FIELDS", "names_real_company", "synth_records"]
 
 #: The edition from which generated endpoints serve their fuller fields, shaped values included.
 FIELDS_EDITION = 5
@@ -221,9 +222,12 @@ def served_fields(world: World, ep: Endpoint) -> list[FieldSpec]:
     return [f for f in fields if late.get(f.name, 0) <= world.edition < dropped.get(f.name, world.edition + 1)]
 
 
-def _filter_fields(fields: list[FieldSpec], filters: dict[str, str]) -> dict[str, tuple[str, str]]:
-    """Field name → (op, value) for the filters that name one of ``fields``."""
+def _filter_fields(fields: list[FieldSpec], filters: dict[str, str], loose: bool = False) -> dict[str, tuple[str, str]]:
+    """Field name → (op, value) for the filters that name one of ``fields`` (``loose``, from
+    edition 7: also a field spelled the same but for case and underscores, as KMA's
+    ``base_date`` → ``baseDate``)."""
     names = {f.name for f in fields}
+    folded = {f.name.lower().replace("_", ""): f.name for f in fields} if loose else {}
     out: dict[str, tuple[str, str]] = {}
     for param, value in filters.items():
         m = _COND_RE.fullmatch(param)
@@ -231,6 +235,8 @@ def _filter_fields(fields: list[FieldSpec], filters: dict[str, str]) -> dict[str
             out[m.group(1)] = ("equals" if m.group(2) == "EQ" else "contains", value)
         elif param in names:
             out[param] = ("equals", value)
+        elif (name := folded.get(param.lower().replace("_", ""))) is not None and name not in filters:
+            out[name] = ("equals", value)
     return out
 
 
@@ -255,20 +261,121 @@ def _corp_outline(world: World, ep: Endpoint, filters: dict[str, str], rng: rand
              **{f.name: _typed(_value(f, i, rng, world), f.type) for f in rest}} for i, r in enumerate(rows)]
 
 
+#: IFRS taxonomy element ids (and DART's own for operating income) of the world's accounts.
+_ACCOUNT_IDS = {"유동자산": "ifrs-full_CurrentAssets", "비유동자산": "ifrs-full_NoncurrentAssets",
+                "자산총계": "ifrs-full_Assets", "유동부채": "ifrs-full_CurrentLiabilities",
+                "비유동부채": "ifrs-full_NoncurrentLiabilities", "부채총계": "ifrs-full_Liabilities",
+                "자본금": "ifrs-full_IssuedCapital", "이익잉여금": "ifrs-full_RetainedEarnings",
+                "자본총계": "ifrs-full_Equity", "매출액": "ifrs-full_Revenue", "영업이익": "dart_OperatingIncomeLoss",
+                "법인세차감전 순이익": "ifrs-full_ProfitLossBeforeTax", "당기순이익(손실)": "ifrs-full_ProfitLoss"}
+
+
+def _statement_rows(world: World, ep: Endpoint, filters: dict[str, str], plain: bool) -> list[dict[str, Any]]:
+    """Edition 7: OpenDART's statement tools answer the world's own statements (``accounts``,
+    what ``fnlttSinglAcnt`` serves): each company of ``corp_code`` (a comma list for
+    ``fnlttMultiAcnt``), the year and report asked, ``fs_div`` when given; ``plain`` amounts
+    in whole won without commas (``fnlttSinglAcntAll``), else as ``fnlttSinglAcnt`` writes them."""
+    year = filters.get("bsns_year", "")
+    if not year.isdigit():
+        return []
+    names = [f.name for f in served_fields(world, ep)]
+    out: list[dict[str, Any]] = []
+    for corp in filters.get("corp_code", "").split(","):
+        for r in world.accounts(corp.strip(), int(year), filters.get("reprt_code", "")):
+            if filters.get("fs_div") and r["fs_div"] != filters["fs_div"]:
+                continue
+            row = {**r, "account_id": _ACCOUNT_IDS.get(r["account_nm"], "-"), "account_detail": "-"}
+            for k in [k for k in row if k.endswith("_amount")]:
+                row[k] = row[k].replace(",", "") if plain else row[k]
+            out.append({n: row.get(n, "") for n in names})
+    return out
+
+
 #: Generated endpoints that answer from the world's entities from :data:`JOINED_EDITION` on.
 JOINED: dict[str, Callable[[World, Endpoint, dict[str, str], random.Random], list[dict[str, Any]]]] = {
     "fsc_corp_outline_v2": _corp_outline,
 }
+#: … and from edition 7 (the statements a client reads amounts from).
+JOINED_7: dict[str, Callable[[World, Endpoint, dict[str, str], random.Random], list[dict[str, Any]]]] = {
+    "dart_fnltt_singl_acnt_all": lambda w, ep, f, rng: _statement_rows(w, ep, f, plain=True),
+    "dart_fnltt_multi_acnt": lambda w, ep, f, rng: _statement_rows(w, ep, f, plain=False),
+}
+
+
+def _real_tokens(world: World) -> tuple[frozenset[str], tuple[str, ...]]:
+    """(identity values of the pool's real companies — codes, ISINs, names —, their names)."""
+    def build() -> tuple[frozenset[str], tuple[str, ...]]:
+        real = [world.company(cc) for cc in sorted(world.real_company_codes())]
+        names = tuple(sorted({c[k].upper() for c in real if c for k in ("corp_name", "stock_name") if c[k]}))
+        tokens = {c[k].upper() for c in real if c for k in ("corp_code", "stock_code", "isin", "corp_name",
+                                                             "corp_name_eng", "stock_name") if c[k].strip()}
+        tokens |= {"A" + c["stock_code"] for c in real if c}
+        return frozenset(tokens), names
+    return world.cached(("real_tokens",), build)
+
+
+def names_real_company(world: World, ep: Endpoint, filters: dict[str, str]) -> bool:
+    """From edition 7: whether a request asks about a real company of the pool (a filter equal to
+    one's code, ISIN or name, or a name filter containing its name) or about a company code no
+    invented company has, which the world holds no value for: such a collection is empty (the
+    platform's no-data answer)."""
+    if world.edition < REAL_COMPANIES_EDITION or not filters:
+        return False
+    tokens, names = _real_tokens(world)
+    known = _invented_codes(world)
+    for param, value in filters.items():
+        v = value.strip().upper()
+        if v in tokens:
+            return True
+        lo = param.lower()
+        if ("nm" in lo or "name" in lo) and len(v) >= 2 and any(n in v for n in names):
+            return True
+        if lo in _COMPANY_CODES and v and any(x.strip().removeprefix("A") not in known for x in v.split(",")):
+            return True  # a code no invented company has: perhaps a real company's (crno 1301110006246)
+    return False
+
+
+#: Filters naming a person (an Assembly member's name): from edition 7 they select the records of
+#: that name the unfiltered collection holds, never echo a name into invented records (a real
+#: person's name would carry invented facts).
+_PERSON_RE = re.compile(r"성명|이름|의원명|대표자명|후보자명")
+
+
+def _person_filters(ep: Endpoint, filters: dict[str, str]) -> dict[str, str]:
+    out = {}
+    for name, value in filters.items():
+        p = ep.param(name)
+        if p is not None and not p.required and _PERSON_RE.search(p.description or "") and value.strip():
+            out[name] = value
+    return out
+
+
+#: Params that name one company by code: from edition 7 a value no invented company has selects nothing.
+_COMPANY_CODES = frozenset(("corp_code", "crno", "srtncd", "isincd", "jurir_no", "bizr_no"))
+
+
+def _invented_codes(world: World) -> frozenset[str]:
+    def build() -> frozenset[str]:
+        return frozenset(c[k] for c in world.invented_companies()
+                         for k in ("corp_code", "crno", "stock_code", "isin", "jurir_no", "bizr_no") if c[k].strip())
+    return world.cached(("invented_codes",), build)
 
 
 def synth_records(world: World, ep: Endpoint, filters: dict[str, str]) -> list[dict[str, Any]]:
     """The records of one collection of a generated endpoint (see the module docstring)."""
+    if names_real_company(world, ep, filters):
+        return []
+    if world.edition >= REAL_COMPANIES_EDITION and (people := _person_filters(ep, filters)):
+        rest = {k: v for k, v in filters.items() if k not in people}
+        return [r for r in synth_records(world, ep, rest) if all(str(r.get(k, "")) == v for k, v in people.items())]
     rng = world.rng("synth", ep.id, *(f"{k}={v}" for k, v in sorted(filters.items())))
     if world.edition >= JOINED_EDITION and ep.id in JOINED:
         return JOINED[ep.id](world, ep, filters, rng)
+    if world.edition >= REAL_COMPANIES_EDITION and ep.id in JOINED_7:
+        return JOINED_7[ep.id](world, ep, filters, rng)
     n = 1 if ep.kind == "object" else 1 + rng.randrange(MAX_RECORDS)
     fields = served_fields(world, ep)
-    echo = _filter_fields(fields, filters)
+    echo = _filter_fields(fields, filters, loose=world.edition >= REAL_COMPANIES_EDITION)
     lower = {f.name: f.name.lower() for f in fields}
     used = {ENTITY_FIELDS[lo] for lo in lower.values() if lo in ENTITY_FIELDS}
     fixed: dict[str, dict[str, Any]] = {}

@@ -20,11 +20,16 @@ and precedent citations (``precedent_citations``), one school per SCHUL_NM and s
 hub's common fields (ATPT_OFCDC_SC_CODE, ATPT_OFCDC_SC_NM, SD_SCHUL_CODE, SCHUL_NM, LOAD_DTM).
 Edition 5 (``kopa@v0006``'s generated tier) is edition 4 with the generated endpoints' fuller
 published fields, each filled with a value of its field's shape; the curated endpoints answer as
-in edition 4. Edition 6 (the default, ``kopa@v0007``) is edition 5 with FSC's company outline
+in edition 4. Edition 6 (``kopa@v0007``) is edition 5 with FSC's company outline
 (``getCorpOutline_V2``) joined to OpenDART's companies (``corp_outlines``: one row per company,
 ``corpNm`` its name, ``fssCorpUnqNo`` its ``corp_code``) and the entities of the endpoints it
 adds (``city_air``, ``bike_stations``, ``subway_positions``, ``ecos_meta``, ``apt_complexes``,
-``semas_stores``; ``_joined.py``).
+``semas_stores``; ``_joined.py``). Edition 7 (``kopa@v0008``) is edition 6 where the 20 real
+listed companies of ``pools.yaml`` appear by name and code only: ``company(corp_code)`` keeps
+their identity (``IDENTITY_FIELDS``) and empty strings for the rest, ``filings``, ``accounts``,
+holders, prices and outlines hold nothing for them, ``listed_companies()`` and
+``invented_companies()`` are the invented ones (``corp_code`` 09xxxxxx, named from two word
+stems and a kind), and a generated endpoint asked about a real company answers no data.
 
 World API (what the per-platform generators in ``simulator.sandbox.gen`` read)
 ------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ the world seed and the collection's name and key, never the global generator) an
 from __future__ import annotations
 
 import random
+import re
 from collections import OrderedDict
 from collections.abc import Callable
 from functools import lru_cache
@@ -16,7 +17,7 @@ from typing import Any, TypeVar
 
 import yaml
 
-__all__ = ["DATA", "EDITIONS", "LATEST_EDITION", "WorldBase", "pools"]
+__all__ = ["DATA", "EDITIONS", "LATEST_EDITION", "WorldBase", "name_key", "pools", "real_listed_names", "real_name_stems"]
 
 #: The sandbox's data folder (real code tables, word pools).
 DATA = Path(__file__).parent.parent / "data"
@@ -35,8 +36,11 @@ EDITIONS = (2, 3, 4, 5, 6, 7)
 #: tier, carried over from ``kopa@v0005``, answers the same in editions 4 and 5). Edition 6 is
 #: edition 5 with FSC's company outline joined to OpenDART's companies and the endpoints
 #: ``kopa@v0007`` adds (``_joined.py``); ``kopa@v0007`` was recorded from it. Edition 7 is
-#: edition 6 in the making (stop 37): what it changes is listed where it changes it.
-LATEST_EDITION = 6
+#: edition 6 where a real listed company of the pool keeps only its real public identity and no
+#: invented value (``REAL_COMPANIES_EDITION`` in ``_finance.py``; invented companies renamed and
+#: renumbered apart from real ones), plus the changes listed where they are made (gated on
+#: ``edition >= 7``).
+LATEST_EDITION = 7
 T = TypeVar("T")
 
 
@@ -45,6 +49,34 @@ def pools() -> dict[str, Any]:
     """The hand-written word pools (``data/pools.yaml``)."""
     with open(DATA / "pools.yaml", encoding="utf-8") as f:
         return yaml.safe_load(f)  # type: ignore[no-any-return]
+
+
+def name_key(name: str) -> str:
+    """A company name as compared with the real ones: no spaces, no ``(주)`` or ``주식회사``,
+    Latin letters upper-case."""
+    return re.sub(r"\s+|\(주\)|주식회사", "", name).upper()
+
+
+@lru_cache(maxsize=1)
+def real_listed_names() -> frozenset[str]:
+    """The names of real Korean listed companies (``data/real_listed_names.txt``, a fact list:
+    see ``data/SOURCES.txt``), as :func:`name_key` spells them. From edition 7 the world never
+    gives an invented company (or an invented builder) one of these names."""
+    with open(DATA / "real_listed_names.txt", encoding="utf-8") as f:
+        return frozenset(name_key(line) for line in f if line.strip())
+
+
+@lru_cache(maxsize=1)
+def real_name_stems() -> frozenset[str]:
+    """Every real listed name (:func:`real_listed_names`) and, where it ends in one of the
+    pool's ``corp_kinds``, the same name without that kind (서울반도체 → 서울)."""
+    kinds = sorted((name_key(k) for k in pools()["corp_kinds"]), key=len, reverse=True)
+    out = set(real_listed_names())
+    for n in real_listed_names():
+        kind = next((k for k in kinds if n.endswith(k) and len(n) > len(k)), None)
+        if kind:
+            out.add(n[: -len(kind)])
+    return frozenset(out)
 
 
 class WorldBase:

@@ -7,12 +7,38 @@ import random
 from datetime import date, timedelta
 from typing import Any, Callable
 
-from ._core import pools
+from ._core import name_key, pools, real_listed_names, real_name_stems
 from ._dates import PRICE_DAYS, TODAY, _days, _next_business_day, _parse, _ymd, is_business_day
 from ._names import _stem, comma, person_name
 from ._regions import District, RegionsMixin
 
-__all__ = ["FinanceMixin", "isin"]
+__all__ = ["IDENTITY_FIELDS", "REAL_COMPANIES_EDITION", "FinanceMixin", "isin", "spells_real_company"]
+
+#: The edition from which a real listed company of ``pools.yaml`` keeps only its real public
+#: identity (:data:`IDENTITY_FIELDS`): the world holds no other fact about it (no CEO, address,
+#: filing, statement, holder, price or outline: every value-bearing endpoint answers its
+#: platform's no-data result for it), invented companies are named from two word stems and a
+#: kind (never spelling a real company of the pool, a group's initials or a real listed company's
+#: name: ``data/real_listed_names.txt``) and take their
+#: ``corp_code`` from ``09000000``–``09999999``, a range OpenDART has not assigned (its codes
+#: run ``001xxxxx``–``01xxxxxx``), and one 법인등록번호 (``crno`` = ``jurir_no``). Editions before it invented every value for the 20 real
+#: companies too (issue 27, item 6).
+REAL_COMPANIES_EDITION = 7
+#: What a real company of the pool keeps from edition 7 on: its public identity (the ISIN of its
+#: common share follows from its stock code).
+IDENTITY_FIELDS = ("corp_code", "corp_name", "corp_name_eng", "stock_code", "stock_name", "corp_cls", "market", "isin")
+#: corp_words that spell a Latin letter (에스 = S, 케이 = K …): two of them spell a real group's
+#: initials (에스케이, 엘지, 씨제이, 지에스), so edition 7's names use none.
+_LETTER_WORDS = frozenset(("에스", "케이", "엘", "지", "씨", "디", "에이", "비", "제이", "엠", "티", "피"))
+
+
+def spells_real_company(name: str, stem: str = "") -> bool:
+    """Whether an invented company name is a real listed company's (spaces, ``(주)`` and
+    ``주식회사`` aside), or its ``stem`` (the name without its kind) is a real name or a real
+    name without its kind: the world draws another name then (edition 7 on)."""
+    if name_key(name) in real_listed_names():
+        return True
+    return bool(stem) and name_key(stem) in real_name_stems()
 
 
 def isin(stock_code: str) -> str:
@@ -40,15 +66,33 @@ class FinanceMixin(RegionsMixin):
     def company(self, corp_code: str) -> dict[str, Any] | None:
         return self.cached(("company_index",), lambda: {c["corp_code"]: c for c in self.companies()}).get(corp_code)
 
+    def real_company_codes(self) -> frozenset[str]:
+        """From edition 7: the ``corp_code`` of every real company of the pool, which carries no
+        value but its identity (before: none, the world invented values for them as for the rest)."""
+        if self.edition < REAL_COMPANIES_EDITION:
+            return frozenset()
+        return frozenset(c[0] for c in pools()["companies"])
+
+    def is_real_company(self, corp_code: str) -> bool:
+        return corp_code in self.real_company_codes()
+
+    def invented_companies(self) -> list[dict[str, Any]]:
+        """The companies the world may attach values to: every company before edition 7, the
+        invented ones from it."""
+        real = self.real_company_codes()
+        return self.cached(("invented",), lambda: [c for c in self.companies() if c["corp_code"] not in real])
+
     def company_by_stock(self, stock_code: str) -> dict[str, Any] | None:
+        """The listed company (with values: invented from edition 7) of a stock code."""
         idx = self.cached(
             ("company_stock_index",),
-            lambda: {c["stock_code"]: c for c in self.companies() if c["stock_code"].strip()},
+            lambda: {c["stock_code"]: c for c in self.listed_companies()},
         )
         return idx.get(stock_code)
 
     def listed_companies(self) -> list[dict[str, Any]]:
-        return self.cached(("listed",), lambda: [c for c in self.companies() if c["stock_code"].strip()])
+        """Listed companies with values (prices, holders, …): from edition 7 the invented ones only."""
+        return self.cached(("listed",), lambda: [c for c in self.invented_companies() if c["stock_code"].strip()])
 
     def _build_companies(self) -> list[dict[str, Any]]:
         rng = self.rng("companies")
@@ -59,24 +103,34 @@ class FinanceMixin(RegionsMixin):
         used_corp: set[str] = set()
         used_stock: set[str] = set()
         used_names: set[str] = set()
+        new = self.edition >= REAL_COMPANIES_EDITION
         for corp, stock, name, eng, market, ind in p["companies"]:
             used_corp.add(corp)
             used_stock.add(stock)
             used_names.add(name)
-            out.append(self._company(rng, corp, stock, name, eng, market, ind, heavy))
+            c = self._company(rng, corp, stock, name, eng, market, ind, heavy)
+            out.append(_identity_only(c) if new else c)
+        real_names = [n.upper() for n in used_names]
+        stems = [w for w in p["corp_words"] if w not in _LETTER_WORDS]
         markets = ["KOSPI"] * 800 + ["KOSDAQ"] * 1480 + ["KONEX"] * 100
         rng.shuffle(markets)
         total = 6000
         for i in range(total - len(out)):
             while True:
-                corp = f"{rng.randrange(100_000, 1_700_000):08d}"
+                corp = f"{rng.randrange(9_000_000, 10_000_000) if new else rng.randrange(100_000, 1_700_000):08d}"
                 if corp not in used_corp:
                     break
             used_corp.add(corp)
             while True:
-                name = rng.choice(p["corp_words"]) + rng.choice(p["corp_kinds"])
-                if rng.random() < 0.3:
-                    name = rng.choice(p["corp_words"]) + name
+                if new:
+                    a, b = rng.sample(stems, 2)
+                    name = a + b + rng.choice(p["corp_kinds"])
+                    if any(r in name.upper() for r in real_names) or spells_real_company(name, a + b):
+                        continue
+                else:
+                    name = rng.choice(p["corp_words"]) + rng.choice(p["corp_kinds"])
+                    if rng.random() < 0.3:
+                        name = rng.choice(p["corp_words"]) + name
                 if name not in used_names:
                     break
             used_names.add(name)
@@ -89,7 +143,10 @@ class FinanceMixin(RegionsMixin):
                         break
                 used_stock.add(stock)
             ind = rng.choice(p["industries"])
-            out.append(self._company(rng, corp, stock, name, "", market, ind, heavy if rng.random() < 0.7 else districts))
+            c = self._company(rng, corp, stock, name, "", market, ind, heavy if rng.random() < 0.7 else districts)
+            if new:  # one 법인등록번호: company.json's jurir_no is FSC's crno, as in the real registries
+                c["crno"] = c["jurir_no"]
+            out.append(c)
         return out
 
     def _company(self, rng: random.Random, corp: str, stock: str, name: str, eng: str, market: str,
@@ -143,7 +200,7 @@ class FinanceMixin(RegionsMixin):
 
     def _build_filings(self, corp_code: str) -> list[dict[str, str]]:
         c = self.company(corp_code)
-        if c is None:
+        if c is None or self.is_real_company(corp_code):
             return []
         rng = self.rng("filings", corp_code)
         p = pools()
@@ -279,7 +336,7 @@ class FinanceMixin(RegionsMixin):
 
     def _build_holders(self, corp_code: str, kind: str) -> list[dict[str, str]]:
         c = self.company(corp_code)
-        if c is None or not c["stock_code"].strip():
+        if c is None or not c["stock_code"].strip() or self.is_real_company(corp_code):
             return []
         rng = self.rng(kind, corp_code)
         out = []
@@ -291,8 +348,11 @@ class FinanceMixin(RegionsMixin):
             rate = qty / c["shares"] * 100
             rcept = _ymd(when) + f"{rng.randint(0, 999999):06d}"
             if kind == "major":
-                holder = rng.choice(others)["corp_name"] if rng.random() < 0.5 else rng.choice(
-                    ["국민연금공단", "블랙록", "머스크", person_name(rng)])
+                if self.edition >= REAL_COMPANIES_EDITION:  # no real institution holds invented shares
+                    holder = rng.choice(others)["corp_name"] if rng.random() < 0.5 else person_name(rng)
+                else:
+                    holder = rng.choice(others)["corp_name"] if rng.random() < 0.5 else rng.choice(
+                        ["국민연금공단", "블랙록", "머스크", person_name(rng)])
                 out.append({
                     "rcept_no": rcept, "rcept_dt": when.isoformat(), "corp_code": corp_code, "corp_name": c["corp_name"],
                     "report_tp": rng.choice(["일반", "약식"]), "repror": holder, "stkqy": comma(qty),
@@ -410,6 +470,11 @@ class FinanceMixin(RegionsMixin):
                              "DATA_VALUE": f"{v:,.1f}" if v > 1000 else f"{v:.2f}"})
             return rows
         return self.cached(("ecos", stat_code, item_code, cycle), build)
+
+
+def _identity_only(c: dict[str, Any]) -> dict[str, Any]:
+    """A real company as edition 7 holds it: its identity, every other field empty."""
+    return {k: (c[k] if k in IDENTITY_FIELDS else 0 if k == "shares" else 0.0 if k == "size" else "") for k in c}
 
 
 def _unit(key: int, n: int) -> float:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Any
 
-from ._core import pools
+from ._core import name_key, pools, real_name_stems
 from ._dates import TODAY, _ymd
 from ._names import _stem
 from ._regions import RegionsMixin
@@ -80,8 +80,9 @@ class JoinedMixin(RegionsMixin):
 
     # ---- FSC 기업기본정보 getCorpOutline_V2 (joined to OpenDART) -------------------------
     def corp_outlines(self) -> list[dict[str, Any]]:
-        """One getCorpOutline_V2 row per company of ``companies()``, in their order."""
-        return self.cached(("corp_outlines",), lambda: [self._outline(c) for c in self.companies()])  # type: ignore[attr-defined]
+        """One getCorpOutline_V2 row per company of ``companies()``, in their order (from edition 7
+        the invented ones: a real company of the pool has no outline values)."""
+        return self.cached(("corp_outlines",), lambda: [self._outline(c) for c in self.invented_companies()])  # type: ignore[attr-defined]
 
     def corp_outlines_by_name(self, name: str) -> list[dict[str, Any]]:
         idx = self.cached(("corp_outline_names",), self._outline_index)
@@ -238,6 +239,15 @@ class JoinedMixin(RegionsMixin):
                 return []
             rng = self.rng("kapt", lawd_cd)
             sido = d.sido.name
+            words = pools()["corp_words"]
+            # From edition 7 an invented complex's builder is no real company (대우건설, 동아건설산업 …):
+            # a word that would spell one gives way to the next one of the pool that does not.
+            refused = {w for w in words if name_key(f"{w}건설") in real_name_stems()} if self.edition >= 7 else set()
+
+            def builder(word: str) -> str:
+                at = words.index(word)
+                return next(w for w in words[at:] + words[:at] if w not in refused)
+
             out = []
             for i, a in enumerate(self.apartments(lawd_cd)):  # type: ignore[attr-defined]
                 code = f"A{lawd_cd}{i + 1:03d}"  # A + 8 digits: the district, then the complex
@@ -261,7 +271,7 @@ class JoinedMixin(RegionsMixin):
                     "codeSaleNm": rng.choice(("분양", "분양", "분양", "임대", "혼합")),
                     "codeHeatNm": rng.choice(("개별난방", "지역난방", "중앙난방")), "codeHallNm": rng.choice(("계단식", "복도식", "혼합식")),
                     "codeAptNm": "아파트", "codeMgrNm": rng.choice(("위탁관리", "자치관리")),
-                    "kaptBcompany": f"{rng.choice(pools()['corp_words'])}건설", "kaptAcompany": f"{_stem(dong_name)}지구 주택조합",
+                    "kaptBcompany": f"{builder(rng.choice(words))}건설", "kaptAcompany": f"{_stem(dong_name)}지구 주택조합",
                     "kaptTel": f"02-{rng.randint(200, 999)}-{rng.randint(1000, 9999)}" if lawd_cd.startswith("11") else
                                f"0{rng.choice((31, 32, 33, 41, 42, 43, 51, 52, 53, 54, 55, 61, 62, 63, 64))}-{rng.randint(200, 999)}-{rng.randint(1000, 9999)}",
                     "kaptUrl": "", "kaptdEcntp": rng.randint(1, 4) * 100,

@@ -192,14 +192,18 @@ class TransportMixin(RegionsMixin):
         """realtimeStationArrival rows at a station (all lines; a fixed snapshot)."""
         def build() -> list[dict[str, Any]]:
             st = [s for s in self.subway_stations() if s["statnNm"] == statn_nm]
+            own = statn_nm
+            if not st and self.edition >= 7:  # the arrival API names 서울역 "서울" (edition 7)
+                st = [s for s in self.subway_stations() if s["statnNm"] == statn_nm + "역"]
+                own = statn_nm + "역"
             rng = self.rng("subway_arrivals", statn_nm)
             lines = {sid: names for sid, _, names in pools()["subway_lines"]}
             rows = []
             for s in st:
                 names = lines[s["subwayId"]]
-                i = names.index(statn_nm)
+                i = names.index(own)
                 for updn, end, prev in (("상행", names[0], names[max(0, i - 1)]), ("하행", names[-1], names[min(len(names) - 1, i + 1)])):
-                    if end == statn_nm:
+                    if end == own:
                         continue
                     for k in range(2):
                         secs = rng.randint(0, 300) + k * 360

@@ -19,7 +19,9 @@ from simulator.catalog.generate.extract import (
     extract_datagokr_mcp,
     extract_field_lists,
     extract_kpubdata,
+    extract_lawgokr_specs,
     extract_measured_stats,
+    extract_swagger_fields,
     read_facts,
 )
 
@@ -99,10 +101,10 @@ def test_every_thin_generated_endpoint_says_why(catalog: Catalog) -> None:
     """Each generated endpoint declaring <= 3 fields is in one named case (`--thin`): a source
     cut, nothing published by any source on hand (named), a small spec, …"""
     table, thin, total = _script().thin_table(catalog)
-    assert total == 2621 and thin <= 944  # kopa@v0007 added 7 (fidelity partial), none thin
+    assert total == 2621 and thin <= 884  # kopa@v0007 added 7 (fidelity partial), none thin; 944 before edition 7's facts
     other = {p: row["other"] for p, row in table.items() if "other" in row}
     assert other == {"lawgokr": 1}, other  # one law.go.kr target whose output table names three fields
-    assert table["fsc"]["source cut at 8 (the API answers more)"] <= 127
+    assert table["fsc"]["source cut at 8 (the API answers more)"] <= 121
     mois = catalog.endpoint("mois_accident_related_water_play_place")
     assert "no record field published for this operation by the sources on hand" in mois.provenance["thin"]
     assert "kpubdata" in mois.provenance["thin"]
@@ -181,3 +183,48 @@ def test_a_measured_answer_of_three_fields_stays_thin_and_says_so() -> None:
     assert ep["provenance"]["thin_before_edition_6"].startswith("no record field published")
     assert ep["provenance"]["thin"].startswith("only 2 record field(s) in the answer measured on live answers")
     assert [f["source"] for f in ep["fields"]] == ["assumed", "src", "src"]
+
+
+def test_a_portal_swagger_gives_each_operation_its_item_properties() -> None:
+    """``extract_swagger_fields`` reads the response item of a data.go.kr swagger document
+    (under response/body/items, an array's element, a ``$ref``): names, JSON types, labels;
+    nested objects and arrays and the envelope are left out, and so is an operation without one."""
+    item = {"type": "object", "properties": {
+        "bidNum": {"type": "string", "description": "입찰번호"},
+        "bidArea": {"type": "number", "description": "법정동시도코드. 두 자리"},
+        "files": {"type": "array", "items": {"type": "object"}}}}
+    doc = {"host": "apis.data.go.kr", "basePath": "/1613000/Svc", "definitions": {"Item": item},
+           "paths": {
+               "/getA": {"get": {"responses": {"200": {"schema": {"type": "object", "properties": {
+                   "header": {"type": "object", "properties": {"resultCode": {"type": "string"}}},
+                   "body": {"type": "object", "properties": {
+                       "items": {"type": "array", "items": {"$ref": "#/definitions/Item"}},
+                       "totalCount": {"type": "integer"}}}}}}}}},
+               "/getB": {"get": {"responses": {"200": {"description": "성공"}}}}}}
+    ops = extract_swagger_fields([("src.json", json.dumps(doc))])
+    assert ops == [{"url": "https://apis.data.go.kr/1613000/Svc/getA", "source": "src.json",
+                    "fields": [["bidNum", "string", "입찰번호"], ["bidArea", "number", "법정동시도코드"]]}]
+
+
+def test_lawpy_guide_pages_give_law_targets_their_element_names(tmp_path: Path) -> None:
+    """``extract_lawgokr_specs`` reads lawpy's scraped guide pages (``specs/kr/<htmlName>.json``):
+    the target from ``request_url``, the element names of the output table; envelope members,
+    the item's ``id`` and a name with a space are left out, and so is a page without a table."""
+    import subprocess
+
+    specs = tmp_path / "specs" / "kr"
+    specs.mkdir(parents=True)
+    rows = [{"필드": n, "값": "string", "설명": "설명문"} for n in
+            ("target", "키워드", "totalCnt", "id", "법령해석일련번호", "안건명", "법령해석 상세링크")]
+    (specs / "cgmExpcMofaListGuide.json").write_text(json.dumps(
+        {"request_url": "http://www.law.go.kr/DRF/lawSearch.do?target=mofaCgmExpc요청", "response": rows}), "utf-8")
+    (specs / "cgmExpcMofaInfoGuide.json").write_text(json.dumps(
+        {"request_url": "http://www.law.go.kr/DRF/lawService.do?target=mofaCgmExpc요청", "response": []}), "utf-8")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", "-C", str(tmp_path)]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "."], check=True)
+    subprocess.run([*git, "commit", "-qm", "specs"], check=True)
+    ops = extract_lawgokr_specs(tmp_path / ".git")
+    assert [(o["service"], o["target"], o["fields"]) for o in ops] == [
+        ("lawSearch", "mofaCgmExpc", [["법령해석일련번호", "string", "법령해석일련번호"], ["안건명", "string", "안건명"]])]
+    assert ops[0]["source"].startswith("github:StatPan/lawpy@") and "specs/kr/cgmExpcMofaListGuide.json" in ops[0]["source"]

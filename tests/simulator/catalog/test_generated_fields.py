@@ -5,6 +5,8 @@ subset of every endpoint's declared fields, and world editions 2–4 serve exact
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from typer.testing import CliRunner
 
@@ -171,3 +173,86 @@ def test_without_the_measured_facts_editions_2_to_5_serve_the_same() -> None:
         assert {k: v for k, v in new.items() if k not in ("fields", "options", "provenance")} == \
                {k: v for k, v in old.items() if k not in ("fields", "options", "provenance")}, eid
     assert changed >= 21
+
+
+def test_published_fields_are_served_from_world_edition_7_only(catalog: Catalog) -> None:
+    """``facts/fields_edition7.json``'s fields (the portal's swagger via umyunsang/UMMAYA, the
+    law.go.kr guide pages via StatPan/lawpy, the elements a client parses) come with option ``late_fields`` ``{name: 7}``: edition 6
+    serves what it served before, edition 7 those (less an assumed filter echo the published
+    schema lacks, ``dropped_fields`` ``{name: 7}``) and the published ones after them."""
+    from types import SimpleNamespace
+
+    ep = catalog.endpoint("molit_hsmp_cd_search_v2")
+    late = ep.opt("late_fields") or {}
+    added = [f.name for f in ep.fields if late.get(f.name) == 7]
+    assert {"bidNum", "aptCode", "bidTitle", "bidDeadline"} <= set(added)
+    assert all(f.source.startswith("github:umyunsang/UMMAYA@") for f in ep.fields if f.name in added)
+    six = [f.name for f in served_fields(SimpleNamespace(edition=6), ep)]  # type: ignore[arg-type]
+    seven = [f.name for f in served_fields(SimpleNamespace(edition=7), ep)]  # type: ignore[arg-type]
+    assert six == ["kaptCode"] and ep.opt("dropped_fields") == {"kaptCode": 7}
+    assert seven == added and "thin" not in ep.provenance and "thin_before_edition_7" in ep.provenance
+    # law.go.kr: the generic fields assumed before (일련번호, 명칭, 일자) give way to the published elements
+    law = catalog.endpoint("law_kcs_cgm_expc_search")
+    names = [f.name for f in served_fields(SimpleNamespace(edition=7), law)]  # type: ignore[arg-type]
+    assert names[:3] == ["법령해석일련번호", "안건명", "질의기관코드"] and "해석일자" in names
+    assert [f.name for f in served_fields(SimpleNamespace(edition=6), law)] == ["일련번호", "명칭", "일자"]  # type: ignore[arg-type]
+    assert law.opt("dropped_fields") == {"일련번호": 7, "명칭": 7, "일자": 7}
+    assert "StatPan/lawpy" in next(f.source for f in law.fields if f.name == "안건명")
+    ai = catalog.endpoint("law_ai_search_search")  # the guide's table mixes every search kind: a client's kind-0 items
+    assert "korean-law-mcp" in next(f.source for f in ai.fields if f.name == "조문내용")
+    mofa = catalog.endpoint("law_mofa_cgm_expc_search")
+    assert "StatPan/lawpy" in next(f.source for f in mofa.fields if f.name == "안건번호")
+
+
+def test_without_the_edition_7_facts_editions_2_to_6_serve_the_same() -> None:
+    """The generated platforms built with and without ``facts/fields_edition7.json`` differ only
+    by fields appended for edition 7 (``late_fields``), assumed fields dropped from edition 7
+    (``dropped_fields``) and provenance: ``kopa@v0001``–``kopa@v0007`` replay and re-record as
+    they did."""
+    from unittest import mock
+
+    from simulator.catalog.generate import build
+
+    read = build.read_facts
+    with mock.patch.object(build, "read_facts", lambda n: {"operations": []} if n == "fields_edition7" else read(n)):
+        before = {e["id"]: e for p in build.build_platforms()[0] for e in p["endpoints"]}
+    after = {e["id"]: e for p in build.build_platforms()[0] for e in p["endpoints"]}
+    assert before.keys() == after.keys()
+    changed = 0
+    for eid, old in before.items():
+        new = after[eid]
+        if new == old:
+            continue
+        changed += 1
+        n = len(old["fields"])
+        assert new["fields"][:n] == old["fields"], eid
+        late, old_late = new["options"]["late_fields"], (old.get("options") or {}).get("late_fields", {})
+        assert {k: v for k, v in late.items() if k in old_late} == old_late, eid
+        assert all(late[f["name"]] == 7 for f in new["fields"][n:]), eid
+        old_dropped = (old.get("options") or {}).get("dropped_fields", {})
+        dropped = new["options"].get("dropped_fields", {})
+        assert all(dropped[k] == v for k, v in old_dropped.items()), eid
+        assert all(v == 7 for k, v in dropped.items() if k not in old_dropped), eid
+        opts = {k: v for k, v in new["options"].items() if k not in ("late_fields", "dropped_fields")}
+        assert opts == {k: v for k, v in (old.get("options") or {}).items() if k not in ("late_fields", "dropped_fields")}
+        assert {k: v for k, v in new.items() if k not in ("fields", "options", "provenance")} == \
+               {k: v for k, v in old.items() if k not in ("fields", "options", "provenance")}, eid
+    assert changed >= 60
+
+
+def test_every_edition_7_field_names_the_file_it_was_published_in(catalog: Catalog) -> None:
+    """Each field served from edition 7 on carries its operation's source from the facts file:
+    a repository at a commit and a file, a package at a version and a file, or a search-index file id."""
+    from simulator.catalog.generate.extract import read_facts
+
+    sources = {op["source"] for op in read_facts("fields_edition7")["operations"]}
+    seen = 0
+    for ep in catalog.endpoints.values():
+        late = ep.opt("late_fields") or {}
+        for f in ep.fields:
+            if late.get(f.name) == 7:
+                seen += 1
+                assert f.source in sources, (ep.id, f.name)
+                assert re.search(r"@[0-9a-f]{12}.*\.(json|ts|yaml)\b|^(npm|pypi):[\w.-]+@[\d.]+ \S+\.\w+|search-index file \d+",
+                                 f.source), f.source
+    assert seen > 500

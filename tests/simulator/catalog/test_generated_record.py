@@ -34,6 +34,13 @@ RECORDED_AT = "2026-11-02T00:00:00Z"
 def _value(ep: Endpoint, name: str) -> str:
     p = ep.param(name)
     assert p is not None
+    if name.lower() in ("crno", "corp_code", "jurir_no", "bizr_no"):
+        # a company the world has (from edition 7 a code no invented company has answers no data)
+        from simulator.catalog.generate.seeds import seed_value
+
+        value, _why = seed_value(p)
+        if value:
+            return value
     if p.example:
         return p.example
     if p.enum:

@@ -196,7 +196,8 @@ def test_sandbox_keys_follow_the_platform_and_old_file_keys_still_work() -> None
     from simulator.sandbox import create_app
 
     app = create_app(seed=0)
-    url = "https://opendart.fss.or.kr/api/alotMatter.json?corp_code=00126380&bsns_year=2023&reprt_code=11011"
+    corp = app.world.listed_companies()[0]["corp_code"]  # an invented company (real ones hold no values)
+    url = f"https://opendart.fss.or.kr/api/alotMatter.json?corp_code={corp}&bsns_year=2023&reprt_code=11011"
 
     def status(key: str) -> str:
         body = app.handle(SimRequest.from_url(f"{url}&crtfc_key={key}")).body

@@ -37,7 +37,7 @@ def test_kopa_patched_fixture_answers_httpx(kopa_patched):
 
 @pytest.mark.kopa(patch=True, ignore_params=["corp_cls"])
 def test_marker_ignore_params():
-    url = ("https://opendart.fss.or.kr/api/list.json?crtfc_key=k&corp_code=00126380"
+    url = ("https://opendart.fss.or.kr/api/list.json?crtfc_key=k&corp_code=09529646"  # an invented company
            "&bgn_de=20240101&end_de=20241231&corp_cls=Y")
     r = requests.get(url)
     assert r.status_code == 200 and r.headers["x-sim-ignored"] == "corp_cls"

@@ -228,7 +228,7 @@ RECORDING = '''
 import requests
 
 KEY = "sandbox-opendart"
-LIST = {"crtfc_key": KEY, "corp_code": "00126380", "bgn_de": "20240101", "end_de": "20241231",
+LIST = {"crtfc_key": KEY, "corp_code": "09529646", "bgn_de": "20240101", "end_de": "20241231",
         "page_no": "2", "page_count": "2"}
 
 def test_records(kopa_client, kopa_settings):
@@ -237,7 +237,7 @@ def test_records(kopa_client, kopa_settings):
                         params={"crtfc_key": KEY, "corp_code": "00126380"})
     assert r.headers["x-sim-source"] == "exact"          # the parent answers it: not re-fetched
     r = kopa_client.get("https://opendart.fss.or.kr/api/list.json", params=LIST)
-    assert r.json()["status"] == "000" and r.json()["total_count"] == 6
+    assert r.json()["status"] == "000" and r.json()["total_count"] == 11  # an invented company's 2024 filings
     assert r.headers["x-sim-source"] == "live"
     # A client the plugin did not build: captured by vcrpy, sent to the upstream.
     r = requests.get("https://opendart.fss.or.kr/api/company.json",
@@ -246,7 +246,7 @@ def test_records(kopa_client, kopa_settings):
 '''
 
 REPLAY = '''
-LIST = {"crtfc_key": "whatever", "corp_code": "00126380", "bgn_de": "20240101", "end_de": "20241231",
+LIST = {"crtfc_key": "whatever", "corp_code": "09529646", "bgn_de": "20240101", "end_de": "20241231",
         "page_no": "3", "page_count": "2"}
 
 def test_replays_offline(kopa_client):
@@ -289,7 +289,7 @@ def test_record_new_episodes_against_a_sandbox_publishes_a_redacted_version(
     assert m.endpoints["opendart_company"].interactions == 2          # parent's kept + the new one
     assert m.endpoints["opendart_disclosures"].interactions == 1
     assert m.endpoints["opendart_disclosures"].collections == 1
-    assert m.endpoints["opendart_disclosures"].records == 6          # the whole collection
+    assert m.endpoints["opendart_disclosures"].records == 11         # the whole collection
     for path in (root / "mine" / "v0002").rglob("*"):
         if path.is_file():
             assert key not in path.read_text(encoding="utf-8"), path

@@ -16,8 +16,11 @@ the generated endpoints' fuller published fields, and the curated tier (KOPA-Ben
 default EDGE run) carried over byte for byte. ``kopa@v0007`` (#27, #28) is v0006 with its
 generated tier recorded anew from world edition 6 (``simulator/record/plans/v0007.yaml``):
 FSC's company outline joined to OpenDART (looked up by name for the 60 OpenDART companies
-recorded), the seven services edition 6 added, the curated tier carried over. (Recording them
-again: tests/simulator/record/test_rerecord.py.)
+recorded), the seven services edition 6 added, the curated tier carried over. ``kopa@v0008``
+(#27 item 6) is v0007 recorded anew, both tiers, from world edition 7
+(``simulator/record/plans/v0008.yaml``): the 20 real listed companies of the pool by name and
+code only, every value about a company an invented company's, and the values real clients send.
+(Recording them again: tests/simulator/record/test_rerecord.py.)
 """
 
 from __future__ import annotations
@@ -42,12 +45,15 @@ PLAN4 = ROOT / "simulator" / "record" / "plans" / "v0004_extra.yaml"
 PLAN5 = ROOT / "simulator" / "record" / "plans" / "v0005_extra.yaml"
 PLAN6 = ROOT / "simulator" / "record" / "plans" / "v0006.yaml"
 PLAN7 = ROOT / "simulator" / "record" / "plans" / "v0007.yaml"
+PLAN8 = ROOT / "simulator" / "record" / "plans" / "v0008.yaml"
 #: The services kopa@v0007 added (world edition 6; fidelity partial).
 ADDED_IN_V0007 = frozenset({"seoul_realtime_city_air", "seoul_bike_list", "seoul_subway_positions", "ecos_stat_meta",
                             "datagokr_misc_kapt_sigungu_apt_list", "datagokr_misc_kapt_basis_info", "datagokr_misc_semas_store_list_in_dong"})
 KEY = "kopa0test0key0000000000000000000000000000"[:40]
 #: The content hash kopa@v0007 was published with (docs/drift-v0007.md).
 V0007_HASH = "b6914a80"
+#: The content hash kopa@v0008 was published with (docs/drift-v0008.md).
+V0008_HASH = "fdbdb477"
 
 
 @pytest.fixture(scope="module")
@@ -189,7 +195,7 @@ def test_v0006_records_every_tool_it_has_a_real_value_for(store: Store) -> None:
     assert "# Drift kopa@v0005 → kopa@v0006" in drift and "Collections removed (1051)" in drift
 
 
-@pytest.mark.parametrize("version,dummies", [("v0005", 1051), ("v0006", 0), ("v0007", 0)])
+@pytest.mark.parametrize("version,dummies", [("v0005", 1051), ("v0006", 0), ("v0007", 0), ("v0008", 0)])
 def test_collections_keyed_on_a_placeholder(store: Store, version: str, dummies: int) -> None:
     """v0002–v0005 keyed every generated collection without a published value on ``A1`` (1,003)
     or ``1`` (48); v0006 holds none (its endpoints without a real value are not recorded)."""
@@ -251,8 +257,8 @@ def test_v0006_records_its_plan_and_drops_only_the_dummies(store: Store) -> None
 
 
 # ---- kopa@v0007 -------------------------------------------------------------------------------
-def test_v0007_is_the_newest_and_records_every_tool_it_has_a_real_value_for(store: Store) -> None:
-    m = store.open("kopa").manifest
+def test_v0007_records_every_tool_it_has_a_real_value_for(store: Store) -> None:
+    m = store.open("kopa", "v0007").manifest
     assert (m.version, m.parent, m.source) == ("v0007", "v0006", "sandbox")
     assert m.content_hash.startswith(V0007_HASH)
     catalog = load_catalog()
@@ -302,3 +308,96 @@ def test_v0007_finds_each_recorded_opendart_company_by_name(store: Store) -> Non
         (row,) = rows
         dart = companies[row["fssCorpUnqNo"]]  # company.json writes a listed one's name with (주)
         assert dart["corp_name"].removesuffix("(주)") == name == row["corpNm"] and dart["ceo_nm"] == row["enpRprFnm"]
+
+
+# ---- kopa@v0008 -------------------------------------------------------------------------------
+def test_v0008_is_the_newest_and_records_every_tool_it_has_a_real_value_for(store: Store) -> None:
+    m = store.open("kopa").manifest
+    assert (m.version, m.parent, m.source) == ("v0008", "v0007", "sandbox")
+    assert m.content_hash.startswith(V0008_HASH)
+    catalog = load_catalog()
+    _plan, report = seed_plan_report(catalog)
+    left_out = set(report.unresolved)
+    assert len(left_out) == 344
+    assert set(m.endpoints) == set(catalog.endpoints) - left_out
+    assert all(e.records > 0 for e in m.endpoints.values())
+    listed = (ROOT / "docs" / "seeds-v0008.md").read_text(encoding="utf-8")
+    assert all(f"- `{e}`: " in listed for e in left_out)
+    drift = (ROOT / "docs" / "drift-v0008.md").read_text(encoding="utf-8")
+    assert "# Drift kopa@v0007 → kopa@v0008" in drift
+
+
+def test_v0008_records_its_plan_both_tiers(store: Store) -> None:
+    """v0008's collections are exactly its plan's seeds (both tiers recorded anew); its curated
+    keys are v0007's but OpenDART's, which are edition 7's companies."""
+    v7, v8 = store.open("kopa", "v0007"), store.open("kopa", "v0008")
+    catalog = load_catalog()
+    plan = load_plan(PLAN8)
+    assert plan.replace_tiers == ["curated", "generated"] and not plan.crawls
+    planned = {collection_key(s.endpoint, collection_filters(catalog.endpoint(s.endpoint), s.params)) for s in plan.seeds}
+    assert {c.key for c in v8.collections()} == planned
+
+    def curated(v: Version) -> dict[str, tuple[Any, ...]]:
+        return {c.key: (c.count, c.total, c.fmt, c.envelope) for c in v.collections()
+                if catalog.endpoint(c.endpoint).tier == "curated" and catalog.endpoint(c.endpoint).platform != "opendart"}
+
+    c7, c8 = curated(v7), curated(v8)
+    assert set(c7) <= set(c8) and len(set(c8) - set(c7)) == 16  # the client values of edition 7
+    # edition 7 changes only what names a company: FSC's listings, FTC cases, bid winners
+    changed = {k for k in c7 if c7[k] != c8[k]}
+    assert changed <= {k for k in c7 if k.startswith(("fsc_", "lawgokr_ftc_search", "datagokr_misc_g2b_"))}, changed
+
+
+def _real_identities() -> dict[str, set[str]]:
+    from simulator.sandbox.world import pools
+
+    real = pools()["companies"]
+    return {"codes": {c[0] for c in real} | {c[1] for c in real} | {"A" + c[1] for c in real},
+            "names": {c[2] for c in real}}
+
+
+def test_v0008_holds_no_value_about_a_real_company(store: Store) -> None:
+    """No OpenDART or FSC record of v0008 names a real company of the pool (its corp_code,
+    stock code or name) but the company overview and the corp-code table, which carry its
+    identity and nothing else."""
+    v8 = store.open("kopa", "v0008")
+    catalog = load_catalog()
+    real = _real_identities()
+    identity = {"corp_code", "corp_name", "corp_name_eng", "corp_eng_name", "stock_code", "stock_name",
+                "corp_cls", "status", "message"}
+    seen = 0
+    for c in v8.collections():
+        ep = catalog.endpoint(c.endpoint)
+        if ep.platform not in ("opendart", "fsc") or not c.count:
+            continue
+        for rec in v8.index.records(c.id, 0, c.count):
+            values = {str(v) for v in rec.values()}
+            if not values & (real["codes"] | real["names"]) and not any(
+                    n in str(v) for v in rec.values() for n in real["names"] if len(n) > 2):
+                continue
+            seen += 1
+            assert c.endpoint in ("opendart_company", "opendart_corp_codes"), (c.key, rec)
+            assert all(v in ("", None) for k, v in rec.items() if k not in identity), (c.key, rec)
+    assert seen >= 40  # the 20 overviews and the 20 rows of the corp-code table
+
+
+def test_v0008_finds_each_recorded_invented_company_by_name(store: Store) -> None:
+    """FSC getCorpOutline_V2 by ``corpNm`` → ``fssCorpUnqNo`` → OpenDART, for the 40 invented
+    companies v0008 records; the real ones have an overview (identity) and, by name, FSC's
+    no-data answer."""
+    v8 = store.open("kopa", "v0008")
+    companies = {c.filters["corp_code"]: v8.index.records(c.id, 0, 1)[0] for c in v8.collections()
+                 if c.endpoint == "opendart_company"}
+    outlines = {c.filters["corpNm"]: v8.index.records(c.id, 0, c.count) for c in v8.collections()
+                if c.endpoint == "fsc_corp_outline_v2" and "corpNm" in c.filters}
+    assert len(companies) == 60 and len(outlines) == 60
+    assert sorted(len(rows) for rows in outlines.values()) == [0] * 20 + [1] * 40  # a real name: no data
+    for name, rows in outlines.items():
+        if not rows:
+            assert name in _real_identities()["names"]
+            continue
+        (row,) = rows
+        dart = companies[row["fssCorpUnqNo"]]
+        assert dart["corp_name"].removesuffix("(주)") == name == row["corpNm"] and dart["ceo_nm"] == row["enpRprFnm"]
+    real = {k: r for k, r in companies.items() if not k.startswith("09")}
+    assert len(real) == 20 and all(r["ceo_nm"] == "" and r["adres"] == "" for r in real.values())

@@ -17,8 +17,8 @@ from simulator.request import SimRequest, SimResponse
 from simulator.sandbox import SandboxApp, create_app
 
 LIST = "https://opendart.fss.or.kr/api/list.json"
-#: A corp whose recorded 2024 disclosures hold six "[기재정정]" (superseded) reports.
-CORP = "00904483"
+#: An (invented) corp whose recorded 2024 disclosures hold three "[기재정정]" (superseded) reports.
+CORP = "09796369"
 RECORDED = f"corp_code={CORP}&bgn_de=20240101&end_de=20241231"
 
 
@@ -74,7 +74,7 @@ def test_opendart_list_params_replay_like_the_sandbox(
 def test_last_reprt_at_y_drops_superseded_reports(shipped: Resolver) -> None:
     every = _rows(_replay(shipped, f"{RECORDED}&page_count=100"))
     final = _rows(_replay(shipped, f"{RECORDED}&last_reprt_at=Y&page_count=100"))
-    assert len(every) - len(final) == 6
+    assert len(every) - len(final) == 3
     assert final == [r for r in every if not r["report_nm"].startswith("[기재정정]")]
 
 

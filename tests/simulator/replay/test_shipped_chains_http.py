@@ -77,16 +77,23 @@ def test_winner_to_member_to_bills_and_district_to_trades(get: Any) -> None:
 
 
 def test_corp_code_to_filings_and_stock_code_to_prices(get: Any) -> None:
-    corp = "00126380"  # 삼성전자, a listed company the plan crawled
+    corp = "09529646"  # 일양삼익케미칼, an invented listed company the plan records
     data, _ = get("/opendart.fss.or.kr/api/company.json", corp_code=corp)
-    assert data["status"] == "000" and data["stock_code"] == "005930"
+    assert data["status"] == "000" and data["stock_code"] == "827420" and data["ceo_nm"]
+    stock = data["stock_code"]
     data, src = get("/opendart.fss.or.kr/api/list.json", corp_code=corp, bgn_de="20240101", end_de="20241231",
                     page_count=3, page_no=1)
-    assert data["status"] in ("000", "013")
+    assert data["status"] == "000" and data["list"][0]["stock_code"] == stock
     data, src = get("/apis.data.go.kr/1160100/service/GetStockSecuritiesInfoService/getStockPriceInfo",
-                    resultType="json", basDt="20250314", likeSrtnCd=data.get("stock_code", "005930"))
+                    resultType="json", basDt="20250314", likeSrtnCd=stock)
     items, total = _dg_items(data)
-    assert src == "query" and total >= 1 and items[0]["srtnCd"] == "005930"
+    assert src == "query" and total >= 1 and items[0]["srtnCd"] == stock
+    # a real company: its name and codes only (no CEO), and no price
+    data, _ = get("/opendart.fss.or.kr/api/company.json", corp_code="00126380")
+    assert data["status"] == "000" and data["stock_code"] == "005930" and data["ceo_nm"] == ""
+    data, src = get("/apis.data.go.kr/1160100/service/GetStockSecuritiesInfoService/getStockPriceInfo",
+                    resultType="json", basDt="20250314", likeSrtnCd="005930")
+    assert _dg_items(data)[1] == 0
 
 
 def test_city_and_station_to_arrivals(get: Any) -> None:

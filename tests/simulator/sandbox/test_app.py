@@ -184,13 +184,15 @@ def test_substring_filters(app: SandboxApp) -> None:
 
 
 def test_stock_filters(app: SandboxApp) -> None:
-    url = ("https://apis.data.go.kr/1160100/service/GetStockSecuritiesInfoService/getStockPriceInfo"
-           "?serviceKey=sandbox-fsc&resultType=json&numOfRows=100&likeItmsNm=삼성전자&beginBasDt=20250301&endBasDt=20250401")
-    body = body_json(get(app, url))["response"]["body"]
+    c = app.world.listed_companies()[0]  # an invented company (edition 7: real ones carry no price)
+    base = ("https://apis.data.go.kr/1160100/service/GetStockSecuritiesInfoService/getStockPriceInfo"
+            "?serviceKey=sandbox-fsc&resultType=json&numOfRows=100&beginBasDt=20250301&endBasDt=20250401&likeItmsNm=")
+    body = body_json(get(app, base + c["corp_name"]))["response"]["body"]
     items = body["items"]["item"]
     assert body["totalCount"] == len(items) > 15
-    assert {i["srtnCd"] for i in items} == {"005930"}
+    assert {i["srtnCd"] for i in items} == {c["stock_code"]}
     assert all("20250301" <= i["basDt"] < "20250401" for i in items)
+    assert body_json(get(app, base + "삼성전자"))["response"]["body"]["totalCount"] == 0
 
 
 def test_meal_month_filter(app: SandboxApp) -> None:
@@ -201,7 +203,7 @@ def test_meal_month_filter(app: SandboxApp) -> None:
 
 
 def test_disclosure_date_range(app: SandboxApp) -> None:
-    url = ("https://opendart.fss.or.kr/api/list.json?crtfc_key=sandbox-opendart&corp_code=00126380"
+    url = (f"https://opendart.fss.or.kr/api/list.json?crtfc_key=sandbox-opendart&corp_code={app.world.listed_companies()[0]['corp_code']}"
            "&bgn_de=20240101&end_de=20241231&page_count=100")
     doc = body_json(get(app, url))
     assert doc["status"] == "000"

@@ -15,8 +15,8 @@ from simulator.sandbox import World
 
 
 def test_edition_is_checked() -> None:
-    with pytest.raises(ValueError, match="unknown world edition 7: use one of 2, 3, 4, 5, 6"):
-        World(0, edition=7)
+    with pytest.raises(ValueError, match="unknown world edition 8: use one of 2, 3, 4, 5, 6, 7"):
+        World(0, edition=8)
 
 
 def test_the_upcoming_election_takes_preliminary_candidates() -> None:
@@ -141,3 +141,65 @@ def test_edition_6_answers_the_endpoints_it_adds() -> None:
     assert {s["signguNm"] for s in shops} == {"강남구"} and all(s["ldongCd"].startswith("11680") for s in shops)
     pos = rows(w6, "seoul_subway_positions", {"subwayNm": "2호선"})
     assert all(p["statnNm"] != p["statnTnm"] for p in pos)
+
+
+def test_edition_7_answers_what_real_clients_send() -> None:
+    """Edition 7: a full road-name address (juso), 서울 as the arrival API names 서울역, and no
+    invented statement for a company code no invented company has (Samsung's real crno)."""
+    from simulator.catalog import load_catalog
+    from simulator.sandbox.gen.juso import _search
+    from simulator.sandbox.gen.synth import synth_records
+
+    w7, w6 = World(0, edition=7), World(0, edition=6)
+    for kw in ("서울특별시 종로구 세종대로 209", "세종대로 209"):
+        rows = _search(w7, kw)
+        assert [r["roadAddrPart1"] for r in rows] == ["서울특별시 종로구 세종대로 209"], kw
+        assert rows[0]["admCd"].startswith("11110") and rows[0]["zipNo"][:2] <= "08" and rows[0]["bdNm"] == ""
+        assert _search(w6, kw) == []
+    assert len(_search(w7, "강남구")) == len(_search(w6, "강남구")) > 50
+    assert w7.subway_arrivals("서울") and {r["statnNm"] for r in w7.subway_arrivals("서울")} == {"서울"}
+    assert w6.subway_arrivals("서울") == [] and w7.subway_arrivals("강남") == w6.subway_arrivals("강남")
+    ep = load_catalog(tier="full").endpoint("fsc_bs_v2")
+    real_crno = {"crno": "1301110006246", "bizYear": "2023"}
+    assert synth_records(w7, ep, real_crno) == [] and synth_records(w6, ep, real_crno)
+    mine = {"crno": w7.listed_companies()[0]["crno"], "bizYear": "2023"}
+    assert synth_records(w7, ep, mine)
+
+
+def test_edition_7_names_no_real_person_and_keeps_one_registration_number() -> None:
+    """Edition 7: a generated endpoint's person-name filter selects from its unfiltered records
+    (a real member's name answers nothing, not invented rows under that name); an invented
+    company's FSC crno is its OpenDART jurir_no (one 법인등록번호)."""
+    from simulator.catalog import load_catalog
+    from simulator.sandbox.gen.synth import synth_records
+
+    w7, w6 = World(0, edition=7), World(0, edition=6)
+    ep = load_catalog(tier="full").endpoint("assembly_allnamember")
+    assert synth_records(w7, ep, {"NAAS_NM": "우원식"}) == [] and synth_records(w6, ep, {"NAAS_NM": "우원식"})
+    mine = synth_records(w7, ep, {"NAAS_NM": "국회의원명 1"})
+    assert mine and {r["NAAS_NM"] for r in mine} == {"국회의원명 1"}
+    assert all(c["crno"] == c["jurir_no"] for c in w7.listed_companies()[:50])
+    assert any(c["crno"] != c["jurir_no"] for c in w6.listed_companies()[:50])
+
+
+def test_edition_7_statement_tools_answer_the_worlds_statements() -> None:
+    """Edition 7: fnlttSinglAcntAll and fnlttMultiAcnt answer the statements fnlttSinglAcnt
+    serves (the same amounts; whole won without commas for SinglAcntAll), by ``fs_div``; a
+    generated filter spelled as its field but for case and underscores (KMA ``base_date`` →
+    ``baseDate``) is echoed."""
+    from simulator.catalog import load_catalog
+    from simulator.sandbox.gen.synth import synth_records
+
+    catalog = load_catalog(tier="full")
+    w7 = World(0, edition=7)
+    c = w7.listed_companies()[0]["corp_code"]
+    q = {"corp_code": c, "bsns_year": "2024", "reprt_code": "11011"}
+    single = [r for r in w7.accounts(c, 2024, "11011") if r["fs_div"] == "OFS"]
+    rows = synth_records(w7, catalog.endpoint("dart_fnltt_singl_acnt_all"), {**q, "fs_div": "OFS"})
+    assert [(r["account_nm"], r["thstrm_amount"]) for r in rows] == [
+        (r["account_nm"], r["thstrm_amount"].replace(",", "")) for r in single]
+    assert {r["account_id"] for r in rows} >= {"ifrs-full_Revenue", "ifrs-full_Assets"}
+    two = synth_records(w7, catalog.endpoint("dart_fnltt_multi_acnt"), {**q, "corp_code": f"{c},{w7.listed_companies()[1]['corp_code']}"})
+    assert len(two) == 2 * len(w7.accounts(c, 2024, "11011"))
+    ncst = synth_records(w7, catalog.endpoint("kma_ultra_srt_ncst"), {"base_date": "20251201", "base_time": "0600", "nx": "60", "ny": "127"})
+    assert {(r["baseDate"], r["baseTime"]) for r in ncst} == {("20251201", "0600")}

@@ -90,12 +90,15 @@ def test_finance_code_formats(world: World) -> None:
     for c in companies:
         assert re.fullmatch(r"[0-9]{8}", c["corp_code"])
         assert c["stock_code"] == " " or re.fullmatch(r"[0-9]{6}", c["stock_code"])
-    samsung = world.company("00126380")
+    samsung = world.company("00126380")  # a real company: its identity (tests/.../test_real_companies.py)
     assert samsung is not None and samsung["stock_code"] == "005930" and samsung["corp_name"] == "삼성전자"
-    assert isin("005930") == "KR7005930003"  # the real ISIN
-    for f in world.filings("00126380"):
+    assert isin("005930") == "KR7005930003" == samsung["isin"]  # the real ISIN
+    invented = world.listed_companies()[0]["corp_code"]
+    filings = world.filings(invented)
+    assert filings
+    for f in filings:
         assert re.fullmatch(r"20[0-9]{6}[0-9]{6}", f["rcept_no"]) and f["rcept_no"][:8] == f["rcept_dt"]
-    amounts = [a["thstrm_amount"] for a in world.accounts("00126380", 2024, "11011")]
+    amounts = [a["thstrm_amount"] for a in world.accounts(invented, 2024, "11011")]
     assert amounts and all(re.fullmatch(r"-?[0-9]{1,3}(,[0-9]{3})*", a) for a in amounts)
 
 
