@@ -656,22 +656,22 @@ CALLS += [
 #: Calls about a real listed company (Samsung), run on v0008 and later beside the counted ones:
 #: what a client reads when it asks about a company the world keeps only the identity of. Shown
 #: in their own table and never counted (the world's answer for them is "no data" by design).
-SHOWN: dict[str, str] = {}
+SHOWN: dict[tuple[str, str], str] = {}
 
 
-def _shown(name: str, run: Callable[[Path], Any]) -> Callable[[Path], Any]:
+def _shown(key: tuple[str, str], run: Callable[[Path], Any]) -> Callable[[Path], Any]:
     """``run``, noting a short form of what it returned (the replay run's, the last)."""
 
     def wrapped(t: Path) -> Any:
         value = run(t)
-        SHOWN[name] = "returned " + repr(value)[:160]
+        SHOWN[key] = "returned " + repr(value)[:160]
         return value
 
     return wrapped
 
 
 def _probe(library: str, name: str, endpoint: str, run: Callable[[Path], Any]) -> Call:
-    return Call(library, name, (endpoint,), _shown(name, run))
+    return Call(library, name, (endpoint,), _shown((library, name), run))
 
 
 PROBES: list[Call] = [
@@ -829,14 +829,16 @@ def render(outcomes: list[Outcome]) -> str:
             "answers no data (OpenDART status `013`, data.go.kr `totalCount` 0). These calls ask",
             "about Samsung anyway, to show what a client then reads; they are not counted above",
             "(the counted calls name an invented company). `result` is as above: `skipped` means the",
-            "library raised on the no-data answer against the sandbox too.",
+            "library raised on the no-data answer against the sandbox too; `unrecorded` means the",
+            f"sandbox answered no data but {version.manifest.version} holds no recording of that answer,",
+            "so replay raises a strict miss (`ReplayMiss`) where the API would say `013`.",
             "",
             "| library | call | endpoints | result | what the client returned or raised |",
             "|---|---|---|---|---|",
         ]
         for o in probes:
             eps = ", ".join(f"`{e}`" for e in o.sources) or "–"
-            note = (o.detail or SHOWN.get(o.call.name, "")).replace("|", "\\|").replace("\n", " ")
+            note = (o.detail or SHOWN.get((o.call.library, o.call.name), "")).replace("|", "\\|").replace("\n", " ")
             lines.append(f"| {o.call.library} | `{o.call.name}` | {eps} | {o.status} | {note} |")
     return "\n".join(lines + ["", *NOTES37, "", *NOTES]) + "\n"
 
@@ -906,6 +908,23 @@ Before-figures per library, each set's first run on kopa@v0007 (catalogued calls
 | stop 37 | korea-public-data | 1 | 0 |
 | stop 37 | **set** | **37** | **22 (59.5%)** |
 | stop 36 | **set** (v0007, Samsung) | **51** | **31 (60.8%)** |
+
+### On kopa@v0008
+
+kopa@v0008 was recorded from world edition 7 with the values these libraries send
+(`scripts/plan_v0008.py`). The harness's arguments changed with the world: company calls name
+the invented 09529646 (and 09420425) instead of Samsung and Kia; FSC's `crno` is 09529646's
+(`5627962694055`, its `jurir_no`) instead of Samsung's; open-assembly-mcp asks for the world's
+member `국회의원명 1` instead of 우원식 (a real person: edition 7 answers a real name with no data);
+kpubdata's nowcast asks the world's day, 2025-12-01. **Both sets: 89 calls to catalogued
+endpoints, 88 worked (98.9%)** — stop 36: 50 of 51 (31 on v0007); stop 37: 38 of 38 (22 of 37
+in its first run). The one left is candinfo's `partyCode('20240410')`: the party codes of the
+real 2024-04-10 general election, which v0008 leaves out on purpose (the world's party order
+would be invented), so it stays unrecorded. Not counted, each failing against the sandbox
+too: korea-real-estate (4 calls: reads MOLIT's `resultCode` `000` as an error), kpubdata's
+subway arrivals at 서울 (it looks for a list named after the operation,
+`realtimeStationArrival`; the answer's list is `realtimeArrivalList`), schoolInfo's `meal()`
+(YYMMDD dates).
 
 ### What the libraries showed on the wire, all answered
 
