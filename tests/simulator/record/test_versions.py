@@ -53,7 +53,7 @@ KEY = "kopa0test0key0000000000000000000000000000"[:40]
 #: The content hash kopa@v0007 was published with (docs/drift-v0007.md).
 V0007_HASH = "b6914a80"
 #: The content hash kopa@v0008 was published with (docs/drift-v0008.md).
-V0008_HASH = "fdbdb477"
+V0008_HASH = "5b5fa168"
 
 
 @pytest.fixture(scope="module")
