@@ -926,6 +926,26 @@ subway arrivals at 서울 (it looks for a list named after the operation,
 `realtimeStationArrival`; the answer's list is `realtimeArrivalList`), schoolInfo's `meal()`
 (YYMMDD dates).
 
+### What the clients read (kopa@v0008): "worked" is not always useful
+
+A call works when replay answers exactly as the sandbox does; read as a user, some of those
+answers are empty or odd in both:
+
+* caselaw-mcp's `search_law_interpretation`, `search_constitutional_decision` and
+  `search_legal_term` return `items: []` though the answer holds rows: the library reads the
+  roots `Expc`, `DetcSearch` and `LsTrmSearch` (korean-law-mcp reads `Expc` too), while the
+  generated catalog serves `expcSearch`, `detcSearch` and `lstrmSearch`, roots its provenance
+  marks as assumed. Two independent clients agreeing is evidence the assumed roots are wrong.
+* kpubdata's NEIS (`neis.school_info`, `neis.meal_diet`) and law.go.kr (`law.law_search`)
+  datasets return no items although the raw answer (`batch.raw`) holds them: its own parsers
+  miss NEIS's `head`/`row` envelope and `LawSearch`.
+* iflow-mcp-ohhan777-korea-weather prints the nowcast as text, e.g. `기온: 8.2°C 강수량: -6.9mm
+  습도: 17.0%`: the world's generated nowcast values ignore what each category means (a
+  negative hourly rainfall `RN1`, a precipitation type `PTY` of `18.8`).
+* opendart-mcp's `get_single_financial_index(CO, '2024', '11011', 'M210000')` returns
+  `idx_cl_nm` `성장성지표` and `stlm_dt` `2022-12-31` for a request of profitability indices
+  (`M210000`, 수익성지표) of business year 2024.
+
 ### What the libraries showed on the wire, all answered
 
 * Korean-named query parameters repeating an ECOS path (`?서비스명=StatisticSearch&인증키=…`,
