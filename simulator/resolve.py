@@ -425,6 +425,7 @@ class Resolver:
                 dialect.render_error(ep, "missing_param", split.fmt, f"{missing} is required"),
                 "error",
             ))
+        split = _keyless(dialect, match, split)
         coll = self.version.index.collection(split.key)
         if coll is not None:
             w = split.window
@@ -465,14 +466,15 @@ class Resolver:
         base, query = query_split(ep, split.filters)
         if not query:
             return None
-        full = self.version.index.collection(collection_key(ep.id, base))
+        # The collection recorded with the most of the request's values: the one recorded with
+        # the non-query params alone is the API's answer without the others, which is not
+        # always a superset (OpenDART's list without bgn_de answers a default window, not every
+        # filing: a client asking a year with last_reprt_at=Y must meet the year's collection).
+        full = self._narrowest_superset(ep, base, split.filters)
         if full is None:
-            found = self._narrowest_superset(ep, base, split.filters)
-            if found is None:
-                return None
-            full = found
-            # Query values the collection was recorded with are already applied to it.
-            query = {k: v for k, v in query.items() if full.filters.get(k) != v}
+            return None
+        # Query values the collection was recorded with are already applied to it.
+        query = {k: v for k, v in query.items() if full.filters.get(k) != v}
         cache_key = (full.id, tuple(sorted(query.items())))
         selected = self._query_cache.get(cache_key)
         if selected is None:
@@ -662,6 +664,18 @@ def _ignored(resp: SimResponse, ignored: list[str], ep: Endpoint | None = None) 
             note = "; ".join(f"{k!r} was ignored: did you mean {v!r}?" for k, v in sorted(meant.items()))
             resp.set_header(HINT_HEADER, header_safe(note))
     return resp
+
+
+def _keyless(dialect: Any, match: Match, split: Split) -> Split:
+    """``split`` with the window a request without a key gets (NEIS: at most ``keyless_rows``
+    rows, page 1), as the sandbox and the real portal answer it; else ``split`` itself."""
+    narrow = getattr(dialect, "keyless_window", None)
+    if narrow is None:
+        return split
+    window = narrow(match, split.window)
+    if window is split.window:
+        return split
+    return type(split)(split.endpoint, split.key, split.filters, window, split.fmt, split.extra)
 
 
 def _tag(resp: SimResponse, source: str) -> SimResponse:

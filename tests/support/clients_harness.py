@@ -556,55 +556,77 @@ def _pdr(cls: str, method: str, *args: Any, **kw: Any) -> Callable[[Path], Any]:
 SAMSUNG = "00126380"
 KIA = "00106641"
 
+
+def _newest_seq() -> int:
+    from simulator import Store
+
+    return Store().manifest("kopa").seq
+
+
+#: The companies the calls ask about. From kopa@v0008 (world edition 7) a real listed company
+#: keeps only its public identity (company.json: name and codes) and every value-bearing
+#: endpoint answers "no data" for it, so the calls name two of the world's invented listed
+#: companies instead (09529646 일양삼익케미칼, 09420425 동양한미바이오로직스: invented, like
+#: their filings); on the versions before, Samsung Electronics and Kia as before.
+#: ``KOPA_CLIENTS_COMPANY=invented|real`` overrides the choice (what a recording plan needs).
+NEWEST_SEQ = _newest_seq()
+_COMPANY = os.environ.get("KOPA_CLIENTS_COMPANY") or ("invented" if NEWEST_SEQ >= 8 else "real")
+#: What a call recorded from kopa@v0008 on (the values real clients send) gives before it.
+RECORDED_FROM_V0008 = "worked" if NEWEST_SEQ >= 8 else "unrecorded"
+CO, STOCK, CO2, STOCK2, ITEM = (
+    ("09529646", "827420", "09420425", "201310", "일양삼익") if _COMPANY == "invented"
+    else (SAMSUNG, "005930", KIA, "000270", "삼성")
+)
+
 CALLS: list[Call] = [
     # -- OpenDartReader (requests) --------------------------------------------------------------
     Call("OpenDartReader", "OpenDartReader(key)  # corpCode.xml ZIP", ("opendart_corp_codes",),
          lambda t: len(_odr(t).corp_codes)),
-    Call("OpenDartReader", "dart.find_corp_code('005930')", ("opendart_corp_codes",),
-         lambda t: _odr(t).find_corp_code("005930")),
-    Call("OpenDartReader", "dart.company('005930')", ("opendart_corp_codes", "opendart_company"),
-         lambda t: _odr(t).company("005930")),
-    Call("OpenDartReader", "dart.list('005930', start='2024-01-01', end='2024-12-31')",
+    Call("OpenDartReader", f"dart.find_corp_code({STOCK!r})", ("opendart_corp_codes",),
+         lambda t: _odr(t).find_corp_code(STOCK)),
+    Call("OpenDartReader", f"dart.company({STOCK!r})", ("opendart_corp_codes", "opendart_company"),
+         lambda t: _odr(t).company(STOCK)),
+    Call("OpenDartReader", f"dart.list({STOCK!r}, start='2024-01-01', end='2024-12-31')",
          ("opendart_corp_codes", "opendart_disclosures"),
-         lambda t: _odr(t).list("005930", start="2024-01-01", end="2024-12-31")),
-    Call("OpenDartReader", "dart.list(KIA, start=…, end=…, final=True)", ("opendart_disclosures",),
-         lambda t: _odr(t).list(KIA, start="2024-01-01", end="2024-12-31", final=True)),
-    Call("OpenDartReader", "dart.major_shareholders('005930')", ("opendart_corp_codes", "opendart_major_stock"),
-         lambda t: _odr(t).major_shareholders("005930")),
-    Call("OpenDartReader", "dart.finstate('005930', 2024)", ("opendart_corp_codes", "opendart_single_account"),
-         lambda t: _odr(t).finstate("005930", 2024)),
-    Call("OpenDartReader", "dart.finstate('005930,000270', 2024)  # fnlttMultiAcnt", ("opendart_corp_codes", "dart_fnltt_multi_acnt"),
-         lambda t: _odr(t).finstate("005930,000270", 2024)),
+         lambda t: _odr(t).list(STOCK, start="2024-01-01", end="2024-12-31")),
+    Call("OpenDartReader", "dart.list(CO2, start=…, end=…, final=True)", ("opendart_disclosures",),
+         lambda t: _odr(t).list(CO2, start="2024-01-01", end="2024-12-31", final=True)),
+    Call("OpenDartReader", f"dart.major_shareholders({STOCK!r})", ("opendart_corp_codes", "opendart_major_stock"),
+         lambda t: _odr(t).major_shareholders(STOCK)),
+    Call("OpenDartReader", f"dart.finstate({STOCK!r}, 2024)", ("opendart_corp_codes", "opendart_single_account"),
+         lambda t: _odr(t).finstate(STOCK, 2024)),
+    Call("OpenDartReader", f"dart.finstate('{STOCK},{STOCK2}', 2024)  # fnlttMultiAcnt", ("opendart_corp_codes", "dart_fnltt_multi_acnt"),
+         lambda t: _odr(t).finstate(f"{STOCK},{STOCK2}", 2024)),
     # -- dart-fss (requests) ---------------------------------------------------------------------
     Call("dart-fss", "dart_fss.get_corp_list()", ("opendart_corp_codes",),
          _dart_fss_corp_list),
-    Call("dart-fss", "dart_fss.api.filings.get_corp_info(SAMSUNG)", ("opendart_company",),
-         lambda t: (_dart_fss_key(), __import__("dart_fss").api.filings.get_corp_info(SAMSUNG))[1]),
+    Call("dart-fss", "dart_fss.api.filings.get_corp_info(CO)", ("opendart_company",),
+         lambda t: (_dart_fss_key(), __import__("dart_fss").api.filings.get_corp_info(CO))[1]),
     Call("dart-fss", "dart_fss.api.filings.search_filings(corp_code=…, bgn_de=…, end_de=…, sort='date', sort_mth='desc')",
          ("opendart_disclosures",),
          lambda t: (_dart_fss_key(), __import__("dart_fss").api.filings.search_filings(
-             corp_code=SAMSUNG, bgn_de="20240101", end_de="20241231", sort="date", sort_mth="desc", page_count=100))[1]),
-    Call("dart-fss", "dart_fss.api.finance.fnltt_singl_acnt(SAMSUNG, '2024', '11011')", ("opendart_single_account",),
-         lambda t: (_dart_fss_key(), __import__("dart_fss").api.finance.fnltt_singl_acnt(SAMSUNG, "2024", "11011"))[1]),
-    Call("dart-fss", "dart_fss.api.shareholder.majorstock(SAMSUNG)", ("opendart_major_stock",),
-         lambda t: (_dart_fss_key(), __import__("dart_fss").api.shareholder.majorstock(SAMSUNG))[1]),
-    Call("dart-fss", "dart_fss.api.finance.fnltt_multi_acnt(SAMSUNG, '2024', '11011')", ("dart_fnltt_multi_acnt",),
-         lambda t: (_dart_fss_key(), __import__("dart_fss").api.finance.fnltt_multi_acnt(SAMSUNG, "2024", "11011"))[1]),
+             corp_code=CO, bgn_de="20240101", end_de="20241231", sort="date", sort_mth="desc", page_count=100))[1]),
+    Call("dart-fss", "dart_fss.api.finance.fnltt_singl_acnt(CO, '2024', '11011')", ("opendart_single_account",),
+         lambda t: (_dart_fss_key(), __import__("dart_fss").api.finance.fnltt_singl_acnt(CO, "2024", "11011"))[1]),
+    Call("dart-fss", "dart_fss.api.shareholder.majorstock(CO)", ("opendart_major_stock",),
+         lambda t: (_dart_fss_key(), __import__("dart_fss").api.shareholder.majorstock(CO))[1]),
+    Call("dart-fss", "dart_fss.api.finance.fnltt_multi_acnt(CO, '2024', '11011')", ("dart_fnltt_multi_acnt",),
+         lambda t: (_dart_fss_key(), __import__("dart_fss").api.finance.fnltt_multi_acnt(CO, "2024", "11011"))[1]),
     # -- opendart-client (urllib) -----------------------------------------------------------------
     Call("opendart-client", "OpenDart(key).corp_codes()", ("opendart_corp_codes",),
          lambda t: len(__import__("opendart_client").OpenDart(KEY).corp_codes())),
-    Call("opendart-client", "od.disclosure.company(SAMSUNG)", ("opendart_company",),
-         lambda t: __import__("opendart_client").OpenDart(KEY).disclosure.company(SAMSUNG)),
+    Call("opendart-client", "od.disclosure.company(CO)", ("opendart_company",),
+         lambda t: __import__("opendart_client").OpenDart(KEY).disclosure.company(CO)),
     Call("opendart-client", "od.disclosure.search(corp_code=…, begin_date=…, end_date=…)", ("opendart_disclosures",),
          lambda t: __import__("opendart_client").OpenDart(KEY).disclosure.search(
-             corp_code=SAMSUNG, begin_date="20240101", end_date="20241231")),
+             corp_code=CO, begin_date="20240101", end_date="20241231")),
     Call("opendart-client", "od.disclosure.search(…, last_report_only=True, sort_order='asc')", ("opendart_disclosures",),
          lambda t: __import__("opendart_client").OpenDart(KEY).disclosure.search(
-             corp_code=KIA, begin_date="20240101", end_date="20241231", last_report_only=True, sort_order="asc")),
-    Call("opendart-client", "od.finance.single_accounts(SAMSUNG, fiscal_year=2024)", ("opendart_single_account",),
-         lambda t: __import__("opendart_client").OpenDart(KEY).finance.single_accounts(SAMSUNG, fiscal_year=2024)),
-    Call("opendart-client", "od.ownership.five_percent_holdings(SAMSUNG)", ("opendart_major_stock",),
-         lambda t: __import__("opendart_client").OpenDart(KEY).ownership.five_percent_holdings(SAMSUNG)),
+             corp_code=CO2, begin_date="20240101", end_date="20241231", last_report_only=True, sort_order="asc")),
+    Call("opendart-client", "od.finance.single_accounts(CO, fiscal_year=2024)", ("opendart_single_account",),
+         lambda t: __import__("opendart_client").OpenDart(KEY).finance.single_accounts(CO, fiscal_year=2024)),
+    Call("opendart-client", "od.ownership.five_percent_holdings(CO)", ("opendart_major_stock",),
+         lambda t: __import__("opendart_client").OpenDart(KEY).ownership.five_percent_holdings(CO)),
     # -- neispy (aiohttp) ---------------------------------------------------------------------------
     Call("neispy", "schoolInfo(ATPT_OFCDC_SC_CODE='B10', SD_SCHUL_CODE='7010005')", ("neis_school_info",),
          _neis("schoolInfo", ATPT_OFCDC_SC_CODE="B10", SD_SCHUL_CODE="7010005")),
@@ -765,10 +787,10 @@ CALLS += [
     # -- data-go-kr-client (httpx) ---------------------------------------------------------------------
     Call("data-go-kr-client", "get_stock_price_info(result_type='json', bas_dt='20250314', page_size=100)",
          ("fsc_stock_prices",), _dgk("get_stock_price_info", result_type="json", bas_dt="20250314", page_size=100)),
-    Call("data-go-kr-client", "get_stock_price_info(…, bas_dt='20250314', like_srtn_cd='005930')", ("fsc_stock_prices",),
-         _dgk("get_stock_price_info", result_type="json", bas_dt="20250314", like_srtn_cd="005930")),
-    Call("data-go-kr-client", "get_item_info(result_type='json', bas_dt='20250314', like_itms_nm='삼성')", ("fsc_listed_items",),
-         _dgk("get_item_info", result_type="json", bas_dt="20250314", like_itms_nm="삼성")),
+    Call("data-go-kr-client", f"get_stock_price_info(…, bas_dt='20250314', like_srtn_cd={STOCK!r})", ("fsc_stock_prices",),
+         _dgk("get_stock_price_info", result_type="json", bas_dt="20250314", like_srtn_cd=STOCK)),
+    Call("data-go-kr-client", f"get_item_info(result_type='json', bas_dt='20250314', like_itms_nm={ITEM!r})", ("fsc_listed_items",),
+         _dgk("get_item_info", result_type="json", bas_dt="20250314", like_itms_nm=ITEM)),
     Call("data-go-kr-client", "stan_regin_cd_get_stan_regin_cd_list(type='json', locatadd_nm='서울특별시 종로구')",
          ("mois_stan_regin_cd",),
          _dgk("stan_regin_cd_get_stan_regin_cd_list", type="json", locatadd_nm="서울특별시 종로구", page_size=100)),
@@ -910,25 +932,26 @@ def _kpubdata(dataset: str, **kw: Any) -> Callable[[Path], Any]:
 
 CALLS += [
     # -- dart-enhanced (httpx, async) -------------------------------------------------------------
-    Call("dart-enhanced", "get_company_info(SAMSUNG)", ("opendart_company",), _dart_enhanced("get_company_info", SAMSUNG)),
-    Call("dart-enhanced", "get_corp_code('005930')  # corpCode.xml", ("opendart_corp_codes",),
-         _dart_enhanced("get_corp_code", "005930")),
-    Call("dart-enhanced", "search_disclosures(SAMSUNG, '20240101', '20241231')", ("opendart_disclosures",),
-         _dart_enhanced("search_disclosures", corp_code=SAMSUNG, begin_date="20240101", end_date="20241231")),
-    # v0006 holds bsns_year 2023 only, and fnlttSinglAcntAll without fs_div (which the library,
-    # like the real API, always sends)
-    Call("dart-enhanced", "get_financial_statements(SAMSUNG, 2024)  # fnlttSinglAcntAll fs_div=CFS",
-         ("dart_fnltt_singl_acnt_all",), _dart_enhanced("get_financial_statements", SAMSUNG, 2024), expect="unrecorded"),
-    Call("dart-enhanced", "get_dividend_info(SAMSUNG, 2024)  # alotMatter", ("dart_alot_matter",),
-         _dart_enhanced("get_dividend_info", SAMSUNG, 2024), expect="unrecorded"),
+    Call("dart-enhanced", "get_company_info(CO)", ("opendart_company",), _dart_enhanced("get_company_info", CO)),
+    Call("dart-enhanced", f"get_corp_code({STOCK!r})  # corpCode.xml", ("opendart_corp_codes",),
+         _dart_enhanced("get_corp_code", STOCK)),
+    Call("dart-enhanced", "search_disclosures(CO, '20240101', '20241231')", ("opendart_disclosures",),
+         _dart_enhanced("search_disclosures", corp_code=CO, begin_date="20240101", end_date="20241231")),
+    # v0006 and v0007 hold bsns_year 2023 only, and fnlttSinglAcntAll without fs_div (which the
+    # library, like the real API, always sends); v0008 records 2024 with fs_div
+    Call("dart-enhanced", "get_financial_statements(CO, 2024)  # fnlttSinglAcntAll fs_div=CFS",
+         ("dart_fnltt_singl_acnt_all",), _dart_enhanced("get_financial_statements", CO, 2024),
+         expect=RECORDED_FROM_V0008),
+    Call("dart-enhanced", "get_dividend_info(CO, 2024)  # alotMatter", ("dart_alot_matter",),
+         _dart_enhanced("get_dividend_info", CO, 2024), expect=RECORDED_FROM_V0008),
     # -- opendart-py (httpx, async) ---------------------------------------------------------------
-    Call("opendart-py", "search_disclosures(corp_code=SAMSUNG, bgn_de='20240101', end_de='20241231')",
-         ("opendart_disclosures",), _opendart_py("search_disclosures", corp_code=SAMSUNG, bgn_de="20240101", end_de="20241231")),
-    Call("opendart-py", "get_company_overview(SAMSUNG)", ("opendart_company",), _opendart_py("get_company_overview", SAMSUNG)),
-    Call("opendart-py", "get_dividends(SAMSUNG, '2023', '11011')", ("dart_alot_matter",),
-         _opendart_py("get_dividends", SAMSUNG, "2023", "11011")),
-    Call("opendart-py", "get_employees(SAMSUNG, '2024', '11011')", ("dart_emp_sttus",),
-         _opendart_py("get_employees", SAMSUNG, "2024", "11011"), expect="unrecorded"),
+    Call("opendart-py", "search_disclosures(corp_code=CO, bgn_de='20240101', end_de='20241231')",
+         ("opendart_disclosures",), _opendart_py("search_disclosures", corp_code=CO, bgn_de="20240101", end_de="20241231")),
+    Call("opendart-py", "get_company_overview(CO)", ("opendart_company",), _opendart_py("get_company_overview", CO)),
+    Call("opendart-py", "get_dividends(CO, '2023', '11011')", ("dart_alot_matter",),
+         _opendart_py("get_dividends", CO, "2023", "11011")),
+    Call("opendart-py", "get_employees(CO, '2024', '11011')", ("dart_emp_sttus",),
+         _opendart_py("get_employees", CO, "2024", "11011"), expect=RECORDED_FROM_V0008),
     # -- kpubdata (httpx) ---------------------------------------------------------------------------
     Call("kpubdata", "dataset('datago.apt_trade').list(LAWD_CD='11110', DEAL_YMD='202503')", ("molit_apt_trades_detail",),
          _kpubdata("datago.apt_trade", LAWD_CD="11110", DEAL_YMD="202503")),
@@ -942,10 +965,11 @@ CALLS += [
          ("neis_meal",), _kpubdata("neis.meal_diet", ATPT_OFCDC_SC_CODE="B10", SD_SCHUL_CODE="7010005", MLSV_YMD="20250314")),
     Call("kpubdata", "dataset('law.law_search').list(query='민법')", ("lawgokr_law_search",),
          _kpubdata("law.law_search", query="민법")),
-    # v0006 holds one nowcast (2025-12-01 05:00 at grid 61,126)
+    # v0006 and v0007 hold one nowcast (2025-12-01 05:00 at grid 61,126); v0008 every base time
+    # of 2025-12-01 at Seoul's grid (60, 127)
     Call("kpubdata", "dataset('datago.ultra_srt_ncst').list(base_date='20251201', base_time='0600', nx=60, ny=127)",
          ("kma_ultra_srt_ncst",), _kpubdata("datago.ultra_srt_ncst", base_date="20251201", base_time="0600", nx="60", ny="127"),
-         expect="unrecorded"),
+         expect=RECORDED_FROM_V0008),
     # Seoul's 따릉이 bikeList is not in the catalog (issue 27)
     Call("kpubdata", "dataset('seoul.bike_realtime').list()  # bikeList", (), _kpubdata("seoul.bike_realtime"),
          expect="uncovered"),

@@ -344,3 +344,32 @@ def test_query_tier_uses_a_collection_recorded_for_a_query_value(tmp_path: Path)
     assert body["totalCount"] == 1 and body["items"]["item"][0]["itmsNm"] == "종목12"
     with pytest.raises(ReplayMiss):  # another day was never recorded
         c.get(url, params={"resultType": "json", "basDt": "20250317", "likeSrtnCd": "000012"})
+
+
+def test_query_tier_prefers_the_collection_recorded_with_the_requests_values(tmp_path: Path) -> None:
+    """OpenDART's list without bgn_de answers a default window, not every filing: a client asking
+    a year with ``last_reprt_at=Y`` (OpenDartReader) is answered from the year's collection, not
+    from the one recorded with ``corp_code`` alone (which would select nothing)."""
+    from simulator import Resolver, Store, VersionBuilder, load_catalog
+
+    def filing(day: str, name: str) -> dict[str, str]:
+        return {"corp_code": "09529646", "corp_name": "일양삼익케미칼", "stock_code": "827420", "corp_cls": "K",
+                "report_nm": name, "rcept_no": f"{day}000001", "flr_nm": "일양삼익케미칼", "rcept_dt": day, "rm": ""}
+
+    year = [filing("20241114", "분기보고서 (2024.09)"), filing("20240515", "[기재정정]분기보고서 (2024.03)"),
+            filing("20240314", "사업보고서 (2023.12)")]
+    b = VersionBuilder(Store(tmp_path), "kopa", load_catalog(), parent=None)
+    b.add_collection(endpoint="opendart_disclosures", key="opendart_disclosures?corp_code=09529646",
+                     filters={"corp_code": "09529646"}, fmt="json", total=1,
+                     records=[filing("20251120", "분기보고서 (2025.09)")])
+    b.add_collection(endpoint="opendart_disclosures",
+                     key="opendart_disclosures?bgn_de=20240101&corp_code=09529646&end_de=20241231",
+                     filters={"corp_code": "09529646", "bgn_de": "20240101", "end_de": "20241231"},
+                     fmt="json", total=3, records=year)
+    b.publish(recorded_at="2026-11-01T00:00:00Z", source="test")
+    c = httpx.Client(transport=SimTransport(Resolver(Store(tmp_path).open("kopa"))))
+    r = c.get("https://opendart.fss.or.kr/api/list.json", params={
+        "crtfc_key": "k", "corp_code": "09529646", "bgn_de": "20240101", "end_de": "20241231",
+        "last_reprt_at": "Y", "page_no": "1", "page_count": "100"})
+    assert r.headers["x-sim-source"] == "query"
+    assert [f["report_nm"] for f in r.json()["list"]] == ["분기보고서 (2024.09)", "사업보고서 (2023.12)"]
