@@ -64,7 +64,7 @@ SAMSUNG = "00126380"  # 삼성전자, a real listed company
 #: filings; a real company keeps only its name and codes there (its value endpoints answer
 #: "no data", status 013). Company calls name an invented company on v0008 and later, and
 #: Samsung (and 00106641) on the versions before, whose world gave the real names invented values.
-INVENTED = ("09529646", "09420425")  # 일양삼익케미칼, 동양한미바이오로직스 (invented)
+INVENTED = ("09529646", "09420425")  # 일양삼익케미칼, 금강유한케미칼 (invented)
 
 
 def _newest_seq() -> int:

@@ -566,7 +566,7 @@ def _newest_seq() -> int:
 #: The companies the calls ask about. From kopa@v0008 (world edition 7) a real listed company
 #: keeps only its public identity (company.json: name and codes) and every value-bearing
 #: endpoint answers "no data" for it, so the calls name two of the world's invented listed
-#: companies instead (09529646 일양삼익케미칼, 09420425 동양한미바이오로직스: invented, like
+#: companies instead (09529646 일양삼익케미칼, 09420425 금강유한케미칼: invented, like
 #: their filings); on the versions before, Samsung Electronics and Kia as before.
 #: ``KOPA_CLIENTS_COMPANY=invented|real`` overrides the choice (what a recording plan needs).
 NEWEST_SEQ = _newest_seq()
