@@ -99,8 +99,9 @@ def test_seoul_subway_arrivals_reads_four_of_four(version: Version) -> None:
     catalog = load_catalog()
     ep = catalog.endpoint("seoul_subway_arrivals")
     caller = ToolCaller(Resolver(version, catalog))
-    colls = version.index.collections("seoul_subway_arrivals")
-    assert colls and all(c.count == 4 for c in colls[:5])
+    # Stations whose recorded arrivals are four (v0008 also records 강남, which has eight).
+    colls = [c for c in version.index.collections("seoul_subway_arrivals") if c.count == 4]
+    assert len(colls) >= 5
     for info in colls[:5]:
         want = version.index.records(info.id, 0, info.count)
         for size in (1, 3, 4, 100):
