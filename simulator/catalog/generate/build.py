@@ -13,7 +13,8 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from functools import partial
+from typing import Any, Callable, Iterable
 
 import yaml
 
@@ -218,37 +219,51 @@ def _add_measured(plats: list[dict[str, Any]]) -> None:
             entry = measured.get("https://apis.data.go.kr" + ep["path"])
             if entry is None:
                 continue
-            have = {f["name"] for f in ep["fields"]}
-            names = {row[0] for row in entry["fields"]}
-            added = []
-            for name, ftype, label, _kind in entry["fields"]:
-                if name in have or name in _ENVELOPE or not _IDENT_RE.fullmatch(name):
-                    continue
-                ep["fields"].append(_field(name, ftype, label, entry["source"]))
-                have.add(name)
-                added.append(name)
-            if not added:
-                continue
-            options = dict(ep.get("options") or {})
-            retired = set(options.get("retired_fields") or ())
-            dropped = [f["name"] for f in ep["fields"] if f.get("source") == ASSUMED and f["name"] not in names
-                       and f["name"] not in retired]
-            options["late_fields"] = {**(options.get("late_fields") or {}), **{n: MEASURED_EDITION for n in added}}
-            if dropped:
-                options["dropped_fields"] = {n: MEASURED_EDITION for n in dropped}
-            ep["options"] = options
-            prov = ep["provenance"]
-            prov["fields"] += (f"; {len(added)} more measured on live answers (dataset {entry['dataset']}), "
-                               f"served from world edition {MEASURED_EDITION}")
-            if dropped:
-                prov["fields"] += (f"; assumed {', '.join(dropped)} not served from world edition "
-                                   f"{MEASURED_EDITION} (the measured answer has no such field)")
-            served = [f for f in ep["fields"] if f["name"] not in retired and f["name"] not in dropped]
-            if "thin" in prov:
-                prov["thin_before_edition_6"] = prov.pop("thin")
-                if len(served) <= 3:  # the measured answer itself is small
-                    prov["thin"] = (f"only {len(served)} record field(s) in the answer measured on live answers "
-                                    f"(dataset {entry['dataset']}); the real API may answer only these")
+            _merge_late_fields(
+                ep, [(name, ftype, label) for name, ftype, label, _kind in entry["fields"]], entry["source"],
+                MEASURED_EDITION, ok=_IDENT_RE.fullmatch, drop_known=False,
+                whence=f"measured on live answers (dataset {entry['dataset']})",
+                schema="the measured answer", small=f"in the answer measured on live answers (dataset {entry['dataset']})")
+
+
+def _merge_late_fields(ep: dict[str, Any], rows: list[tuple[str, str, str]], source: str, edition: int, *,
+                       ok: Callable[[str], Any], drop_known: bool, whence: str, schema: str, small: str) -> None:
+    """Add the record fields ``rows`` (name, type, label) of one source to a generated endpoint,
+    served from world edition ``edition`` on (option ``late_fields``), and serve no more from that
+    edition the fields the generator had assumed that the source lacks (option ``dropped_fields``);
+    its provenance says so, and re-reads whether it is thin. ``drop_known``: an edition may
+    already drop some fields (an earlier source's ``dropped_fields``), which stay as they are."""
+    have = {f["name"] for f in ep["fields"]}
+    names = {row[0] for row in rows}
+    added = []
+    for name, ftype, label in rows:
+        if name in have or name in _ENVELOPE or not ok(name):
+            continue
+        ep["fields"].append(_field(name, ftype, label, source))
+        have.add(name)
+        added.append(name)
+    if not added:
+        return
+    options = dict(ep.get("options") or {})
+    retired = set(options.get("retired_fields") or ())
+    gone = retired | set(options.get("dropped_fields") or {}) if drop_known else retired
+    dropped = [f["name"] for f in ep["fields"] if f.get("source") == ASSUMED and f["name"] not in names
+               and f["name"] not in gone]
+    options["late_fields"] = {**(options.get("late_fields") or {}), **{n: edition for n in added}}
+    if dropped:
+        options["dropped_fields"] = {**((options.get("dropped_fields") or {}) if drop_known else {}),
+                                     **{n: edition for n in dropped}}
+    ep["options"] = options
+    prov = ep["provenance"]
+    prov["fields"] += f"; {len(added)} more {whence}, served from world edition {edition}"
+    if dropped:
+        prov["fields"] += (f"; assumed {', '.join(dropped)} not served from world edition "
+                           f"{edition} ({schema} has no such field)")
+    served = [f for f in ep["fields"] if f["name"] not in gone and f["name"] not in dropped]
+    if "thin" in prov:
+        prov[f"thin_before_edition_{edition}"] = prov.pop("thin")
+        if len(served) <= 3:  # the source's answer itself is small
+            prov["thin"] = f"only {len(served)} record field(s) {small}; the real API may answer only these"
 
 
 #: The world edition whose sandbox serves the fields of ``facts/fields_edition7.json``
@@ -283,41 +298,11 @@ def _add_published(plats: list[dict[str, Any]]) -> None:
                 entry = None
             if entry is None:
                 continue
-            have = {f["name"] for f in ep["fields"]}
-            names = {row[0] for row in entry["fields"]}
-            added = []
-            for name, ftype, label in entry["fields"]:
-                ok = _IDENT_RE.fullmatch(name) if datagokr else re.fullmatch(r"\w+", name)  # law.go.kr: Korean
-                if name in have or name in _ENVELOPE or not ok:
-                    continue
-                ep["fields"].append(_field(name, ftype, label, entry["source"]))
-                have.add(name)
-                added.append(name)
-            if not added:
-                continue
-            options = dict(ep.get("options") or {})
-            retired = set(options.get("retired_fields") or ())
-            gone = retired | set(options.get("dropped_fields") or {})
-            dropped = [f["name"] for f in ep["fields"] if f.get("source") == ASSUMED
-                       and f["name"] not in names and f["name"] not in gone]
-            options["late_fields"] = {**(options.get("late_fields") or {}),
-                                      **{n: PUBLISHED_EDITION for n in added}}
-            if dropped:
-                options["dropped_fields"] = {**(options.get("dropped_fields") or {}),
-                                             **{n: PUBLISHED_EDITION for n in dropped}}
-            ep["options"] = options
-            prov = ep["provenance"]
-            prov["fields"] += (f"; {len(added)} more from {entry['source']}, served from world edition "
-                               f"{PUBLISHED_EDITION}")
-            if dropped:
-                prov["fields"] += (f"; assumed {', '.join(dropped)} not served from world edition "
-                                   f"{PUBLISHED_EDITION} (the published schema has no such field)")
-            served = [f for f in ep["fields"] if f["name"] not in gone and f["name"] not in dropped]
-            if "thin" in prov:
-                prov["thin_before_edition_7"] = prov.pop("thin")
-                if len(served) <= 3:  # the published schema itself is small
-                    prov["thin"] = (f"only {len(served)} record field(s) published for it ({entry['source']}); "
-                                    "the real API may answer only these")
+            ok = _IDENT_RE.fullmatch if datagokr else partial(re.fullmatch, r"\w+")  # law.go.kr: Korean
+            _merge_late_fields(
+                ep, [tuple(row) for row in entry["fields"]], entry["source"], PUBLISHED_EDITION, ok=ok,
+                drop_known=True, whence=f"from {entry['source']}", schema="the published schema",
+                small=f"published for it ({entry['source']})")
 
 
 #: Envelope members some sources list among the record fields.
