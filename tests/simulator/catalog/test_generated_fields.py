@@ -6,6 +6,7 @@ subset of every endpoint's declared fields, and world editions 2–4 serve exact
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -148,15 +149,7 @@ def test_without_the_measured_facts_editions_2_to_5_serve_the_same() -> None:
     """The generated platforms built with and without ``facts/datagokr_mcp_fields.json`` differ
     only by fields appended for edition 6 (``late_fields``), fields dropped from edition 6
     (``dropped_fields``) and provenance: every shipped version replays and re-records as it did."""
-    from unittest import mock
-
-    from simulator.catalog.generate import build
-
-    read = build.read_facts
-    with mock.patch.object(build, "read_facts", lambda n: {"operations": []} if n == "datagokr_mcp_fields" else read(n)):
-        before = {e["id"]: e for p in build.build_platforms()[0] for e in p["endpoints"]}
-    after = {e["id"]: e for p in build.build_platforms()[0] for e in p["endpoints"]}
-    assert before.keys() == after.keys()
+    before, after = _built_without("datagokr_mcp_fields")
     changed = 0
     for eid, old in before.items():
         new = after[eid]
@@ -209,15 +202,7 @@ def test_without_the_edition_7_facts_editions_2_to_6_serve_the_same() -> None:
     by fields appended for edition 7 (``late_fields``), assumed fields dropped from edition 7
     (``dropped_fields``) and provenance: ``kopa@v0001``–``kopa@v0007`` replay and re-record as
     they did."""
-    from unittest import mock
-
-    from simulator.catalog.generate import build
-
-    read = build.read_facts
-    with mock.patch.object(build, "read_facts", lambda n: {"operations": []} if n == "fields_edition7" else read(n)):
-        before = {e["id"]: e for p in build.build_platforms()[0] for e in p["endpoints"]}
-    after = {e["id"]: e for p in build.build_platforms()[0] for e in p["endpoints"]}
-    assert before.keys() == after.keys()
+    before, after = _built_without("fields_edition7")
     changed = 0
     for eid, old in before.items():
         new = after[eid]
@@ -256,3 +241,17 @@ def test_every_edition_7_field_names_the_file_it_was_published_in(catalog: Catal
                 assert re.search(r"@[0-9a-f]{12}.*\.(json|ts|yaml)\b|^(npm|pypi):[\w.-]+@[\d.]+ \S+\.\w+|search-index file \d+",
                                  f.source), f.source
     assert seen > 500
+
+
+def _built_without(facts: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The generated endpoints (by id) built without the facts file ``facts``, and with it."""
+    from unittest import mock
+
+    from simulator.catalog.generate import build
+
+    read = build.read_facts
+    with mock.patch.object(build, "read_facts", lambda n: {"operations": []} if n == facts else read(n)):
+        before = {e["id"]: e for p in build.build_platforms()[0] for e in p["endpoints"]}
+    after = {e["id"]: e for p in build.build_platforms()[0] for e in p["endpoints"]}
+    assert before.keys() == after.keys()
+    return before, after
