@@ -244,13 +244,13 @@ def _phrases(q: _Q, parts: Sequence[Part]) -> list[str]:
 
 
 def _with_unit(q: _Q, tool: str, name: str) -> str:
-    """The field's word with the unit the catalog gives it ("거래금액(만원 단위)"), so the number
+    """The field's word with the unit the catalog gives it ("거래금액(만원)"), so the number
     answered is in the unit asked."""
     kd = q.f(tool, name)
     u = unit_of(q.catalog, tool, name)
     if not u:
         return kd
-    return q.pick("u", (f"{kd}({u} 단위)", f"{u} 단위 {kd}", f"{kd}({u})"))
+    return f"{kd}({u})"  # "거래금액(만원)": the unit said, not "만원 단위로" (a blind read's "API unit")
 
 
 def _ask_final(q: _Q, p: FinalPart, head: str) -> str:  # noqa: C901 - one table
