@@ -16,9 +16,17 @@ from .checks import region_short
 from .draft import IntentPart
 from .korean import date_text, josa
 
-__all__ = ["FORMS", "phrase"]
+__all__ = ["FORMS", "phrase", "register", "registers"]
 
 _SLOT = re.compile(r"\{(\w+)(?:\|(\w+))?\}")
+
+#: How a bill comes in: by its number and title as the news gives them.
+_BILL_LEAD = ("{age}대 국회 의안번호 {bill}번 '{bname}',", "뉴스에서 {age}대 국회에 발의된 '{bname}'(의안번호 {bill})을 봤는데,",
+              "{age}대 국회에 올라온 '{bname}' 말이에요. 의안번호가 {bill}번이던데,",
+              "제{age}대 국회 의안번호 {bill}번 법률안 관련해서요.", "'{bname}'이라고, {age}대 국회 의안번호 {bill} 법안이요.",
+              "기사에 나온 '{bname}'(의안번호 {bill}, {age}대 국회) 있잖아요.",
+              "{age}대 국회에서 의안번호 {bill}번으로 접수된 '{bname}'을 찾아봤는데,",
+              "'{bname}'({age}대 국회 {bill}번) 법안을 두고 얘기가 많던데,")
 
 #: Per intent: how the question brings in its entity (``lead``) and what it asks of it
 #: (``ask``, its subject left implicit as Korean does). A question is one lead and one ask, so
@@ -35,7 +43,7 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
         "lead": ("「{name}」 조문 중에서", "{name|을} 보다가 궁금해졌는데,", "현행 「{name}」에서",
                  "과제 때문에 {name|을} 찾아보는데,", "「{name}」 관련해서요."),
         "ask": ("제{no}조의 제목이 뭐예요?", "제{no}조는 무엇에 관한 조항인가요?", "제{no}조 조문 제목을 알려 주세요.",
-                "제{no}조가 어떤 내용을 다루는지 제목만 알려 주시겠어요?", "제{no}조의 제목은 무엇입니까?",
+                "제{no}조는 어떤 내용을 다루는 조항이에요?", "제{no}조의 제목은 무엇입니까?",
                 "제{no}조 제목 좀 알려 줘."),
     },
     "law_article_about": {
@@ -52,29 +60,30 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
                 "전체 조문 개수를 알려 주세요.", "조가 몇 개까지 있습니까?"),
     },
     "ordin_article_title": {
-        "lead": ("「{name}」에서", "{name|을} 찾아보는데,", "자치법규 「{name}」 관련해서요.", "구청 민원 때문에 {name|을} 보는데,"),
+        "lead": ("「{name}」에서", "{name|을} 찾아보는데,", "자치법규 「{name}」 관련해서요.", "민원 서류를 준비하다가 {name|을} 보는데,",
+                 "「{name}」 말이에요.", "우리 지역 {name|을} 살펴보다가 궁금한 게 생겼는데,"),
         "ask": ("제{no}조의 제목이 뭐예요?", "제{no}조는 무엇에 관한 조항인가요?", "제{no}조 조문 제목을 알려 주세요.",
-                "제{no}조가 다루는 내용을 제목으로 알려 주십시오.", "제{no}조 제목 좀 알려 줄래요?"),
+                "제{no}조는 무슨 내용입니까?", "제{no}조 제목 좀 알려 줄래요?"),
     },
     "tago_stop_routes": {
-        "lead": ("{city} '{stop}' 정류장,", "{city}에 사는데, 집 앞이 {stop} 정류소예요.", "{city} {stop} 정류장에서 버스를 자주 타요.",
-                 "{city} '{stop}' 정류소 말인데요,", "이번에 {city}로 이사 왔는데, 근처가 {stop} 정류장이에요."),
+        "lead": ("{city} '{stop}' 정류장,", "{city}에 사는데, 집 앞이 {stop} 정류장이에요.", "{city} {stop} 정류장에서 버스를 자주 타요.",
+                 "{city} {stop} 정류장 말인데요,", "이번에 {city}로 이사 왔는데, 근처가 {stop} 정류장이에요."),
         "ask": ("여기를 지나는 버스 노선은 몇 개예요?", "서는 버스가 몇 개 노선이나 되나요?", "경유하는 노선 수를 알려 주세요.",
-                "거기 다니는 버스 노선이 몇 개야?", "이 정류소를 경유하는 버스 노선은 몇 개입니까?",
+                "거기 다니는 버스 노선이 몇 개야?", "이 정류장을 지나는 버스 노선은 몇 개입니까?",
                 "여기서 탈 수 있는 노선이 모두 몇 개인지 궁금해요."),
     },
     "tago_stop_route_type": {
-        "lead": ("{city} '{stop}' 정류장,", "{city} {stop} 정류소에서 출퇴근하는데,", "{city} '{stop}' 정류소 말인데요,",
+        "lead": ("{city} '{stop}' 정류장,", "{city} {stop} 정류장에서 출퇴근하는데,", "{city} {stop} 정류장 말인데요,",
                  "{city}에 살아요. 근처 {stop} 정류장에서"),
         "ask": ("지나는 {kind}는 몇 개 노선이에요?", "서는 버스 가운데 {kind|은} 몇 개 노선인가요?",
                 "{kind|이} 몇 개 노선 다니는지 알려 주세요.", "경유하는 {kind} 노선 수를 알려 주십시오.",
                 "탈 수 있는 {kind} 노선이 몇 개나 돼요?"),
     },
     "tago_stop_arrivals": {
-        "lead": ("지금 {city} '{stop}' 정류장인데,", "{city} {stop} 정류소에서 버스를 기다리는 중이에요.",
-                 "{city} '{stop}' 정류장 말이에요.", "{city} {stop} 정류소 기준으로"),
+        "lead": ("지금 {city} '{stop}' 정류장인데,", "{city} {stop} 정류장에서 버스를 기다리는 중이에요.",
+                 "{city} '{stop}' 정류장 말이에요.", "지금 {city} {stop} 정류장에 있는데,"),
         "ask": ("도착 예정인 버스는 몇 대예요?", "곧 들어올 버스가 몇 대인가요?", "도착 정보가 뜬 버스가 몇 대예요?",
-                "버스 도착 예정 정보는 몇 건입니까?", "지금 오고 있는 버스 몇 대야?"),
+                "곧 도착하는 버스는 몇 대입니까?", "지금 오고 있는 버스 몇 대야?", "도착을 기다리는 버스가 몇 대나 돼요?"),
     },
     "seoul_busiest_lines": {
         "pre": ("", "", "", "환승이 편한 역인지 궁금해서요.", "지하철 이용 통계를 보다가 궁금해졌는데,", "출퇴근 경로를 짜는 중인데,"),
@@ -95,14 +104,14 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
         "lead": ("{day}에 {line}에서 {whop} 제일 {many} 역,", "{day} 기준으로 {line}에서 {whop} 가장 {many} 역 말인데요,",
                  "{day} {line} 역 중에 {whop} 가장 {many} 곳 있잖아요."),
         "ask": ("지금 그 역에 도착 예정인 열차는 몇 대예요?", "지금 그 역에 들어올 열차가 몇 대인가요?",
-                "그 역의 실시간 도착 정보는 몇 건입니까?", "곧 도착하는 열차 몇 대야?"),
+                "그 역에 곧 들어오는 열차는 몇 대입니까?", "곧 도착하는 열차 몇 대야?"),
     },
     "fsc_top_corp": {
         "lead": ("{day} {market} 종목 중 이름에 {qword|이} 들어간 것들 가운데", "{day} 기준으로 이름에 {qword|이} 붙은 {market} 상장 종목 중",
-                 "{day}에 {market}에서 {qword} 들어간 종목들 중", "{day} {market} 종목명에 {qword|이} 포함된 종목 가운데"),
-        "ask": ("{key} {most} 종목의 회사 법인명은 뭐예요?", "{key} {most} 곳, 법인명이 어떻게 되나요?",
-                "{key} {most} 종목의 법인 이름을 알려 주세요.", "{key} {most} 종목을 발행한 법인의 이름은 무엇입니까?",
-                "{key} {most} 종목, 그 회사 정식 법인명이 궁금해요."),
+                 "{day}에 {market}에서 이름에 {word|이} 들어간 종목들 중", "{day} {market} 상장 종목 중 이름에 {word|이} 들어가는 것들 가운데"),
+        "ask": ("{key} {most} 종목은 어느 회사 거예요?", "{key} {most} 곳, 회사 정식 이름이 어떻게 되나요?",
+                "{key} {most} 종목을 낸 회사 이름을 알려 주세요.", "{key} {most} 종목을 발행한 회사는 어디입니까?",
+                "{key} {most} 종목, 그 회사 정식 이름이 궁금해요."),
     },
     "dart_ceo": {
         "lead": ("{name} 말인데요,", "{name}에 대해 알아보는 중인데,", "거래처인 {name} 관련해서요.", "{name|이라}는 회사가 있는데,",
@@ -134,31 +143,23 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
                 "2024년 1월 1일부터 2024년 12월 31일까지 제출된 공시는 몇 건입니까?"),
     },
     "bill_sponsor_district": {
-        "lead": ("{age}대 국회 의안번호 {bill}번 '{bname}',", "뉴스에서 {age}대 국회에 발의된 '{bname}'(의안번호 {bill})을 봤는데,",
-                 "{age}대 국회에 올라온 '{bname}' 말이에요. 의안번호가 {bill}번이던데,",
-                 "제{age}대 국회 의안번호 {bill}번 법률안 관련해서요.", "'{bname}'이라고, {age}대 국회 의안번호 {bill} 법안이요."),
+        "lead": _BILL_LEAD,
         "ask": ("대표발의한 의원의 지역구는 어디예요?", "대표발의한 의원 지역구가 어디인가요?",
                 "누가 대표발의했는지, 그 의원의 지역구를 알려 주세요.", "대표발의 의원은 어느 지역구 의원입니까?",
                 "대표발의자 지역구 좀 알려 줘."),
     },
     "bill_sponsor_party": {
-        "lead": ("{age}대 국회 의안번호 {bill}번 '{bname}',", "뉴스에서 {age}대 국회에 발의된 '{bname}'(의안번호 {bill})을 봤는데,",
-                 "{age}대 국회에 올라온 '{bname}' 말이에요. 의안번호가 {bill}번이던데,",
-                 "제{age}대 국회 의안번호 {bill}번 법률안 관련해서요.", "'{bname}'이라고, {age}대 국회 의안번호 {bill} 법안이요."),
+        "lead": _BILL_LEAD,
         "ask": ("대표발의한 의원은 어느 정당 소속이에요?", "대표발의자의 소속 정당이 어디인가요?",
                 "대표발의한 의원의 정당을 알려 주세요.", "대표발의 의원 소속 정당은 어디입니까?", "대표발의자 당이 어디야?"),
     },
     "bill_sponsor_committee": {
-        "lead": ("{age}대 국회 의안번호 {bill}번 '{bname}',", "뉴스에서 {age}대 국회에 발의된 '{bname}'(의안번호 {bill})을 봤는데,",
-                 "{age}대 국회에 올라온 '{bname}' 말이에요. 의안번호가 {bill}번이던데,",
-                 "제{age}대 국회 의안번호 {bill}번 법률안 관련해서요.", "'{bname}'이라고, {age}대 국회 의안번호 {bill} 법안이요."),
+        "lead": _BILL_LEAD,
         "ask": ("대표발의한 의원은 어느 위원회 소속이에요?", "대표발의 의원이 속한 상임위원회가 어디인가요?",
                 "대표발의한 의원의 소속 위원회를 알려 주십시오.", "대표발의자가 어느 상임위에 있는지 알려 줘."),
     },
     "bill_sponsor_terms": {
-        "lead": ("{age}대 국회 의안번호 {bill}번 '{bname}',", "뉴스에서 {age}대 국회에 발의된 '{bname}'(의안번호 {bill})을 봤는데,",
-                 "{age}대 국회에 올라온 '{bname}' 말이에요. 의안번호가 {bill}번이던데,",
-                 "제{age}대 국회 의안번호 {bill}번 법률안 관련해서요.", "'{bname}'이라고, {age}대 국회 의안번호 {bill} 법안이요."),
+        "lead": _BILL_LEAD,
         "ask": ("대표발의한 의원은 몇 선이에요?", "대표발의 의원이 국회의원을 몇 번째 하고 있는지 알려 주세요.",
                 "대표발의 의원은 몇 선 의원입니까?", "대표발의자가 국회의원 몇 선째인지 알려 줘."),
     },
@@ -187,11 +188,11 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
 
 # ---- where people live (edge.synth.intents_local): three pieces, a context ("pre", often none),
 # how the place and month come in ("lead") and the ask, so the same intent reads many ways.
-_HOME_PRE = ("", "", "", "이사 갈 동네를 알아보는 중이에요.", "요즘 집값 흐름이 궁금해서요.", "부동산 공부를 하고 있는데,",
-             "매매를 고민하고 있어서 여쭤봐요.", "동네 시세 분위기 좀 보려고요.", "부모님 집을 알아봐 드리는 중인데,")
+_HOME_PRE = ("", "", "", "", "", "", "이사 갈 동네를 알아보는 중이에요.", "부동산 공부를 하고 있는데,",
+             "동네 시세 분위기 좀 보려고요.", "부모님 집을 알아봐 드리는 중인데,")
 _HOME_LEAD = ("{month} {place}에서", "{place}에서 {month}에", "{month} 한 달 동안 {place}에서", "{month}에 {place}에서",
-              "{place} 기준으로 {month}에", "{month} 기준 {place}에서")
-_SCHOOL_PRE = ("", "", "", "아이가 이번에 전학을 가게 돼서요.", "입학 상담을 앞두고 있어요.", "학부모 모임에서 얘기가 나와서요.",
+              "{place}에서 {month} 한 달 동안", "{month} 기준 {place}에서")
+_SCHOOL_PRE = ("", "", "", "", "", "", "아이가 이번에 전학을 가게 돼서요.", "학부모 모임에서 얘기가 나와서요.",
                "우리 애 학교 얘기인데요,", "학교 비교 자료를 만들고 있는데,")
 _SCHOOL_LEAD = ("{where} {school}", "{school}", "{where}에 있는 {school}", "{where} {school} 말인데요,",
                 "{school} 말인데요,", "{school}에서")
@@ -206,29 +207,30 @@ FORMS.update({
     "home_dong": {
         "pre": _HOME_PRE,
         "lead": ("{month} {place} {dong}에서", "{place} {dong}에서 {month}에", "{month} 한 달 동안 {place} {dong}에서",
-                 "{place} {dong} 기준으로 {month}에", "{month}에 {place} {dong}에서"),
+                 "{place} {dong}에서 {month} 한 달 동안", "{month}에 {place} {dong}에서"),
         "ask": ("신고된 {kind} 매매는 몇 건이었어?", "거래된 {kind|은} 모두 몇 건이에요?", "{kind} 매매가 몇 건 있었나요?",
                 "팔린 {kind|은} 몇 건인지 알려 주세요.", "{kind|이} 몇 건이나 거래됐는지 궁금해요.",
                 "{kind} 실거래 신고가 몇 건 들어왔습니까?"),
     },
     "home_max": {
         "pre": _HOME_PRE, "lead": _HOME_LEAD,
-        "ask": ("팔린 {kind} 가운데 가장 비싼 거래는 얼마였어요? 만원 단위로 알려 주세요.",
-                "거래된 {kind} 최고 매매가가 만원 단위로 얼마인가요?", "{kind} 최고 거래금액을 만원 단위로 알려 줘.",
-                "가장 높은 값에 팔린 {kind|은} 얼마에 거래됐는지 만원 단위로 알려 주세요.",
-                "{kind} 매매 중 최고가는 몇 만원이었습니까?"),
+        "ask": ("팔린 {kind} 가운데 최고가는 몇 만원이었어요?", "거래된 {kind} 최고 매매가가 몇 만원인가요?",
+                "{kind} 최고 거래가가 몇 만원이었는지 알려 줘.", "가장 비싸게 팔린 {kind|은} 몇 만원에 거래됐는지 알려 주세요.",
+                "{kind} 매매 중 최고가는 몇 만원이었습니까?", "{kind|은} 제일 비싼 게 몇 만원에 팔렸어요?"),
     },
     "home_mean": {
         "pre": _HOME_PRE, "lead": _HOME_LEAD,
-        "ask": ("거래된 {kind}의 평균 매매가는 만원 단위로 얼마예요?", "{kind} 평균 거래금액을 만원 단위로 알려 주세요.",
-                "팔린 {kind|은} 평균 몇 만원에 거래됐나요?", "{kind} 매매가 평균이 만원 단위로 얼마인지 궁금해요.",
-                "{kind} 매매 거래금액 평균은 몇 만원입니까?"),
+        "ask": ("거래된 {kind}의 평균 매매가는 몇 만원 정도예요?", "{kind} 평균 거래가가 몇 만원인지 알려 주세요.",
+                "팔린 {kind|은} 평균 몇 만원에 거래됐나요?", "{kind|은} 평균적으로 몇 만원에 팔렸는지 궁금해요.",
+                "{kind} 매매 거래금액 평균은 몇 만원입니까?", "{kind} 평균 매매가 좀 알려 줘. 몇 만원이야?"),
     },
     "home_top": {
         "pre": _HOME_PRE, "lead": _HOME_LEAD,
         "ask": ("가장 비싸게 팔린 {kind|은} 어디였어요?", "최고가로 거래된 {kind} 이름이 뭐예요?",
                 "제일 비싸게 거래된 {kind} 단지 이름을 알려 주세요.", "{kind} 가운데 가장 높은 값에 팔린 곳은 어디인가요?",
-                "최고가 {kind} 거래가 나온 곳 이름이 궁금합니다."),
+                "최고가 {kind} 거래가 나온 곳 이름이 궁금합니다.", "{kind} 중 제일 비싸게 팔린 건 어느 건물이에요?",
+                "가장 비싼 값에 거래된 {kind|이} 어디인지 알려 주세요.", "{kind} 최고가 거래는 어디서 나왔어?",
+                "{kind} 매매 가운데 최고가를 찍은 곳은 어디입니까?"),
     },
     "home_cmp": {
         "pre": _HOME_PRE,
@@ -278,11 +280,11 @@ FORMS.update({
                 "{ay}에 {event|이} 잡힌 날이 언제인지 궁금해요.", "{ay} {event} 일정은 언제입니까?"),
     },
     "school_events": {
-        "pre": ("", "", "", "가족 여행 날짜를 고르려는데,", "학사일정을 미리 챙기려고요.", "맞벌이라 학교 행사를 미리 알고 싶어서요."),
+        "pre": ("", "", "", "", "", "학교 행사가 몰린 달인지 궁금해서요.", "아이 학교가 바쁜 달인지 보려고요."),
         "lead": _SCHOOL_LEAD,
-        "ask": ("{month}에 잡힌 학사일정은 몇 개예요?", "{month} 학사일정이 모두 몇 건인가요?",
-                "{month}에 있는 학교 행사와 휴업일이 몇 개인지 알려 주세요.", "{month} 학사일정 건수를 알 수 있을까요?",
-                "{month}에는 학사일정이 몇 건 있습니까?"),
+        "ask": ("{month}에 잡힌 학교 행사는 몇 개예요?", "{month}에는 학교 행사가 몇 개 있었나요?",
+                "{month}에 있는 학교 행사와 휴업일이 몇 개인지 알려 주세요.", "{month} 학사일정에 올라간 행사가 몇 개인지 알 수 있을까요?",
+                "{month}에는 학사일정에 행사가 몇 개 잡혀 있습니까?"),
     },
 })
 
@@ -299,23 +301,22 @@ FORMS.update({
                 "거래된 연립·다세대와 오피스텔이 각각 몇 건이었는지 궁금합니다."),
     },
     "home_cond": {
-        "pre": ("", "", "", "동네 거래가 활발한지 보려고요.", "부동산 공부를 하고 있는데,", "매매를 고민하고 있어서 여쭤봐요."),
-        "lead": ("{month} {place}의 {kind} 매매가 {k}건 이상이었다면", "{place}에서 {month}에 {kind} 매매가 {k}건 이상 신고됐으면",
-                 "{month} 기준으로 {place} {kind} 거래가 {k}건 이상이면", "{month}에 {place}에서 팔린 {kind|이} {k}건 이상이면"),
-        "ask": ("같은 달 {then} 매매 건수를, 그렇지 않다면 {kind} 매매 건수를 알려 주세요.",
-                "그달 {then} 매매는 몇 건이었는지 알려 주시고, 아니라면 {kind} 건수를 알려 주세요.",
-                "{then} 매매도 몇 건인지 봐 주세요. 그보다 적었으면 {kind} 매매 건수만 알려 주시고요.",
-                "{then} 거래 건수를 알려 줘. 아니면 {kind} 매매가 몇 건이었는지 알려 주고.",
-                "{then} 매매 건수가 궁금해요. 기준에 못 미쳤다면 {kind} 매매 건수를 알려 주세요."),
+        "pre": ("", "", "", "", "", "동네 거래가 활발한지 보려고요.", "부동산 공부를 하고 있는데,"),
+        "lead": ("{month} {place}에서 {kind} 매매가 {k}건 이상 있었나요?", "{month}에 {place} {kind} 거래가 {k}건은 됐나요?",
+                 "{place}에서 {month}에 {kind|이} {k}건 이상 팔렸나요?", "{month} 한 달 동안 {place}에서 {kind} 매매가 {k}건 이상 됐나요?"),
+        "ask": ("그랬다면 같은 달 {then} 매매도 몇 건이었는지 알려 주시고, 아니면 {kind} 매매가 몇 건이었는지 알려 주세요.",
+                "됐다면 그달 {then} 매매는 몇 건이었는지, 안 됐다면 {kind} 매매가 정확히 몇 건인지 궁금해요.",
+                "그 정도였다면 {then} 거래 건수도 궁금하고, 아니었다면 {kind} 거래가 몇 건이었는지만 알려 주세요.",
+                "그렇다면 같은 달 {then} 매매 건수를, 아니라면 {kind} 매매 건수를 알려 주세요."),
     },
     "school_month_pair": {
-        "pre": ("", "", "", "맞벌이라 한 달 일정을 미리 짜 두려고요.", "학부모 모임에서 얘기가 나와서요.", "아이 학교 일정을 정리하고 있어요."),
+        "pre": ("", "", "", "", "학부모 모임에서 얘기가 나와서요.", "아이 학교 일정을 정리하고 있어요."),
         "lead": ("{school}", "{school} 말인데요,", "우리 아이가 다니는 {school},", "{school}에서"),
-        "ask": ("{month}에 점심 급식이 나온 날은 며칠이고, 학사일정은 몇 건이에요?",
-                "{month} 중식 급식 일수와 학사일정 건수를 각각 알려 주세요.",
+        "ask": ("{month}에 점심 급식이 나온 날은 며칠이고, 학교 행사는 몇 개였어요?",
+                "{month} 중식 급식 일수와 학교 행사 수를 각각 알려 주세요.",
                 "{month}에 점심 급식은 몇 번 나왔고, 학사일정은 몇 개 잡혀 있었나요?",
                 "{month} 점심 급식 일수랑 학사일정 수를 알려 줘.",
-                "{month} 기준으로 급식(중식)이 있었던 날 수와 학사일정 건수가 궁금합니다."),
+                "{month}에 점심 급식이 있었던 날 수와 학사일정에 잡힌 행사 수가 궁금합니다."),
     },
     "school_year_pair": {
         "pre": ("", "", "", "진학할 학교를 비교하고 있어요.", "입학 설명회 가기 전에 알아보려고요."),
@@ -388,15 +389,49 @@ def _city(name: str, rng: Any) -> str:
     return rng.choice((m.group(1), m.group(1) + "시", name)) if m.group(2) == "특별자치시" else rng.choice((m.group(1), name))
 
 
+def register(text: str) -> str | None:
+    """The speech level a sentence ends in: ``da`` (합쇼체: "…입니까?", "…주십시오."), ``yo``
+    (해요체: "…인가요?", "…말인데요,"), ``ban`` (반말: "…몇 대야?", "…알려 줘.") or None for a
+    clause that ends in none ("…보는데,", "「법」에서").
+
+    >>> [register(x) for x in ("몇 개입니까?", "정류장 말인데요,", "몇 대야?", "읽고 있는데,")]
+    ['da', 'yo', 'ban', None]
+    """
+    t = text.rstrip()
+    if re.search(r"(니까|니다|십시오|시오)[.?!]?$", t):
+        return "da"
+    if re.search(r"요[.?!,]?$", t):
+        return "yo"
+    if re.search(r"[.?!]$", t):
+        return "ban"
+    return None
+
+
+def registers(question: str) -> set[str]:
+    """The speech levels of a question's sentences and comma-ended clauses (one, said right)."""
+    parts = re.findall(r"[^.?!,]+[.?!,]", question)  # an unended tail ("…정류장에서") says no level
+    return {r for r in map(register, parts) if r}
+
+
 def phrase(part: IntentPart, rng: Any) -> tuple[str, str]:
-    """The question of an intent part and its template id."""
+    """The question of an intent part and its template id: its preface, lead and ask in one
+    speech level (a 해요체 lead is never followed by a 반말 or 합쇼체 ask)."""
     name = part.intent
     forms = FORMS[name]
     h = rng.randrange(len(forms["pre"])) if "pre" in forms else -1
     i = rng.randrange(len(forms["lead"]))
     j = rng.randrange(len(forms["ask"]))
     pre = forms["pre"][h] if h >= 0 else ""
-    if re.search(r"(데요|는데),$", pre) and re.search(r"(데요|는데),$", forms["lead"][i]):
+    said = registers(pre) | registers(forms["lead"][i])
+    if len(said) > 1:  # a 합쇼체 lead after a 해요체 preface: the lead speaks alone
+        pre, h, said = "", -1 if "pre" not in forms else 0, registers(forms["lead"][i])
+    if said and register(forms["ask"][j]) not in said:
+        fit = [k for k, a in enumerate(forms["ask"]) if register(a) in said]
+        if fit:
+            j = fit[j % len(fit)]
+        elif pre and not registers(forms["lead"][i]):
+            pre = ""  # no ask speaks as the preface does: drop the preface
+    if re.search(r"(데요|데),$", pre) and re.search(r"(데요|데),$", forms["lead"][i]):
         pre = ""  # "우리 애 학교 얘기인데요, ○○고 말인데요," says one 데요 too many
     form = " ".join(x for x in (pre, forms["lead"][i], forms["ask"][j]) if x)
     shown, read = _show(part.slots, rng)
@@ -416,6 +451,6 @@ def phrase(part: IntentPart, rng: Any) -> tuple[str, str]:
     # 「name」 with the particle of the title: "「가정폭력방지법」은"
     text = re.sub(r"」(은|는|이|가)(?= )", lambda m: "」" + josa(part.slots.get("name", ""), m.group(1))[-1:], text)
     # a stop whose name ends in 정류장 is not called "… 정류장 정류장"
-    text = re.sub(r"((?:정류장|정류소)'?) (?:정류장|정류소)(?=[,에은는을 ]|$)", r"\1", text)
+    text = re.sub(r"((?:정류장|정류소)'?) (?:정류장|정류소)(?=[,에은는을인 ]|$)", r"\1", text)
     tid = f"INT:{name}.{i}.{j}" if h < 0 else f"INT:{name}.{h}.{i}.{j}"
     return text, tid

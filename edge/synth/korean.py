@@ -6,7 +6,7 @@ import re
 
 from ..errors import EdgeError
 
-__all__ = ["clean_desc", "date_text", "josa", "num_text"]
+__all__ = ["clean_desc", "counter", "date_text", "josa", "num_text"]
 
 
 def _has_batchim(word: str) -> bool | None:
@@ -75,3 +75,29 @@ def date_text(value: str) -> str | None:
         return None
     y, mo, d = m.group(1), int(m.group(2)), m.group(3)
     return f"{y}년 {mo}월" + (f" {int(d)}일" if d else "")
+
+
+#: The counter a person counts a noun with, by the noun's last word (first match wins):
+#: 건 only for filings and deals (거래, 신고, 공시, 판례 …), 곳 for places, 명 for people,
+#: 대 for vehicles, 번 for times; anything else 개.
+_COUNTERS: tuple[tuple[str, str], ...] = (
+    (r"(노선|종목|학과|학급|조문|항목|일정|행사|통계|지표|계열|표)$", "개"),
+    (r"(거래|매매|신고|공시|판례|의안|법안|법률안|사건|민원|계약|청원|보고서|낙찰|입찰|내역|건)$", "건"),
+    (r"(정류소|정류장|역|학교|지점|기관|업체|회사|법인|점포|시설|동|구|곳)$", "곳"),
+    (r"(후보|후보자|당선인|당선자|의원|사람|인원|출마자|선거인|학생|교원)$", "명"),
+    (r"(버스|열차|차량|택시)$", "대"),
+    (r"(횟수|번|급식|식단)$", "번"),
+)
+
+
+def counter(noun: str) -> str:
+    """The counter for ``noun`` ("300개 노선", not "300건").
+
+    >>> counter("버스 노선"), counter("오피스텔 매매"), counter("버스정류소"), counter("당선인")
+    ('개', '건', '곳', '명')
+    """
+    n = noun.strip()
+    for pat, c in _COUNTERS:
+        if re.search(pat, n):
+            return c
+    return "개"

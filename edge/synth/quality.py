@@ -143,7 +143,8 @@ _RAW = re.compile(r"(?<![\w.])("
                   r"[A-Za-z]{1,5}\d{5,}[A-Za-z0-9]*"      # SJB8000187, CAB285007963
                   r"|\d{5,}(?:\.\d+)?"                      # 7010057, 967805.922479 (dates are in words)
                   r"|\d{1,3}\.\d{3,}"                       # 36.8195, 127.1566
-                  r")(?![\w.])")
+                  r")(?![\w.])"
+                  r"|'([A-Z]{1,2})'")                        # a quoted letter code: 주기 'D'
 
 
 def raw_tokens(question: str) -> list[str]:
@@ -151,10 +152,12 @@ def raw_tokens(question: str) -> list[str]:
 
     >>> raw_tokens("'세종특별시' 정류장 ID SJB8000187 노선, 위도 36.8195")
     ['SJB8000187', '36.8195']
+    >>> raw_tokens("주기가 'D'인 한국은행 통계표")
+    ['D']
     >>> raw_tokens("2024년 7월 서울특별시 마포구의 아파트 매매는 몇 건이에요?")
     []
     """
-    return [m.group(1) for m in _RAW.finditer(question)]
+    return [m.group(1) or m.group(2) for m in _RAW.finditer(question)]
 
 
 def conversation_chars(messages: list[dict[str, Any]]) -> int:

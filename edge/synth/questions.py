@@ -22,7 +22,7 @@ from .draft import (CallPart, CmpPart, CondPart, FanPart, FinalMapPart, FinalPar
                     PickReducePart, ScopePart, SemPart, StartPart)
 from .fields import field_desc, tool_desc
 from .quality import period_text, unit_of
-from .korean import clean_desc, date_text, josa, num_text
+from .korean import clean_desc, counter, date_text, josa, num_text
 from .lexicon import (CLOSERS, ENDS, FIELD_WORDS, LABEL_WORDS, OPENERS, PARAM_WORDS, REGISTERS, TOOL_NOUNS, TOPIC_CONTEXTS,
                       TOPICS)
 from ..errors import EdgeError
@@ -78,6 +78,10 @@ CITE_WORDS: dict[str, tuple[str, ...]] = {
 }
 
 
+#: ECOS cycle codes (catalog: "A 년, S 반년, Q 분기, M 월, SM 반월, D 일") as people say them.
+_CYCLE_WORDS = {"A": "연간", "S": "반기별", "Q": "분기별", "M": "월별", "SM": "반월별", "D": "일별"}
+
+
 def _is_name_param(catalog: Catalog, tool: str, param: str) -> bool:
     p = catalog.endpoint(tool).param(param)
     desc = clean_desc((p.description if p else "") or "", param)
@@ -112,6 +116,8 @@ class _Q:
 
     def end(self, kind: str, **slots: str) -> str:
         """The ask of kind ``kind`` (:data:`~edge.synth.lexicon.ENDS`) with its slots filled."""
+        # the counter of what is counted: 몇 건 of deals, 몇 개 of routes, 몇 곳 of stops
+        slots.setdefault("c", counter(slots.get("s") or slots.get("t") or ""))
         return fill(self.reg_pick(kind[:2], ENDS[kind]), **slots)
 
     def t(self, tool: str) -> str:
@@ -156,6 +162,9 @@ class _Q:
             return ""
         fd = self.f(tool, where["field"])
         v = where["value"]
+        lab = _CYCLE_WORDS.get(str(v)) if "주기" in fd or where["field"] == "CYCLE" else None
+        if lab:  # a cycle code by its word: "일별로 나오는 통계표", never "주기가 'D'인"
+            return self.pick("W", (f"{lab} ", f"{lab}로 나오는 ", f"{lab} 자료인 "))
         return self.pick("W", (f"{fd} '{v}'인 ", f"{josa(fd, '이')} '{v}'인 ", f"{josa(fd, '이')} '{v}'에 해당하는 "))
 
 
@@ -235,13 +244,13 @@ def _phrases(q: _Q, parts: Sequence[Part]) -> list[str]:
 
 
 def _with_unit(q: _Q, tool: str, name: str) -> str:
-    """The field's word with the unit the catalog gives it ("거래금액(만원 단위)"), so the number
+    """The field's word with the unit the catalog gives it ("거래금액(만원)"), so the number
     answered is in the unit asked."""
     kd = q.f(tool, name)
     u = unit_of(q.catalog, tool, name)
     if not u:
         return kd
-    return q.pick("u", (f"{kd}({u} 단위)", f"{u} 단위 {kd}", f"{kd}({u})"))
+    return f"{kd}({u})"  # "거래금액(만원)": the unit said, not "만원 단위로" (a blind read's "API unit")
 
 
 def _ask_final(q: _Q, p: FinalPart, head: str) -> str:  # noqa: C901 - one table
@@ -314,14 +323,13 @@ def _fan(q: _Q, parts: Sequence[Part]) -> str:
     t = q.t(fan.target)
     if fm.op == "map_sum":
         return fill(q.reg_pick("F", {
-            "yo": ("{h}{sel} 각각의 {t|을} 모두 합치면 몇 건인가요?", "{h}{sel}의 {t} 건수를 다 더하면 얼마예요?",
-                   "{h}{sel}에 대해 {t|을} 모아 보면 총 몇 건일까요?", "{h}{sel}, 이들의 {t|은} 합쳐서 몇 개인가요?",
-                   "{h}{sel}마다 {t|을} 세서 더하면 몇 건이에요?", "{h}{sel|을} 통틀어 {t|은} 몇 건이나 되나요?",
-                   "{h}{sel}에 걸린 {t|을} 한데 모으면 몇 건이죠?"),
-            "da": ("{h}{sel} 각각의 {t|을} 합산하면 몇 건입니까?", "{h}{sel}의 {t} 건수 합계를 알려 주십시오.",
-                   "{h}{sel}에 해당하는 {t|을} 모두 더한 건수를 확인 부탁드립니다.")}), h=head, sel=sel, t=t)
+            "yo": ("{h}{sel} 각각의 {t|을} 모두 합치면 몇 {c}인가요?", "{h}{sel}의 {t} 수를 다 더하면 얼마예요?",
+                   "{h}{sel}에 대해 {t|을} 모아 보면 총 몇 {c}일까요?", "{h}{sel}, 이들의 {t|은} 합쳐서 몇 {c}인가요?",
+                   "{h}{sel|을} 통틀어 {t|은} 몇 {c} 정도 되나요?"),
+            "da": ("{h}{sel} 각각의 {t|을} 합산하면 몇 {c}입니까?", "{h}{sel}의 {t} 수 합계를 알려 주십시오.",
+                   "{h}{sel}에 해당하는 {t|을} 모두 더하면 몇 {c}인지 알려 주십시오.")}), h=head, sel=sel, t=t, c=counter(t))
     word = q.pick("M", ("가장 많은", "제일 많은")) if fm.op == "map_argmax" else q.pick("M", ("가장 적은", "제일 적은"))
-    s = q.pick("G", (f"{head}{sel} 중 {josa(t, '이')} {word} 곳", f"{head}{sel} 가운데 {t} 건수가 {word} 쪽",
+    s = q.pick("G", (f"{head}{sel} 중 {josa(t, '이')} {word} 곳", f"{head}{sel} 가운데 {t} 수가 {word} 쪽",
                      f"{head}{josa(sel, '을')} 비교했을 때 {josa(t, '이')} {word} 곳",
                      f"{head}{sel} 사이에서 {josa(t, '이')} {word} 쪽"))
     return q.end("which", s=s)
@@ -334,7 +342,7 @@ def _sem(q: _Q, parts: Sequence[Part]) -> str:
     for (tool, _a, _prm), m in zip(p.calls, p.metrics):
         t = q.t(tool)
         asks.append(f"{t} {q.f(tool, m['field'])}" if m["op"] == "pick"
-                    else q.pick("U", (f"{t} 건수", f"{t} 수", f"{t} 개수")))
+                    else q.pick("U", _count_words(t)))
     head = q.pick("H", (f"{head}의 ", f"{head}에 대해 ", f"{head} 관련해서 ", f"{head}: ", f"{head}, ")) if head else ""
     return head + q.end("pair", a=asks[0], b=asks[1])
 
@@ -347,7 +355,7 @@ def _cmp(q: _Q, parts: Sequence[Part]) -> str:
     qa, qb = (f"'{x}'" for x in p.names)
     m = p.metric
     if m["op"] == "count":
-        what = q.pick("U", (f"{t} 건수", f"{t} 수", f"{t} 개수"))
+        what = q.pick("U", _count_words(t))
     else:
         kd = _with_unit(q, p.target, m["key"])
         what = f"{t}의 {kd} " + (q.pick("w", ("합계", "총합")) if m["op"] == "sum" else q.pick("w", ("최댓값", "최고치")))
@@ -377,8 +385,14 @@ def _cond(q: _Q, parts: Sequence[Part]) -> str:
     then_args = [a for a in _ctx_args(q, then.target, then.args, skip=then.param) if a not in said]
     then_t = " ".join([*then_pick, *then_args, q.t(then.target)])
     head = " ".join(said)
-    head = q.pick("H", (f"{head}의 ", f"{head}에서 ", f"{head} 기준으로 ")) if head else ""
-    return head + q.end("cond", t=t, then=then_t, k=str(p.k))
+    head = q.pick("H", (f"{head}의 ", f"{head}에서 ")) if head else ""
+    return head + q.end("cond", t=t, then=then_t, k=str(p.k), kc=f"{p.k}{counter(t)}", c=counter(t), c2=counter(q.t(then.target)))
+
+
+def _count_words(t: str) -> tuple[str, str, str]:
+    """How a person names the count of ``t``: 건수 only of filings and deals (counter 건)."""
+    c = counter(t)
+    return (f"{t} 건수", f"{t} 수", f"{t} 개수") if c == "건" else (f"{t} 수", f"{t} 수", f"{t} 개수" if c == "개" else f"{t} 수")
 
 
 def topic_of(tool: str) -> str | None:

@@ -144,7 +144,8 @@ def test_question_grammar_words() -> None:
     for kind, regs in ENDS.items():  # every ask fills with its slots in both registers
         assert set(regs) == {"yo", "da"}, kind
         for t in regs["yo"] + regs["da"]:
-            assert "{" not in fill(t, s="학급", a="학급 수", b="급식 건수", t="학급", then="급식", k="3"), t
+            assert "{" not in fill(t, s="학급", a="학급 수", b="급식 건수", t="학급", then="급식", k="3", kc="3개", c="개",
+                                   c2="번"), t
 
 
 def test_name_filtered_starts_use_the_catalogs_query_rules() -> None:
