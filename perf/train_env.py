@@ -248,6 +248,15 @@ def profile_cold(version: Any, catalog: Any, calls: list[tuple[str, dict[str, An
 
 
 # ---- episodes ----------------------------------------------------------------------------
+def _bench_version(cache_dir: str | None) -> Any:
+    """The shipped version the bench's tasks run on (``bench.kopa.bench_version``: kopa@v0007
+    while a newer world holds no values for the real companies its tasks name)."""
+    from bench.kopa import bench_version
+    from simulator import Store
+
+    return Store(ROOT / "cassettes", cache_dir=cache_dir).open("kopa", bench_version(None, "kopa", ROOT / "cassettes"))
+
+
 def _bench_oracle_batch(args: tuple[str | None, Sequence[str], str]) -> tuple[int, float, int, int]:
     """Run the oracle over ``task_ids`` in a fresh world; (episodes, seconds, passed, calls).
     Top-level so a process pool can run it."""
@@ -255,10 +264,9 @@ def _bench_oracle_batch(args: tuple[str | None, Sequence[str], str]) -> tuple[in
     from bench.kopa.agents import make_agent
     from bench.kopa.env import World
     from bench.kopa.tasks import load_tasks
-    from simulator import Store
     from train.env import SimEpisode, example_from_task
 
-    world = World(Store(ROOT / "cassettes", cache_dir=cache_dir).open("kopa"))
+    world = World(_bench_version(cache_dir))
     wanted = set(task_ids)
     tasks = [t for t in load_tasks(catalog=world.catalog) if t.id in wanted]
     exs = [example_from_task(t, world) for t in tasks]  # gold answers: setup, not timed
@@ -287,7 +295,6 @@ def bench_episodes(cache_dir: str, task_ids: list[str], workers: int) -> dict[st
     from bench.kopa.agents import make_agent
     from bench.kopa.env import World
     from bench.kopa.tasks import load_tasks
-    from simulator import Store
     from train.env import SimEpisode, example_from_task
 
     out: dict[str, Any] = {}
@@ -296,7 +303,7 @@ def bench_episodes(cache_dir: str, task_ids: list[str], workers: int) -> dict[st
         out[f"single_{kind}"] = {"episodes": n, "seconds": s, "episodes_per_s": n / s, "passed": passed,
                                  "calls": calls, "calls_per_s": calls / s}
     # Threads over one shared (cold) world.
-    world = World(Store(ROOT / "cassettes", cache_dir=cache_dir).open("kopa"))
+    world = World(_bench_version(cache_dir))
     wanted = set(task_ids)
     exs = [example_from_task(t, world) for t in load_tasks(catalog=world.catalog) if t.id in wanted]
     world = World(world.version, world.catalog)
@@ -603,7 +610,7 @@ def run(cfg: Config, log: Callable[[str], None] = print) -> dict[str, Any]:
         syn["setup_s"] = setup
     rt_ids = task_ids[: 12 if cfg.mode == "quick" else 40]
     log(f"[train_env] rollout runner over {len(rt_ids)} tasks × {cfg.rollout_seeds} seeds")
-    ro = bench_rollouts(version, catalog, rt_ids, cfg.rollout_seeds, max(cfg.workers, 4))
+    ro = bench_rollouts(_bench_version(cache_dir), catalog, rt_ids, cfg.rollout_seeds, max(cfg.workers, 4))
     from importlib.metadata import version as pkg_version
 
     doc: dict[str, Any] = {

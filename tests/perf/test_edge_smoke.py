@@ -6,6 +6,7 @@ No timing assertions (timings depend on the machine); this keeps the harness fro
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
 from pathlib import Path
@@ -36,7 +37,9 @@ def test_quick_run_writes_every_measure(tmp_path: Path) -> None:
         assert 0 < row["proposals_same_concept"] <= row["proposals"], n
         assert row["transforms"] > 0, n  # the 10-digit families are bound through slice:0:6
     last = doc["candidates"][-1]
-    assert last["retrieval_exponent"] > 0 and last["proposal_exponent"] > 0
+    # The growth exponents are written (their size is a timing: the benchmark's to report, not
+    # this test's to bound; a loaded CI machine read a proposal exponent of -0.21 once).
+    assert math.isfinite(last["retrieval_exponent"]) and math.isfinite(last["proposal_exponent"])
     v = doc["verification"]
     assert v["tools"] == QUICK.verify_tools and v["edges"] > 0
     assert v["calls"] > 0 and v["calls_per_s"] > 0 and v["floor_calls_per_s"] > 0
