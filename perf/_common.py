@@ -34,6 +34,7 @@ __all__ = [
     "proc_memory_mb",
     "section_markers",
     "stop_server",
+    "targets_table",
     "timed",
     "update_section",
     "usable_cores",
@@ -200,6 +201,27 @@ def write_results(
     md = markdown or out.resolve().parent / "RESULTS.md"
     update_section(md, name, render(doc))
     return out_json, md
+
+
+def targets_table(targets: list[dict[str, Any]], borderline: float | None = None) -> list[str]:
+    """A results section's "Targets" table (markdown lines): one row per target, then why each
+    missed one is missed and, with ``borderline``, which met ones are met by less than it."""
+    lines = ["### Targets", "", "| target | measured | met |", "|---|---:|:---:|"]
+    for t in targets:
+        lines.append(f"| {t['target']} | {t['measured']} | {'yes' if t['met'] else '**no**'} |")
+    for t in targets:
+        if not t["met"] and t.get("why"):
+            lines += ["", f"Why *{t['target']}* is missed: {t['why']}."]
+        elif borderline is not None and t["met"] and t.get("margin", 1.0) < borderline:
+            lines += [
+                "",
+                (
+                    f"*{t['target']}* is met by less than {borderline:.0%} ({t['measured']}): "
+                    "within this machine's run-to-run noise, so a run on a busier machine can "
+                    "miss it." + (f" Where the time goes: {t['why']}." if t.get("why") else "")
+                ),
+            ]
+    return lines
 
 
 def print_targets(doc: dict[str, Any]) -> None:

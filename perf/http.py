@@ -51,6 +51,7 @@ from perf._common import (
     pid_memory_mb,
     print_targets,
     stop_server,
+    targets_table,
     write_results,
 )
 from perf.open import collection_keys, trade
@@ -729,12 +730,7 @@ def render_markdown(doc: dict[str, Any]) -> str:
                 f"Floor, {r.get('stack', H11)}, {r['workers']} worker(s), 2 connections: "
                 f"{pr['rps']:,.0f} req/s, p50 {pr['p50_ms']:.2f} ms."
             )
-    lines += ["", "### Targets", "", "| target | measured | met |", "|---|---:|:---:|"]
-    for t in doc["targets"]:
-        lines.append(f"| {t['target']} | {t['measured']} | {'yes' if t['met'] else '**no**'} |")
-    for t in doc["targets"]:
-        if not t["met"] and t.get("why"):
-            lines += ["", f"Why *{t['target']}* is missed: {t['why']}."]
+    lines += ["", *targets_table(doc["targets"])]
     lines += [
         "",
         ("Method: every path is requested once and checked (200, `x-sim-source`) before timing; a "

@@ -52,6 +52,7 @@ from perf._common import (
     now_utc,
     print_targets,
     proc_memory_mb,
+    targets_table,
     update_section,
     write_results,
 )
@@ -546,16 +547,8 @@ def render_markdown(doc: dict[str, Any]) -> str:
             f"KiB): p50 {rss['request_p50_us']:,.0f} µs, p99 {rss['request_p99_us']:,.0f} µs."
         ),
         "",
-        "### Targets",
-        "",
-        "| target | measured | met |",
-        "|---|---:|:---:|",
+        *targets_table(doc["targets"]),
     ]
-    for t in doc["targets"]:
-        lines.append(f"| {t['target']} | {t['measured']} | {'yes' if t['met'] else '**no**'} |")
-    for t in doc["targets"]:
-        if not t["met"] and t.get("why"):
-            lines += ["", f"Why *{t['target']}* is missed: {t['why']}."]
     lines += [
         "",
         (

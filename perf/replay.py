@@ -47,6 +47,7 @@ from perf._common import (
     preserved_env,
     print_targets,
     section_markers,
+    targets_table,
     update_section,
     write_results,
 )
@@ -944,25 +945,8 @@ def render_markdown(doc: dict[str, Any]) -> str:
         "",
         *_stage_table(doc),
         "",
-        "### Targets",
-        "",
-        "| target | measured | met |",
-        "|---|---:|:---:|",
+        *targets_table(doc["targets"], BORDERLINE),
     ]
-    for t in doc["targets"]:
-        lines.append(f"| {t['target']} | {t['measured']} | {'yes' if t['met'] else '**no**'} |")
-    for t in doc["targets"]:
-        if not t["met"] and t.get("why"):
-            lines += ["", f"Why *{t['target']}* is missed: {t['why']}."]
-        elif t["met"] and t.get("margin", 1.0) < BORDERLINE:
-            lines += [
-                "",
-                (
-                    f"*{t['target']}* is met by less than {BORDERLINE:.0%} ({t['measured']}): "
-                    "within this machine's run-to-run noise, so a run on a busier machine can "
-                    "miss it." + (f" Where the time goes: {t['why']}." if t.get("why") else "")
-                ),
-            ]
     lines += [
         "",
         "### Version build and open (the exact-hit versions)",
