@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 import yaml
 
-__all__ = ["DATA", "EDITIONS", "LATEST_EDITION", "WorldBase", "name_key", "pools", "real_listed_names", "real_name_stems"]
+__all__ = ["DATA", "EDITIONS", "LATEST_EDITION", "NATURAL_NAMES_EDITION", "WorldBase", "name_key", "pools", "real_listed_names", "real_name_stems"]
 
 #: The sandbox's data folder (real code tables, word pools).
 DATA = Path(__file__).parent.parent / "data"
@@ -44,6 +44,10 @@ EDITIONS = (2, 3, 4, 5, 6, 7, 8)
 #: one stem and a kind, well-formed statute and bill titles), plus the changes listed where they
 #: are made (gated on ``edition >= 8``); ``kopa@v0009`` is recorded from it.
 LATEST_EDITION = 8
+#: The edition from which the world's invented names read like real Korean ones: schools named
+#: after a place or a word (``_education.py``), companies of one stem and a kind (``_finance.py``),
+#: statute titles shaped like real ones (``_law.py``) and real bill titles (``_politics.py``).
+NATURAL_NAMES_EDITION = 8
 T = TypeVar("T")
 
 

@@ -7,7 +7,7 @@ import random
 from datetime import date, timedelta
 from typing import Any, Callable
 
-from ._core import name_key, pools, real_listed_names, real_name_stems
+from ._core import NATURAL_NAMES_EDITION, name_key, pools, real_listed_names, real_name_stems
 from ._dates import PRICE_DAYS, TODAY, _days, _next_business_day, _parse, _ymd, is_business_day
 from ._names import _stem, comma, person_name
 from ._regions import District, RegionsMixin
@@ -55,6 +55,11 @@ def real_stem(stem: str) -> bool:
     """Whether a word stem of an invented name is itself a real listed company's name (영풍,
     풍산, 보령, 종근당, 녹십자, 동양 …): a name built on it reads as that company's affiliate."""
     return name_key(stem) in real_listed_names()
+
+
+def real_names_of(p: dict[str, Any]) -> set[str]:
+    """The names of the real companies of the pool (``pools.yaml`` ``companies``)."""
+    return {row[2] for row in p["companies"]}
 
 
 def isin(stock_code: str) -> str:
@@ -165,7 +170,32 @@ class FinanceMixin(RegionsMixin):
             if new:  # one 법인등록번호: company.json's jurir_no is FSC's crno, as in the real registries
                 c["crno"] = c["jurir_no"]
             out.append(c)
+        if self.edition >= NATURAL_NAMES_EDITION:
+            self._natural_company_names(out[len(p["companies"]):], [n.upper() for n in used_names if n in real_names_of(p)])
         return out
+
+    def _natural_company_names(self, invented: list[dict[str, Any]], pool_names: list[str]) -> None:
+        """Edition 8: every invented company renamed (in place) as Korean companies are named: ONE
+        stem and a kind (대영화학, 한결제약) or a coined word and a kind (네오테크), never two brand
+        stems spliced (edition 7's 경동신성, 대영일양). Each name comes from the company's own random
+        stream (codes and values stay edition 7's); a stem that is a real listed name or a real
+        name without its kind (:func:`real_stem`, :func:`spells_real_company`), or a name that holds
+        a real one (:func:`contains_real_company`), is drawn again."""
+        p = pools()
+        kinds = p["corp_kinds"]
+        denied = set(p["corp_stems_denied"])
+        stems = [a + b for a in p["corp_syllables_1"] for b in p["corp_syllables_2"] if a != b and a + b not in denied]
+        used: set[str] = set()
+        for c in invented:
+            rng = self.rng("company_name8", c["corp_code"])
+            while True:
+                stem = rng.choice(stems) if rng.random() < 0.8 else rng.choice(p["corp_coined"])
+                name = stem + rng.choice(kinds)
+                if (name not in used and not real_stem(stem) and not spells_real_company(name, stem)
+                        and not contains_real_company(name) and not any(r in name.upper() for r in pool_names)):
+                    break
+            used.add(name)
+            c["corp_name"] = c["stock_name"] = name
 
     def _clean_name(self, corp: str, stems: list[str], kinds: list[str], used: set[str]) -> str:
         """Another invented name for the company ``corp`` whose drawn name holds a real one, from

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import random
 from datetime import date, timedelta
 from typing import Any
 
-from ._core import pools
+from ._core import NATURAL_NAMES_EDITION, pools
 from ._dates import TODAY, _parse, _ymd
-from ._names import _stem, hanja_name, person_name, roman_name
+from ._names import _stem, hanja_name, has_final_consonant, person_name, roman_name
 from ._regions import District, RegionsMixin
 
-__all__ = ["PRELIMINARY_TYPES", "UPCOMING_SG_ID", "PoliticsMixin"]
+__all__ = ["PRELIMINARY_TYPES", "UPCOMING_SG_ID", "PoliticsMixin", "bill_law_title", "new_law_bill_title"]
 
 #: Edition 3: the election whose preliminary-candidate registration is open on ``TODAY``.
 UPCOMING_SG_ID = "20260603"
@@ -328,6 +329,8 @@ class PoliticsMixin(RegionsMixin):
             topic = rng.choice(p["bill_topics"])
             kind = rng.choice(["일부개정법률안", "일부개정법률안", "일부개정법률안", "전부개정법률안", "제정법률안"])
             name = f"{topic} {kind}" if kind != "제정법률안" else f"{topic.split(' ')[0]} 특별법안"
+            if kind == "제정법률안" and self.edition >= NATURAL_NAMES_EDITION:
+                name = new_law_bill_title(self.rng("bill_title", i))
             co = rng.randint(9, 30)
             age_days = (TODAY - when).days
             if age_days > 120 and rng.random() < 0.35:
@@ -381,16 +384,36 @@ class PoliticsMixin(RegionsMixin):
         parties = pools()["parties_22"]
         members = self.members()
         rows = []
+        law_title = bill_law_title(b["BILL_NAME"]) if self.edition >= NATURAL_NAMES_EDITION else b["BILL_NAME"].split(" ")[0]
         for i, vote in choices:
             m = members[i]
             rows.append({
                 "HG_NM": m["HG_NM"], "HJ_NM": m["HJ_NM"], "POLY_NM": m["POLY_NM"], "ORIG_NM": m["ORIG_NM"],
                 "MEMBER_NO": str(i + 1), "POLY_CD": str(101000 + (parties.index(m["POLY_NM"]) if m["POLY_NM"] in parties else 999)),
                 "ORIG_CD": str(200 + i), "VOTE_DATE": when, "BILL_NO": b["BILL_NO"], "BILL_NAME": b["BILL_NAME"],
-                "BILL_ID": bill_id, "LAW_TITLE": b["BILL_NAME"].split(" ")[0], "CURR_COMMITTEE": b["COMMITTEE"],
+                "BILL_ID": bill_id, "LAW_TITLE": law_title, "CURR_COMMITTEE": b["COMMITTEE"],
                 "RESULT_VOTE_MOD": vote, "DEPT_CD": b["COMMITTEE_ID"], "CURR_COMMITTEE_ID": b["COMMITTEE_ID"],
                 "DISP_ORDER": i + 1, "BILL_URL": b["DETAIL_LINK"], "BILL_NAME_URL": b["DETAIL_LINK"],
                 "SESSION_CD": 420 + (int(b["PROC_DT"][:4]) - 2024) * 10, "CURRENTS_CD": 1 + i % 20,
                 "AGE": 22, "MONA_CD": m["MONA_CD"],
             })
         return rows
+
+
+def new_law_bill_title(rng: random.Random) -> str:
+    """Edition 8: a 제정법률안's title, as the Assembly's read: a topic of ``bill_new_topics`` in
+    one of the usual forms ("… 에 관한 법률안", "… 에 관한 특별법안", "…을 위한 특별법안",
+    "… 기본법안"). Edition 7 titled it from an existing law ("의료법 특별법안")."""
+    topic = rng.choice(pools()["bill_new_topics"])
+    obj = "을" if has_final_consonant(topic) else "를"
+    return rng.choice([f"{topic}에 관한 법률안", f"{topic}에 관한 특별법안", f"{topic}{obj} 위한 특별법안", f"{topic} 기본법안"])
+
+
+def bill_law_title(bill_name: str) -> str:
+    """The law a bill is about (the vote rows' ``LAW_TITLE``, edition 8): "자본시장과 금융투자업에
+    관한 법률 일부개정법률안" → "자본시장과 금융투자업에 관한 법률"; a new law's bill → its title
+    without 안 ("반려동물 보호 기본법안" → "반려동물 보호 기본법")."""
+    for tail in (" 일부개정법률안", " 전부개정법률안"):
+        if bill_name.endswith(tail):
+            return bill_name[: -len(tail)]
+    return bill_name.removesuffix("안")
