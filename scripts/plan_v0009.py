@@ -25,8 +25,13 @@ renamed taken from edition 8 (FSC's company outlines by name):
   search terms, an Assembly member by name (the world's, never a real person's), subway
   arrivals at 강남 and 서울, one more school's meals, classes and schedule, an ECOS table
   without item codes, AirKorea's weekly dust forecast of 2025-12-01, fnlttMultiAcnt of two
-  companies. NEC's party codes of the real 2024-04-10 election are not recorded: the world's
-  party order (``pOrder``) is invented.
+  companies;
+* what stop 38's other changes to edition 8 need (``/work/wt/notes/s38-*.md``): NEC's party codes
+  of the 2022, 2024 and 2025 elections (edition 8's parties are invented, so no real party's code
+  is served); the pledges of candidates edition 8 has (v0008's keys of candidates it no longer
+  has give way to others of the same election); AirKorea's province list for the ``ver`` values
+  clients send and one station's hourly list (``ver`` changes the fields from edition 8; the
+  station-less key of v0008 answers no rows and is dropped).
 
     python scripts/plan_v0009.py            # writes both files
     python scripts/plan_v0009.py --check    # exit 1 when either is stale
@@ -77,6 +82,14 @@ MORE_LAW_TERMS = {"law_detc_search": ("집회",)}
 MEMBER_NAMES = ("국회의원명 1",)
 ECOS_SEARCHES = (("901Y009", "M", "202401", "202412"),)
 DUST_DAYS = ("2025-12-01",)
+#: Elections whose NEC party codes are recorded: edition 8's parties are invented (s38-politics),
+#: so no real party's code is served.
+PARTY_CODE_ELECTIONS = ("20220601", "20240410", "20250603")
+#: AirKorea versions clients send (pydatagokr 1.0, kpubdata 1.3, the real sample's 1.5): from
+#: edition 8 the fields follow ``ver`` (s38-fidelity). The station is the world's first in 서울.
+AIRKOREA_VERS = ("1.0", "1.3", "1.5")
+AIRKOREA_STATION_VERS = ("1.0", "1.3")
+AIRKOREA_STATION = "교북"
 
 HEADER = """\
 # The plan kopa@v0009 was recorded with (written by scripts/plan_v0009.py; do not edit by hand).
@@ -105,6 +118,8 @@ def build() -> tuple[str, str]:
     for s in plan["seeds"]:
         if s["endpoint"] == "datagokr_misc_kapt_basis_info":
             continue  # the published example names a complex the world lacks: carried from v0008
+        if s["endpoint"] == "airkorea_msrstn_accto_rltm_mesure_dnsty" and not s["params"]:
+            continue  # no station named answers no rows from edition 8: recorded by station below
         # (OpenDART's published corp_code, 삼성전자's, gives way to the first invented company)
         assert s["params"].get("corp_code") in (None, first["corp_code"]), s
         seeds.append({"endpoint": s["endpoint"], "params": dict(s["params"])})
@@ -118,15 +133,28 @@ def build() -> tuple[str, str]:
 
     # the curated tier: v0008's keys, OpenDART's for edition 8's companies
     parent = Store(ROOT / "cassettes").open("kopa", PARENT)
-    curated = []
+    curated: list[dict[str, Any]] = []
+    lost: list[dict[str, str]] = []
+
+    def candidates(sg_id: str, tc: str) -> list[str]:
+        return [c["huboid"] for c in world.candidates(sg_id, tc)]
+
     for c in sorted(parent.index.collections(), key=lambda c: c.key):
         ep = catalog.endpoints[c.endpoint]
         if ep.tier != "curated" or (ep.platform == "opendart" and c.endpoint != "opendart_corp_codes") \
                 or c.endpoint == "fsc_corp_outline_v2":
             continue
+        if c.endpoint == "nec_pledges" and c.filters["cnddtId"] not in candidates(c.filters["sgId"], c.filters["sgTypecode"]):
+            lost.append(dict(c.filters))  # a candidate edition 8 does not have (s38-politics): replaced below
+            continue
         if key(c.endpoint, c.filters) not in planned:
             planned.add(key(c.endpoint, c.filters))
             curated.append({"endpoint": c.endpoint, "params": dict(c.filters)})
+    for f in lost:  # as many pledges of the same election, of candidates edition 8 has
+        new = next(h for h in candidates(f["sgId"], f["sgTypecode"])
+                   if key("nec_pledges", {**f, "cnddtId": h}) not in planned)
+        planned.add(key("nec_pledges", {**f, "cnddtId": new}))
+        curated.append({"endpoint": "nec_pledges", "params": {**f, "cnddtId": new}})
     for cc in sorted(real):  # a real company: its overview (identity) and, by name, FSC's no-data answer
         add("opendart_company", {"corp_code": cc})
         add("fsc_corp_outline_v2", {"corpNm": world.company(cc)["corp_name"]})
@@ -190,12 +218,20 @@ def build() -> tuple[str, str]:
         add("ecos_stat_search", {"STAT_CODE": stat, "CYCLE": cycle, "START_TIME": start, "END_TIME": end, "LANG": "kr"})
     for day in DUST_DAYS:
         add("airkorea_minu_dust_week_frcst_dspth", {"searchDate": day})
+    for sg_id in PARTY_CODE_ELECTIONS:  # edition 8's parties are invented: their codes may be recorded
+        add("nec_party_codes", {"sgId": sg_id})
+    for ver in AIRKOREA_VERS:  # the response fields follow ver (s38-fidelity)
+        add("datagokr_misc_airkorea_sido_realtime", {"sidoName": "서울", "ver": ver})
+    for ver in AIRKOREA_STATION_VERS:
+        add("airkorea_msrstn_accto_rltm_mesure_dnsty", {"stationName": AIRKOREA_STATION, "dataTerm": "DAILY", "ver": ver})
     pair = ",".join(c["corp_code"] for c in named[:2])  # fnlttMultiAcnt of two companies (DartDataReader)
     for year in YEARS:
         add("dart_fnltt_multi_acnt", {"corp_code": pair, "bsns_year": year, "reprt_code": "11011"})
 
     def keep(endpoint: str, filters: dict[str, str]) -> bool:
         # no collection about a real company, no outline by an edition-7 name (taken anew above)
+        if endpoint == "airkorea_msrstn_accto_rltm_mesure_dnsty" and not filters:
+            return False  # no station: no rows from edition 8 (recorded by station above)
         return endpoint != "fsc_corp_outline_v2" and not names_real_company(world, catalog.endpoints[endpoint], filters)
 
     kept = carried_generated(catalog, PARENT, planned, keep)
