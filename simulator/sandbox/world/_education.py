@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from datetime import date, timedelta
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from ._core import NATURAL_NAMES_EDITION, pools
@@ -105,8 +105,9 @@ class EducationMixin(RegionsMixin):
         random stream, so no other value changes).
 
         A school keeps the stem it was drawn with (its 동's, cleaned: 을지로7가 → 을지, or a word of
-        the pool) when no school has that name yet (in code order; as in edition 3, every name
-        names one school, across offices too); else it takes another 동 of its district,
+        the pool) when no other school keeps that name (the first in code order keeps it; as in
+        edition 3, every name names one school, across offices too); else it takes another 동 of
+        its district,
         the first syllable of its 동's stem and another one (잠실 → 잠신, 잠일, 잠현: as the schools of
         one neighbourhood are named), a word of ``school_words``, the same with another 동's first
         syllable, its 시·군's name (김제중학교; never a 구's), and only then
@@ -116,8 +117,9 @@ class EducationMixin(RegionsMixin):
         NEIS writes it ("Seoul Daechi Elementary School", "Hanbit Girls' High School").
         """
         words = pools()["school_words"]
-        sidos = set(pools()["sido_short"].values())  # 부산중학교 only in 부산
+        sidos = set(pools()["sido_short"].values()) - {"세종"}  # 부산중학교 only in 부산 (세종 is a king too)
         taken: set[str] = set()
+        todo: list[tuple[dict[str, Any], bool, str, str, str, Callable[[str], bool]]] = []
         for s in schools:
             nm, kind = s["SCHUL_NM"], s["SCHUL_KND_SC_NM"]
             if s["SD_SCHUL_CODE"] == "7091380":  # the real sample's school, as it is
@@ -131,15 +133,32 @@ class EducationMixin(RegionsMixin):
             drawn = rest[: len(rest) - len(variant)]
             leaf = s["ORG_RDNDA"].strip("()")
             first = school_stem(leaf) if drawn == _stem(leaf) else drawn
-            own = pools()["sido_short"][s["dong_code"][:2]]
-            tries = (t for t in self._school_stems(s, leaf, first, words)
-                     if t and 2 <= len(t) <= 3 and t not in _NOT_STEMS and (t not in sidos or t == own))
+            d = self.district(s["lawd_cd"])
+            own = {pools()["sido_short"][s["dong_code"][:2]], _stem(d.name.split(" ")[0]) if d is not None else ""}
+
+            def fits(t: str, own: set[str] = own) -> bool:
+                return bool(t) and 2 <= len(t) <= 3 and t not in _NOT_STEMS and (t not in sidos or t in own)
+            todo.append((s, seoul, variant, first, leaf, fits))
+        named: dict[str, tuple[str, str]] = {}
+        for s, _seoul, variant, first, _leaf, fits in todo:  # first every school its own stem, if free
+            if fits(first) and first + variant + s["SCHUL_KND_SC_NM"] not in taken:
+                taken.add(first + variant + s["SCHUL_KND_SC_NM"])
+                named[s["SD_SCHUL_CODE"]] = (first, "")
+        for s, _seoul, variant, first, leaf, fits in todo:  # then the others, in code order
+            kind = s["SCHUL_KND_SC_NM"]
+            if s["SD_SCHUL_CODE"] in named:
+                continue
+            tries = (t for t in self._school_stems(s, leaf, first, words) if fits(t))
             stem = next((t for t in tries if t + variant + kind not in taken), "")
             num = ""
             if not stem:
                 stem = first
                 num = str(next(k for k in range(2, 1000) if f"{stem}제{k}{variant}{kind}" not in taken))
             taken.add(f"{stem}{'제' + num if num else ''}{variant}{kind}")
+            named[s["SD_SCHUL_CODE"]] = (stem, num)
+        for s, seoul, variant, _first, _leaf, _fits in todo:
+            kind = s["SCHUL_KND_SC_NM"]
+            stem, num = named[s["SD_SCHUL_CODE"]]
             s["SCHUL_NM"] = f"{'서울' if seoul else ''}{stem}{'제' + num if num else ''}{variant}{kind}"
             eng = [*(["Seoul"] if seoul else []), romanize(stem).capitalize(), *([num] if num else []),
                    *([_HS_VARIANTS[variant]] if variant else []), _LEVEL_ENG[kind], "School"]
