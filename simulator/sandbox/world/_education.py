@@ -114,7 +114,8 @@ class EducationMixin(RegionsMixin):
         "제2", "제3" … A 고등학교 keeps its kind (여자, 공업 …); a Seoul 초등학교 drawn with the
         "서울" prefix keeps it (서울대치초등학교), and the prefix does not make a name free
         (낙원초등학교 and 서울낙원초등학교 are one name). ENG_SCHUL_NM follows, word by word, as
-        NEIS writes it ("Seoul Daechi Elementary School", "Hanbit Girls' High School").
+        NEIS writes it ("Seoul Daechi Elementary School", "Hanbit Girls' High School"), and so does
+        the homepage's host (HMPG_ADRES).
         """
         words = pools()["school_words"]
         sidos = set(pools()["sido_short"].values()) - {"세종"}  # 부산중학교 only in 부산 (세종 is a king too)
@@ -163,6 +164,8 @@ class EducationMixin(RegionsMixin):
             eng = [*(["Seoul"] if seoul else []), romanize(stem).capitalize(), *([num] if num else []),
                    *([_HS_VARIANTS[variant]] if variant else []), _LEVEL_ENG[kind], "School"]
             s["ENG_SCHUL_NM"] = " ".join(eng)
+            level = {"초등학교": "es", "중학교": "ms", "고등학교": "hs"}[kind]  # the homepage follows the name
+            s["HMPG_ADRES"] = f"http://{romanize(stem)}{num}.{s['ATPT_OFCDC_SC_CODE'][0].lower()}{level}.kr/"
 
     def _disambiguate_school_names(self, schools: list[dict[str, Any]]) -> None:
         """Edition 3: every SCHUL_NM names one school (in place, no generator draw).

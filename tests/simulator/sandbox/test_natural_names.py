@@ -35,7 +35,7 @@ def w7() -> World:
 
 def test_school_names_are_a_place_or_a_word(w8: World, w7: World) -> None:
     """A school's name is [서울] + one stem of 2–3 syllables + [여자|공업|상업|외국어] + its kind:
-    no 구 glued on, no stem twice, unique; only the names change (codes, addresses as edition 7's)."""
+    no 구 glued on, no stem twice, unique; only the names (and the homepage's host) change."""
     new, old = w8.schools(), w7.schools()
     names = [s["SCHUL_NM"] for s in new]
     assert len(set(names)) == len(names) == len(old)
@@ -54,8 +54,10 @@ def test_school_names_are_a_place_or_a_word(w8: World, w7: World) -> None:
     by_bare = {re.sub(rf"^서울|{KINDS}$", "", n) + n[-4:] for n in names}
     assert len(by_bare) == len(names)  # 낙원초등학교 and 서울낙원초등학교 are not two schools
     for a, b in zip(new, old):
-        assert {k: v for k, v in a.items() if k not in ("SCHUL_NM", "ENG_SCHUL_NM")} == \
-               {k: v for k, v in b.items() if k not in ("SCHUL_NM", "ENG_SCHUL_NM")}
+        named = ("SCHUL_NM", "ENG_SCHUL_NM", "HMPG_ADRES")
+        assert {k: v for k, v in a.items() if k not in named} == {k: v for k, v in b.items() if k not in named}
+        stem = a["ENG_SCHUL_NM"].split(" ")[1 if a["SCHUL_NM"].startswith("서울") and a["SCHUL_KND_SC_NM"] == "초등학교" else 0]
+        assert a["HMPG_ADRES"].startswith(f"http://{stem.lower()}") or a["SD_SCHUL_CODE"] == "7091380"
 
 
 def test_the_real_sample_school_keeps_its_name(w8: World) -> None:
