@@ -70,7 +70,8 @@ def test_the_real_sample_school_keeps_its_name(w8: World) -> None:
 
 def test_company_names_are_one_stem_and_a_kind(w8: World, w7: World) -> None:
     """An invented company is one stem (two syllables of the pool, or a coined word) and one kind,
-    never two brand stems spliced; no stem is a real listed name; codes and values stay edition 7's."""
+    never two brand stems spliced; no stem is a real listed name; the English name and homepage
+    follow the name; codes and values stay edition 7's."""
     p = pools()
     kinds = sorted(p["corp_kinds"], key=len, reverse=True)
     grid = {a + b for a in p["corp_syllables_1"] for b in p["corp_syllables_2"]} - set(p["corp_stems_denied"])
@@ -84,10 +85,12 @@ def test_company_names_are_one_stem_and_a_kind(w8: World, w7: World) -> None:
         assert not real_stem(stem) and name_key(stem) not in real_name_stems() and not contains_real_company(n), n
         assert not any(n.startswith(a) and n[len(a):].startswith(b) for a in brands for b in brands), n
     assert "경동신성" not in "".join(names) and any(n.startswith("경동신성") for n in (c["corp_name"] for c in old))
+    named = ("corp_name", "stock_name", "corp_name_eng", "hm_url")
     for a, b in zip(new, old):
-        assert a["stock_name"] == a["corp_name"]
-        assert {k: v for k, v in a.items() if k not in ("corp_name", "stock_name")} == \
-               {k: v for k, v in b.items() if k not in ("corp_name", "stock_name")}
+        assert a["stock_name"] == a["corp_name"] and a["corp_name_eng"].endswith(" CO., LTD.")
+        assert a["hm_url"].startswith("www." + a["corp_name_eng"].split(" ")[0].lower())
+        assert {k: v for k, v in a.items() if k not in named} == {k: v for k, v in b.items() if k not in named}
+    assert w8.company("09529646")["corp_name_eng"] == "YEONGSEONG ELECTRONICS CO., LTD."
     assert w8.companies()[:20] == w7.companies()[:20]  # the real companies: identity only, as in edition 7
 
 
