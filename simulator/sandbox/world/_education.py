@@ -284,6 +284,8 @@ class EducationMixin(RegionsMixin):
                                                                    self.school_days("202509") + self.school_days("202510") +
                                                                    self.school_days("202511"), 25)]
             holidays = [(f"2025{md}", nm) for md, nm in (("0505", "어린이날"), ("0606", "현충일"), ("0815", "광복절"), ("1003", "개천절"), ("1009", "한글날"), ("1225", "기독탄신일"))]
+            if self.edition >= NATURAL_NAMES_EDITION:  # events a school of its kind holds, on their days
+                days, fixed = self._events_of_kind(s, school_code, year, days, fixed)
             if self.edition >= 3:  # bridge days some schools close on (재량휴업일), 0–4 of them
                 rng3 = self.rng("closed_days", school_code, year)
                 bridge = rng3.sample(_CLOSED_DAY_CHOICES, rng3.choice([0, 1, 1, 2, 2, 2, 3, 4]))
@@ -303,6 +305,38 @@ class EducationMixin(RegionsMixin):
                 rows.append(row)
             return rows
         return self.cached(("schedule", school_code, year), build)
+
+    def _events_of_kind(self, s: dict[str, Any], school_code: str, year: str, days: list[tuple[str, str]],
+                        fixed: list[tuple[str, str]]) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+        """Edition 8: a school's events are those a school of its kind holds, on days they fall on
+        (an outside reader found "기말고사" at a Seoul 초등학교, which has none). Of the days drawn
+        (edition 7's days, so closures, meals and timetables stay edition 7's: 개교기념일 and
+        재량휴업일 are kept), an event its kind does not hold, a ceremony of a fixed day (졸업식 in
+        May), an exam off its month or a once-a-year event drawn again gives way to an event of
+        ``school_events_by_kind`` that may recur (the school's own random stream). Then the fixed
+        days: 종업식 and 졸업식 with the winter 방학식; a 중학교's and 고등학교's 기말고사 in early
+        July and December (중간고사 only on April and October days); a 고등학교's
+        전국연합학력평가 and 대학수학능력시험 on 2025's dates."""
+        p = pools()
+        kind = s["SCHUL_KND_SC_NM"]
+        held, again = p["school_events_by_kind"][kind], p["school_events_recurring"]
+        rng = self.rng("school_events", school_code, year)
+        seen: set[str] = set()
+        out = []
+        for d, ev in days:
+            if ev in ("개교기념일", "재량휴업일"):
+                pass
+            elif ev not in held or ev in seen and ev not in again or ev == "중간고사" and d[4:6] not in ("04", "10"):
+                ev = rng.choice([e for e in held if e in again])
+            seen.add(ev)
+            out.append((d, ev))
+        fixed = [*fixed, ("20251231", "종업식"), ("20251231", "졸업식")]
+        if kind != "초등학교":
+            fixed += [("20250701", "기말고사"), ("20251210", "기말고사")]
+        if kind == "고등학교":
+            fixed += [(d, "전국연합학력평가") for d in ("20250326", "20250508", "20250710", "20251014")]
+            fixed.append(("20251113", "대학수학능력시험"))
+        return out, fixed
 
     def classes(self, school_code: str, year: str) -> list[dict[str, Any]]:
         """classInfo rows (GRADE, CLASS_NM) of a school for a school year."""

@@ -144,3 +144,27 @@ def test_bill_titles_are_the_assemblys(w8: World, w7: World) -> None:
     assert bill_law_title("자본시장과 금융투자업에 관한 법률 일부개정법률안") == "자본시장과 금융투자업에 관한 법률"
     voted = next(b for b in new if b["voted"])
     assert w8.votes(voted["BILL_ID"])[0]["LAW_TITLE"] == bill_law_title(voted["BILL_NAME"])
+
+
+def test_school_events_are_those_of_the_schools_kind(w8: World, w7: World) -> None:
+    """No 기말고사 at a 초등학교 (an outside reader's find), no 전국연합학력평가 or 수능 before high
+    school, 졸업식 with the winter 방학식, a once-a-year event once; closures as in edition 7."""
+    exams = {"중간고사", "기말고사", "전국연합학력평가", "대학수학능력시험"}
+    by_kind: dict[str, int] = {}
+    for s in w8.schools()[::40]:
+        code, kind = s["SD_SCHUL_CODE"], s["SCHUL_KND_SC_NM"]
+        rows = w8.schedule(code, "2025")
+        events = [r["EVENT_NM"] for r in rows]
+        by_kind[kind] = by_kind.get(kind, 0) + 1
+        if kind == "초등학교":
+            assert not exams & set(events), (code, events)
+        if kind == "중학교":
+            assert not {"전국연합학력평가", "대학수학능력시험"} & set(events), (code, events)
+        if kind == "고등학교":
+            assert [r["AA_YMD"] for r in rows if r["EVENT_NM"] == "대학수학능력시험"] == ["20251113"]
+        assert [r["AA_YMD"] for r in rows if r["EVENT_NM"] == "졸업식"] == ["20251231"]
+        assert all(r["AA_YMD"][4:6] in ("04", "10") for r in rows if r["EVENT_NM"] == "중간고사")
+        once = [e for e in events if e in ("수학여행", "체육대회", "학예회", "축제")]
+        assert len(once) == len(set(once)), (code, events)
+        assert w8.closed_days(code, "2025") == w7.closed_days(code, "2025")
+    assert min(by_kind.values()) >= 10
