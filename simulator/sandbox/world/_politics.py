@@ -329,8 +329,8 @@ class PoliticsMixin(RegionsMixin):
             topic = rng.choice(p["bill_topics"])
             kind = rng.choice(["일부개정법률안", "일부개정법률안", "일부개정법률안", "전부개정법률안", "제정법률안"])
             name = f"{topic} {kind}" if kind != "제정법률안" else f"{topic.split(' ')[0]} 특별법안"
-            if kind == "제정법률안" and self.edition >= NATURAL_NAMES_EDITION:
-                name = new_law_bill_title(self.rng("bill_title", i))
+            if kind == "제정법률안" and self.edition >= NATURAL_NAMES_EDITION:  # a new law of the bill's committee
+                name = new_law_bill_title(self.rng("bill_title", i), comm_by_topic[topic][1]) or f"{topic} 일부개정법률안"
             co = rng.randint(9, 30)
             age_days = (TODAY - when).days
             if age_days > 120 and rng.random() < 0.35:
@@ -400,11 +400,16 @@ class PoliticsMixin(RegionsMixin):
         return rows
 
 
-def new_law_bill_title(rng: random.Random) -> str:
-    """Edition 8: a 제정법률안's title, as the Assembly's read: a topic of ``bill_new_topics`` in
-    one of the usual forms ("… 에 관한 법률안", "… 에 관한 특별법안", "…을 위한 특별법안",
-    "… 기본법안"). Edition 7 titled it from an existing law ("의료법 특별법안")."""
-    topic = rng.choice(pools()["bill_new_topics"])
+def new_law_bill_title(rng: random.Random, committee: str) -> str | None:
+    """Edition 8: a 제정법률안's title, as the Assembly's read: a topic of ``bill_new_topics`` of
+    the committee the bill goes to, in one of the usual forms ("…에 관한 법률안", "…에 관한
+    특별법안", "…을 위한 특별법안", "… 기본법안"); None for a committee without new-law topics
+    (the bill amends its statute instead). Edition 7 titled it from an existing law ("의료법
+    특별법안")."""
+    topics = pools()["bill_new_topics"].get(committee)
+    if not topics:
+        return None
+    topic = rng.choice(topics)
     obj = "을" if has_final_consonant(topic) else "를"
     return rng.choice([f"{topic}에 관한 법률안", f"{topic}에 관한 특별법안", f"{topic}{obj} 위한 특별법안", f"{topic} 기본법안"])
 
