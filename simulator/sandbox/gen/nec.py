@@ -27,8 +27,8 @@ def gusigun_codes(world: World, f: dict[str, str]) -> list[dict[str, Any]]:
     if not any(e["sgId"] == sg for e in world.elections()):
         return []
     rows = []
-    for d in world.districts():
-        rows.append({"sgId": sg, "sdName": d.sido.name, "wiwName": d.name.replace(" ", "")})
+    for d in world.election_places(sg):  # edition 8: the places as of the election's date
+        rows.append({"sgId": sg, "sdName": d.sd_name, "wiwName": d.name.replace(" ", "")})
     rows = _renum(rows)
     for r in rows:
         r["wOrder"] = r["num"]
@@ -38,7 +38,7 @@ def gusigun_codes(world: World, f: dict[str, str]) -> list[dict[str, Any]]:
 def party_codes(world: World, f: dict[str, str]) -> list[dict[str, Any]]:
     sg = f.get("sgId", "")
     parties = sorted({c["jdName"] for e in world.elections() if e["sgId"] == sg and e["sgTypecode"] != "0"
-                      for c in world.candidates(sg, e["sgTypecode"])} - {"무소속"})
+                      for c in world.candidates(sg, e["sgTypecode"])} - {"무소속", ""})  # "": 교육감 (edition 8)
     rows = _renum([{"sgId": sg, "jdName": p} for p in parties])
     return shape("nec_party_codes", [{**r, "pOrder": r["num"]} for r in rows])
 
