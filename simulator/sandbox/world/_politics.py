@@ -11,7 +11,7 @@ from ._dates import TODAY, _parse, _ymd
 from ._names import _stem, hanja_name, person_name, roman_name
 from ._regions import District, RegionsMixin
 
-__all__ = ["DATED_REGIONS_EDITION", "INVENTED_PARTIES_EDITION", "PRELIMINARY_TYPES", "UPCOMING_SG_ID", "Place",
+__all__ = ["BILLS_EDITION", "DATED_REGIONS_EDITION", "INVENTED_PARTIES_EDITION", "PRELIMINARY_TYPES", "UPCOMING_SG_ID", "Place",
            "PoliticsMixin", "invented_parties"]
 
 #: Edition 3: the election whose preliminary-candidate registration is open on ``TODAY``.
@@ -30,6 +30,13 @@ INVENTED_PARTIES_EDITION = 8
 #: NEC's order; 구·시·군의 장 are elected per 시 (not per 일반구) and not in 세종 and 제주, which have no
 #: 기초자치단체, and 구·시·군의회 (and its 비례대표) likewise.
 DATED_REGIONS_EDITION = 8
+
+#: Edition 8: the 22nd Assembly's invented bills take numbers (``BILL_NO``) from 2290001 on, a range
+#: the real 22nd Assembly has not reached (its bills are numbered 2200001 up), so no invented bill
+#: carries a real bill's number; a bill that enacts a law names it as amended (``{statute}
+#: 일부개정법률안``: a real statute cannot be enacted anew), and a vote's ``LAW_TITLE`` is the whole
+#: statute title (not its first word).
+BILLS_EDITION = 8
 
 #: Provinces renamed since 2017: sido_cd → (the name before, the day the new name began).
 _SIDO_RENAMED = {"51": ("강원도", "20230611"), "52": ("전라북도", "20240118")}
@@ -454,6 +461,8 @@ class PoliticsMixin(RegionsMixin):
             m = rng.choice(members)
             topic = rng.choice(p["bill_topics"])
             kind = rng.choice(["일부개정법률안", "일부개정법률안", "일부개정법률안", "전부개정법률안", "제정법률안"])
+            if self.edition >= BILLS_EDITION and kind == "제정법률안":
+                kind = "일부개정법률안"
             name = f"{topic} {kind}" if kind != "제정법률안" else f"{topic.split(' ')[0]} 특별법안"
             co = rng.randint(9, 30)
             age_days = (TODAY - when).days
@@ -465,7 +474,7 @@ class PoliticsMixin(RegionsMixin):
             bill_id = "PRC_" + "".join(rng.choice(alphabet) for _ in range(30))
             cmit = comm_by_topic[topic]
             rows.append({
-                "BILL_ID": bill_id, "BILL_NO": f"22{i + 1:05d}", "BILL_NAME": name, "COMMITTEE": cmit[1],
+                "BILL_ID": bill_id, "BILL_NO": f"229{i + 1:04d}" if self.edition >= BILLS_EDITION else f"22{i + 1:05d}", "BILL_NAME": name, "COMMITTEE": cmit[1],
                 "COMMITTEE_ID": f"9700{cmit[0] % 1000:03d}" if False else str(cmit[0]),
                 "PROPOSE_DT": when.isoformat(), "PROC_RESULT": result, "PROC_DT": proc.isoformat() if proc else None,
                 "AGE": "22", "DETAIL_LINK": f"http://likms.assembly.go.kr/bill/billDetail.do?billId={bill_id}",
@@ -514,7 +523,7 @@ class PoliticsMixin(RegionsMixin):
                 "HG_NM": m["HG_NM"], "HJ_NM": m["HJ_NM"], "POLY_NM": m["POLY_NM"], "ORIG_NM": m["ORIG_NM"],
                 "MEMBER_NO": str(i + 1), "POLY_CD": str(101000 + (parties.index(m["POLY_NM"]) if m["POLY_NM"] in parties else 999)),
                 "ORIG_CD": str(200 + i), "VOTE_DATE": when, "BILL_NO": b["BILL_NO"], "BILL_NAME": b["BILL_NAME"],
-                "BILL_ID": bill_id, "LAW_TITLE": b["BILL_NAME"].split(" ")[0], "CURR_COMMITTEE": b["COMMITTEE"],
+                "BILL_ID": bill_id, "LAW_TITLE": b["BILL_NAME"].rsplit(" ", 1)[0] if self.edition >= BILLS_EDITION else b["BILL_NAME"].split(" ")[0], "CURR_COMMITTEE": b["COMMITTEE"],
                 "RESULT_VOTE_MOD": vote, "DEPT_CD": b["COMMITTEE_ID"], "CURR_COMMITTEE_ID": b["COMMITTEE_ID"],
                 "DISP_ORDER": i + 1, "BILL_URL": b["DETAIL_LINK"], "BILL_NAME_URL": b["DETAIL_LINK"],
                 "SESSION_CD": 420 + (int(b["PROC_DT"][:4]) - 2024) * 10, "CURRENTS_CD": 1 + i % 20,
