@@ -11,7 +11,7 @@ from ._dates import TODAY, _parse, _ymd
 from ._names import _stem, hanja_name, person_name, roman_name
 from ._regions import District, RegionsMixin
 
-__all__ = ["BILLS_EDITION", "DATED_REGIONS_EDITION", "INVENTED_PARTIES_EDITION", "PRELIMINARY_TYPES", "UPCOMING_SG_ID", "Place",
+__all__ = ["BILLS_EDITION", "BYELECTION_EDITION", "DATED_REGIONS_EDITION", "INVENTED_PARTIES_EDITION", "PRELIMINARY_TYPES", "UPCOMING_SG_ID", "Place",
            "PoliticsMixin", "invented_parties"]
 
 #: Edition 3: the election whose preliminary-candidate registration is open on ``TODAY``.
@@ -37,6 +37,19 @@ DATED_REGIONS_EDITION = 8
 #: 일부개정법률안``: a real statute cannot be enacted anew), and a vote's ``LAW_TITLE`` is the whole
 #: statute title (not its first word).
 BILLS_EDITION = 8
+
+#: Edition 8: a 재·보궐선거 fills a few seats, not every one: the contests below are the real ones
+#: (the office and place are public facts; candidates and results stay invented); an office of a
+#: 재·보궐선거 not listed here holds one to three contests picked by the seed (invented).
+BYELECTION_EDITION = 8
+_BYELECTION_CONTESTS: dict[tuple[str, str], set[tuple[str, str]]] = {
+    ("20210407", "3"): {("서울특별시", "서울특별시"), ("부산광역시", "부산광역시")},
+    ("20230405", "2"): {("전라북도", "전주시을")},
+    ("20230405", "11"): {("울산광역시", "울산광역시")},
+    ("20241016", "4"): {("부산광역시", "금정구"), ("인천광역시", "강화군"), ("전라남도", "영광군"), ("전라남도", "곡성군")},
+    ("20241016", "11"): {("서울특별시", "서울특별시")},
+    ("20250402", "4"): {("서울특별시", "구로구"), ("충청남도", "아산시"), ("경상북도", "김천시"), ("전라남도", "담양군")},
+}
 
 #: Provinces renamed since 2017: sido_cd → (the name before, the day the new name began).
 _SIDO_RENAMED = {"51": ("강원도", "20230611"), "52": ("전라북도", "20240118")}
@@ -167,7 +180,8 @@ class PoliticsMixin(RegionsMixin):
             add("대한민국", "전국", "", [], 1 if tc == "1" else 46)
             return rows
         if self.edition >= DATED_REGIONS_EDITION:
-            return self._build_constituencies_dated(sg_id, tc, rows, add)
+            rows = self._build_constituencies_dated(sg_id, tc, rows, add)
+            return self._byelection_contests(sg_id, tc, rows) if self.edition >= BYELECTION_EDITION else rows
         if tc in ("3", "8", "11"):
             for s in self.sidos():
                 add(s.name if tc != "8" else f"{s.name}비례대표", s.name, "", [d.lawd_cd for d in self.districts() if d.sido.sido_cd == s.sido_cd])
@@ -214,6 +228,22 @@ class PoliticsMixin(RegionsMixin):
                 suffix = f"제{k}선거구" if tc in ("5", "10") else f"{'가나다라마바'[k - 1]}선거구"
                 add(f"{wiw}{suffix}", p.sd_name, wiw, list(p.lawd_cds), 1 if tc in ("5", "10") else rng.randint(2, 4))
         return rows
+
+    def _byelection_contests(self, sg_id: str, tc: str, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """A 재·보궐선거's contests among every 선거구 of its office (edition 8)."""
+        if not self._is_byelection(sg_id):
+            return rows
+        real = _BYELECTION_CONTESTS.get((sg_id, tc))
+        if real is not None:
+            kept = [r for r in rows if (r["sdName"], r["sggName"]) in real]
+            assert len(kept) == len(real), (sg_id, tc, real)
+        else:
+            rng = self.rng("byelection", sg_id, tc)
+            kept = [rows[i] for i in sorted(rng.sample(range(len(rows)), min(len(rows), rng.randint(1, 3))))]
+        return [{**r, "num": str(i), "sOrder": str(i), "sggJungsu": "1"} for i, r in enumerate(kept, start=1)]
+
+    def _is_byelection(self, sg_id: str) -> bool:
+        return any(e["sgId"] == sg_id and e["sgTypecode"] == "0" and "재·보궐" in e["sgName"] for e in self.elections())
 
     def _assembly_districts(self, sg_id: str) -> list[dict[str, Any]]:
         rows: list[dict[str, Any]] = []
@@ -357,7 +387,12 @@ class PoliticsMixin(RegionsMixin):
             rng = self.rng("turnout", sg_id, sg_typecode)
             rows = []
             tot = [0, 0]
-            for d in self.election_places(sg_id):
+            places = self.election_places(sg_id)
+            if self.edition >= BYELECTION_EDITION and self._is_byelection(sg_id):  # only where a contest was held
+                types = [sg_typecode] if sg_typecode != "0" else [e["sgTypecode"] for e in self.elections() if e["sgId"] == sg_id]
+                held = {c for t in types for r in self.constituencies(sg_id, t) for c in r["lawd_cds"]}
+                places = [p for p in places if held & set(p.lawd_cds)]
+            for d in places:
                 electors = int(40_000 + d.activity * 300_000 * rng.uniform(0.8, 1.2))
                 voted = int(electors * rng.uniform(0.55, 0.78))
                 tot[0] += electors

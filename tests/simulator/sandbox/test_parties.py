@@ -161,3 +161,24 @@ def test_edition_8_bills_take_no_real_bill_number() -> None:
         assert statute in statutes and kind in ("일부개정법률안", "전부개정법률안"), b
     voted = next(b for b in w8.bills() if b["voted"])
     assert {v["LAW_TITLE"] for v in w8.votes(voted["BILL_ID"])} == {voted["BILL_NAME"].rsplit(" ", 1)[0]}
+
+
+def test_edition_8_byelections_fill_a_few_seats() -> None:
+    """A 재·보궐선거 holds the real contests where the world knows them (2021's 서울·부산 시장,
+    2024-10-16's four 기초단체장 …) and one to three elsewhere, one seat each, and its turnout
+    counts only the places that voted; edition 7 held one in every 선거구."""
+    w7, w8 = World(0, edition=7), World(0, edition=INVENTED_PARTIES_EDITION)
+    assert len(w7.constituencies("20230405", "2")) > 200
+    assert [(r["sdName"], r["sggName"]) for r in w8.constituencies("20230405", "2")] == [("전라북도", "전주시을")]
+    assert {r["sggName"] for r in w8.constituencies("20210407", "3")} == {"서울특별시", "부산광역시"}
+    assert {r["sggName"] for r in w8.constituencies("20241016", "4")} == {"금정구", "강화군", "영광군", "곡성군"}
+    for e in w8.elections():
+        if e["sgTypecode"] == "0" or not e["sgName"].endswith("선거") or e["sgId"] not in (
+                "20210407", "20230405", "20241016", "20250402"):
+            continue
+        rows = w8.constituencies(e["sgId"], e["sgTypecode"])
+        assert 1 <= len(rows) <= 4 and {r["sggJungsu"] for r in rows} == {"1"}, e
+        assert len(w8.winners(e["sgId"], e["sgTypecode"])) == len(rows), e
+        places = {r["wiwName"] for r in w8.turnout(e["sgId"], e["sgTypecode"])} - {""}
+        assert places and len(places) <= 41, e  # 서울 and 부산's 구·군 at most
+    assert len(w8.constituencies("20220601", "4")) == 225  # a 전국동시지방선거 holds every one
