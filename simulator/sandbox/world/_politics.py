@@ -39,16 +39,19 @@ DATED_REGIONS_EDITION = 8
 BILLS_EDITION = 8
 
 #: Edition 8: a 재·보궐선거 fills a few seats, not every one: the contests below are the real ones
-#: (the office and place are public facts; candidates and results stay invented); an office of a
-#: 재·보궐선거 not listed here holds one to three contests picked by the seed (invented).
+#: (the office and place are public facts, as the NEC announced them and the press reported them;
+#: candidates and results stay invented); an office of a 재·보궐선거 not listed here holds one to
+#: three contests picked by the seed (invented places: the real 지방의회 by-elections are not here).
 BYELECTION_EDITION = 8
 _BYELECTION_CONTESTS: dict[tuple[str, str], set[tuple[str, str]]] = {
     ("20210407", "3"): {("서울특별시", "서울특별시"), ("부산광역시", "부산광역시")},
     ("20230405", "2"): {("전라북도", "전주시을")},
+    ("20230405", "4"): {("경상남도", "창녕군")},
     ("20230405", "11"): {("울산광역시", "울산광역시")},
     ("20241016", "4"): {("부산광역시", "금정구"), ("인천광역시", "강화군"), ("전라남도", "영광군"), ("전라남도", "곡성군")},
     ("20241016", "11"): {("서울특별시", "서울특별시")},
-    ("20250402", "4"): {("서울특별시", "구로구"), ("충청남도", "아산시"), ("경상북도", "김천시"), ("전라남도", "담양군")},
+    ("20250402", "4"): {("서울특별시", "구로구"), ("충청남도", "아산시"), ("경상북도", "김천시"), ("전라남도", "담양군"),
+                        ("경상남도", "거제시")},
 }
 
 #: Provinces renamed since 2017: sido_cd → (the name before, the day the new name began).

@@ -172,12 +172,13 @@ def test_edition_8_byelections_fill_a_few_seats() -> None:
     assert [(r["sdName"], r["sggName"]) for r in w8.constituencies("20230405", "2")] == [("전라북도", "전주시을")]
     assert {r["sggName"] for r in w8.constituencies("20210407", "3")} == {"서울특별시", "부산광역시"}
     assert {r["sggName"] for r in w8.constituencies("20241016", "4")} == {"금정구", "강화군", "영광군", "곡성군"}
+    assert {r["sggName"] for r in w8.constituencies("20250402", "4")} == {"구로구", "아산시", "김천시", "담양군", "거제시"}
     for e in w8.elections():
         if e["sgTypecode"] == "0" or not e["sgName"].endswith("선거") or e["sgId"] not in (
                 "20210407", "20230405", "20241016", "20250402"):
             continue
         rows = w8.constituencies(e["sgId"], e["sgTypecode"])
-        assert 1 <= len(rows) <= 4 and {r["sggJungsu"] for r in rows} == {"1"}, e
+        assert 1 <= len(rows) <= 5 and {r["sggJungsu"] for r in rows} == {"1"}, e
         assert len(w8.winners(e["sgId"], e["sgTypecode"])) == len(rows), e
         places = {r["wiwName"] for r in w8.turnout(e["sgId"], e["sgTypecode"])} - {""}
         assert places and len(places) <= 41, e  # 서울 and 부산's 구·군 at most
