@@ -26,7 +26,7 @@ PRELIMINARY_TYPES = ("3", "4", "11")
 INVENTED_PARTIES_EDITION = 8
 #: Edition 8: an election row names its places as they were on the vote date (강원도 before
 #: 2023-06-11, 전라북도 before 2024-01-18, 군위군 in 경상북도 before 2023-07-01, 부천시 without its
-#: 일반구 before 2024-01-01, 화성시 without its 일반구 before 2026-02-01) and lists the 시도 in the
+#: 일반구 before 2024-01-01, 화성시 without its 일반구 before February 2026) and lists the 시도 in the
 #: NEC's order; 구·시·군의 장 are elected per 시 (not per 일반구) and not in 세종 and 제주, which have no
 #: 기초자치단체, and 구·시·군의회 (and its 비례대표) likewise.
 DATED_REGIONS_EDITION = 8
@@ -59,7 +59,7 @@ _SIDO_RENAMED = {"51": ("강원도", "20230611"), "52": ("전라북도", "202401
 #: Districts moved to another province: lawd_cd → (the province's code before, the day it moved).
 _DISTRICT_MOVED = {"27720": ("47", "20230701")}  # 군위군: 경상북도 → 대구광역시
 #: Cities whose 일반구 began after 2017 (city → the day): before it the city was one district.
-_GU_SINCE = {"부천시": "20240101", "화성시": "20260201"}
+_GU_SINCE = {"부천시": "20240101", "화성시": "20260201"}  # 화성: the 구청 opened in February 2026
 #: The NEC's order of the 시도 (강원 after 경기, 전북 after 충남, as their old codes 42 and 45).
 _NEC_ORDER = {"51": "42", "52": "45"}
 
