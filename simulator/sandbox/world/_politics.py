@@ -34,8 +34,9 @@ DATED_REGIONS_EDITION = 8
 #: Edition 8: the 22nd Assembly's invented bills take numbers (``BILL_NO``) from 2290001 on, a range
 #: the real 22nd Assembly has not reached (its bills are numbered 2200001 up), so no invented bill
 #: carries a real bill's number; a bill that enacts a law names it as amended (``{statute}
-#: 일부개정법률안``: a real statute cannot be enacted anew), and a vote's ``LAW_TITLE`` is the whole
-#: statute title (not its first word).
+#: 일부개정법률안``: a real statute cannot be enacted anew) and goes to the statute's standing
+#: committee (``_STATUTE_COMMITTEE``), and a vote's ``LAW_TITLE`` is the whole statute title (not
+#: its first word).
 BILLS_EDITION = 8
 
 #: Edition 8: a 재·보궐선거 fills a few seats, not every one: the contests below are the real ones
@@ -52,6 +53,76 @@ _BYELECTION_CONTESTS: dict[tuple[str, str], set[tuple[str, str]]] = {
     ("20241016", "11"): {("서울특별시", "서울특별시")},
     ("20250402", "4"): {("서울특별시", "구로구"), ("충청남도", "아산시"), ("경상북도", "김천시"), ("전라남도", "담양군"),
                         ("경상남도", "거제시")},
+}
+
+#: Edition 8: the standing committee a bill amending each statute of ``bill_topics`` goes to (the
+#: statute's ministry's committee; before, a committee by the statute's position in the pool).
+_STATUTE_COMMITTEE = {
+    "주택임대차보호법": "법제사법위원회",
+    "형법": "법제사법위원회",
+    "형사소송법": "법제사법위원회",
+    "민법": "법제사법위원회",
+    "상법": "법제사법위원회",
+    "중대재해 처벌 등에 관한 법률": "법제사법위원회",
+    "자본시장과 금융투자업에 관한 법률": "정무위원회",
+    "개인정보 보호법": "정무위원회",
+    "전자상거래 등에서의 소비자보호에 관한 법률": "정무위원회",
+    "독점규제 및 공정거래에 관한 법률": "정무위원회",
+    "은행법": "정무위원회",
+    "보험업법": "정무위원회",
+    "여신전문금융업법": "정무위원회",
+    "신용정보의 이용 및 보호에 관한 법률": "정무위원회",
+    "조세특례제한법": "기획재정위원회",
+    "소득세법": "기획재정위원회",
+    "법인세법": "기획재정위원회",
+    "부가가치세법": "기획재정위원회",
+    "교육기본법": "교육위원회",
+    "초·중등교육법": "교육위원회",
+    "고등교육법": "교육위원회",
+    "유아교육법": "교육위원회",
+    "전기통신사업법": "과학기술정보방송통신위원회",
+    "정보통신망 이용촉진 및 정보보호 등에 관한 법률": "과학기술정보방송통신위원회",
+    "병역법": "국방위원회",
+    "군인사법": "국방위원회",
+    "도로교통법": "행정안전위원회",
+    "지방세법": "행정안전위원회",
+    "공직선거법": "행정안전위원회",
+    "정치자금법": "행정안전위원회",
+    "지방자치법": "행정안전위원회",
+    "국가공무원법": "행정안전위원회",
+    "지방공무원법": "행정안전위원회",
+    "재난 및 안전관리 기본법": "행정안전위원회",
+    "소방기본법": "행정안전위원회",
+    "저작권법": "문화체육관광위원회",
+    "문화예술진흥법": "문화체육관광위원회",
+    "관광진흥법": "문화체육관광위원회",
+    "체육시설의 설치·이용에 관한 법률": "문화체육관광위원회",
+    "농업협동조합법": "농림축산식품해양수산위원회",
+    "수산업법": "농림축산식품해양수산위원회",
+    "특허법": "산업통상자원중소벤처기업위원회",
+    "국민건강보험법": "보건복지위원회",
+    "영유아보육법": "보건복지위원회",
+    "아동복지법": "보건복지위원회",
+    "노인복지법": "보건복지위원회",
+    "장애인복지법": "보건복지위원회",
+    "국민연금법": "보건복지위원회",
+    "식품위생법": "보건복지위원회",
+    "약사법": "보건복지위원회",
+    "의료법": "보건복지위원회",
+    "감염병의 예방 및 관리에 관한 법률": "보건복지위원회",
+    "근로기준법": "환경노동위원회",
+    "고용보험법": "환경노동위원회",
+    "산업안전보건법": "환경노동위원회",
+    "환경영향평가법": "환경노동위원회",
+    "대기환경보전법": "환경노동위원회",
+    "물환경보전법": "환경노동위원회",
+    "폐기물관리법": "환경노동위원회",
+    "건축법": "국토교통위원회",
+    "주택법": "국토교통위원회",
+    "도시 및 주거환경정비법": "국토교통위원회",
+    "국토의 계획 및 이용에 관한 법률": "국토교통위원회",
+    "부동산 거래신고 등에 관한 법률": "국토교통위원회",
+    "청소년 보호법": "여성가족위원회",
 }
 
 #: Provinces renamed since 2017: sido_cd → (the name before, the day the new name began).
@@ -490,6 +561,9 @@ class PoliticsMixin(RegionsMixin):
         p = pools()
         members = self.members()
         comm_by_topic = {t: pools()["committees"][i % 16] for i, t in enumerate(p["bill_topics"])}
+        if self.edition >= BILLS_EDITION:
+            by_name = {n: (c, n) for c, n in pools()["committees"]}
+            comm_by_topic = {t: by_name[_STATUTE_COMMITTEE[t]] for t in p["bill_topics"]}
         alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
         rows = []
         start = date(2024, 5, 30)
