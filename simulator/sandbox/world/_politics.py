@@ -11,8 +11,8 @@ from ._dates import TODAY, _parse, _ymd
 from ._names import _stem, hanja_name, person_name, roman_name
 from ._regions import District, RegionsMixin
 
-__all__ = ["BILLS_EDITION", "BYELECTION_EDITION", "DATED_REGIONS_EDITION", "INVENTED_PARTIES_EDITION", "PRELIMINARY_TYPES", "UPCOMING_SG_ID", "Place",
-           "PoliticsMixin", "invented_parties"]
+__all__ = ["BILLS_EDITION", "BYELECTION_EDITION", "DATED_REGIONS_EDITION", "INVENTED_PARTIES_EDITION",
+           "PRELIMINARY_TYPES", "UPCOMING_SG_ID", "Place", "PoliticsMixin", "invented_parties"]
 
 #: Edition 3: the election whose preliminary-candidate registration is open on ``TODAY``.
 UPCOMING_SG_ID = "20260603"
@@ -28,7 +28,7 @@ INVENTED_PARTIES_EDITION = 8
 #: 2023-06-11, 전라북도 before 2024-01-18, 군위군 in 경상북도 before 2023-07-01, 부천시 without its
 #: 일반구 before 2024-01-01, 화성시 without its 일반구 before February 2026) and lists the 시도 in the
 #: NEC's order; 구·시·군의 장 are elected per 시 (not per 일반구) and not in 세종 and 제주, which have no
-#: 기초자치단체, and 구·시·군의회 (and its 비례대표) likewise.
+#: 기초자치단체, and 구·시·군의회 (and its 비례대표) likewise; 교육의원 only in 제주.
 DATED_REGIONS_EDITION = 8
 
 #: Edition 8: the 22nd Assembly's invented bills take numbers (``BILL_NO``) from 2290001 on, a range
@@ -296,6 +296,8 @@ class PoliticsMixin(RegionsMixin):
                 add(city, ps[0].sd_name, city, [c for p in ps for c in p.lawd_cds])
             return rows
         rng = self.rng("sgg", sg_id, tc)
+        if tc == "10":  # 교육의원: only 제주 elects them
+            places = [p for p in places if p.sido_cd == "50"]
         for p in (places if tc in ("5", "10") else local):
             wiw = p.name.replace(" ", "")
             for k in range(1, 2 + min(5, int(p.activity * 2.5))):

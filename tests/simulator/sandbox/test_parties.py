@@ -122,6 +122,8 @@ def test_edition_8_names_places_as_of_the_vote_date() -> None:
     assert {"수원시", "부천시", "화성시", "군위군"} <= heads and not {"제주시", "세종특별자치시"} & heads
     assert not [r for r in w.constituencies("20220601", "4") if " " in r["sggName"] or r["sggName"].endswith("시장안구")]
     assert [r["sdName"] for r in w.constituencies("20240410", "3")] == []  # no 시·도지사 election in 2024
+    assert {r["sdName"] for r in w.constituencies("20180613", "10")} == {"제주특별자치도"}  # 교육의원
+    assert not {r["sdName"] for r in w.constituencies("20220601", "6")} & {"제주특별자치도", "세종특별자치시"}
     sds24 = {r["sdName"] for r in w.candidates("20240410", "2")}
     assert {"강원특별자치도", "전북특별자치도"} <= sds24
 
