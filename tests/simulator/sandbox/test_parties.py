@@ -152,21 +152,25 @@ def test_the_assembly_keeps_its_keys() -> None:
 
 def test_edition_8_bills_take_no_real_bill_number() -> None:
     """The real 22nd Assembly numbers its bills 2200001 up; the world's invented bills take
-    2290001 up (edition 7: 2200001 up), name an amended real statute (no '의료법 특별법안'), go to
-    that statute's standing committee (edition 7 sent 유아교육법 to 국방위원회) and a vote's
-    LAW_TITLE is that statute's whole title."""
+    2290001 up (edition 7: 2200001 up). A bill that amends a real statute goes to that statute's
+    standing committee (edition 7 sent 유아교육법 to 국방위원회); no bill enacts a real statute anew
+    (edition 7: '의료법 특별법안'); a vote's LAW_TITLE is the amended statute's whole title."""
     w7, w8 = World(0, edition=7), World(0, edition=INVENTED_PARTIES_EDITION)
     assert w7.bills()[0]["BILL_NO"] == "2200001"
     statutes = {str(t) for t in pools()["bill_topics"]}
+    committee: dict[str, str] = {}
     for b in w8.bills():
         assert "2290001" <= b["BILL_NO"] <= "2299999", b
-        statute, kind = b["BILL_NAME"].rsplit(" ", 1)
-        assert statute in statutes and kind in ("일부개정법률안", "전부개정법률안"), b
-    committee = {b["BILL_NAME"].rsplit(" ", 1)[0]: b["COMMITTEE"] for b in w8.bills()}  # the statute's committee
+        law, kind = b["BILL_NAME"].rsplit(" ", 1)
+        if kind in ("일부개정법률안", "전부개정법률안"):
+            assert law in statutes, b
+            assert committee.setdefault(law, b["COMMITTEE"]) == b["COMMITTEE"], b  # one committee a statute
+        else:  # a new law: never a real statute's title, nor one of them made 'special'
+            assert not [t for t in statutes if b["BILL_NAME"].startswith(f"{t} ") or b["BILL_NAME"] == f"{t}안"], b
     assert (committee["의료법"], committee["병역법"], committee["유아교육법"], committee["민법"]) == (
         "보건복지위원회", "국방위원회", "교육위원회", "법제사법위원회")
-    assert len(set(committee)) == len(statutes)
-    voted = next(b for b in w8.bills() if b["voted"])
+    assert set(committee) == statutes
+    voted = next(b for b in w8.bills() if b["voted"] and b["BILL_NAME"].endswith("개정법률안"))
     assert {v["LAW_TITLE"] for v in w8.votes(voted["BILL_ID"])} == {voted["BILL_NAME"].rsplit(" ", 1)[0]}
 
 
