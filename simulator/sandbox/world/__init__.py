@@ -66,7 +66,11 @@ Politics (NEC, National Assembly)
     7 with ``MONA_CD``, ``ORIG_NM`` = "서울 강남구갑", ``huboid``); ``member(mona_cd)``;
     ``bills()`` (AGE 22, ``BILL_ID``, ``BILL_NO``, ``PROPOSER``, ``RST_MONA_CD``);
     ``votes(bill_id)`` (~275 rows per voted bill; ``vote_choices`` for cheap tallies); ``committees()``;
-    ``committee_members(dept_cd | None)``.
+    ``committee_members(dept_cd | None)``; ``election_places(sgId)`` (the 구시군 as of an
+    election's date) and ``sido_name_on(sido_cd, sgId)``. From edition 8 every result carries
+    an invented party (``invented_parties(sgId)`` in ``_politics``), places are named as of the
+    vote date, a 재·보궐선거 fills a few seats and bills take numbers from 2290001
+    (``docs/catalog.md``, "Elections and the 22nd Assembly").
 Education (NEIS)
     ``offices()``; ``schools()`` (~11,000, names repeat across regions) / ``school(code)``;
     ``meals(school_code, "YYYYMM")``; ``schedule(school_code, year)``;
