@@ -305,6 +305,49 @@ def _add_published(plats: list[dict[str, Any]]) -> None:
                 small=f"published for it ({entry['source']})")
 
 
+#: The world edition whose sandbox serves the root and item element names published for a
+#: law.go.kr search target (``facts/lawgokr_roots.json``): the target gains option
+#: ``published_root`` ``{root, item, edition}``; editions before it keep serving the assumed
+#: ``{target}Search`` / ``{target}`` the versions up to ``kopa@v0008`` were recorded with.
+ROOTS_EDITION = 8
+
+
+def _add_roots(plats: list[dict[str, Any]]) -> None:
+    """Give each generated law.go.kr search target whose envelope names are published
+    (``facts/lawgokr_roots.json``) option ``published_root``, served from
+    :data:`ROOTS_EDITION` on; its provenance names the sources and what stays assumed."""
+    facts = read_facts("lawgokr_roots")
+    sources: dict[str, str] = facts["sources"]
+    for plat in plats:
+        if plat["id"] != "gen_lawgokr":
+            continue
+        for ep in plat["endpoints"]:
+            target = (ep.get("match") or {}).get("target", "")
+            opts = ep.get("options") or {}
+            if not ep["path"].endswith("/lawSearch.do") or "root" not in opts:
+                continue
+            prov = ep["provenance"]
+            old = f"envelope root {opts['root']} / item {opts['item']}"
+            fact = facts["targets"].get(target)
+            if fact is None:
+                why = facts["unknown"].get(target, "no source")
+                prov["assumed"] = prov["assumed"].replace(old, f"{old} (no published name: {why})")
+                continue
+            item = fact["item"] or opts["item"]
+            opts["published_root"] = {"root": fact["root"], "item": item, "edition": ROOTS_EDITION}
+            said = "; ".join(sources[s] for s in fact["sources"])
+            prov["envelope"] = (f"root {fact['root']}" + (f" / item {item}" if fact["item"] else "")
+                                + f" served from world edition {ROOTS_EDITION} ({said})")
+            if fact.get("item_sources"):
+                prov["envelope"] += f"; item {item} from {'; '.join(sources[s] for s in fact['item_sources'])}"
+            if fact.get("note"):
+                prov["envelope"] += f"; {fact['note']}"
+            rest = f"{old} served before world edition {ROOTS_EDITION}"
+            if not fact["item"]:
+                rest += f"; item {item} (no published name)"
+            prov["assumed"] = prov["assumed"].replace(old, rest)
+
+
 #: Envelope members some sources list among the record fields.
 _ENVELOPE = frozenset({"resultCode", "resultMsg", "numOfRows", "pageNo", "totalCount", "dataType",
                        "items", "item", "header", "body", "response", "status", "message"})
@@ -780,6 +823,7 @@ def build_platforms(*, everything: bool = False) -> tuple[list[dict[str, Any]], 
     _settle_editions(plats)
     _add_measured(plats)
     _add_published(plats)
+    _add_roots(plats)
     return _drop_shadowed(plats, headers)
 
 
