@@ -8,6 +8,7 @@ from typing import Any
 
 from ..world import _HOLIDAYS, World
 from ._common import shape
+from .kma_values import KMA_CATEGORY_EDITION, vilage_rows
 
 __all__ = ["GENERATORS"]
 
@@ -19,6 +20,10 @@ def vilage_fcst(world: World, f: dict[str, str]) -> list[dict[str, Any]]:
     bd, bt = f.get("base_date", ""), f.get("base_time", "")
     if len(bd) != 8 or not bd.isdigit() or bt not in ("0200", "0500", "0800", "1100", "1400", "1700", "2000", "2300"):
         return []
+    if world.edition >= KMA_CATEGORY_EDITION:  # TMN/TMX, and values that agree with each other
+        rows = vilage_rows(world.rng("kma8", bd, bt, f.get("nx"), f.get("ny")), bd, bt,
+                           f.get("nx", "0"), f.get("ny", "0"))
+        return shape("datagokr_misc_kma_vilage_fcst", rows)
     rng = world.rng("kma", bd, bt, f.get("nx"), f.get("ny"))
     start = date(int(bd[:4]), int(bd[4:6]), int(bd[6:])) + timedelta(hours=0)
     rows = []

@@ -22,6 +22,7 @@ from typing import Any, Callable
 from ...catalog import Endpoint, FieldSpec
 from ..world import TODAY, World
 from ..world._finance import REAL_COMPANIES_EDITION
+from .kma_values import KMA_CATEGORY_EDITION, ultra_fcst_rows, ultra_ncst_rows
 
 __all__ = ["ENTITY_FIELDS", "names_real_company", "synth_records"]
 
@@ -302,6 +303,23 @@ JOINED_7: dict[str, Callable[[World, Endpoint, dict[str, str], random.Random], l
 }
 
 
+def _kma_rows(make: Callable[..., list[dict[str, Any]]]) -> Callable[[World, Endpoint, dict[str, str], random.Random], list[dict[str, Any]]]:
+    """A KMA announcement's rows for the request's ``base_date``, ``base_time``, ``nx``, ``ny``."""
+    def rows(world: World, ep: Endpoint, f: dict[str, str], rng: random.Random) -> list[dict[str, Any]]:
+        nx, ny = f.get("nx", ""), f.get("ny", "")
+        if not (nx.isdigit() and ny.isdigit()):
+            return []
+        return make(rng, f.get("base_date", ""), f.get("base_time", ""), int(nx), int(ny))
+    return rows
+
+
+#: … and from :data:`~.kma_values.KMA_CATEGORY_EDITION` (KMA rows whose value fits the category).
+JOINED_8: dict[str, Callable[[World, Endpoint, dict[str, str], random.Random], list[dict[str, Any]]]] = {
+    "kma_ultra_srt_ncst": _kma_rows(ultra_ncst_rows),
+    "kma_ultra_srt_fcst": _kma_rows(ultra_fcst_rows),
+}
+
+
 def _real_tokens(world: World) -> tuple[frozenset[str], tuple[str, ...]]:
     """(identity values of the pool's real companies — codes, ISINs, names —, their names)."""
     def build() -> tuple[frozenset[str], tuple[str, ...]]:
@@ -373,6 +391,8 @@ def synth_records(world: World, ep: Endpoint, filters: dict[str, str]) -> list[d
         return JOINED[ep.id](world, ep, filters, rng)
     if world.edition >= REAL_COMPANIES_EDITION and ep.id in JOINED_7:
         return JOINED_7[ep.id](world, ep, filters, rng)
+    if world.edition >= KMA_CATEGORY_EDITION and ep.id in JOINED_8:
+        return JOINED_8[ep.id](world, ep, filters, rng)
     n = 1 if ep.kind == "object" else 1 + rng.randrange(MAX_RECORDS)
     fields = served_fields(world, ep)
     echo = _filter_fields(fields, filters, loose=world.edition >= REAL_COMPANIES_EDITION)
