@@ -22,6 +22,7 @@ from typing import Any, Callable
 from ...catalog import Endpoint, FieldSpec
 from ..world import TODAY, World
 from ..world._finance import REAL_COMPANIES_EDITION
+from .dart_indx import INDX_EDITION, index_rows
 from .kma_values import KMA_CATEGORY_EDITION, ultra_fcst_rows, ultra_ncst_rows
 
 __all__ = ["ENTITY_FIELDS", "names_real_company", "synth_records"]
@@ -313,10 +314,24 @@ def _kma_rows(make: Callable[..., list[dict[str, Any]]]) -> Callable[[World, End
     return rows
 
 
-#: … and from :data:`~.kma_values.KMA_CATEGORY_EDITION` (KMA rows whose value fits the category).
-JOINED_8: dict[str, Callable[[World, Endpoint, dict[str, str], random.Random], list[dict[str, Any]]]] = {
-    "kma_ultra_srt_ncst": _kma_rows(ultra_ncst_rows),
-    "kma_ultra_srt_fcst": _kma_rows(ultra_fcst_rows),
+def _indices(world: World, ep: Endpoint, f: dict[str, str], rng: random.Random) -> list[dict[str, Any]]:
+    """OpenDART's financial indices of the companies of ``corp_code`` (a comma list for
+    ``fnlttCmpnyIndx``) for the year, report and index class asked (``dart_indx.py``)."""
+    companies = [c for code in f.get("corp_code", "").split(",") if (c := world.company(code.strip())) is not None]
+    year, reprt = f.get("bsns_year", ""), f.get("reprt_code", "")
+    return index_rows(lambda corp, name: world.rng("dart_indx", corp, year, reprt, name),
+                      lambda corp: world.accounts(corp, int(year), reprt) if year.isdigit() else [],
+                      companies, year, reprt, f.get("idx_cl_code", ""), [x.name for x in served_fields(world, ep)])
+
+
+#: … and from a later edition: (the edition, the rows). KMA rows whose value fits the category
+#: (:data:`~.kma_values.KMA_CATEGORY_EDITION`), OpenDART's indices as the request and the
+#: published index lists say (:data:`~.dart_indx.INDX_EDITION`).
+JOINED_LATER: dict[str, tuple[int, Callable[[World, Endpoint, dict[str, str], random.Random], list[dict[str, Any]]]]] = {
+    "kma_ultra_srt_ncst": (KMA_CATEGORY_EDITION, _kma_rows(ultra_ncst_rows)),
+    "kma_ultra_srt_fcst": (KMA_CATEGORY_EDITION, _kma_rows(ultra_fcst_rows)),
+    "dart_fnltt_singl_indx": (INDX_EDITION, _indices),
+    "dart_fnltt_cmpny_indx": (INDX_EDITION, _indices),
 }
 
 
@@ -391,8 +406,8 @@ def synth_records(world: World, ep: Endpoint, filters: dict[str, str]) -> list[d
         return JOINED[ep.id](world, ep, filters, rng)
     if world.edition >= REAL_COMPANIES_EDITION and ep.id in JOINED_7:
         return JOINED_7[ep.id](world, ep, filters, rng)
-    if world.edition >= KMA_CATEGORY_EDITION and ep.id in JOINED_8:
-        return JOINED_8[ep.id](world, ep, filters, rng)
+    if ep.id in JOINED_LATER and world.edition >= JOINED_LATER[ep.id][0]:
+        return JOINED_LATER[ep.id][1](world, ep, filters, rng)
     n = 1 if ep.kind == "object" else 1 + rng.randrange(MAX_RECORDS)
     fields = served_fields(world, ep)
     echo = _filter_fields(fields, filters, loose=world.edition >= REAL_COMPANIES_EDITION)
