@@ -23,6 +23,7 @@ from ...catalog import Endpoint, FieldSpec
 from ..world import TODAY, World
 from ..world._finance import REAL_COMPANIES_EDITION
 from .dart_indx import INDX_EDITION, index_rows
+from .datagokr_misc import AIRKOREA_FIELD_VER, AIRKOREA_VER_EDITION, version_of, airkorea_station_rows, as_version
 from .kma_values import KMA_CATEGORY_EDITION, ultra_fcst_rows, ultra_ncst_rows
 
 __all__ = ["ENTITY_FIELDS", "names_real_company", "synth_records"]
@@ -324,6 +325,14 @@ def _indices(world: World, ep: Endpoint, f: dict[str, str], rng: random.Random) 
                       companies, year, reprt, f.get("idx_cl_code", ""), [x.name for x in served_fields(world, ep)])
 
 
+def _station(world: World, ep: Endpoint, f: dict[str, str], rng: random.Random) -> list[dict[str, Any]]:
+    """AirKorea's hourly measurements of one station (``datagokr_misc.airkorea_station_rows``),
+    with the fields of the ``ver`` asked."""
+    names = [x.name for x in served_fields(world, ep) if AIRKOREA_FIELD_VER.get(x.name, 0.0) <= version_of(f.get("ver", ""))]
+    return [{n: r.get(n, "") for n in names}
+            for r in (as_version(world, row, f.get("ver", "")) for row in airkorea_station_rows(world, f))]
+
+
 #: … and from a later edition: (the edition, the rows). KMA rows whose value fits the category
 #: (:data:`~.kma_values.KMA_CATEGORY_EDITION`), OpenDART's indices as the request and the
 #: published index lists say (:data:`~.dart_indx.INDX_EDITION`).
@@ -332,6 +341,7 @@ JOINED_LATER: dict[str, tuple[int, Callable[[World, Endpoint, dict[str, str], ra
     "kma_ultra_srt_fcst": (KMA_CATEGORY_EDITION, _kma_rows(ultra_fcst_rows)),
     "dart_fnltt_singl_indx": (INDX_EDITION, _indices),
     "dart_fnltt_cmpny_indx": (INDX_EDITION, _indices),
+    "airkorea_msrstn_accto_rltm_mesure_dnsty": (AIRKOREA_VER_EDITION, _station),
 }
 
 
@@ -398,6 +408,9 @@ def synth_records(world: World, ep: Endpoint, filters: dict[str, str]) -> list[d
     """The records of one collection of a generated endpoint (see the module docstring)."""
     if names_real_company(world, ep, filters):
         return []
+    if ep.id in JOINED_LATER and world.edition >= JOINED_LATER[ep.id][0]:
+        rng = world.rng("synth", ep.id, *(f"{k}={v}" for k, v in sorted(filters.items())))
+        return JOINED_LATER[ep.id][1](world, ep, filters, rng)
     if world.edition >= REAL_COMPANIES_EDITION and (people := _person_filters(ep, filters)):
         rest = {k: v for k, v in filters.items() if k not in people}
         return [r for r in synth_records(world, ep, rest) if all(str(r.get(k, "")) == v for k, v in people.items())]
@@ -406,8 +419,6 @@ def synth_records(world: World, ep: Endpoint, filters: dict[str, str]) -> list[d
         return JOINED[ep.id](world, ep, filters, rng)
     if world.edition >= REAL_COMPANIES_EDITION and ep.id in JOINED_7:
         return JOINED_7[ep.id](world, ep, filters, rng)
-    if ep.id in JOINED_LATER and world.edition >= JOINED_LATER[ep.id][0]:
-        return JOINED_LATER[ep.id][1](world, ep, filters, rng)
     n = 1 if ep.kind == "object" else 1 + rng.randrange(MAX_RECORDS)
     fields = served_fields(world, ep)
     echo = _filter_fields(fields, filters, loose=world.edition >= REAL_COMPANIES_EDITION)
