@@ -41,6 +41,11 @@ VILAGE_CATEGORIES = ("TMP", "UUU", "VVV", "VEC", "WSD", "SKY", "PTY", "POP", "WA
 _MONTH_MEAN = (-2.4, 0.4, 5.7, 12.5, 17.8, 22.2, 24.9, 25.7, 21.2, 14.8, 7.2, 0.4)
 
 
+#: The announcement a generated nowcast or ultra-short forecast draws its values for when the
+#: request's ``base_date``/``base_time`` is no date and time (the rows echo what was sent).
+_FALLBACK = datetime(2025, 12, 1, 5, 0)
+
+
 def _when(base_date: str, base_time: str) -> datetime | None:
     if len(base_date) != 8 or not base_date.isdigit() or len(base_time) != 4 or not base_time.isdigit():
         return None
@@ -96,9 +101,7 @@ def _amount(rng: random.Random, unit: str) -> str:
 
 def ultra_ncst_rows(rng: random.Random, base_date: str, base_time: str, nx: Any, ny: Any) -> list[dict[str, Any]]:
     """getUltraSrtNcst: the eight observed categories of one hour at one grid point."""
-    at = _when(base_date, base_time)
-    if at is None:
-        return []
+    at = _when(base_date, base_time) or _FALLBACK
     w = _Weather(rng, at)
     temp = w.temp(at)
     pty = w.pty(at, temp, nowcast=True)
@@ -112,9 +115,7 @@ def ultra_ncst_rows(rng: random.Random, base_date: str, base_time: str, nx: Any,
 
 def ultra_fcst_rows(rng: random.Random, base_date: str, base_time: str, nx: Any, ny: Any) -> list[dict[str, Any]]:
     """getUltraSrtFcst: ten categories for each of the six hours after the announcement."""
-    at = _when(base_date, base_time)
-    if at is None:
-        return []
+    at = _when(base_date, base_time) or _FALLBACK
     w = _Weather(rng, at)
     hours = [at.replace(minute=0) + timedelta(hours=k) for k in range(1, 7)]
     by_cat: dict[str, list[str]] = {c: [] for c in ULTRA_FCST_CATEGORIES}
