@@ -66,6 +66,10 @@ class _Weather:
         self.wet_from = rng.randrange(0, 48)
         self.wet_hours = rng.randrange(2, 12)
         self.start = at
+        self.vec = rng.randrange(0, 360)  # wind, humidity and sky drift from hour to hour
+        self.wsd = rng.uniform(0.5, 5.0)
+        self.reh = rng.uniform(35.0, 80.0)
+        self.sky = rng.choice(("1", "1", "3", "4"))
 
     def temp(self, t: datetime) -> float:
         mean = _MONTH_MEAN[t.month - 1] + self.offset
@@ -87,10 +91,22 @@ class _Weather:
         return self.rng.choice((1, 4)) if temp > 20 else 1  # showers in the warm months
 
     def wind(self) -> tuple[int, float, float, float]:
-        vec = self.rng.randrange(0, 361)
-        wsd = round(self.rng.uniform(0.2, 6.5), 1)
+        """The next hour's wind: direction (degrees it blows from), speed and its east and north
+        components (KMA's UUU/VVV: the direction the air moves to)."""
+        self.vec = (self.vec + self.rng.randint(-25, 25)) % 360
+        self.wsd = min(max(self.wsd + self.rng.uniform(-0.8, 0.8), 0.1), 12.0)
+        vec, wsd = self.vec, round(self.wsd, 1)
         rad = math.radians(vec)
         return vec, wsd, round(-wsd * math.sin(rad), 1) + 0.0, round(-wsd * math.cos(rad), 1) + 0.0
+
+    def humidity(self, wet: bool) -> str:
+        self.reh = min(max(self.reh + self.rng.uniform(-6.0, 6.0), 15.0), 99.0)
+        return str(max(round(self.reh), 80) if wet else round(self.reh))
+
+    def sky_state(self, wet: bool) -> str:
+        if self.rng.random() < 0.15:
+            self.sky = self.rng.choice(("1", "3", "4"))
+        return "4" if wet else self.sky
 
 
 def _amount(rng: random.Random, unit: str) -> str:
@@ -107,7 +123,7 @@ def ultra_ncst_rows(rng: random.Random, base_date: str, base_time: str, nx: Any,
     pty = w.pty(at, temp, nowcast=True)
     vec, wsd, u, v = w.wind()
     rn1 = "0" if pty == 0 else f"{rng.choice((0.1, 0.3, 0.5, 1.0, 1.5, 2.5, 4.0, 7.5)):.1f}"
-    values = {"PTY": str(pty), "REH": str(rng.randint(75, 98) if pty else rng.randint(25, 85)), "RN1": rn1,
+    values = {"PTY": str(pty), "REH": w.humidity(pty > 0), "RN1": rn1,
               "T1H": f"{temp:.1f}", "UUU": f"{u:.1f}", "VEC": str(vec), "VVV": f"{v:.1f}", "WSD": f"{wsd:.1f}"}
     return [{"baseDate": base_date, "baseTime": base_time, "category": c, "nx": nx, "ny": ny,
              "obsrValue": values[c]} for c in NCST_CATEGORIES]
@@ -126,9 +142,9 @@ def ultra_fcst_rows(rng: random.Random, base_date: str, base_time: str, nx: Any,
         by_cat["LGT"].append("0")
         by_cat["PTY"].append(str(pty))
         by_cat["RN1"].append("강수없음" if pty == 0 else _amount(rng, "mm"))
-        by_cat["SKY"].append("4" if pty else rng.choice(("1", "1", "3", "4")))
+        by_cat["SKY"].append(w.sky_state(pty > 0))
         by_cat["T1H"].append(str(round(temp)))
-        by_cat["REH"].append(str(rng.randint(75, 98) if pty else rng.randint(25, 85)))
+        by_cat["REH"].append(w.humidity(pty > 0))
         by_cat["UUU"].append(f"{u:.1f}")
         by_cat["VVV"].append(f"{v:.1f}")
         by_cat["VEC"].append(str(vec))
@@ -155,10 +171,10 @@ def vilage_rows(rng: random.Random, base_date: str, base_time: str, nx: Any, ny:
         pty = w.pty(t, temp, nowcast=False)
         vec, wsd, u, v = w.wind()
         values = {"TMP": str(round(temp)), "UUU": f"{u:.1f}", "VVV": f"{v:.1f}", "VEC": str(vec),
-                  "WSD": f"{wsd:.1f}", "SKY": "4" if pty else rng.choice(("1", "1", "3", "4")), "PTY": str(pty),
+                  "WSD": f"{wsd:.1f}", "SKY": w.sky_state(pty > 0), "PTY": str(pty),
                   "POP": str(rng.choice((60, 70, 80, 90)) if pty else rng.choice((0, 0, 10, 20, 30))),
                   "WAV": "0", "PCP": "강수없음" if pty in (0, 3) else _amount(rng, "mm"),
-                  "REH": str(rng.randint(75, 98) if pty else rng.randint(25, 85)),
+                  "REH": w.humidity(pty > 0),
                   "SNO": _amount(rng, "cm") if pty in (2, 3) else "적설없음"}
         cats = list(VILAGE_CATEGORIES)
         if t.hour == 6 and (day > start or base_time == "0200"):
