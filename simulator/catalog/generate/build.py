@@ -348,6 +348,34 @@ def _add_roots(plats: list[dict[str, Any]]) -> None:
             prov["assumed"] = prov["assumed"].replace(old, rest)
 
 
+#: Generated endpoints whose rows world edition 8 builds from published shapes, not from the
+#: field list alone: provenance ``values`` says what (the sandbox's module names the sources).
+_VALUES_FROM_EDITION_8 = {
+    "kma_ultra_srt_ncst": "from world edition 8 one row per category (PTY REH RN1 T1H UUU VEC VVV WSD), each value "
+                          "in its category's unit or code as the KMA guide gives them (simulator/sandbox/gen/kma_values.py); "
+                          "the values are invented",
+    "kma_ultra_srt_fcst": "from world edition 8 ten categories (LGT PTY RN1 SKY T1H REH UUU VVV VEC WSD) for the six "
+                          "hours after the announcement, each value in its category's unit, code or class string "
+                          "(simulator/sandbox/gen/kma_values.py); the values are invented",
+    "dart_fnltt_singl_indx": "from world edition 8 one row per index of the class asked, names and order as real answers "
+                             "list them, idx_cl_nm of the code; idx_code published for the first index only (M211100), "
+                             "the rest assumed; values computed from the company's statements or drawn "
+                             "(simulator/sandbox/gen/dart_indx.py)",
+    "dart_fnltt_cmpny_indx": "from world edition 8 as fnlttSinglIndx, for each company of corp_code "
+                             "(simulator/sandbox/gen/dart_indx.py)",
+    "airkorea_msrstn_accto_rltm_mesure_dnsty": "from world edition 8 the named station's hourly rows over dataTerm, "
+                                               "with the fields of the ver asked (AirKorea's ver notes; "
+                                               "simulator/sandbox/gen/datagokr_misc.py); no station named: generic rows",
+}
+
+
+def _add_values(plats: list[dict[str, Any]]) -> None:
+    for plat in plats:
+        for ep in plat["endpoints"]:
+            if ep["id"] in _VALUES_FROM_EDITION_8:
+                ep["provenance"]["values"] = _VALUES_FROM_EDITION_8[ep["id"]]
+
+
 #: Envelope members some sources list among the record fields.
 _ENVELOPE = frozenset({"resultCode", "resultMsg", "numOfRows", "pageNo", "totalCount", "dataType",
                        "items", "item", "header", "body", "response", "status", "message"})
@@ -824,6 +852,7 @@ def build_platforms(*, everything: bool = False) -> tuple[list[dict[str, Any]], 
     _add_measured(plats)
     _add_published(plats)
     _add_roots(plats)
+    _add_values(plats)
     return _drop_shadowed(plats, headers)
 
 
