@@ -305,6 +305,77 @@ def _add_published(plats: list[dict[str, Any]]) -> None:
                 small=f"published for it ({entry['source']})")
 
 
+#: The world edition whose sandbox serves the root and item element names published for a
+#: law.go.kr search target (``facts/lawgokr_roots.json``): the target gains option
+#: ``published_root`` ``{root, item, edition}``; editions before it keep serving the assumed
+#: ``{target}Search`` / ``{target}`` the versions up to ``kopa@v0008`` were recorded with.
+ROOTS_EDITION = 8
+
+
+def _add_roots(plats: list[dict[str, Any]]) -> None:
+    """Give each generated law.go.kr search target whose envelope names are published
+    (``facts/lawgokr_roots.json``) option ``published_root``, served from
+    :data:`ROOTS_EDITION` on; its provenance names the sources and what stays assumed."""
+    facts = read_facts("lawgokr_roots")
+    sources: dict[str, str] = facts["sources"]
+    for plat in plats:
+        if plat["id"] != "gen_lawgokr":
+            continue
+        for ep in plat["endpoints"]:
+            target = (ep.get("match") or {}).get("target", "")
+            opts = ep.get("options") or {}
+            if not ep["path"].endswith("/lawSearch.do") or "root" not in opts:
+                continue
+            prov = ep["provenance"]
+            old = f"envelope root {opts['root']} / item {opts['item']}"
+            fact = facts["targets"].get(target)
+            if fact is None:
+                why = facts["unknown"].get(target, "no source")
+                prov["assumed"] = prov["assumed"].replace(old, f"{old} (no published name: {why})")
+                continue
+            item = fact["item"] or opts["item"]
+            opts["published_root"] = {"root": fact["root"], "item": item, "edition": ROOTS_EDITION}
+            said = "; ".join(sources[s] for s in fact["sources"])
+            prov["envelope"] = (f"root {fact['root']}" + (f" / item {item}" if fact["item"] else "")
+                                + f" served from world edition {ROOTS_EDITION} ({said})")
+            if fact.get("item_sources"):
+                prov["envelope"] += f"; item {item} from {'; '.join(sources[s] for s in fact['item_sources'])}"
+            if fact.get("note"):
+                prov["envelope"] += f"; {fact['note']}"
+            rest = f"{old} served before world edition {ROOTS_EDITION}"
+            if not fact["item"]:
+                rest += f"; item {item} (no published name)"
+            prov["assumed"] = prov["assumed"].replace(old, rest)
+
+
+#: Generated endpoints whose rows world edition 8 builds from published shapes, not from the
+#: field list alone: provenance ``values`` says what (the sandbox's module names the sources).
+_VALUES_FROM_EDITION_8 = {
+    "kma_ultra_srt_ncst": "from world edition 8 one row per category (PTY REH RN1 T1H UUU VEC VVV WSD), each value "
+                          "in its category's unit or code as the KMA guide gives them (simulator/sandbox/gen/kma_values.py); "
+                          "the values are invented",
+    "kma_ultra_srt_fcst": "from world edition 8 ten categories (LGT PTY RN1 SKY T1H REH UUU VVV VEC WSD) for the six "
+                          "hours after the announcement, each value in its category's unit, code or class string "
+                          "(simulator/sandbox/gen/kma_values.py); the values are invented",
+    "dart_fnltt_singl_indx": "from world edition 8 one row per index of the class asked, names and order as real answers "
+                             "list them, idx_cl_nm of the code; idx_code published for the first index only (M211100), "
+                             "the rest assumed; values computed from the company's statements or drawn "
+                             "(simulator/sandbox/gen/dart_indx.py)",
+    "dart_fnltt_cmpny_indx": "from world edition 8 as fnlttSinglIndx, for each company of corp_code "
+                             "(simulator/sandbox/gen/dart_indx.py)",
+    "airkorea_msrstn_accto_rltm_mesure_dnsty": "from world edition 8 the named station's hourly rows over dataTerm, "
+                                               "with the fields of the ver asked (AirKorea's ver notes; "
+                                               "simulator/sandbox/gen/datagokr_misc.py); no station named: generic rows",
+}
+
+
+def _add_values(plats: list[dict[str, Any]]) -> None:
+    for plat in plats:
+        for ep in plat["endpoints"]:
+            if ep["id"] in _VALUES_FROM_EDITION_8:
+                ep["provenance"]["values"] = _VALUES_FROM_EDITION_8[ep["id"]]
+
+
 #: Envelope members some sources list among the record fields.
 _ENVELOPE = frozenset({"resultCode", "resultMsg", "numOfRows", "pageNo", "totalCount", "dataType",
                        "items", "item", "header", "body", "response", "status", "message"})
@@ -780,6 +851,8 @@ def build_platforms(*, everything: bool = False) -> tuple[list[dict[str, Any]], 
     _settle_editions(plats)
     _add_measured(plats)
     _add_published(plats)
+    _add_roots(plats)
+    _add_values(plats)
     return _drop_shadowed(plats, headers)
 
 
