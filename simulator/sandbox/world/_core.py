@@ -29,7 +29,7 @@ _MISSING = object()
 #: carry the hub's common fields: office, school, LOAD_DTM; see ``late_fields`` in
 #: ``simulator/sandbox/gen/synth.py``). An edition changes only what its docstring says; the
 #: rest is the same bytes.
-EDITIONS = (2, 3, 4, 5, 6, 7)
+EDITIONS = (2, 3, 4, 5, 6, 7, 8)
 #: The edition the newest shipped version was recorded from (the default). Edition 5 is
 #: edition 4 with the generated endpoints' fuller published fields, every one filled with a
 #: value of its field's shape: ``kopa@v0006`` recorded its generated tier from it (its curated

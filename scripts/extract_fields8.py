@@ -1,0 +1,179 @@
+"""Re-derive ``facts/fields_edition8.json``: response fields published for generated endpoints
+that were thin (declaring <= 3 record fields) after edition 7, served from world edition 8
+(option ``late_fields`` ``{name: 8}``, so the versions recorded from editions 2–7 re-record
+byte for byte; ``build.PUBLISHED8_EDITION``).
+
+Sources (facts only: field names, Korean labels where the source gives one, JSON types; no
+code or prose is kept). Each was read with the search tool's ``read_file``; the index names no
+repository for them, so each is cited by its search-index file id and what it is:
+
+* ``NEC_DOC``: a public markdown inventory of the NEC (중앙선거관리위원회) OpenAPI fields, one
+  "Response item" list per operation of the 20 services (checked 2026-05-25 by its author);
+* ``FSC_FICC``: a generated FSC MCP server (채권·단기자금 desk) whose tool docs list, per
+  operation, the response fields its author collected from live calls;
+* ``KMA_GUIDE``: a public markdown copy of KMA API hub guide pages (출력결과 tables) for the
+  방재기상연보/월보 services (APIHub ``typ02/openApi/<service>/<op>`` is the same service as
+  ``apis.data.go.kr/1360000/<service>/<op>``).
+
+    python scripts/extract_fields8.py
+    python -m simulator catalog generate
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from simulator.catalog.generate.extract import read_facts, write_facts  # noqa: E402
+
+DG = "https://apis.data.go.kr"
+
+NEC_DOC = ("search-index file 59491790900 (a public markdown inventory, '선관위 OpenAPI 필드 인벤토리', of the "
+           "NEC OpenAPI's response items per operation; the index names no repository; names and labels only)")
+FSC_FICC = ("search-index file 60014755604 (a generated FSC MCP server, 채권·단기자금 desk: the response fields "
+            "its tool docs list per operation, collected from live calls; the index names no repository; names only)")
+KMA_GUIDE = ("search-index file 65818918263 (a public markdown copy of KMA API hub guide pages, the 출력결과 tables "
+             "of AwsYearlyInfoService/AwsMtlyInfoService; the index names no repository; names and labels only)")
+
+Row = list[str]
+
+
+def _rows(spec: str) -> list[Row]:
+    """``"name:type:label, …"`` (type and label optional; type defaults to string)."""
+    out = []
+    for item in spec.split(","):
+        parts = [p.strip() for p in item.strip().split(":")]
+        name, ftype, label = (parts + ["", ""])[:3]
+        out.append([name, ftype or "string", label])
+    return out
+
+
+# --- NEC (9760000): the inventory's response items ------------------------------------------
+
+_NEC_CANDIDATE = ("num::순번, sgId::선거ID, sgTypecode::선거종류코드, sdName, wiwName::구시군명, jdName::정당명, "
+                  "name, hanjaName, gender, birthday, age, jobId::직업ID, job, "
+                  "eduId::학력ID, edu, career1, career2")
+#: 선거인수 정보: the inventory lists one set of item fields for the service's five operations;
+#: each operation here gets the counts and the region names down to its own level.
+_ELCNT_COUNTS = ("wiwCount::구시군수, emdCount::읍면동수, tpgCount::투표구수, ppltCnt::인구수, ntabPpltCnt::재외국민 인구수, "
+                 "frgnrPpltCnt::외국인 인구수, cfmtnElcnt::확정선거인수 계, cfmtnRacnt::확정선거인수 재외국민, "
+                 "cfmtnFrgnrCnt::확정선거인수 외국인, cfmtnManElcnt::남성 확정선거인수, cfmtnManRacnt::남성 재외국민, "
+                 "cfmtnManFrgnrCnt::남성 외국인, cfmtnFmlElcnt::여성 확정선거인수, cfmtnFmlRacnt::여성 재외국민, "
+                 "cfmtnFmlFrgnrCnt::여성 외국인, cfmtnRdvtDccnt::거소투표신고인수, cfmtnNtabRdvtDccnt::재외국민 거소투표신고인수, "
+                 "cfmtnRdvtManDccnt::남성 거소투표신고인수, cfmtnNtabRdvtManDccnt::남성 재외국민 거소투표신고인수, "
+                 "cfmtnRdvtFmlDccnt::여성 거소투표신고인수, cfmtnNtabRdvtFmlDccnt::여성 재외국민 거소투표신고인수")
+_ELCNT_NAMES = {
+    "getGsigElcntInfoInqire": "num::순번, sgId::선거ID, sdName, wiwName::구시군명",
+    "getElpcElcntInfoInqire": "num::순번, sgId::선거ID, sdName, wiwName::구시군명, sggName::선거구명",
+    "getEmdElcntInfoInqire": "num::순번, sgId::선거ID, sdName, wiwName::구시군명, emdName",
+    "getVtdsElcntInfoInqire": "num::순번, sgId::선거ID, sdName, wiwName::구시군명, emdName, tpgName",
+}
+_XMNTCK = ("num::순번, sgId::선거ID, sgTypecode::선거종류코드, sggName::선거구명, sdName, wiwName::구시군명, "
+           "sunsu::선거인수, tusu::투표수, yutusu::유효투표수, mutusu::무효투표수, gigwonsu::기권수, "
+           + ", ".join(f"jd{i:02d}::정당명, hbj{i:02d}::후보자명, dugsu{i:02d}::득표수" for i in range(1, 51))
+           + ", crOrder::순서")
+_PRMS = ("num::순번, sgId::선거ID, partyName::정당명, prmsCnt, "
+         + ", ".join(f"prmsOrd{i}, prmsRealmName{i}, prmsTitle{i}, prmsCont{i}" for i in range(1, 11)))
+
+NEC: dict[str, str] = {
+    "CountingSttnInfoInqireService/getCountingSttnInfoInqire":
+        "num::순번, sgId::선거ID, countingSttnName::개표소명, sdName, wiwName::구시군명, "
+        "countingSttnSeq::개표소순번, placeName, placeAddr, placeFloor",
+    "ErVotingSttusInfoInqireService/getErVotingSttusInfoInqire":
+        "num::순번, sgId::선거ID, erVotingDiv::사전투표구분, sdName, wiwName::구시군명, votersCnt::선거인수, "
+        "erVotingCnt::사전투표자수, erTurnout::사전투표율, sortOrd::순서",
+    "PartyPlcInfoInqireService/getPartyPlcInfoInqire": _PRMS,
+    "PolplcInfoInqireService2/getPolplcOtlnmapTrnsportInfoInqire":
+        "num::순번, sgId::선거ID, psName::선거일투표소명, sdName, wiwName, emdName, "
+        "placeName, addr, floor",
+    "PolplcInfoInqireService2/getPrePolplcOtlnmapTrnsportInfoInqire":
+        "num::순번, sgId::선거ID, evPsName::사전투표소명, sdName, wiwName, emdName, "
+        "evOrder, placeName, addr, floor",
+    "VoteXmntckInfoInqireService2/getXmntckSttusInfoInqire": _XMNTCK,
+    # 무투표선거구: one item list under the service's 후보자 and 당선인 operations
+    "WtvtelpcInfoInqireService/getWtvtelpccndaInfoInqire": _NEC_CANDIDATE.replace("jdName::정당명", "sggName::선거구명, jdName::정당명"),
+    "WtvtelpcInfoInqireService/getWtvtelpcsccnInfoInqire": _NEC_CANDIDATE.replace("jdName::정당명", "sggName::선거구명, jdName::정당명"),
+    **{f"ElcntInfoInqireService/{op}": f"{names}, {_ELCNT_COUNTS}" for op, names in _ELCNT_NAMES.items()},
+}
+
+# --- FSC (1160100): the MCP server's live-collected field lists ------------------------------
+
+FSC: dict[str, tuple[str, str]] = {
+    "service/GetBondInfoService/getBondSecurityBenefitRate": (FSC_FICC, "basDt::기준일자, bnfRt::수익률, crdtSc::신용등급, ctg::잔존만기"),
+}
+
+# --- KMA (1360000): the guide pages' 출력결과 tables -----------------------------------------
+
+_STN_LIST = "stn_id::지역코드, stn_ko::지역명(국문), stn_en::지역명(영문), lat::북위, lon::동경, ht::해발고도"
+KMA: dict[str, tuple[str, str]] = {
+    "AwsYearlyInfoService/getAwsStnLstTbl": (KMA_GUIDE, _STN_LIST),
+    "AwsMtlyInfoService/getAwsStnLstTbl": (KMA_GUIDE, _STN_LIST),
+    "AwsYearlyInfoService/getYearSumry": (
+        KMA_GUIDE, "stn_id::지점번호, stn_ko::지점명(국문), taDay::기온 평균, taMaxAvg::최저 기온의 평균, "
+                   "taMaxDay::연최고기온 나타난날, taMax::연최고기온, taMinAvg::연최저기온 평균, taMin::기온-최저, "
+                   "taMinDay::연최저기온 나타난 날, wsDay::연평균풍속, wsInsMax::연최대순간풍속, "
+                   "wdInsMax::연최대순간풍속 풍향, wsInsMaxTm::연최대순간풍속 나타난, rnDay::연 총 강수량, "
+                   "rn1hrMax::연 시간 최다 강수량"),
+    "AwsYearlyInfoService/getStnbyMmSumry": (
+        KMA_GUIDE, "stn_id::관측 지점 번호, stn_ko::관측 지점명(국문), stn_en::관측 지점명(영문), str::항목이름"),
+    "AwsMtlyInfoService/getDailyAwsData": (
+        KMA_GUIDE, "stn_id::관측 지점 번호, stn_ko::관측 지점명(국문), stn_en::관측 지점명(영문)"),
+}
+
+
+#: Where a source gives a field no label: the label the agency's other operations give the same
+#: name in data-go-kr-client 4.16.0's method docs (``facts/datagokr_client``), said in the source.
+FALLBACK = "; labels it does not give: the agency's label for the same name in data-go-kr-client 4.16.0"
+
+
+def _agency_labels() -> dict[str, dict[str, str]]:
+    """Agency code → field name → its most frequent Korean label in ``facts/datagokr_client``."""
+    from collections import Counter
+
+    counts: dict[str, dict[str, Counter[str]]] = {}
+    for op in read_facts("datagokr_client")["operations"]:
+        agency = op["url"].split("/")[3]
+        for name, _ftype, label in op["fields"]:
+            if label:
+                counts.setdefault(agency, {}).setdefault(name, Counter())[label] += 1
+    return {a: {n: c.most_common(1)[0][0] for n, c in names.items()} for a, names in counts.items()}
+
+
+def _labelled(op: dict[str, object], labels: dict[str, dict[str, str]]) -> dict[str, object]:
+    known = labels.get(str(op["url"]).split("/")[3], {})
+    rows = op["fields"]
+    filled = False
+    for row in rows:  # type: ignore[attr-defined]
+        if not row[2] and row[0] in known:
+            row[2] = known[row[0]]
+            filled = True
+    if filled:
+        op["source"] = str(op["source"]) + FALLBACK
+    return op
+
+
+def operations() -> list[dict[str, object]]:
+    labels = _agency_labels()
+    ops: list[dict[str, object]] = []
+    for path, spec in NEC.items():
+        ops.append({"url": f"{DG}/9760000/{path}", "source": NEC_DOC, "fields": _rows(spec)})
+    for path, (src, spec) in FSC.items():
+        ops.append({"url": f"{DG}/1160100/{path}", "source": src, "fields": _rows(spec)})
+    for path, (src, spec) in KMA.items():
+        ops.append({"url": f"{DG}/1360000/{path}", "source": src, "fields": _rows(spec)})
+    return sorted((_labelled(op, labels) for op in ops), key=lambda o: str(o["url"]))
+
+
+def main() -> int:
+    ops = operations()
+    path = write_facts("fields_edition8", {"source": "published response-field lists served from world edition 8 "
+                                                     "(each operation names its source)", "operations": ops})
+    print(f"{path}: {len(ops)} operations, {sum(len(o['fields']) for o in ops)} fields")  # type: ignore[arg-type]
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
