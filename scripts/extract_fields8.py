@@ -11,16 +11,23 @@ repository for them, so each is cited by its search-index file id and what it is
   "Response item" list per operation of the 20 services (checked 2026-05-25 by its author);
 * ``FSC_FICC``: a generated FSC MCP server (채권·단기자금 desk) whose tool docs list, per
   operation, the response fields its author collected from live calls;
+* the portal's technical guides (기술문서 / 오픈API활용가이드, .docx/.hwp/.pdf) as the text extractions
+  the public mirror umyunsang/UMMAYA (Apache-2.0) keeps beside the swagger documents edition 7
+  read (``docs/api/data-go-kr-candidate-docs/<dataset>/…txt``): per "Call Back URL" the response
+  message table's rows (항목명(영문), 항목명(국문)); read from a local git mirror (``--ummaya``);
 * ``KMA_GUIDE``: a public markdown copy of KMA API hub guide pages (출력결과 tables) for the
   방재기상연보/월보 services (APIHub ``typ02/openApi/<service>/<op>`` is the same service as
   ``apis.data.go.kr/1360000/<service>/<op>``).
 
-    python scripts/extract_fields8.py
+    python scripts/extract_fields8.py --ummaya /work/.mirror/umyunsang+UMMAYA/repo
     python -m simulator catalog generate
 """
 
 from __future__ import annotations
 
+import argparse
+import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -101,8 +108,36 @@ NEC: dict[str, str] = {
 
 # --- FSC (1160100): the MCP server's live-collected field lists ------------------------------
 
+def _fsc_desk(file_id: str, desk: str) -> str:
+    return (f"search-index file {file_id} (a generated FSC MCP server, {desk} desk: the response fields its tool "
+            "docs list per operation, collected from live calls; the index names no repository; names only)")
+
+
+FSC_MARKET = _fsc_desk("59955285140", "시세 통합")
+FSC_RESEARCH = _fsc_desk("66445185882", "기업분석·공시")
+FSC_INSURANCE = _fsc_desk("66524633101", "보험")
+FSC_INDUSTRY = _fsc_desk("59943816204", "상품·업계")
+#: 보험 desk: one list for the life and non-life 주요경영지표; its doc says the value field is
+#: cpaqItemAmt for 생명보험 and cpaqItemValCtt for 손해보험.
+_INSU_INDI = "title, basYm, {value}, cpaqItemCd, cpaqItemCdNm, crno, fncoCd, fncoNm"
 FSC: dict[str, tuple[str, str]] = {
-    "service/GetBondInfoService/getBondSecurityBenefitRate": (FSC_FICC, "basDt::기준일자, bnfRt::수익률, crdtSc::신용등급, ctg::잔존만기"),
+    "service/GetBondInfoService/getBondSecurityBenefitRate": (FSC_FICC, "basDt, bnfRt::수익률, crdtSc::신용등급, ctg::잔존만기"),
+    "service/GetSecuritiesProductInfoService/getETNPriceInfo": (
+        FSC_MARKET, "basDt, bssIdxClpr, bssIdxIdxNm, clpr, fltRt, hipr, indcVal::지표가치, indcValTotAmt, isinCd, itmsNm, "
+                    "lopr, lstgScrtCnt, mkp, mrktTotAmt, srtnCd, trPrc, trqu, vs"),
+    "service/GetCorpGoveInfoService/getExecutivesInfo": (
+        FSC_RESEARCH, "basDt, crno, dataSqno, exutFnm, exutBornYm, exutJbttNm, rgstExutYn, rgstExutCtt, fltmsvYn, fltmsvCtt, "
+                      "exutChrgBzwrNm, exutMainCrrCtt, ownOnskCnt, ownPfstCnt, exutHdfTermCtt, exutJbttXpryDt, sexCd, "
+                      "sexCdNm, exutOwnOnskCnt, exutOwnPfstCnt"),
+    "service/GetOfficialNoticeInfoService/getStockTradingFeeInfo": (
+        FSC_INDUSTRY, "basDt, brofOpnActCtg, bzds, cfe, cmpyNm, ctg, trAmt"),
+    "service/GetVariableInsuranceInfoService/getFundInfo": (
+        FSC_INSURANCE, "cmpyCd, cmpyNm, fndNm, fndCd, basDt, basprc::기준가, nPptAmt::순자산"),
+    "service/GetNonlInsuCompInfoService/getNonlInsuCompFinaInfo": (
+        FSC_INSURANCE, "title, astSmryStfnpsAcitAmt, astSmryStfnpsAcitCd, astSmryStfnpsAcitCdNm, astSmryStfnpsAcitCmpsRto, "
+                       "basYm, crno, fncoCd, fncoNm"),
+    "service/GetLifeInsuCompInfoService/getLifeInsuCompKeyManaIndi": (FSC_INSURANCE, _INSU_INDI.format(value="cpaqItemAmt")),
+    "service/GetNonlInsuCompInfoService/getNonlInsuCompKeyManaIndi": (FSC_INSURANCE, _INSU_INDI.format(value="cpaqItemValCtt")),
 }
 
 # --- KMA (1360000): the guide pages' 출력결과 tables -----------------------------------------
@@ -119,8 +154,8 @@ KMA: dict[str, tuple[str, str]] = {
                    "rn1hrMax::연 시간 최다 강수량"),
     "AwsYearlyInfoService/getStnbyMmSumry": (
         KMA_GUIDE, "stn_id::관측 지점 번호, stn_ko::관측 지점명(국문), stn_en::관측 지점명(영문), str::항목이름"),
-    "AwsMtlyInfoService/getDailyAwsData": (
-        KMA_GUIDE, "stn_id::관측 지점 번호, stn_ko::관측 지점명(국문), stn_en::관측 지점명(영문)"),
+    # AwsMtlyInfoService/getDailyAwsData: its table's other names (info-tm, info-ta_day, …) are no
+    # identifiers the generator serves; with three left it would read as small by its spec: left out
 }
 
 
@@ -155,20 +190,100 @@ def _labelled(op: dict[str, object], labels: dict[str, dict[str, str]]) -> dict[
     return op
 
 
-def operations() -> list[dict[str, object]]:
+UMMAYA = "github:umyunsang/UMMAYA"
+_GUIDE_DIR = "docs/api/data-go-kr-candidate-docs"
+_URL_RE = re.compile(r"Call Back URL\s+(https?://apis\.data\.go\.kr/\S+)")
+_HEAD = "항목명(영문)"
+_NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _git(repo: Path, *args: str) -> str:
+    return subprocess.run(["git", "--git-dir", str(repo), *args], check=True, capture_output=True).stdout.decode(
+        "utf-8", "replace")
+
+
+def guide_tables(text: str) -> dict[str, list[Row]]:
+    """Operation URL → the response rows ``[name, "string", label]`` of a guide's text: after
+    each "Call Back URL" the first table whose header is ``항목명(영문)`` is the request, the
+    second the response; rows run while their first cell is an identifier."""
+    out: dict[str, list[Row]] = {}
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        m = _URL_RE.search(line)
+        if m is None:
+            continue
+        url = m.group(1).split("?")[0].replace("http://", "https://").rstrip("/")
+        heads = 0
+        j = i + 1
+        while j < len(lines) and heads < 2 and not _URL_RE.search(lines[j]):
+            heads += lines[j].startswith(_HEAD)
+            j += 1
+        if heads < 2:
+            continue
+        rows: list[Row] = []
+        while j < len(lines):
+            cells = [c.strip() for c in lines[j].split("    ")]
+            if len(cells) < 3 or not _NAME_RE.fullmatch(cells[0]):
+                break
+            rows.append([cells[0], "string", cells[1].replace(" / ", " ").strip()])
+            j += 1
+        if rows and url not in out:
+            out[url] = rows
+    return out
+
+
+def ummaya_guides(repo: Path, wanted: set[str]) -> list[dict[str, object]]:
+    """The response rows of the operations ``wanted`` (URLs) that a guide text in the mirror has."""
+    commit = _git(repo, "rev-parse", "HEAD").strip()
+    paths = [p for p in _git(repo, "ls-tree", "-r", "--name-only", "-z", "HEAD", "--", _GUIDE_DIR).split("\0")
+             if p.endswith(".txt")]
+    ops: dict[str, dict[str, object]] = {}
+    for path in sorted(paths):
+        for url, rows in guide_tables(_git(repo, "show", f"HEAD:{path}")).items():
+            if url in wanted and url not in ops:
+                ops[url] = {"url": url, "fields": rows,
+                            "source": f"{UMMAYA}@{commit[:12]}:{path} (the portal's technical guide as text, "
+                                      "its response message table; Apache-2.0 mirror; names and labels only)"}
+    return list(ops.values())
+
+
+def operations(ummaya: Path | None = None, wanted: set[str] = frozenset()) -> list[dict[str, object]]:  # type: ignore[assignment]
     labels = _agency_labels()
-    ops: list[dict[str, object]] = []
-    for path, spec in NEC.items():
-        ops.append({"url": f"{DG}/9760000/{path}", "source": NEC_DOC, "fields": _rows(spec)})
-    for path, (src, spec) in FSC.items():
-        ops.append({"url": f"{DG}/1160100/{path}", "source": src, "fields": _rows(spec)})
-    for path, (src, spec) in KMA.items():
-        ops.append({"url": f"{DG}/1360000/{path}", "source": src, "fields": _rows(spec)})
+    ops: list[dict[str, object]] = ummaya_guides(ummaya, wanted) if ummaya is not None else []
+    have = {str(op["url"]) for op in ops}
+    hand = [(f"{DG}/9760000/{path}", NEC_DOC, spec) for path, spec in NEC.items()]
+    hand += [(f"{DG}/1160100/{path}", src, spec) for path, (src, spec) in FSC.items()]
+    hand += [(f"{DG}/1360000/{path}", src, spec) for path, (src, spec) in KMA.items()]
+    ops += [{"url": url, "source": src, "fields": _rows(spec)} for url, src, spec in hand if url not in have]
     return sorted((_labelled(op, labels) for op in ops), key=lambda o: str(o["url"]))
 
 
-def main() -> int:
-    ops = operations()
+def _thin_urls() -> set[str]:
+    """The URLs of the generated data.go.kr endpoints that serve <= 3 fields without these facts."""
+    from unittest import mock
+
+    from simulator.catalog.generate import build
+
+    read = build.read_facts
+    with mock.patch.object(build, "read_facts", lambda n: {"operations": []} if n == "fields_edition8" else read(n)):
+        plats = build.build_platforms()[0]
+    out = set()
+    for plat in plats:
+        if plat.get("host") != "apis.data.go.kr":
+            continue
+        for ep in plat["endpoints"]:
+            opts = ep.get("options") or {}
+            gone = set(opts.get("retired_fields") or ()) | set(opts.get("dropped_fields") or {})
+            if len([f for f in ep["fields"] if f["name"] not in gone]) <= 3:
+                out.add(DG + ep["path"])
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--ummaya", type=Path, required=True, help="git dir of a umyunsang/UMMAYA mirror")
+    args = ap.parse_args(argv)
+    ops = operations(args.ummaya, _thin_urls())
     path = write_facts("fields_edition8", {"source": "published response-field lists served from world edition 8 "
                                                      "(each operation names its source)", "operations": ops})
     print(f"{path}: {len(ops)} operations, {sum(len(o['fields']) for o in ops)} fields")  # type: ignore[arg-type]

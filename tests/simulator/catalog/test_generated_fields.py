@@ -297,7 +297,8 @@ def test_edition_8_serves_the_published_lists_with_values_of_their_type(catalog:
     w7, w8 = World(0, edition=7), World(0, edition=8)
     assert not eight & {f.name for f in served_fields(w7, ep)}
     assert eight <= {f.name for f in served_fields(w8, ep)}
-    for eid in ("nec_elpc_elcnt_info_inqire", "fsc_bond_security_benefit_rate", "kma_year_sumry"):
+    for eid in ("nec_elpc_elcnt_info_inqire", "fsc_bond_security_benefit_rate", "kma_year_sumry",
+                "airkorea_msrstn_accto_rdyrg"):
         e = catalog.endpoint(eid)
         records = synth_records(w8, e, {})
         assert records, eid
