@@ -117,6 +117,8 @@ FSC_MARKET = _fsc_desk("59955285140", "시세 통합")
 FSC_RESEARCH = _fsc_desk("66445185882", "기업분석·공시")
 FSC_INSURANCE = _fsc_desk("66524633101", "보험")
 FSC_INDUSTRY = _fsc_desk("59943816204", "상품·업계")
+FSC_ASSETS = ("search-index file 63384210853 (a Python parser of the 재무현황 rows of FSC's 저축은행 (dataset 15061316) and "
+              "농협 (15061344) services, 요약재무상태표(자산) table: the keys it reads; the index names no repository; names only)")
 #: 보험 desk: one list for the life and non-life 주요경영지표; its doc says the value field is
 #: cpaqItemAmt for 생명보험 and cpaqItemValCtt for 손해보험.
 _INSU_INDI = "title, basYm, {value}, cpaqItemCd, cpaqItemCdNm, crno, fncoCd, fncoNm"
@@ -133,11 +135,25 @@ FSC: dict[str, tuple[str, str]] = {
         FSC_INDUSTRY, "basDt, brofOpnActCtg, bzds, cfe, cmpyNm, ctg, trAmt"),
     "service/GetVariableInsuranceInfoService/getFundInfo": (
         FSC_INSURANCE, "cmpyCd, cmpyNm, fndNm, fndCd, basDt, basprc::기준가, nPptAmt::순자산"),
+    # 저축은행 (dataset 15061316) and 농협 (15061344) 재무현황: the rows of their 요약재무상태표(자산) table
+    "service/GetMutuSaviBankInfoService/getMutuSaviBankFinaInfo": (
+        FSC_ASSETS, "fncoCd, fncoNm, basYm, crno, astSmryStfnpsAcitCd, astSmryStfnpsAcitCdNm, astSmryStfnpsAcitCdAmt"),
+    "service/GetAgriCoopInfoService/getAgriCoopFinaInfo": (
+        FSC_ASSETS, "fncoCd, fncoNm, basYm, crno, astSmryBlnshDcd, astSmryBlnshDcdNm, astSmryBlnshClsfAmt"),
     "service/GetNonlInsuCompInfoService/getNonlInsuCompFinaInfo": (
         FSC_INSURANCE, "title, astSmryStfnpsAcitAmt, astSmryStfnpsAcitCd, astSmryStfnpsAcitCdNm, astSmryStfnpsAcitCmpsRto, "
                        "basYm, crno, fncoCd, fncoNm"),
     "service/GetLifeInsuCompInfoService/getLifeInsuCompKeyManaIndi": (FSC_INSURANCE, _INSU_INDI.format(value="cpaqItemAmt")),
     "service/GetNonlInsuCompInfoService/getNonlInsuCompKeyManaIndi": (FSC_INSURANCE, _INSU_INDI.format(value="cpaqItemValCtt")),
+}
+
+# --- MOLIT (1613000): K-apt's 단지 목록 (AptListService3) -------------------------------------
+
+MOLIT: dict[str, tuple[str, str]] = {
+    **{f"AptListService3/{op}": (
+        "search-index file 62687481499 (a TypeScript client of AptListService3/getSidoAptList3 and "
+        "getLegaldongAptList3: the record keys it reads; the index names no repository; names only)",
+        "kaptCode, kaptName, bjdCode, as1, as2, as3, as4") for op in ("getSidoAptList3", "getLegaldongAptList3")},
 }
 
 # --- KMA (1360000): the guide pages' 출력결과 tables -----------------------------------------
@@ -154,6 +170,34 @@ KMA: dict[str, tuple[str, str]] = {
                    "rn1hrMax::연 시간 최다 강수량"),
     "AwsYearlyInfoService/getStnbyMmSumry": (
         KMA_GUIDE, "stn_id::관측 지점 번호, stn_ko::관측 지점명(국문), stn_en::관측 지점명(영문), str::항목이름"),
+    "VilageFcstMsgService/getLandFcst": (
+        "github:minsu591/JavaClass@6d0d09c9ad9e openapi/src/main/java/com/yedam/forecast/service/ForecastService.java "
+        "and service/vo/WeatherInfo.java (the keys it reads from getLandFcst's JSON items, their JSON types as it casts "
+        "them, its comments' labels; names, types and labels only)",
+        "announceTime:integer:발표시간, numEf:integer:발표번호, regId::예보구역코드, rnSt:integer:강수확률, "
+        "rnYn:integer:강수형태, ta::예상기온, wf::날씨, wfCd::하늘상태, wsIt::풍속 강도코드"),
+    "TyphoonInfoService/getTyphoonInfo": (
+        "search-index file 1604100692 (a Python client of TyphoonInfoService/getTyphoonInfo: the keys it reads from the "
+        "JSON items and its comments' labels; the index names no repository; names and labels only)",
+        "tmFc::통보문 발표 시각, typSeq::태풍번호, tmSeq::통보문 발표 호수, typTm::태풍시각, typLat, typLon, typLoc, "
+        "typDir, typSp, typPs, typWs, typ15, typ25, typName, typEn"),
+    "EqkInfoService/getEqkMsg": (
+        "search-index file 5915275859 (a web page script that embeds a getEqkMsg JSON answer: its item's keys and JSON "
+        "types; the index names no repository; names and types only)",
+        "cnt:integer, fcTp:integer, img, inT, lat:number, loc, lon:number, mt:number, rem, stnId:integer, "
+        "tmEqk:integer, tmFc:integer, tmSeq:integer, dep:integer"),
+    "WthrWrnInfoService/getPwnStatus": (
+        "github:steamb23/openclaw-skill-monorepo kma-weather/references/api-warnings.md (its Response Fields table for "
+        "getPwnStatus, as the search corpus holds it; names only)",
+        "tmFc, tmEf, tmSeq, t6, t7, other"),
+    "VilageFcstMsgService/getSeaFcst": (
+        "search-index file 52532315683 (a TypeScript client of VilageFcstMsgService/getSeaFcst: the keys of its item "
+        "type SeaFcstItem; the index names no repository; names only)",
+        "tmFc, numEf, wh1, wh2"),
+    "VilageFcstMsgService/getWthrSituation": (
+        "search-index files 60361433331 and 4784615425 (two clients of VilageFcstMsgService/getWthrSituation: the item "
+        "keys they read, tmFc, wn, wr and wfSv1; the index names no repository; names only)",
+        "tmFc, wfSv1, wn, wr"),
     # AwsMtlyInfoService/getDailyAwsData: its table's other names (info-tm, info-ta_day, …) are no
     # identifiers the generator serves; with three left it would read as small by its spec: left out
 }
@@ -254,6 +298,7 @@ def operations(ummaya: Path | None = None, wanted: set[str] = frozenset()) -> li
     hand = [(f"{DG}/9760000/{path}", NEC_DOC, spec) for path, spec in NEC.items()]
     hand += [(f"{DG}/1160100/{path}", src, spec) for path, (src, spec) in FSC.items()]
     hand += [(f"{DG}/1360000/{path}", src, spec) for path, (src, spec) in KMA.items()]
+    hand += [(f"{DG}/1613000/{path}", src, spec) for path, (src, spec) in MOLIT.items()]
     ops += [{"url": url, "source": src, "fields": _rows(spec)} for url, src, spec in hand if url not in have]
     return sorted((_labelled(op, labels) for op in ops), key=lambda o: str(o["url"]))
 
