@@ -127,6 +127,11 @@ FSC: dict[str, tuple[str, str]] = {
     "service/GetSecuritiesProductInfoService/getETNPriceInfo": (
         FSC_MARKET, "basDt, bssIdxClpr, bssIdxIdxNm, clpr, fltRt, hipr, indcVal::지표가치, indcValTotAmt, isinCd, itmsNm, "
                     "lopr, lstgScrtCnt, mkp, mrktTotAmt, srtnCd, trPrc, trqu, vs"),
+    "service/GetSecuritiesProductInfoService/getELWPriceInfo": (
+        "search-index file 52091502485 (a Go client of GetSecuritiesProductInfoService: its ELWPriceInfo record, "
+        "CommonPriceInfo's keys and the ELW ones; the index names no repository; names only)",
+        "basDt, srtnCd, isinCd, itmsNm, clpr, vs, fltRt, mkp, hipr, lopr, trqu, trPrc, mrktTotAmt, lstgScrtCnt, "
+        "udasAstNm, udasAstClpr"),
     "service/GetCorpGoveInfoService/getExecutivesInfo": (
         FSC_RESEARCH, "basDt, crno, dataSqno, exutFnm, exutBornYm, exutJbttNm, rgstExutYn, rgstExutCtt, fltmsvYn, fltmsvCtt, "
                       "exutChrgBzwrNm, exutMainCrrCtt, ownOnskCnt, ownPfstCnt, exutHdfTermCtt, exutJbttXpryDt, sexCd, "
@@ -147,6 +152,15 @@ FSC: dict[str, tuple[str, str]] = {
     "service/GetNonlInsuCompInfoService/getNonlInsuCompKeyManaIndi": (FSC_INSURANCE, _INSU_INDI.format(value="cpaqItemValCtt")),
 }
 
+# --- KECO (B552584, AirKorea's agency) ------------------------------------------------------
+
+KECO: dict[str, tuple[str, str]] = {
+    "kecoapi/ncissbstn/chemSbstnList": (
+        "search-index file 31412812614 (a Python client of kecoapi/ncissbstn/chemSbstnList: the flat item keys it "
+        "reads; the index names no repository; names only)",
+        "casNo, korexst, sbstnNmKor, sbstnNmEng, sbstnNm2Kor, mlcfrm, mlcwgt"),
+}
+
 # --- MOLIT (1613000): K-apt's 단지 목록 (AptListService3) -------------------------------------
 
 MOLIT: dict[str, tuple[str, str]] = {
@@ -158,6 +172,10 @@ MOLIT: dict[str, tuple[str, str]] = {
 
 # --- KMA (1360000): the guide pages' 출력결과 tables -----------------------------------------
 
+KMA_WRN_GUIDE = ("search-index file 65864593849 (a markdown conversion of KMA's 기상특보 조회서비스 (WthrWrnInfoService) "
+                 "OpenAPI 활용가이드: its 응답 메시지 명세 tables per operation; the index names no repository; names and "
+                 "labels only)")
+_WRN_LIST = "title::제목, stnId::지점코드, tmSeq::발표번호(월별), tmFc::발표시각(년월일시분)"
 _STN_LIST = "stn_id::지역코드, stn_ko::지역명(국문), stn_en::지역명(영문), lat::북위, lon::동경, ht::해발고도"
 KMA: dict[str, tuple[str, str]] = {
     "AwsYearlyInfoService/getAwsStnLstTbl": (KMA_GUIDE, _STN_LIST),
@@ -198,6 +216,25 @@ KMA: dict[str, tuple[str, str]] = {
         "search-index files 60361433331 and 4784615425 (two clients of VilageFcstMsgService/getWthrSituation: the item "
         "keys they read, tmFc, wn, wr and wfSv1; the index names no repository; names only)",
         "tmFc, wfSv1, wn, wr"),
+    "TyphoonInfoService/getTyphoonFcst": (
+        "search-index file 45352742855 (a Java client of TyphoonInfoService/getTyphoonFcst: the item keys it reads; "
+        "the index names no repository; names only)",
+        "tm, lat, lon, radPr, ws, ps, fcLocKo, rad15, dir, sp, tmFc, seq"),
+    "MidFcstInfoService/getMidSeaFcst": (
+        "search-index file 11960286886 (a Node.js client's key list for the mid-term sea forecast items of "
+        "MidFcstInfoService/getMidSeaFcst; the index names no repository; names only)",
+        "regId, wf3Am, wf3Pm, wf4Am, wf4Pm, wf5Am, wf5Pm, wf6Am, wf6Pm, wf7Am, wf7Pm, wf8, wf9, wf10, wh3AAm, wh3APm, wh3BAm, wh3BPm, wh4AAm, wh4APm, wh4BAm, wh4BPm, wh5AAm, wh5APm, wh5BAm, wh5BPm, wh6AAm, wh6APm, wh6BAm, wh6BPm, wh7AAm, wh7APm, wh7BAm, wh7BPm, wh8A, wh8B, wh9A, wh9B, wh10A, wh10B"),
+    **{f"WthrWrnInfoService/{op}": (KMA_WRN_GUIDE, spec) for op, spec in {
+        "getWthrWrnMsg": "stnId::지점코드, tmFc::발표시각, tmSeq::발표번호(월별), warFc::특보발표코드, t1::제목, "
+                         "t2::해당구역, t3::발효시각, t4::내용, t5::특보발효현황시각, t6::특보발효현황내용, t7::예비특보, "
+                         "other::참고사항",
+        "getWthrInfoList": _WRN_LIST,
+        "getWthrInfo": "stnId::지점코드, tmFc::발표시각, tmSeq::발표번호(월별), t1::기상정보",
+        "getWthrBrkNewsList": _WRN_LIST,
+        "getWthrBrkNews": "stnId::지점코드, tmFc::발표시간, tmSeq::발표번호, cnt::참조번호, ann::내용",
+        "getWthrPwnList": _WRN_LIST,
+        "getWthrPwn": "stnId::지점코드, tmFc::발표시간(년월일시분), tmSeq::발표번호, pwn::예비특보현황, rem::참고사항",
+    }.items()},
     # AwsMtlyInfoService/getDailyAwsData: its table's other names (info-tm, info-ta_day, …) are no
     # identifiers the generator serves; with three left it would read as small by its spec: left out
 }
@@ -299,6 +336,7 @@ def operations(ummaya: Path | None = None, wanted: set[str] = frozenset()) -> li
     hand += [(f"{DG}/1160100/{path}", src, spec) for path, (src, spec) in FSC.items()]
     hand += [(f"{DG}/1360000/{path}", src, spec) for path, (src, spec) in KMA.items()]
     hand += [(f"{DG}/1613000/{path}", src, spec) for path, (src, spec) in MOLIT.items()]
+    hand += [(f"{DG}/B552584/{path}", src, spec) for path, (src, spec) in KECO.items()]
     ops += [{"url": url, "source": src, "fields": _rows(spec)} for url, src, spec in hand if url not in have]
     return sorted((_labelled(op, labels) for op in ops), key=lambda o: str(o["url"]))
 
