@@ -132,6 +132,12 @@ FSC: dict[str, tuple[str, str]] = {
         "CommonPriceInfo's keys and the ELW ones; the index names no repository; names only)",
         "basDt, srtnCd, isinCd, itmsNm, clpr, vs, fltRt, mkp, hipr, lopr, trqu, trPrc, mrktTotAmt, lstgScrtCnt, "
         "udasAstNm, udasAstClpr"),
+    "service/GetRetirementPensionInfoService/getFundInfo": (
+        "search-index file 57933097629 (TypeScript types of a client of FSC's insurance disclosures: its "
+        "RetirementPensionFundItem, keys and their comments as labels; the index names no repository; names and labels "
+        "only)",
+        "cmpyCd::회사코드, cmpyNm::회사명, fndNm::펀드명, fndCd::펀드코드, basDt::기준일자, basprc::기준가, "
+        "nPptAmt::순자산금액, ofrInstNm::제공기관명"),
     "service/GetCorpGoveInfoService/getExecutivesInfo": (
         FSC_RESEARCH, "basDt, crno, dataSqno, exutFnm, exutBornYm, exutJbttNm, rgstExutYn, rgstExutCtt, fltmsvYn, fltmsvCtt, "
                       "exutChrgBzwrNm, exutMainCrrCtt, ownOnskCnt, ownPfstCnt, exutHdfTermCtt, exutJbttXpryDt, sexCd, "
