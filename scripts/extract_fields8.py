@@ -119,6 +119,13 @@ FSC_INSURANCE = _fsc_desk("66524633101", "보험")
 FSC_INDUSTRY = _fsc_desk("59943816204", "상품·업계")
 FSC_ASSETS = ("search-index file 63384210853 (a Python parser of the 재무현황 rows of FSC's 저축은행 (dataset 15061316) and "
               "농협 (15061344) services, 요약재무상태표(자산) table: the keys it reads; the index names no repository; names only)")
+FSC_CARD = ("search-index files 68937739639, 69234661384 and 69224040207 (a Python proxy, a browser dashboard and a "
+            "Python server of public dashboards of FSC's 신용카드사 service (dataset GetCredCardCompInfoService): the "
+            "record keys they read; the index names no repository; names only)")
+FSC_PROBE = ("search-index file 70081820394 (a public diagnostic report of live calls to FSC 금융통계 services, 2026-09-28: "
+             "the opening 300 characters of each answer; the keys of its first record; the index names no repository; "
+             "names only)")
+_GENE = "title, basYm, crno, fncoCd, fncoNm, xcsmCnt, xcsmDcd, xcsmDcdNm"
 #: 보험 desk: one list for the life and non-life 주요경영지표; its doc says the value field is
 #: cpaqItemAmt for 생명보험 and cpaqItemValCtt for 손해보험.
 _INSU_INDI = "title, basYm, {value}, cpaqItemCd, cpaqItemCdNm, crno, fncoCd, fncoNm"
@@ -149,6 +156,14 @@ FSC: dict[str, tuple[str, str]] = {
     "service/GetNonlInsuCompInfoService/getNonlInsuCompFinaInfo": (
         FSC_INSURANCE, "title, astSmryStfnpsAcitAmt, astSmryStfnpsAcitCd, astSmryStfnpsAcitCdNm, astSmryStfnpsAcitCmpsRto, "
                        "basYm, crno, fncoCd, fncoNm"),
+    # 신용카드사 (GetCredCardCompInfoService): the keys a proxy and a dashboard of it read
+    "service/GetCredCardCompInfoService/getCredCardCompFinaInfo": (FSC_CARD, "fncoCd, fncoNm, basYm, astSmryStfnpsAcitAmt"),
+    "service/GetCredCardCompInfoService/getCredCardCompKeyManaIndi": (FSC_CARD, "fncoNm, cpaqItemValCtt"),
+    "service/GetCredCardCompInfoService/getCredCardCompMajoBusiActi": (
+        FSC_CARD, "fncoCd, fncoNm, basYm, crcdUzAtrsItemCdNm, crcdUzAtrsItemCmtlAmt, crcdUzAtrsItemThqrAmt"),
+    # 일반현황 (임직원현황 table) of four 금융통계 services: the record keys of a live answer's opening
+    **{f"service/Get{svc}InfoService/get{svc}GeneInfo": (FSC_PROBE, _GENE) for svc in (
+        "InveAdviComp", "CredUnio", "AgriCoop", "FishCoop")},
     "service/GetLifeInsuCompInfoService/getLifeInsuCompKeyManaIndi": (FSC_INSURANCE, _INSU_INDI.format(value="cpaqItemAmt")),
     "service/GetNonlInsuCompInfoService/getNonlInsuCompKeyManaIndi": (FSC_INSURANCE, _INSU_INDI.format(value="cpaqItemValCtt")),
 }
