@@ -231,11 +231,61 @@ KECO: dict[str, tuple[str, str]] = {
 
 # --- MOLIT (1613000): K-apt's 단지 목록 (AptListService3) -------------------------------------
 
+_APTLIST = "kaptCode::단지코드, kaptName::단지명, as1::시도, as2::시군구, as3::읍면동, as4::리, bjdCode::법정동코드"
+KISCON_DOC = ("search-index file 62335597911 (a public design document syncing KISCON's ConAdminInfoSvc1 GongsiReg "
+              "and GongsiAdmi into tables: its table schemas' API field column, labels from their 설명 column, "
+              "ncrMasterNum an integer as it says the answer gives it; the index names no repository; names, labels and "
+              "that type only)")
+KISCON_MCP = ("search-index file 62006514252 (public-data-portal-mcp lib/kiscon_client.js, an MCP server's client of "
+              "ConStatInfoSvc: the record keys it reads from StatCnt and StatAmt; the index names no repository; "
+              "names only)")
+#: the two tables share these columns; the firm's name, representative and address differ by operation
+_KISCON_COMMON = ("ncrGsSeq::공시일련번호, ncrMasterNum:integer:사업자등록번호, {name}::업체명, {master}::대표자, "
+                  "ncrItemName::{item}, ncrItemregno::업종등록번호, {addr}::소재지, ncrAreaName::시도, "
+                  "ncrAreaDetailName::시군구, ncrGsDate, ncrGsRegdate, ncrGsFlag::공시구분, ncrOffTel::전화번호")
+KAPT_MNT = ("search-index file 60646175269 (a Bun script collecting the six operations of K-apt's 유지관리이력 service "
+            "ApHusMntMngHistInfoOfferServiceV2: the record keys it reads, the comments of the fields it maps them to "
+            "as labels; the index names no repository; names and labels only)")
+_MNT = ("parentParentName::대분류, parentName::공사종별, subject::수선방법, mnthEtime::공사완료일, costType::비용 유형, "
+        "useYear::경과기간(년), remainingYear::잔여기간(년)")
 MOLIT: dict[str, tuple[str, str]] = {
     **{f"AptListService3/{op}": (
         "search-index file 62687481499 (a TypeScript client of AptListService3/getSidoAptList3 and "
         "getLegaldongAptList3: the record keys it reads; the index names no repository; names only)",
         "kaptCode, kaptName, bjdCode, as1, as2, as3, as4") for op in ("getSidoAptList3", "getLegaldongAptList3")},
+    "AptListService3/getTotalAptList3": (
+        "search-index file 53396878272 (a Node script building a code map from AptListService3/getTotalAptList3: the "
+        "record keys it reads; the index names no repository); labels from search-index file 55916237243 (a public "
+        "planning document's table of AptListService3's response fields)", _APTLIST),
+    "AptListService3/getRoadnameAptList3": (
+        "search-index files 29444820463 (a Java client of AptListService3/getRoadnameAptList3: the record keys it "
+        "reads) and 54752028462 (a sync script whose comment gives this operation's answer format: the item's "
+        "elements); the index names no repository; labels from search-index file 55916237243 (a public planning "
+        "document's table of AptListService3's response fields)", _APTLIST + ", doroJuso"),
+    # 키스콘 건설업체정보 (ConAdminInfoSvc1) and 건설공사대장 통보 통계 (ConStatInfoSvc)
+    "ConAdminInfoSvc1/GongsiReg": (KISCON_DOC, _KISCON_COMMON.format(
+        name="ncrGsKname", master="ncrGsMaster", addr="ncrGsAddr", item="등록업종")),
+    "ConAdminInfoSvc1/GongsiAdmi": (KISCON_DOC, _KISCON_COMMON.format(
+        name="ncrAdmiKname", master="ncrAdmiMaster", addr="ncrAdmiAddr", item="처분업종") + ", "
+        "ncrAdmiDename::행정처분명, ecodeAdmiCon::위반내용, ncrAdmiReason::위반내용(상세), ecodeAdmiGround::처분근거, "
+        "ncrAdmiFine::과징금, ncrAdmiPenalty::과태료, ncrAdmiStopSdate::영업정지시작일, ncrAdmiStopEdate::영업정지종료일, "
+        "ncrAdmiCanceldate::등록말소일, ncrAdmiCorrect::시정내용, ncrPdStatus::가처분 존재여부"),
+    "ConStatInfoSvc/StatCnt": (KISCON_MCP, "notiDate, areaCode, areaName, baljuCode, baljuGubun, dogubCode, dogubGubun, cnt"),
+    "ConStatInfoSvc/StatAmt": (KISCON_MCP, "notiDate, areaCode, baljuCode, dogubCode, amt"),
+    # 유지관리이력 (ApHusMntMngHistInfoOfferServiceV2): the six operations' record keys
+    **{f"ApHusMntMngHistInfoOfferServiceV2/{op}": (KAPT_MNT, _MNT) for op in (
+        "getBuldInnerMntncHistInfoSearchV2", "getElctyExtgElvtrMntncHistInfoSearchV2",
+        "getWspSnitatGasMntncHistInfoSearchV2", "getHeatHotWtrEqpMntncHistInfoSearchV2",
+        "getOutHousSbrsMntncHistInfoSearchV2")},
+    # 입찰결과공지 by 단지명: the record keys two versions of one public worker read
+    "ApHusBidResultNoticeInfoOfferServiceV2/getHsmpNmSearchV2": (
+        "search-index files 51919147587 and 51785760247 (two versions of a public Cloudflare worker checking K-apt bid "
+        "results: the record keys it maps from this operation's answer; the index names no repository; names only)",
+        "bidNum, aptCode, bidKaptname, bidTitle, bidContent, bidReason, bidRegdate, bidDeadline, amount, bidState"),
+    "ApHusMntMngHistInfoOfferServiceV2/getBuldExtrlMntncHistInfoSearchV2": (
+        KAPT_MNT + "; and search-index file 55348689852 (a TypeScript K-apt client: the raw keys of this operation's "
+        "answer its comment lists as found by a diagnosis, labels from its comments; names and labels only)",
+        _MNT + ", year, useDate"),
 }
 
 # --- KMA (1360000): the guide pages' 출력결과 tables -----------------------------------------
@@ -246,6 +296,19 @@ KMA_WRN_GUIDE = ("search-index file 65864593849 (a markdown conversion of KMA's 
 _WRN_LIST = "title::제목, stnId::지점코드, tmSeq::발표번호(월별), tmFc::발표시각(년월일시분)"
 _STN_LIST = "stn_id::지역코드, stn_ko::지역명(국문), stn_en::지역명(영문), lat::북위, lon::동경, ht::해발고도"
 KMA: dict[str, tuple[str, str]] = {
+    # 작물별 농업주산지 상세날씨: clients' record keys
+    "FmlandWthrInfoService/getDayStatistics": (
+        "search-index file 15301200379 (a Python client of FmlandWthrInfoService/getDayStatistics: the column names it "
+        "gives an answer item's values, labels from its docstring; the index names no repository; names and labels "
+        "only)",
+        "areaId, areaName, dayAvgRhm::평균 상대습도, dayAvgTa::평균 기온, dayAvgWs::평균 풍속, dayMaxTa::최고 기온, "
+        "dayMinRhm::최저 상대습도, dayMinTa::최저 기온, daySumRn::일강수량, daySumSs::누적일조시간, paCropName, "
+        "paCropSpeId, paCropSpeName, wrnCd, wrnCount, ymd::날짜"),
+    "FmlandWthrInfoService/getMmStatistics": (
+        "search-index files 65718822375 (a Java service reading FmlandWthrInfoService/getMmStatistics: the record "
+        "keys it averages) and 31371469381 (a Python client of the same operation: the keys it reads); the index "
+        "names no repository; names only",
+        "mnhAvgTa, mnhMaxTa, mnhMinTa, mnhAvgRhm, mnhAvgWs, mnhSumRn, mnhSumSs, paCropName, areaName"),
     "AwsYearlyInfoService/getAwsStnLstTbl": (KMA_GUIDE, _STN_LIST),
     "AwsMtlyInfoService/getAwsStnLstTbl": (KMA_GUIDE, _STN_LIST),
     "AwsYearlyInfoService/getYearSumry": (

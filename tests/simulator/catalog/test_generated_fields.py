@@ -298,7 +298,8 @@ def test_edition_8_serves_the_published_lists_with_values_of_their_type(catalog:
     assert not eight & {f.name for f in served_fields(w7, ep)}
     assert eight <= {f.name for f in served_fields(w8, ep)}
     for eid in ("nec_elpc_elcnt_info_inqire", "fsc_bond_security_benefit_rate", "kma_year_sumry",
-                "airkorea_msrstn_accto_rdyrg", "fsc_cred_unio_gene_info", "fsc_cred_card_comp_majo_busi_acti"):
+                "airkorea_msrstn_accto_rdyrg", "fsc_cred_unio_gene_info", "fsc_cred_card_comp_majo_busi_acti",
+                "molit_gongsi_admi", "kma_day_statistics", "molit_buld_extrl_mntnc_hist_info_search_v2"):
         e = catalog.endpoint(eid)
         records = synth_records(w8, e, {})
         assert records, eid
