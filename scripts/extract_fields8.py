@@ -288,6 +288,27 @@ MOLIT: dict[str, tuple[str, str]] = {
         _MNT + ", year, useDate"),
 }
 
+# --- MOIS (1741000): 행정안전통계연보 services some clients model ----------------------------
+
+MOIS: dict[str, tuple[str, str]] = {
+    "AirRaidShelterRegion/getAirRaidShelterRegionList": (
+        "search-index files 48071122138 (an ERD of a public app caching this service's rows: its api_shelters "
+        "columns) and 28665653382 (a Streamlit dashboard of it: the numeric columns it converts); the index names no "
+        "repository; names only",
+        "bas_yy, regi, target_popl, accpt_rt, shelt_abl_popl_smry, shelt_abl_popl_gov_shelts, "
+        "shelt_abl_popl_pub_shelts, gov_shelts_shelts, gov_shelts_area, pub_shelts_shelts, pub_shelts_area"),
+    "StanOrgCd2/getStanOrgCdList2": (
+        "search-index file 68627327999 (a Python connector of 행정표준코드 기관코드 (StanOrgCd2): the row keys it "
+        "reads into its typed record; the index names no repository; names only)",
+        "org_cd, full_nm, low_nm, stop_selt, abbr_nm, gap_no, rank_no, sub_chasu, high_cd, highst_cd, rep_cd, "
+        "typebig_nm, typemid_nm, typesml_nm, locatstd_cd, use_cd, crt_de, cls_de, chg_de, base_date, adpt_date, "
+        "preorg_cd"),
+    "HeatWaveCasualtiesRegion/getHeatWaveCasualtiesRegionList": (
+        "search-index file 14409358536 (a Java client's Row class for this service's rows, all String; the index "
+        "names no repository; names only)",
+        "bas_yy, regi, tot, otdoor_subtot, indoor_subtot"),
+}
+
 # --- KMA (1360000): the guide pages' 출력결과 tables -----------------------------------------
 
 KMA_WRN_GUIDE = ("search-index file 65864593849 (a markdown conversion of KMA's 기상특보 조회서비스 (WthrWrnInfoService) "
@@ -468,6 +489,7 @@ def operations(ummaya: Path | None = None, wanted: set[str] = frozenset()) -> li
     hand += [(f"{DG}/1360000/{path}", src, spec) for path, (src, spec) in KMA.items()]
     hand += [(f"{DG}/1613000/{path}", src, spec) for path, (src, spec) in MOLIT.items()]
     hand += [(f"{DG}/B552584/{path}", src, spec) for path, (src, spec) in KECO.items()]
+    hand += [(f"{DG}/1741000/{path}", src, spec) for path, (src, spec) in MOIS.items()]
     ops += [{"url": url, "source": src, "fields": _rows(spec)} for url, src, spec in hand if url not in have]
     return sorted((_labelled(op, labels) for op in ops), key=lambda o: str(o["url"]))
 
