@@ -316,7 +316,14 @@ KMA_WRN_GUIDE = ("search-index file 65864593849 (a markdown conversion of KMA's 
                  "labels only)")
 _WRN_LIST = "title::제목, stnId::지점코드, tmSeq::발표번호(월별), tmFc::발표시각(년월일시분)"
 _STN_LIST = "stn_id::지역코드, stn_ko::지역명(국문), stn_en::지역명(영문), lat::북위, lon::동경, ht::해발고도"
+KMA_AVIATION = ("search-index file 69619107017 (a public weather page's source module: the row keys its normalizers "
+                "read from KMA's aviation operations; the index names no repository; names only)")
 KMA: dict[str, tuple[str, str]] = {
+    # 항공기상: the keys a public weather page's normalizers read from these operations' rows
+    "AirInfoService/getAirInfo": (
+        KMA_AVIATION + "; and search-index file 7778708386 (a Python client of the same operation: the keys it "
+        "returns)", "icaoCode, tmFc, ta, wd, ws, qnh"),
+    "AirPortService/getAirPort": (KMA_AVIATION, "title, summary, outlook, forecast, warn"),
     # 작물별 농업주산지 상세날씨: clients' record keys
     "FmlandWthrInfoService/getDayStatistics": (
         "search-index file 15301200379 (a Python client of FmlandWthrInfoService/getDayStatistics: the column names it "
