@@ -223,6 +223,10 @@ FSC.update({f"service/{line.split(':')[0].strip()}": (FSC_CAT, ", ".join(line.sp
 # --- KECO (B552584, AirKorea's agency) ------------------------------------------------------
 
 KECO: dict[str, tuple[str, str]] = {
+    "pbnstFstChrgrChgcpcyInfo/getYrMnChgcpcyInfo": (
+        "search-index file 60933095338 (a public Jeju data module's aggregator of this operation's rows: the item keys "
+        "it reads; the index names no repository; names only)",
+        "chgstnId, sggNm, chrgrFrm, chrgrCpct, rlvtYr"),
     "kecoapi/ncissbstn/chemSbstnList": (
         "search-index file 31412812614 (a Python client of kecoapi/ncissbstn/chemSbstnList: the flat item keys it "
         "reads; the index names no repository; names only)",
@@ -262,6 +266,10 @@ MOLIT: dict[str, tuple[str, str]] = {
         "reads) and 54752028462 (a sync script whose comment gives this operation's answer format: the item's "
         "elements); the index names no repository; labels from search-index file 55916237243 (a public planning "
         "document's table of AptListService3's response fields)", _APTLIST + ", doroJuso"),
+    "btiData/getTunlList": (
+        "search-index file 45622197680 (a Java client of btiData/getTunlList: the start and end coordinates it reads "
+        "from each item; the index names no repository; names only)",
+        "sLatitude, sLongitude, eLatitude, eLongitude"),
     # 키스콘 건설업체정보 (ConAdminInfoSvc1) and 건설공사대장 통보 통계 (ConStatInfoSvc)
     "ConAdminInfoSvc1/GongsiReg": (KISCON_DOC, _KISCON_COMMON.format(
         name="ncrGsKname", master="ncrGsMaster", addr="ncrGsAddr", item="등록업종")),
