@@ -247,6 +247,8 @@ KISCON_MCP = ("search-index file 62006514252 (public-data-portal-mcp lib/kiscon_
 _KISCON_COMMON = ("ncrGsSeq::공시일련번호, ncrMasterNum:integer:사업자등록번호, {name}::업체명, {master}::대표자, "
                   "ncrItemName::{item}, ncrItemregno::업종등록번호, {addr}::소재지, ncrAreaName::시도, "
                   "ncrAreaDetailName::시군구, ncrGsDate, ncrGsRegdate, ncrGsFlag::공시구분, ncrOffTel::전화번호")
+_KAPT_BID = ("bidNum, aptCode, bidKaptname, bidTitle, bidContent, bidReason, bidRegdate, bidDeadline, amount, bidState, "
+             "bidFileSeq, codeKind, codeClassifyType1, codeClassifyType2, codeClassifyType3")
 KAPT_MNT = ("search-index file 60646175269 (a Bun script collecting the six operations of K-apt's 유지관리이력 service "
             "ApHusMntMngHistInfoOfferServiceV2: the record keys it reads, the comments of the fields it maps them to "
             "as labels; the index names no repository; names and labels only)")
@@ -285,11 +287,14 @@ MOLIT: dict[str, tuple[str, str]] = {
         "getBuldInnerMntncHistInfoSearchV2", "getElctyExtgElvtrMntncHistInfoSearchV2",
         "getWspSnitatGasMntncHistInfoSearchV2", "getHeatHotWtrEqpMntncHistInfoSearchV2",
         "getOutHousSbrsMntncHistInfoSearchV2")},
-    # 입찰결과공지 by 단지명: the record keys two versions of one public worker read
+    # 입찰결과공지 by 단지명 and by 공고일: the record keys versions of one public worker read
     "ApHusBidResultNoticeInfoOfferServiceV2/getHsmpNmSearchV2": (
-        "search-index files 51919147587 and 51785760247 (two versions of a public Cloudflare worker checking K-apt bid "
-        "results: the record keys it maps from this operation's answer; the index names no repository; names only)",
-        "bidNum, aptCode, bidKaptname, bidTitle, bidContent, bidReason, bidRegdate, bidDeadline, amount, bidState"),
+        "search-index files 51919147587, 51785760247 and 51922658521 (versions of a public Cloudflare worker checking "
+        "K-apt bid results: the record keys it maps from this operation's answer; the index names no repository; "
+        "names only)", _KAPT_BID),
+    "ApHusBidResultNoticeInfoOfferServiceV2/getPblAncDeSearchV2": (
+        "search-index file 51922658521 (a public Cloudflare worker collecting K-apt bid results by 공고일: the record "
+        "keys it maps from this operation's answer; the index names no repository; names only)", _KAPT_BID),
     "ApHusMntMngHistInfoOfferServiceV2/getBuldExtrlMntncHistInfoSearchV2": (
         KAPT_MNT + "; and search-index file 55348689852 (a TypeScript K-apt client: the raw keys of this operation's "
         "answer its comment lists as found by a diagnosis, labels from its comments; names and labels only)",
