@@ -316,6 +316,15 @@ MOIS: dict[str, tuple[str, str]] = {
         "org_cd, full_nm, low_nm, stop_selt, abbr_nm, gap_no, rank_no, sub_chasu, high_cd, highst_cd, rep_cd, "
         "typebig_nm, typemid_nm, typesml_nm, locatstd_cd, use_cd, crt_de, cls_de, chg_de, base_date, adpt_date, "
         "preorg_cd"),
+    "DaysHeatWavesMajorCitiesYear/getDaysHeatWavesMajorCitiesYearList": (
+        "search-index file 26776525896 (a Python client of this service: the row elements it reads, labels from the "
+        "CSV column names it gives them; the index names no repository; names and labels only)",
+        "bas_yy::기준년도, lseoul::서울, lgangneung::강릉, ldaejeon::대전, ldaegu::대구, lgwangju::광주, lbusan::부산, "
+        "anat_dd_avg::전국일평균"),
+    "RegionalSafetyGrade/getRegionalSafetyGradeList": (
+        "search-index file 66997903108 (a public chat bot reading this service's rows: the keys it reads; the index "
+        "names no repository; names only)",
+        "bas_yy, regi, suicid"),
     "HeatWaveCasualtiesRegion/getHeatWaveCasualtiesRegionList": (
         "search-index file 14409358536 (a Java client's Row class for this service's rows, all String; the index "
         "names no repository; names only)",
