@@ -325,6 +325,12 @@ MOIS: dict[str, tuple[str, str]] = {
         "search-index file 66997903108 (a public chat bot reading this service's rows: the keys it reads; the index "
         "names no repository; names only)",
         "bas_yy, regi, suicid"),
+    "ElevatorSafetyAccidentsByYear/getElevatorSafetyAccidentsByYear": (
+        "search-index file 60258989340 (a public app's server summarising this service's latest row: the keys it "
+        "reads, labels from the message it builds; the index names no repository; names and labels only)",
+        "wrttimeid::연도, safe_acci_smry::전체 사고, safe_acci_only_passenger::승객용 엘리베이터, "
+        "safe_acci_only_freight::화물용 엘리베이터, safe_acci_escalator::에스컬레이터, expcas_death::사망, "
+        "expcas_serious_injury::중상"),
     "HeatWaveCasualtiesRegion/getHeatWaveCasualtiesRegionList": (
         "search-index file 14409358536 (a Java client's Row class for this service's rows, all String; the index "
         "names no repository; names only)",
