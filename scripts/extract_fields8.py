@@ -268,6 +268,12 @@ MOLIT: dict[str, tuple[str, str]] = {
         "reads) and 54752028462 (a sync script whose comment gives this operation's answer format: the item's "
         "elements); the index names no repository; labels from search-index file 55916237243 (a public planning "
         "document's table of AptListService3's response fields)", _APTLIST + ", doroJuso"),
+    "LuLawInfoService/DTluLawInfo": (
+        "search-index file 53234613271 (a public markdown summary of land APIs: this operation's 출력결과 table, "
+        "with a quoted real answer whose items hold the same five elements; the index names no repository; names and "
+        "labels only)",
+        "UCODE::지역지구코드, UNAME::지역지구명, LAW_CONTENTS::법령 내용, LAW_LEVEL::법령 내용 표기 순서, "
+        "LAW_FULL_CD::법령 내용 코드"),
     "btiData/getTunlList": (
         "search-index file 45622197680 (a Java client of btiData/getTunlList: the start and end coordinates it reads "
         "from each item; the index names no repository; names only)",
