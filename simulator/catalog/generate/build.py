@@ -277,11 +277,27 @@ def _merge_late_fields(ep: dict[str, Any], rows: list[tuple[str, str, str]], sou
 PUBLISHED_EDITION = 7
 
 
+#: The world edition whose sandbox serves the fields of ``facts/fields_edition8.json``
+#: (published response-field lists read since ``kopa@v0008``: an MCP server's field lists
+#: collected from live answers, client libraries' typed records, …; each operation names its
+#: source), through the same merge as :data:`PUBLISHED_EDITION` (options ``late_fields`` and
+#: ``dropped_fields`` ``{name: 8}``). Editions 2–7 serve what they served before.
+PUBLISHED8_EDITION = 8
+
+#: Facts file → the world edition from which its fields are served.
+_PUBLISHED_FACTS = (("fields_edition7", PUBLISHED_EDITION), ("fields_edition8", PUBLISHED8_EDITION))
+
+
 def _add_published(plats: list[dict[str, Any]]) -> None:
-    """Add the fields of ``facts/fields_edition7.json`` to the generated endpoints they were
-    published for (a data.go.kr operation by URL, a law.go.kr target by service and target),
-    from :data:`PUBLISHED_EDITION` on."""
-    ops = read_facts("fields_edition7")["operations"]
+    """Add the fields of ``facts/fields_edition7.json`` (from :data:`PUBLISHED_EDITION` on) and
+    ``facts/fields_edition8.json`` (from :data:`PUBLISHED8_EDITION` on) to the generated
+    endpoints they were published for (a data.go.kr operation by URL, a law.go.kr target by
+    service and target)."""
+    for name, edition in _PUBLISHED_FACTS:
+        _add_published_from(plats, read_facts(name)["operations"], edition)
+
+
+def _add_published_from(plats: list[dict[str, Any]], ops: list[dict[str, Any]], edition: int) -> None:
     by_url = {op["url"]: op for op in ops if "url" in op}
     by_target = {(op["service"], op["target"]): op for op in ops if "target" in op}
     if not ops:
@@ -300,7 +316,7 @@ def _add_published(plats: list[dict[str, Any]]) -> None:
                 continue
             ok = _IDENT_RE.fullmatch if datagokr else partial(re.fullmatch, r"\w+")  # law.go.kr: Korean
             _merge_late_fields(
-                ep, [tuple(row) for row in entry["fields"]], entry["source"], PUBLISHED_EDITION, ok=ok,
+                ep, [tuple(row) for row in entry["fields"]], entry["source"], edition, ok=ok,
                 drop_known=True, whence=f"from {entry['source']}", schema="the published schema",
                 small=f"published for it ({entry['source']})")
 
