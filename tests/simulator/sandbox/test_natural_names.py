@@ -140,8 +140,8 @@ def test_bill_titles_are_the_assemblys(w8: World, w7: World) -> None:
     assert not [b for b in new if re.search(r"법 특별법안|법률 특별법안", b["BILL_NAME"])]
     assert any(b["BILL_NAME"].endswith("법 특별법안") for b in old)
     topics = pools()["bill_new_topics"]
-    for a, b in zip(new, old):  # the bills are edition 7's (s38-politics numbers them anew and sends each to its committee)
-        assert (a["BILL_ID"], a["PROPOSE_DT"], a["RST_PROPOSER"]) == (b["BILL_ID"], b["PROPOSE_DT"], b["RST_PROPOSER"])
+    for a, b in zip(new, old):  # the bills are edition 7's (edition 8 numbers them anew, sends each to its committee, renames members)
+        assert (a["BILL_ID"], a["PROPOSE_DT"], a["PROC_RESULT"]) == (b["BILL_ID"], b["PROPOSE_DT"], b["PROC_RESULT"])
         if not a["BILL_NAME"].endswith("개정법률안"):  # a new law of its committee's topics
             assert any(a["BILL_NAME"].startswith(t) for t in topics[a["COMMITTEE"]]), a
     assert bill_law_title("자본시장과 금융투자업에 관한 법률 일부개정법률안") == "자본시장과 금융투자업에 관한 법률"
