@@ -33,63 +33,77 @@ class LawMixin(RegionsMixin):
         """Laws, 시행령 and 시행규칙 (법령일련번호 = MST, 법령ID, 법령명한글, 공포일자, …)."""
         def build() -> list[dict[str, str]]:
             rng = self.rng("laws")
-            p = pools()
+            rows, stems = self._statute_names7(rng)
             if self.edition >= NATURAL_NAMES_EDITION:
-                return self._statutes(rng, self._statute_names(rng))
-            stems = list(p["law_stems"]) + [t for t in p["bill_topics"] if t.endswith("법") or t.endswith("률")]
-            rows = []
-            names: set[str] = set()
-            for stem in stems:
-                base = stem if stem.endswith(("법", "률")) else (f"{stem} 법률" if stem.endswith("관한") else f"{stem}법")
-                if base in names:
-                    continue
-                for suffix, kind in (("", "법률"), (" 시행령", "대통령령"), (" 시행규칙", "총리령" if rng.random() < 0.2 else "부령")):
-                    names.add(base + suffix)
-                    rows.append((base + suffix, kind))
-            extra = 0
-            while len(rows) < 1600:
-                extra += 1
-                region = rng.choice(self.sidos())
-                nm = f"{region.leaf[:2]}{rng.choice(['지역', '권역', '광역'])} {rng.choice(p['law_stems'])} 지원에 관한 특별법"
-                if nm not in names:
-                    names.add(nm)
-                    rows.append((nm, "법률"))
+                rows = self._statute_names(rows, stems)
             return self._statutes(rng, rows)
         return self.cached(("laws",), build)
 
-    def _statute_names(self, rng: random.Random) -> list[tuple[str, str]]:
-        """Edition 8: (법령명한글, 법령구분명) of every statute, each titled as a real one is.
-
-        The statutes of ``law_titles`` (real titles: 가족관계의 등록 등에 관한 법률, 관세법 …) and the
-        laws among ``bill_topics``, each with its 시행령 and 시행규칙; then invented regional special
-        acts (a region and a topic of the pool: "전라남도 해양관광 진흥 및 지원에 관한 특별법",
-        "부산광역시 원도심 재생을 위한 특별법", "충청권 광역교통망 확충 특별법"), some with a 시행령,
-        up to 1,600 rows; no sea topic for an inland region, no farm or village topic for a city. Edition 7's titles glued a stem to 법 whatever it ended in ("가족관계의
-        등록 등법") and its special acts to any stem ("강원권역 수도 지원에 관한 특별법").
-        """
+    def _statute_names7(self, rng: random.Random) -> tuple[list[tuple[str, str]], list[str]]:
+        """Edition 7's (법령명한글, 법령구분명) rows, and the pool stem each row was made from ("" for
+        the filler special acts): the stems of ``law_stems`` glued to 법, the laws of
+        ``bill_topics``, each with its 시행령 and 시행규칙, then filler special acts up to 1,600 rows."""
         p = pools()
+        stems = list(p["law_stems"]) + [t for t in p["bill_topics"] if t.endswith("법") or t.endswith("률")]
         rows: list[tuple[str, str]] = []
+        made_of: list[str] = []
         names: set[str] = set()
-        for stem in [*p["law_titles"], *(t for t in p["bill_topics"] if t.endswith(("법", "률")))]:
-            base = statute_title(stem)
+        for stem in stems:
+            base = _base7(stem)
             if base in names:
                 continue
             for suffix, kind in (("", "법률"), (" 시행령", "대통령령"), (" 시행규칙", "총리령" if rng.random() < 0.2 else "부령")):
                 names.add(base + suffix)
                 rows.append((base + suffix, kind))
+                made_of.append(stem)
+        while len(rows) < 1600:
+            region = rng.choice(self.sidos())
+            nm = f"{region.leaf[:2]}{rng.choice(['지역', '권역', '광역'])} {rng.choice(p['law_stems'])} 지원에 관한 특별법"
+            if nm not in names:
+                names.add(nm)
+                rows.append((nm, "법률"))
+                made_of.append("")
+        return rows, made_of
+
+    def _statute_names(self, rows7: list[tuple[str, str]], stems: list[str]) -> list[tuple[str, str]]:
+        """Edition 8: edition 7's statutes row by row (so each keeps its MST, ID, dates and ministry),
+        each titled as a real one is.
+
+        A statute of ``law_stems`` takes its real title (``law_titles``, in the same order:
+        가족관계의 등록 등 → 가족관계의 등록 등에 관한 법률, where edition 7 wrote 가족관계의 등록 등법),
+        its 시행령 and 시행규칙 with it; the laws of ``bill_topics`` keep theirs. Edition 7's filler
+        special acts ("강원권역 수도 지원에 관한 특별법") give way, in order, to invented regional special
+        acts and their 시행령 (a region and a topic of the pool: "전라남도 해양관광 진흥 및 지원에 관한
+        특별법", "부산광역시 원도심 재생을 위한 특별법", "충청권 광역교통망 확충 특별법"; no sea topic for
+        an inland region, no farm or village topic for a city).
+        """
+        p = pools()
+        title_of = dict(zip(p["law_stems"], p["law_titles"], strict=True))
+        acts = iter(self._special_acts())
+        out = []
+        for (name, kind), stem in zip(rows7, stems):
+            if stem:
+                base7 = _base7(stem)
+                out.append((statute_title(title_of.get(stem, stem)) + name[len(base7):], kind))
+            else:
+                out.append(next(acts))
+        return out
+
+    def _special_acts(self) -> list[tuple[str, str]]:
+        """Edition 8's invented regional special acts, some with a 시행령 (their own random stream)."""
+        p = pools()
+        rng = self.rng("laws", "special_acts")
         coastal, rural = set(p["special_act_coastal_topics"]), set(p["special_act_rural_topics"])
         pairs = [(r, t) for r in p["special_act_regions"] for t in p["special_act_topics"]
                  if not (t in coastal and r in p["special_act_inland"]) and not (t in rural and r in p["special_act_urban"])]
         rng.shuffle(pairs)
+        rows: list[tuple[str, str]] = []
         for region, topic in pairs:
-            if len(rows) >= 1600:
-                break
             obj = "을" if has_final_consonant(topic) else "를"
             nm = rng.choice([f"{region} {topic} 및 지원에 관한 특별법", f"{region} {topic}{obj} 위한 특별법",
                              f"{region} {topic} 특별법", f"{region} {topic}에 관한 특별법"])
-            names.add(nm)
             rows.append((nm, "법률"))
-            if rng.random() < 0.5 and len(rows) < 1600:
+            if rng.random() < 0.6:
                 rows.append((nm + " 시행령", "대통령령"))
         return rows
 
@@ -250,6 +264,11 @@ class LawMixin(RegionsMixin):
             out.sort(key=lambda r: r["자치법규명"])
             return out
         return self.cached(("ordinances",), build)
+
+
+def _base7(stem: str) -> str:
+    """Edition 7's statute title of a pool stem (stem + 법 whatever it ends in: "가족관계의 등록 등법")."""
+    return stem if stem.endswith(("법", "률")) else (f"{stem} 법률" if stem.endswith("관한") else f"{stem}법")
 
 
 def statute_title(stem: str) -> str:
