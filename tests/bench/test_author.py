@@ -50,3 +50,21 @@ def test_the_shipped_selection_is_the_authored_one() -> None:
     shipped = sum(1 for f in (ROOT / "bench" / "kopa" / "tasks").glob("*.yaml")
                   for line in f.read_text(encoding="utf-8").splitlines() if line.startswith("- id: "))
     assert shipped == len(chosen)
+
+
+def test_finance_tasks_name_invented_companies_the_cassettes_record() -> None:
+    """The author picks the finance tasks' companies from the invented ones on the version it
+    authors on (``BENCH_VERSION``): recorded with every value field and a 09xxxxxx corp code.
+    kopa@v0007 records none (its companies with values are edition 6's, codes 001xxxxx–01xxxxxx)."""
+    from bench.kopa import BENCH_VERSION
+    from bench.kopa.tasks import load_tasks
+
+    companies = author.invented_companies(BENCH_VERSION)
+    assert len(companies) == 40 and all(c.corp_code.startswith("09") for c in companies)
+    assert not set(author.REAL_CORPS) & {c.name for c in companies}
+    assert author.invented_companies("v0007") == ()
+    names = {c.name for c in companies}
+    finance = [t for t in load_tasks() if t.domain == "finance"]
+    named = {t.id: [n for n in names if n in t.question] for t in finance}
+    assert all(named.values()), [tid for tid, ns in named.items() if not ns]
+    assert len({n for ns in named.values() for n in ns}) == 33  # 29 distinct in the plain templates, 4 in COND
