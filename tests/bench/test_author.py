@@ -69,3 +69,19 @@ def test_finance_tasks_name_invented_companies_the_cassettes_record() -> None:
     assert all(named.values()), [tid for tid, ns in named.items() if not ns]
     # every other one (by corp_code): the other half is left to EDGE, which holds out what the bench names
     assert {n for ns in named.values() for n in ns} == {c.name for c in companies[::2]}
+
+
+def test_a_newer_shipped_version_leaves_the_bench_on_its_own(monkeypatch: Any) -> None:
+    """Without --version the bench takes BENCH_VERSION while a newer version is shipped (kopa@v0009
+    renames the invented companies its finance tasks name), the newest when that is the bench's,
+    and a version asked for as asked."""
+    from types import SimpleNamespace
+
+    import simulator
+    from bench.kopa import BENCH_VERSION, bench_version
+
+    monkeypatch.setattr(simulator.Store, "newest_shipped", lambda self, s: SimpleNamespace(version="v0009"))
+    assert bench_version(None) == BENCH_VERSION == "v0008"
+    assert bench_version("v0009") == "v0009" and bench_version(None, "other") is None
+    monkeypatch.setattr(simulator.Store, "newest_shipped", lambda self, s: SimpleNamespace(version=BENCH_VERSION))
+    assert bench_version(None) is None  # the newest shipped one, which is the bench's
