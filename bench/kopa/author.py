@@ -3,7 +3,9 @@
 ``python -m bench.kopa.author`` regenerates the shipped task files (:func:`main`); importing
 the module does no work (:func:`authored_tasks` builds the families on first use). Each family below is one
 question template (at most 4 instances) with its gold program; answers are never written —
-they are computed on the version under test.
+they are computed on the version under test. The finance templates name invented companies read
+from the cassettes of :data:`bench.kopa.BENCH_VERSION` (:func:`invented_companies`), the version
+the author authors on.
 """
 
 from __future__ import annotations
@@ -193,7 +195,8 @@ def invented_companies(version: str = BENCH_VERSION) -> tuple[Company, ...]:
 
 def authored_tasks() -> list[dict[str, Any]]:
     """Every authored task, in family order, the dropped and retired ones too (see
-    :func:`select`); built on first use (it reads the catalog), then the same list."""
+    :func:`select`); built on first use (it reads the catalog and the bench version's cassettes),
+    then the same list."""
     if not _TASKS:
         _families()
     return _TASKS
