@@ -692,9 +692,12 @@ def test_v3_answers_through_the_openai_agent(rows_v3: list[dict[str, Any]], task
 if __name__ == "__main__":
     if "--agent" in sys.argv:  # the whole v3 set through the OpenAI-compatible agent (about 30 s)
         import tempfile
-        fig = run_through_agent(load_heldout(HELDOUT_V3), {t.id: t for t in load_tasks()},
-                                Path(tempfile.mkdtemp()) / "run")
-        print(fig.line().replace("held-out", "held-out v3 through the openai agent", 1))
+        # the finance rows' golds are real companies' (kopa@v0006): since kopa@v0008 the finance
+        # tasks name invented companies, so a run computes other golds for them; left out here
+        tasks = {t.id: t for t in load_tasks()}
+        rows = [r for r in load_heldout(HELDOUT_V3) if tasks[r["task"]].domain != "finance"]
+        fig = run_through_agent(rows, tasks, Path(tempfile.mkdtemp()) / "run")
+        print(fig.line().replace("held-out", "held-out v3 (finance rows left out) through the openai agent", 1))
         for kind, r in fig.misses:
             print(f"  {kind}: {r['task']} (gold {r['gold']}): {r['text']!r} [{r['why']}]")
         sys.exit(0)
