@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from bench.kopa import bench_version
 from bench.kopa.agents import make_agent
 from bench.kopa.env import World
 from bench.kopa.runner import RunConfig, run_bench, summarize
@@ -37,7 +38,8 @@ TARGET_S = 30.0
 
 
 def _one(tasks: list[Any], seeds: int, workers: int, tmp: Path, tag: str) -> dict[str, Any]:
-    world = World(Store(cache_dir=tmp / "cache").open("kopa"))
+    store = Store(cache_dir=tmp / "cache")  # the bench's own version (bench.kopa.bench_version), as `bench run`
+    world = World(store.open("kopa", bench_version(None, "kopa")))
     t0 = time.perf_counter()
     rows = run_bench(make_agent("oracle"), tasks, world, tmp / f"out-{tag}",
                      RunConfig(seeds=seeds, workers=workers))

@@ -249,8 +249,8 @@ def profile_cold(version: Any, catalog: Any, calls: list[tuple[str, dict[str, An
 
 # ---- episodes ----------------------------------------------------------------------------
 def _bench_version(cache_dir: str | None) -> Any:
-    """The shipped version the bench's tasks run on (``bench.kopa.bench_version``: kopa@v0007
-    while a newer world holds no values for the real companies its tasks name)."""
+    """The shipped version the bench's tasks run on (``bench.kopa.bench_version``: kopa@v0008,
+    whose invented companies its finance tasks name, while a newer version waits for the tasks)."""
     from bench.kopa import bench_version
     from simulator import Store
 

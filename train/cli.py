@@ -104,7 +104,7 @@ def grpo_cmd(
     try:
         cfg = load_config(config, overrides)
         if cfg.ablation_train_on_bench and not cfg.data:
-            from bench.kopa import bench_version  # the bench's tasks run on its version (kopa@v0007)
+            from bench.kopa import bench_version  # the bench's tasks run on its version (kopa@v0008)
 
             cfg.version = bench_version(cfg.version, cfg.set_name)
         cfg.version = _announce(cfg.set_name, cfg.version)
@@ -201,7 +201,7 @@ def verl_config_cmd(
     from .verl_adapter import verl_row, write_agent_loop_config, write_tool_config, write_verl_dataset
 
     if ablation_train_on_bench and data is None:
-        from bench.kopa import bench_version  # the bench's tasks run on its version (kopa@v0007)
+        from bench.kopa import bench_version  # the bench's tasks run on its version (kopa@v0008)
 
         version = bench_version(version, set_name)
     version = _announce(set_name, version)  # pinned in the tool config: never "whatever is newest"

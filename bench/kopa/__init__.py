@@ -9,13 +9,14 @@ from __future__ import annotations
 
 __all__ = ["BENCH_VERSION", "bench_version"]
 
-#: The newest shipped version KOPA-Bench runs on without ``--version``. Its tasks name the real
-#: listed companies of the sandbox's code table (삼성전자, …); from ``kopa@v0008`` (world edition
-#: 7) the shipped world holds no value about them (name and code only), so those tasks' gold
-#: programs would miss. The bench stays on ``kopa@v0007`` until its tasks are authored on the
-#: invented companies; a version you recorded yourself (``--cassettes``, not shipped) is still
-#: taken as before.
-BENCH_VERSION = "v0007"
+#: The newest shipped version KOPA-Bench runs on without ``--version`` (and the version
+#: ``bench.kopa.author`` authors on). From ``kopa@v0008`` (world edition 7) a real listed company
+#: keeps only its public identity (name and codes: every value endpoint answers no data), so the
+#: finance tasks name invented companies (``author.invented_companies``), which the versions
+#: before v0008 do not hold: the bench needs v0008 or later. A later shipped version (world
+#: edition 8 renames the invented companies) waits until the tasks are authored on it; a version
+#: you recorded yourself (``--cassettes``, not shipped) is still taken as before.
+BENCH_VERSION = "v0008"
 
 
 def bench_version(version: str | None, set_name: str = "kopa", cassettes: object = None) -> str | None:

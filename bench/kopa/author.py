@@ -3,29 +3,38 @@
 ``python -m bench.kopa.author`` regenerates the shipped task files (:func:`main`); importing
 the module does no work (:func:`authored_tasks` builds the families on first use). Each family below is one
 question template (at most 4 instances) with its gold program; answers are never written —
-they are computed on the version under test.
+they are computed on the version under test. The finance templates name invented companies read
+from the cassettes of :data:`bench.kopa.BENCH_VERSION` (:func:`invented_companies`), the version
+the author authors on.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from simulator import Catalog, load_catalog
+from simulator import Catalog, Store, load_catalog
+from simulator.store.roots import shipped_root
 from simulator.tools.keys import auth_param, family_of
 
-from .labels import label
+from . import BENCH_VERSION
+from .labels import label, real_entity_in
 from .wording import josa, particle
 
 OUT = Path(__file__).parent / "tasks"
 SEOUL_GU = [("종로구", "11110"), ("중구", "11140"), ("용산구", "11170"), ("성동구", "11200"),
             ("광진구", "11215")]
-CORPS = ["기아", "SK텔레콤", "삼성SDI", "삼성생명", "삼성전자", "삼성물산", "POSCO홀딩스", "한국전력공사",
-         "현대모비스", "현대자동차", "SK하이닉스", "KT", "카카오", "NAVER", "LG화학", "신한지주", "LG전자",
-         "셀트리온", "KB금융", "삼성바이오로직스"]
+#: The real listed companies of the sandbox's code table. No task names one: from ``kopa@v0008``
+#: (world edition 7) the world holds their identity only (name and codes; every value endpoint
+#: answers no data), and before it their values were invented. The finance tasks name invented
+#: companies (:func:`invented_companies`); this list stays for the synthetic-world label.
+REAL_CORPS = ["기아", "SK텔레콤", "삼성SDI", "삼성생명", "삼성전자", "삼성물산", "POSCO홀딩스", "한국전력공사",
+              "현대모비스", "현대자동차", "SK하이닉스", "KT", "카카오", "NAVER", "LG화학", "신한지주", "LG전자",
+              "셀트리온", "KB금융", "삼성바이오로직스"]
 TAGO_STOPS = ["가수원삼거리", "둔산정류장", "석교동주민센터", "신봉사거리", "반석정류장", "지족입구", "홍도아파트",
               "황호역", "무수동행정복지센터", "가양파출소", "월평동입구", "호동공원"]
 TAGO_ROUTES = [895, 175, 1, 23, 858, 938, 650, 502, 43, 716]
@@ -43,7 +52,7 @@ COMMITTEES = ["국방위원회", "법제사법위원회", "정무위원회", "�
 PARTIES = ["더불어민주당", "국민의힘", "조국혁신당", "개혁신당", "진보당", "기본소득당", "사회민주당"]
 #: Real names whose invented values a question asks for: it opens with the synthetic-world
 #: mark (``bench.kopa.labels``; statutes in 「…」 and elections are matched by their words).
-REAL_NAMES = [*CORPS, *PARTIES, *COMMITTEES]
+REAL_NAMES = [*REAL_CORPS, *PARTIES, *COMMITTEES]
 
 
 def R(sid: str, field: str | None = None, pick: str | int = "all", tr: str | None = None) -> dict[str, Any]:
@@ -106,9 +115,88 @@ def _catalog() -> Catalog:
     return load_catalog()
 
 
+#: Fields of OpenDART's company.json that carry a value. From ``kopa@v0008`` (world edition 7) a
+#: real company of the code table is recorded with all of them empty (its identity only: name
+#: and codes); an invented company has every one.
+VALUE_FIELDS = ("ceo_nm", "adres", "est_dt", "jurir_no", "bizr_no")
+#: The opening of an invented company's ``corp_code`` (edition 7 draws them from
+#: ``09000000``–``09999999``, a range OpenDART has not assigned: its codes run ``001xxxxx``–``01xxxxxx``).
+INVENTED_CODE_PREFIX = "09"
+#: The trading day and the business year the finance questions ask about.
+PRICE_DAY, BSNS_YEAR = "20250314", "2024"
+
+
+@dataclass(frozen=True)
+class Company:
+    """An invented listed company a finance task names, as the cassettes record it."""
+
+    corp_code: str
+    #: Its name as a person writes it: OpenDART's ``corp_name`` in CORPCODE.xml, FSC's ``itmsNm``.
+    name: str
+    stock_code: str
+    #: Its 2024 disclosures, its major-holder reports and its close on :data:`PRICE_DAY` (won):
+    #: what the COND templates pick their instances by (one per branch).
+    disclosures: int
+    holders: int
+    close: int
+
+
+def _records(version: Any, key: str) -> list[dict[str, Any]] | None:
+    """The records of the collection ``key`` (``None`` when it is not recorded)."""
+    info = version.index.collection(key)
+    return None if info is None else version.index.records(info.id, 0, info.count)
+
+
+@lru_cache(maxsize=4)
+def invented_companies(version: str = BENCH_VERSION) -> tuple[Company, ...]:
+    """The companies a finance task may name on the shipped ``version``, by ``corp_code``.
+
+    Read from the cassettes (what the bench runs on), not the world: an OpenDART company whose
+    recorded ``company.json`` carries every :data:`VALUE_FIELDS` and whose ``corp_code`` opens
+    with :data:`INVENTED_CODE_PREFIX` (a real company fails both tests from ``kopa@v0008``),
+    whose 2024 disclosures, major-holder reports and 2024 business-report accounts are recorded,
+    that FSC lists and prices on :data:`PRICE_DAY` under the same name and stock code, whose name
+    belongs to one company only in both code lists, and that holds no real name the questions
+    are labelled for (:data:`REAL_NAMES`). Empty on a version without invented companies
+    (before ``kopa@v0008`` every recorded company has values, but no code in the range)."""
+    root = shipped_root()
+    if root is None:
+        raise RuntimeError("the author reads the shipped cassettes (a source checkout's cassettes/)")
+    v = Store(root).open("kopa", version)
+    codes = _records(v, "opendart_corp_codes") or []
+    by_name: dict[str, int] = {}
+    for r in codes:
+        by_name[r["corp_name"]] = by_name.get(r["corp_name"], 0) + 1
+    listed = {r["srtnCd"].removeprefix("A"): r for r in _records(v, f"fsc_listed_items?basDt={PRICE_DAY}") or []}
+    items: dict[str, int] = {}
+    for r in listed.values():
+        items[r["itmsNm"]] = items.get(r["itmsNm"], 0) + 1
+    prices = {r["srtnCd"]: r for r in _records(v, f"fsc_stock_prices?basDt={PRICE_DAY}") or []}
+    out = []
+    for info in v.collections("opendart_company"):
+        cc = str(info.filters.get("corp_code", ""))
+        rows = v.index.records(info.id, 0, info.count)
+        if not cc.startswith(INVENTED_CODE_PREFIX) or len(rows) != 1 or not all(rows[0].get(f) for f in VALUE_FIELDS):
+            continue
+        row = next((r for r in codes if r["corp_code"] == cc), None)
+        if row is None or by_name[row["corp_name"]] != 1 or real_entity_in(row["corp_name"], REAL_NAMES):
+            continue
+        name, stock = row["corp_name"], row["stock_code"]
+        disc = _records(v, f"opendart_disclosures?bgn_de={BSNS_YEAR}0101&corp_code={cc}&end_de={BSNS_YEAR}1231")
+        holders = _records(v, f"opendart_major_stock?corp_code={cc}")
+        accounts = _records(v, f"opendart_single_account?bsns_year={BSNS_YEAR}&corp_code={cc}&reprt_code=11011")
+        item, price = listed.get(stock), prices.get(stock)
+        if (disc is None or holders is None or not accounts or item is None or price is None
+                or item["itmsNm"] != name or items[name] != 1):
+            continue
+        out.append(Company(cc, name, stock, len(disc), len(holders), int(price["clpr"])))
+    return tuple(sorted(out, key=lambda c: c.corp_code))
+
+
 def authored_tasks() -> list[dict[str, Any]]:
     """Every authored task, in family order, the dropped and retired ones too (see
-    :func:`select`); built on first use (it reads the catalog), then the same list."""
+    :func:`select`); built on first use (it reads the catalog and the bench version's cassettes),
+    then the same list."""
     if not _TASKS:
         _families()
     return _TASKS
@@ -281,6 +369,23 @@ def _families() -> None:
 
 
     CC = lambda sid="s1": R(sid + "f", "corp_code", "first")  # noqa: E731
+    # Invented companies only (never a real one: kopa@v0008 on holds no value about them), every
+    # other one in corp_code order: EDGE holds out every company a bench task names (its
+    # entities and gold calls), so the other half is left to its OpenDART and FSC questions.
+    # The fan-out templates name 18 distinct ones, the others reuse them; the COND templates
+    # take one per branch; the retired one-lookup templates (not shipped) take them in order.
+    CO = invented_companies()[::2]
+    if len(CO) < 20:
+        raise RuntimeError(f"kopa@{BENCH_VERSION} records {2 * len(CO)} invented companies with values; "
+                           "the finance templates need 40 (every other one)")
+    CORPS = [c.name for c in CO[:20]]
+    pool = list(CO)
+
+    def first(test: Any) -> Company:
+        """The first company of ``pool`` that ``test`` accepts, taken from it."""
+        c = next(c for c in pool if test(c))
+        pool.remove(c)
+        return c
 
     for i, name in enumerate(CORPS[:4]):
         task(f"dart-ceo-{i}", "dart_ceo", f"{name}의 대표자 이름은 무엇인가요?",
@@ -336,8 +441,7 @@ def _families() -> None:
              corp(name) + [C("s2", "opendart_major_stock", {"corp_code": CC()}),
                            O("s3", "filter", frm="s2", where=[W("stkrt", "ge", 10)]),
                            O("s4", "count", frm="s3")], R("s4"), NUM)
-    for i, names in enumerate([["삼성전자", "SK하이닉스", "현대자동차"], ["카카오", "NAVER", "KT", "SK텔레콤"],
-                               ["LG화학", "삼성SDI", "POSCO홀딩스"], ["KB금융", "신한지주", "삼성생명"]]):
+    for i, names in enumerate([[c.name for c in CO[a:b]] for a, b in ((0, 3), (3, 7), (7, 10), (10, 13))]):
         task(f"dart-fan-revenue-{i}", "dart_fan_top_revenue",
              f"{', '.join(names)} 중 2024년 연결 매출액이 가장 큰 회사는 어디인가요?",
              ["opendart"], "finance", ["FAN", "DRV", "CMP"],
@@ -347,7 +451,7 @@ def _families() -> None:
               O("s4", "filter", frm="s3", where=[W("fs_div", "eq", "CFS"), W("account_nm", "eq", "매출액")]),
               O("s5", "argmax", frm="s4", by="thstrm_amount")],
              R("s5", "_item.corp_name"))
-    for i, names in enumerate([["기아", "현대모비스"], ["셀트리온", "삼성바이오로직스", "LG전자"]]):
+    for i, names in enumerate([[c.name for c in CO[a:b]] for a, b in ((13, 15), (15, 18))]):
         task(f"dart-fan-disc-{i}", "dart_fan_disclosure_total",
              f"{', '.join(names)}의 2024년 공시 건수를 합하면 모두 몇 건인가요?",
              ["opendart"], "finance", ["FAN", "DRV"],
@@ -371,7 +475,7 @@ def _families() -> None:
              listed(name) + [PRICES(),
                              O("s3", "filter", frm="s2", where=[W("srtnCd", "eq", R("s1f", "srtnCd", "first", "slice:1:7"))])],
              R("s3", "clpr", "first"), NUM)
-    for i, name in enumerate(CORPS[16:20]):
+    for i, name in enumerate(c.name for c in CO[16:20]):
         task(f"fsc-dart-mcap-{i}", "fsc_mcap_vs_equity",
              f"{name}의 2025-03-14 시가총액을 2024년 연결 자본총계로 나눈 값(PBR 근사)을 소수 둘째 자리까지 구하세요.",
              ["fsc", "opendart"], "finance", ["SEQ", "SEM", "DRV"],
@@ -383,13 +487,13 @@ def _families() -> None:
                            O("s5", "arith", fn="div", a=R("s3f", "mrktTotAmt", "first"), b=R("s4", "thstrm_amount", "first"),
                              round=2)],
              R("s5"), {"type": "numeric", "abs_tol": 0.01})
-    for i, name in enumerate(["삼성전자", "SK하이닉스", "현대자동차", "카카오"]):
+    for i, name in enumerate(CORPS[0:4]):
         task(f"fsc-isin-flt-{i}", "fsc_isin_fluctuation",
              f"2025년 3월 14일 {name} 주식의 등락률(%)은 얼마인가요?",
              ["fsc"], "finance", ["SEQ", "DRV"],
              listed(name) + [PRICES(), O("s3", "filter", frm="s2", where=[W("isinCd", "eq", R("s1f", "isinCd", "first"))])],
              R("s3", "fltRt", "first"), NUM)
-    for i, name in enumerate(["삼성전자", "기아", "NAVER", "셀트리온"]):
+    for i, name in enumerate(CORPS[4:8]):
         task(f"fsc-market-rank-{i}", "fsc_market_rank",
              f"2025년 3월 14일 기준 {josa(name, '이', '가')} 속한 시장(KOSPI/KOSDAQ)에서 {name}보다 시가총액이 큰 종목은 몇 개인가요?",
              ["fsc"], "finance", ["SEQ", "DRV", "CMP"],
@@ -398,7 +502,7 @@ def _families() -> None:
                              O("s4", "filter", frm="s2", where=[W("mrktCtg", "eq", R("s1f", "mrktCtg", "first")),
                                                                   W("mrktTotAmt", "gt", R("s3", "mrktTotAmt", "first"))]),
                              O("s5", "count", frm="s4")], R("s5"), NUM)
-    for i, name in enumerate(["SK하이닉스", "삼성SDI", "KT", "LG전자"]):
+    for i, name in enumerate(c.name for c in CO[12:16]):
         task(f"fsc-dart-addr-{i}", "fsc_code_to_dart_address",
              f"상장 종목 {josa(name, '을', '를')} 발행한 회사의 본사 주소는 어디인가요?",
              ["fsc", "opendart"], "finance", ["SEQ", "DRV"],
@@ -406,7 +510,7 @@ def _families() -> None:
                              O("s3", "filter", frm="s2", where=[W("stock_code", "eq", R("s1f", "srtnCd", "first", "slice:1:7"))]),
                              C("s4", "opendart_company", {"corp_code": R("s3", "corp_code", "first")})],
              R("s4", "adres", "first"))
-    for i, name in enumerate(["현대모비스", "삼성물산", "KB금융"]):
+    for i, name in enumerate(c.name for c in CO[9:12]):
         task(f"fsc-dart-ceo-{i}", "fsc_dart_ceo_and_price",
              f"2025년 3월 14일에 거래된 상장 종목 {name}의 발행 회사 대표자는 누구인가요? 대표자 이름으로 답하세요.",
              ["fsc", "opendart"], "finance", ["SEQ", "SEM"],
@@ -823,7 +927,9 @@ def _families() -> None:
               O("s5", "argmin", frm="s4", by="barvlDt", when=no),
               O("s6", "choose", test=yes, a=R("s3"), b=R("s5", "bstatnNm"))],
              R("s6"))
-    for i, (name, k) in enumerate([(CORPS[8], 20), (CORPS[13], 10)]):
+    # one instance per branch: under 20 disclosures (the CEO), 10 or more (the latest report)
+    for i, (name, k) in enumerate([(first(lambda c: c.disclosures < 20).name, 20),
+                                   (first(lambda c: c.disclosures >= 10).name, 10)]):
         yes, no = T(R("s3"), "ge", k), T(R("s3"), "lt", k)
         task(f"cond-dart-disc-{i}", "cond_dart_active_discloser",
              f"{josa(name, '이', '가')} 2024년에 낸 공시가 {k}건 이상이면 가장 늦게 접수된 공시의 보고서명을, "
@@ -836,7 +942,9 @@ def _families() -> None:
                            C("s5", "opendart_company", {"corp_code": CC()}, when=no),
                            O("s6", "choose", test=yes, a=R("s4", "report_nm"), b=R("s5", "ceo_nm", "first"))],
              R("s6"))
-    for i, (name, k) in enumerate([("삼성전자", 50000), ("카카오", 50000)]):
+    # one instance per branch: a close of 50,000 won or more (revenue), under it (holder reports, 2 or more)
+    for i, (name, k) in enumerate([(first(lambda c: c.close >= 50000).name, 50000),
+                                   (first(lambda c: c.close < 50000 and c.holders >= 2).name, 50000)]):
         yes, no = T(R("s3", "clpr", "first"), "ge", k), T(R("s3", "clpr", "first"), "lt", k)
         task(f"cond-fsc-dart-{i}", "cond_fsc_price_then_dart",
              f"2025년 3월 14일 {name} 종가가 {k:,}원 이상이면 2024년 연결 매출액(원)을, 그 미만이면 "

@@ -31,8 +31,8 @@ def _cassettes_option() -> Optional[Path]:
 
 def _world(set_name: str, version: Optional[str], cassettes: Optional[Path] = None):  # type: ignore[no-untyped-def]
     """The version a bench command runs on: ``--version``, else the newest *shipped* one up to
-    :data:`bench.kopa.BENCH_VERSION` (``kopa@v0007``: the tasks name real companies, which later
-    shipped versions hold no values for), said on stderr first (``using kopa@v0007 (…): …``)."""
+    :data:`bench.kopa.BENCH_VERSION` (``kopa@v0008``: the finance tasks name its invented
+    companies), said on stderr first (``using kopa@v0008 (…): …``)."""
     from simulator.cli.common import open_version
 
     from . import bench_version

@@ -50,3 +50,38 @@ def test_the_shipped_selection_is_the_authored_one() -> None:
     shipped = sum(1 for f in (ROOT / "bench" / "kopa" / "tasks").glob("*.yaml")
                   for line in f.read_text(encoding="utf-8").splitlines() if line.startswith("- id: "))
     assert shipped == len(chosen)
+
+
+def test_finance_tasks_name_invented_companies_the_cassettes_record() -> None:
+    """The author picks the finance tasks' companies from the invented ones on the version it
+    authors on (``BENCH_VERSION``): recorded with every value field and a 09xxxxxx corp code.
+    kopa@v0007 records none (its companies with values are edition 6's, codes 001xxxxx–01xxxxxx)."""
+    from bench.kopa import BENCH_VERSION
+    from bench.kopa.tasks import load_tasks
+
+    companies = author.invented_companies(BENCH_VERSION)
+    assert len(companies) == 40 and all(c.corp_code.startswith("09") for c in companies)
+    assert not set(author.REAL_CORPS) & {c.name for c in companies}
+    assert author.invented_companies("v0007") == ()
+    names = {c.name for c in companies}
+    finance = [t for t in load_tasks() if t.domain == "finance"]
+    named = {t.id: [n for n in names if n in t.question] for t in finance}
+    assert all(named.values()), [tid for tid, ns in named.items() if not ns]
+    # every other one (by corp_code): the other half is left to EDGE, which holds out what the bench names
+    assert {n for ns in named.values() for n in ns} == {c.name for c in companies[::2]}
+
+
+def test_a_newer_shipped_version_leaves_the_bench_on_its_own(monkeypatch: Any) -> None:
+    """Without --version the bench takes BENCH_VERSION while a newer version is shipped (kopa@v0009
+    renames the invented companies its finance tasks name), the newest when that is the bench's,
+    and a version asked for as asked."""
+    from types import SimpleNamespace
+
+    import simulator
+    from bench.kopa import BENCH_VERSION, bench_version
+
+    monkeypatch.setattr(simulator.Store, "newest_shipped", lambda self, s: SimpleNamespace(version="v0009"))
+    assert bench_version(None) == BENCH_VERSION == "v0008"
+    assert bench_version("v0009") == "v0009" and bench_version(None, "other") is None
+    monkeypatch.setattr(simulator.Store, "newest_shipped", lambda self, s: SimpleNamespace(version=BENCH_VERSION))
+    assert bench_version(None) is None  # the newest shipped one, which is the bench's

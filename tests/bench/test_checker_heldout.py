@@ -122,14 +122,16 @@ def test_the_heldout_set_is_what_its_header_says(rows: list[dict[str, Any]], tas
 
 @pytest.mark.slow
 def test_the_stored_golds_are_the_shipped_versions_golds(rows: list[dict[str, Any]], tasks: dict[str, Task]) -> None:
-    """Each row keeps the gold it was written against; on the shipped version it is still the gold."""
+    """Each row keeps the gold it was written against; on the shipped version it is still the gold
+    (but the finance rows': written against questions about real companies, which the tasks,
+    re-authored on invented companies for kopa@v0008, no longer ask)."""
     from bench.kopa.env import World
     from bench.kopa.tasks import gold_run
     from simulator import Store
 
     world = World(Store().open("kopa", BENCH_VERSION))
     stored = {r["task"]: r["gold"] for r in [*rows, *load_heldout(POSTFIX), *load_heldout(HELDOUT_V2),
-                                             *load_heldout(HELDOUT_V3)]}
+                                             *load_heldout(HELDOUT_V3)] if tasks[r["task"]].domain != "finance"}
     assert {tid: gold_run(tasks[tid], world).answer for tid in stored} == stored
 
 
@@ -616,8 +618,10 @@ def _stub_model(answers: dict[str, list[str]]) -> Any:
 
 
 #: Tasks whose held-out rows go through the whole agent path: a signed 만원 difference, a
-#: company name, a set of routes, a date.
-E2E = ("molit-cmp-mean-0", "dart-fan-revenue-0", "tago-routes-0", "neis-meal-maxcal-0")
+#: complex's name, a set of routes, a date. (A company name was dart-fan-revenue-0's until
+#: kopa@v0008: the finance tasks now name invented companies, so the rows' golds, real companies'
+#: names, are no longer what a run on the bench's version computes.)
+E2E = ("molit-cmp-mean-0", "molit-trade-max-0", "tago-routes-0", "neis-meal-maxcal-0")
 
 
 def test_heldout_answers_through_the_openai_agent(rows: list[dict[str, Any]], tasks: dict[str, Task],
@@ -688,9 +692,12 @@ def test_v3_answers_through_the_openai_agent(rows_v3: list[dict[str, Any]], task
 if __name__ == "__main__":
     if "--agent" in sys.argv:  # the whole v3 set through the OpenAI-compatible agent (about 30 s)
         import tempfile
-        fig = run_through_agent(load_heldout(HELDOUT_V3), {t.id: t for t in load_tasks()},
-                                Path(tempfile.mkdtemp()) / "run")
-        print(fig.line().replace("held-out", "held-out v3 through the openai agent", 1))
+        # the finance rows' golds are real companies' (kopa@v0006): since kopa@v0008 the finance
+        # tasks name invented companies, so a run computes other golds for them; left out here
+        tasks = {t.id: t for t in load_tasks()}
+        rows = [r for r in load_heldout(HELDOUT_V3) if tasks[r["task"]].domain != "finance"]
+        fig = run_through_agent(rows, tasks, Path(tempfile.mkdtemp()) / "run")
+        print(fig.line().replace("held-out", "held-out v3 (finance rows left out) through the openai agent", 1))
         for kind, r in fig.misses:
             print(f"  {kind}: {r['task']} (gold {r['gold']}): {r['text']!r} [{r['why']}]")
         sys.exit(0)

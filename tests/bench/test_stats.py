@@ -98,3 +98,6 @@ def test_the_shipped_set_meets_the_difficulty_targets_and_the_docs_print_its_tab
     doc = (Path(__file__).resolve().parents[2] / "docs" / "bench.md").read_text(encoding="utf-8")
     stale = [line for line in md.splitlines() if line.startswith("|") and line not in doc]
     assert not stale, f"docs/bench.md lacks these rows of `simulator bench stats --markdown`: {stale[:3]}"
+    # and says which version they were measured on (the bench's own: bench.kopa.BENCH_VERSION)
+    measured = next(line for line in md.splitlines() if line.startswith("Measured on"))
+    assert f"`kopa@{BENCH_VERSION}`" in measured and measured in doc, measured

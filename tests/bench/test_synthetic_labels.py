@@ -74,18 +74,31 @@ def test_every_task_naming_a_real_entity_is_labelled_synthetic() -> None:
     tasks = load_tasks()
     assert not unlabelled(tasks), unlabelled(tasks)
     labelled = {t.id for t in tasks if t.question.startswith(SYNTHETIC_MARK)}
-    # the cases the issue names: a real company's PBR, a statute that is no law, 2025's candidates
-    assert {"fsc-dart-mcap-3", "law-ministry-3", "law-fan-articles-1", "nec-pledges-winner-0",
+    # the cases the issue names: a statute that is no law, 2025's candidates (a real company's PBR
+    # was one until kopa@v0008: the finance tasks name invented companies, below)
+    assert {"law-ministry-3", "law-fan-articles-1", "nec-pledges-winner-0",
             "nec-pledges-sum-0", "nec-turnout-0"} <= labelled
-    # every finance, law and politics task names one; the others (districts, stops, schools) do not
-    assert labelled == {t.id for t in tasks if t.domain in {"finance", "law", "politics"}}
-    assert len(labelled) == 81
+    # every law and politics task names one; the others (companies, districts, stops, schools) do not
+    assert labelled == {t.id for t in tasks if t.domain in {"law", "politics"}}
+    assert len(labelled) == 60
+
+
+def test_no_finance_task_names_a_real_company() -> None:
+    """From kopa@v0008 a real listed company holds no value, so the finance tasks name invented
+    ones: no question or gold literal holds a real company's name or code, and no label."""
+    finance = [t for t in load_tasks() if t.domain == "finance"]
+    assert len(finance) == 21
+    assert not unlabelled(finance) and not any(t.question.startswith(SYNTHETIC_MARK) for t in finance)
 
 
 def test_a_label_removed_is_reported() -> None:
-    task = next(t for t in load_tasks() if t.id == "fsc-dart-mcap-3")
+    task = next(t for t in load_tasks() if t.id == "nec-pledges-winner-0")
     bare = task.model_copy(update={"question": task.question.removeprefix(SYNTHETIC_MARK)})
-    assert unlabelled([bare]) == {"fsc-dart-mcap-3": "삼성바이오로직스"}
+    assert unlabelled([bare]) == {"nec-pledges-winner-0": "선거"}
+    # a real company's name in a question is enough
+    fin = next(t for t in load_tasks() if t.id == "fsc-dart-mcap-3")
+    named = fin.model_copy(update={"question": fin.question.replace(fin.question.split("의 ")[0], "삼성바이오로직스")})
+    assert unlabelled([named]) == {"fsc-dart-mcap-3": "삼성바이오로직스"}
     # a real corp code in the gold program alone is enough
     other = next(t for t in load_tasks() if t.id == "tago-arr-soon-0")
     steps = other.program.model_dump(mode="json", by_alias=True)

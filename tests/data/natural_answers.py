@@ -271,7 +271,9 @@ if __name__ == "__main__":  # pragma: no cover - a measurement script
         from bench.kopa.env import World
         from bench.kopa.tasks import gold_run, load_tasks
 
-        world = World(Store().open("kopa"))
+        from bench.kopa import BENCH_VERSION
+
+        world = World(Store().open("kopa", BENCH_VERSION))
         rows = [{"id": t.id, "q": t.question, "gold": gold_run(t, world).answer,
                  "check": t.check.model_dump(), "template": t.template} for t in load_tasks()]
     right = wrong = right_ok = wrong_ok = 0

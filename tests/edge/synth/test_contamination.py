@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from bench.kopa.tasks import load_tasks
 from edge import Observations, VerifyConfig, build_graph
 from edge.synth import ProgramRunner, SynthConfig, synthesize
 from edge.synth.contamination import (
@@ -65,14 +66,20 @@ def test_answer_calls_follow_data_not_lookups() -> None:
 
 def test_the_bench_gold_calls_and_record_sets_are_held(world) -> None:  # type: ignore[no-untyped-def]
     _v, _c, hold = world
-    assert not hold.failed
+    # every task runs but finance ones: they name kopa@v0008's invented companies (corp codes
+    # 09xxxxxx), which v0005 does not hold (docs/bench.md, Version); nothing of theirs is held
+    finance = {t.id for t in load_tasks() if t.domain == "finance"}
+    assert hold.failed and set(hold.failed) <= finance
     # the final call of molit-trade-max-0 (the 종로구 trades of March 2025) is a gold call
     assert "molit-trade-max-0" in hold.calls['molit_apt_trades {"DEAL_YMD":"202503","LAWD_CD":"11110"}']
     # the argument-free code tables every TAGO / NEC chain starts from stay a lookup
     assert "tago_city_codes {}" in hold.lookups and "tago_city_codes {}" not in hold.calls
     assert "nec_election_codes {}" in hold.lookups
-    # a table some task counts is a gold call however others use it
-    assert "opendart_corp_codes {}" in hold.calls
+    # a table some task counts is a gold call however others use it (the Assembly's members:
+    # nec-asm-cmt-winners-*; so is OpenDART's code table where the finance tasks run, kopa@v0008,
+    # fsc-dart-mcap-* reading a stock code from it: on v0005 it stays a lookup)
+    assert "assembly_members {}" in hold.calls
+    assert "opendart_corp_codes {}" in hold.lookups
     sets = [s for s in hold.sets.values() if s["call"].startswith("nec_turnout ")]
     assert sets and set(sets[0]["tasks"]) >= {"nec-turnout-0", "nec-turnout-1"}
 

@@ -28,8 +28,8 @@ from simulator.tools import Program, ToolCaller, format_answer, run_program
 
 @pytest.fixture(scope="module")
 def version(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Version]:
-    # The bench's own version (bench.kopa.BENCH_VERSION): its tasks name real companies, which
-    # kopa@v0008's world (edition 7) holds no values for.
+    # The bench's own version (bench.kopa.BENCH_VERSION, kopa@v0008): its finance tasks name
+    # that version's invented companies, which no other version holds under those names.
     yield Store(cache_dir=tmp_path_factory.mktemp("programs-cache")).open("kopa", BENCH_VERSION)
 
 
