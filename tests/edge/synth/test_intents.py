@@ -16,7 +16,7 @@ from edge import Observations
 from edge.synth.checks import check_example
 from edge.synth.contamination import Footprints, GoldHoldout, gold_holdout
 from edge.synth.execute import ProgramRunner
-from edge.synth.intents import INTENTS, SHARES, build_intent, wanted
+from edge.synth.intents import INTENTS, SHARES, build_intent, spare, wanted
 from edge.synth.questions import write_question_t
 from edge.synth.sample import Sampler
 from edge.synth.shards import _example
@@ -148,6 +148,20 @@ def test_wanted_gives_the_platform_furthest_under_its_share() -> None:
     assert wanted(low, 1000, Counter(), random.Random(0)) == "molit"
     # a platform whose intents keep failing is given up, and the next one is asked for
     assert wanted(low, 1000, Counter({"molit": 10_000}), random.Random(0)) == "fsc"
+
+
+def test_spare_keeps_to_intents_while_any_still_make_examples() -> None:
+    """When no platform under its share can still make examples (wanted gives None), a platform
+    whose intents still do is drawn — the least over its share — not the sampler's walks, whose
+    generic grammar read stilted or unnatural in a blind read (5.9 % of a default run before);
+    the walks only when every platform's intents keep failing."""
+    made = Counter({p: int(SHARES[p] * 1000) + 1 for p in INTENTS})
+    failing = Counter({p: 10_000 for p in INTENTS})
+    assert wanted(made, 1000, Counter({"molit": 10_000, "neis": 10_000}), random.Random(0)) is None
+    got = spare(made, Counter({**failing, "tago": 0, "fsc": 0}), random.Random(0))
+    assert got in ("tago", "fsc")
+    assert got == min(("tago", "fsc"), key=lambda p: made[p] / SHARES[p])
+    assert spare(made, failing, random.Random(0)) is None
 
 
 def test_home_trades_are_asked_by_the_district_name(world: tuple[Any, ...]) -> None:
