@@ -163,7 +163,7 @@ def test_slot_filled_premises_are_not_drawn() -> None:
     assert not any(_STAPLES.search(x) for x in ("식혜", "소고기미역국", "훈제오리", "떡볶이"))
     assert all(_EXAMS.search(x) for x in ("기말고사", "1학기 중간고사", "학업성취도평가"))
     texts = [t for forms in FORMS.values() for v in forms.values() for t in v]
-    for bad in ("중식", "발행한 회사", "붙은", "실거래 신고", "영어 안내문"):
+    for bad in ("중식", "발행한 회사", "붙은", "실거래 신고", "영어 안내문", "경유하는"):
         assert not [t for t in texts if bad in t], bad
     assert not [t for n, f in FORMS.items() if n.startswith("seoul_") for v in f.values() for t in v if "있잖아요" in t]
     assert _FSC_MOST["mrktTotAmt"][1] is None and _FSC_MOST["trqu"][1] is None  # no "가장 작았던" size
