@@ -150,6 +150,9 @@ def _school(s: Sampler, d: Draft, rng: Any, held: frozenset[str], tool: str,
                 if set(f) == {"ATPT_OFCDC_SC_CODE", "SD_SCHUL_CODE"}}
 
     have = rec(tool) & rec(also) if also else rec(tool)
+    if "neis_school_major" in (tool, also):  # departments are asked of a school with several
+        have = {k for k in have if len({str(r.get("DDDEP_NM")) for r in table(
+            s, "neis_school_major", {"ATPT_OFCDC_SC_CODE": k[0], "SD_SCHUL_CODE": k[1]})}) >= MIN_DEPARTMENTS}
     schools = table(s, "neis_school_info", {})
     names = Counter(str(r.get("SCHUL_NM")) for r in schools)
     opts = sorted((str(r["SCHUL_NM"]), i) for i, r in enumerate(schools)
@@ -191,6 +194,10 @@ def _school_call(s: Sampler, d: Draft, name: str, tool: str, args: dict[str, str
 #: Days everyone knows the date of (a public holiday): no one asks a school's calendar for them.
 _HOLIDAYS = frozenset({"어린이날", "광복절", "한글날", "개천절", "현충일", "기독탄신일", "성탄절", "삼일절", "3·1절",
                        "부처님오신날", "설날", "추석", "신정", "근로자의 날"})
+
+#: The fewest departments a school's departments are asked of: "학과는 몇 개예요?" of a
+#: general high school answers its one 일반과 (five of a sample of 40 did), which nobody asks.
+MIN_DEPARTMENTS = 2
 
 #: Dishes on a school's table nearly every day (kimchi, rice, milk): nobody counts them as a
 #: child's favourite (a blind read: "배추김치 as 아이가 좋아하는 메뉴"). A dish asked is also

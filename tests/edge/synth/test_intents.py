@@ -213,6 +213,11 @@ def test_school_questions_say_the_school_year_they_count(world: tuple[Any, ...])
     rows = run.values[d.program().calls()[1].id]
     assert {r["MLSV_YMD"][:6] for r in rows} == {slots["month"]}
     assert run.answer == sum(1 for r in rows if r["MMEAL_SC_NM"] == "중식" and slots["dish"] in r["DDISH_NM"]) >= 2
+    # departments are asked only of a school with several (not a general high school's one
+    # 일반과: five of a sample of 40 asked "학과는 몇 개예요?" → 1)
+    majors = next(i for i in INTENTS["neis"] if i.name == "school_majors")
+    built = [d for d in (build_intent(sampler, majors, random.Random(seed), held) for seed in range(8)) if d]
+    assert built and all(ex.run(d.program()).answer >= 2 for d in built)
 
 
 def test_edge_hold_out_flags_contradict_in_one_line(tmp_path: Any) -> None:
