@@ -1,4 +1,4 @@
-"""What the version plan scripts (``scripts/plan_v0006.py`` … ``plan_v0008.py``) share: the
+"""What the version plan scripts (``scripts/plan_v0006.py`` … ``plan_v0009.py``) share: the
 plan's one-seed-a-line YAML, the report of the generated endpoints left out, the carried-over
 real-keyed collections of the parent, and the ``--check`` entry point.
 """

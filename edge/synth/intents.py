@@ -426,9 +426,11 @@ def _election(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) ->
     tool = "nec_winners" if ask == "winners" else "nec_candidates"
     gold_free = []
     codes = _table(s, "nec_election_codes", {})
+    #: the questions say 지방선거: a 재·보궐선거 that elects a 구청장 is not one
+    local = {str(r.get("sgId")) for r in codes if str(r.get("sgTypecode")) == "0" and "지방선거" in str(r.get("sgName"))}
     for f in s._filters.get(tool, []):
         sg, ty = str(f.get("sgId")), str(f.get("sgTypecode"))
-        if ty in _OFFICES and set(f) <= {"sgId", "sgTypecode"}:
+        if ty in _OFFICES and set(f) <= {"sgId", "sgTypecode"} and sg in local:
             gold_free.append((sg, ty))
     if not gold_free:
         return False

@@ -215,6 +215,29 @@ class LawGoKrDialect(BaseDialect):
             f"endpoint={endpoint.id!r}: body is neither JSON nor XML (starts with {text[:20]!r})"
         )
 
+    @staticmethod
+    def _items(ep: Endpoint) -> list[str]:
+        """The item element names a search answer of ``ep`` may hold: the catalog's ``item``
+        and, where option ``published_root`` names another, that one (the versions recorded
+        from world edition 8 on hold it)."""
+        names = [str(ep.opt("item", "law"))]
+        published = ep.opt("published_root") or {}
+        if published.get("item") and published["item"] not in names:
+            names.append(str(published["item"]))
+        return names
+
+    def _item(self, ep: Endpoint, present: list[str]) -> str:
+        return present[0] if present else self._items(ep)[0]
+
+    def served_envelope(self, ep: Endpoint, edition: int) -> dict[str, Any]:
+        """What the sandbox's world ``edition`` names a search answer's root and item element:
+        option ``published_root`` (``{root, item, edition}``) from its edition on, else the
+        catalog's ``root`` / ``item`` (empty: the renderer's defaults)."""
+        published = ep.opt("published_root")
+        if ep.kind != "collection" or not published or edition < int(published["edition"]):
+            return {}
+        return {"root": str(published["root"]), "item": str(published["item"])}
+
     def _placeholder(self, ep: Endpoint) -> str:
         return str(ep.opt("oc_placeholder", "test"))
 
@@ -244,7 +267,9 @@ class LawGoKrDialect(BaseDialect):
         placeholder = self._placeholder(ep)
         if ep.kind != "collection":
             return Parsed([scrub_key(inner, placeholder)], 1, envelope)
-        item = str(ep.opt("item", "law"))
+        item = self._item(ep, [k for k in inner if k in self._items(ep)])
+        if item != ep.opt("item", "law"):
+            envelope["item"] = item
         raw_items = inner.get(item)
         items = [raw_items] if isinstance(raw_items, dict) else list(raw_items or [])
         if any("id" in it for it in items):
@@ -293,7 +318,9 @@ class LawGoKrDialect(BaseDialect):
         placeholder = self._placeholder(ep)
         if ep.kind != "collection":
             return Parsed([scrub_key(_el_value(root), placeholder)], 1, envelope)
-        item = str(ep.opt("item", "law"))
+        item = self._item(ep, [c.tag for c in root if c.tag in self._items(ep)])
+        if item != ep.opt("item", "law"):
+            envelope["item"] = item
         records: list[dict[str, Any]] = []
         header: list[list[Any]] = []
         for child in root:
@@ -350,7 +377,7 @@ class LawGoKrDialect(BaseDialect):
         query: str | None,
     ) -> SimResponse:
         placeholder = self._placeholder(ep)
-        item = str(ep.opt("item", "law"))
+        item = str(envelope.get("item") or ep.opt("item", "law"))
         rows = [scrub_key(dict(r), placeholder) for r in records]
         if not rows and (
             envelope.get("empty_body") or (fmt == "json" and ep.opt("empty_json_search"))

@@ -202,7 +202,9 @@ class SandboxApp:
         page = list(records[window.offset : window.offset + window.limit]) if window.limit > 0 else []
         if window is not split.window:
             split = type(split)(split.endpoint, split.key, split.filters, window, split.fmt, split.extra)
-        return native_headers(ep, dialect.render(split, page, len(records), {}))
+        served = getattr(dialect, "served_envelope", None)  # names a later world edition corrected
+        envelope = served(ep, self.world.edition) if served is not None else {}
+        return native_headers(ep, dialect.render(split, page, len(records), envelope))
 
     def _old_key(self, ep: Endpoint, key: str) -> bool:
         """Whether ``key`` is the default key of ``ep``'s catalog file (``sandbox-gen_opendart``,

@@ -566,15 +566,16 @@ def _newest_seq() -> int:
 #: The companies the calls ask about. From kopa@v0008 (world edition 7) a real listed company
 #: keeps only its public identity (company.json: name and codes) and every value-bearing
 #: endpoint answers "no data" for it, so the calls name two of the world's invented listed
-#: companies instead (09529646 일양삼익케미칼, 09420425 금강유한케미칼: invented, like
-#: their filings); on the versions before, Samsung Electronics and Kia as before.
+#: companies instead (09529646 and 09420425: invented, like their filings; 영성전자 and
+#: 태일로보틱스 from kopa@v0009, world edition 8, 일양삼익케미칼 and 금강유한케미칼 in v0008);
+#: on the versions before, Samsung Electronics and Kia as before.
 #: ``KOPA_CLIENTS_COMPANY=invented|real`` overrides the choice (what a recording plan needs).
 NEWEST_SEQ = _newest_seq()
 _COMPANY = os.environ.get("KOPA_CLIENTS_COMPANY") or ("invented" if NEWEST_SEQ >= 8 else "real")
 #: What a call recorded from kopa@v0008 on (the values real clients send) gives before it.
 RECORDED_FROM_V0008 = "worked" if NEWEST_SEQ >= 8 else "unrecorded"
 CO, STOCK, CO2, STOCK2, ITEM = (
-    ("09529646", "827420", "09420425", "201310", "일양삼익") if _COMPANY == "invented"
+    ("09529646", "827420", "09420425", "201310", "영성" if NEWEST_SEQ >= 9 else "일양삼익") if _COMPANY == "invented"
     else (SAMSUNG, "005930", KIA, "000270", "삼성")
 )
 

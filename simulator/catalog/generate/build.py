@@ -277,11 +277,27 @@ def _merge_late_fields(ep: dict[str, Any], rows: list[tuple[str, str, str]], sou
 PUBLISHED_EDITION = 7
 
 
+#: The world edition whose sandbox serves the fields of ``facts/fields_edition8.json``
+#: (published response-field lists read since ``kopa@v0008``: an MCP server's field lists
+#: collected from live answers, client libraries' typed records, …; each operation names its
+#: source), through the same merge as :data:`PUBLISHED_EDITION` (options ``late_fields`` and
+#: ``dropped_fields`` ``{name: 8}``). Editions 2–7 serve what they served before.
+PUBLISHED8_EDITION = 8
+
+#: Facts file → the world edition from which its fields are served.
+_PUBLISHED_FACTS = (("fields_edition7", PUBLISHED_EDITION), ("fields_edition8", PUBLISHED8_EDITION))
+
+
 def _add_published(plats: list[dict[str, Any]]) -> None:
-    """Add the fields of ``facts/fields_edition7.json`` to the generated endpoints they were
-    published for (a data.go.kr operation by URL, a law.go.kr target by service and target),
-    from :data:`PUBLISHED_EDITION` on."""
-    ops = read_facts("fields_edition7")["operations"]
+    """Add the fields of ``facts/fields_edition7.json`` (from :data:`PUBLISHED_EDITION` on) and
+    ``facts/fields_edition8.json`` (from :data:`PUBLISHED8_EDITION` on) to the generated
+    endpoints they were published for (a data.go.kr operation by URL, a law.go.kr target by
+    service and target)."""
+    for name, edition in _PUBLISHED_FACTS:
+        _add_published_from(plats, read_facts(name)["operations"], edition)
+
+
+def _add_published_from(plats: list[dict[str, Any]], ops: list[dict[str, Any]], edition: int) -> None:
     by_url = {op["url"]: op for op in ops if "url" in op}
     by_target = {(op["service"], op["target"]): op for op in ops if "target" in op}
     if not ops:
@@ -300,9 +316,80 @@ def _add_published(plats: list[dict[str, Any]]) -> None:
                 continue
             ok = _IDENT_RE.fullmatch if datagokr else partial(re.fullmatch, r"\w+")  # law.go.kr: Korean
             _merge_late_fields(
-                ep, [tuple(row) for row in entry["fields"]], entry["source"], PUBLISHED_EDITION, ok=ok,
+                ep, [tuple(row) for row in entry["fields"]], entry["source"], edition, ok=ok,
                 drop_known=True, whence=f"from {entry['source']}", schema="the published schema",
                 small=f"published for it ({entry['source']})")
+
+
+#: The world edition whose sandbox serves the root and item element names published for a
+#: law.go.kr search target (``facts/lawgokr_roots.json``): the target gains option
+#: ``published_root`` ``{root, item, edition}``; editions before it keep serving the assumed
+#: ``{target}Search`` / ``{target}`` the versions up to ``kopa@v0008`` were recorded with.
+ROOTS_EDITION = 8
+
+
+def _add_roots(plats: list[dict[str, Any]]) -> None:
+    """Give each generated law.go.kr search target whose envelope names are published
+    (``facts/lawgokr_roots.json``) option ``published_root``, served from
+    :data:`ROOTS_EDITION` on; its provenance names the sources and what stays assumed."""
+    facts = read_facts("lawgokr_roots")
+    sources: dict[str, str] = facts["sources"]
+    for plat in plats:
+        if plat["id"] != "gen_lawgokr":
+            continue
+        for ep in plat["endpoints"]:
+            target = (ep.get("match") or {}).get("target", "")
+            opts = ep.get("options") or {}
+            if not ep["path"].endswith("/lawSearch.do") or "root" not in opts:
+                continue
+            prov = ep["provenance"]
+            old = f"envelope root {opts['root']} / item {opts['item']}"
+            fact = facts["targets"].get(target)
+            if fact is None:
+                why = facts["unknown"].get(target, "no source")
+                prov["assumed"] = prov["assumed"].replace(old, f"{old} (no published name: {why})")
+                continue
+            item = fact["item"] or opts["item"]
+            opts["published_root"] = {"root": fact["root"], "item": item, "edition": ROOTS_EDITION}
+            said = "; ".join(sources[s] for s in fact["sources"])
+            prov["envelope"] = (f"root {fact['root']}" + (f" / item {item}" if fact["item"] else "")
+                                + f" served from world edition {ROOTS_EDITION} ({said})")
+            if fact.get("item_sources"):
+                prov["envelope"] += f"; item {item} from {'; '.join(sources[s] for s in fact['item_sources'])}"
+            if fact.get("note"):
+                prov["envelope"] += f"; {fact['note']}"
+            rest = f"{old} served before world edition {ROOTS_EDITION}"
+            if not fact["item"]:
+                rest += f"; item {item} (no published name)"
+            prov["assumed"] = prov["assumed"].replace(old, rest)
+
+
+#: Generated endpoints whose rows world edition 8 builds from published shapes, not from the
+#: field list alone: provenance ``values`` says what (the sandbox's module names the sources).
+_VALUES_FROM_EDITION_8 = {
+    "kma_ultra_srt_ncst": "from world edition 8 one row per category (PTY REH RN1 T1H UUU VEC VVV WSD), each value "
+                          "in its category's unit or code as the KMA guide gives them (simulator/sandbox/gen/kma_values.py); "
+                          "the values are invented",
+    "kma_ultra_srt_fcst": "from world edition 8 ten categories (LGT PTY RN1 SKY T1H REH UUU VVV VEC WSD) for the six "
+                          "hours after the announcement, each value in its category's unit, code or class string "
+                          "(simulator/sandbox/gen/kma_values.py); the values are invented",
+    "dart_fnltt_singl_indx": "from world edition 8 one row per index of the class asked, names and order as real answers "
+                             "list them, idx_cl_nm of the code; idx_code published for the first index only (M211100), "
+                             "the rest assumed; values computed from the company's statements or drawn "
+                             "(simulator/sandbox/gen/dart_indx.py)",
+    "dart_fnltt_cmpny_indx": "from world edition 8 as fnlttSinglIndx, for each company of corp_code "
+                             "(simulator/sandbox/gen/dart_indx.py)",
+    "airkorea_msrstn_accto_rltm_mesure_dnsty": "from world edition 8 the named station's hourly rows over dataTerm, "
+                                               "with the fields of the ver asked (AirKorea's ver notes; "
+                                               "simulator/sandbox/gen/datagokr_misc.py); no station named: generic rows",
+}
+
+
+def _add_values(plats: list[dict[str, Any]]) -> None:
+    for plat in plats:
+        for ep in plat["endpoints"]:
+            if ep["id"] in _VALUES_FROM_EDITION_8:
+                ep["provenance"]["values"] = _VALUES_FROM_EDITION_8[ep["id"]]
 
 
 #: Envelope members some sources list among the record fields.
@@ -780,6 +867,8 @@ def build_platforms(*, everything: bool = False) -> tuple[list[dict[str, Any]], 
     _settle_editions(plats)
     _add_measured(plats)
     _add_published(plats)
+    _add_roots(plats)
+    _add_values(plats)
     return _drop_shadowed(plats, headers)
 
 

@@ -3,11 +3,12 @@ edition 6) MOLIT's K-apt complexes and SEMAS's shops."""
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from ..world import _HOLIDAYS, World
 from ._common import shape
+from .kma_values import KMA_CATEGORY_EDITION, vilage_rows
 
 __all__ = ["GENERATORS"]
 
@@ -19,6 +20,10 @@ def vilage_fcst(world: World, f: dict[str, str]) -> list[dict[str, Any]]:
     bd, bt = f.get("base_date", ""), f.get("base_time", "")
     if len(bd) != 8 or not bd.isdigit() or bt not in ("0200", "0500", "0800", "1100", "1400", "1700", "2000", "2300"):
         return []
+    if world.edition >= KMA_CATEGORY_EDITION:  # TMN/TMX, and values that agree with each other
+        rows = vilage_rows(world.rng("kma8", bd, bt, f.get("nx"), f.get("ny")), bd, bt,
+                           f.get("nx", "0"), f.get("ny", "0"))
+        return shape("datagokr_misc_kma_vilage_fcst", rows)
     rng = world.rng("kma", bd, bt, f.get("nx"), f.get("ny"))
     start = date(int(bd[:4]), int(bd[4:6]), int(bd[6:])) + timedelta(hours=0)
     rows = []
@@ -143,7 +148,80 @@ def airkorea(world: World, f: dict[str, str]) -> list[dict[str, Any]]:
                      "so2Grade": "1", "coGrade": "1", "o3Grade": "1", "no2Grade": "1", "pm10Grade": grade(pm10, 30),
                      "pm25Grade": grade(pm25, 15), "pm10Grade1h": grade(pm10, 30), "pm25Grade1h": grade(pm25, 15),
                      "so2Flag": None, "coFlag": None, "o3Flag": None, "no2Flag": None, "pm10Flag": None, "pm25Flag": None})
-    return shape("datagokr_misc_airkorea_sido_realtime", rows, blank=None)
+    shaped = shape("datagokr_misc_airkorea_sido_realtime", rows, blank=None)
+    if world.edition >= AIRKOREA_VER_EDITION:
+        return [as_version(world, r, f.get("ver", "")) for r in shaped]
+    return shaped
+
+
+#: The world edition from which AirKorea's real-time measurements answer the fields and decimals
+#: of the ``ver`` asked (editions before answer every field of 1.5 with the decimals of 1.4).
+AIRKOREA_VER_EDITION = 8
+#: The ``ver`` that first carries each field (AirKorea's technical document, 버전(ver) 항목설명, as
+#: client code republishes it): none → no PM2.5; 1.0 PM2.5; 1.1 the 24-hour moving averages;
+#: 1.2 the network (측정망); 1.3 the 1-hour grades; 1.4 the station code; 1.5 more decimals
+#: (CO 1 → 2, O3/SO2/NO2 3 → 4).
+AIRKOREA_FIELD_VER = {"pm25Value": 1.0, "pm25Grade": 1.0, "pm25Flag": 1.0, "pm10Value24": 1.1, "pm25Value24": 1.1,
+                      "mangName": 1.2, "pm10Grade1h": 1.3, "pm25Grade1h": 1.3, "stationCode": 1.4}
+
+
+#: How many hourly rows each ``dataTerm`` of getMsrstnAcctoRltmMesureDnsty answers (a day, a
+#: month, three months), latest first.
+_TERM_HOURS = {"DAILY": 24, "MONTH": 24 * 30, "3MONTH": 24 * 90}
+
+
+def airkorea_station_rows(world: World, f: dict[str, str]) -> list[dict[str, Any]]:
+    """getMsrstnAcctoRltmMesureDnsty (generated tier) from edition 8: one station of the Seoul…
+    lists above (``stationName``), hourly over ``dataTerm``, its latest hour what
+    getCtprvnRltmMesureDnsty answers for it; every field of ver 1.5 (the caller projects)."""
+    name = f.get("stationName", "")
+    for d in world.districts():
+        rng = world.rng("air", d.lawd_cd)  # the same draws as airkorea(): the same station and values
+        dong = rng.choice(d.dongs)
+        if (dong.leaf[:-1] or dong.leaf) != name:
+            continue
+        pm10, pm25 = rng.randint(8, 90), rng.randint(3, 50)
+        o3, no2 = rng.uniform(0.005, 0.06), rng.uniform(0.005, 0.05)
+        walk = world.rng("air-station", d.lawd_cd, f.get("dataTerm", "").upper())
+        rows = []
+        at = datetime(2025, 12, 31, 14)
+        for k in range(_TERM_HOURS.get(f.get("dataTerm", "").upper(), 24)):
+            if k:
+                pm10 = max(3, pm10 + walk.randint(-6, 6))
+                pm25 = max(1, min(pm10, pm25 + walk.randint(-4, 4)))
+                o3 = min(max(0.002, o3 + walk.uniform(-0.004, 0.004)), 0.12)
+                no2 = min(max(0.002, no2 + walk.uniform(-0.004, 0.004)), 0.09)
+            rows.append({"dataTime": (at - timedelta(hours=k)).strftime("%Y-%m-%d %H:%M"), "mangName": "도시대기",
+                         "stationName": name, "stationCode": str(100000 + int(d.lawd_cd) % 100000),
+                         "so2Value": "0.003", "coValue": "0.4", "o3Value": f"{o3:.3f}", "no2Value": f"{no2:.3f}",
+                         "pm10Value": str(pm10), "pm25Value": str(pm25), "khaiValue": str(30 + pm10)})
+        return rows
+    return []
+
+
+def version_of(text: str) -> float:
+    """The version asked (0 when none or unreadable; above 1.5 counts as 1.5)."""
+    try:
+        return min(float(text), 1.5) if text.strip() else 0.0
+    except ValueError:
+        return 0.0
+
+
+def as_version(world: World, row: dict[str, Any], ver: str) -> dict[str, Any]:
+    """``row`` (every field of ver 1.5, the decimals of 1.4) as ``ver`` answers it: without the
+    fields a later version adds; from 1.5 with a seeded further decimal."""
+    v = version_of(ver)
+    out = {k: val for k, val in row.items() if AIRKOREA_FIELD_VER.get(k, 0.0) <= v}
+    if v >= 1.5:  # the finer decimals: a seeded last digit on the coarser value
+        rng = world.rng("air15", row.get("stationCode") or row.get("stationName"), row.get("dataTime"))
+        for name, places in (("so2Value", 4), ("coValue", 2), ("o3Value", 4), ("no2Value", 4)):
+            try:
+                base = float(out[name])
+            except (KeyError, TypeError, ValueError):
+                continue
+            step = 10 ** -places
+            out[name] = f"{max(base + rng.randint(-4, 4) * step, step):.{places}f}"
+    return out
 
 
 def g2b(world: World, f: dict[str, str]) -> list[dict[str, Any]]:

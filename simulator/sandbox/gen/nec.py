@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..world import World
+from ..world._politics import INVENTED_PARTIES_EDITION, invented_parties
 from ._common import shape
 
 __all__ = ["GENERATORS"]
@@ -27,8 +28,8 @@ def gusigun_codes(world: World, f: dict[str, str]) -> list[dict[str, Any]]:
     if not any(e["sgId"] == sg for e in world.elections()):
         return []
     rows = []
-    for d in world.districts():
-        rows.append({"sgId": sg, "sdName": d.sido.name, "wiwName": d.name.replace(" ", "")})
+    for d in world.election_places(sg):  # edition 8: the places as of the election's date
+        rows.append({"sgId": sg, "sdName": d.sd_name, "wiwName": d.name.replace(" ", "")})
     rows = _renum(rows)
     for r in rows:
         r["wOrder"] = r["num"]
@@ -36,9 +37,12 @@ def gusigun_codes(world: World, f: dict[str, str]) -> list[dict[str, Any]]:
 
 
 def party_codes(world: World, f: dict[str, str]) -> list[dict[str, Any]]:
+    """The parties whose candidates run in an election (edition 8: the world's invented ones)."""
     sg = f.get("sgId", "")
     parties = sorted({c["jdName"] for e in world.elections() if e["sgId"] == sg and e["sgTypecode"] != "0"
-                      for c in world.candidates(sg, e["sgTypecode"])} - {"무소속"})
+                      for c in world.candidates(sg, e["sgTypecode"])} - {"무소속", ""})  # "": 교육감 (edition 8)
+    if world.edition >= INVENTED_PARTIES_EDITION:  # invented parties, in their ballot order (pOrder)
+        parties = [p for p in invented_parties(sg) if p in parties]
     rows = _renum([{"sgId": sg, "jdName": p} for p in parties])
     return shape("nec_party_codes", [{**r, "pOrder": r["num"]} for r in rows])
 

@@ -22,6 +22,9 @@ from typing import Any, Callable
 from ...catalog import Endpoint, FieldSpec
 from ..world import TODAY, World
 from ..world._finance import REAL_COMPANIES_EDITION
+from .dart_indx import INDX_EDITION, index_rows
+from .datagokr_misc import AIRKOREA_FIELD_VER, AIRKOREA_VER_EDITION, version_of, airkorea_station_rows, as_version
+from .kma_values import KMA_CATEGORY_EDITION, ultra_fcst_rows, ultra_ncst_rows
 
 __all__ = ["ENTITY_FIELDS", "names_real_company", "synth_records"]
 
@@ -302,6 +305,47 @@ JOINED_7: dict[str, Callable[[World, Endpoint, dict[str, str], random.Random], l
 }
 
 
+def _kma_rows(make: Callable[..., list[dict[str, Any]]]) -> Callable[[World, Endpoint, dict[str, str], random.Random], list[dict[str, Any]]]:
+    """A KMA announcement's rows for the request's ``base_date``, ``base_time``, ``nx``, ``ny``."""
+    def rows(world: World, ep: Endpoint, f: dict[str, str], rng: random.Random) -> list[dict[str, Any]]:
+        nx, ny = f.get("nx", ""), f.get("ny", "")  # integers in the answer (0 for what is none)
+        return make(rng, f.get("base_date", ""), f.get("base_time", ""), int(nx) if nx.isdigit() else 0,
+                    int(ny) if ny.isdigit() else 0)
+    return rows
+
+
+def _indices(world: World, ep: Endpoint, f: dict[str, str], rng: random.Random) -> list[dict[str, Any]]:
+    """OpenDART's financial indices of the companies of ``corp_code`` (a comma list for
+    ``fnlttCmpnyIndx``) for the year, report and index class asked (``dart_indx.py``)."""
+    companies = [c for code in f.get("corp_code", "").split(",") if (c := world.company(code.strip())) is not None]
+    year, reprt = f.get("bsns_year", ""), f.get("reprt_code", "")
+    return index_rows(lambda corp, name: world.rng("dart_indx", corp, year, reprt, name),
+                      lambda corp: world.accounts(corp, int(year), reprt) if year.isdigit() else [],
+                      companies, year, reprt, f.get("idx_cl_code", ""), [x.name for x in served_fields(world, ep)])
+
+
+def _station(world: World, ep: Endpoint, f: dict[str, str], rng: random.Random) -> list[dict[str, Any]] | None:
+    """AirKorea's hourly measurements of one station (``datagokr_misc.airkorea_station_rows``),
+    with the fields of the ``ver`` asked."""
+    if not f.get("stationName", "").strip():
+        return None  # no station named: the generic rows, as before
+    names = [x.name for x in served_fields(world, ep) if AIRKOREA_FIELD_VER.get(x.name, 0.0) <= version_of(f.get("ver", ""))]
+    return [{n: r.get(n, "") for n in names}
+            for r in (as_version(world, row, f.get("ver", "")) for row in airkorea_station_rows(world, f))]
+
+
+#: … and from a later edition: (the edition, the rows). KMA rows whose value fits the category
+#: (:data:`~.kma_values.KMA_CATEGORY_EDITION`), OpenDART's indices as the request and the
+#: published index lists say (:data:`~.dart_indx.INDX_EDITION`).
+JOINED_LATER: dict[str, tuple[int, Callable[[World, Endpoint, dict[str, str], random.Random], list[dict[str, Any]] | None]]] = {
+    "kma_ultra_srt_ncst": (KMA_CATEGORY_EDITION, _kma_rows(ultra_ncst_rows)),
+    "kma_ultra_srt_fcst": (KMA_CATEGORY_EDITION, _kma_rows(ultra_fcst_rows)),
+    "dart_fnltt_singl_indx": (INDX_EDITION, _indices),
+    "dart_fnltt_cmpny_indx": (INDX_EDITION, _indices),
+    "airkorea_msrstn_accto_rltm_mesure_dnsty": (AIRKOREA_VER_EDITION, _station),
+}
+
+
 def _real_tokens(world: World) -> tuple[frozenset[str], tuple[str, ...]]:
     """(identity values of the pool's real companies — codes, ISINs, names —, their names)."""
     def build() -> tuple[frozenset[str], tuple[str, ...]]:
@@ -365,6 +409,11 @@ def synth_records(world: World, ep: Endpoint, filters: dict[str, str]) -> list[d
     """The records of one collection of a generated endpoint (see the module docstring)."""
     if names_real_company(world, ep, filters):
         return []
+    if ep.id in JOINED_LATER and world.edition >= JOINED_LATER[ep.id][0]:
+        rng = world.rng("synth", ep.id, *(f"{k}={v}" for k, v in sorted(filters.items())))
+        joined = JOINED_LATER[ep.id][1](world, ep, filters, rng)
+        if joined is not None:  # None: the request is the generic rows' (below)
+            return joined
     if world.edition >= REAL_COMPANIES_EDITION and (people := _person_filters(ep, filters)):
         rest = {k: v for k, v in filters.items() if k not in people}
         return [r for r in synth_records(world, ep, rest) if all(str(r.get(k, "")) == v for k, v in people.items())]

@@ -30,6 +30,11 @@ their identity (``IDENTITY_FIELDS``) and empty strings for the rest, ``filings``
 holders, prices and outlines hold nothing for them, ``listed_companies()`` and
 ``invented_companies()`` are the invented ones (``corp_code`` 09xxxxxx, named from two word
 stems and a kind), and a generated endpoint asked about a real company answers no data.
+Edition 8 (``kopa@v0009``, ``NATURAL_NAMES_EDITION``) is edition 7 with invented names that read
+like real Korean ones: schools after a place or a word ("을지초등학교", "한빛고등학교"; no 구 glued
+on), invented companies of one stem and a kind ("세림화학") or a coined word, statutes with real
+titles or well-formed invented ones, bills titled "… 일부개정법률안" and "… 특별법안"; every other
+value is edition 7's.
 
 World API (what the per-platform generators in ``simulator.sandbox.gen`` read)
 ------------------------------------------------------------------------------
@@ -61,7 +66,11 @@ Politics (NEC, National Assembly)
     7 with ``MONA_CD``, ``ORIG_NM`` = "서울 강남구갑", ``huboid``); ``member(mona_cd)``;
     ``bills()`` (AGE 22, ``BILL_ID``, ``BILL_NO``, ``PROPOSER``, ``RST_MONA_CD``);
     ``votes(bill_id)`` (~275 rows per voted bill; ``vote_choices`` for cheap tallies); ``committees()``;
-    ``committee_members(dept_cd | None)``.
+    ``committee_members(dept_cd | None)``; ``election_places(sgId)`` (the 구시군 as of an
+    election's date) and ``sido_name_on(sido_cd, sgId)``. From edition 8 every result carries
+    an invented party (``invented_parties(sgId)`` in ``_politics``), places are named as of the
+    vote date, a 재·보궐선거 fills a few seats and bills take numbers from 2290001
+    (``docs/catalog.md``, "Elections and the 22nd Assembly").
 Education (NEIS)
     ``offices()``; ``schools()`` (~11,000, names repeat across regions) / ``school(code)``;
     ``meals(school_code, "YYYYMM")``; ``schedule(school_code, year)``;
@@ -94,7 +103,7 @@ Seoul), ``_law`` and ``_address`` (juso). Every part builds on ``RegionsMixin``.
 from __future__ import annotations
 
 from ._address import AddressMixin
-from ._core import DATA, EDITIONS, LATEST_EDITION, pools
+from ._core import DATA, EDITIONS, LATEST_EDITION, NATURAL_NAMES_EDITION, pools
 from ._dates import _HOLIDAYS as _HOLIDAYS
 from ._dates import PRICE_DAYS, TODAY, TRADE_MONTHS, is_business_day
 from ._education import EducationMixin
@@ -122,6 +131,7 @@ __all__ = [
     "DATA",
     "EDITIONS",
     "LATEST_EDITION",
+    "NATURAL_NAMES_EDITION",
     "PRICE_DAYS",
     "TODAY",
     "TRADE_MONTHS",

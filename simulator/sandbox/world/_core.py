@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 import yaml
 
-__all__ = ["DATA", "EDITIONS", "LATEST_EDITION", "WorldBase", "name_key", "pools", "real_listed_names", "real_name_stems"]
+__all__ = ["DATA", "EDITIONS", "LATEST_EDITION", "NATURAL_NAMES_EDITION", "WorldBase", "name_key", "pools", "real_listed_names", "real_name_stems"]
 
 #: The sandbox's data folder (real code tables, word pools).
 DATA = Path(__file__).parent.parent / "data"
@@ -29,7 +29,7 @@ _MISSING = object()
 #: carry the hub's common fields: office, school, LOAD_DTM; see ``late_fields`` in
 #: ``simulator/sandbox/gen/synth.py``). An edition changes only what its docstring says; the
 #: rest is the same bytes.
-EDITIONS = (2, 3, 4, 5, 6, 7)
+EDITIONS = (2, 3, 4, 5, 6, 7, 8)
 #: The edition the newest shipped version was recorded from (the default). Edition 5 is
 #: edition 4 with the generated endpoints' fuller published fields, every one filled with a
 #: value of its field's shape: ``kopa@v0006`` recorded its generated tier from it (its curated
@@ -39,8 +39,15 @@ EDITIONS = (2, 3, 4, 5, 6, 7)
 #: edition 6 where a real listed company of the pool keeps only its real public identity and no
 #: invented value (``REAL_COMPANIES_EDITION`` in ``_finance.py``; invented companies renamed and
 #: renumbered apart from real ones), plus the changes listed where they are made (gated on
-#: ``edition >= 7``).
-LATEST_EDITION = 7
+#: ``edition >= 7``); ``kopa@v0008`` was recorded from it. Edition 8 is edition 7 with invented
+#: names that read like real Korean ones (schools named after a place or a word, companies of
+#: one stem and a kind, well-formed statute and bill titles), plus the changes listed where they
+#: are made (gated on ``edition >= 8``); ``kopa@v0009`` is recorded from it.
+LATEST_EDITION = 8
+#: The edition from which the world's invented names read like real Korean ones: schools named
+#: after a place or a word (``_education.py``), companies of one stem and a kind (``_finance.py``),
+#: statute titles shaped like real ones (``_law.py``) and real bill titles (``_politics.py``).
+NATURAL_NAMES_EDITION = 8
 T = TypeVar("T")
 
 

@@ -2,15 +2,26 @@
 
 from __future__ import annotations
 
+import re
 from datetime import date, timedelta
+from collections.abc import Callable, Iterator
 from typing import Any
 
-from ._core import pools
+from ._core import NATURAL_NAMES_EDITION, pools
 from ._dates import _days, _parse, _ymd, is_business_day
 from ._names import _stem, romanize
 from ._regions import RegionsMixin
 
-__all__ = ["EducationMixin"]
+__all__ = ["NATURAL_NAMES_EDITION", "EducationMixin", "school_stem"]
+
+#: Second syllables of a neighbourhood's later schools (잠실 → 잠신초, 잠일초, 잠현초).
+_SECOND_SYLLABLES = ("일", "신", "동", "서", "남", "북", "현", "원", "곡", "성", "명", "광", "산", "평", "정", "덕",
+                     "천", "은", "림", "양", "수", "화", "도", "빛")
+_LEVEL_ENG = {"초등학교": "Elementary", "중학교": "Middle", "고등학교": "High"}
+#: A high school's kind as its name says it, and in its English name.
+_HS_VARIANTS = {"여자": "Girls'", "공업": "Technical", "상업": "Commercial", "외국어": "Foreign Language"}
+#: Stems no school is named after (they read as a school's kind, not a place).
+_NOT_STEMS = frozenset(("고등", "초등", "중등", "중학", "학교", "여자", "공업", "상업", "외국어", "중앙로"))
 
 #: School days a school may close on at its discretion (재량휴업일: bridge days of 2025).
 _CLOSED_DAY_CHOICES = ["20250502", "20250605", "20251002", "20251010", "20251226"]
@@ -83,9 +94,78 @@ class EducationMixin(RegionsMixin):
                             "LOAD_DTM": "20251215", "lawd_cd": d.lawd_cd, "dong_code": dong.code,
                             "students": rng.randint(150, 1500),
                         })
-        if self.edition >= 3:
+        if self.edition >= NATURAL_NAMES_EDITION:
+            self._natural_school_names(out)
+        elif self.edition >= 3:
             self._disambiguate_school_names(out)
         return out
+
+    def _natural_school_names(self, schools: list[dict[str, Any]]) -> None:
+        """Edition 8: every school named as real Korean schools are (in place; each school's own
+        random stream, so no other value changes).
+
+        A school keeps the stem it was drawn with (its 동's, cleaned: 을지로7가 → 을지, or a word of
+        the pool) when no other school keeps that name (the first in code order keeps it; as in
+        edition 3, every name names one school, across offices too); else it takes another 동 of
+        its district,
+        the first syllable of its 동's stem and another one (잠실 → 잠신, 잠일, 잠현: as the schools of
+        one neighbourhood are named), a word of ``school_words``, the same with another 동's first
+        syllable, its 시·군's name (김제중학교; never a 구's), and only then
+        "제2", "제3" … A 고등학교 keeps its kind (여자, 공업 …); a Seoul 초등학교 drawn with the
+        "서울" prefix keeps it (서울대치초등학교), and the prefix does not make a name free
+        (낙원초등학교 and 서울낙원초등학교 are one name). ENG_SCHUL_NM follows, word by word, as
+        NEIS writes it ("Seoul Daechi Elementary School", "Hanbit Girls' High School"), and so does
+        the homepage's host (HMPG_ADRES).
+        """
+        words = pools()["school_words"]
+        sidos = set(pools()["sido_short"].values()) - {"세종"}  # 부산중학교 only in 부산 (세종 is a king too)
+        taken: set[str] = set()
+        todo: list[tuple[dict[str, Any], bool, str, str, str, Callable[[str], bool]]] = []
+        for s in schools:
+            nm, kind = s["SCHUL_NM"], s["SCHUL_KND_SC_NM"]
+            if s["SD_SCHUL_CODE"] == "7091380":  # the real sample's school, as it is
+                taken.add("대치" + kind)
+                s["ENG_SCHUL_NM"] = "Seoul Daechi Elementary School"
+                continue
+            rest = nm[: -len(kind)]
+            seoul = kind == "초등학교" and s["LCTN_SC_NM"] == "서울특별시" and rest.startswith("서울")
+            rest = rest[2:] if seoul else rest
+            variant = next((v for v in _HS_VARIANTS if kind == "고등학교" and rest.endswith(v) and len(rest) > len(v)), "")
+            drawn = rest[: len(rest) - len(variant)]
+            leaf = s["ORG_RDNDA"].strip("()")
+            first = school_stem(leaf) if drawn == _stem(leaf) else drawn
+            d = self.district(s["lawd_cd"])
+            own = {pools()["sido_short"][s["dong_code"][:2]], _stem(d.name.split(" ")[0]) if d is not None else ""}
+
+            def fits(t: str, own: set[str] = own) -> bool:
+                return bool(t) and 2 <= len(t) <= 3 and t not in _NOT_STEMS and (t not in sidos or t in own)
+            todo.append((s, seoul, variant, first, leaf, fits))
+        named: dict[str, tuple[str, str]] = {}
+        for s, _seoul, variant, first, _leaf, fits in todo:  # first every school its own stem, if free
+            if fits(first) and first + variant + s["SCHUL_KND_SC_NM"] not in taken:
+                taken.add(first + variant + s["SCHUL_KND_SC_NM"])
+                named[s["SD_SCHUL_CODE"]] = (first, "")
+        for s, _seoul, variant, first, leaf, fits in todo:  # then the others, in code order
+            kind = s["SCHUL_KND_SC_NM"]
+            if s["SD_SCHUL_CODE"] in named:
+                continue
+            tries = (t for t in self._school_stems(s, leaf, first, words) if fits(t))
+            stem = next((t for t in tries if t + variant + kind not in taken), "")
+            num = ""
+            if not stem:
+                stem = first
+                num = str(next(k for k in range(2, 1000) if f"{stem}제{k}{variant}{kind}" not in taken))
+            taken.add(f"{stem}{'제' + num if num else ''}{variant}{kind}")
+            named[s["SD_SCHUL_CODE"]] = (stem, num)
+        for s, seoul, variant, _first, _leaf, _fits in todo:
+            kind = s["SCHUL_KND_SC_NM"]
+            stem, num = named[s["SD_SCHUL_CODE"]]
+            s["SCHUL_NM"] = f"{'서울' if seoul else ''}{stem}{'제' + num if num else ''}{variant}{kind}"
+            eng = [*(["Seoul"] if seoul else []), romanize(stem).capitalize(), *([num] if num else []),
+                   *([_HS_VARIANTS[variant]] if variant else []), _LEVEL_ENG[kind], "School"]
+            s["ENG_SCHUL_NM"] = " ".join(eng)
+            level = {"초등학교": "es", "중학교": "ms", "고등학교": "hs"}[kind]  # the homepage follows the name
+            s["HMPG_ADRES"] = f"http://{romanize(stem)}{num}.{s['ATPT_OFCDC_SC_CODE'][0].lower()}{level}.kr/"
 
     def _disambiguate_school_names(self, schools: list[dict[str, Any]]) -> None:
         """Edition 3: every SCHUL_NM names one school (in place, no generator draw).
@@ -111,6 +191,22 @@ class EducationMixin(RegionsMixin):
             level = {"초등학교": "Elementary", "중학교": "Middle", "고등학교": "High"}[kind]
             s["ENG_SCHUL_NM"] = f"{romanize(nm[:-len(kind)]).capitalize()} {level} School"
             taken.add(nm)
+
+    def _school_stems(self, s: dict[str, Any], leaf: str, first: str, words: list[str]) -> Iterator[str]:
+        """The stems a school may take, in order (drawn lazily from its own random stream)."""
+        yield first
+        rng = self.rng("school_name", s["SD_SCHUL_CODE"])
+        d = self.district(s["lawd_cd"])
+        others = [school_stem(x.leaf) for x in (d.dongs if d is not None else [])]
+        yield from rng.sample(others, len(others))
+        home = school_stem(leaf)
+        yield from (home[0] + x for x in rng.sample(_SECOND_SYLLABLES, len(_SECOND_SYLLABLES)) if x != home[:1])
+        yield from rng.sample(words, len(words))
+        firsts = sorted({o[0] for o in others if o} - {home[:1]})
+        for a in rng.sample(firsts, len(firsts)):
+            yield from (a + b for b in rng.sample(_SECOND_SYLLABLES, len(_SECOND_SYLLABLES)) if b != a)
+        if d is not None and d.name.split(" ")[0].endswith(("시", "군")):
+            yield _stem(d.name.split(" ")[0])
 
     def closed_days(self, school_code: str, year: str) -> list[str]:
         """Edition 3: a school's 휴업일 of a school year (YYYYMMDD): its schedule's rows marked
@@ -188,6 +284,8 @@ class EducationMixin(RegionsMixin):
                                                                    self.school_days("202509") + self.school_days("202510") +
                                                                    self.school_days("202511"), 25)]
             holidays = [(f"2025{md}", nm) for md, nm in (("0505", "어린이날"), ("0606", "현충일"), ("0815", "광복절"), ("1003", "개천절"), ("1009", "한글날"), ("1225", "기독탄신일"))]
+            if self.edition >= NATURAL_NAMES_EDITION:  # events a school of its kind holds, on their days
+                days, fixed = self._events_of_kind(s, school_code, year, days, fixed)
             if self.edition >= 3:  # bridge days some schools close on (재량휴업일), 0–4 of them
                 rng3 = self.rng("closed_days", school_code, year)
                 bridge = rng3.sample(_CLOSED_DAY_CHOICES, rng3.choice([0, 1, 1, 2, 2, 2, 3, 4]))
@@ -207,6 +305,38 @@ class EducationMixin(RegionsMixin):
                 rows.append(row)
             return rows
         return self.cached(("schedule", school_code, year), build)
+
+    def _events_of_kind(self, s: dict[str, Any], school_code: str, year: str, days: list[tuple[str, str]],
+                        fixed: list[tuple[str, str]]) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+        """Edition 8: a school's events are those a school of its kind holds, on days they fall on
+        (an outside reader found "기말고사" at a Seoul 초등학교, which has none). Of the days drawn
+        (edition 7's days, so closures, meals and timetables stay edition 7's: 개교기념일 and
+        재량휴업일 are kept), an event its kind does not hold, a ceremony of a fixed day (졸업식 in
+        May), an exam off its month or a once-a-year event drawn again gives way to an event of
+        ``school_events_by_kind`` that may recur (the school's own random stream). Then the fixed
+        days: 종업식 and 졸업식 with the winter 방학식; a 중학교's and 고등학교's 기말고사 in early
+        July and December (중간고사 only on April and October days); a 고등학교's
+        전국연합학력평가 and 대학수학능력시험 on 2025's dates."""
+        p = pools()
+        kind = s["SCHUL_KND_SC_NM"]
+        held, again = p["school_events_by_kind"][kind], p["school_events_recurring"]
+        rng = self.rng("school_events", school_code, year)
+        seen: set[str] = set()
+        out = []
+        for d, ev in days:
+            if ev in ("개교기념일", "재량휴업일"):
+                pass
+            elif ev not in held or ev in seen and ev not in again or ev == "중간고사" and d[4:6] not in ("04", "10"):
+                ev = rng.choice([e for e in held if e in again])
+            seen.add(ev)
+            out.append((d, ev))
+        fixed = [*fixed, ("20251231", "종업식"), ("20251231", "졸업식")]
+        if kind != "초등학교":
+            fixed += [("20250701", "기말고사"), ("20251210", "기말고사")]
+        if kind == "고등학교":
+            fixed += [(d, "전국연합학력평가") for d in ("20250326", "20250508", "20250710", "20251014")]
+            fixed.append(("20251113", "대학수학능력시험"))
+        return out, fixed
 
     def classes(self, school_code: str, year: str) -> list[dict[str, Any]]:
         """classInfo rows (GRADE, CLASS_NM) of a school for a school year."""
@@ -248,3 +378,15 @@ class EducationMixin(RegionsMixin):
                                  "LOAD_DTM": ymd})
             return rows
         return self.cached(("timetable", school_code, ymd), build)
+
+
+def school_stem(leaf: str) -> str:
+    """The stem a school takes from a 동 (edition 8): "을지로7가" → "을지", "종로1.2.3.4가동" →
+    "종로", "대치동" → "대치", "청천면" → "청천" (no numbers, no 동/가/로/리/읍/면)."""
+    s = re.sub(r"[0-9.,·]+", "", leaf)
+    s = re.sub(r"가동$|가$", "", s) if re.search(r"[0-9]", leaf) else s
+    if len(s) > 2 and s[-1] in "동리읍면로가":
+        s = s[:-1]
+    if len(s) > 2 and s[-1] == "로":
+        s = s[:-1]
+    return s

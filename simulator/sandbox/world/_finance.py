@@ -7,9 +7,9 @@ import random
 from datetime import date, timedelta
 from typing import Any, Callable
 
-from ._core import name_key, pools, real_listed_names, real_name_stems
+from ._core import NATURAL_NAMES_EDITION, name_key, pools, real_listed_names, real_name_stems
 from ._dates import PRICE_DAYS, TODAY, _days, _next_business_day, _parse, _ymd, is_business_day
-from ._names import _stem, comma, person_name
+from ._names import _stem, comma, person_name, romanize
 from ._regions import District, RegionsMixin
 
 __all__ = ["IDENTITY_FIELDS", "REAL_COMPANIES_EDITION", "FinanceMixin", "contains_real_company", "isin",
@@ -31,6 +31,18 @@ IDENTITY_FIELDS = ("corp_code", "corp_name", "corp_name_eng", "stock_code", "sto
 #: corp_words that spell a Latin letter (에스 = S, 케이 = K …): two of them spell a real group's
 #: initials (에스케이, 엘지, 씨제이, 지에스), so edition 7's names use none.
 _LETTER_WORDS = frozenset(("에스", "케이", "엘", "지", "씨", "디", "에이", "비", "제이", "엠", "티", "피"))
+
+
+#: Edition 8: a company kind (``corp_kinds``) in a company's English name.
+_KIND_ENG = {"전자": "ELECTRONICS", "화학": "CHEMICAL", "제약": "PHARMACEUTICAL", "바이오": "BIO", "건설": "CONSTRUCTION",
+             "산업": "INDUSTRIAL", "정밀": "PRECISION", "기계": "MACHINERY", "통신": "TELECOM", "소프트": "SOFT",
+             "테크": "TECH", "시스템": "SYSTEMS", "에너지": "ENERGY", "물산": "CORPORATION", "식품": "FOODS",
+             "제지": "PAPER", "철강": "STEEL", "금속": "METAL", "섬유": "TEXTILE", "중공업": "HEAVY INDUSTRIES",
+             "해운": "SHIPPING", "항공": "AIRLINES", "증권": "SECURITIES", "캐피탈": "CAPITAL", "홀딩스": "HOLDINGS",
+             "반도체": "SEMICONDUCTOR", "디스플레이": "DISPLAY", "소재": "MATERIALS", "로보틱스": "ROBOTICS",
+             "게임즈": "GAMES", "엔터테인먼트": "ENTERTAINMENT", "헬스케어": "HEALTHCARE", "바이오로직스": "BIOLOGICS",
+             "이노텍": "INNOTEK", "모빌리티": "MOBILITY", "네트웍스": "NETWORKS", "인터내셔널": "INTERNATIONAL",
+             "리테일": "RETAIL", "푸드": "FOOD", "케미칼": "CHEMICAL"}
 
 
 def spells_real_company(name: str, stem: str = "") -> bool:
@@ -55,6 +67,11 @@ def real_stem(stem: str) -> bool:
     """Whether a word stem of an invented name is itself a real listed company's name (영풍,
     풍산, 보령, 종근당, 녹십자, 동양 …): a name built on it reads as that company's affiliate."""
     return name_key(stem) in real_listed_names()
+
+
+def real_names_of(p: dict[str, Any]) -> set[str]:
+    """The names of the real companies of the pool (``pools.yaml`` ``companies``)."""
+    return {row[2] for row in p["companies"]}
 
 
 def isin(stock_code: str) -> str:
@@ -165,7 +182,38 @@ class FinanceMixin(RegionsMixin):
             if new:  # one 법인등록번호: company.json's jurir_no is FSC's crno, as in the real registries
                 c["crno"] = c["jurir_no"]
             out.append(c)
+        if self.edition >= NATURAL_NAMES_EDITION:
+            self._natural_company_names(out[len(p["companies"]):], [n.upper() for n in used_names if n in real_names_of(p)])
         return out
+
+    def _natural_company_names(self, invented: list[dict[str, Any]], pool_names: list[str]) -> None:
+        """Edition 8: every invented company renamed (in place) as Korean companies are named: ONE
+        stem and a kind (대영화학, 한결제약) or a coined word and a kind (네오테크), never two brand
+        stems spliced (edition 7's 경동신성, 대영일양). Each name comes from the company's own random
+        stream (codes and values stay edition 7's; the English name and the homepage follow the name:
+        "YEONGSEONG ELECTRONICS CO., LTD."); a stem that is a real listed name or a real
+        name without its kind (:func:`real_stem`, :func:`spells_real_company`), or a name that holds
+        a real one (:func:`contains_real_company`), is drawn again."""
+        p = pools()
+        kinds = p["corp_kinds"]
+        denied = set(p["corp_stems_denied"])
+        stems = [a + b for a in p["corp_syllables_1"] for b in p["corp_syllables_2"] if a != b and a + b not in denied]
+        coined: list[str] = list(p["corp_coined"])
+        used: set[str] = set()
+        for c in invented:
+            rng = self.rng("company_name8", c["corp_code"])
+            while True:
+                stem = rng.choice(stems) if rng.random() < 0.8 else rng.choice(coined)
+                name = stem + rng.choice(kinds)
+                if (name not in used and not real_stem(stem) and not spells_real_company(name, stem)
+                        and not contains_real_company(name) and not any(r in name.upper() for r in pool_names)):
+                    break
+            used.add(name)
+            c["corp_name"] = c["stock_name"] = name
+            kind = name[len(stem):]
+            eng = f"{p['corp_coined'].get(stem) or romanize(stem).upper()} {_KIND_ENG[kind]}"
+            c["corp_name_eng"] = f"{eng} CO., LTD."  # the English name and homepage follow the name
+            c["hm_url"] = f"www.{eng.split(' ')[0].lower()}{_KIND_ENG[kind].split(' ')[0].lower()[:4]}.co.kr"
 
     def _clean_name(self, corp: str, stems: list[str], kinds: list[str], used: set[str]) -> str:
         """Another invented name for the company ``corp`` whose drawn name holds a real one, from

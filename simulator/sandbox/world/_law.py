@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import random
 from datetime import date, timedelta
 
-from ._core import pools
+from ._core import NATURAL_NAMES_EDITION, pools
 from ._dates import TODAY, _ymd
+from ._names import has_final_consonant
 from ._regions import RegionsMixin
 
-__all__ = ["LawMixin"]
+__all__ = ["LawMixin", "statute_subject", "statute_title"]
 
 #: Edition 3: the laws (and article ranges) precedents of each kind of case cite.
 _CITED: dict[str, list[tuple[str, int, int]]] = {
@@ -31,40 +33,97 @@ class LawMixin(RegionsMixin):
         """Laws, 시행령 and 시행규칙 (법령일련번호 = MST, 법령ID, 법령명한글, 공포일자, …)."""
         def build() -> list[dict[str, str]]:
             rng = self.rng("laws")
-            p = pools()
-            stems = list(p["law_stems"]) + [t for t in p["bill_topics"] if t.endswith("법") or t.endswith("률")]
-            rows = []
-            names: set[str] = set()
-            for stem in stems:
-                base = stem if stem.endswith(("법", "률")) else (f"{stem} 법률" if stem.endswith("관한") else f"{stem}법")
-                if base in names:
-                    continue
-                for suffix, kind in (("", "법률"), (" 시행령", "대통령령"), (" 시행규칙", "총리령" if rng.random() < 0.2 else "부령")):
-                    names.add(base + suffix)
-                    rows.append((base + suffix, kind))
-            extra = 0
-            while len(rows) < 1600:
-                extra += 1
-                region = rng.choice(self.sidos())
-                nm = f"{region.leaf[:2]}{rng.choice(['지역', '권역', '광역'])} {rng.choice(p['law_stems'])} 지원에 관한 특별법"
-                if nm not in names:
-                    names.add(nm)
-                    rows.append((nm, "법률"))
-            out = []
-            mst = 250000
-            for i, (nm, kind) in enumerate(rows):
-                mst += rng.randint(1, 60)
-                prom = date(rng.randint(2015, 2025), rng.randint(1, 12), rng.randint(1, 28))
-                enf = min(TODAY, prom + timedelta(rng.choice([0, 30, 90, 180, 365])))
-                out.append({"법령일련번호": str(mst), "현행연혁코드": "현행", "법령명한글": nm,
-                            "법령약칭명": "", "법령ID": f"{1000 + i * 3:06d}", "공포일자": _ymd(prom),
-                            "공포번호": str(rng.randint(10000, 21000)), "제개정구분명": rng.choice(["일부개정", "일부개정", "타법개정", "전부개정", "제정"]),
-                            "소관부처코드": str(1170000 + rng.randint(0, 999)), "소관부처명": rng.choice(p["law_ministries"]),
-                            "법령구분명": kind, "공동부령정보": "", "시행일자": _ymd(enf), "자법타법여부": "",
-                            "법령상세링크": f"/DRF/lawService.do?OC={{OC}}&target=law&MST={mst}&type=HTML&mobileYn=&efYd={_ymd(enf)}"})
-            out.sort(key=lambda r: r["법령명한글"])
-            return out
+            rows, stems = self._statute_names7(rng)
+            if self.edition >= NATURAL_NAMES_EDITION:
+                rows = self._statute_names(rows, stems)
+            return self._statutes(rng, rows)
         return self.cached(("laws",), build)
+
+    def _statute_names7(self, rng: random.Random) -> tuple[list[tuple[str, str]], list[str]]:
+        """Edition 7's (법령명한글, 법령구분명) rows, and the pool stem each row was made from ("" for
+        the filler special acts): the stems of ``law_stems`` glued to 법, the laws of
+        ``bill_topics``, each with its 시행령 and 시행규칙, then filler special acts up to 1,600 rows."""
+        p = pools()
+        stems = list(p["law_stems"]) + [t for t in p["bill_topics"] if t.endswith("법") or t.endswith("률")]
+        rows: list[tuple[str, str]] = []
+        made_of: list[str] = []
+        names: set[str] = set()
+        for stem in stems:
+            base = _base7(stem)
+            if base in names:
+                continue
+            for suffix, kind in (("", "법률"), (" 시행령", "대통령령"), (" 시행규칙", "총리령" if rng.random() < 0.2 else "부령")):
+                names.add(base + suffix)
+                rows.append((base + suffix, kind))
+                made_of.append(stem)
+        while len(rows) < 1600:
+            region = rng.choice(self.sidos())
+            nm = f"{region.leaf[:2]}{rng.choice(['지역', '권역', '광역'])} {rng.choice(p['law_stems'])} 지원에 관한 특별법"
+            if nm not in names:
+                names.add(nm)
+                rows.append((nm, "법률"))
+                made_of.append("")
+        return rows, made_of
+
+    def _statute_names(self, rows7: list[tuple[str, str]], stems: list[str]) -> list[tuple[str, str]]:
+        """Edition 8: edition 7's statutes row by row (so each keeps its MST, ID, dates and ministry),
+        each titled as a real one is.
+
+        A statute of ``law_stems`` takes its real title (``law_titles``, in the same order:
+        가족관계의 등록 등 → 가족관계의 등록 등에 관한 법률, where edition 7 wrote 가족관계의 등록 등법),
+        its 시행령 and 시행규칙 with it; the laws of ``bill_topics`` keep theirs. Edition 7's filler
+        special acts ("강원권역 수도 지원에 관한 특별법") give way, in order, to invented regional special
+        acts and their 시행령 (a region and a topic of the pool: "전라남도 해양관광 진흥 및 지원에 관한
+        특별법", "부산광역시 원도심 재생을 위한 특별법", "충청권 광역교통망 확충 특별법"; no sea topic for
+        an inland region, no farm or village topic for a city).
+        """
+        p = pools()
+        title_of = dict(zip(p["law_stems"], p["law_titles"], strict=True))
+        acts = iter(self._special_acts())
+        out = []
+        for (name, kind), stem in zip(rows7, stems):
+            if stem:
+                base7 = _base7(stem)
+                out.append((statute_title(title_of.get(stem, stem)) + name[len(base7):], kind))
+            else:
+                out.append(next(acts))
+        return out
+
+    def _special_acts(self) -> list[tuple[str, str]]:
+        """Edition 8's invented regional special acts, some with a 시행령 (their own random stream)."""
+        p = pools()
+        rng = self.rng("laws", "special_acts")
+        coastal, rural = set(p["special_act_coastal_topics"]), set(p["special_act_rural_topics"])
+        pairs = [(r, t) for r in p["special_act_regions"] for t in p["special_act_topics"]
+                 if not (t in coastal and r in p["special_act_inland"]) and not (t in rural and r in p["special_act_urban"])]
+        rng.shuffle(pairs)
+        rows: list[tuple[str, str]] = []
+        for region, topic in pairs:
+            obj = "을" if has_final_consonant(topic) else "를"
+            nm = rng.choice([f"{region} {topic} 및 지원에 관한 특별법", f"{region} {topic}{obj} 위한 특별법",
+                             f"{region} {topic} 특별법", f"{region} {topic}에 관한 특별법"])
+            rows.append((nm, "법률"))
+            if rng.random() < 0.6:
+                rows.append((nm + " 시행령", "대통령령"))
+        return rows
+
+    def _statutes(self, rng: random.Random, rows: list[tuple[str, str]]) -> list[dict[str, str]]:
+        """The law rows of ``(법령명한글, 법령구분명)`` names: numbers, dates and ministries drawn."""
+        p = pools()
+        out = []
+        mst = 250000
+        for i, (nm, kind) in enumerate(rows):
+            mst += rng.randint(1, 60)
+            prom = date(rng.randint(2015, 2025), rng.randint(1, 12), rng.randint(1, 28))
+            enf = min(TODAY, prom + timedelta(rng.choice([0, 30, 90, 180, 365])))
+            out.append({"법령일련번호": str(mst), "현행연혁코드": "현행", "법령명한글": nm,
+                        "법령약칭명": "", "법령ID": f"{1000 + i * 3:06d}", "공포일자": _ymd(prom),
+                        "공포번호": str(rng.randint(10000, 21000)), "제개정구분명": rng.choice(["일부개정", "일부개정", "타법개정", "전부개정", "제정"]),
+                        "소관부처코드": str(1170000 + rng.randint(0, 999)), "소관부처명": rng.choice(p["law_ministries"]),
+                        "법령구분명": kind, "공동부령정보": "", "시행일자": _ymd(enf), "자법타법여부": "",
+                        "법령상세링크": f"/DRF/lawService.do?OC={{OC}}&target=law&MST={mst}&type=HTML&mobileYn=&efYd={_ymd(enf)}"})
+        out.sort(key=lambda r: r["법령명한글"])
+        return out
 
     def law_articles(self, mst: str) -> list[dict[str, str]]:
         """조문 of a law (조문번호, 조문제목, 조문내용) for lawService detail."""
@@ -80,10 +139,32 @@ class LawMixin(RegionsMixin):
                 titles = self._article_titles(law, len(titles))
             out = []
             for n, t in enumerate(titles, start=1):
+                text = (self._article_text(law, n, t) if self.edition >= NATURAL_NAMES_EDITION else
+                        f"제{n}조({t}) 이 {'법' if law['법령구분명'] == '법률' else '영'}은 {law['법령명한글'].split(' ')[0]}에 관하여 필요한 사항을 {t}에 따라 정한다.")
                 out.append({"조문번호": str(n), "조문여부": "조문", "조문제목": t, "조문시행일자": law["시행일자"],
-                            "조문내용": f"제{n}조({t}) 이 {'법' if law['법령구분명'] == '법률' else '영'}은 {law['법령명한글'].split(' ')[0]}에 관하여 필요한 사항을 {t}에 따라 정한다."})
+                            "조문내용": text})
             return out
         return self.cached(("articles", mst), build)
+
+    @staticmethod
+    def _article_text(law: dict[str, str], n: int, title: str) -> str:
+        """Edition 8: an article's text in the usual statute formulae (제1조 states the purpose; a
+        시행령's and a 시행규칙's purpose is what their law delegates; the other articles leave the
+        details to the decree below)."""
+        nm, kind = law["법령명한글"], law["법령구분명"]
+        parent = nm.removesuffix(" 시행령").removesuffix(" 시행규칙")
+        if n == 1:
+            if kind == "법률":
+                return f"제1조(목적) 이 법은 {statute_subject(nm)}에 관하여 필요한 사항을 규정함을 목적으로 한다."
+            if kind == "대통령령":
+                return f"제1조(목적) 이 영은 「{parent}」에서 위임된 사항과 그 시행에 필요한 사항을 규정함을 목적으로 한다."
+            return f"제1조(목적) 이 규칙은 「{parent}」 및 같은 법 시행령에서 위임된 사항과 그 시행에 필요한 사항을 규정함을 목적으로 한다."
+        below = {"법률": "대통령령", "대통령령": "총리령 또는 부령"}.get(kind)
+        if below:
+            return f"제{n}조({title}) {title}에 관하여 필요한 사항은 {below}으로 정한다."
+        org = law["소관부처명"]
+        head = org + ("장관" if org.endswith("부") else "장" if org.endswith("실") else "")
+        return f"제{n}조({title}) {title}에 관한 세부 사항은 {head}{'이' if has_final_consonant(head) else '가'} 정하여 고시한다."
 
     def _article_titles(self, law: dict[str, str], n: int) -> list[str]:
         """Edition 3: a law's article titles, varied as real ones are (edition 2: one fixed list).
@@ -94,6 +175,11 @@ class LawMixin(RegionsMixin):
         """
         rng = self.rng("article_titles", law["법령일련번호"])
         subject = law["법령명한글"].split(" ")[0].removesuffix("법").removesuffix("에").removesuffix("의")
+        if self.edition >= NATURAL_NAMES_EDITION:  # the subject's first word, not the region's
+            words = statute_subject(law["법령명한글"]).split(" ")
+            if len(words) > 1 and words[0] in pools()["special_act_regions"]:
+                words = words[1:]
+            subject = words[0].removesuffix("의").removesuffix("법")
         decree = law["법령구분명"] != "법률"
         second = rng.choice(["정의", "정의", "정의", "적용 범위", "기본원칙", "다른 법률과의 관계"] if not decree else
                             ["정의", "적용 범위", "위임사항", f"{subject} 대상", "업무의 위탁"])
@@ -178,3 +264,41 @@ class LawMixin(RegionsMixin):
             out.sort(key=lambda r: r["자치법규명"])
             return out
         return self.cached(("ordinances",), build)
+
+
+def _base7(stem: str) -> str:
+    """Edition 7's statute title of a pool stem (stem + 법 whatever it ends in: "가족관계의 등록 등법")."""
+    return stem if stem.endswith(("법", "률")) else (f"{stem} 법률" if stem.endswith("관한") else f"{stem}법")
+
+
+def statute_title(stem: str) -> str:
+    """A statute's title from a stem, as Korean statutes are titled (edition 8): a title stays as it
+    is ("민법", "… 법률"); a stem ending in "에 관한" takes " 법률"; a phrase (spaces, "등", "및")
+    takes "에 관한 법률" ("가족관계의 등록 등" → "가족관계의 등록 등에 관한 법률"); a single word
+    takes "법" ("관세" → "관세법").
+
+    >>> statute_title("가족관계의 등록 등"), statute_title("조달사업에 관한"), statute_title("관세")
+    ('가족관계의 등록 등에 관한 법률', '조달사업에 관한 법률', '관세법')
+    """
+    stem = stem.strip()
+    if stem.endswith(("법", "법률")):
+        return stem
+    if stem.endswith("에 관한"):
+        return f"{stem} 법률"
+    if " " in stem or stem.endswith("등"):
+        return f"{stem}에 관한 법률"
+    return f"{stem}법"
+
+
+def statute_subject(title: str) -> str:
+    """What a statute is about, from its title (edition 8): "가족관계의 등록 등에 관한 법률 시행령" →
+    "가족관계의 등록 등", "관세법" → "관세", "충청권 광역교통망 확충 특별법" → "충청권 광역교통망 확충".
+
+    >>> statute_subject("가족관계의 등록 등에 관한 법률 시행령"), statute_subject("관세법")
+    ('가족관계의 등록 등', '관세')
+    """
+    t = title.removesuffix(" 시행규칙").removesuffix(" 시행령")
+    for tail in ("에 관한 특별법", "을 위한 특별법", "를 위한 특별법", " 특별법", "에 관한 법률", " 법률", "법"):
+        if t.endswith(tail) and len(t) > len(tail):
+            return t[: -len(tail)].removesuffix(" 및 지원")
+    return t

@@ -6,12 +6,18 @@ import random
 
 from ._core import pools
 
-__all__ = ["comma", "hanja_name", "person_name", "roman_name", "romanize"]
+__all__ = ["comma", "hanja_name", "has_final_consonant", "person_name", "roman_name", "romanize"]
 
 
 def comma(n: int) -> str:
     """``1234567`` → ``"1,234,567"`` (the OpenDART / RTMS amount style)."""
     return f"{n:,}"
+
+
+def has_final_consonant(word: str) -> bool:
+    """Whether a word's last syllable has a final consonant (받침): 을/이/은 follow it, else 를/가/는."""
+    ch = word.rstrip()[-1:]
+    return bool(ch) and "가" <= ch <= "힣" and (ord(ch) - 0xAC00) % 28 != 0
 
 
 def person_name(rng: random.Random) -> str:

@@ -202,7 +202,7 @@ def test_without_the_edition_7_facts_editions_2_to_6_serve_the_same() -> None:
     by fields appended for edition 7 (``late_fields``), assumed fields dropped from edition 7
     (``dropped_fields``) and provenance: ``kopa@v0001``–``kopa@v0007`` replay and re-record as
     they did."""
-    before, after = _built_without("fields_edition7")
+    before, after = _built_without("fields_edition7", also=("fields_edition8",))
     changed = 0
     for eid, old in before.items():
         new = after[eid]
@@ -243,15 +243,85 @@ def test_every_edition_7_field_names_the_file_it_was_published_in(catalog: Catal
     assert seen > 500
 
 
-def _built_without(facts: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The generated endpoints (by id) built without the facts file ``facts``, and with it."""
+def test_without_the_edition_8_facts_editions_2_to_7_serve_the_same() -> None:
+    """``facts/fields_edition8.json`` (published field lists found since ``kopa@v0008``) only
+    appends fields served from edition 8 (``late_fields`` ``{name: 8}``) and drops assumed ones
+    from edition 8 (``dropped_fields`` ``{name: 8}``): what editions 2–7 serve is unchanged."""
+    from types import SimpleNamespace
+
+    from simulator.catalog.generate.build import PUBLISHED8_EDITION
+
+    def as_ep(raw: dict[str, Any]) -> Any:  # what served_fields reads of an endpoint
+        opts = raw.get("options") or {}
+        return SimpleNamespace(fields=[SimpleNamespace(name=f["name"]) for f in raw["fields"]], opt=opts.get)
+
+    assert PUBLISHED8_EDITION == 8
+    before, after = _built_without("fields_edition8")
+    changed = 0
+    for eid, old in before.items():
+        new = after[eid]
+        if new == old:
+            continue
+        changed += 1
+        n = len(old["fields"])
+        assert new["fields"][:n] == old["fields"], eid
+        old_opts = old.get("options") or {}
+        late, old_late = new["options"]["late_fields"], old_opts.get("late_fields", {})
+        assert {k: v for k, v in late.items() if k in old_late} == old_late, eid
+        assert all(late[f["name"]] == 8 for f in new["fields"][n:]) and len(new["fields"]) > n, eid
+        dropped, old_dropped = new["options"].get("dropped_fields", {}), old_opts.get("dropped_fields", {})
+        assert all(dropped[k] == v for k, v in old_dropped.items()), eid
+        assert all(v == 8 for k, v in dropped.items() if k not in old_dropped), eid
+        assert {k: v for k, v in new["options"].items() if k not in ("late_fields", "dropped_fields")} == \
+               {k: v for k, v in old_opts.items() if k not in ("late_fields", "dropped_fields")}, eid
+        assert {k: v for k, v in new.items() if k not in ("fields", "options", "provenance")} == \
+               {k: v for k, v in old.items() if k not in ("fields", "options", "provenance")}, eid
+        for edition in range(2, 8):  # the same fields, in the same order
+            world = SimpleNamespace(edition=edition)
+            assert [f.name for f in served_fields(world, as_ep(old))] == \
+                   [f.name for f in served_fields(world, as_ep(new))], (eid, edition)  # type: ignore[arg-type]
+    assert changed >= 15
+
+
+def test_edition_8_serves_the_published_lists_with_values_of_their_type(catalog: Catalog) -> None:
+    """NEC's 선거인수 by 선거구 gains the counts the published inventory lists, from edition 8 only;
+    every field an edition-8 record holds is filled with a value of the field's type."""
+    from simulator.catalog.generate.extract import read_facts
+
+    ep = catalog.endpoint("nec_elpc_elcnt_info_inqire")
+    late = ep.opt("late_fields") or {}
+    eight = {f.name for f in ep.fields if late.get(f.name) == 8}
+    assert {"sggName", "ppltCnt", "cfmtnElcnt", "cfmtnFmlElcnt"} <= eight
+    sources = {op["source"] for op in read_facts("fields_edition8")["operations"]}
+    assert all(f.source in sources for f in ep.fields if f.name in eight)
+    w7, w8 = World(0, edition=7), World(0, edition=8)
+    assert not eight & {f.name for f in served_fields(w7, ep)}
+    assert eight <= {f.name for f in served_fields(w8, ep)}
+    for eid in ("nec_elpc_elcnt_info_inqire", "fsc_bond_security_benefit_rate", "kma_year_sumry",
+                "airkorea_msrstn_accto_rdyrg", "fsc_cred_unio_gene_info", "fsc_cred_card_comp_majo_busi_acti",
+                "molit_gongsi_admi", "kma_day_statistics", "molit_buld_extrl_mntnc_hist_info_search_v2"):
+        e = catalog.endpoint(eid)
+        records = synth_records(w8, e, {})
+        assert records, eid
+        kinds = {f.name: f.type for f in served_fields(w8, e)}
+        for rec in records:
+            assert set(rec) == set(kinds), eid
+            for name, value in rec.items():
+                want = {"integer": int, "number": (int, float)}.get(kinds[name], str)
+                assert isinstance(value, want) and value != "", (eid, name, value)
+
+
+def _built_without(facts: str, also: tuple[str, ...] = ()) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The generated endpoints (by id) built without the facts file ``facts``, and with it
+    (both without the files ``also``)."""
     from unittest import mock
 
     from simulator.catalog.generate import build
 
     read = build.read_facts
-    with mock.patch.object(build, "read_facts", lambda n: {"operations": []} if n == facts else read(n)):
+    with mock.patch.object(build, "read_facts", lambda n: {"operations": []} if n in (facts, *also) else read(n)):
         before = {e["id"]: e for p in build.build_platforms()[0] for e in p["endpoints"]}
-    after = {e["id"]: e for p in build.build_platforms()[0] for e in p["endpoints"]}
+    with mock.patch.object(build, "read_facts", lambda n: {"operations": []} if n in also else read(n)):
+        after = {e["id"]: e for p in build.build_platforms()[0] for e in p["endpoints"]}
     assert before.keys() == after.keys()
     return before, after

@@ -20,7 +20,10 @@ recorded), the seven services edition 6 added, the curated tier carried over. ``
 (#27 item 6) is v0007 recorded anew, both tiers, from world edition 7
 (``simulator/record/plans/v0008.yaml``): the 20 real listed companies of the pool by name and
 code only, every value about a company an invented company's, and the values real clients send.
-(Recording them again: tests/simulator/record/test_rerecord.py.)
+``kopa@v0009`` (stop 38) is v0008 recorded anew, both tiers, from world edition 8
+(``simulator/record/plans/v0009.yaml``): invented names that read like real Korean ones (schools,
+companies, statutes, bills) and stop 38's other edition-8 changes (invented parties, published
+fields and shapes). (Recording them again: tests/simulator/record/test_rerecord.py.)
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ PLAN5 = ROOT / "simulator" / "record" / "plans" / "v0005_extra.yaml"
 PLAN6 = ROOT / "simulator" / "record" / "plans" / "v0006.yaml"
 PLAN7 = ROOT / "simulator" / "record" / "plans" / "v0007.yaml"
 PLAN8 = ROOT / "simulator" / "record" / "plans" / "v0008.yaml"
+PLAN9 = ROOT / "simulator" / "record" / "plans" / "v0009.yaml"
 #: The services kopa@v0007 added (world edition 6; fidelity partial).
 ADDED_IN_V0007 = frozenset({"seoul_realtime_city_air", "seoul_bike_list", "seoul_subway_positions", "ecos_stat_meta",
                             "datagokr_misc_kapt_sigungu_apt_list", "datagokr_misc_kapt_basis_info", "datagokr_misc_semas_store_list_in_dong"})
@@ -54,6 +58,8 @@ KEY = "kopa0test0key0000000000000000000000000000"[:40]
 V0007_HASH = "b6914a80"
 #: The content hash kopa@v0008 was published with (docs/drift-v0008.md).
 V0008_HASH = "922e9495"
+#: The content hash kopa@v0009 was published with (docs/drift-v0009.md).
+V0009_HASH = "068d4b8c"
 
 
 @pytest.fixture(scope="module")
@@ -195,7 +201,7 @@ def test_v0006_records_every_tool_it_has_a_real_value_for(store: Store) -> None:
     assert "# Drift kopa@v0005 → kopa@v0006" in drift and "Collections removed (1051)" in drift
 
 
-@pytest.mark.parametrize("version,dummies", [("v0005", 1051), ("v0006", 0), ("v0007", 0), ("v0008", 0)])
+@pytest.mark.parametrize("version,dummies", [("v0005", 1051), ("v0006", 0), ("v0007", 0), ("v0008", 0), ("v0009", 0)])
 def test_collections_keyed_on_a_placeholder(store: Store, version: str, dummies: int) -> None:
     """v0002–v0005 keyed every generated collection without a published value on ``A1`` (1,003)
     or ``1`` (48); v0006 holds none (its endpoints without a real value are not recorded)."""
@@ -311,8 +317,8 @@ def test_v0007_finds_each_recorded_opendart_company_by_name(store: Store) -> Non
 
 
 # ---- kopa@v0008 -------------------------------------------------------------------------------
-def test_v0008_is_the_newest_and_records_every_tool_it_has_a_real_value_for(store: Store) -> None:
-    m = store.open("kopa").manifest
+def test_v0008_records_every_tool_it_had_a_real_value_for(store: Store) -> None:
+    m = store.open("kopa", "v0008").manifest
     assert (m.version, m.parent, m.source) == ("v0008", "v0007", "sandbox")
     assert m.content_hash.startswith(V0008_HASH)
     catalog = load_catalog()
@@ -356,11 +362,12 @@ def _real_identities() -> dict[str, set[str]]:
             "names": {c[2] for c in real}}
 
 
-def test_v0008_holds_no_value_about_a_real_company(store: Store) -> None:
-    """No OpenDART or FSC record of v0008 names a real company of the pool (its corp_code,
-    stock code or name) but the company overview and the corp-code table, which carry its
-    identity and nothing else."""
-    v8 = store.open("kopa", "v0008")
+@pytest.mark.parametrize("version", ["v0008", "v0009"])
+def test_no_value_about_a_real_company(store: Store, version: str) -> None:
+    """No OpenDART or FSC record of v0008 (or v0009) names a real company of the pool (its
+    corp_code, stock code or name) but the company overview and the corp-code table, which carry
+    its identity and nothing else."""
+    v8 = store.open("kopa", version)
     catalog = load_catalog()
     real = _real_identities()
     identity = {"corp_code", "corp_name", "corp_name_eng", "corp_eng_name", "stock_code", "stock_name",
@@ -381,11 +388,12 @@ def test_v0008_holds_no_value_about_a_real_company(store: Store) -> None:
     assert seen >= 40  # the 20 overviews and the 20 rows of the corp-code table
 
 
-def test_v0008_finds_each_recorded_invented_company_by_name(store: Store) -> None:
+@pytest.mark.parametrize("version", ["v0008", "v0009"])
+def test_each_recorded_invented_company_is_found_by_name(store: Store, version: str) -> None:
     """FSC getCorpOutline_V2 by ``corpNm`` → ``fssCorpUnqNo`` → OpenDART, for the 40 invented
-    companies v0008 records; the real ones have an overview (identity) and, by name, FSC's
-    no-data answer."""
-    v8 = store.open("kopa", "v0008")
+    companies v0008 (and v0009, by edition 8's names) records; the real ones have an overview
+    (identity) and, by name, FSC's no-data answer."""
+    v8 = store.open("kopa", version)
     companies = {c.filters["corp_code"]: v8.index.records(c.id, 0, 1)[0] for c in v8.collections()
                  if c.endpoint == "opendart_company"}
     outlines = {c.filters["corpNm"]: v8.index.records(c.id, 0, c.count) for c in v8.collections()
@@ -401,3 +409,64 @@ def test_v0008_finds_each_recorded_invented_company_by_name(store: Store) -> Non
         assert dart["corp_name"].removesuffix("(주)") == name == row["corpNm"] and dart["ceo_nm"] == row["enpRprFnm"]
     real = {k: r for k, r in companies.items() if not k.startswith("09")}
     assert len(real) == 20 and all(r["ceo_nm"] == "" and r["adres"] == "" for r in real.values())
+
+
+# ---- kopa@v0009 -------------------------------------------------------------------------------
+def test_v0009_is_the_newest_and_records_every_tool_it_has_a_real_value_for(store: Store) -> None:
+    m = store.open("kopa").manifest
+    assert (m.version, m.parent, m.source) == ("v0009", "v0008", "sandbox")
+    assert m.content_hash.startswith(V0009_HASH)
+    catalog = load_catalog()
+    _plan, report = seed_plan_report(catalog)
+    left_out = set(report.unresolved)
+    assert set(m.endpoints) == set(catalog.endpoints) - left_out
+    assert all(e.records > 0 for e in m.endpoints.values())
+    listed = (ROOT / "docs" / "seeds-v0009.md").read_text(encoding="utf-8")
+    assert all(f"- `{e}`: " in listed for e in left_out)
+    drift = (ROOT / "docs" / "drift-v0009.md").read_text(encoding="utf-8")
+    assert "# Drift kopa@v0008 → kopa@v0009" in drift
+
+
+def test_v0009_records_its_plan_both_tiers(store: Store) -> None:
+    """v0009's collections are exactly its plan's seeds (both tiers recorded anew); its curated
+    keys are v0008's, but for pledges of candidates edition 8 does not have (as many others of
+    the same election instead) and OpenDART's, which are the same companies."""
+    v8, v9 = store.open("kopa", "v0008"), store.open("kopa", "v0009")
+    catalog = load_catalog()
+    plan = load_plan(PLAN9)
+    assert plan.replace_tiers == ["curated", "generated"] and not plan.crawls
+    planned = {collection_key(s.endpoint, collection_filters(catalog.endpoint(s.endpoint), s.params)) for s in plan.seeds}
+    assert {c.key for c in v9.collections()} == planned
+
+    def curated(v: Version) -> set[str]:
+        return {c.key for c in v.collections() if catalog.endpoint(c.endpoint).tier == "curated"}
+
+    lost = curated(v8) - curated(v9)
+    assert lost and all(k.startswith("nec_pledges?") for k in lost)
+    assert len([k for k in curated(v9) - curated(v8) if k.startswith("nec_pledges?")]) == len(lost)
+
+
+def test_v0009_names_read_like_korean_names(store: Store) -> None:
+    """What v0009 holds of edition 8's names: schools of one stem (no 구 glued on), companies of
+    one stem and a kind, statutes titled as real ones, no '… 특별법안' of an existing statute."""
+    import re
+
+    from simulator.sandbox.world import World
+
+    v9 = store.open("kopa", "v0009")
+
+    def rows(endpoint: str) -> list[dict[str, Any]]:
+        return [r for c in v9.collections(endpoint) for r in v9.index.records(c.id, 0, c.count)]
+
+    schools = {r["SCHUL_NM"] for r in rows("neis_school_info")}
+    shape = re.compile(r"(서울)?([가-힣]{2,3})(제\d+)?(여자|공업|상업|외국어)?(초등학교|중학교|고등학교)")
+    assert len(schools) > 100
+    assert all((m := shape.fullmatch(n)) and not re.match(r"(중|동|서|남|북)구", m.group(2)) for n in schools), schools
+    world = World(0, edition=8)
+    invented = {c["corp_name"] for c in world.invented_companies()}
+    names = {r["corp_name"].removesuffix("(주)") for r in rows("opendart_company") if r["corp_code"].startswith("09")}
+    assert len(names) == 40 and names <= invented
+    laws = {r["법령명한글"] for r in rows("lawgokr_law_search")}
+    assert laws and not [t for t in laws if re.search(r"등법|(광역|권역|지역) \S+ 지원에 관한 특별법", t)]
+    bills = {r["BILL_NAME"] for r in rows("assembly_member_bills")}
+    assert bills and not [b for b in bills if re.search(r"법 특별법안$", b)]
