@@ -24,7 +24,7 @@ _SLOT = re.compile(r"\{(\w+)(?:\|(\w+))?\}")
 _BILL_LEAD = ("{age}대 국회 의안번호 {bill}번 '{bname}',", "뉴스에서 {age}대 국회에 발의된 '{bname}'(의안번호 {bill})을 봤는데,",
               "{age}대 국회에 올라온 '{bname}' 말이에요. 의안번호가 {bill}번이던데,",
               "제{age}대 국회 의안번호 {bill}번 법률안 관련해서요.", "'{bname}'이라고, {age}대 국회 의안번호 {bill} 법안이요.",
-              "기사에 나온 '{bname}'(의안번호 {bill}, {age}대 국회) 있잖아요.",
+              "기사에서 본 '{bname}'(의안번호 {bill}, {age}대 국회) 건인데요,",
               "{age}대 국회에서 의안번호 {bill}번으로 접수된 '{bname}'을 찾아봤는데,",
               "'{bname}'({age}대 국회 {bill}번) 법안을 두고 얘기가 많던데,")
 
@@ -88,7 +88,7 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
         "lead": ("지금 {city} '{stop}' 정류장인데,", "{city} {stop} 정류장에서 버스를 기다리는 중이에요.",
                  "{city} '{stop}' 정류장 말이에요.", "지금 {city} {stop} 정류장에 있는데,"),
         "ask": ("도착 예정인 버스는 몇 대예요?", "곧 들어올 버스가 몇 대인가요?", "도착 정보가 뜬 버스가 몇 대예요?",
-                "곧 도착하는 버스는 몇 대입니까?", "지금 오고 있는 버스 몇 대야?", "도착을 기다리는 버스가 몇 대나 돼요?"),
+                "곧 도착하는 버스는 몇 대입니까?", "오고 있는 버스 몇 대야?", "도착을 기다리는 버스가 몇 대나 돼요?"),
     },
     # the asker does not know the station: the question has it found first ("…역을 찾고
     # 있어요"), never "…곳 있잖아요" (a blind read: shared knowledge the asker does not have)

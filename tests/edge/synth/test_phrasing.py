@@ -165,7 +165,8 @@ def test_slot_filled_premises_are_not_drawn() -> None:
     texts = [t for forms in FORMS.values() for v in forms.values() for t in v]
     for bad in ("중식", "발행한 회사", "붙은", "실거래 신고", "영어 안내문", "경유하는"):
         assert not [t for t in texts if bad in t], bad
-    assert not [t for n, f in FORMS.items() if n.startswith("seoul_") for v in f.values() for t in v if "있잖아요" in t]
+    assert not [t for f in FORMS.values() for v in f.values() for t in v if "있잖아요" in t]
+    assert not [q for _n, q in _questions(20) if q.count("지금") > 1]  # "지금 … 정류장인데, 지금 오고 있는"
     assert _FSC_MOST["mrktTotAmt"][1] is None and _FSC_MOST["trqu"][1] is None  # no "가장 작았던" size
     from edge.synth.lexicon import TOOL_NOUNS
 
