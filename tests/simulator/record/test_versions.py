@@ -59,7 +59,7 @@ V0007_HASH = "b6914a80"
 #: The content hash kopa@v0008 was published with (docs/drift-v0008.md).
 V0008_HASH = "922e9495"
 #: The content hash kopa@v0009 was published with (docs/drift-v0009.md).
-V0009_HASH = "068d4b8c"
+V0009_HASH = "61b22934"
 
 
 @pytest.fixture(scope="module")
