@@ -24,9 +24,14 @@ _SLOT = re.compile(r"\{(\w+)(?:\|(\w+))?\}")
 _BILL_LEAD = ("{age}대 국회 의안번호 {bill}번 '{bname}',", "뉴스에서 {age}대 국회에 발의된 '{bname}'(의안번호 {bill})을 봤는데,",
               "{age}대 국회에 올라온 '{bname}' 말이에요. 의안번호가 {bill}번이던데,",
               "제{age}대 국회 의안번호 {bill}번 법률안 관련해서요.", "'{bname}'이라고, {age}대 국회 의안번호 {bill} 법안이요.",
-              "기사에 나온 '{bname}'(의안번호 {bill}, {age}대 국회) 있잖아요.",
+              "기사에서 본 '{bname}'(의안번호 {bill}, {age}대 국회) 건인데요,",
               "{age}대 국회에서 의안번호 {bill}번으로 접수된 '{bname}'을 찾아봤는데,",
               "'{bname}'({age}대 국회 {bill}번) 법안을 두고 얘기가 많던데,")
+
+#: A line's busiest (or quietest) station of a day, found first: the asker does not know it.
+_BUSIEST_LEAD = ("{day}에 {line}에서 {whop} 제일 {many} 역을 찾고 있어요.", "{day} 기준으로 {line}에서 {whop} 가장 {many} 역이 어딘지 궁금한데,",
+                 "{line} 역 가운데 {day}에 {whop} 가장 {many} 역을 알아보고 있어요.", "{day}에 {line}에서 {whop} 제일 {many} 역을 찾아보면,",
+                 "{line} 승하차 통계에서 {day}에 {whop} 가장 {many} 역을 알고 싶은데,", "{day} {line} 이용객 통계로 {whop} 제일 {many} 역을 찾아 주세요.")
 
 #: Per intent: how the question brings in its entity (``lead``) and what it asks of it
 #: (``ask``, its subject left implicit as Korean does). A question is one lead and one ask, so
@@ -68,7 +73,7 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
     "tago_stop_routes": {
         "lead": ("{city} '{stop}' 정류장,", "{city}에 사는데, 집 앞이 {stop} 정류장이에요.", "{city} {stop} 정류장에서 버스를 자주 타요.",
                  "{city} {stop} 정류장 말인데요,", "이번에 {city}로 이사 왔는데, 근처가 {stop} 정류장이에요."),
-        "ask": ("여기를 지나는 버스 노선은 몇 개예요?", "서는 버스가 몇 개 노선이나 되나요?", "경유하는 노선 수를 알려 주세요.",
+        "ask": ("여기를 지나는 버스 노선은 몇 개예요?", "서는 버스가 몇 개 노선이나 되나요?", "서는 버스 노선이 몇 개인지 알려 주세요.",
                 "거기 다니는 버스 노선이 몇 개야?", "이 정류장을 지나는 버스 노선은 몇 개입니까?",
                 "여기서 탈 수 있는 노선이 모두 몇 개인지 궁금해요."),
     },
@@ -76,42 +81,42 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
         "lead": ("{city} '{stop}' 정류장,", "{city} {stop} 정류장에서 출퇴근하는데,", "{city} {stop} 정류장 말인데요,",
                  "{city}에 살아요. 근처 {stop} 정류장에서"),
         "ask": ("지나는 {kind}는 몇 개 노선이에요?", "서는 버스 가운데 {kind|은} 몇 개 노선인가요?",
-                "{kind|이} 몇 개 노선 다니는지 알려 주세요.", "경유하는 {kind} 노선 수를 알려 주십시오.",
+                "{kind|이} 몇 개 노선 다니는지 알려 주세요.", "서는 {kind|이} 몇 개 노선인지 알려 주십시오.",
                 "탈 수 있는 {kind} 노선이 몇 개나 돼요?"),
     },
     "tago_stop_arrivals": {
         "lead": ("지금 {city} '{stop}' 정류장인데,", "{city} {stop} 정류장에서 버스를 기다리는 중이에요.",
                  "{city} '{stop}' 정류장 말이에요.", "지금 {city} {stop} 정류장에 있는데,"),
         "ask": ("도착 예정인 버스는 몇 대예요?", "곧 들어올 버스가 몇 대인가요?", "도착 정보가 뜬 버스가 몇 대예요?",
-                "곧 도착하는 버스는 몇 대입니까?", "지금 오고 있는 버스 몇 대야?", "도착을 기다리는 버스가 몇 대나 돼요?"),
+                "곧 도착하는 버스는 몇 대입니까?", "오고 있는 버스 몇 대야?", "도착을 기다리는 버스가 몇 대나 돼요?"),
     },
+    # the asker does not know the station: the question has it found first ("…역을 찾고
+    # 있어요"), never "…곳 있잖아요" (a blind read: shared knowledge the asker does not have)
     "seoul_busiest_lines": {
-        "pre": ("", "", "", "환승이 편한 역인지 궁금해서요.", "지하철 이용 통계를 보다가 궁금해졌는데,", "출퇴근 경로를 짜는 중인데,"),
-        "lead": ("{day}에 {line}에서 {whop} 제일 {many} 역,", "{day} 기준으로 {line}에서 {whop} 가장 {many} 역 말인데요,",
-                 "{day} {line} 역 중에 {whop} 가장 {many} 곳 있잖아요.", "{day}에 {line}에서 {whop} 제일 {many} 역이 있던데,"),
-        "ask": ("그 역은 몇 개 호선이 지나나요?", "거기에는 노선이 몇 개 다녀요?", "몇 개 호선 환승역인지 알려 주세요.",
-                "그 역에 서는 노선 수를 알려 줘.", "그 역으로 다니는 노선이 모두 몇 개입니까?"),
+        "pre": ("", "", "", "", "환승이 편한 역인지 궁금해서요.", "지하철 이용 통계를 보다가 궁금해졌는데,"),
+        "lead": _BUSIEST_LEAD,
+        "ask": ("그 역은 몇 개 호선이 지나나요?", "그 역에 다니는 노선은 몇 개예요?", "그 역이 몇 개 호선이 지나는 역인지 알려 주세요.",
+                "그 역에 서는 노선 수를 알려 줘.", "그 역으로 다니는 노선은 모두 몇 개입니까?"),
     },
     "seoul_busiest_eng": {
-        "pre": ("", "", "외국인 친구한테 길을 알려 주려는데,", "영어 안내문을 만들고 있어서요.", "해외에서 온 손님을 마중 나가야 해서요."),
-        "lead": ("{day}에 {line}에서 {whop} 제일 {many} 역,", "{day} 기준으로 {line}에서 {whop} 가장 {many} 역 말인데요,",
-                 "{day} {line} 역 중에 {whop} 가장 {many} 곳 있잖아요.", "{day}에 {line}에서 {whop} 제일 {many} 역이 있던데,"),
-        "ask": ("그 역 이름은 영어로 어떻게 써요?", "영문 역명이 뭐예요?", "그 역의 영어 이름을 알려 주세요.",
-                "영문 표기는 무엇입니까?", "영어로는 역 이름이 어떻게 돼?"),
+        "pre": ("", "", "", "외국인 동료한테 설명해 주려는데,"),
+        "lead": _BUSIEST_LEAD,
+        "ask": ("그 역 이름은 영어로 어떻게 써요?", "그 역의 영문 이름도 알려 주세요.", "그 역의 영어 이름을 알려 주세요.",
+                "그 역의 영문 표기는 무엇입니까?", "그 역 이름을 영어로는 어떻게 써?"),
     },
     "seoul_busiest_arrivals": {
-        "pre": ("", "", "지금 그쪽으로 가려는데,", "약속 장소가 그 역이라서요."),
-        "lead": ("{day}에 {line}에서 {whop} 제일 {many} 역,", "{day} 기준으로 {line}에서 {whop} 가장 {many} 역 말인데요,",
-                 "{day} {line} 역 중에 {whop} 가장 {many} 곳 있잖아요."),
+        "lead": _BUSIEST_LEAD,
         "ask": ("지금 그 역에 도착 예정인 열차는 몇 대예요?", "지금 그 역에 들어올 열차가 몇 대인가요?",
-                "그 역에 곧 들어오는 열차는 몇 대입니까?", "곧 도착하는 열차 몇 대야?"),
+                "그 역에 곧 들어오는 열차는 몇 대입니까?", "그 역에 곧 도착하는 열차는 몇 대야?"),
     },
     "fsc_top_corp": {
-        "lead": ("{day} {market} 종목 중 이름에 {qword|이} 들어간 것들 가운데", "{day} 기준으로 이름에 {qword|이} 붙은 {market} 상장 종목 중",
-                 "{day}에 {market}에서 이름에 {word|이} 들어간 종목들 중", "{day} {market} 상장 종목 중 이름에 {word|이} 들어가는 것들 가운데"),
-        "ask": ("{key} {most} 종목은 어느 회사 거예요?", "{key} {most} 곳, 회사 정식 이름이 어떻게 되나요?",
-                "{key} {most} 종목을 낸 회사 이름을 알려 주세요.", "{key} {most} 종목을 발행한 회사는 어디입니까?",
-                "{key} {most} 종목, 그 회사 정식 이름이 궁금해요."),
+        # a name filter as a person makes one: the word typed into a trading app's search box
+        "lead": ("주식 앱에서 {qword|으로} 검색해 보니 {market} 종목이 여럿 나오던데,",
+                 "{market} 종목 검색창에 {qword|을} 쳐 보면 나오는 종목들 중에서",
+                 "{qword|으로} 검색되는 {market} 종목들 말인데요,", "{market}에서 이름에 {qword|이} 들어가는 종목들을 보고 있는데,"),
+        "ask": ("{day}에 {key} {most} 곳은 어느 회사예요?", "{day} 기준으로 {key} {most} 종목은 어느 회사 건가요?",
+                "{day}에 {key} {most} 곳이 어느 회사인지 알려 주세요.", "{day}에 {key} {most} 종목은 어느 회사입니까?",
+                "{day} 하루 {key} {most} 데가 어느 회사인지 궁금해요."),
     },
     "dart_ceo": {
         "lead": ("{name} 말인데요,", "{name}에 대해 알아보는 중인데,", "거래처인 {name} 관련해서요.", "{name|이라}는 회사가 있는데,",
@@ -136,11 +141,9 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
     "dart_disclosures": {
         "lead": ("{name} 말인데요,", "{name} 공시를 챙겨 보려는데,", "{name|이라}는 회사가 있는데,", "{name}에 대해 알아보는 중인데,",
                  "주주로서 {name} 소식이 궁금해서요."),
-        "ask": ("2024년 1월 1일부터 2024년 12월 31일까지 공시를 몇 건 냈어요?",
-                "2024년 1월 1일부터 2024년 12월 31일 사이에 올라온 공시가 모두 몇 건인가요?",
-                "2024년 1월 1일부터 2024년 12월 31일까지의 공시 건수를 알려 주세요.",
-                "2024년 1월 1일부터 2024년 12월 31일까지 공시가 몇 건이었는지 알 수 있을까요?",
-                "2024년 1월 1일부터 2024년 12월 31일까지 제출된 공시는 몇 건입니까?"),
+        "ask": ("2024년 한 해 동안 공시를 몇 건 냈어요?", "2024년 한 해 동안 올라온 공시가 모두 몇 건인가요?",
+                "2024년 한 해 공시 건수를 알려 주세요.", "2024년 1년 동안 공시가 몇 건이었는지 알 수 있을까요?",
+                "2024년 한 해 동안 제출된 공시는 몇 건입니까?"),
     },
     "bill_sponsor_district": {
         "lead": _BILL_LEAD,
@@ -186,23 +189,25 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 
-# ---- where people live (edge.synth.intents_local): three pieces, a context ("pre", often none),
+# ---- where people live (edge.synth.intents_local): three pieces, a context ("pre", mostly none:
+# a third of the housing and schools' questions, so no preface opens two of 40 questions often),
 # how the place and month come in ("lead") and the ask, so the same intent reads many ways.
-_HOME_PRE = ("", "", "", "", "", "", "이사 갈 동네를 알아보는 중이에요.", "부동산 공부를 하고 있는데,",
-             "동네 시세 분위기 좀 보려고요.", "부모님 집을 알아봐 드리는 중인데,")
+_HOME_PRE = ("",) * 16 + ("이사 갈 동네를 알아보는 중이에요.", "부동산 공부를 하고 있는데,",
+             "동네 시세 분위기 좀 보려고요.", "부모님 집을 알아봐 드리는 중인데,", "회사 근처로 이사를 생각하고 있어서요.",
+             "신혼집 후보 동네를 보고 있어요.", "집값 기사를 보다가 궁금해져서요.", "요즘 거래가 뜸하다는 얘기를 듣고,")
 _HOME_LEAD = ("{month} {place}에서", "{place}에서 {month}에", "{month} 한 달 동안 {place}에서", "{month}에 {place}에서",
               "{place}에서 {month} 한 달 동안", "{month} 기준 {place}에서")
-_SCHOOL_PRE = ("", "", "", "", "", "", "아이가 이번에 전학을 가게 돼서요.", "학부모 모임에서 얘기가 나와서요.",
+_SCHOOL_PRE = ("",) * 9 + ("아이가 이번에 전학을 가게 돼서요.", "학부모 모임에서 얘기가 나와서요.",
                "우리 애 학교 얘기인데요,", "학교 비교 자료를 만들고 있는데,")
 _SCHOOL_LEAD = ("{where} {school}", "{school}", "{where}에 있는 {school}", "{where} {school} 말인데요,",
-                "{school} 말인데요,", "{school}에서")
+                "{where}의 {school}", "{school}에서")
 
 FORMS.update({
     "home_count": {
         "pre": _HOME_PRE, "lead": _HOME_LEAD,
         "ask": ("신고된 {kind} 매매는 몇 건이었어?", "거래된 {kind|은} 모두 몇 건이에요?", "{kind} 매매가 몇 건 있었나요?",
                 "팔린 {kind|은} 몇 건인지 알려 주세요.", "{kind|이} 몇 건이나 거래됐는지 궁금해요.",
-                "이뤄진 {kind} 매매 거래 건수를 알 수 있을까요?", "{kind} 실거래 신고가 몇 건 들어왔습니까?"),
+                "이뤄진 {kind} 매매 거래 건수를 알 수 있을까요?", "{kind} 매매는 몇 건이었습니까?"),
     },
     "home_dong": {
         "pre": _HOME_PRE,
@@ -210,19 +215,19 @@ FORMS.update({
                  "{place} {dong}에서 {month} 한 달 동안", "{month}에 {place} {dong}에서"),
         "ask": ("신고된 {kind} 매매는 몇 건이었어?", "거래된 {kind|은} 모두 몇 건이에요?", "{kind} 매매가 몇 건 있었나요?",
                 "팔린 {kind|은} 몇 건인지 알려 주세요.", "{kind|이} 몇 건이나 거래됐는지 궁금해요.",
-                "{kind} 실거래 신고가 몇 건 들어왔습니까?"),
+                "{kind} 매매는 모두 몇 건입니까?"),
     },
     "home_max": {
         "pre": _HOME_PRE, "lead": _HOME_LEAD,
-        "ask": ("팔린 {kind} 가운데 최고가는 몇 만원이었어요?", "거래된 {kind} 최고 매매가가 몇 만원인가요?",
-                "{kind} 최고 거래가가 몇 만원이었는지 알려 줘.", "가장 비싸게 팔린 {kind|은} 몇 만원에 거래됐는지 알려 주세요.",
-                "{kind} 매매 중 최고가는 몇 만원이었습니까?", "{kind|은} 제일 비싼 게 몇 만원에 팔렸어요?"),
+        "ask": ("팔린 {kind} 가운데 최고가는 얼마였어요?", "거래된 {kind} 최고 매매가가 얼마인가요?",
+                "{kind} 최고 거래가가 얼마였는지 알려 줘.", "가장 비싸게 팔린 {kind|은} 얼마에 거래됐는지 알려 주세요.",
+                "{kind} 매매 중 최고가는 얼마였습니까?", "{kind|은} 제일 비싼 게 얼마에 팔렸어요?"),
     },
     "home_mean": {
         "pre": _HOME_PRE, "lead": _HOME_LEAD,
-        "ask": ("거래된 {kind}의 평균 매매가는 몇 만원 정도예요?", "{kind} 평균 거래가가 몇 만원인지 알려 주세요.",
-                "팔린 {kind|은} 평균 몇 만원에 거래됐나요?", "{kind|은} 평균적으로 몇 만원에 팔렸는지 궁금해요.",
-                "{kind} 매매 거래금액 평균은 몇 만원입니까?", "{kind} 평균 매매가 좀 알려 줘. 몇 만원이야?"),
+        "ask": ("거래된 {kind}의 평균 매매가는 얼마예요?", "{kind} 평균 거래가가 얼마인지 알려 주세요.",
+                "팔린 {kind|은} 평균 얼마에 거래됐나요?", "{kind|은} 평균적으로 얼마에 팔렸는지 궁금해요.",
+                "{kind} 평균 매매가는 얼마입니까?", "{kind} 평균 매매가 좀 알려 줘."),
     },
     "home_top": {
         "pre": _HOME_PRE, "lead": _HOME_LEAD,
@@ -253,30 +258,30 @@ FORMS.update({
                 "{ay} {grade}학년 학급 수가 궁금합니다."),
     },
     "school_majors": {
-        "pre": ("", "", "", "진학할 학교를 고르는 중인데,", "특성화고 진학을 고민하고 있어서요.", "입학 설명회 가기 전에 알아보려고요."),
+        "pre": ("", "", "", "진학할 학교를 고르는 중인데,", "입학 설명회 가기 전에 알아보려고요."),
         "lead": _SCHOOL_LEAD,
-        "ask": ("개설된 학과는 몇 개예요?", "학과가 모두 몇 개 있나요?", "운영하는 학과 수를 알려 주세요.",
+        "ask": ("학과는 몇 개 개설돼 있어요?", "학과가 모두 몇 개 있나요?", "운영하는 학과 수를 알려 주세요.",
                 "학과가 몇 개나 되는지 궁금해요.", "개설 학과 수는 몇 개입니까?"),
     },
     "school_dish": {
         "pre": ("", "", "", "아이가 편식이 심해서요.", "급식 식단이 궁금해서요.", "아이가 좋아하는 메뉴라서 물어봐요.",
                 "급식 모니터링을 맡게 됐는데,"),
         "lead": _SCHOOL_LEAD,
-        "ask": ("{month} 점심 급식에 {dish|이} 몇 번 나왔어요?", "{month} 중식 메뉴에 {dish|이} 나온 날이 며칠인가요?",
+        "ask": ("{month} 점심 급식에 {dish|이} 몇 번 나왔어요?", "{month} 점심 메뉴에 {dish|이} 몇 번 올라왔나요?",
                 "{month} 점심에 {dish|이} 나온 횟수를 알려 주세요.", "{month} 급식 중 {dish|이} 들어간 점심은 몇 번이었는지 알 수 있을까요?",
                 "{month} 점심 식단에 {dish|은} 몇 번 올라왔습니까?"),
     },
     "school_lunches": {
         "pre": ("", "", "", "급식비 정산 때문에 확인하려고요.", "급식 일정을 정리하고 있는데,", "맞벌이라 도시락 챙길 날을 세어 보려고요."),
         "lead": _SCHOOL_LEAD,
-        "ask": ("{month}에 점심 급식이 있었던 날은 며칠이에요?", "{month} 중식 급식 일수가 며칠인가요?",
-                "{month}에 점심 급식을 한 날이 모두 며칠인지 알려 주세요.", "{month} 점심 급식은 몇 번 나왔나요?",
-                "{month} 중식 제공 일수는 며칠입니까?"),
+        "ask": ("{month}에 점심 급식이 있었던 날은 며칠이에요?", "{month}에 점심 급식을 한 날이 며칠인가요?",
+                "{month}에 점심 급식을 한 날이 모두 며칠인지 알려 주세요.", "{month}에 급식이 나온 날이 며칠이었어요?",
+                "{month}에 점심 급식이 있었던 날은 며칠입니까?"),
     },
     "school_event_day": {
         "pre": ("", "", "", "휴가 일정을 맞춰 보려고요.", "가족 행사 날짜를 잡으려는데,", "학사일정을 달력에 적어 두려고요."),
         "lead": _SCHOOL_LEAD,
-        "ask": ("{ay} {event|은} 언제예요?", "{ay} 학사일정에서 {event|은} 며칠인가요?", "{ay} {event} 날짜를 알려 주세요.",
+        "ask": ("{ay} {event|은} 언제예요?", "{ay} 학사일정상 {event|은} 며칠인가요?", "{ay} {event} 날짜를 알려 주세요.",
                 "{ay}에 {event|이} 잡힌 날이 언제인지 궁금해요.", "{ay} {event} 일정은 언제입니까?"),
     },
     "school_events": {
@@ -301,19 +306,20 @@ FORMS.update({
                 "거래된 연립·다세대와 오피스텔이 각각 몇 건이었는지 궁금합니다."),
     },
     "home_cond": {
-        "pre": ("", "", "", "", "", "동네 거래가 활발한지 보려고요.", "부동산 공부를 하고 있는데,"),
+        # the threshold asked first, then why the other kind matters (a busy month is compared
+        # with the other kind), never "300건은 됐나요? 그렇다면 A도, 아니었다면 B만" alone
+        "pre": ("", "", "", "", "", "동네 거래가 활발한지 보려고요.", "빌라랑 오피스텔 중에 고민하고 있어서요."),
         "lead": ("{month} {place}에서 {kind} 매매가 {k}건 이상 있었나요?", "{month}에 {place} {kind} 거래가 {k}건은 됐나요?",
-                 "{place}에서 {month}에 {kind|이} {k}건 이상 팔렸나요?", "{month} 한 달 동안 {place}에서 {kind} 매매가 {k}건 이상 됐나요?"),
-        "ask": ("그랬다면 같은 달 {then} 매매도 몇 건이었는지 알려 주시고, 아니면 {kind} 매매가 몇 건이었는지 알려 주세요.",
-                "됐다면 그달 {then} 매매는 몇 건이었는지, 안 됐다면 {kind} 매매가 정확히 몇 건인지 궁금해요.",
-                "그 정도였다면 {then} 거래 건수도 궁금하고, 아니었다면 {kind} 거래가 몇 건이었는지만 알려 주세요.",
-                "그렇다면 같은 달 {then} 매매 건수를, 아니라면 {kind} 매매 건수를 알려 주세요."),
+                 "{place}에서 {month}에 {kind|이} {k}건 이상 팔렸나요?", "{month} 한 달 동안 {place}에서 {kind} 매매가 적어도 {k}건은 됐나요?"),
+        "ask": ("그만큼 거래가 활발했다면 같은 달 {then} 매매도 몇 건이었는지 보고 싶어요. 아니면 {kind} 매매 건수만 알려 주셔도 돼요.",
+                "그 정도로 많았다면 비교해 보게 {then} 매매가 몇 건이었는지 알려 주시고, 그보다 적었다면 {kind} 매매가 몇 건이었는지만 알려 주세요.",
+                "많았다면 비교하게 {then} 매매 건수도 알려 주세요. 적었다면 {kind} 매매 건수만 알면 돼요."),
     },
     "school_month_pair": {
         "pre": ("", "", "", "", "학부모 모임에서 얘기가 나와서요.", "아이 학교 일정을 정리하고 있어요."),
         "lead": ("{school}", "{school} 말인데요,", "우리 아이가 다니는 {school},", "{school}에서"),
         "ask": ("{month}에 점심 급식이 나온 날은 며칠이고, 학교 행사는 몇 개였어요?",
-                "{month} 중식 급식 일수와 학교 행사 수를 각각 알려 주세요.",
+                "{month}에 점심 급식을 한 날이 며칠인지, 학교 행사는 몇 개였는지 알려 주세요.",
                 "{month}에 점심 급식은 몇 번 나왔고, 학사일정은 몇 개 잡혀 있었나요?",
                 "{month} 점심 급식 일수랑 학사일정 수를 알려 줘.",
                 "{month}에 점심 급식이 있었던 날 수와 학사일정에 잡힌 행사 수가 궁금합니다."),
@@ -338,7 +344,7 @@ FORMS.update({
         "lead": ("{city} '{stop}' 정류장에 서는 {routes} 버스 중에", "{city} {stop} 정류소를 지나는 {routes} 가운데",
                  "{city}에서 {stop} 정류장을 자주 이용하는데, 거기 서는 {routes} 중에", "{city} '{stop}' 정류소에 오는 {routes} 버스 중"),
         "ask": ("정류장을 가장 {many} 거치는 노선은 몇 번이에요?", "거쳐 가는 정류소가 제일 {manya} 노선은 어느 거예요?",
-                "정류장 수로 따지면 어느 노선이 제일 {manya}가요?", "경유 정류소가 가장 {manya} 버스는 몇 번인지 알려 주세요.",
+                "정류장 수로 따지면 어느 노선이 제일 {manya}가요?", "거쳐 가는 정류장이 가장 {manya} 버스는 몇 번인지 알려 주세요.",
                 "정류장을 제일 {many} 들르는 버스가 몇 번이야?"),
     },
 })
@@ -380,13 +386,20 @@ def _show(slots: dict[str, Any], rng: Any) -> tuple[dict[str, str], dict[str, st
     return shown, read
 
 
+#: Cities a bus table names otherwise than people do: TAGO's "세종특별시" is 세종시 (officially
+#: 세종특별자치시; nobody says "세종특별시", a blind read).
+_CITY_NAMES = {"세종특별시": "세종특별자치시"}
+
+
 def _city(name: str, rng: Any) -> str:
-    """A city as people say it: 세종특별자치시 → 세종/세종시, 부산광역시 → 부산."""
+    """A city as people say it: 세종특별자치시 (and TAGO's 세종특별시) → 세종/세종시, 부산광역시 → 부산."""
     name = name.split("/")[0]  # "대전광역시/계룡시": one code for both, said as the city
+    name = _CITY_NAMES.get(name, name)
     m = re.match(r"^(.+?)(특별자치시|특별시|광역시)$", name)
     if not m:
         return name
-    return rng.choice((m.group(1), m.group(1) + "시", name)) if m.group(2) == "특별자치시" else rng.choice((m.group(1), name))
+    return rng.choice((m.group(1), m.group(1) + "시", m.group(1) + "시")) if m.group(2) == "특별자치시" \
+        else rng.choice((m.group(1), name))
 
 
 def register(text: str) -> str | None:
@@ -431,12 +444,20 @@ def phrase(part: IntentPart, rng: Any) -> tuple[str, str]:
             j = fit[j % len(fit)]
         elif pre and not registers(forms["lead"][i]):
             pre = ""  # no ask speaks as the preface does: drop the preface
+    if pre and register(forms["ask"][j]) == "da":
+        # a first-person preface is said in 해요체: no "알아봐 드리는 중인데, … 들어왔습니까?"
+        # (a blind read's register clash); a 해요체 ask instead, else no preface
+        fit = [k for k, a in enumerate(forms["ask"]) if register(a) == "yo"]
+        if fit and (not said or "yo" in said):
+            j = fit[j % len(fit)]
+        else:
+            pre, h = "", 0
     if re.search(r"(데요|데),$", pre) and re.search(r"(데요|데),$", forms["lead"][i]):
         pre = ""  # "우리 애 학교 얘기인데요, ○○고 말인데요," says one 데요 too many
     form = " ".join(x for x in (pre, forms["lead"][i], forms["ask"][j]) if x)
     shown, read = _show(part.slots, rng)
     if not shown.get("where", "x"):  # a school whose address says no district: by its name alone
-        form = form.replace("{where}에 있는 ", "").replace("{where} ", "")
+        form = form.replace("{where}에 있는 ", "").replace("{where}의 ", "").replace("{where} ", "")
     if "key" in shown:  # "거래량이 가장 컸던": the field with its particle, said once
         subj, noun = _KEY_WORDS.get(shown["key"], (shown["key"], shown["key"]))
         shown["key"] = read["key"] = subj if "{key} 1위" not in form else noun
@@ -450,6 +471,8 @@ def phrase(part: IntentPart, rng: Any) -> tuple[str, str]:
     text = _SLOT.sub(one, form)
     # 「name」 with the particle of the title: "「가정폭력방지법」은"
     text = re.sub(r"」(은|는|이|가)(?= )", lambda m: "」" + josa(part.slots.get("name", ""), m.group(1))[-1:], text)
+    # "… 선거에서 부산에서 …" says 에서 twice in a row: the first becomes a pause
+    text = re.sub(r"(\S)에서 (?=[^ .?,]+에서 )", r"\1, ", text)
     # a stop whose name ends in 정류장 is not called "… 정류장 정류장"
     text = re.sub(r"((?:정류장|정류소)'?) (?:정류장|정류소)(?=[,에은는을인 ]|$)", r"\1", text)
     tid = f"INT:{name}.{i}.{j}" if h < 0 else f"INT:{name}.{h}.{i}.{j}"

@@ -26,7 +26,9 @@ thousand examples:
   asked by name and the chain looks the code up; a stock code or bill number a person has in
   hand (a param of entity *stock*, a bill number) may stand;
 * **unit** — a sum, mean or extreme of a field the catalog gives a unit (``거래금액 (만원)``)
-  says that unit in the question, so the number answered is in the unit asked.
+  says that unit in the question, so the number answered is in the unit asked — or, for a
+  money unit, is converted to 원 before it is answered (``arith`` ``mul`` by 10,000), so the
+  question asks "얼마" as people do and the answer reads "3억 6,507만 원".
 """
 
 from __future__ import annotations
@@ -109,13 +111,21 @@ def is_stated(catalog: Catalog, tool: str, param: str, value: str, text: str) ->
     if appears(value, text) or implied(catalog, tool, param, value):
         return True
     d = date_text(value)
-    if d and d in text:
+    if d and (d in text or _whole_year(value, text)):
         return True
     lab = arg_label(catalog, tool, param, value)
     if lab and lab in text:
         return True
     short = region_short(value)
     return bool(short and short in text)
+
+
+def _whole_year(value: str, text: str) -> bool:
+    """Whether a year's first or last day (``20240101``, ``20241231``: the bounds of a
+    whole-year search) is said as people say the year: "2024년 한 해 (동안)", "2024년 1년 동안"
+    (never "2024년 1월 1일부터 2024년 12월 31일까지")."""
+    m = re.fullmatch(r"((?:19|20)\d\d)-?(0101|1231|01-01|12-31)", value.strip())
+    return bool(m and re.search(rf"{m.group(1)}년 (?:한 해|1년 동안|1년간)", text))
 
 
 #: A metropolitan city's full name and the short one people say ("서울특별시" → "서울").
@@ -288,9 +298,26 @@ def _units_said(prog: Program, catalog: Catalog, q: str) -> bool:
         if not isinstance(src, CallStep):
             continue
         u = unit_of(catalog, src.call, s.field)
-        if u and u not in q:
+        if u and u not in q and not _in_won(prog, s.id, u):
             return False
     return True
+
+
+#: 원 in one of a catalog's money units: a value so converted is answered in 원, and "얼마" asks it.
+WON_FACTORS = {"천원": 1_000, "만원": 10_000, "백만원": 1_000_000, "억원": 100_000_000}
+
+
+def _in_won(prog: Program, sid: str, unit: str) -> bool:
+    """Whether step ``sid``'s value (in ``unit``, a money unit) reaches the answer only converted
+    to 원: an ``arith`` ``mul`` by the unit's :data:`WON_FACTORS` ("거래금액 36,507만원" answered
+    as 365,070,000원, asked "얼마에 팔렸나요?" — no unit to say)."""
+    factor = WON_FACTORS.get(unit.replace(" ", ""))
+    if factor is None:
+        return False
+    users = [t for t in prog.steps if isinstance(t, OpStep) and t.id != sid
+             and (t.from_ == sid or sid in refs_in(t.model_dump(by_alias=True)))]
+    conv = [t for t in users if t.op == "arith" and t.fn == "mul" and t.a == {"$ref": sid} and t.b == factor]
+    return bool(conv) and len(conv) == len(users) and sid not in refs_in(prog.answer)
 
 
 def _is_choice(prog: Program) -> bool:

@@ -29,6 +29,9 @@ class Intent:
     name: str
     platform: str
     build: Callable[[Sampler, Draft, Any, frozenset[str]], bool]
+    #: How often it is drawn beside its platform's others (a conditional ask reads contrived
+    #: when it is frequent: ``home_cond`` is drawn at 0.15 of the others' rate).
+    weight: float = 1.0
 
 
 def table(s: Sampler, tool: str, args: dict[str, str]) -> list[dict[str, Any]]:

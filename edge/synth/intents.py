@@ -33,7 +33,7 @@ from .intents_multi import MULTI_INTENTS
 from .intent_kit import Intent, bind as _bind, mine as _mine, op as _op, part as _part, pick as _pick, real_companies as _real, recorded as _recorded, table as _table
 from .sample import Draft, Sampler
 
-__all__ = ["GENERIC_SHARE", "INTENTS", "SHARES", "Intent", "build_intent", "wanted"]
+__all__ = ["GENERIC_SHARE", "INTENTS", "SHARES", "Intent", "build_intent", "spare", "wanted"]
 
 #: The share of a run's examples each platform's intents aim at (an intent is drawn for the
 #: platform furthest under its aim). They add up to more than the whole so that a platform whose
@@ -267,6 +267,11 @@ _STOCK_WORDS = ("바이오", "전자", "제약", "화학", "금융", "에너지"
                 "소재", "산업", "홀딩스", "디스플레이", "게임즈", "푸드", "로직스", "모빌리티", "헬스케어", "중공업")
 
 
+#: How the top (and, for a price or a change, the bottom) of each ranked stock field is said.
+_FSC_MOST = {"trqu": ("가장 많았던", None), "mrktTotAmt": ("가장 컸던", None), "trPrc": ("가장 컸던", None),
+             "clpr": ("가장 높았던", "가장 낮았던"), "fltRt": ("가장 높았던", "가장 낮았던")}
+
+
 def _fsc_top(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -> bool:
     """Stocks whose name has a word, on a day → the one traded most (or worth most) → its
     company's registered name (the listing table)."""
@@ -296,7 +301,9 @@ def _fsc_top(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -> 
     if not keys:
         return False
     key = rng.choice(keys)
-    op = rng.choice(("argmax", "argmax", "argmin"))
+    # the least of a size nobody looks for ("시가총액이 가장 작은"): only a price or a change
+    # is asked both ways (:data:`_FSC_MOST`)
+    op = rng.choice(("argmax", "argmin")) if _FSC_MOST[key][1] else "argmax"
     s1, r1 = s.call(d, "fsc_stock_prices", {"basDt": day, "likeItmsNm": word, "mrktCls": market})
     a, best = _op(s, d, op=op, **{"from": s1}, by=key, numeric=True)
     rec = best[0] if isinstance(best, list) else best
@@ -309,7 +316,7 @@ def _fsc_top(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -> 
     ref, _v = _pick(s, d, s2, [], field)
     d.answer = ref
     _part(d, "fsc_top_" + ask, len(r1.records), day=day, word=word, key=key, market=market,
-          most="가장 컸던" if op == "argmax" else "가장 작았던")
+          most=_FSC_MOST[key][0 if op == "argmax" else 1])
     d.junctions.append("DRV")
     return True
 
@@ -511,3 +518,16 @@ def wanted(made: Counter[str], total: int, failed: Counter[str], rng: Any) -> st
     if not under:
         return None
     return min(under, key=lambda p: (made[p] / (SHARES[p] * (total + 1)), rng.random()))
+
+
+def spare(made: Counter[str], failed: Counter[str], rng: Any) -> str | None:
+    """A platform to draw an intent for when none is wanted (:func:`wanted` gives None: the
+    platforms under their share keep failing): one whose intents still make examples, the
+    least over its share first; None when every platform's intents keep failing. The sampler's
+    walks, whose generic grammar reads stilted (5.9 % of a default run, most of a blind read's
+    unnatural questions), are drawn only then (beyond their :data:`GENERIC_SHARE`)."""
+    ok = [p for p in INTENTS if failed[p] < 60 + 6 * made[p]]
+    if not ok:
+        return None
+    return min(ok, key=lambda p: (made[p] / SHARES[p], rng.random()))
+

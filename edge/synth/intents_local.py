@@ -4,7 +4,7 @@ meals and calendar (issue 28, item 3), each asked by the names people know.
 * **Home trades** (molit, through mois): a district by its name → its legal-dong code
   (``mois_stan_regin_cd``, the 10-digit code cut to the 5-digit ``LAWD_CD``) → that month's
   row-house or officetel trades → a count, a neighbourhood's count, the highest or mean price
-  (in 만원, as the catalog gives it), the priciest building, or which of two districts traded
+  (read in 만원, as the catalog gives it, answered in 원: "3억 6,507만 원"), the priciest building, or which of two districts traded
   more (CMP).
 * **Schools** (neis): a school by its name → its office and school codes
   (``neis_school_info``) → its classes of a grade in a school year, its departments, how often a
@@ -33,6 +33,9 @@ _HOMES = {"molit_rh_trades": ("rh", "mhouseNm"), "molit_offi_trades": ("offi", "
 #: Most trades one question reads (a month of a district's apartment trades, 229-612 records on
 #: kopa@v0005, is over the conversation budget: only row houses and officetels are asked).
 _MOST = 150
+#: 원 in one 만원: a trade price (``dealAmount``, 만원) is answered in 원 (edge.synth.checks's
+#: unit rule accepts a reduction converted so).
+WON_PER_MANWON = 10_000
 
 
 def _districts(s: Sampler) -> dict[str, str]:
@@ -116,7 +119,10 @@ def _home(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -> boo
         c, _n = op(s, d, op="count", **{"from": src}, where=[{"field": "umdNm", "op": "eq", "value": dong}])
         slots["dong"] = dong
     elif ask in ("max", "mean"):
-        c, _n = op(s, d, op=ask, **{"from": src}, field="dealAmount", round=0 if ask == "mean" else 4)
+        # the price in 만원 as the catalog gives it, then in 원 (``WON_PER_MANWON``): the question
+        # asks "얼마에" as people do, and the answer reads "3억 6,507만 원" (the mean to the 만원)
+        m, _n = op(s, d, op=ask, **{"from": src}, field="dealAmount", round=0 if ask == "mean" else 4)
+        c, _n = op(s, d, op="arith", fn="mul", a={"$ref": m}, b=WON_PER_MANWON)
     elif ask == "top":
         a, best = op(s, d, op="argmax", **{"from": src}, by="dealAmount", numeric=True)
         amounts = sorted((float(str(r.get("dealAmount")).replace(",", "") or 0) for r in recs), reverse=True)
@@ -144,6 +150,9 @@ def _school(s: Sampler, d: Draft, rng: Any, held: frozenset[str], tool: str,
                 if set(f) == {"ATPT_OFCDC_SC_CODE", "SD_SCHUL_CODE"}}
 
     have = rec(tool) & rec(also) if also else rec(tool)
+    if "neis_school_major" in (tool, also):  # departments are asked of a school with several
+        have = {k for k in have if len({str(r.get("DDDEP_NM")) for r in table(
+            s, "neis_school_major", {"ATPT_OFCDC_SC_CODE": k[0], "SD_SCHUL_CODE": k[1]})}) >= MIN_DEPARTMENTS}
     schools = table(s, "neis_school_info", {})
     names = Counter(str(r.get("SCHUL_NM")) for r in schools)
     opts = sorted((str(r["SCHUL_NM"]), i) for i, r in enumerate(schools)
@@ -185,6 +194,17 @@ def _school_call(s: Sampler, d: Draft, name: str, tool: str, args: dict[str, str
 #: Days everyone knows the date of (a public holiday): no one asks a school's calendar for them.
 _HOLIDAYS = frozenset({"어린이날", "광복절", "한글날", "개천절", "현충일", "기독탄신일", "성탄절", "삼일절", "3·1절",
                        "부처님오신날", "설날", "추석", "신정", "근로자의 날"})
+
+#: The fewest departments a school's departments are asked of: "학과는 몇 개예요?" of a
+#: general high school answers its one 일반과 (five of a sample of 40 did), which nobody asks.
+MIN_DEPARTMENTS = 2
+
+#: Dishes on a school's table nearly every day (kimchi, rice, milk): nobody counts them as a
+#: child's favourite (a blind read: "배추김치 as 아이가 좋아하는 메뉴"). A dish asked is also
+#: served on at most a third of the month's lunches.
+_STAPLES = re.compile(r"(김치|깍두기|석박지|겉절이|단무지|쌀밥|잡곡밥|현미밥|흑미밥|보리밥|^밥$|우유|요구르트)")
+#: Tests an elementary school holds no date of (Seoul's elementary schools set no 중간·기말고사).
+_EXAMS = re.compile(r"(고사|시험|평가)")
 
 _ALLERGY = re.compile(r"\s*\([\d.\s]*\)\s*$")
 
@@ -238,8 +258,9 @@ def _neis(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -> boo
         slots["month"] = ym
         if ask == "dish":
             served = Counter(x for r in rows for x in set(_dishes(r.get("DDISH_NM"))))
-            opts = sorted(k for k, v in served.items() if 2 <= v < len(rows) and len(k) >= 2
-                          and not any(k != o and k in o for o in served) and not re.search(r"\d", k))
+            opts = sorted(k for k, v in served.items() if 2 <= v <= len(rows) // 3 and len(k) >= 2
+                          and not any(k != o and k in o for o in served) and not re.search(r"\d", k)
+                          and not _STAPLES.search(k))
             if not opts:
                 return False
             dish = rng.choice(opts)
@@ -260,8 +281,9 @@ def _neis(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -> boo
         slots["ay"] = ay
         if ask == "event_day":
             once = Counter(str(r.get("EVENT_NM")) for r in rows)
+            kind = str(rec.get("SCHUL_KND_SC_NM"))
             opts = sorted(k for k, v in once.items() if v == 1 and k and k not in held and k not in _HOLIDAYS
-                          and not re.search(r"\d", k)
+                          and not re.search(r"\d", k) and not (kind == "초등학교" and _EXAMS.search(k))
                           and (k != "대학수학능력시험" or str(rec.get("SCHUL_KND_SC_NM")) == "고등학교"))
             if not opts:
                 return False

@@ -34,6 +34,10 @@ from .sample import COND_MIN, Sampler, threshold
 
 __all__ = ["MULTI_INTENTS"]
 
+#: How often a COND question is drawn beside its platform's others: an if/else ask is one a
+#: person makes now and then, not once in every 25 questions (two of 40 in a blind read).
+COND_WEIGHT = 0.15
+
 #: Row houses first: the order a SEM pair's answer and its question share.
 _PAIR = ("molit_rh_trades", "molit_offi_trades")
 _KIND = {"molit_rh_trades": "rh", "molit_offi_trades": "offi"}
@@ -273,14 +277,14 @@ def _tago_city_fan(s: Sampler, d: Draft, rng: Any, held: frozenset[str]) -> bool
     return True
 
 
-def _i(name: str, platform: str, fn: Any) -> Intent:
-    return Intent(name, platform, fn)
+def _i(name: str, platform: str, fn: Any, weight: float = 1.0) -> Intent:
+    return Intent(name, platform, fn, weight)
 
 
 #: The intents of this module, by platform (joined to each platform's others in
 #: :data:`edge.synth.intents.INTENTS`).
 MULTI_INTENTS: dict[str, tuple[Intent, ...]] = {
-    "molit": (_i("home_pair", "molit", _home_pair), _i("home_cond", "molit", _home_cond)),
+    "molit": (_i("home_pair", "molit", _home_pair), _i("home_cond", "molit", _home_cond, COND_WEIGHT)),
     "neis": (_i("school_month_pair", "neis", _school_month_pair), _i("school_year_pair", "neis", _school_year_pair)),
     "tago": (_i("tago_route_fan", "tago", _tago_route_fan), _i("tago_city_fan", "tago", _tago_city_fan)),
 }

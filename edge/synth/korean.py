@@ -6,7 +6,7 @@ import re
 
 from ..errors import EdgeError
 
-__all__ = ["clean_desc", "counter", "date_text", "josa", "num_text"]
+__all__ = ["clean_desc", "counter", "date_text", "josa", "num_text", "won_text"]
 
 
 def _has_batchim(word: str) -> bool | None:
@@ -62,6 +62,24 @@ def num_text(x: object) -> str:
     if isinstance(x, float):
         return f"{x:,.2f}".rstrip("0").rstrip(".")
     return str(x)
+
+
+def won_text(x: float) -> str | None:
+    """An amount in 원 as a person reads it, by 조, 억 and 만 (None for a fraction of a 원).
+
+    >>> won_text(365070000), won_text(1293982000000), won_text(-62725000), won_text(4500)
+    ('3억 6,507만 원', '1조 2,939억 8,200만 원', '-6,272만 5,000원', '4,500원')
+    """
+    if isinstance(x, bool) or not float(x).is_integer():
+        return None
+    n = int(x)
+    sign, n = ("-" if n < 0 else ""), abs(n)
+    parts = [f"{v:,}{unit}" for v, unit in ((n // 10**12, "조"), (n // 10**8 % 10**4, "억"), (n // 10**4 % 10**4, "만"))
+             if v]
+    rest = n % 10**4
+    if rest or not parts:
+        return sign + " ".join([*parts, f"{rest:,}원"])
+    return sign + " ".join(parts) + " 원"
 
 
 def date_text(value: str) -> str | None:

@@ -79,7 +79,7 @@ TOOL_NOUNS: dict[str, tuple[str, ...]] = {
     "neis_meal": ("급식 식단", "학교 급식", "급식 메뉴", "학교 점심 식단"),
     "neis_school_info": ("학교 기본정보", "학교 현황", "학교 정보"),
     "neis_school_major": ("학교의 학과", "개설 학과", "학과 목록"),
-    "neis_school_schedule": ("학사일정", "학교 행사 일정", "학사 일정표"),
+    "neis_school_schedule": ("학사일정", "학교 행사 일정", "학사일정 행사"),
     "opendart_company": ("기업 개황", "회사 기본정보", "기업 개요"),
     "opendart_corp_codes": ("공시 대상 회사", "공시 회사 목록", "공시 대상 기업"),
     "opendart_disclosures": ("공시", "공시 보고서", "전자공시 문서"),

@@ -27,7 +27,7 @@ from .lexicon import (CLOSERS, ENDS, FIELD_WORDS, LABEL_WORDS, OPENERS, PARAM_WO
                       TOPICS)
 from ..errors import EdgeError
 
-__all__ = ["answer_text", "arg_phrase", "fill", "write_question", "write_question_t"]
+__all__ = ["answer_kinds", "answer_text", "arg_phrase", "fill", "write_question", "write_question_t"]
 
 _SLOT = re.compile(r"\{(\w+)(?:\|(\w+))?\}")
 
@@ -86,6 +86,18 @@ def _is_name_param(catalog: Catalog, tool: str, param: str) -> bool:
     p = catalog.endpoint(tool).param(param)
     desc = clean_desc((p.description if p else "") or "", param)
     return bool(re.search(r"(명|이름|명칭)$", desc) or re.search(r"(nm|name)$", param, re.I))
+
+
+def _city_said(name: str) -> str | None:
+    """A city picked by its name, as people say it, unquoted: "부산광역시" → "부산", TAGO's
+    "세종특별시" → "세종시", "천안시" → "천안시" (never "'천안시'"); None for any other name."""
+    from .asks import _CITY_NAMES
+
+    name = _CITY_NAMES.get(name, name)
+    m = re.fullmatch(r"([가-힣]{1,4}?)(특별자치시|특별시|광역시)", name)
+    if m:
+        return m.group(1) + ("시" if m.group(2) == "특별자치시" else "")
+    return name if re.fullmatch(r"[가-힣]{1,4}(시|군)", name) else None
 
 
 def _superl(op: str, stype: str) -> str:
@@ -203,7 +215,8 @@ def _level(q: _Q, subj: str) -> str:
     """``subj`` joined to what follows."""
     if not subj:
         return ""
-    return q.pick("J", (f"{subj}의 ", f"{subj}의 ", f"{subj}에서 ", f"{subj}에 대해 ", f"{subj} 기준 ", f"{subj}, 이곳의 "))
+    # never "'천안시', 이곳의" (a blind read's template seam)
+    return q.pick("J", (f"{subj}의 ", f"{subj}의 ", f"{subj}에서 ", f"{subj}에 대해 ", f"{subj} 기준 "))
 
 
 def _head(q: _Q, parts: Sequence[Part], kind: type[Part], calls: Sequence[tuple[str, dict[str, Any], str | None]]) -> str:
@@ -226,7 +239,8 @@ def _phrases(q: _Q, parts: Sequence[Part]) -> list[str]:
             said = re.compile("|".join(rf"(?<![\w.]){re.escape(n)}(?![\w.])" for n in names))
             if not any(said.search(x) for x in out):  # '중랑구' after '서울특별시 중랑구' says nothing new
                 cite = CITE_WORDS.get(p.label)
-                out.append(q.pick("c", cite).replace("{v}", p.name) if cite else f"'{p.name}'")
+                city = _city_said(p.name)
+                out.append(q.pick("c", cite).replace("{v}", p.name) if cite else city or f"'{p.name}'")
         elif isinstance(p, PickReducePart):
             from .semantics import field_type
 
@@ -267,7 +281,7 @@ def _ask_final(q: _Q, p: FinalPart, head: str) -> str:  # noqa: C901 - one table
         return fill(q.reg_pick("d", {
             "yo": ("{h}{t}에 나오는 {f|은} 몇 가지인가요?", "{h}{t}에서 서로 다른 {f|은} 몇 종류예요?",
                    "{h}{t}에는 {f|이} 몇 가지 있나요?", "{h}{t|은} {f} 기준으로 몇 가지로 나뉘나요?",
-                   "{h}{t}에 등장하는 {f} 종류는 몇 개예요?", "{h}{t}의 {f|을} 겹치지 않게 세면 몇 가지일까요?"),
+                   "{h}{t}의 {f|을} 겹치지 않게 세면 몇 가지일까요?"),
             "da": ("{h}{t}에 나오는 {f|은} 몇 가지입니까?", "{h}{t}에서 서로 다른 {f}의 수를 알려 주십시오.",
                    "{h}{t}의 {f} 종류가 몇 가지인지 알고 싶습니다.")}), h=head, t=t, f=fd)
     if op in ("sum", "mean", "max", "min"):
@@ -313,7 +327,7 @@ def _fan(q: _Q, parts: Sequence[Part]) -> str:
         sel = q.pick("T", (f"{q.f(fan.tool, st['key'])} 상위 {st['k']}개 {src}",
                            f"{q.f(fan.tool, st['key'])} 기준 위에서 {st['k']}개의 {src}"))
     elif st.get("where", {}).get("op") == "in":
-        sel = ", ".join(f"'{x}'" for x in st["where"]["value"])
+        sel = ", ".join(_city_said(str(x)) or f"'{x}'" for x in st["where"]["value"])
     elif st.get("where"):
         sel = f"{q.where(fan.tool, st['where'])}{src} " + q.pick("A", ("전부", "모두", "하나하나", "각각"))
     else:
@@ -352,7 +366,7 @@ def _cmp(q: _Q, parts: Sequence[Part]) -> str:
     head = _head(q, parts, CmpPart, [(p.target, p.args, p.param)])
     head = f"{head} " if head else ""
     t = q.t(p.target)
-    qa, qb = (f"'{x}'" for x in p.names)
+    qa, qb = (_city_said(str(x)) or f"'{x}'" for x in p.names)
     m = p.metric
     if m["op"] == "count":
         what = q.pick("U", _count_words(t))
@@ -360,7 +374,8 @@ def _cmp(q: _Q, parts: Sequence[Part]) -> str:
         kd = _with_unit(q, p.target, m["key"])
         what = f"{t}의 {kd} " + (q.pick("w", ("합계", "총합")) if m["op"] == "sum" else q.pick("w", ("최댓값", "최고치")))
     if q.rng.random() < 0.5:
-        s = q.pick("C", (f"{head}{josa(qa, '과')} {qb} 중 {josa(what, '이')} 더 큰 쪽",
+        more = "더 많은" if m["op"] == "count" else "더 큰"  # a count is many, not big ("노선 개수가 더 큰")
+        s = q.pick("C", (f"{head}{josa(qa, '과')} {qb} 중 {josa(what, '이')} {more} 쪽",
                          f"{josa(what, '을')} 놓고 보면 {head}{josa(qa, '과')} {qb} 중 더 많은 쪽",
                          f"{head}{josa(qa, '과')} {qb}, 둘 가운데 {josa(what, '이')} 앞서는 곳",
                          f"{head}{qa}하고 {qb} 중에서 {josa(what, '이')} 더 많은 곳"))
@@ -467,10 +482,96 @@ def write_question(catalog: Catalog, rng: Any, parts: Sequence[Part], domain: st
     return write_question_t(catalog, rng, parts, domain)[0]
 
 
-def answer_text(answer: Any) -> str:
-    """The final assistant message for an answer value."""
-    if isinstance(answer, list):
-        return "답: " + ", ".join(num_text(x) for x in answer)
+#: The counters a question asks a count in ("몇 건", "며칠"): the answer says its number with it.
+_ASKED_COUNTER = re.compile(r"몇\s*(건|개|곳|명|대|번|가지|차례)|(며칠)")
+#: An article asked by its number ("제 몇 조예요?", "몇 조인가요?", "몇 번째 조인지").
+_ARTICLE = re.compile(r"몇\s*(?:번째\s*)?조(?!문|항)")
+#: Platforms whose money fields with no unit in the catalog are amounts in 원 (OpenDART's
+#: accounts, FSC's prices and market values).
+_WON_PLATFORMS = ("opendart_", "fsc_")
+
+
+def answer_kinds(prog: Any, catalog: Catalog) -> list[str | None]:
+    """What each value of ``prog``'s answer is, for :func:`answer_text`: ``"won"`` (an amount
+    in 원: a money field in 원, or one in 만원 converted by ``arith``), ``"date"`` (a date
+    field), ``"count"`` (a ``count``) or None (a name, a code, a number of no known kind)."""
+    from simulator.tools import CallStep, OpStep
+
+    from .checks import WON_FACTORS
+    from .semantics import field_type
+
+    exprs = prog.answer if isinstance(prog.answer, list) else [prog.answer]
+
+    def source(step: Any) -> Any:
+        while isinstance(step, OpStep) and step.from_ is not None:
+            step = prog.step(step.from_)
+        return step if isinstance(step, CallStep) else None
+
+    def kind(expr: Any) -> str | None:
+        if not isinstance(expr, dict) or "$ref" not in expr:
+            return None
+        step = prog.step(str(expr["$ref"]))
+        if not isinstance(step, OpStep):
+            return None
+        if step.op == "count":
+            return "count"
+        if step.op == "arith" and step.fn == "mul" and step.b in WON_FACTORS.values() and isinstance(step.a, dict):
+            inner = prog.step(str(step.a.get("$ref")))
+            src = source(inner)
+            field = getattr(inner, "field", None)
+            if src is not None and field and field_type(catalog, src.call, field) == "money":
+                return "won"
+            return None
+        field = expr.get("field") or (step.field if step.op in ("max", "min", "sum", "mean") else None)
+        src = source(step)
+        if src is None or not field:
+            return None
+        ty = field_type(catalog, src.call, field)
+        if ty == "date":
+            return "date"
+        if ty == "money" and step.op != "mean" and (unit_of(catalog, src.call, field) == "원" or (
+                unit_of(catalog, src.call, field) is None and src.call.startswith(_WON_PLATFORMS))):
+            return "won"
+        return None
+
+    return [kind(x) for x in exprs]
+
+
+def _value_text(x: Any, kind: str | None, count_word: str | None) -> str:
+    from .korean import won_text
+
+    if kind == "date" and isinstance(x, (str, int)) and not isinstance(x, bool):
+        d = date_text(str(x))
+        if d:
+            return d
+    num = x if isinstance(x, (int, float)) and not isinstance(x, bool) else None
+    if num is None and isinstance(x, str) and re.fullmatch(r"-?(?:\d{1,3}(?:,\d{3})+|\d+)", x.strip()):
+        num = int(x.strip().replace(",", ""))  # OpenDART's "3,145,000,000"
+    if kind == "won" and num is not None:
+        w = won_text(num)
+        if w:
+            return w
+    if kind == "count" and count_word and isinstance(x, int) and not isinstance(x, bool):
+        return f"{x:,}{count_word}"
+    if count_word == "조" and num is not None:  # "제 몇 조예요?" → "제11조"
+        return f"제{num}조"
+    return num_text(x)
+
+
+def answer_text(answer: Any, question: str = "", kinds: Sequence[str | None] | None = None) -> str:
+    """The final assistant message for an answer value, as a person reads it: an amount in 원
+    by 조/억/만 ("3억 6,507만 원"), a date in words ("2025년 10월 15일"), a count with the counter
+    its question asks it in ("12건", "며칠" → "19일"; none where the question asks in several).
+    ``kinds`` (:func:`answer_kinds`) says which value is which; without them, numbers as they
+    are ("답: 36,507"). The example's ``answer``/``ground_truth`` keep the raw value; KOPA-Bench's
+    checker reads this text as that value (``tests/edge/synth/test_phrasing.py``)."""
+    vals = answer if isinstance(answer, list) else [answer]
+    ks = list(kinds or [])
+    ks += [None] * (len(vals) - len(ks))
+    words = {m.group(1) or "일" for m in _ASKED_COUNTER.finditer(question)}
+    word = words.pop() if len(words) == 1 else None
+    if _ARTICLE.search(question) and len(vals) == 1:
+        word = "조"
     if isinstance(answer, dict):
         return "답: " + ", ".join(f"{k} {num_text(v)}" for k, v in answer.items())
-    return f"답: {num_text(answer)}"
+    return "답: " + ", ".join(_value_text(v, k, word) for v, k in zip(vals, ks))

@@ -26,8 +26,8 @@ from .contamination import Footprints, GoldHoldout
 from .execute import ProgramError, ProgramRunner
 from .form import NEAR_THRESHOLD, shingles as _shingles
 from .intent_kit import real_companies
-from .intents import GENERIC_SHARE, INTENTS, build_intent, wanted
-from .questions import answer_text, write_question_t
+from .intents import GENERIC_SHARE, INTENTS, build_intent, spare, wanted
+from .questions import answer_kinds, answer_text, write_question_t
 from .draft import Draft
 from .junctions import build as build_junction
 from .sample import JUNCTIONS, Sampler, sane_edges
@@ -76,7 +76,7 @@ def _example(d: Draft, question: str, answer: Any, catalog: Catalog, version: Ve
         "question": question,
         "answer": answer,
         "ground_truth": canonical(answer),
-        "answer_text": answer_text(answer),
+        "answer_text": answer_text(answer, question, answer_kinds(d.program(), catalog)),
         "junction": main,
         "junctions": list(d.junctions),
         "length": d.calls,
@@ -189,11 +189,13 @@ def synth_shard(version: Version, catalog: Catalog, graph: EdgeGraph, obs: Obser
         jtype = min(JUNCTIONS, key=lambda j: (made[j] + 0.1 * failed[j], rng.random()))
         length = min(range(cfg.min_len, cfg.max_len + 1), key=lambda k: (lengths[k], rng.random()))
         # the sampler's walks up to their share (the junctions no intent asks), then a question
-        # written for the platform furthest under its share (edge.synth.intents)
+        # written for the platform furthest under its share (edge.synth.intents), else for one
+        # whose intents still make examples; the walks again only when all keep failing
         generic = len(drafts) - sum(intent_made.values())
-        ip = None if generic < GENERIC_SHARE * (len(drafts) + 1) else wanted(intent_made, len(drafts), intent_failed, rng)
+        ip = None if generic < GENERIC_SHARE * (len(drafts) + 1) else (
+            wanted(intent_made, len(drafts), intent_failed, rng) or spare(intent_made, intent_failed, rng))
         if ip is not None:
-            d = build_intent(sampler, rng.choice(INTENTS[ip]), rng, held_names)
+            d = build_intent(sampler, rng.choices(INTENTS[ip], weights=[i.weight for i in INTENTS[ip]])[0], rng, held_names)
             if d is not None and held_edges and program_edges(d.program()) & held_edges:
                 d = None  # its chain takes a held-out bench edge: not drawn (as the sampler's walks)
             jtype = _main_junction(d.junctions) if d else "SEQ"

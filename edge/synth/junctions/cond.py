@@ -4,7 +4,12 @@ branches stay in the program, guarded, so another version may take the other one
 
 from __future__ import annotations
 
+from typing import Any
+
+from simulator.tools import CallStep
+
 from ...proposers import Binding
+from ..korean import date_text
 from ..draft import CondPart, CondThen, Draft
 from ..execute import ProgramError
 from ..sample import COND_MIN, Sampler, _cond, threshold
@@ -17,6 +22,24 @@ def _siblings(s: Sampler, b: Binding) -> list[Binding]:
     a COND's then-branch asks the other dataset about the same place, school or code."""
     return [x for x in s.out.get(b.source_tool, []) if x.source_field == b.source_field
             and x.transform == b.transform and x.target_tool not in (b.target_tool, b.source_tool)]
+
+def _months(s: Sampler, tool: str, records: list[dict[str, Any]]) -> set[str]:
+    """The months the records' date fields fall in (``MLSV_YMD`` 20250310 → 202503)."""
+    from ..semantics import field_type
+
+    out: set[str] = set()
+    for r in records:
+        for k, v in r.items():
+            if isinstance(v, (str, int)) and date_text(str(v)) and len(str(v)) == 8 \
+                    and field_type(s.catalog, tool, k) == "date":
+                out.add(str(v)[:6])
+    return out
+
+
+def _periods(args: dict[str, Any]) -> set[str]:
+    """The dates and months a call's arguments state (``DEAL_YMD=202407``)."""
+    return {str(v) for v in args.values() if not isinstance(v, dict) and date_text(str(v))}
+
 
 def build(s: Sampler, length: int) -> Draft | None:
     def branches(b: Binding) -> bool:
@@ -34,6 +57,8 @@ def build(s: Sampler, length: int) -> Draft | None:
     mid, m = s.reduce(d, {"op": "count", "from": sid1})
     if m < COND_MIN:
         return None  # "are there at least 2 stops?" of a one-record lookup tests nothing
+    if len(_months(s, main.target_tool, list(r1.records))) > 1:
+        return None  # "급식이 300번 이상 되나요?" of meals over many months: a count of no period
     # then-branch: the same value into another dataset (a sibling edge), or a further call
     # from the first result (an onward verified edge)
     sib = _siblings(s, main)
@@ -60,6 +85,9 @@ def build(s: Sampler, length: int) -> Draft | None:
         args, bind = s.bind_args(d, b2, p2[0], p2[1], guard=guard)
         if then_ok:
             d.bound.append(p2[1])
+    said = set().union(*(_periods(st.args) for st in d.steps if isinstance(st, CallStep) and st.when is None))
+    if _periods(args) - said:
+        return None  # "2024년 7월 … 300건 이상이면 2025년 3월 아파트 전월세는?": two periods glued together
     # The branch not taken on this version stays in the program (guarded, not run):
     # another version may take it.
     s2, r2 = s.call(d, b2.target_tool, args, bind=bind, guard=guard)

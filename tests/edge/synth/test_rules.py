@@ -23,6 +23,7 @@ from edge.synth.semantics import allowed, semantic_type
 from edge.synth.splits import bench_entities, example_entities
 from edge.synth.writers import CONVERSATION_BUDGET, TOOL_MESSAGE_BUDGET, fitting_page_size
 from simulator import Resolver, Store, load_catalog
+from train.rewards import answer_matches
 from tests.support.synth_runs import SYNTH_1000, V0005_FULL, FullGraph, SmallRun, ThousandRun
 from tests.support.drafts import example, tool_messages
 
@@ -273,6 +274,9 @@ def _assert_rules(version: Any, catalog: Any, examples: list[dict[str, Any]], co
         assert sum(map(len, tool_msgs)) <= CONVERSATION_BUDGET
         assert not any('"omitted_not_matching"' in t for t in tool_msgs)  # native bodies, not summaries
         assert not example_entities(e) & held, e["id"]
+        # the answer as a person reads it ("3억 6,507만 원", "2025년 10월 15일", "12건") is read by
+        # KOPA-Bench's checker as the raw ground truth the rewards compare against
+        assert answer_matches(e["answer_text"], e["ground_truth"], question=e["question"]), (e["id"], e["answer_text"])
         for unit in _widened_units(e, run.values):  # a 동 answered at its 구's level says so
             assert unit in e["question"], (e["id"], e["question"])
 
