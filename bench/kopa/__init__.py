@@ -7,6 +7,8 @@ scored on RESPONSE, ACTION and ENVIRONMENT, with a failure taxonomy read from tr
 
 from __future__ import annotations
 
+from pathlib import Path
+
 __all__ = ["BENCH_VERSION", "bench_version"]
 
 #: The newest shipped version KOPA-Bench runs on without ``--version`` (and the version
@@ -15,8 +17,10 @@ __all__ = ["BENCH_VERSION", "bench_version"]
 #: finance tasks name invented companies (``author.invented_companies``), which the versions
 #: before v0008 do not hold: the bench needs v0008 or later. A later shipped version (world
 #: edition 8 renames the invented companies) waits until the tasks are authored on it; a version
-#: you recorded yourself (``--cassettes``, not shipped) is still taken as before.
-BENCH_VERSION = "v0008"
+#: you recorded yourself (``--cassettes``, not shipped) is still taken as before. Kept as data in
+#: ``tasks/version.txt``, beside the tasks, where EDGE reads it (``edge`` does not import
+#: ``bench``) to hold the bench's gold calls out of a run on a later version.
+BENCH_VERSION = (Path(__file__).parent / "tasks" / "version.txt").read_text(encoding="utf-8").strip()
 
 
 def bench_version(version: str | None, set_name: str = "kopa", cassettes: object = None) -> str | None:

@@ -38,7 +38,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from edge.synth.contamination import content_audit, gold_holdout
+from edge.synth.contamination import bench_versions, content_audit, gold_holdout
 from edge.synth.pipeline import matched_distinct
 from edge.synth.splits import edge_jaccard, example_edges, verbatim_overlap
 
@@ -259,7 +259,8 @@ def content_contamination(tasks: list[Task], examples: list[dict[str, Any]], *, 
             return {"skipped": f"{set_name}@{vid} here has content hash {version.content_hash[:12]}, the examples "
                                f"were made on {chash[:12]}: content not checked"}
     catalog = load_catalog()
-    hold = gold_holdout(version, catalog, tasks=[(t.id, t.program) for t in tasks])
+    hold = gold_holdout(version, catalog, tasks=[(t.id, t.program) for t in tasks],
+                        also=bench_versions(version, store))
     return content_audit(examples, version, catalog, hold)
 
 

@@ -51,8 +51,9 @@ from simulator.tools import CallStep, Program
 from ..observe import scalar
 from .execute import ProgramRunner, Run
 
-__all__ = ["GOLD_CALL", "GOLD_RECORDS", "Footprint", "Footprints", "GoldHoldout", "answer_calls", "call_key", "content_audit",
-           "footprint", "footprint_hits", "gold_holdout", "record_key", "set_key", "task_programs"]
+__all__ = ["GOLD_CALL", "GOLD_RECORDS", "Footprint", "Footprints", "GoldHoldout", "answer_calls", "bench_versions", "call_key",
+           "content_audit", "footprint", "footprint_hits", "gold_holdout", "record_key", "set_key", "task_programs",
+           "tasks_version"]
 
 #: What :func:`footprint_hits` reports (and the synthesis report counts drafts refused for).
 GOLD_CALL = "bench_gold_call"
@@ -253,48 +254,96 @@ def task_programs(directory: Path | None = None) -> list[tuple[str, Any]]:
     return out
 
 
+def tasks_version(directory: Path | None = None) -> str | None:
+    """The cassette version the bench's tasks were authored on and run on by default
+    (``version.txt`` beside the task files, read as data: ``bench.kopa.BENCH_VERSION``); None
+    where there is none."""
+    from .splits import BENCH_TASKS_DIR
+
+    p = (Path(directory) if directory is not None else BENCH_TASKS_DIR) / "version.txt"
+    return p.read_text(encoding="utf-8").strip() or None if p.is_file() else None
+
+
+def bench_versions(version: Version, store: Any = None) -> list[Version]:
+    """The other versions whose bench gold calls a run on ``version`` holds out: the bench's
+    own version (:func:`tasks_version`) when ``version`` is a later version of the same set.
+
+    A later world edition may rename what the bench names and keep its values (edition 8
+    renames edition 7's invented companies, codes and figures unchanged): the bench's gold
+    programs then fail on ``version``, so nothing of theirs would be held out by running them
+    there, while a call with the same arguments (a ``corp_code``, a statute's ``MST``) still
+    answers the bench's gold. Empty when the bench's version cannot be opened here."""
+    from simulator import SimulatorError, Store
+
+    tv = tasks_version()
+    m = version.manifest
+    if tv is None or m.set != "kopa" or not m.version > tv:
+        return []
+    try:
+        return [(store or Store()).open(m.set, tv)]
+    except SimulatorError:
+        return []
+
+
 def gold_holdout(version: Version, catalog: Catalog | None = None,
-                 tasks: Iterable[tuple[str, Any]] | None = None) -> GoldHoldout:
+                 tasks: Iterable[tuple[str, Any]] | None = None,
+                 also: Iterable[Version] = ()) -> GoldHoldout:
     """Run every bench gold program (``tasks``: ``(id, program)`` pairs; default
-    :func:`task_programs`) on ``version`` and collect its gold calls and gold records.
+    :func:`task_programs`) on ``version``, and on each version of ``also`` (e.g.
+    :func:`bench_versions`), and collect their gold calls and gold records: a call key names a
+    tool and its arguments, the same on every version, so a gold call of the bench's own
+    version is held out of a run on a later one. ``failed``: the tasks that ran on none.
 
     ``catalog`` must know the bench's tools (default: the shipped default tier, the bench's)."""
     cat = catalog if catalog is not None else load_catalog()
-    runner = ProgramRunner(Resolver(version, cat, miss="strict"))
+    programs = list(task_programs() if tasks is None else tasks)
     prints = Footprints(cat)
     hold = GoldHoldout(version.content_hash)
     calls: dict[str, set[str]] = {}
     sets: dict[str, dict[str, Any]] = {}
     index: dict[str, set[str]] = {}
     lookups: set[str] = set()
-    for tid, prog in task_programs() if tasks is None else tasks:
-        try:
-            program = prog if isinstance(prog, Program) else Program.model_validate(prog)
-            run = runner.run(program)
-        except (ProgramError, ValueError, KeyError):  # a task this version cannot answer
-            hold.failed.append(tid)
-            continue
-        data = answer_calls(program)
-        fp = prints.of(run, program, steps=data)
-        for s in program.calls():
-            for c in fp.calls.get(s.id, []):
-                if s.id not in data and c.endswith(" {}"):
-                    lookups.add(c)
-                else:
-                    calls.setdefault(c, set()).add(tid)
-            recs = fp.records.get(s.id, frozenset())
-            if s.id in data and recs:
-                k = set_key(recs)
-                first = fp.calls.get(s.id, [""])[0]
-                sets.setdefault(k, {"call": first, "size": len(recs), "tasks": set()})["tasks"].add(tid)
-                for r in recs:
-                    index.setdefault(r, set()).add(k)
+    ran: set[str] = set()
+    failed: list[str] = []
+    for v in [version, *also]:
+        runner = ProgramRunner(Resolver(v, cat, miss="strict"))
+        for tid, prog in programs:
+            try:
+                program = prog if isinstance(prog, Program) else Program.model_validate(prog)
+                run = runner.run(program)
+            except (ProgramError, ValueError, KeyError):  # a task this version cannot answer
+                if v is version:
+                    failed.append(tid)
+                continue
+            ran.add(tid)
+            _collect(tid, prints.of(run, program, steps=answer_calls(program)), program, calls, sets, index, lookups)
+    hold.failed = [t for t in failed if t not in ran]
     lookups -= set(calls)  # a table some task reads as its data is a gold call for all
     hold.calls = {k: sorted(v) for k, v in sorted(calls.items())}
     hold.sets = {k: {**v, "tasks": sorted(v["tasks"])} for k, v in sorted(sets.items())}
     hold.index = {k: sorted(v) for k, v in sorted(index.items())}
     hold.lookups = sorted(lookups)
     return hold
+
+
+def _collect(tid: str, fp: Footprint, program: Program, calls: dict[str, set[str]],
+             sets: dict[str, dict[str, Any]], index: dict[str, set[str]], lookups: set[str]) -> None:
+    """Add one task run's gold calls, gold record sets and lookups (``fp``: its footprint over
+    the program's answer calls)."""
+    data = answer_calls(program)
+    for s in program.calls():
+        for c in fp.calls.get(s.id, []):
+            if s.id not in data and c.endswith(" {}"):
+                lookups.add(c)
+            else:
+                calls.setdefault(c, set()).add(tid)
+        recs = fp.records.get(s.id, frozenset())
+        if s.id in data and recs:
+            k = set_key(recs)
+            first = fp.calls.get(s.id, [""])[0]
+            sets.setdefault(k, {"call": first, "size": len(recs), "tasks": set()})["tasks"].add(tid)
+            for r in recs:
+                index.setdefault(r, set()).add(k)
 
 
 def footprint_hits(fp: Footprint, hold: GoldHoldout) -> list[str]:

@@ -18,7 +18,7 @@ from ..graph import EdgeGraph
 from ..observe import Observations
 from .execute import ProgramError, ProgramRunner
 from .checks import CHECKS
-from .contamination import GOLD_CALL, GOLD_RECORDS, GoldHoldout, gold_holdout
+from .contamination import GOLD_CALL, GOLD_RECORDS, GoldHoldout, bench_versions, gold_holdout
 from .splits import bench_edges, bench_entities, example_edges, example_entities
 from .sample import JUNCTIONS, family
 from .form import NEAR_THRESHOLD
@@ -88,7 +88,10 @@ def synthesize(
     if allow_bench_edges is None:
         allow_bench_edges = not allow_bench_gold
     want = int(n * (1 + cfg.overshoot)) + 1
-    hold = None if allow_bench_gold else (gold if gold is not None else gold_holdout(version))
+    if allow_bench_gold:
+        hold = None
+    else:  # the bench's gold calls on this version, and on the bench's own where it is older
+        hold = gold if gold is not None else gold_holdout(version, also=bench_versions(version))
     held = set() if allow_bench_entities else bench_entities()  # read once, handed to every shard
     held_edges = set() if allow_bench_edges else bench_edges()
 

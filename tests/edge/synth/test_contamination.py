@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from bench.kopa import BENCH_VERSION
 from bench.kopa.tasks import load_tasks
 from edge import Observations, VerifyConfig, build_graph
 from edge.synth import ProgramRunner, SynthConfig, synthesize
@@ -17,12 +18,14 @@ from edge.synth.contamination import (
     Footprints,
     GoldHoldout,
     answer_calls,
+    bench_versions,
     call_key,
     content_audit,
     footprint,
     footprint_hits,
     gold_holdout,
     set_key,
+    tasks_version,
 )
 from edge.synth.shards import ShardSpec, synth_shard
 from simulator import Resolver, Store, load_catalog
@@ -149,3 +152,22 @@ def test_a_default_run_has_no_content_contamination(world, graph) -> None:  # ty
     audit = content_audit(res.examples, version, bench_catalog, hold)
     assert audit["examples_making_gold_call"] == 0 and audit["examples_showing_gold_records"] == 0
     assert audit["examples_not_run"] == 0
+
+
+def test_a_later_version_holds_out_the_bench_versions_gold_calls(shipped_store: Store) -> None:
+    """kopa@v0009 (world edition 8) renames the invented companies the bench's finance tasks name
+    on its own version and keeps their codes and figures: the tasks fail there, yet the same
+    call (a ``corp_code``, a year) answers their gold, so the hold-out of a run on v0009 takes
+    the gold calls the bench makes on its own version too."""
+    v9 = shipped_store.open("kopa", "v0009")
+    assert tasks_version() == BENCH_VERSION
+    assert [v.id for v in bench_versions(v9, shipped_store)] == [f"kopa@{BENCH_VERSION}"]
+    assert bench_versions(shipped_store.open("kopa", "v0005"), shipped_store) == []  # older: its own world
+    catalog = load_catalog()
+    fin = [(t.id, t.program) for t in load_tasks() if t.id.startswith("dart-fan-revenue-")]
+    assert len(fin) == 4
+    alone = gold_holdout(v9, catalog, tasks=fin)
+    assert alone.failed == [tid for tid, _ in fin] and not alone.calls
+    both = gold_holdout(v9, catalog, tasks=fin, also=bench_versions(v9, shipped_store))
+    assert both.failed == []
+    assert any(c.startswith("opendart_single_account ") and '"corp_code":"09' in c for c in both.calls)
