@@ -19,7 +19,7 @@ if str(ROOT) not in sys.path:
 
 from simulator import Store  # noqa: E402
 from simulator.catalog import Catalog  # noqa: E402
-from simulator.catalog.generate.seeds import placeholder_params  # noqa: E402
+from simulator.catalog.generate.seeds import placeholder_params, seed_plan_report  # noqa: E402
 
 Key = tuple[str, tuple[tuple[str, str], ...]]
 
@@ -94,3 +94,165 @@ def main(doc: str, script: str, build: Callable[[], tuple[str, str]], plan: Path
     report.write_text(report_t, encoding="utf-8")
     print(f"wrote {plan.relative_to(ROOT)} and {report.relative_to(ROOT)}", file=sys.stderr)
     return 0
+
+
+# --- what plan_v0008.py and plan_v0009.py record beyond `simulator catalog seeds` ---------------
+
+#: Invented listed companies whose curated OpenDART collections are recorded.
+COMPANIES = 40
+#: The first invented listed companies, named in docs/catalog.md for clients: every periodic
+#: report, generated endpoint and FSC statement recorded for them.
+NAMED = 3
+YEARS = ("2023", "2024")
+#: Values the OpenDART guide lists for the params it requires of one operation.
+FS_DIV = ("CFS", "OFS")
+IDX_CL_CODE = ("M210000", "M220000", "M230000", "M240000")  # 수익성, 안정성, 성장성, 활동성
+SJ_DIV = ("BS1", "IS1", "CIS1", "CF1", "SCE1")
+#: Seoul's KMA grid point (서울특별시 중구 일대: nx 60, ny 127) and the day clients ask for.
+GRID = ("60", "127")
+KMA_DAY = "20251201"
+#: Search terms and names clients send (docs/clients-outsider.md).
+JUSO_KEYWORDS = ("서울특별시 종로구 세종대로 209", "세종대로 209")
+LAW_TERMS = {"law_lstrm_search": ("선의",), "law_expc_search": ("임대차",)}
+SUBWAY_STATIONS = ("강남", "서울")
+MEAL_SCHOOLS = ("7091380",)
+#: Law.go.kr search terms, Assembly member names, ECOS tables and AirKorea days held-out clients
+#: send (``/work/wt/notes/clients-needs.md`` of stop 37: the names are the world's own members,
+#: never a real person's: a generated endpoint answers a name filter from its unfiltered records).
+MORE_LAW_TERMS = {"law_detc_search": ("집회",)}
+MEMBER_NAMES = ("국회의원명 1",)
+ECOS_SEARCHES = (("901Y009", "M", "202401", "202412"),)
+DUST_DAYS = ("2025-12-01",)
+
+
+class Planned:
+    """The keys a plan holds, and the collections :meth:`add` appends (``more``) beyond them."""
+
+    def __init__(self, seeds: Iterable[dict[str, Any]]) -> None:
+        self.keys = {key(s["endpoint"], s["params"]) for s in seeds}
+        self.more: list[dict[str, Any]] = []
+
+    def __contains__(self, k: Key) -> bool:
+        return k in self.keys
+
+    def claim(self, endpoint: str, params: dict[str, str]) -> bool:
+        """Hold ``(endpoint, params)``; False when the plan already held it."""
+        k = key(endpoint, params)
+        if k in self.keys:
+            return False
+        self.keys.add(k)
+        return True
+
+    def add(self, endpoint: str, params: dict[str, str]) -> None:
+        """Record ``params`` of ``endpoint`` too, unless the plan already does."""
+        if self.claim(endpoint, params):
+            self.more.append({"endpoint": endpoint, "params": params})
+
+
+def add_company_values(planned: Planned, catalog: Catalog, world: Any, recorded: list[dict[str, Any]],
+                       named: list[dict[str, Any]]) -> None:
+    """The real companies' identity, the ``recorded`` invented companies' filings and accounts,
+    and for the ``named`` ones every periodic report (with the values the OpenDART guide requires)
+    and FSC V2 statement."""
+    add = planned.add
+    for cc in sorted(world.real_company_codes()):  # a real company: its overview (identity) and, by name, FSC's no-data answer
+        add("opendart_company", {"corp_code": cc})
+        add("fsc_corp_outline_v2", {"corpNm": world.company(cc)["corp_name"]})
+    for c in recorded:
+        cc = c["corp_code"]
+        add("opendart_company", {"corp_code": cc})
+        add("opendart_disclosures", {"corp_code": cc, "bgn_de": "20240101", "end_de": "20241231"})
+        add("opendart_major_stock", {"corp_code": cc})
+        for year in YEARS:
+            add("opendart_single_account", {"corp_code": cc, "bsns_year": year, "reprt_code": "11011"})
+        add("fsc_corp_outline_v2", {"corpNm": c["corp_name"]})
+    periodic = [e for e in sorted(catalog.endpoints.values(), key=lambda e: e.id)
+                if e.platform == "opendart" and e.tier == "generated" and e.param("bsns_year") and e.param("reprt_code")]
+    v2 = [e for e in sorted(catalog.endpoints.values(), key=lambda e: e.id)
+          if e.platform == "fsc" and e.param("crno") and e.param("bizYear")]
+    for c in named:
+        cc = c["corp_code"]
+        add("opendart_executive_stock", {"corp_code": cc})
+        add("opendart_equity_registration", {"corp_code": cc, "bgn_de": "20240101"})
+        add("opendart_disclosures", {"corp_code": cc})
+        for year in ("2024", "2025"):
+            for code in ("11013", "11012", "11014"):
+                add("opendart_single_account", {"corp_code": cc, "bsns_year": year, "reprt_code": code})
+        for ep in periodic:
+            for year in YEARS:
+                base = {"corp_code": cc, "bsns_year": year, "reprt_code": "11011"}
+                variants: tuple[dict[str, str], ...] = ({},)
+                if ep.param("fs_div") and ep.param("fs_div").required:
+                    variants = tuple({"fs_div": v} for v in FS_DIV)
+                elif ep.param("idx_cl_code") and ep.param("idx_cl_code").required:
+                    variants = tuple({"idx_cl_code": v} for v in IDX_CL_CODE)
+                elif ep.param("sj_div") and ep.param("sj_div").required:
+                    variants = tuple({"sj_div": v} for v in SJ_DIV)
+                for extra in variants:
+                    add(ep.id, {**base, **extra})
+        for ep in v2:
+            for year in YEARS:
+                add(ep.id, {"crno": c["crno"], "bizYear": year})
+
+
+def add_client_values(planned: Planned, world: Any) -> None:
+    """The values real clients send: KMA at Seoul's grid for every base time of the day, juso
+    addresses, law.go.kr terms, a member's name, subway stations, one school, ECOS, AirKorea."""
+    add = planned.add
+    nx, ny = GRID
+    for h in range(24):
+        add("kma_ultra_srt_ncst", {"base_date": KMA_DAY, "base_time": f"{h:02d}00", "nx": nx, "ny": ny})
+        add("kma_ultra_srt_fcst", {"base_date": KMA_DAY, "base_time": f"{h:02d}30", "nx": nx, "ny": ny})
+    for h in range(2, 24, 3):
+        add("datagokr_misc_kma_vilage_fcst", {"base_date": KMA_DAY, "base_time": f"{h:02d}00", "nx": nx, "ny": ny})
+    for kw in JUSO_KEYWORDS:
+        add("juso_address_search", {"keyword": kw})
+    for eid, terms in {**LAW_TERMS, **MORE_LAW_TERMS}.items():
+        for term in terms:
+            add(eid, {"query": term})
+    for name in MEMBER_NAMES:
+        add("assembly_allnamember", {"NAAS_NM": name})
+    for st in SUBWAY_STATIONS:
+        add("seoul_subway_arrivals", {"statnNm": st})
+    for code in MEAL_SCHOOLS:
+        school = world.school(code)
+        assert school is not None, code
+        for eid in ("neis_meal", "neis_class_info", "neis_school_schedule"):
+            add(eid, {"ATPT_OFCDC_SC_CODE": school["ATPT_OFCDC_SC_CODE"], "SD_SCHUL_CODE": code})
+    for stat, cycle, start, end in ECOS_SEARCHES:
+        add("ecos_stat_search", {"STAT_CODE": stat, "CYCLE": cycle, "START_TIME": start, "END_TIME": end, "LANG": "kr"})
+    for day in DUST_DAYS:
+        add("airkorea_minu_dust_week_frcst_dspth", {"searchDate": day})
+
+
+def add_multi_account(planned: Planned, named: list[dict[str, Any]]) -> None:
+    """fnlttMultiAcnt of the first two named companies (as DartDataReader sends it)."""
+    pair = ",".join(c["corp_code"] for c in named[:2])
+    for year in YEARS:
+        planned.add("dart_fnltt_multi_acnt", {"corp_code": pair, "bsns_year": year, "reprt_code": "11011"})
+
+
+def recording_header(version: str, parent: str, edition: int, port: int, recorded_at: str, about: str) -> str:
+    """The plan's comment header: what it records (``about``, comment lines without ``# ``) and
+    the two commands that recorded it from the sandbox on top of ``parent``."""
+    lines = [f"The plan kopa@{version} was recorded with (written by scripts/plan_{version}.py; do not edit by hand).",
+             *(about.strip("\n") + f" Recorded on top of {parent}:").split("\n"),
+             f"  simulator sandbox serve --seed 0 --edition {edition} --catalog full --port {port} &",
+             f"  simulator record --live --upstream http://127.0.0.1:{port} --plan simulator/record/plans/{version}.yaml \\",
+             f"    --cassettes cassettes --catalog full --rate 1000 --recorded-at {recorded_at}"]
+    return "".join(f"# {line}\n" for line in lines)
+
+
+def catalog_seeds(catalog: Catalog, world: Any, first_corp_code: str,
+                  skip: Callable[[str, dict[str, str]], bool]) -> tuple[list[dict[str, Any]], Any]:
+    """``simulator catalog seeds`` on ``world`` (its seeds but those ``skip(endpoint, params)``
+    refuses, and its report). OpenDART's published example ``corp_code``, a real company's,
+    has given way to the world's first invented listed company (asserted)."""
+    plan, report = seed_plan_report(catalog, set_name="kopa", world=world)
+    seeds: list[dict[str, Any]] = []
+    for s in plan["seeds"]:
+        if skip(s["endpoint"], s["params"]):
+            continue
+        assert s["params"].get("corp_code") in (None, first_corp_code), s
+        seeds.append({"endpoint": s["endpoint"], "params": dict(s["params"])})
+    return seeds, report

@@ -34,85 +34,53 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from plan_common import ROOT, carried_generated, key, main, plan_text, report_text  # noqa: E402
+from plan_common import (  # noqa: E402
+    COMPANIES,
+    NAMED,
+    ROOT,
+    Planned,
+    add_client_values,
+    add_company_values,
+    add_multi_account,
+    carried_generated,
+    catalog_seeds,
+    main,
+    plan_text,
+    recording_header,
+    report_text,
+)
 
 from simulator import Store  # noqa: E402
 from simulator.catalog import load_catalog  # noqa: E402
-from simulator.catalog.generate.seeds import seed_plan_report  # noqa: E402
 from simulator.sandbox.gen.synth import names_real_company  # noqa: E402
 from simulator.sandbox.world import World  # noqa: E402
 
 PLAN = ROOT / "simulator" / "record" / "plans" / "v0008.yaml"
 REPORT = ROOT / "docs" / "seeds-v0008.md"
 EDITION = 7
-#: Invented listed companies whose curated OpenDART collections are recorded (v0007 had 40
-#: generated ones beside the 20 real).
-COMPANIES = 40
-#: The first invented listed companies, named in docs/catalog.md for clients: every periodic
-#: report, generated endpoint and FSC statement recorded for them.
-NAMED = 3
-YEARS = ("2023", "2024")
-#: Values the OpenDART guide lists for the params it requires of one operation.
-FS_DIV = ("CFS", "OFS")
-IDX_CL_CODE = ("M210000", "M220000", "M230000", "M240000")  # 수익성, 안정성, 성장성, 활동성
-SJ_DIV = ("BS1", "IS1", "CIS1", "CF1", "SCE1")
-#: Seoul's KMA grid point (서울특별시 중구 일대: nx 60, ny 127) and the day clients ask for.
-GRID = ("60", "127")
-KMA_DAY = "20251201"
-#: Search terms and names clients send (docs/clients-outsider.md).
-JUSO_KEYWORDS = ("서울특별시 종로구 세종대로 209", "세종대로 209")
-LAW_TERMS = {"law_lstrm_search": ("선의",), "law_expc_search": ("임대차",)}
-SUBWAY_STATIONS = ("강남", "서울")
-MEAL_SCHOOLS = ("7091380",)
-#: Law.go.kr search terms, Assembly member names, ECOS tables and AirKorea days held-out clients
-#: send (``/work/wt/notes/clients-needs.md`` of stop 37: the names are the world's own members,
-#: never a real person's: a generated endpoint answers a name filter from its unfiltered records).
-MORE_LAW_TERMS = {"law_detc_search": ("집회",)}
-MEMBER_NAMES = ("국회의원명 1",)
-ECOS_SEARCHES = (("901Y009", "M", "202401", "202412"),)
-DUST_DAYS = ("2025-12-01",)
 
-HEADER = """\
-# The plan kopa@v0008 was recorded with (written by scripts/plan_v0008.py; do not edit by hand).
-# v0008 is v0007 recorded anew from world edition 7, both tiers (replace_tiers: [curated,
-# generated]): the 20 real listed companies carry their identity only, invented companies every
-# value; the curated collections of v0007 under the same keys (OpenDART's for edition 7's
-# companies), `simulator catalog seeds` (real values only: docs/seeds-v0008.md lists the
-# endpoints left out), the other real-keyed generated collections of v0007, and the values real
-# clients send. Recorded on top of v0007:
-#   simulator sandbox serve --seed 0 --edition 7 --catalog full --port 8790 &
-#   simulator record --live --upstream http://127.0.0.1:8790 --plan simulator/record/plans/v0008.yaml \\
-#     --cassettes cassettes --catalog full --rate 1000 --recorded-at 2026-12-07T00:00:00Z
-"""
+HEADER = recording_header("v0008", "v0007", EDITION, 8790, "2026-12-07T00:00:00Z", """\
+v0008 is v0007 recorded anew from world edition 7, both tiers (replace_tiers: [curated,
+generated]): the 20 real listed companies carry their identity only, invented companies every
+value; the curated collections of v0007 under the same keys (OpenDART's for edition 7's
+companies), `simulator catalog seeds` (real values only: docs/seeds-v0008.md lists the
+endpoints left out), the other real-keyed generated collections of v0007, and the values real
+clients send.""")
 
 
 def build() -> tuple[str, str]:
     """(the plan's text, the report's text)."""
     catalog = load_catalog(tier="full")
     world = World(0, edition=EDITION)
-    real = world.real_company_codes()
     listed = world.listed_companies()
     named, recorded = listed[:NAMED], listed[:COMPANIES]
-    first = named[0]
-    plan, report = seed_plan_report(catalog, set_name="kopa", world=world)
-    seeds: list[dict[str, Any]] = []
-    for s in plan["seeds"]:
-        if s["endpoint"] == "datagokr_misc_kapt_basis_info":
-            continue  # the published example names a complex the world lacks: carried from v0007
-        # (OpenDART's published corp_code, 삼성전자's, gives way to the first invented company)
-        assert s["params"].get("corp_code") in (None, first["corp_code"]), s
-        seeds.append({"endpoint": s["endpoint"], "params": dict(s["params"])})
-    planned = {key(s["endpoint"], s["params"]) for s in seeds}
-    more: list[dict[str, Any]] = []
-
-    def add(endpoint: str, params: dict[str, str]) -> None:
-        if key(endpoint, params) not in planned:
-            planned.add(key(endpoint, params))
-            more.append({"endpoint": endpoint, "params": params})
+    # (the published example of K-apt's basis info names a complex the world lacks: carried from v0007)
+    seeds, report = catalog_seeds(catalog, world, named[0]["corp_code"],
+                                  lambda e, p: e == "datagokr_misc_kapt_basis_info")
+    planned = Planned(seeds)
 
     # the curated tier: v0007's keys, OpenDART's for edition 7's companies
     v7 = Store(ROOT / "cassettes").open("kopa", "v0007")
@@ -121,81 +89,18 @@ def build() -> tuple[str, str]:
         ep = catalog.endpoints[c.endpoint]
         if ep.tier != "curated" or (ep.platform == "opendart" and c.endpoint != "opendart_corp_codes"):
             continue
-        if key(c.endpoint, c.filters) not in planned:
-            planned.add(key(c.endpoint, c.filters))
+        if planned.claim(c.endpoint, c.filters):
             curated.append({"endpoint": c.endpoint, "params": dict(c.filters)})
-    for cc in sorted(real):  # a real company: its overview (identity) and, by name, FSC's no-data answer
-        add("opendart_company", {"corp_code": cc})
-        add("fsc_corp_outline_v2", {"corpNm": world.company(cc)["corp_name"]})
-    for c in recorded:
-        cc = c["corp_code"]
-        add("opendart_company", {"corp_code": cc})
-        add("opendart_disclosures", {"corp_code": cc, "bgn_de": "20240101", "end_de": "20241231"})
-        add("opendart_major_stock", {"corp_code": cc})
-        for year in YEARS:
-            add("opendart_single_account", {"corp_code": cc, "bsns_year": year, "reprt_code": "11011"})
-        add("fsc_corp_outline_v2", {"corpNm": c["corp_name"]})
-    periodic = [e for e in sorted(catalog.endpoints.values(), key=lambda e: e.id)
-                if e.platform == "opendart" and e.tier == "generated" and e.param("bsns_year") and e.param("reprt_code")]
-    v2 = [e for e in sorted(catalog.endpoints.values(), key=lambda e: e.id)
-          if e.platform == "fsc" and e.param("crno") and e.param("bizYear")]
-    for c in named:
-        cc = c["corp_code"]
-        add("opendart_executive_stock", {"corp_code": cc})
-        add("opendart_equity_registration", {"corp_code": cc, "bgn_de": "20240101"})
-        add("opendart_disclosures", {"corp_code": cc})
-        for year, codes in (("2024", ("11013", "11012", "11014")), ("2025", ("11013", "11012", "11014"))):
-            for code in codes:
-                add("opendart_single_account", {"corp_code": cc, "bsns_year": year, "reprt_code": code})
-        for ep in periodic:
-            for year in YEARS:
-                base = {"corp_code": cc, "bsns_year": year, "reprt_code": "11011"}
-                variants: tuple[dict[str, str], ...] = ({},)
-                if ep.param("fs_div") and ep.param("fs_div").required:
-                    variants = tuple({"fs_div": v} for v in FS_DIV)
-                elif ep.param("idx_cl_code") and ep.param("idx_cl_code").required:
-                    variants = tuple({"idx_cl_code": v} for v in IDX_CL_CODE)
-                elif ep.param("sj_div") and ep.param("sj_div").required:
-                    variants = tuple({"sj_div": v} for v in SJ_DIV)
-                for extra in variants:
-                    add(ep.id, {**base, **extra})
-        for ep in v2:
-            for year in YEARS:
-                add(ep.id, {"crno": c["crno"], "bizYear": year})
-    # KMA at Seoul's grid, every base time of the day
-    nx, ny = GRID
-    for h in range(24):
-        add("kma_ultra_srt_ncst", {"base_date": KMA_DAY, "base_time": f"{h:02d}00", "nx": nx, "ny": ny})
-        add("kma_ultra_srt_fcst", {"base_date": KMA_DAY, "base_time": f"{h:02d}30", "nx": nx, "ny": ny})
-    for h in range(2, 24, 3):
-        add("datagokr_misc_kma_vilage_fcst", {"base_date": KMA_DAY, "base_time": f"{h:02d}00", "nx": nx, "ny": ny})
-    for kw in JUSO_KEYWORDS:
-        add("juso_address_search", {"keyword": kw})
-    for eid, terms in {**LAW_TERMS, **MORE_LAW_TERMS}.items():
-        for term in terms:
-            add(eid, {"query": term})
-    for name in MEMBER_NAMES:
-        add("assembly_allnamember", {"NAAS_NM": name})
-    for st in SUBWAY_STATIONS:
-        add("seoul_subway_arrivals", {"statnNm": st})
-    for code in MEAL_SCHOOLS:
-        school = world.school(code)
-        assert school is not None, code
-        for eid in ("neis_meal", "neis_class_info", "neis_school_schedule"):
-            add(eid, {"ATPT_OFCDC_SC_CODE": school["ATPT_OFCDC_SC_CODE"], "SD_SCHUL_CODE": code})
-    for stat, cycle, start, end in ECOS_SEARCHES:
-        add("ecos_stat_search", {"STAT_CODE": stat, "CYCLE": cycle, "START_TIME": start, "END_TIME": end, "LANG": "kr"})
-    for day in DUST_DAYS:
-        add("airkorea_minu_dust_week_frcst_dspth", {"searchDate": day})
-    pair = ",".join(c["corp_code"] for c in named[:2])  # fnlttMultiAcnt of two companies (DartDataReader)
-    for year in YEARS:
-        add("dart_fnltt_multi_acnt", {"corp_code": pair, "bsns_year": year, "reprt_code": "11011"})
+    add_company_values(planned, catalog, world, recorded, named)
+    add_client_values(planned, world)
+    add_multi_account(planned, named)
+    more = planned.more
 
     def keep(endpoint: str, filters: dict[str, str]) -> bool:
         # no collection about a company edition 7 lacks (v0007's were edition 6's), no old outline
         return endpoint != "fsc_corp_outline_v2" and not names_real_company(world, catalog.endpoints[endpoint], filters)
 
-    kept = carried_generated(catalog, "v0007", planned, keep)
+    kept = carried_generated(catalog, "v0007", planned.keys, keep)
     settings = (("set", "kopa"), ("rate_per_sec", {"default": 5}), ("fidelity_samples", 0),
                 ("replace_tiers", ["curated", "generated"]))
     text = plan_text(HEADER, settings,
