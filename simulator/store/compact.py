@@ -1,4 +1,4 @@
-"""Compact a set in place: every plain stored file compressed, every manifest format 3.
+"""Compact a set in place: its plain stored files compressed, every manifest format 3.
 
 ``simulator compact`` (``compact``) rewrites a set written by an older kopa-sim (formats 1
 and 2: JSON Lines stored as plain text) in the compressed storage of format 3
@@ -8,7 +8,8 @@ name and hash, every pin and every cached index stays valid.
 
 It runs in three phases, each safe to interrupt (a crash, Ctrl-C, a full disk):
 
-1. **write**: each plain file (a version's whole file, a blob in ``objects/``) is compressed
+1. **write**: each plain file (a version's whole file, a blob in ``objects/``) of
+   ``share.COMPRESS_MIN`` bytes or more (a smaller one stays plain, as a new version's) is compressed
    into a hidden temporary file beside it, decoded back and checked against its sha256, and
    renamed to its compressed name (``x.jsonl.gz``). Readers prefer the compressed name and
    fall back to the plain one, so both are valid copies from then on;
@@ -42,6 +43,7 @@ from .manifest import CASSETTE_FORMAT
 from .objects import CODECS, OBJECTS, WRITE_CODEC, CorruptBlob, compress_to, fsync_dir, stored_sha256
 from .oserrors import os_error_message
 from .roots import repair_hint
+from .share import COMPRESS_MIN
 from .store import MANIFEST, Store, read_manifest
 
 __all__ = ["Compacted", "compact", "TEMP_PREFIX"]
@@ -65,17 +67,19 @@ def _set_size(set_dir: Path) -> int:
 
 
 def _plain_files(set_dir: Path, manifests: dict[str, dict]) -> list[tuple[Path, str]]:
-    """(plain stored file, the sha256 of its text) of every file not yet compressed."""
+    """(plain stored file, the sha256 of its text) of every file not yet compressed (one of
+    ``share.COMPRESS_MIN`` bytes or more: a smaller one stays plain, as a new version writes it)."""
     out: list[tuple[Path, str]] = []
     for name, raw in sorted(manifests.items()):
         segmented = raw.get("segments") or {}
         for rel, sha in sorted(raw["files"].items()):
             if rel not in segmented:
                 out.append((set_dir / name / rel, sha))
+    out = [(p, sha) for p, sha in out if not p.is_file() or p.stat().st_size >= COMPRESS_MIN]
     objects = set_dir / OBJECTS
     if objects.is_dir():
         for p in sorted(objects.glob("*/*")):
-            if p.is_file() and p.suffix not in CODECS and not p.name.startswith("."):
+            if p.is_file() and p.suffix not in CODECS and not p.name.startswith(".") and p.stat().st_size >= COMPRESS_MIN:
                 out.append((p, p.parent.name + p.name))
     return out
 
