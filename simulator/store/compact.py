@@ -43,7 +43,7 @@ from .manifest import CASSETTE_FORMAT
 from .objects import CODECS, OBJECTS, WRITE_CODEC, CorruptBlob, compress_to, fsync_dir, stored_sha256
 from .oserrors import os_error_message
 from .roots import repair_hint
-from .share import COMPRESS_MIN
+from . import share
 from .store import MANIFEST, Store, read_manifest
 
 __all__ = ["Compacted", "compact", "TEMP_PREFIX"]
@@ -75,11 +75,11 @@ def _plain_files(set_dir: Path, manifests: dict[str, dict]) -> list[tuple[Path, 
         for rel, sha in sorted(raw["files"].items()):
             if rel not in segmented:
                 out.append((set_dir / name / rel, sha))
-    out = [(p, sha) for p, sha in out if not p.is_file() or p.stat().st_size >= COMPRESS_MIN]
+    out = [(p, sha) for p, sha in out if not p.is_file() or p.stat().st_size >= share.COMPRESS_MIN]
     objects = set_dir / OBJECTS
     if objects.is_dir():
         for p in sorted(objects.glob("*/*")):
-            if p.is_file() and p.suffix not in CODECS and not p.name.startswith(".") and p.stat().st_size >= COMPRESS_MIN:
+            if p.is_file() and p.suffix not in CODECS and not p.name.startswith(".") and p.stat().st_size >= share.COMPRESS_MIN:
                 out.append((p, p.parent.name + p.name))
     return out
 

@@ -346,6 +346,8 @@ class Store:
             )
         listed = set(m.files) - set(m.segments) | {MANIFEST}
         for p in sorted(vdir.rglob("*")):
+            if p.name.startswith(".compact-"):  # an interrupted `simulator compact`'s, never read
+                continue
             if p.is_file() and str(logical_name(p).relative_to(vdir)) not in listed:
                 problems.append(f"{str(p)!r}: not listed in the manifest")
         return problems
