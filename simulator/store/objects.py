@@ -26,13 +26,15 @@ compressed name first, then its plain one (``stored_path``), so one set may mix 
 interrupted at any point leaves every file readable in one form or the other.
 
 The codec is gzip, level 9, no file name, mtime 0 (``compress_to``): the same text gives the
-same bytes on one zlib build (the content hash never depends on them). Measured on the
-shipped set (76.8 MiB of text, 104 files): gzip 9 12.6 MiB (6.1×), decoding at ~600 MB/s;
-xz (lzma preset 6) 8.7 MiB (8.8×) at ~180 MB/s. Every open without a stamp (the first after
-an install, any after a file changed) decodes and hashes a version's whole text, ~50 MB for
-the newest shipped version: gzip adds ~0.08 s to it, xz ~0.27 s, a quarter of the 1 s
-first-answer target; so gzip is written, and ``.xz`` files are read as well (a set compacted
-with ``--codec xz`` trades that time for a third less disk).
+same bytes on one zlib build (the content hash never depends on them). Files under
+``share.COMPRESS_MIN`` (64 KiB) stay plain. Measured on the shipped set (``perf/store_format.py``,
+``perf/RESULTS.md``): plain 79.4 MiB, gzip 15.7 MiB, xz (lzma preset 6) 11.8 MiB on disk.
+Replay reads the compiled index only, so it is the same in every layout; a cold open (compile)
+costs 0.95-1.14x plain's with gzip, up to 1.9x with xz; the first open without a stamp (the first
+after an install, or after a file changed), which decodes and hashes the whole version, costs
+1.3-1.4x plain's with gzip (+40 to +100 ms) and 2.1-2.8x with xz (+140 to +430 ms). So gzip is
+written, and ``.xz`` files are read as well (``simulator compact --codec xz`` trades that time for
+a quarter less disk).
 
 A segment is read by decompress-and-skip: the blob is decoded from its start and the bytes
 before ``offset`` are dropped. One reader (``file_chunks``) keeps each blob's decoder open
