@@ -40,6 +40,7 @@ import sys
 import tempfile
 import time
 from dataclasses import asdict, dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -145,7 +146,7 @@ def _amplification(root: Path, version: str) -> dict[str, int]:
 
     m = Store(root).manifest(SET, version)
     need = decoded = 0
-    for rel, segs in m.segments.items():
+    for segs in m.segments.values():
         far: dict[str, int] = {}
         for sha, off, length, _hint in segs:
             need += length
@@ -162,6 +163,12 @@ def _read_all(root: Path, version: str) -> int:
     m = store.manifest(SET, version)
     vdir = store.version_dir(SET, version)
     return sum(len(c) for rel in sorted(m.files) for c in file_chunks(vdir, m, rel))
+
+
+def _open(root: Path, cache: Path, version: str) -> Any:
+    from simulator import Store
+
+    return Store(root, cache_dir=cache).open(SET, version)
 
 
 def _unstamp(cache: Path) -> None:
@@ -194,24 +201,24 @@ def measure(cfg: Config, work: Path, log: Any) -> list[dict[str, Any]]:
         caches = {layout: work / f"cache-{layout}-{version}" for layout in cfg.layouts}
         log(f"{version}: reading every file…")
         for layout in cfg.layouts:
-            n, times = timed(lambda: _read_all(roots[layout], version), cfg.reps)
+            n, times = timed(partial(_read_all, roots[layout], version), cfg.reps)
             res[layout].update(text_bytes=n, read_s=statistics.median(times))
             res[layout].update(_amplification(roots[layout], version))
         log(f"{version}: cold opens (compile)…")
         for layout in cfg.layouts:
-            _v, times = timed(lambda: Store(roots[layout], cache_dir=caches[layout]).open(SET, version), 1)
+            _v, times = timed(partial(_open, roots[layout], caches[layout], version), 1)
             res[layout]["cold_open_s"] = times[0]
         log(f"{version}: first opens (no stamp)…")
         first: dict[str, list[float]] = {layout: [] for layout in cfg.layouts}
         for _ in range(cfg.reps):
             for layout in cfg.layouts:
                 _unstamp(caches[layout])
-                _v, times = timed(lambda: Store(roots[layout], cache_dir=caches[layout]).open(SET, version), 1)
+                _v, times = timed(partial(_open, roots[layout], caches[layout], version), 1)
                 first[layout] += times
         warm: dict[str, list[float]] = {layout: [] for layout in cfg.layouts}
         for _ in range(cfg.warm_reps):
             for layout in cfg.layouts:
-                _v, times = timed(lambda: Store(roots[layout], cache_dir=caches[layout]).open(SET, version), 1)
+                _v, times = timed(partial(_open, roots[layout], caches[layout], version), 1)
                 warm[layout] += times
         log(f"{version}: replay…")
         reqs = _requests(cfg, roots[cfg.layouts[0]], version)
@@ -276,12 +283,12 @@ def render_markdown(doc: dict[str, Any]) -> str:
     lines = [
         "## Cassette storage: plain text vs gzip (format 3, shipped) vs xz",
         "",
-        f"Generated {doc['generated_at']} ({doc['mode']} run, {doc['total_s']:.0f} s) by `{doc['command']}`. "
+        (f"Generated {doc['generated_at']} ({doc['mode']} run, {doc['total_s']:.0f} s) by `{doc['command']}`. "
         f"Machine: {m['cpu']}, {m['cores']} cores ({m['usable_cores']} usable); {m['implementation']} "
-        f"{m['python']}, SQLite {m['sqlite']}.",
+        f"{m['python']}, SQLite {m['sqlite']}."),
         "",
-        "The shipped set laid out three ways; every version's content hash is the same in each "
-        f"(checked{', and gz is byte for byte the shipped files' if doc.get('gz_equals_shipped') else ''}).",
+        ("The shipped set laid out three ways; every version's content hash is the same in each "
+        f"(checked{', and gz is byte for byte the shipped files' if doc.get('gz_equals_shipped') else ''})."),
         "",
         "| layout | set on disk | ÷ plain | `simulator compact` from plain |",
         "|---|---:|---:|---:|",
@@ -291,8 +298,8 @@ def render_markdown(doc: dict[str, Any]) -> str:
         lines.append(f"| {name} | {x['bytes'] / mib:.1f} MiB | {x['bytes'] / lay['plain']['bytes']:.2f} | {took} |")
     lines += [
         "",
-        "| version | layout | text MB | read MB/s | decoded ÷ needed | cold open s | first open s (no stamp) "
-        "| warm open ms | replay µs/request |",
+        ("| version | layout | text MB | read MB/s | decoded ÷ needed | cold open s | first open s (no stamp) "
+        "| warm open ms | replay µs/request |"),
         "|---|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in doc["rows"]:
@@ -306,14 +313,14 @@ def render_markdown(doc: dict[str, Any]) -> str:
         )
     lines += [
         "",
-        "Ratios in parentheses are the layout's time over plain text's (same version, same run). "
+        ("Ratios in parentheses are the layout's time over plain text's (same version, same run). "
         "*decoded ÷ needed*: the text decompress-and-skip decodes to read a version's segments, over "
         "the text they hold (a plain file is read by seeking, so only gz and xz pay it). A replayed "
         "request reads the compiled SQLite index only, never the stored files, so storage cannot "
         "change it; a cold open is dominated by parsing and indexing the text, so decoding adds "
         "little. The first open without a stamp (the first after an install, or after a file changed) "
         "decodes and hashes the whole version: that is where the codec shows. Full results: "
-        "`perf/results/store_format.json`.",
+        "`perf/results/store_format.json`."),
     ]
     return "\n".join(lines) + "\n"
 

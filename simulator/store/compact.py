@@ -38,15 +38,23 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import StoreError
+from . import share
 from .lock import set_lock
 from .manifest import CASSETTE_FORMAT
-from .objects import CODECS, OBJECTS, WRITE_CODEC, CorruptBlob, compress_to, fsync_dir, stored_sha256
+from .objects import (
+    CODECS,
+    OBJECTS,
+    WRITE_CODEC,
+    CorruptBlob,
+    compress_to,
+    fsync_dir,
+    stored_sha256,
+)
 from .oserrors import os_error_message
 from .roots import repair_hint
-from . import share
 from .store import MANIFEST, Store, read_manifest
 
-__all__ = ["Compacted", "compact", "TEMP_PREFIX"]
+__all__ = ["TEMP_PREFIX", "Compacted", "compact"]
 
 #: Temporary files of a compaction start with this (removed by the next run if left behind).
 TEMP_PREFIX = ".compact-"

@@ -24,7 +24,15 @@ from ..errors import StoreError
 from .integrity import index_digest_path
 from .lock import set_lock
 from .manifest import Manifest
-from .objects import OBJECTS, CorruptBlob, fsync_dir, logical_name, object_path, stored_path, stored_sha256
+from .objects import (
+    OBJECTS,
+    CorruptBlob,
+    fsync_dir,
+    logical_name,
+    object_path,
+    stored_path,
+    stored_sha256,
+)
 from .oserrors import os_error_message
 from .roots import repair_hint
 from .store import Store

@@ -51,16 +51,16 @@ import hashlib
 import lzma
 import os
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import IO, Callable
+from typing import IO
 
 from .manifest import Manifest
 
 __all__ = [
     "CODECS",
-    "CorruptBlob",
     "WRITE_CODEC",
+    "CorruptBlob",
     "blob_path",
     "compress_to",
     "compressor",
@@ -82,7 +82,7 @@ OBJECTS = "objects"
 #: Suffix of a compressed stored file → how to open it for decoded reading.
 CODECS: dict[str, Callable[[Path], IO[bytes]]] = {
     ".gz": lambda path: gzip.GzipFile(path, mode="rb"),
-    ".xz": lambda path: lzma.LZMAFile(path, mode="rb"),
+    ".xz": lambda path: lzma.LZMAFile(path, mode="rb"),  # noqa: SIM115 - the reader closes it
 }
 #: The codec new files are written with (see the module docstring for the measurement).
 WRITE_CODEC = ".gz"

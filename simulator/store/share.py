@@ -19,7 +19,16 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from .manifest import Manifest
-from .objects import CODECS, WRITE_CODEC, compress_to, file_chunks, fsync_dir, iter_lines, object_path, stored_path
+from .objects import (
+    CODECS,
+    WRITE_CODEC,
+    compress_to,
+    file_chunks,
+    fsync_dir,
+    iter_lines,
+    object_path,
+    stored_path,
+)
 
 __all__ = ["COMPRESS_MIN", "ParentBytes", "pack", "place_objects", "write_shared"]
 

@@ -319,8 +319,8 @@ class Store:
             m = read_manifest(vdir)
         except (CorruptVersion, FormatVersionError) as exc:
             return [str(exc)]
-        from .manifest import content_hash_of
         from .integrity import undecodable
+        from .manifest import content_hash_of
         from .objects import CorruptBlob, file_digest, logical_name
 
         if content_hash_of(m.files) != m.content_hash:

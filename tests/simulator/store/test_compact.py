@@ -78,7 +78,7 @@ def _entries(store: Store) -> dict[str, Any]:
 def old_set(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Store:
     """Three versions as an older kopa-sim stored them (plain text, formats 1 and 2)."""
     monkeypatch.setattr(share, "COMPRESS_MIN", 1 << 62)  # nothing compressed while writing them
-    store = _three_versions(tmp_path / "c")
+    _three_versions(tmp_path / "c")
     _as_written_by_an_older_kopa_sim(tmp_path / "c" / "kopa")
     monkeypatch.setattr(share, "COMPRESS_MIN", 0)  # every file compressed from now on
     return Store(tmp_path / "c", cache_dir=tmp_path / "cache")
@@ -102,8 +102,7 @@ def test_a_new_version_is_written_compressed_and_reads_back(tmp_path: Path, monk
 
 
 def test_below_the_threshold_a_file_stays_plain(tmp_path: Path) -> None:
-    store = build_demo_version(tmp_path / "c", n=5)
-    m = store.manifest("kopa")
+    m = build_demo_version(tmp_path / "c", n=5).manifest("kopa")
     assert m.format == 3
     assert [p.suffix for p in _stored(tmp_path / "c" / "kopa")] == [".jsonl", ".jsonl", ".json"]
 
@@ -204,7 +203,7 @@ def test_a_damaged_compressed_blob_is_named_with_its_fix(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, damage: str
 ) -> None:
     monkeypatch.setattr(share, "COMPRESS_MIN", 0)
-    store = _three_versions(tmp_path / "c")
+    _three_versions(tmp_path / "c")
     store = Store(tmp_path / "c", cache_dir=tmp_path / "cache")
     m = store.manifest("kopa", "v0002")
     blob = next(p for p in (tmp_path / "c" / "kopa" / "objects").rglob("*.gz")
