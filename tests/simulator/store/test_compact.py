@@ -238,3 +238,20 @@ def test_the_shipped_versions_are_compacted_with_their_recorded_hashes() -> None
         assert m.format == 3 and content_hash_of(m.files) == m.content_hash
         assert store.verify("kopa", name) == [], name  # every file's decoded sha256
     assert file_bytes(SHIPPED / "v0001", got["v0001"], "collections/tago.jsonl").startswith(b'{"collection"')
+
+
+def test_audit_reads_a_compressed_file_decoded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import gzip
+
+    from simulator.audit import audit_dir
+
+    monkeypatch.setattr(share, "COMPRESS_MIN", 0)
+    build_demo_version(tmp_path / "c", n=50)
+    vdir = tmp_path / "c" / "kopa" / "v0001"
+    assert audit_dir(vdir).ok
+    packed = vdir / "collections" / "tago.jsonl.gz"
+    text = gzip.decompress(packed.read_bytes()).decode("utf-8")
+    assert '"시청1"' in text
+    packed.write_bytes(gzip.compress(text.replace('"시청1"', '"lawService.do?oc=user9f3a1c&ID=1"', 1).encode(), mtime=0))
+    found = audit_dir(vdir).findings
+    assert [(f.file, f.kind) for f in found] == [("collections/tago.jsonl.gz", "key_param")], found
