@@ -43,8 +43,8 @@ def _store_modules() -> tuple[types.ModuleType, types.ModuleType]:
 
 
 #: Work files that live beside versions and never ship: publish staging, recording
-#: checkpoints, the pytest plugin's cache, compiled indexes.
-_NOT_SHIPPED = (".staging-*", ".record-*", ".lock", ".cache", ".index", "__pycache__", "*.sqlite")
+#: checkpoints, the pytest plugin's cache, compiled indexes, an interrupted compaction's files.
+_NOT_SHIPPED = (".staging-*", ".record-*", ".lock", ".cache", ".index", "__pycache__", "*.sqlite", ".compact-*")
 
 
 def _copy_cassettes(dest: Path) -> list[Path]:

@@ -180,7 +180,10 @@ def build_version(root: Path, set_name: str, mb: float, seed: int) -> dict[str, 
     m = b.publish(recorded_at="2026-01-01T00:00:00Z", source="test", version="v1")
     built = time.perf_counter() - t0
     vdir = root / set_name / m.version
-    text_bytes = sum((vdir / rel).stat().st_size for rel in m.files)
+    # The text, whether its files are stored compressed (format 3) or plain.
+    from simulator.store.objects import decoded_size, stored_path
+
+    text_bytes = sum(decoded_size(stored_path(vdir / rel) or vdir / rel) for rel in m.files)
     return {
         "target_mb": mb,
         "collections": n_colls,

@@ -497,7 +497,7 @@ def audit_dir(version_dir: Path | str, catalog: Catalog | None = None, index: Pa
             progress(done, len(files), f"scanning {report.target} files")
         rel = str(p.relative_to(vdir))
         report.files.append(rel)
-        _scan_file(sc, rel, p.read_bytes().decode("utf-8", "replace"), report, known)
+        _scan_file(sc, rel, _stored_text(p).decode("utf-8", "replace"), report, known)
     for rel, data in _shared_files(vdir):
         if progress is not None:
             progress(len(report.files), None, f"scanning {report.target} shared files")
@@ -507,6 +507,21 @@ def audit_dir(version_dir: Path | str, catalog: Catalog | None = None, index: Pa
         report.index = str(index)
         _scan_index(sc, Path(index), report, known, progress)
     return report
+
+
+def _stored_text(path: Path) -> bytes:
+    """A file's bytes as a reader sees them: a compressed cassette file (``x.jsonl.gz``,
+    ``simulator.store.objects``) decoded, so a key it holds is found; one that does not
+    decode is scanned as it is (``simulator verify`` reports the damage)."""
+    from .store.objects import CODECS, CorruptBlob, open_decoded
+
+    if path.suffix in CODECS:
+        try:
+            with open_decoded(path) as fh:
+                return fh.read()
+        except (CorruptBlob, EOFError, OSError, ValueError):
+            pass
+    return path.read_bytes()
 
 
 def _shared_files(vdir: Path) -> Iterator[tuple[str, bytes]]:

@@ -43,6 +43,8 @@ under its real base)::
     ├── KopaNetworkBlocked (simulator.pytest_plugin)  a test reached for a real host
     ├── ModelEndpointError (bench.kopa.agents)  the model's endpoint failed (HTTP error, timeout, bad body): the run stops
     └── ServerClosing (train.serve)  the built-in model server is stopping (HTTP 503)
+    OSError
+    └── CorruptBlob (simulator.store.objects)  a compressed cassette file does not decode (readers turn it into CorruptVersion)
 
 Every message names the offending value as ``name=value!r`` and says how to fix it.
 """

@@ -40,8 +40,12 @@ NOTICE_BYTES = 4 << 20
 
 
 def _text_bytes(store: Store, m: Manifest) -> int:
+    """Bytes of text (decoded) of a version's own files."""
+    from ..store.objects import decoded_size, stored_path
+
     vdir = store.version_dir(m.set, m.version)
-    return sum((vdir / rel).stat().st_size for rel in m.files if (vdir / rel).exists())
+    found = [stored_path(vdir / rel) for rel in m.files if rel not in m.segments]
+    return sum(decoded_size(p) for p in found if p is not None)
 
 
 def open_version(

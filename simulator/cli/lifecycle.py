@@ -1,6 +1,6 @@
 """``simulator checkout``/``publish`` (edit a version as a new one), ``simulator rm``,
-``simulator prune``, ``simulator cache clean``: a set's versions over time
-(``simulator.store.lifecycle``, ``simulator.store.edit``)."""
+``simulator prune``, ``simulator compact``, ``simulator cache clean``: a set's versions over
+time (``simulator.store.lifecycle``, ``simulator.store.edit``, ``simulator.store.compact``)."""
 
 from __future__ import annotations
 
@@ -60,6 +60,23 @@ def prune(
     typer.echo(f"pruned {set_name} to {keep}: removed {gone}; freed {_mb(out.freed_bytes)}")
 
 
+def compact(
+    cassettes: CassettesOpt = None,
+    set_name: SetOpt = "kopa",
+    codec: Annotated[str, typer.Option(help="gz (default) or xz (a quarter smaller on the shipped set, 2-3x slower to decode).")] = "gz",
+    wait: WaitOpt = 0.0,
+) -> None:
+    """Compress a set's stored files in place (format 3); every version keeps its hash."""
+    from ..store import Store
+    from ..store.compact import compact as compact_set
+
+    store = Store(cassettes)
+    out = _call(compact_set, store, set_name, codec="." + codec.lstrip("."), wait=wait)
+    typer.echo(f"compacted {set_name} in {str(store.set_dir(set_name))!r}: {len(out.versions)} version(s) now "
+               f"format 3, {out.compressed} file(s) compressed; {_mb(out.bytes_before)} -> {_mb(out.bytes_after)}; "
+               "every content hash unchanged")
+
+
 cache_app = typer.Typer(help="The compiled-index cache ($KOPA_CACHE).", no_args_is_help=True)
 
 
@@ -117,4 +134,5 @@ def register(app: typer.Typer) -> None:
     app.command()(publish)
     app.command()(rm)
     app.command()(prune)
+    app.command()(compact)
     app.add_typer(cache_app, name="cache")

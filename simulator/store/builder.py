@@ -348,7 +348,7 @@ class VersionBuilder:
             seq = (latest.seq + 1) if latest else 1
             name = version or f"v{seq:04d}"
             manifest = Manifest(
-                format=CASSETTE_FORMAT if segments else 1,
+                format=CASSETTE_FORMAT,
                 set=self.set_name,
                 version=name,
                 seq=seq,

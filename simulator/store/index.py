@@ -56,7 +56,8 @@ def _verified_lines(version_dir: Path, manifest: Manifest, kind: str) -> Iterato
     """
     import hashlib
 
-    from .objects import file_chunks, file_digest, iter_lines
+    from .integrity import undecodable
+    from .objects import CorruptBlob, file_chunks, file_digest, iter_lines
 
     for rel in sorted(manifest.files):
         if not rel.startswith(kind + "/"):
@@ -70,6 +71,9 @@ def _verified_lines(version_dir: Path, manifest: Manifest, kind: str) -> Iterato
                 f"{repair_hint(path)}",
                 path=str(path),
             ) from None
+        except CorruptBlob as exc:
+            raise CorruptVersion(f"{undecodable(exc, rel)} (`simulator verify` lists every problem)",
+                                 path=str(exc.filename)) from None
         if digest != manifest.files[rel]:
             raise CorruptVersion(
                 f"file {str(path)!r} does not match its sha256 in the manifest (damaged or "

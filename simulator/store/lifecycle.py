@@ -2,7 +2,8 @@
 
 Versions share bytes (``simulator.store.objects``), so removing one never removes data another
 version reads: a plain file of the removed version that another version's segments point at is
-moved into the set's ``objects/`` first (a rename: no copy), and an object no remaining version
+moved into the set's ``objects/`` first (a rename: no copy; a compressed file keeps its
+codec suffix, ``objects/ab/cdef….gz``), and an object no remaining version
 reads is deleted. Every change holds the set's lock (``simulator.store.lock``) and a removed
 version disappears in one rename, so readers see it whole or not at all.
 
@@ -20,10 +21,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import StoreError
-from .integrity import file_sha256, index_digest_path
+from .integrity import index_digest_path
 from .lock import set_lock
 from .manifest import Manifest
-from .objects import OBJECTS, fsync_dir, object_path
+from .objects import (
+    OBJECTS,
+    CorruptBlob,
+    fsync_dir,
+    logical_name,
+    object_path,
+    stored_path,
+    stored_sha256,
+)
 from .oserrors import os_error_message
 from .roots import repair_hint
 from .store import Store
@@ -53,16 +62,21 @@ def _keep_shared(set_dir: Path, gone: Manifest, others: list[Manifest]) -> int:
     wanted = _referenced(others)
     moved = 0
     for rel, sha in sorted(gone.files.items()):
-        if rel in gone.segments or sha not in wanted or object_path(set_dir, sha).exists():
+        if rel in gone.segments or sha not in wanted or stored_path(object_path(set_dir, sha)) is not None:
             continue
-        src = set_dir / gone.version / rel
-        if not src.is_file() or file_sha256(src) != sha:
+        src = stored_path(set_dir / gone.version / rel) or set_dir / gone.version / rel
+        try:
+            intact = src.is_file() and stored_sha256(src) == sha
+        except CorruptBlob:
+            intact = False
+        if not intact:
             raise StoreError(
                 f"cannot remove {gone.set}@{gone.version}: {str(src)!r}, which another version "
                 f"reads, is missing or damaged; {repair_hint(src)} first (`simulator verify` "
                 "names every damaged file)"
             )
-        target = object_path(set_dir, sha)
+        plain = object_path(set_dir, sha)
+        target = plain.with_name(plain.name + src.name[len(logical_name(src).name):])
         target.parent.mkdir(parents=True, exist_ok=True)
         os.replace(src, target)
         fsync_dir(target.parent)
@@ -78,7 +92,7 @@ def _collect_garbage(set_dir: Path, remaining: list[Manifest]) -> int:
     wanted = _referenced(remaining)
     freed = 0
     for p in sorted(root.glob("*/*")):
-        if p.is_file() and p.parent.name + p.name not in wanted:
+        if p.is_file() and p.parent.name + logical_name(p).name not in wanted:
             freed += p.stat().st_size
             p.unlink()
     for d in root.iterdir():

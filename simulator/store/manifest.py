@@ -24,10 +24,14 @@ __all__ = [
 
 #: Format version of cassette text files. Bump on an incompatible change, with a migration.
 #: 1: every data file stored whole in the version; 2: files may be ``segments`` of shared
-#: blobs (``simulator.store.objects``). A version is written as 1 unless it shares bytes, so
-#: an older kopa-sim reads it, and refuses a 2 with its upgrade hint.
-CASSETTE_FORMAT = 2
-READABLE_FORMATS = (1, 2)
+#: blobs (``simulator.store.objects``); 3: any stored file (a version's whole file, a blob)
+#: may be compressed, named with its codec's suffix (``x.jsonl.gz``). Hashes, offsets and
+#: lengths are always of the decoded text, so a version's content hash is the same in every
+#: format. Every version is written as 3 (an older kopa-sim refuses it with its upgrade
+#: hint rather than miss its files); 1 and 2 are still read, and ``simulator compact``
+#: (``simulator.store.compact``) rewrites a set's versions as 3 in place.
+CASSETTE_FORMAT = 3
+READABLE_FORMATS = (1, 2, 3)
 
 #: The largest count an entry may state (a collection's reported total, a field's distinct
 #: values): 2**53 - 1, the largest integer every JSON reader holds exactly, far below SQLite's

@@ -319,8 +319,9 @@ class Store:
             m = read_manifest(vdir)
         except (CorruptVersion, FormatVersionError) as exc:
             return [str(exc)]
+        from .integrity import undecodable
         from .manifest import content_hash_of
-        from .objects import file_digest
+        from .objects import CorruptBlob, file_digest, logical_name
 
         if content_hash_of(m.files) != m.content_hash:
             problems.append(f"{str(vdir / MANIFEST)!r}: content_hash does not match its files list")
@@ -330,6 +331,9 @@ class Store:
                 digest = file_digest(vdir, m, rel)
             except FileNotFoundError as exc:
                 problems.append(f"{str(exc.filename or p)!r}: missing{shared_hint(m, rel)}")
+                continue
+            except CorruptBlob as exc:
+                problems.append(undecodable(exc, rel))
                 continue
             if digest != sha:
                 problems.append(f"{str(p)!r}: sha256 mismatch (damaged or edited)")
@@ -342,6 +346,8 @@ class Store:
             )
         listed = set(m.files) - set(m.segments) | {MANIFEST}
         for p in sorted(vdir.rglob("*")):
-            if p.is_file() and str(p.relative_to(vdir)) not in listed:
+            if p.name.startswith(".compact-"):  # an interrupted `simulator compact`'s, never read
+                continue
+            if p.is_file() and str(logical_name(p).relative_to(vdir)) not in listed:
                 problems.append(f"{str(p)!r}: not listed in the manifest")
         return problems

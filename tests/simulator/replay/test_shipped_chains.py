@@ -26,13 +26,13 @@ def test_shipped_version_is_intact_and_from_the_sandbox() -> None:
     assert m.source == "sandbox"
     assert store.verify("kopa") == []
     size = sum(p.stat().st_size for p in (store.root / "kopa").rglob("*") if p.is_file())
-    # v0001 26.7 MB, + v0002 9.5 MB, + v0003 6.7 MB = 43.3 MB; v0004-v0007 add what their drift
-    # reports list (v0007: 4.4 MB) = 53.4 MB; v0008 (both tiers recorded anew) 12.5 MB = 66.1 MB;
-    # v0009 (both tiers anew from edition 8: renamed schools, companies, statutes and bills touch
-    # most platform files) 17.5 MB = 83.6 MB (79.8 MiB), past #16's 80 MB mark: the format change
-    # #16 names is due before another version (the wheel's own limit, 60 MiB, is
-    # tests/architecture/test_wheel.py's).
-    assert size < 84 * 1024 * 1024
+    # Plain text, the set reached 83.6 MB (79.8 MiB) at v0009 (v0001 26.7 MB, each later
+    # version what its drift report lists; v0009 17.5 MB), past #16's 80 MB mark. Compacted
+    # (format 3, `simulator compact`: files of 64 KiB or more gzip'd, hashes unchanged) it is
+    # 16.1 MiB, and v0009 would add 3.3 MiB; 27 MiB leaves room for about three more such
+    # versions (the wheel's own limit, 60 MiB, is tests/architecture/test_wheel.py's).
+    assert size < 27 * 1024 * 1024
+    assert {m.format for m in store.versions("kopa") if store.is_shipped(m)} == {3}  # compacted
 
 
 def test_legal_dong_to_lawd_cd_to_apartment_trades(client: httpx.Client) -> None:
