@@ -284,13 +284,22 @@ PUBLISHED_EDITION = 7
 #: ``dropped_fields`` ``{name: 8}``). Editions 2–7 serve what they served before.
 PUBLISHED8_EDITION = 8
 
+#: The world edition whose sandbox serves the fields of ``facts/fields_edition9.json``
+#: (published response-field lists read since ``kopa@v0009``, written by
+#: ``scripts/extract_fields9.py``; each operation names its source), through the same merge
+#: (options ``late_fields`` and ``dropped_fields`` ``{name: 9}``). Editions 2–8 serve what they
+#: served before.
+PUBLISHED9_EDITION = 9
+
 #: Facts file → the world edition from which its fields are served.
-_PUBLISHED_FACTS = (("fields_edition7", PUBLISHED_EDITION), ("fields_edition8", PUBLISHED8_EDITION))
+_PUBLISHED_FACTS = (("fields_edition7", PUBLISHED_EDITION), ("fields_edition8", PUBLISHED8_EDITION),
+                    ("fields_edition9", PUBLISHED9_EDITION))
 
 
 def _add_published(plats: list[dict[str, Any]]) -> None:
-    """Add the fields of ``facts/fields_edition7.json`` (from :data:`PUBLISHED_EDITION` on) and
-    ``facts/fields_edition8.json`` (from :data:`PUBLISHED8_EDITION` on) to the generated
+    """Add the fields of ``facts/fields_edition7.json`` (from :data:`PUBLISHED_EDITION` on),
+    ``facts/fields_edition8.json`` (from :data:`PUBLISHED8_EDITION` on) and
+    ``facts/fields_edition9.json`` (from :data:`PUBLISHED9_EDITION` on) to the generated
     endpoints they were published for (a data.go.kr operation by URL, a law.go.kr target by
     service and target)."""
     for name, edition in _PUBLISHED_FACTS:
