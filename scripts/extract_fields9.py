@@ -83,16 +83,131 @@ MOIS = {
         (MOIS_HEATWAVE, "wrttimeid::연도, tot:integer:합계, otdoor_subtot:integer, indoor_subtot:integer"),
 }
 
+#: data.go.kr's own pages for the 행정안전통계연보 services registered in 2021 (the portal's
+#: 출력결과(Response Element) table: 항목명(영문) and 항목설명) as the search tool's docs corpus stores
+#: them: dataset id → (service path, the record rows after the envelope). A stored page may stop
+#: before its table ends: the rows are those it shows. data-go-kr-client's first eight rows for
+#: the same URL must open the list (checked by :func:`operations`), which ties page to URL.
+MOIS_PORTAL = {
+    "15077884": ("NumberPCBasedVideoConferencing/getNumberPCBasedVideoConferencingList",
+                 "type::수신 문서양식, bas_yy::기준년도, smry:integer:계(회), centgovbdi:integer:중앙행정기관(회), "
+                 "locgovs:integer:지방자치단체(회)"),
+    "15077895": ("UserPCBasedVideoConferencing/getUserPCBasedVideoConferencingList",
+                 "type::수신 문서양식, bas_yy::기준년도, smry:integer:계, centgovbdi:integer:중앙행정기관(회), "
+                 "locgovs:integer:지방자치단체(회)"),
+    "15077900": ("FixedNumberCivilServantsOrg/getFixedNumberCivilServantsOrgList",
+                 "type::수신 문서양식, bas_yy::기준년도, org::기관, smry:integer:계(명), polsrvc:integer:정무직(명), "
+                 "spcladmsrvc:integer:별정직(명), consrvc:integer:계약직(명), spesrvc:integer:특정직(명), gensrvc:integer:일반직"),
+    "15077896": ("FixedNumberCareerCivilServants/getFixedNumberCareerCivilServantsList",
+                 "type::수신 문서양식, bas_yy::기준년도, crrcls::직종, cls::구분, fixno:integer:정원(명)"),
+    "15077904": ("FixedNumberCivilServantsYear/getFixedNumberCivilServantsYearList",
+                 "type::수신 문서양식, bas_yy::기준년도, civlsrv_fixno:integer:공무원정원(명), inde:integer:증감(명), "
+                 "inde_rt:number:증감률(%), rmk::비고"),
+    "15077977": ("NumberCivilServantsGrade/getNumberCivilServantsGradeList",
+                 "bas_yy::기준년도, cls::구분, smry:integer:계(명), exebrch_subtot:integer:행정부 소계(명), "
+                 "exebrch_stte:integer:행정부 국가(명), exebrch_locl:integer:행정부 지방(명), legbrch:integer:입법부(명), "
+                 "judbrch:integer:사법부(명)"),
+    "15077968": ("IllegalElevatorInspectRegion/getIllegalElevatorInspectRegionList",
+                 "bas_yy::기준년도, regi::지역, inspc_target:integer:점검대상(대), inspc_dycnt:integer:점검일수(일), "
+                 "illg_rnng:integer:불법운행(대), type::수신 문서양식"),
+    "15077969": ("ElevatorSafetyEducationRegion/getElevatorSafetyEducationRegionList",
+                 "bas_yy::기준년도, regi::지역, tot:integer:합계(명), eleschl_studnt:integer:초등학교 학생(명), "
+                 "eleschl_teachr:integer:초등학교 교사(명), vulnr_hirch_child:integer:취약계층 어린이(명), "
+                 "vulnr_hirch_paren_or_etc:integer:취약계층 부모등기타"),
+    "15077930": ("ElevSafetyEduYear/getElevSafetyEduYearList",
+                 "type::수신 문서양식, bas_yy::기준년도, tot:integer:합계(명), eleschl_studnt:integer:초등학교 학생(명), "
+                 "eleschl_teachr:integer:초등학교 교사(명), vulnr_hirch_child:integer:취약계층 어린이(명), "
+                 "vulnr_hirch_paren_or_etc:integer:취약계층 부모등기타(명)"),
+    "15077944": ("AdminiDistrictYear/getAdminiDistrictYearList",
+                 "type::수신 문서양식, bas_yy::기준년도, spclmcity:integer:특별시(개), othrmcitiy:integer:광역시(개), "
+                 "spclatomcty:integer:특별자치시(개), provi:integer:도(개), ssefprvin:integer:특별자치도(개), "
+                 "city:integer:시(개), cnti:integer:군(개)"),
+    "15077978": ("AvgSizeAdministrativeDist/getAvgSizeAdministrativeDistList",
+                 "bas_yy::기준년도, cls::구분, avg_area:number:평균면적(㎢), avg_popl:integer:평균인구(명), "
+                 "higst_popl_admr_zon::최고인구 행정구역, higst_popl_popl:integer:최고인구수(명), "
+                 "min_popl_admr_zon::최저인구 행정구역"),
+    "15077955": ("ReliefSuppliesReservesMng/getReliefSuppliesReservesMngList",
+                 "type::수신 문서양식, bas_yy::기준년도, regi::지역, smry_bas:integer:합계 기준(세트), "
+                 "smry_resrv_qty:integer:합계 비축량(세트), smry_resrv_rt:number:합계 비축률(%), "
+                 "emeg_rlikit_bas:integer:응급구호세트 기준(세트)"),
+    "15077971": ("DisasterVictimsOccurRegion/getDisasterVictimsOccurRegionList",
+                 "bas_yy::기준년도, disst_occu::재해발생일, disst_nm::재해명, tot_houshol:integer:세대수 합계(세대), "
+                 "tot_prsnum:integer:이재민수 합계(명), lseoul_houshol:integer:서울 세대수(세대), "
+                 "lseoul_prsnum:integer:서울 이재민수(명), lbusan_houshol:integer:부산 세대수"),
+    "15077972": ("DisasterReliefFundRegion/getDisasterReliefFundRegionList",
+                 "bas_yy::기준년도, regi::지역, lyr_eyr_bal:integer:전년도 연말잔액(백만원), "
+                 "tyr_incom:integer:당해연도 수입액(백만원), tyr_otcom:integer:당해연도 지출액(백만원), "
+                 "tyr_eyr_bal:integer:당해연도 연말잔액(백만원), accuml_stndd:integer:누적적립 기준액"),
+    "15077934": ("DisasterVictOccurrYear/getDisasterVictOccurrYearList",
+                 "type::수신 문서양식, bas_yy::기준년도, tot:integer:합계(명), heavywind:integer:강풍(명), "
+                 "wavs:integer:풍랑(명), heavyrain:integer:호우(명), typhoon:integer:태풍(명), heavysnow:integer:대설(명), "
+                 "earthquak:integer:지진(명), foresfire:integer:산불(명), lightni:integer:낙뢰(명), heatwav:integer:폭염(명)"),
+    "15077942": ("AirRaidShelterYear/getAirRaidShelterYearList",
+                 "type::수신 문서양식, bas_yy::기준년도, target_popl:integer:대상인구(천명), accpt_rt:number:수용률(%), "
+                 "shelt_abl_popl_smry:integer:대피가능인구 계(천명), "
+                 "shelt_abl_popl_gov_shelts:integer:정부지원시설 대피가능인구(천명), "
+                 "shelt_abl_popl_pub_shelts:integer:공공용시설 대피가능인구(천명), "
+                 "gov_shelts_shelts:integer:정부지원시설 수(개소)"),
+    "15077967": ("DesignPedEnvImprovDist/getDesignPedEnvImprovDistList",
+                 "bas_yy::기준년도, regi::지역, pedes_env_imprv_dstric:integer:보행환경개선지구(개소), "
+                 "citycntidstri::시군구, type::수신 문서양식"),
+    "15077932": ("DesignationProtectionZonesYear/getDesignationProtectionZonesYearList",
+                 "type::수신 문서양식, bas_yy::기준년도, tot:integer:합계(개소), child_protct_zon:integer:어린이보호구역(개소), "
+                 "seni_protct_zon:integer:노인보호구역(개소), disbld_protct_zon:integer:장애인보호구역(개소)"),
+    "15077970": ("DesignProtectZoneRegion/getDesignProtectZoneRegionList",
+                 "bas_yy::기준년도, regi::지역, tot:integer:합계(개소), child_protct_zon:integer:어린이보호구역(개소), "
+                 "seni_protct_zon:integer:노인보호구역(개소), disbld_protct_zon:integer:장애인보호구역(개소), "
+                 "type::수신 문서양식"),
+    "15077954": ("NumberOrdinanceRegulationsType/getNumberOrdinanceRegulationsTypeList",
+                 "type::수신 문서양식, bas_yy::기준년도, cls::구분, stot_ordin_regul:integer:조례규칙 총계(개), "
+                 "stot_ordin:integer:조례 총계(개), stot_regul:integer:규칙 총계(개), mcityprovi_ordin:integer:시도 조례(개), "
+                 "mcityprovi_regul:integer:시도 규칙(개), citycontiatodstri_ordin:integer:시군자치구 조례(개)"),
+    "15077953": ("OrdinanceRegulationsYear/getOrdinanceRegulationsYearList",
+                 "type::수신 문서양식, bas_yy::기준년도, smry:integer:계(개), lseoul:integer:서울(개), lbusan:integer:부산(개), "
+                 "ldaegu:integer:대구(개), lincheon:integer:인천(개), lgwangju:integer:광주(개), ldaejeon:integer:대전"),
+}
+
+
+def _portal_source(dataset: str) -> str:
+    return (f"data.go.kr's page for dataset {dataset} (https://www.data.go.kr/data/{dataset}/openapi.do: the portal's "
+            "출력결과(Response Element) table, 항목명(영문) and 항목설명, as the search tool's docs corpus stores the page; "
+            "rows up to where the stored page stops; names and labels only; types from each row's unit: a count or an "
+            "amount an integer, a rate or an area a number)")
+
+
 KMA = {
     "SfcMtlyInfoService/getMmSumry": (KMA_MMSUMRY, "stnko, taavg:number, tamax:number, tamin:number"),
 }
 
 
+#: Envelope rows data-go-kr-client lists among a service's first eight.
+_ENVELOPE = {"resultCode", "resultMsg", "numOfRows", "pageNo", "totalCount"}
+
+
+def _check_portal(ops: list[dict[str, object]]) -> None:
+    """A portal page belongs to the URL whose first published rows (data-go-kr-client 4.16.0
+    lists the portal's first eight) open the page's list in the same order."""
+    from simulator.catalog.generate.extract import read_facts
+
+    client = {op["url"]: [f[0] for f in op["fields"] if f[0] not in _ENVELOPE]
+              for op in read_facts("datagokr_client")["operations"]}
+    for op in ops:
+        if "data.go.kr's page" not in str(op["source"]):
+            continue
+        names = [row[0] for row in op["fields"]]  # type: ignore[attr-defined]
+        first = client.get(str(op["url"]))
+        if not first or names[: len(first)] != first:
+            raise SystemExit(f"{op['url']}: the page's rows {names[:4]} do not continue the client's {first}")
+
+
 def operations() -> list[dict[str, object]]:
     hand = [(f"{DG}/1741000/{path}", src, spec) for path, (src, spec) in MOIS.items()]
+    hand += [(f"{DG}/1741000/{path}", _portal_source(ds), spec) for ds, (path, spec) in MOIS_PORTAL.items()]
     hand += [(f"{DG}/1360000/{path}", src, spec) for path, (src, spec) in KMA.items()]
-    return sorted(({"url": url, "source": src, "fields": _rows(spec)} for url, src, spec in hand),
-                  key=lambda o: str(o["url"]))
+    ops = sorted(({"url": url, "source": src, "fields": _rows(spec)} for url, src, spec in hand),
+                 key=lambda o: str(o["url"]))
+    _check_portal(ops)
+    return ops
 
 
 def main() -> int:
