@@ -14,6 +14,9 @@ not given them (the rule of edition 8), and a client that reads a key under alte
   피해, 연도별·지역별 복구비): per service the XML element names it reads from each row, each with
   the Korean name its comment gives, every value read as a number;
 * ``MOIS_HEATWAVE``: a React hook reading 연도별 폭염 인명피해 rows by XML element name;
+* data.go.kr's own API pages (the portal's 출력결과(Response Element) table) as the search
+  tool's docs corpus stores them: ``MOIS_PORTAL`` (행정안전통계연보 services registered in 2021) and
+  ``FSC_PORTAL``, ``KMA_PORTAL``; each is tied to its URL by data-go-kr-client's first rows (:func:`_check_portal`);
 * ``KMA_MMSUMRY``: a Python script reading KMA 지상기상월보 getMmSumry (API hub ``typ02/openApi``,
   the same service as ``apis.data.go.kr/1360000/SfcMtlyInfoService``) rows, values read as floats.
 
@@ -168,6 +171,53 @@ MOIS_PORTAL = {
 }
 
 
+#: The same kind of page for FSC services whose operation data-go-kr-client cut at eight: the
+#: page shows its first operation's table, tied to one operation by the same check (and no other
+#: operation of the service may match it: 모기지론발행상세·종목기본·발행통계·원본및이자상환추이 pages
+#: match two or three operations of their service and are left out).
+FSC_PORTAL = {
+    "15043285": ("service/GetBkrFnCoInfoService/getBkrFnCoBasiInfo",
+                 "basDt::기준일자, bkrpFncoNm::파산금융회사명, bkrpFncoSqno::파산금융회사일련번호, "
+                 "bkrpFncoAraCd::파산금융회사권역코드"),
+    "15059585": ("service/GetBorrInveInfoService/getNPLReviInfo",
+                 "basDt::기준일자, crno::법인등록번호, th1CrdrAsmbDt::1회차채권자집회일자, "
+                 "th2CrdrAsmbDt::2회차채권자집회일자, th3CrdrAsmbDt::3회차채권자집회일자"),
+    "15043362": ("service/GetPublDispAsseInfoService/getPublDispAsse",
+                 "basDt::기준일자, ntnlAstObjcMngNo::국가자산물건관리번호, pusaDt::공매일자, "
+                 "ntnlAstObjcScd::국가자산물건상태코드, ntnlAstObjcStusNm::국가자산물건상태명"),
+    "15059614": ("service/GetKoreAsseInfoService/getLoanSellAsse",
+                 "basDt::기준일자, ntnlAstObjcMngNo::국가자산물건관리번호, ntnlAstObjcNm::국가자산물건명, "
+                 "dsslAstPusaNo::매각자산공매번호"),
+    "15059581": ("service/GetInfoOpenPropService/getInfoOpenProp",
+                 "basDt::기준일자, ntnlAstObjcMngNo::국가자산물건관리번호, ntnlAstObjcMngId::국가자산물건관리ID, "
+                 "ntnlAstObjcNm::국가자산물건명, kamcoMngInstNo::한국자산관리공사관리기관번호"),
+    "15059589": ("service/GetMortLoanPrinInteInfoService/getPrinAndInteInfo",
+                 "rqdzPlanCd::유동화계획코드, isinCd::ISIN코드, bondCcd::채권분류코드, mbsDtlCsfNm::MBS상세분류명, "
+                 "scrsIssuYr::유가증권발행년도, scrsIssuRndNo::유가증권발행회차번호, trncCdNm::트랜치코드명, "
+                 "pbanWrtDt::공시작성일자, pbanClsfNm::공시구분명, pbanTitNm::공시제목명, scrsIssuBal::유가증권발행잔액, "
+                 "scrsDvdnBnfRt:number:유가증권배당수익률"),
+    "15059603": ("service/GetMortLoanMarkTradInfoService/getOverTheCounTradStat",
+                 "rqdzPlanCd::유동화계획코드, isinCd::ISIN코드, bondCcd::채권분류코드, mbsDtlCsfNm::MBS상세분류명, "
+                 "scrsIssuYr::유가증권발행년도"),
+    "15059604": ("service/GetMortLoanUndeAsseInfoService/getUndeAsseRedeInfo",
+                 "basMm::기준연월, rqdzPlanCd::유동화계획코드, bondCcd::채권분류코드, mbsDtlCsfNm::MBS상세분류명"),
+    "15059586": ("service/GetMortLoanRedeStatInfoService/getItemRedeInfo",
+                 "basYm::기준년월, rqdzPlanCd::유동화계획코드, bondCcd::채권분류코드, scrsIssuYr::유가증권발행년도, "
+                 "scrsIssuRndNo::유가증권발행회차번호, scrsIssuDt::유가증권발행일자, scrsTisuAmt::유가증권총발행금액, "
+                 "scrsTrdpAmt::유가증권총상환금액"),
+}
+
+
+#: The same kind of page for KMA services (one operation each on the page).
+KMA_PORTAL = {
+    "15059087": ("FrstFcstInfoService/getFrstOcurFcst",
+                 "BASE_DATE::생성일자, BASE_TIME::생성시간, FCST_DATE::예측일자, FCST_TIME::예측시간, "
+                 "DAY:integer:선행일, VALUE:integer:서리 발생 가능성(%)"),
+    "15058079": ("LgtInfoService/getLgt",
+                 "altitudeKm:number:낙뢰 고도, dateTime::낙뢰 시간, errorRangeKm:number:오차 범위, flashId::flash id"),
+}
+
+
 def _portal_source(dataset: str) -> str:
     return (f"data.go.kr's page for dataset {dataset} (https://www.data.go.kr/data/{dataset}/openapi.do: the portal's "
             "출력결과(Response Element) table, 항목명(영문) and 항목설명, as the search tool's docs corpus stores the page; "
@@ -181,7 +231,7 @@ KMA = {
 
 
 #: Envelope rows data-go-kr-client lists among a service's first eight.
-_ENVELOPE = {"resultCode", "resultMsg", "numOfRows", "pageNo", "totalCount"}
+_ENVELOPE = {"resultCode", "resultMsg", "numOfRows", "pageNo", "totalCount", "dataType"}
 
 
 def _check_portal(ops: list[dict[str, object]]) -> None:
@@ -194,15 +244,22 @@ def _check_portal(ops: list[dict[str, object]]) -> None:
     for op in ops:
         if "data.go.kr's page" not in str(op["source"]):
             continue
+        url = str(op["url"])
         names = [row[0] for row in op["fields"]]  # type: ignore[attr-defined]
-        first = client.get(str(op["url"]))
+        first = client.get(url)
         if not first or names[: len(first)] != first:
-            raise SystemExit(f"{op['url']}: the page's rows {names[:4]} do not continue the client's {first}")
+            raise SystemExit(f"{url}: the page's rows {names[:4]} do not continue the client's {first}")
+        service = url.rsplit("/", 1)[0] + "/"
+        others = [u for u, f in client.items() if u.startswith(service) and u != url and f and names[: len(f)] == f]
+        if others:
+            raise SystemExit(f"{url}: the page's rows also continue {others}")
 
 
 def operations() -> list[dict[str, object]]:
     hand = [(f"{DG}/1741000/{path}", src, spec) for path, (src, spec) in MOIS.items()]
     hand += [(f"{DG}/1741000/{path}", _portal_source(ds), spec) for ds, (path, spec) in MOIS_PORTAL.items()]
+    hand += [(f"{DG}/1160100/{path}", _portal_source(ds), spec) for ds, (path, spec) in FSC_PORTAL.items()]
+    hand += [(f"{DG}/1360000/{path}", _portal_source(ds), spec) for ds, (path, spec) in KMA_PORTAL.items()]
     hand += [(f"{DG}/1360000/{path}", src, spec) for path, (src, spec) in KMA.items()]
     ops = sorted(({"url": url, "source": src, "fields": _rows(spec)} for url, src, spec in hand),
                  key=lambda o: str(o["url"]))
