@@ -168,6 +168,12 @@ MOIS_PORTAL = {
     "15077953": ("OrdinanceRegulationsYear/getOrdinanceRegulationsYearList",
                  "type::수신 문서양식, bas_yy::기준년도, smry:integer:계(개), lseoul:integer:서울(개), lbusan:integer:부산(개), "
                  "ldaegu:integer:대구(개), lincheon:integer:인천(개), lgwangju:integer:광주(개), ldaejeon:integer:대전"),
+    "15077960": ("UseNumberRemoteWorkSrvGVPN/getUseNumberRemoteWorkSrvGVPNList",
+                 "bas_yy::기준년도, gvpn_user_num_smry:integer:이용자수 계(명), "
+                 "gvpn_user_num_centgovbdi:integer:중앙행정기관 이용자수(명), gvpn_user_num_mcityprovi:integer:시/도 이용자수(명), "
+                 "gvpn_user_num_etc_pub_org:integer:기타공공기관 이용자수(명), gvpn_work_num_smry:integer:활용업무수 계(건)"),
+    "15077898": ("LocalBusinessStimulusProject/getLocalBusinessStimulusProjectList",
+                 "type::수신 문서양식, bas_yy::기준년도, smry:integer:계(개), rmk::비고"),
 }
 
 
@@ -191,6 +197,9 @@ FSC_PORTAL = {
     "15059581": ("service/GetInfoOpenPropService/getInfoOpenProp",
                  "basDt::기준일자, ntnlAstObjcMngNo::국가자산물건관리번호, ntnlAstObjcMngId::국가자산물건관리ID, "
                  "ntnlAstObjcNm::국가자산물건명, kamcoMngInstNo::한국자산관리공사관리기관번호"),
+    "15059606": ("service/GetFnCoDepoInsuInfoService/getDepoInsuSubjFnCo",
+                 "basDt::기준일자, crno::법인등록번호, binsTrgtYn::부보대상여부, binsFncoAraCd::부보금융회사권역코드, "
+                 "binsFncoAraCdNm::부보금융회사권역코드명, binsFncoRevsDt::부보금융회사수정일자"),
     "15059589": ("service/GetMortLoanPrinInteInfoService/getPrinAndInteInfo",
                  "rqdzPlanCd::유동화계획코드, isinCd::ISIN코드, bondCcd::채권분류코드, mbsDtlCsfNm::MBS상세분류명, "
                  "scrsIssuYr::유가증권발행년도, scrsIssuRndNo::유가증권발행회차번호, trncCdNm::트랜치코드명, "
