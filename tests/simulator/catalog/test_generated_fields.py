@@ -337,7 +337,10 @@ def test_edition_9_answers_carry_the_published_fields_and_edition_8_the_same_byt
         assert resp.status == 200
         bodies[edition] = resp.body
     assert hashlib.sha256(bodies[8]).hexdigest()[:16] == "0c08e49b623a6046"
-    parsed = get_dialect(ep.dialect).parse(ep, bodies[9], "xml")
+    # Edition 9 also answers the 행정안전통계연보 family's head/row JSON, asked with type=json
+    # (tests/simulator/dialects/test_mois_yearbook_family.py); edition 8 ignored type: XML.
+    assert bodies[9].startswith(b'{"NaturalDisasterDamageByYear":[{"head":')
+    parsed = get_dialect(ep.dialect).parse(ep, bodies[9], "json")
     assert parsed.outcome == "ok" and len(parsed.records) == 2
     nine = {f.name for f in ep.fields if (ep.opt("late_fields") or {}).get(f.name) == 9}
     assert {"wrttimeid", "tot", "typhoon", "heavy_rain", "earthquak", "heatwave"} <= nine and len(nine) == 12
