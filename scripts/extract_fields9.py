@@ -172,6 +172,8 @@ MOIS_PORTAL = {
                  "bas_yy::기준년도, gvpn_user_num_smry:integer:이용자수 계(명), "
                  "gvpn_user_num_centgovbdi:integer:중앙행정기관 이용자수(명), gvpn_user_num_mcityprovi:integer:시/도 이용자수(명), "
                  "gvpn_user_num_etc_pub_org:integer:기타공공기관 이용자수(명), gvpn_work_num_smry:integer:활용업무수 계(건)"),
+    "15077907": ("DesignPedEnvImprovDistYear/getDesignPedEnvImprovDistYearList",
+                 "type::수신 문서양식, bas_yy::기준년도, pedes_env_imprv_dstric:integer:보행환경개선지구(개소)"),
     "15077898": ("LocalBusinessStimulusProject/getLocalBusinessStimulusProjectList",
                  "type::수신 문서양식, bas_yy::기준년도, smry:integer:계(개), rmk::비고"),
 }
@@ -227,6 +229,12 @@ KMA_PORTAL = {
 }
 
 
+#: Portal pages whose stored copy shows the whole 출력결과 table (the page goes on past its last row):
+#: what they list is all the operation answers, so an endpoint serving three or fewer of them is
+#: thin because the service is small, not because a source was cut (``"complete": true``).
+COMPLETE_PAGES = frozenset({"15077907"})
+
+
 def _portal_source(dataset: str) -> str:
     return (f"data.go.kr's page for dataset {dataset} (https://www.data.go.kr/data/{dataset}/openapi.do: the portal's "
             "출력결과(Response Element) table, 항목명(영문) and 항목설명, as the search tool's docs corpus stores the page; "
@@ -270,8 +278,9 @@ def operations() -> list[dict[str, object]]:
     hand += [(f"{DG}/1160100/{path}", _portal_source(ds), spec) for ds, (path, spec) in FSC_PORTAL.items()]
     hand += [(f"{DG}/1360000/{path}", _portal_source(ds), spec) for ds, (path, spec) in KMA_PORTAL.items()]
     hand += [(f"{DG}/1360000/{path}", src, spec) for path, (src, spec) in KMA.items()]
-    ops = sorted(({"url": url, "source": src, "fields": _rows(spec)} for url, src, spec in hand),
-                 key=lambda o: str(o["url"]))
+    complete = {f"{DG}/1741000/{MOIS_PORTAL[ds][0]}" for ds in COMPLETE_PAGES}
+    ops = sorted(({"url": url, "source": src, "fields": _rows(spec), **({"complete": True} if url in complete else {})}
+                  for url, src, spec in hand), key=lambda o: str(o["url"]))
     _check_portal(ops)
     return ops
 

@@ -328,6 +328,21 @@ def _add_published_from(plats: list[dict[str, Any]], ops: list[dict[str, Any]], 
                 ep, [tuple(row) for row in entry["fields"]], entry["source"], edition, ok=ok,
                 drop_known=True, whence=f"from {entry['source']}", schema="the published schema",
                 small=f"published for it ({entry['source']})")
+            if entry.get("complete"):
+                _small_by_publication(ep, entry)
+
+
+def _small_by_publication(ep: dict[str, Any], entry: dict[str, Any]) -> None:
+    """An endpoint whose source shows its whole field table (``"complete": true``) and serves
+    three or fewer fields is thin because the real API answers only these: its provenance's
+    ``thin`` says so (no field changes, so no world edition serves other bytes)."""
+    prov = ep["provenance"]
+    names = {row[0] for row in entry["fields"]}
+    fields = [f["name"] for f in ep["fields"]]
+    if "thin" not in prov or len(fields) > 3 or not set(fields) <= names:
+        return
+    prov["thin"] = (f"only {len(fields)} record field(s) published for it ({entry['source']}, its whole "
+                    "table); the real API may answer only these")
 
 
 #: The world edition whose sandbox serves the root and item element names published for a
