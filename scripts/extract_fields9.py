@@ -232,7 +232,7 @@ KMA_PORTAL = {
 #: Portal pages whose stored copy shows the whole 출력결과 table (the page goes on past its last row):
 #: what they list is all the operation answers, so an endpoint serving three or fewer of them is
 #: thin because the service is small, not because a source was cut (``"complete": true``).
-COMPLETE_PAGES = frozenset({"15077907"})
+COMPLETE_PAGES = frozenset({"15077907", "15077898"})
 
 
 def _portal_source(dataset: str) -> str:

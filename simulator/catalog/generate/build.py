@@ -345,6 +345,41 @@ def _small_by_publication(ep: dict[str, Any], entry: dict[str, Any]) -> None:
                     "table); the real API may answer only these")
 
 
+def _add_head_fields(plats: list[dict[str, Any]]) -> None:
+    """A record field that is a member of the head a later family serves (the 2021 MOIS
+    행정안전통계연보 pages list ``type`` 수신 문서양식 among their rows; from the family's edition
+    the head/row envelope carries it in ``head``) is not served in the records from that edition
+    on (option ``dropped_fields``); editions before it serve what they served."""
+    from ..datagokr_families import family_for
+
+    whole = {op["url"] for op in read_facts("fields_edition9")["operations"] if op.get("complete")}
+    for plat in plats:
+        if plat.get("host") != "apis.data.go.kr":
+            continue
+        for ep in plat["endpoints"]:
+            fam = family_for("apis.data.go.kr", ep["path"])
+            if fam is None or fam.from_edition is None or fam.options.get("envelope") != "head_row":
+                continue
+            names = [f["name"] for f in ep["fields"] if f["name"] == "type" and "문서양식" in f.get("description", "")]
+            if not names:
+                continue
+            options = dict(ep.get("options") or {})
+            options["dropped_fields"] = {**(options.get("dropped_fields") or {}), "type": fam.from_edition}
+            ep["options"] = options
+            prov = ep["provenance"]
+            prov["fields"] += (f"; type (수신 문서양식) not served in the records from world edition "
+                               f"{fam.from_edition}: family {fam.name}'s head carries it")
+            served = [f for f in ep["fields"] if f["name"] != "type"
+                      and f["name"] not in (options.get("retired_fields") or ())
+                      and f["name"] not in (options.get("dropped_fields") or {})]
+            if len(served) <= 3 and "thin" not in prov:  # (editions before serve more: not thin there)
+                prov["thin"] = (f"only {len(served)} record field(s) from world edition {fam.from_edition}, where "
+                                f"family {fam.name}'s head carries type: the published table's other rows are "
+                                "the envelope's")
+                if "https://apis.data.go.kr" + ep["path"] in whole:  # the page shows its whole table
+                    prov["thin"] += "; the real API may answer only these"
+
+
 #: The world edition whose sandbox serves the root and item element names published for a
 #: law.go.kr search target (``facts/lawgokr_roots.json``): the target gains option
 #: ``published_root`` ``{root, item, edition}``; editions before it keep serving the assumed
@@ -891,6 +926,7 @@ def build_platforms(*, everything: bool = False) -> tuple[list[dict[str, Any]], 
     _settle_editions(plats)
     _add_measured(plats)
     _add_published(plats)
+    _add_head_fields(plats)
     _add_roots(plats)
     _add_values(plats)
     return _drop_shadowed(plats, headers)
