@@ -11,6 +11,7 @@ import hashlib
 import json
 import re
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 
@@ -133,3 +134,24 @@ def test_the_listed_services_are_the_yearbook_operations(mois: Catalog) -> None:
         assert "from edition 9 on, data.go.kr family mois_yearbook" in ep.provenance["envelope"]
     assert not any(ep.opt("late_family") for ep in mois.endpoints.values()
                    if "/StanReginCd/" in ep.path or "/admm" in ep.path)
+
+
+def test_a_version_recorded_from_edition_9_replays_the_family_envelope(mois: Catalog, tmp_path: Path) -> None:
+    """Recorded from an edition-9 sandbox, a yearbook collection keeps its family in the
+    collection's envelope: the replay answers a window of it in the head/row shape, byte for byte
+    what the sandbox answers (the recording's own format; the collection key is the same as
+    edition 8's)."""
+    from simulator import Resolver
+    from tests.support.record import record_seeds
+
+    version = record_seeds(tmp_path, 9, [{"endpoint": PC, "params": {"bas_yy": "2019"}}], catalog=mois)
+    (coll,) = version.collections()
+    assert coll.envelope == {"family": "mois_yearbook"} and coll.count > 2
+    resolver = Resolver(version, mois)
+    app = create_app(seed=0, catalog=mois, edition=9)
+    ep = mois.endpoints[PC]
+    for fmt in ("json", "xml"):
+        params = {"bas_yy": "2019", "numOfRows": "2", "pageNo": "2", "type": fmt}
+        req = build_request(ep, params, app.keys.get(ep.id, app.keys.get(ep.platform)))
+        replayed = resolver.resolve(req).response
+        assert replayed.status == 200 and replayed.body == app.handle(req).body, fmt
