@@ -9,6 +9,7 @@ body, the share per endpoint, and the pooled share (fields carried / real fields
     python scripts/fields_coverage.py            # the table
     python scripts/fields_coverage.py --json     # the same as JSON
     python scripts/fields_coverage.py --thin     # generated endpoints declaring <= 3 fields, per platform and why
+    python scripts/fields_coverage.py --thin --edition 8   # the same, as world edition 8 serves them
 
 Bodies without records (errors, empty results) and cases marked ``skip`` are left out and
 counted. Only names are compared: a field the simulator carries under the real name counts.
@@ -133,9 +134,34 @@ def measure(catalog: Catalog | None = None, samples: Path | None = None) -> Cove
     return out
 
 
-def thin_kind(ep: Any) -> str:
+def served_at(ep: Any, edition: int | None) -> set[str]:
+    """The fields world edition ``edition`` serves of ``ep`` (the sandbox's own rule:
+    ``late_fields``, ``dropped_fields``, ``retired_fields``); ``None``: every edition's newest."""
+    if edition is None:
+        gone = set((ep.options or {}).get("retired_fields", [])) | set((ep.options or {}).get("dropped_fields", {}))
+        return {f.name for f in ep.fields if f.name not in gone}
+    from types import SimpleNamespace
+
+    from simulator.sandbox.gen.synth import served_fields as sandbox_served
+
+    return {f.name for f in sandbox_served(SimpleNamespace(edition=edition), ep)}  # type: ignore[arg-type]
+
+
+def thin_reason(ep: Any, edition: int | None = None) -> str:
+    """The provenance's reason an endpoint is thin as edition ``edition`` serves it: a later
+    edition's facts move the reason that held before it to ``thin_before_edition_N``."""
+    prov = ep.provenance or {}
+    if edition is not None:
+        later = sorted(int(k.rsplit("_", 1)[1]) for k in prov if k.startswith("thin_before_edition_")
+                       and int(k.rsplit("_", 1)[1]) > edition)
+        if later:
+            return str(prov[f"thin_before_edition_{later[0]}"])
+    return str(prov.get("thin", ""))
+
+
+def thin_kind(ep: Any, edition: int | None = None) -> str:
     """Why a generated endpoint declares <= 3 fields, from its provenance."""
-    thin = str((ep.provenance or {}).get("thin", ""))
+    thin = thin_reason(ep, edition)
     if ep.kind == "binary":
         return "binary download (no records)"
     if "first 8" in thin:
@@ -151,19 +177,20 @@ def thin_kind(ep: Any) -> str:
     return "other"
 
 
-def thin_table(catalog: Catalog) -> tuple[dict[str, dict[str, int]], int, int]:
-    """platform → {why: count} over generated endpoints declaring <= 3 served fields; the
-    number of such endpoints and of generated endpoints."""
+def thin_table(catalog: Catalog, edition: int | None = None) -> tuple[dict[str, dict[str, int]], int, int]:
+    """platform → {why: count} over generated endpoints declaring <= 3 served fields (as world
+    edition ``edition`` serves them; ``None``: the newest fields); the number of such endpoints
+    and of generated endpoints."""
     out: dict[str, dict[str, int]] = {}
     total = thin = 0
     for ep in catalog.endpoints.values():
         if ep.tier != "generated":
             continue
         total += 1
-        if len(served_fields(catalog, ep.id)) <= 3:
+        if len(served_at(ep, edition)) <= 3:
             thin += 1
             row = out.setdefault(ep.platform, {})
-            kind = thin_kind(ep)
+            kind = thin_kind(ep, edition)
             row[kind] = row.get(kind, 0) + 1
     return out, thin, total
 
@@ -172,13 +199,16 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--json", action="store_true", help="print JSON instead of the table")
     ap.add_argument("--thin", action="store_true", help="count generated endpoints declaring <= 3 fields instead")
+    ap.add_argument("--edition", type=int, default=None,
+                    help="with --thin: count the fields world edition N serves (default: the newest facts)")
     args = ap.parse_args(argv)
     if args.thin:
-        table, thin, total = thin_table(load_catalog())
+        table, thin, total = thin_table(load_catalog(), args.edition)
         for platform in sorted(table, key=lambda p: -sum(table[p].values())):
             row = table[platform]
             print(f"{platform:10s} {sum(row.values()):4d}  " + "; ".join(f"{k}: {v}" for k, v in sorted(row.items())))
-        print(f"\ngenerated endpoints declaring <= 3 fields: {thin} of {total} = {100 * thin / total:.1f} %")
+        at = f" in world edition {args.edition}" if args.edition is not None else ""
+        print(f"\ngenerated endpoints declaring <= 3 fields{at}: {thin} of {total} = {100 * thin / total:.1f} %")
         return 0
     cov = measure()
     if args.json:

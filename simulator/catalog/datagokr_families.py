@@ -30,16 +30,24 @@ from ..errors import CatalogError
 
 __all__ = [
     "VARIANTS_FILE",
+    "YEARBOOK_ENVELOPE_EDITION",
     "Family",
     "apply_family",
     "envelope_option_names",
     "families",
     "family_facts",
     "family_for",
+    "family_named",
 ]
 
 #: The family table, beside this module.
 VARIANTS_FILE = Path(__file__).with_name("datagokr_families.yaml")
+
+#: The world edition from which the sandbox serves the MOIS 행정안전통계연보 services in their
+#: family's head/row envelope (family ``mois_yearbook``, ``from_edition`` in the table): the
+#: versions up to ``kopa@v0009`` were recorded from editions that answered them in the generic
+#: ``response/header/body`` shape, and editions 2–8 keep serving that, byte for byte.
+YEARBOOK_ENVELOPE_EDITION = 9
 
 _JsonType = Literal["string", "integer", "number", "boolean"]
 
@@ -62,6 +70,11 @@ class Family(BaseModel):
     field_types: dict[str, _JsonType] = Field(default_factory=dict)
     #: Where records sit in the family's JSON envelope, for people (a generated endpoint's).
     record_path: str = ""
+    #: The world edition from which the sandbox serves this family's envelope (None: always).
+    #: A family learnt after versions were recorded in the generic shape: its endpoints keep
+    #: the generic options and gain option ``late_family`` ``{name, edition}``; the datagokr
+    #: dialect serves the family's options from that edition on and reads either shape back.
+    from_edition: int | None = None
 
     @field_validator("prefixes")
     @classmethod
@@ -128,18 +141,31 @@ def family_for(host: str, path: str) -> Family | None:
 @lru_cache(maxsize=1)
 def envelope_option_names() -> frozenset[str]:
     """Every option name some family sets: what describes a family, not one endpoint."""
-    return frozenset(k for fam in families() for k in fam.options) | {"family"}
+    return frozenset(k for fam in families() for k in fam.options) | {"family", "late_family"}
 
 
 #: What the generator assumed of every data.go.kr envelope (its provenance says so).
 _GENERIC_ASSUMPTION = "; response.body.items.item envelope; success 00"
 
 
+def family_named(name: str) -> Family:
+    """The family called ``name`` (``CatalogError`` if the table has none)."""
+    for fam in families():
+        if fam.name == name:
+            return fam
+    raise CatalogError(f"family table {str(VARIANTS_FILE)!r} has no family {name!r}")
+
+
 def family_facts(name: str, provenance: dict[str, str], record_path: str) -> dict[str, Any]:
     """A generated endpoint's ``provenance`` and ``record_path`` once family ``name`` gives its
     envelope: the generic envelope is no longer assumed, the family is named."""
-    fam = next(f for f in families() if f.name == name)
+    fam = family_named(name)
     prov = dict(provenance)
+    if fam.from_edition is not None:
+        prov["envelope"] = (f"the generic data.go.kr envelope up to world edition {fam.from_edition - 1}; "
+                            f"from edition {fam.from_edition} on, data.go.kr family {fam.name} ({fam.title}) "
+                            "of simulator/catalog/datagokr_families.yaml")
+        return {"provenance": prov, "record_path": record_path}
     if "assumed" in prov:
         prov["assumed"] = prov["assumed"].replace(_GENERIC_ASSUMPTION, "")
     prov["envelope"] = (f"data.go.kr family {fam.name} ({fam.title}) of "
@@ -164,6 +190,9 @@ def apply_family(
     fam = family_for(host, path)
     if fam is None:
         return {**platform_options, **own_options}
+    if fam.from_edition is not None:  # served from a later world edition (the dialect's view)
+        return {**platform_options, **own_options,
+                "late_family": {"name": fam.name, "edition": fam.from_edition}}
     if fields and not typed_by_hand:
         for f in fields:
             if "type" not in f:

@@ -50,8 +50,9 @@ def merge_raw(raw: dict[str, Any]) -> dict[str, Any]:
                 ep["host"] or "", ep["path"], opts, ep.get("options", {}), ep["fields"],
                 typed_by_hand=curated,
             )
-            if not curated and "family" in ep["options"]:
-                ep.update(family_facts(ep["options"]["family"], ep.get("provenance", {}), ep.get("record_path", "")))
+            named = ep["options"].get("family") or (ep["options"].get("late_family") or {}).get("name")
+            if not curated and named:
+                ep.update(family_facts(named, ep.get("provenance", {}), ep.get("record_path", "")))
         else:
             ep["options"] = {**opts, **ep.get("options", {})}
         ep["part"] = raw.get("id", "")

@@ -40,6 +40,13 @@ loads (:mod:`simulator.catalog.datagokr_families`):
                     ``{via: empty}`` the success-shaped empty page (``no_data`` default)
                     (an endpoint's ``errors`` replaces its platform's: options merge shallowly)
 ``content_type``    ``{json: …, xml: …}`` Content-Type per format
+``format_param``    the name of the query parameter choosing JSON or XML, for a family whose
+                    catalog entries published none (MOIS 행정안전통계연보: ``type``)
+``late_family``     ``{name, edition}``: a family served from a later world edition
+                    (``from_edition`` in the family table); the endpoint keeps the generic
+                    options, ``served_endpoint`` gives the sandbox the family's view from that
+                    edition on, ``parse`` reads either shape (a family body's envelope names the
+                    family) and ``render`` writes the family's shape for what was read in it
 
 ``parse`` reads every form above (and the body-only / header-only captures clients make);
 ``render`` writes the form the options describe.
@@ -51,6 +58,7 @@ import json
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, cast
 
 from ..cache import BoundedCache
@@ -238,6 +246,9 @@ class DataGoKrDialect(BaseDialect):
         # Row plans per endpoint, by id; each entry holds its endpoint, so an id is never
         # reused while it is kept.
         self._row_plans: BoundedCache[int, tuple[Endpoint, _RowPlan]] = BoundedCache(4096)
+        # Each endpoint's view in its ``late_family`` (by id, holding the endpoint): built once,
+        # so a view is one object and its row plan is cached like any endpoint's.
+        self._views: dict[int, tuple[Endpoint, Endpoint]] = {}
 
     def _row_plan(self, ep: Endpoint) -> _RowPlan:
         hit = self._row_plans.get(id(ep))
@@ -245,6 +256,58 @@ class DataGoKrDialect(BaseDialect):
             hit = (ep, _row_plan(ep))
             self._row_plans.put(id(ep), hit)
         return hit[1]
+
+    # ---- a family served from a later world edition (option ``late_family``) ---------
+    def family_view(self, ep: Endpoint) -> Endpoint | None:
+        """``ep`` as its ``late_family`` serves it: the family's envelope options over the
+        endpoint's, and the family's ``format_param`` where the endpoint has no format
+        parameter (None: no late family)."""
+        late = ep.opt("late_family")
+        if not late:
+            return None
+        hit = self._views.get(id(ep))
+        if hit is not None and hit[0] is ep:
+            return hit[1]
+        from ..catalog.datagokr_families import family_named
+
+        fam = family_named(str(late["name"]))
+        raw = ep.model_dump(by_alias=True)
+        raw["options"] = {**ep.options, **fam.options, "family": fam.name}
+        fparam = fam.options.get("format_param")
+        if fparam and not ep.params_with_role("format") and ep.param(str(fparam)) is None:
+            raw["params"].append({
+                "name": str(fparam), "role": "format", "default": "xml",
+                "description": "호출문서(xml, json)", "description_en": "answer format (json or xml)",
+            })
+        view = Endpoint.model_validate(raw)
+        self._views[id(ep)] = (ep, view)
+        return view
+
+    def served_endpoint(self, ep: Endpoint, edition: int) -> Endpoint:
+        """The endpoint the sandbox's world ``edition`` serves for ``ep``: its ``late_family``
+        view from the family's edition on, else ``ep`` itself (the bytes older editions served)."""
+        late = ep.opt("late_family")
+        if not late or edition < int(late["edition"]):
+            return ep
+        return self.family_view(ep) or ep
+
+    def _family_shaped(self, text: str, fmt: str) -> bool:
+        """Whether ``text`` is in the head/row family shape or its bare ``RESULT`` (not the
+        generic ``response`` envelope, the population ``Response`` or a gateway error)."""
+        try:
+            if fmt == "json":
+                obj = json.loads(text)
+                return isinstance(obj, dict) and (
+                    set(obj) == {"RESULT"}
+                    or (len(obj) == 1 and isinstance(next(iter(obj.values())), list)))
+            if fmt == "xml":
+                root = ET.fromstring(text.strip().encode("utf-8"))
+                return root.tag == "RESULT" or (
+                    root.tag not in ("response", "Response", "OpenAPI_ServiceResponse")
+                    and root.find("head") is not None)
+        except (json.JSONDecodeError, ET.ParseError):
+            return False
+        return False
 
     # ---- options ---------------------------------------------------------------------
     def errors(self, ep: Endpoint) -> dict[str, dict[str, Any]]:
@@ -290,6 +353,14 @@ class DataGoKrDialect(BaseDialect):
 
     # ---- parsing ---------------------------------------------------------------------
     def parse(self, endpoint: Endpoint, body: bytes, fmt: str) -> Parsed:
+        if endpoint.opt("late_family") and not endpoint.opt("family"):
+            # A body its late family served (from the family's world edition on) is read as
+            # the family's and says so, so it renders back in that shape.
+            view = self.family_view(endpoint)
+            if view is not None and self._family_shaped(body.decode("utf-8-sig", "replace"), fmt):
+                parsed = self.parse(view, body, fmt)
+                parsed.envelope = {**parsed.envelope, "family": view.opt("family")}
+                return parsed
         parsed = self._parse(endpoint, body, fmt)
         if body.startswith(_BOM) and parsed.outcome == "ok":
             parsed.envelope = {**parsed.envelope, "bom": True}  # rendered back as recorded
@@ -455,6 +526,9 @@ class DataGoKrDialect(BaseDialect):
         envelope: dict[str, Any],
     ) -> SimResponse:
         ep = split.endpoint
+        if envelope.get("family") and not ep.opt("family"):  # read in its late family's shape
+            ep = self.family_view(ep) or ep
+            split = replace(split, endpoint=ep)
         fmt = self._fmt(ep, split.fmt)
         if not records and total == 0 and self.errors(ep)["no_data"].get("via") != "empty":
             return self.render_error(ep, "no_data", fmt)
@@ -636,6 +710,10 @@ class DataGoKrDialect(BaseDialect):
         ``<header><resultCode>30</resultCode>…</header><body></body>``) keeps that shape,
         even where the catalog's ``invalid_key`` is today's gateway 403.
         """
+        if parsed.envelope.get("family") and parsed.kind is not None and not ep.opt("family"):
+            view = self.family_view(ep)  # read in its late family's shape: rendered in it
+            if view is not None:
+                return self.render_error(view, parsed.kind, fmt)
         shape = parsed.envelope.get("error")
         if not shape or shape.get("via") != "header":
             return None

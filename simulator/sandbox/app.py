@@ -159,11 +159,17 @@ class SandboxApp:
             match = self.catalog.match(req)
         except UnknownEndpoint as exc:
             return self._unknown(req, str(exc))
+        dialect = get_dialect(match.endpoint.dialect)
+        served_endpoint = getattr(dialect, "served_endpoint", None)  # a later edition's envelope
+        if served_endpoint is not None:
+            view = served_endpoint(match.endpoint, self.world.edition)
+            if view is not match.endpoint:
+                unknown = tuple(n for n in match.unknown if view.param(n) is None)
+                match = Match(view, match.params, unknown)
         # Like the real server (and the replay, ``simulator.ignore``), parameters the catalog
         # does not know select nothing: they never reach the collection key or the generator.
         match, _ignored = drop_ignored(match, frozenset())
         ep = match.endpoint
-        dialect = get_dialect(ep.dialect)
         fmt = _request_format(dialect, ep, match.params)
         waf = getattr(dialect, "waf_blocked", None)
         if waf is not None and waf(ep, req.header("user-agent")):

@@ -284,13 +284,22 @@ PUBLISHED_EDITION = 7
 #: ``dropped_fields`` ``{name: 8}``). Editions 2–7 serve what they served before.
 PUBLISHED8_EDITION = 8
 
+#: The world edition whose sandbox serves the fields of ``facts/fields_edition9.json``
+#: (published response-field lists read since ``kopa@v0009``, written by
+#: ``scripts/extract_fields9.py``; each operation names its source), through the same merge
+#: (options ``late_fields`` and ``dropped_fields`` ``{name: 9}``). Editions 2–8 serve what they
+#: served before.
+PUBLISHED9_EDITION = 9
+
 #: Facts file → the world edition from which its fields are served.
-_PUBLISHED_FACTS = (("fields_edition7", PUBLISHED_EDITION), ("fields_edition8", PUBLISHED8_EDITION))
+_PUBLISHED_FACTS = (("fields_edition7", PUBLISHED_EDITION), ("fields_edition8", PUBLISHED8_EDITION),
+                    ("fields_edition9", PUBLISHED9_EDITION))
 
 
 def _add_published(plats: list[dict[str, Any]]) -> None:
-    """Add the fields of ``facts/fields_edition7.json`` (from :data:`PUBLISHED_EDITION` on) and
-    ``facts/fields_edition8.json`` (from :data:`PUBLISHED8_EDITION` on) to the generated
+    """Add the fields of ``facts/fields_edition7.json`` (from :data:`PUBLISHED_EDITION` on),
+    ``facts/fields_edition8.json`` (from :data:`PUBLISHED8_EDITION` on) and
+    ``facts/fields_edition9.json`` (from :data:`PUBLISHED9_EDITION` on) to the generated
     endpoints they were published for (a data.go.kr operation by URL, a law.go.kr target by
     service and target)."""
     for name, edition in _PUBLISHED_FACTS:
@@ -319,6 +328,56 @@ def _add_published_from(plats: list[dict[str, Any]], ops: list[dict[str, Any]], 
                 ep, [tuple(row) for row in entry["fields"]], entry["source"], edition, ok=ok,
                 drop_known=True, whence=f"from {entry['source']}", schema="the published schema",
                 small=f"published for it ({entry['source']})")
+            if entry.get("complete"):
+                _small_by_publication(ep, entry)
+
+
+def _small_by_publication(ep: dict[str, Any], entry: dict[str, Any]) -> None:
+    """An endpoint whose source shows its whole field table (``"complete": true``) and serves
+    three or fewer fields is thin because the real API answers only these: its provenance's
+    ``thin`` says so (no field changes, so no world edition serves other bytes)."""
+    prov = ep["provenance"]
+    names = {row[0] for row in entry["fields"]}
+    fields = [f["name"] for f in ep["fields"]]
+    if "thin" not in prov or len(fields) > 3 or not set(fields) <= names:
+        return
+    prov["thin"] = (f"only {len(fields)} record field(s) published for it ({entry['source']}, its whole "
+                    "table); the real API may answer only these")
+
+
+def _add_head_fields(plats: list[dict[str, Any]]) -> None:
+    """A record field that is a member of the head a later family serves (the 2021 MOIS
+    행정안전통계연보 pages list ``type`` 수신 문서양식 among their rows; from the family's edition
+    the head/row envelope carries it in ``head``) is not served in the records from that edition
+    on (option ``dropped_fields``); editions before it serve what they served."""
+    from ..datagokr_families import family_for
+
+    whole = {op["url"] for op in read_facts("fields_edition9")["operations"] if op.get("complete")}
+    for plat in plats:
+        if plat.get("host") != "apis.data.go.kr":
+            continue
+        for ep in plat["endpoints"]:
+            fam = family_for("apis.data.go.kr", ep["path"])
+            if fam is None or fam.from_edition is None or fam.options.get("envelope") != "head_row":
+                continue
+            names = [f["name"] for f in ep["fields"] if f["name"] == "type" and "문서양식" in f.get("description", "")]
+            if not names:
+                continue
+            options = dict(ep.get("options") or {})
+            options["dropped_fields"] = {**(options.get("dropped_fields") or {}), "type": fam.from_edition}
+            ep["options"] = options
+            prov = ep["provenance"]
+            prov["fields"] += (f"; type (수신 문서양식) not served in the records from world edition "
+                               f"{fam.from_edition}: family {fam.name}'s head carries it")
+            served = [f for f in ep["fields"] if f["name"] != "type"
+                      and f["name"] not in (options.get("retired_fields") or ())
+                      and f["name"] not in (options.get("dropped_fields") or {})]
+            if len(served) <= 3 and "thin" not in prov:  # (editions before serve more: not thin there)
+                prov["thin"] = (f"only {len(served)} record field(s) from world edition {fam.from_edition}, where "
+                                f"family {fam.name}'s head carries type: the published table's other rows are "
+                                "the envelope's")
+                if "https://apis.data.go.kr" + ep["path"] in whole:  # the page shows its whole table
+                    prov["thin"] += "; the real API may answer only these"
 
 
 #: The world edition whose sandbox serves the root and item element names published for a
@@ -867,6 +926,7 @@ def build_platforms(*, everything: bool = False) -> tuple[list[dict[str, Any]], 
     _settle_editions(plats)
     _add_measured(plats)
     _add_published(plats)
+    _add_head_fields(plats)
     _add_roots(plats)
     _add_values(plats)
     return _drop_shadowed(plats, headers)

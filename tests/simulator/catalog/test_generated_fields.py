@@ -155,6 +155,11 @@ def test_without_the_measured_facts_editions_2_to_5_serve_the_same() -> None:
         new = after[eid]
         if new == old:
             continue
+        if {k: v for k, v in new.items() if k != "provenance"} == {k: v for k, v in old.items() if k != "provenance"}:
+            # a page showing the whole table of an endpoint that gains nothing (``complete``):
+            # only why it is thin changes
+            assert new["provenance"]["thin"].endswith("the real API may answer only these"), eid
+            continue
         changed += 1
         n = len(old["fields"])
         assert new["fields"][:n] == old["fields"], eid
@@ -208,6 +213,11 @@ def test_without_the_edition_7_facts_editions_2_to_6_serve_the_same() -> None:
         new = after[eid]
         if new == old:
             continue
+        if {k: v for k, v in new.items() if k != "provenance"} == {k: v for k, v in old.items() if k != "provenance"}:
+            # a page showing the whole table of an endpoint that gains nothing (``complete``):
+            # only why it is thin changes
+            assert new["provenance"]["thin"].endswith("the real API may answer only these"), eid
+            continue
         changed += 1
         n = len(old["fields"])
         assert new["fields"][:n] == old["fields"], eid
@@ -243,24 +253,32 @@ def test_every_edition_7_field_names_the_file_it_was_published_in(catalog: Catal
     assert seen > 500
 
 
-def test_without_the_edition_8_facts_editions_2_to_7_serve_the_same() -> None:
+@pytest.mark.parametrize(("edition", "least"), [(8, 15), (9, 41)])
+def test_without_an_editions_facts_the_editions_before_it_serve_the_same(edition: int, least: int) -> None:
     """``facts/fields_edition8.json`` (published field lists found since ``kopa@v0008``) only
     appends fields served from edition 8 (``late_fields`` ``{name: 8}``) and drops assumed ones
-    from edition 8 (``dropped_fields`` ``{name: 8}``): what editions 2–7 serve is unchanged."""
+    from edition 8 (``dropped_fields`` ``{name: 8}``): what editions 2–7 serve is unchanged;
+    ``facts/fields_edition9.json`` likewise from edition 9, editions 2–8 unchanged."""
     from types import SimpleNamespace
 
-    from simulator.catalog.generate.build import PUBLISHED8_EDITION
+    from simulator.catalog.generate.build import PUBLISHED8_EDITION, PUBLISHED9_EDITION
 
     def as_ep(raw: dict[str, Any]) -> Any:  # what served_fields reads of an endpoint
         opts = raw.get("options") or {}
         return SimpleNamespace(fields=[SimpleNamespace(name=f["name"]) for f in raw["fields"]], opt=opts.get)
 
-    assert PUBLISHED8_EDITION == 8
-    before, after = _built_without("fields_edition8")
+    assert (PUBLISHED8_EDITION, PUBLISHED9_EDITION) == (8, 9)
+    later = tuple(f"fields_edition{e}" for e in (9,) if e > edition)
+    before, after = _built_without(f"fields_edition{edition}", also=later)
     changed = 0
     for eid, old in before.items():
         new = after[eid]
         if new == old:
+            continue
+        if {k: v for k, v in new.items() if k != "provenance"} == {k: v for k, v in old.items() if k != "provenance"}:
+            # a page showing the whole table of an endpoint that gains nothing (``complete``):
+            # only why it is thin changes
+            assert new["provenance"]["thin"].endswith("the real API may answer only these"), eid
             continue
         changed += 1
         n = len(old["fields"])
@@ -268,19 +286,19 @@ def test_without_the_edition_8_facts_editions_2_to_7_serve_the_same() -> None:
         old_opts = old.get("options") or {}
         late, old_late = new["options"]["late_fields"], old_opts.get("late_fields", {})
         assert {k: v for k, v in late.items() if k in old_late} == old_late, eid
-        assert all(late[f["name"]] == 8 for f in new["fields"][n:]) and len(new["fields"]) > n, eid
+        assert all(late[f["name"]] == edition for f in new["fields"][n:]) and len(new["fields"]) > n, eid
         dropped, old_dropped = new["options"].get("dropped_fields", {}), old_opts.get("dropped_fields", {})
         assert all(dropped[k] == v for k, v in old_dropped.items()), eid
-        assert all(v == 8 for k, v in dropped.items() if k not in old_dropped), eid
+        assert all(v == edition for k, v in dropped.items() if k not in old_dropped), eid
         assert {k: v for k, v in new["options"].items() if k not in ("late_fields", "dropped_fields")} == \
                {k: v for k, v in old_opts.items() if k not in ("late_fields", "dropped_fields")}, eid
         assert {k: v for k, v in new.items() if k not in ("fields", "options", "provenance")} == \
                {k: v for k, v in old.items() if k not in ("fields", "options", "provenance")}, eid
-        for edition in range(2, 8):  # the same fields, in the same order
-            world = SimpleNamespace(edition=edition)
+        for earlier in range(2, edition):  # the same fields, in the same order
+            world = SimpleNamespace(edition=earlier)
             assert [f.name for f in served_fields(world, as_ep(old))] == \
-                   [f.name for f in served_fields(world, as_ep(new))], (eid, edition)  # type: ignore[arg-type]
-    assert changed >= 15
+                   [f.name for f in served_fields(world, as_ep(new))], (eid, earlier)  # type: ignore[arg-type]
+    assert changed >= least
 
 
 def test_edition_8_serves_the_published_lists_with_values_of_their_type(catalog: Catalog) -> None:
@@ -309,6 +327,44 @@ def test_edition_8_serves_the_published_lists_with_values_of_their_type(catalog:
             for name, value in rec.items():
                 want = {"integer": int, "number": (int, float)}.get(kinds[name], str)
                 assert isinstance(value, want) and value != "", (eid, name, value)
+
+
+def test_edition_9_answers_carry_the_published_fields_and_edition_8_the_same_bytes(catalog: Catalog) -> None:
+    """MOIS 연도별 자연재해 피해 declared only an assumed ``seq`` up to edition 8: its sandbox answer
+    in edition 8 is the byte-identical one (sha256 taken before edition 9 existed), in edition 9
+    each record carries the twelve elements a published reader names (``facts/fields_edition9.json``),
+    the year as a year and the counts as integers."""
+    import hashlib
+
+    from simulator import build_request
+    from simulator.catalog import load_catalog as load
+    from simulator.catalog.generate.extract import read_facts
+    from simulator.dialects import get_dialect
+    from simulator.sandbox import create_app
+
+    full = load(tier="full")
+    ep = full.endpoints["mois_natural_disaster_damage_by_year"]
+    params = {"type": "json", "numOfRows": "2"}
+    bodies = {}
+    for edition in (8, 9):
+        app = create_app(seed=0, catalog=full, edition=edition)
+        resp = app.handle(build_request(ep, params, app.keys.get(ep.id, app.keys.get(ep.platform))))
+        assert resp.status == 200
+        bodies[edition] = resp.body
+    assert hashlib.sha256(bodies[8]).hexdigest()[:16] == "0c08e49b623a6046"
+    # Edition 9 also answers the 행정안전통계연보 family's head/row JSON, asked with type=json
+    # (tests/simulator/dialects/test_mois_yearbook_family.py); edition 8 ignored type: XML.
+    assert bodies[9].startswith(b'{"NaturalDisasterDamageByYear":[{"head":')
+    parsed = get_dialect(ep.dialect).parse(ep, bodies[9], "json")
+    assert parsed.outcome == "ok" and len(parsed.records) == 2
+    nine = {f.name for f in ep.fields if (ep.opt("late_fields") or {}).get(f.name) == 9}
+    assert {"wrttimeid", "tot", "typhoon", "heavy_rain", "earthquak", "heatwave"} <= nine and len(nine) == 12
+    sources = {op["source"] for op in read_facts("fields_edition9")["operations"]}
+    assert all(f.source in sources and "search-index file" in f.source for f in ep.fields if f.name in nine)
+    for rec in parsed.records:
+        assert nine <= set(rec) and "seq" not in rec
+        assert re.fullmatch(r"20\d\d", str(rec["wrttimeid"]))
+        assert all(re.fullmatch(r"\d+", str(rec[n])) for n in nine - {"wrttimeid"})
 
 
 def _built_without(facts: str, also: tuple[str, ...] = ()) -> tuple[dict[str, Any], dict[str, Any]]:

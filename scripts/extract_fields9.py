@@ -1,0 +1,297 @@
+"""Write ``facts/fields_edition9.json``: response fields published for generated endpoints that
+were thin (declaring <= 3 record fields) in world edition 8, served from world edition 9
+(option ``late_fields`` ``{name: 9}``, so the versions recorded from editions 2–8 re-record byte
+for byte; ``build.PUBLISHED9_EDITION``).
+
+Sources (facts only: field names, the Korean labels a source gives, the JSON type its reader
+gives the value; no code or prose is kept). Each was read with the search tool's ``read_file``;
+the index names no repository for them, so each is cited by its search-index file id and what
+it is. A client's read keys are not a full list: an operation they would leave at <= 3 fields is
+not given them (the rule of edition 8), and a client that reads a key under alternative names
+(``a || b``) is not used.
+
+* ``MOIS_DISASTER``: a Python collector of four MOIS 행정안전통계연보 자연재해 services (연도별·지역별
+  피해, 연도별·지역별 복구비): per service the XML element names it reads from each row, each with
+  the Korean name its comment gives, every value read as a number;
+* ``MOIS_HEATWAVE``: a React hook reading 연도별 폭염 인명피해 rows by XML element name;
+* data.go.kr's own API pages (the portal's 출력결과(Response Element) table) as the search
+  tool's docs corpus stores them: ``MOIS_PORTAL`` (행정안전통계연보 services registered in 2021) and
+  ``FSC_PORTAL``, ``KMA_PORTAL``; each is tied to its URL by data-go-kr-client's first rows (:func:`_check_portal`);
+* ``KMA_MMSUMRY``: a Python script reading KMA 지상기상월보 getMmSumry (API hub ``typ02/openApi``,
+  the same service as ``apis.data.go.kr/1360000/SfcMtlyInfoService``) rows, values read as floats.
+
+    python scripts/extract_fields9.py
+    python -m simulator catalog generate
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from simulator.catalog.generate.extract import write_facts  # noqa: E402
+
+DG = "https://apis.data.go.kr"
+
+MOIS_DISASTER = ("search-index file 49373004171 (a Python collector of four MOIS 행정안전통계연보 자연재해 "
+                 "services: the XML element names it reads from each row, with the Korean names its comments "
+                 "give; every value read as a number; the index names no repository; names and labels only)")
+MOIS_HEATWAVE = ("search-index file 12952789614 (a React hook reading the rows of MOIS 연도별 폭염 인명피해 by XML "
+                 "element name; the index names no repository; names only); labels it does not give: those "
+                 "search-index file 49373004171 gives the same names at the same agency")
+KMA_MMSUMRY = ("search-index file 14342282671 (a Python script reading the rows of KMA 지상기상월보 getMmSumry, "
+               "API hub typ02/openApi, by XML element name, the temperatures as floats; the index names no "
+               "repository; names only)")
+
+Row = list[str]
+
+
+def _rows(spec: str) -> list[Row]:
+    """``"name:type:label, …"`` (type and label optional; type defaults to string)."""
+    out = []
+    for item in spec.split(","):
+        parts = [p.strip() for p in item.strip().split(":")]
+        name, ftype, label = (parts + ["", ""])[:3]
+        out.append([name, ftype or "string", label])
+    return out
+
+
+#: The causes the four 자연재해 services break their figures down by: the element name each
+#: reads (the services spell 강풍 and 지진 two ways) and its Korean name.
+_CAUSES = (("typhoon", "태풍"), ("heavy_rain", "호우"), ("heavy_snow", "대설"), ("{wind}", "강풍"),
+           ("wind_wave_strong_wind", "풍랑·강풍"), ("typhoon_heavy_rain", "태풍·호우"), ("lightning", "낙뢰"),
+           ("cold_wave", "한파"), ("{quake}", "지진"), ("heatwave", "폭염"))
+
+
+def _causes(ftype: str, wind: str, quake: str, suffix: str = "", label_suffix: str = "") -> str:
+    return ", ".join(f"{name.format(wind=wind, quake=quake)}{suffix}:{ftype}:{label}{label_suffix}"
+                     for name, label in _CAUSES)
+
+
+MOIS = {
+    "NaturalDisasterDamageByYear/getNaturalDisasterDamageByYear":
+        (MOIS_DISASTER, "wrttimeid::연도, tot:integer:합계, " + _causes("integer", "heavy_wind", "earthquak")),
+    "AnnualDisasterRecoveryCosts/getAnnualDisasterRecoveryCosts":
+        (MOIS_DISASTER, "wrttimeid::연도, total:integer:합계, " + _causes("integer", "strong_wind", "earthquake")),
+    "RegionDisasterRecoveryCosts/getRegionDisasterRecoveryCosts":
+        (MOIS_DISASTER, "wrttimeid::연도, region::지역, tot:number:합계, " + _causes("number", "heavy_wind", "earthquak")),
+    "RegionalNaturalDisasterDamage/getRegionalNaturalDisasterDamage":
+        (MOIS_DISASTER, "wrttimeid::연도, region::지역, prop_tot:number:합계 재산, life_tot:number:합계 인명, "
+                        + _causes("number", "strong_wind", "earthquake", "_property_damage", " 재산") + ", "
+                        + _causes("number", "strong_wind", "earthquake", "_life_damage", " 인명")),
+    "CasualtiesFromHeatwaveByYear/getCasualtiesFromHeatwaveByYear":
+        (MOIS_HEATWAVE, "wrttimeid::연도, tot:integer:합계, otdoor_subtot:integer, indoor_subtot:integer"),
+}
+
+#: data.go.kr's own pages for the 행정안전통계연보 services registered in 2021 (the portal's
+#: 출력결과(Response Element) table: 항목명(영문) and 항목설명) as the search tool's docs corpus stores
+#: them: dataset id → (service path, the record rows after the envelope). A stored page may stop
+#: before its table ends: the rows are those it shows. data-go-kr-client's first eight rows for
+#: the same URL must open the list (checked by :func:`operations`), which ties page to URL.
+MOIS_PORTAL = {
+    "15077884": ("NumberPCBasedVideoConferencing/getNumberPCBasedVideoConferencingList",
+                 "type::수신 문서양식, bas_yy::기준년도, smry:integer:계(회), centgovbdi:integer:중앙행정기관(회), "
+                 "locgovs:integer:지방자치단체(회)"),
+    "15077895": ("UserPCBasedVideoConferencing/getUserPCBasedVideoConferencingList",
+                 "type::수신 문서양식, bas_yy::기준년도, smry:integer:계, centgovbdi:integer:중앙행정기관(회), "
+                 "locgovs:integer:지방자치단체(회)"),
+    "15077900": ("FixedNumberCivilServantsOrg/getFixedNumberCivilServantsOrgList",
+                 "type::수신 문서양식, bas_yy::기준년도, org::기관, smry:integer:계(명), polsrvc:integer:정무직(명), "
+                 "spcladmsrvc:integer:별정직(명), consrvc:integer:계약직(명), spesrvc:integer:특정직(명), gensrvc:integer:일반직"),
+    "15077896": ("FixedNumberCareerCivilServants/getFixedNumberCareerCivilServantsList",
+                 "type::수신 문서양식, bas_yy::기준년도, crrcls::직종, cls::구분, fixno:integer:정원(명)"),
+    "15077904": ("FixedNumberCivilServantsYear/getFixedNumberCivilServantsYearList",
+                 "type::수신 문서양식, bas_yy::기준년도, civlsrv_fixno:integer:공무원정원(명), inde:integer:증감(명), "
+                 "inde_rt:number:증감률(%), rmk::비고"),
+    "15077977": ("NumberCivilServantsGrade/getNumberCivilServantsGradeList",
+                 "bas_yy::기준년도, cls::구분, smry:integer:계(명), exebrch_subtot:integer:행정부 소계(명), "
+                 "exebrch_stte:integer:행정부 국가(명), exebrch_locl:integer:행정부 지방(명), legbrch:integer:입법부(명), "
+                 "judbrch:integer:사법부(명)"),
+    "15077968": ("IllegalElevatorInspectRegion/getIllegalElevatorInspectRegionList",
+                 "bas_yy::기준년도, regi::지역, inspc_target:integer:점검대상(대), inspc_dycnt:integer:점검일수(일), "
+                 "illg_rnng:integer:불법운행(대), type::수신 문서양식"),
+    "15077969": ("ElevatorSafetyEducationRegion/getElevatorSafetyEducationRegionList",
+                 "bas_yy::기준년도, regi::지역, tot:integer:합계(명), eleschl_studnt:integer:초등학교 학생(명), "
+                 "eleschl_teachr:integer:초등학교 교사(명), vulnr_hirch_child:integer:취약계층 어린이(명), "
+                 "vulnr_hirch_paren_or_etc:integer:취약계층 부모등기타"),
+    "15077930": ("ElevSafetyEduYear/getElevSafetyEduYearList",
+                 "type::수신 문서양식, bas_yy::기준년도, tot:integer:합계(명), eleschl_studnt:integer:초등학교 학생(명), "
+                 "eleschl_teachr:integer:초등학교 교사(명), vulnr_hirch_child:integer:취약계층 어린이(명), "
+                 "vulnr_hirch_paren_or_etc:integer:취약계층 부모등기타(명)"),
+    "15077944": ("AdminiDistrictYear/getAdminiDistrictYearList",
+                 "type::수신 문서양식, bas_yy::기준년도, spclmcity:integer:특별시(개), othrmcitiy:integer:광역시(개), "
+                 "spclatomcty:integer:특별자치시(개), provi:integer:도(개), ssefprvin:integer:특별자치도(개), "
+                 "city:integer:시(개), cnti:integer:군(개)"),
+    "15077978": ("AvgSizeAdministrativeDist/getAvgSizeAdministrativeDistList",
+                 "bas_yy::기준년도, cls::구분, avg_area:number:평균면적(㎢), avg_popl:integer:평균인구(명), "
+                 "higst_popl_admr_zon::최고인구 행정구역, higst_popl_popl:integer:최고인구수(명), "
+                 "min_popl_admr_zon::최저인구 행정구역"),
+    "15077955": ("ReliefSuppliesReservesMng/getReliefSuppliesReservesMngList",
+                 "type::수신 문서양식, bas_yy::기준년도, regi::지역, smry_bas:integer:합계 기준(세트), "
+                 "smry_resrv_qty:integer:합계 비축량(세트), smry_resrv_rt:number:합계 비축률(%), "
+                 "emeg_rlikit_bas:integer:응급구호세트 기준(세트)"),
+    "15077971": ("DisasterVictimsOccurRegion/getDisasterVictimsOccurRegionList",
+                 "bas_yy::기준년도, disst_occu::재해발생일, disst_nm::재해명, tot_houshol:integer:세대수 합계(세대), "
+                 "tot_prsnum:integer:이재민수 합계(명), lseoul_houshol:integer:서울 세대수(세대), "
+                 "lseoul_prsnum:integer:서울 이재민수(명), lbusan_houshol:integer:부산 세대수"),
+    "15077972": ("DisasterReliefFundRegion/getDisasterReliefFundRegionList",
+                 "bas_yy::기준년도, regi::지역, lyr_eyr_bal:integer:전년도 연말잔액(백만원), "
+                 "tyr_incom:integer:당해연도 수입액(백만원), tyr_otcom:integer:당해연도 지출액(백만원), "
+                 "tyr_eyr_bal:integer:당해연도 연말잔액(백만원), accuml_stndd:integer:누적적립 기준액"),
+    "15077934": ("DisasterVictOccurrYear/getDisasterVictOccurrYearList",
+                 "type::수신 문서양식, bas_yy::기준년도, tot:integer:합계(명), heavywind:integer:강풍(명), "
+                 "wavs:integer:풍랑(명), heavyrain:integer:호우(명), typhoon:integer:태풍(명), heavysnow:integer:대설(명), "
+                 "earthquak:integer:지진(명), foresfire:integer:산불(명), lightni:integer:낙뢰(명), heatwav:integer:폭염(명)"),
+    "15077942": ("AirRaidShelterYear/getAirRaidShelterYearList",
+                 "type::수신 문서양식, bas_yy::기준년도, target_popl:integer:대상인구(천명), accpt_rt:number:수용률(%), "
+                 "shelt_abl_popl_smry:integer:대피가능인구 계(천명), "
+                 "shelt_abl_popl_gov_shelts:integer:정부지원시설 대피가능인구(천명), "
+                 "shelt_abl_popl_pub_shelts:integer:공공용시설 대피가능인구(천명), "
+                 "gov_shelts_shelts:integer:정부지원시설 수(개소)"),
+    "15077967": ("DesignPedEnvImprovDist/getDesignPedEnvImprovDistList",
+                 "bas_yy::기준년도, regi::지역, pedes_env_imprv_dstric:integer:보행환경개선지구(개소), "
+                 "citycntidstri::시군구, type::수신 문서양식"),
+    "15077932": ("DesignationProtectionZonesYear/getDesignationProtectionZonesYearList",
+                 "type::수신 문서양식, bas_yy::기준년도, tot:integer:합계(개소), child_protct_zon:integer:어린이보호구역(개소), "
+                 "seni_protct_zon:integer:노인보호구역(개소), disbld_protct_zon:integer:장애인보호구역(개소)"),
+    "15077970": ("DesignProtectZoneRegion/getDesignProtectZoneRegionList",
+                 "bas_yy::기준년도, regi::지역, tot:integer:합계(개소), child_protct_zon:integer:어린이보호구역(개소), "
+                 "seni_protct_zon:integer:노인보호구역(개소), disbld_protct_zon:integer:장애인보호구역(개소), "
+                 "type::수신 문서양식"),
+    "15077954": ("NumberOrdinanceRegulationsType/getNumberOrdinanceRegulationsTypeList",
+                 "type::수신 문서양식, bas_yy::기준년도, cls::구분, stot_ordin_regul:integer:조례규칙 총계(개), "
+                 "stot_ordin:integer:조례 총계(개), stot_regul:integer:규칙 총계(개), mcityprovi_ordin:integer:시도 조례(개), "
+                 "mcityprovi_regul:integer:시도 규칙(개), citycontiatodstri_ordin:integer:시군자치구 조례(개)"),
+    "15077953": ("OrdinanceRegulationsYear/getOrdinanceRegulationsYearList",
+                 "type::수신 문서양식, bas_yy::기준년도, smry:integer:계(개), lseoul:integer:서울(개), lbusan:integer:부산(개), "
+                 "ldaegu:integer:대구(개), lincheon:integer:인천(개), lgwangju:integer:광주(개), ldaejeon:integer:대전"),
+    "15077960": ("UseNumberRemoteWorkSrvGVPN/getUseNumberRemoteWorkSrvGVPNList",
+                 "bas_yy::기준년도, gvpn_user_num_smry:integer:이용자수 계(명), "
+                 "gvpn_user_num_centgovbdi:integer:중앙행정기관 이용자수(명), gvpn_user_num_mcityprovi:integer:시/도 이용자수(명), "
+                 "gvpn_user_num_etc_pub_org:integer:기타공공기관 이용자수(명), gvpn_work_num_smry:integer:활용업무수 계(건)"),
+    "15077907": ("DesignPedEnvImprovDistYear/getDesignPedEnvImprovDistYearList",
+                 "type::수신 문서양식, bas_yy::기준년도, pedes_env_imprv_dstric:integer:보행환경개선지구(개소)"),
+    "15077898": ("LocalBusinessStimulusProject/getLocalBusinessStimulusProjectList",
+                 "type::수신 문서양식, bas_yy::기준년도, smry:integer:계(개), rmk::비고"),
+}
+
+
+#: The same kind of page for FSC services whose operation data-go-kr-client cut at eight: the
+#: page shows its first operation's table, tied to one operation by the same check (and no other
+#: operation of the service may match it: 모기지론발행상세·종목기본·발행통계·원본및이자상환추이 pages
+#: match two or three operations of their service and are left out).
+FSC_PORTAL = {
+    "15043285": ("service/GetBkrFnCoInfoService/getBkrFnCoBasiInfo",
+                 "basDt::기준일자, bkrpFncoNm::파산금융회사명, bkrpFncoSqno::파산금융회사일련번호, "
+                 "bkrpFncoAraCd::파산금융회사권역코드"),
+    "15059585": ("service/GetBorrInveInfoService/getNPLReviInfo",
+                 "basDt::기준일자, crno::법인등록번호, th1CrdrAsmbDt::1회차채권자집회일자, "
+                 "th2CrdrAsmbDt::2회차채권자집회일자, th3CrdrAsmbDt::3회차채권자집회일자"),
+    "15043362": ("service/GetPublDispAsseInfoService/getPublDispAsse",
+                 "basDt::기준일자, ntnlAstObjcMngNo::국가자산물건관리번호, pusaDt::공매일자, "
+                 "ntnlAstObjcScd::국가자산물건상태코드, ntnlAstObjcStusNm::국가자산물건상태명"),
+    "15059614": ("service/GetKoreAsseInfoService/getLoanSellAsse",
+                 "basDt::기준일자, ntnlAstObjcMngNo::국가자산물건관리번호, ntnlAstObjcNm::국가자산물건명, "
+                 "dsslAstPusaNo::매각자산공매번호"),
+    "15059581": ("service/GetInfoOpenPropService/getInfoOpenProp",
+                 "basDt::기준일자, ntnlAstObjcMngNo::국가자산물건관리번호, ntnlAstObjcMngId::국가자산물건관리ID, "
+                 "ntnlAstObjcNm::국가자산물건명, kamcoMngInstNo::한국자산관리공사관리기관번호"),
+    "15059606": ("service/GetFnCoDepoInsuInfoService/getDepoInsuSubjFnCo",
+                 "basDt::기준일자, crno::법인등록번호, binsTrgtYn::부보대상여부, binsFncoAraCd::부보금융회사권역코드, "
+                 "binsFncoAraCdNm::부보금융회사권역코드명, binsFncoRevsDt::부보금융회사수정일자"),
+    "15059589": ("service/GetMortLoanPrinInteInfoService/getPrinAndInteInfo",
+                 "rqdzPlanCd::유동화계획코드, isinCd::ISIN코드, bondCcd::채권분류코드, mbsDtlCsfNm::MBS상세분류명, "
+                 "scrsIssuYr::유가증권발행년도, scrsIssuRndNo::유가증권발행회차번호, trncCdNm::트랜치코드명, "
+                 "pbanWrtDt::공시작성일자, pbanClsfNm::공시구분명, pbanTitNm::공시제목명, scrsIssuBal::유가증권발행잔액, "
+                 "scrsDvdnBnfRt:number:유가증권배당수익률"),
+    "15059603": ("service/GetMortLoanMarkTradInfoService/getOverTheCounTradStat",
+                 "rqdzPlanCd::유동화계획코드, isinCd::ISIN코드, bondCcd::채권분류코드, mbsDtlCsfNm::MBS상세분류명, "
+                 "scrsIssuYr::유가증권발행년도"),
+    "15059604": ("service/GetMortLoanUndeAsseInfoService/getUndeAsseRedeInfo",
+                 "basMm::기준연월, rqdzPlanCd::유동화계획코드, bondCcd::채권분류코드, mbsDtlCsfNm::MBS상세분류명"),
+    "15059586": ("service/GetMortLoanRedeStatInfoService/getItemRedeInfo",
+                 "basYm::기준년월, rqdzPlanCd::유동화계획코드, bondCcd::채권분류코드, scrsIssuYr::유가증권발행년도, "
+                 "scrsIssuRndNo::유가증권발행회차번호, scrsIssuDt::유가증권발행일자, scrsTisuAmt::유가증권총발행금액, "
+                 "scrsTrdpAmt::유가증권총상환금액"),
+}
+
+
+#: The same kind of page for KMA services (one operation each on the page).
+KMA_PORTAL = {
+    "15059087": ("FrstFcstInfoService/getFrstOcurFcst",
+                 "BASE_DATE::생성일자, BASE_TIME::생성시간, FCST_DATE::예측일자, FCST_TIME::예측시간, "
+                 "DAY:integer:선행일, VALUE:integer:서리 발생 가능성(%)"),
+    "15058079": ("LgtInfoService/getLgt",
+                 "altitudeKm:number:낙뢰 고도, dateTime::낙뢰 시간, errorRangeKm:number:오차 범위, flashId::flash id"),
+}
+
+
+#: Portal pages whose stored copy shows the whole 출력결과 table (the page goes on past its last row):
+#: what they list is all the operation answers, so an endpoint serving three or fewer of them is
+#: thin because the service is small, not because a source was cut (``"complete": true``).
+COMPLETE_PAGES = frozenset({"15077907", "15077898"})
+
+
+def _portal_source(dataset: str) -> str:
+    return (f"data.go.kr's page for dataset {dataset} (https://www.data.go.kr/data/{dataset}/openapi.do: the portal's "
+            "출력결과(Response Element) table, 항목명(영문) and 항목설명, as the search tool's docs corpus stores the page; "
+            "rows up to where the stored page stops; names and labels only; types from each row's unit: a count or an "
+            "amount an integer, a rate or an area a number)")
+
+
+KMA = {
+    "SfcMtlyInfoService/getMmSumry": (KMA_MMSUMRY, "stnko, taavg:number, tamax:number, tamin:number"),
+}
+
+
+#: Envelope rows data-go-kr-client lists among a service's first eight.
+_ENVELOPE = {"resultCode", "resultMsg", "numOfRows", "pageNo", "totalCount", "dataType"}
+
+
+def _check_portal(ops: list[dict[str, object]]) -> None:
+    """A portal page belongs to the URL whose first published rows (data-go-kr-client 4.16.0
+    lists the portal's first eight) open the page's list in the same order."""
+    from simulator.catalog.generate.extract import read_facts
+
+    client = {op["url"]: [f[0] for f in op["fields"] if f[0] not in _ENVELOPE]
+              for op in read_facts("datagokr_client")["operations"]}
+    for op in ops:
+        if "data.go.kr's page" not in str(op["source"]):
+            continue
+        url = str(op["url"])
+        names = [row[0] for row in op["fields"]]  # type: ignore[attr-defined]
+        first = client.get(url)
+        if not first or names[: len(first)] != first:
+            raise SystemExit(f"{url}: the page's rows {names[:4]} do not continue the client's {first}")
+        service = url.rsplit("/", 1)[0] + "/"
+        others = [u for u, f in client.items() if u.startswith(service) and u != url and f and names[: len(f)] == f]
+        if others:
+            raise SystemExit(f"{url}: the page's rows also continue {others}")
+
+
+def operations() -> list[dict[str, object]]:
+    hand = [(f"{DG}/1741000/{path}", src, spec) for path, (src, spec) in MOIS.items()]
+    hand += [(f"{DG}/1741000/{path}", _portal_source(ds), spec) for ds, (path, spec) in MOIS_PORTAL.items()]
+    hand += [(f"{DG}/1160100/{path}", _portal_source(ds), spec) for ds, (path, spec) in FSC_PORTAL.items()]
+    hand += [(f"{DG}/1360000/{path}", _portal_source(ds), spec) for ds, (path, spec) in KMA_PORTAL.items()]
+    hand += [(f"{DG}/1360000/{path}", src, spec) for path, (src, spec) in KMA.items()]
+    complete = {f"{DG}/1741000/{MOIS_PORTAL[ds][0]}" for ds in COMPLETE_PAGES}
+    ops = sorted(({"url": url, "source": src, "fields": _rows(spec), **({"complete": True} if url in complete else {})}
+                  for url, src, spec in hand), key=lambda o: str(o["url"]))
+    _check_portal(ops)
+    return ops
+
+
+def main() -> int:
+    ops = operations()
+    path = write_facts("fields_edition9", {"source": "published response-field lists served from world edition 9 "
+                                                     "(each operation names its source)", "operations": ops})
+    print(f"{path}: {len(ops)} operations, {sum(len(o['fields']) for o in ops)} fields")  # type: ignore[arg-type]
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
