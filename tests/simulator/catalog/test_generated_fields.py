@@ -145,34 +145,6 @@ def test_measured_fields_are_served_from_world_edition_6_only(catalog: Catalog) 
     assert [f.name for f in served_fields(SimpleNamespace(edition=6), gone)] == six[1:]  # type: ignore[arg-type]
 
 
-def test_without_the_measured_facts_editions_2_to_5_serve_the_same() -> None:
-    """The generated platforms built with and without ``facts/datagokr_mcp_fields.json`` differ
-    only by fields appended for edition 6 (``late_fields``), fields dropped from edition 6
-    (``dropped_fields``) and provenance: every shipped version replays and re-records as it did."""
-    before, after = _built_without("datagokr_mcp_fields")
-    changed = 0
-    for eid, old in before.items():
-        new = after[eid]
-        if new == old:
-            continue
-        if {k: v for k, v in new.items() if k != "provenance"} == {k: v for k, v in old.items() if k != "provenance"}:
-            # a page showing the whole table of an endpoint that gains nothing (``complete``):
-            # only why it is thin changes
-            assert new["provenance"]["thin"].endswith("the real API may answer only these"), eid
-            continue
-        changed += 1
-        n = len(old["fields"])
-        assert new["fields"][:n] == old["fields"], eid
-        late = new["options"]["late_fields"]
-        assert all(late[f["name"]] == 6 for f in new["fields"][n:]), eid
-        opts = {k: v for k, v in new["options"].items() if k not in ("late_fields", "dropped_fields")}
-        assert opts == {k: v for k, v in (old.get("options") or {}).items() if k != "late_fields"}, eid
-        assert all(v == 6 for v in new["options"].get("dropped_fields", {}).values()), eid
-        assert {k: v for k, v in new.items() if k not in ("fields", "options", "provenance")} == \
-               {k: v for k, v in old.items() if k not in ("fields", "options", "provenance")}, eid
-    assert changed >= 21
-
-
 def test_published_fields_are_served_from_world_edition_7_only(catalog: Catalog) -> None:
     """``facts/fields_edition7.json``'s fields (the portal's swagger via umyunsang/UMMAYA, the
     law.go.kr guide pages via StatPan/lawpy, the elements a client parses) come with option ``late_fields`` ``{name: 7}``: edition 6
@@ -202,39 +174,6 @@ def test_published_fields_are_served_from_world_edition_7_only(catalog: Catalog)
     assert "StatPan/lawpy" in next(f.source for f in mofa.fields if f.name == "안건번호")
 
 
-def test_without_the_edition_7_facts_editions_2_to_6_serve_the_same() -> None:
-    """The generated platforms built with and without ``facts/fields_edition7.json`` differ only
-    by fields appended for edition 7 (``late_fields``), assumed fields dropped from edition 7
-    (``dropped_fields``) and provenance: ``kopa@v0001``–``kopa@v0007`` replay and re-record as
-    they did."""
-    before, after = _built_without("fields_edition7", also=("fields_edition8",))
-    changed = 0
-    for eid, old in before.items():
-        new = after[eid]
-        if new == old:
-            continue
-        if {k: v for k, v in new.items() if k != "provenance"} == {k: v for k, v in old.items() if k != "provenance"}:
-            # a page showing the whole table of an endpoint that gains nothing (``complete``):
-            # only why it is thin changes
-            assert new["provenance"]["thin"].endswith("the real API may answer only these"), eid
-            continue
-        changed += 1
-        n = len(old["fields"])
-        assert new["fields"][:n] == old["fields"], eid
-        late, old_late = new["options"]["late_fields"], (old.get("options") or {}).get("late_fields", {})
-        assert {k: v for k, v in late.items() if k in old_late} == old_late, eid
-        assert all(late[f["name"]] == 7 for f in new["fields"][n:]), eid
-        old_dropped = (old.get("options") or {}).get("dropped_fields", {})
-        dropped = new["options"].get("dropped_fields", {})
-        assert all(dropped[k] == v for k, v in old_dropped.items()), eid
-        assert all(v == 7 for k, v in dropped.items() if k not in old_dropped), eid
-        opts = {k: v for k, v in new["options"].items() if k not in ("late_fields", "dropped_fields")}
-        assert opts == {k: v for k, v in (old.get("options") or {}).items() if k not in ("late_fields", "dropped_fields")}
-        assert {k: v for k, v in new.items() if k not in ("fields", "options", "provenance")} == \
-               {k: v for k, v in old.items() if k not in ("fields", "options", "provenance")}, eid
-    assert changed >= 60
-
-
 def test_every_edition_7_field_names_the_file_it_was_published_in(catalog: Catalog) -> None:
     """Each field served from edition 7 on carries its operation's source from the facts file:
     a repository at a commit and a file, a package at a version and a file, or a search-index file id."""
@@ -253,12 +192,15 @@ def test_every_edition_7_field_names_the_file_it_was_published_in(catalog: Catal
     assert seen > 500
 
 
-@pytest.mark.parametrize(("edition", "least"), [(8, 15), (9, 41)])
-def test_without_an_editions_facts_the_editions_before_it_serve_the_same(edition: int, least: int) -> None:
-    """``facts/fields_edition8.json`` (published field lists found since ``kopa@v0008``) only
-    appends fields served from edition 8 (``late_fields`` ``{name: 8}``) and drops assumed ones
-    from edition 8 (``dropped_fields`` ``{name: 8}``): what editions 2–7 serve is unchanged;
-    ``facts/fields_edition9.json`` likewise from edition 9, editions 2–8 unchanged."""
+@pytest.mark.parametrize(("facts", "edition", "least"), [
+    ("datagokr_mcp_fields", 6, 21), ("fields_edition7", 7, 60), ("fields_edition8", 8, 15), ("fields_edition9", 9, 41)])
+def test_without_an_editions_facts_the_editions_before_it_serve_the_same(facts: str, edition: int, least: int) -> None:
+    """Each facts file only appends fields served from its edition on (``late_fields``
+    ``{name: edition}``) and drops assumed ones from it (``dropped_fields`` ``{name: edition}``):
+    ``facts/datagokr_mcp_fields.json`` (kloud80/datagokr-mcp's measured schemas) from edition 6,
+    ``fields_edition7.json`` … ``fields_edition9.json`` from theirs. The generated platforms built
+    without it and its later files, and with it, differ only so: every edition before it serves
+    the same fields in the same order, and every shipped version replays and re-records as it did."""
     from types import SimpleNamespace
 
     from simulator.catalog.generate.build import PUBLISHED8_EDITION, PUBLISHED9_EDITION
@@ -268,8 +210,8 @@ def test_without_an_editions_facts_the_editions_before_it_serve_the_same(edition
         return SimpleNamespace(fields=[SimpleNamespace(name=f["name"]) for f in raw["fields"]], opt=opts.get)
 
     assert (PUBLISHED8_EDITION, PUBLISHED9_EDITION) == (8, 9)
-    later = tuple(f"fields_edition{e}" for e in (9,) if e > edition)
-    before, after = _built_without(f"fields_edition{edition}", also=later)
+    later = tuple(f"fields_edition{e}" for e in (7, 8, 9) if e > edition)
+    before, after = _built_without(facts, also=later)
     changed = 0
     for eid, old in before.items():
         new = after[eid]
