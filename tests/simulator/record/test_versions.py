@@ -95,15 +95,17 @@ def _answers(resolver: Resolver, sample: list[Any]) -> dict[str, tuple[int, list
     return out
 
 
-def test_v0004_holds_every_tool_and_its_drift_is_written(store: Store) -> None:
-    m = store.open("kopa", "v0004").manifest  # v0005 only adds (below)
-    assert (m.version, m.parent, m.source) == ("v0004", "v0003", "sandbox")
-    assert m.content_hash.startswith("727820a9")
-    assert store.open("kopa", "v0003").content_hash.startswith("1a471589")
+@pytest.mark.parametrize(("version", "parent", "digest"), [("v0004", "v0003", "727820a9"), ("v0005", "v0004", "8e8c607b")])
+def test_v0004_and_v0005_hold_every_tool_and_their_drift_is_written(store: Store, version: str, parent: str,
+                                                                     digest: str) -> None:
+    """v0004 and v0005 only add to their parents (below), and v0006 re-records v0005's generated tier."""
+    m = store.open("kopa", version).manifest
+    assert (m.version, m.parent, m.source) == (version, parent, "sandbox")
+    assert m.content_hash.startswith(digest)
     assert len(m.endpoints) == len(load_catalog().endpoints) - len(ADDED_IN_V0007) == 2696
     assert all(e.records > 0 for e in m.endpoints.values())
-    drift = (ROOT / "docs" / "drift-v0004.md").read_text(encoding="utf-8")
-    assert "# Drift kopa@v0003 → kopa@v0004" in drift and "Collections changed" not in drift
+    drift = (ROOT / "docs" / f"drift-{version}.md").read_text(encoding="utf-8")
+    assert f"# Drift kopa@{parent} → kopa@{version}" in drift and "Collections changed" not in drift
 
 
 def test_v0004_adds_only_its_plan(store: Store) -> None:
@@ -138,16 +140,6 @@ def test_filtered_generated_neis_rows_belong_to_the_office_asked_for(store: Stor
     c = v4.index.collection("neis_his_timetablebgs?ATPT_OFCDC_SC_CODE=B10&AY=2022&SD_SCHUL_CODE=7010798")
     rows = v4.index.records(c.id, 0, c.count)
     assert rows and {(r["SD_SCHUL_CODE"], r["AY"]) for r in rows} == {("7010798", "2022")}
-
-
-def test_v0005_has_every_tool_and_its_drift_is_written(store: Store) -> None:
-    m = store.open("kopa", "v0005").manifest  # v0006 re-records its generated tier (below)
-    assert (m.version, m.parent, m.source) == ("v0005", "v0004", "sandbox")
-    assert m.content_hash.startswith("8e8c607b")
-    assert len(m.endpoints) == len(load_catalog().endpoints) - len(ADDED_IN_V0007) == 2696
-    assert all(e.records > 0 for e in m.endpoints.values())
-    drift = (ROOT / "docs" / "drift-v0005.md").read_text(encoding="utf-8")
-    assert "# Drift kopa@v0004 → kopa@v0005" in drift and "Collections changed" not in drift
 
 
 def test_v0005_adds_only_its_plans_crawls(store: Store) -> None:
