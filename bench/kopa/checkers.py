@@ -1332,7 +1332,10 @@ def _parts_said(pred: str, gold_items: list[str], question: str, check: Check) -
         else:
             return False
     if not nums:
-        return True
+        # nothing more than the items: no number left but the question's and list enumerators
+        t = re.sub(r"(?m)^\s*\d+[.)]\s", " ", t)
+        q = "".join(_nfkc(question or "").split())
+        return all(_in_question(t, a, b, q) for a, b, _txt, _v in _numbers(t))
     said = _answer_numbers(t, question)
     return len(said) == 1 and any(_close(v, single_number(nums[0]) or 0.0, check, nums[0], question)
                                   for v in said[0])
