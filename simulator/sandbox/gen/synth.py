@@ -25,6 +25,7 @@ from ..world._finance import REAL_COMPANIES_EDITION
 from .dart_indx import INDX_EDITION, index_rows
 from .datagokr_misc import AIRKOREA_FIELD_VER, AIRKOREA_VER_EDITION, version_of, airkorea_station_rows, as_version
 from .kma_values import KMA_CATEGORY_EDITION, ultra_fcst_rows, ultra_ncst_rows
+from .measures import MEASURES_EDITION, measure_kind, measure_value
 
 __all__ = ["ENTITY_FIELDS", "names_real_company", "synth_records"]
 
@@ -167,7 +168,7 @@ def _shaped(f: FieldSpec, i: int, rng: random.Random, world: World) -> Any:
     return None
 
 
-def _value(f: FieldSpec, i: int, rng: random.Random, world: World) -> Any:
+def _value(f: FieldSpec, i: int, rng: random.Random, world: World, ep: Endpoint | None = None) -> Any:
     if world.edition >= FIELDS_EDITION and (v := _shaped(f, i, rng, world)) is not None:
         return v
     name, label = f.name, f.description
@@ -197,6 +198,12 @@ def _value(f: FieldSpec, i: int, rng: random.Random, world: World) -> Any:
         return f"https://www.example.go.kr/view/{rng.randint(1000, 99999)}"
     if _CODE_RE.search(name) or f.code:
         return f"{rng.randint(0, 10 ** 6 - 1):06d}"
+    if world.edition >= MEASURES_EDITION and (kind := measure_kind(name, label)) is not None:
+        # edition 9: a measure field holds a number of its unit, not its label ("평균 기온 1"),
+        # drawn from its own generator (seeded by the field and the collection's stream here,
+        # which it leaves as it is) so every other value stays edition 8's
+        own = random.Random(f"measure|{name}|{rng.getstate()}")
+        return measure_value(kind, own, comma=ep is not None and "opendart" in ep.host)
     base = (label or name).split("(")[0].strip() or name
     return f"{base} {i + 1}"
 
@@ -261,7 +268,7 @@ def _corp_outline(world: World, ep: Endpoint, filters: dict[str, str], rng: rand
     rest = [f for f in fields if f.name not in set(order)]
     by_name = {f.name: f for f in fields}
     return [{**{n: _typed(r[n], by_name[n].type) for n in order},
-             **{f.name: _typed(_value(f, i, rng, world), f.type) for f in rest}} for i, r in enumerate(rows)]
+             **{f.name: _typed(_value(f, i, rng, world, ep), f.type) for f in rest}} for i, r in enumerate(rows)]
 
 
 #: IFRS taxonomy element ids (and DART's own for operating income) of the world's accounts.
@@ -444,7 +451,7 @@ def synth_records(world: World, ep: Endpoint, filters: dict[str, str]) -> list[d
             elif lo in ENTITY_FIELDS:
                 v = picks[ENTITY_FIELDS[lo]].get(lo, "")
             else:
-                v = _value(f, i, rng, world)
+                v = _value(f, i, rng, world, ep)
             rec[f.name] = _typed(v, f.type)
         records.append(rec)
     return records

@@ -29,7 +29,7 @@ _MISSING = object()
 #: carry the hub's common fields: office, school, LOAD_DTM; see ``late_fields`` in
 #: ``simulator/sandbox/gen/synth.py``). An edition changes only what its docstring says; the
 #: rest is the same bytes.
-EDITIONS = (2, 3, 4, 5, 6, 7, 8)
+EDITIONS = (2, 3, 4, 5, 6, 7, 8, 9)
 #: The edition the newest shipped version was recorded from (the default). Edition 5 is
 #: edition 4 with the generated endpoints' fuller published fields, every one filled with a
 #: value of its field's shape: ``kopa@v0006`` recorded its generated tier from it (its curated
@@ -42,7 +42,12 @@ EDITIONS = (2, 3, 4, 5, 6, 7, 8)
 #: ``edition >= 7``); ``kopa@v0008`` was recorded from it. Edition 8 is edition 7 with invented
 #: names that read like real Korean ones (schools named after a place or a word, companies of
 #: one stem and a kind, well-formed statute and bill titles), plus the changes listed where they
-#: are made (gated on ``edition >= 8``); ``kopa@v0009`` is recorded from it.
+#: are made (gated on ``edition >= 8``); ``kopa@v0009`` is recorded from it. Edition 9 (no shipped
+#: version yet; ``kopa@v0010`` is to be recorded from it) is edition 8 with the changes gated on
+#: the ``*_EDITION = 9`` constants where they are made: generated measure fields filled with
+#: numbers of their unit (``MEASURES_EDITION``, ``simulator/sandbox/gen/measures.py``), Seoul
+#: subway stations' real English names (``STATION_ENG_EDITION``, ``_transport.py``) and NEC
+#: addresses named as of the vote date (``DATED_ADDRESSES_EDITION``, ``_politics.py``).
 LATEST_EDITION = 8
 #: The edition from which the world's invented names read like real Korean ones: schools named
 #: after a place or a word (``_education.py``), companies of one stem and a kind (``_finance.py``),

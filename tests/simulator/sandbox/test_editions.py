@@ -15,8 +15,8 @@ from simulator.sandbox import World
 
 
 def test_edition_is_checked() -> None:
-    with pytest.raises(ValueError, match="unknown world edition 9: use one of 2, 3, 4, 5, 6, 7, 8"):
-        World(0, edition=9)
+    with pytest.raises(ValueError, match="unknown world edition 10: use one of 2, 3, 4, 5, 6, 7, 8, 9"):
+        World(0, edition=10)
 
 
 def test_the_upcoming_election_takes_preliminary_candidates() -> None:

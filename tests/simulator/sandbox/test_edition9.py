@@ -1,0 +1,78 @@
+"""World edition 9 (#27, a world whose answers a real client accepts, no invented value posing
+as a fact): generated measure fields hold numbers of their unit, Seoul subway stations carry
+their real English names, and NEC addresses are named as of the vote date. Edition 8 (the
+world ``kopa@v0009`` was recorded from) answers as before (tests/simulator/record/test_rerecord.py
+holds its recorded bytes)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from simulator.catalog import load_catalog
+from simulator.sandbox import World
+from simulator.sandbox.gen.measures import MEASURES_EDITION, measure_kind
+from simulator.sandbox.gen.synth import synth_records
+
+NUMBER = re.compile(r"-?\d{1,3}(,\d{3})*(\.\d+)?|-?\d+(\.\d+)?")
+
+
+@pytest.fixture(scope="module")
+def catalog():
+    return load_catalog(tier="full")
+
+
+@pytest.mark.parametrize(("name", "label", "kind"), [
+    ("dayAvgTa", "평균 기온", "temperature"), ("mnhSumRn", "", "precipitation"), ("tot", "합계", "total"),
+    ("hm", "습도(%)", "humidity"), ("grntymnyRate", "보증금률", "rate"), ("otdrRto", "사외이사비율", "rate"),
+    ("aq_wtn_div_ostk", "취득 전 자기주식 보유현황(배당가능이익 범위 내 취득(주)(보통주식))", "shares"),
+    ("inhdtl_tast", "양수내역(총자산(원)(B))", "money"), ("fv_ps", "1주당 액면가액 (원)", "par"),
+    ("excluUseAr", "전용면적", "area"), ("DEAL_CN_PSSG", "가결(건)", "count"), ("clpr", "종가", "price"),
+    # names, codes, dates and texts keep their shapes
+    ("corp_name", "회사명", None), ("stn_ko", "지점명(국문)", None), ("rcept_dt", "접수일자", None),
+    ("taMinDay", "연최저기온 나타난 날", None), ("crsc_osprpd_bgd", "감자일정(구주권 제출기간(시작일))", None),
+    ("시정권고참조법률", "시정권고참조법률", None), ("mgmCptAt", "", None), ("bassMtRntchrg", "", None),
+    ("aggr", "연령대", None), ("rm", "비고", None), ("statDivNm", "통계구분명", None),
+])
+def test_measure_kind_reads_name_label_and_unit(name: str, label: str, kind: str | None) -> None:
+    assert measure_kind(name, label) == kind
+
+
+@pytest.mark.parametrize(("eid", "fields"), [
+    ("kma_day_statistics", {"dayAvgTa": r"-?\d+\.\d", "dayMaxTa": r"-?\d+\.\d", "dayAvgRhm": r"\d+"}),
+    ("mois_design_protect_zone_region_list", {"tot": r"\d+"}),
+    ("dart_fric_decsn", {"fv_ps": r"[\d,]+", "bfic_tisstk_ostk": r"\d{1,3}(,\d{3})*"}),
+    ("dart_tsstk_aq_decsn", {"aq_wtn_div_ostk_rt": r"\d+\.\d\d", "aqpln_stk_ostk": r"\d{1,3}(,\d{3})*"}),
+])
+def test_measure_fields_hold_numbers_from_edition_9(catalog, eid: str, fields: dict[str, str]) -> None:
+    """Edition 8 filled these with "<label> n" ("평균 기온 1"); edition 9 a number of the unit
+    (temperatures one decimal in -3.2..31.5, OpenDART shares with thousands separators), and
+    every other value of the record as edition 8 has it."""
+    ep = catalog.endpoint(eid)
+    labels = {f.name: f.description for f in ep.fields}
+    old, new = synth_records(World(0, edition=8), ep, {}), synth_records(World(0, edition=9), ep, {})
+    assert old and len(old) == len(new)
+    for i, (r8, r9) in enumerate(zip(old, new)):
+        for k, shape in fields.items():
+            assert r8[k] == f"{labels[k].split('(')[0].strip()} {i + 1}"  # the old wrong case
+            assert re.fullmatch(shape, r9[k]), (k, r9[k])
+        assert all(r9[k] == r8[k] or measure_kind(k, labels[k]) for k in r9)
+        if "dayAvgTa" in fields:
+            assert -3.2 <= float(r9["dayAvgTa"]) <= 31.5
+
+
+def test_edition_9_changes_only_measure_fields(catalog) -> None:
+    """Across a slice of generated endpoints, edition 9 differs from edition 8 only where a
+    field is a measure, and there by a number in place of a label."""
+    eps = [e for e in catalog.endpoints.values() if e.fidelity != "curated"][::17]
+    w8, w9 = World(0, edition=8), World(0, edition=MEASURES_EDITION)
+    changed = 0
+    for ep in eps:
+        labels = {f.name: f.description for f in ep.fields}
+        for r8, r9 in zip(synth_records(w8, ep, {}), synth_records(w9, ep, {}), strict=True):
+            for k, v in r9.items():
+                if v != r8[k]:
+                    changed += 1
+                    assert measure_kind(k, labels.get(k, "")) and NUMBER.fullmatch(v), (ep.id, k, r8[k], v)
+    assert changed > 100
