@@ -76,3 +76,22 @@ def test_edition_9_changes_only_measure_fields(catalog) -> None:
                     changed += 1
                     assert measure_kind(k, labels.get(k, "")) and NUMBER.fullmatch(v), (ep.id, k, r8[k], v)
     assert changed > 100
+
+
+def test_subway_stations_carry_their_real_english_names() -> None:
+    """Edition 9: STATION_NM_ENG is the station's published English name ("이대" → "Ewha Womans
+    Univ.", not "Idae"), by line where lines differ (총신대입구(이수): "Chongshin Univ." on line 4,
+    "Isu" on line 7), and empty where no source gives one (8호선 다산); edition 8 keeps the
+    syllable-by-syllable romanization."""
+    from simulator.sandbox.gen.seoul import station_by_name
+
+    def names(edition: int) -> dict[tuple[str, str], str]:
+        return {(r["LINE_NUM"], r["STATION_NM"]): r["STATION_NM_ENG"] for r in station_by_name(World(0, edition=edition), {})}
+
+    new, old = names(9), names(8)
+    assert new[("02호선", "이대")] == "Ewha Womans Univ." and old[("02호선", "이대")] == "Idae"
+    assert new[("01호선", "서울역")] == "Seoul Station" and new[("02호선", "동대문역사문화공원")] == "Dongdaemun History & Culture Park"
+    assert new[("04호선", "총신대입구(이수)")] == "Chongshin Univ." and new[("07호선", "총신대입구(이수)")] == "Isu"
+    assert new[("08호선", "다산")] == "" and old[("08호선", "다산")] == "Dasan"
+    assert sum(bool(v) for v in new.values()) == len(new) - 5
+    assert not any(v != v.strip() or "  " in v for v in new.values())
