@@ -22,6 +22,8 @@ from typing import Any, Callable
 from ...catalog import Endpoint, FieldSpec
 from ..world import TODAY, World
 from ..world._finance import REAL_COMPANIES_EDITION
+from ..world._names import _stem
+from ..world._politics import DATED_ADDRESSES_EDITION
 from .dart_indx import INDX_EDITION, index_rows
 from .datagokr_misc import AIRKOREA_FIELD_VER, AIRKOREA_VER_EDITION, version_of, airkorea_station_rows, as_version
 from .kma_values import KMA_CATEGORY_EDITION, ultra_fcst_rows, ultra_ncst_rows
@@ -454,7 +456,52 @@ def synth_records(world: World, ep: Endpoint, filters: dict[str, str]) -> list[d
                 v = _value(f, i, rng, world, ep)
             rec[f.name] = _typed(v, f.type)
         records.append(rec)
+    if world.edition >= DATED_ADDRESSES_EDITION and ep.path.startswith("/9760000/"):
+        return _nec_places(world, ep, filters, records)
     return records
+
+
+#: The NEC fields that name where something lies, set from the election's places (edition 9).
+_NEC_PLACE_FIELDS = frozenset({"sdName", "wiwName", "emdName", "addr", "placeAddr"})
+
+
+def _nec_places(world: World, ep: Endpoint, filters: dict[str, str], records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Edition 9 (``DATED_ADDRESSES_EDITION``): a generated NEC record's place fields name one of
+    its election's places as of the vote date, within the 시도 (``sdName``) and 구시군
+    (``wiwName``) the request names; a request naming a place the election did not have answers
+    no records. Each record's place is drawn from its own generator, so every other value stays
+    edition 8's."""
+    names = {f.name for f in ep.fields}
+    if "sgId" not in names or not names & _NEC_PLACE_FIELDS:
+        return records
+    held = {e["sgId"] for e in world.elections()}
+    key = "|".join(f"{k}={v}" for k, v in sorted(filters.items()))
+    out = []
+    for i, rec in enumerate(records):
+        sg = str(rec.get("sgId", ""))
+        if sg not in held:
+            out.append(rec)
+            continue
+        places = [p for p in world.election_places(sg)
+                  if filters.get("sdName", p.sd_name) == p.sd_name
+                  and filters.get("wiwName", p.name).replace(" ", "") == p.name.replace(" ", "")]
+        if not places:
+            return []
+        own = random.Random(f"nec_place|{ep.id}|{key}|{i}")
+        place = own.choice(places)
+        d = world.district(own.choice(place.lawd_cds))
+        assert d is not None
+        dong = own.choice(d.dongs) if d.dongs else None
+        road = f" {_stem(dong.leaf)}로" if dong else ""
+        rec = dict(rec)
+        for name, value in (("sdName", place.sd_name), ("wiwName", place.name.replace(" ", "")),
+                            ("emdName", dong.leaf if dong else ""),
+                            ("addr", f"{world.dated_address(d, sg)}{road} {own.randint(1, 300)}"),
+                            ("placeAddr", f"{world.dated_address(d, sg)}{road} {own.randint(1, 300)}")):
+            if name in rec and name not in filters:
+                rec[name] = value
+        out.append(rec)
+    return out
 
 
 def _typed(v: Any, ftype: str) -> Any:

@@ -12,7 +12,7 @@ from ._dates import TODAY, _parse, _ymd
 from ._names import _stem, hanja_name, has_final_consonant, person_name, roman_name
 from ._regions import District, RegionsMixin
 
-__all__ = ["BILLS_EDITION", "BYELECTION_EDITION", "DATED_REGIONS_EDITION", "INVENTED_PARTIES_EDITION",
+__all__ = ["BILLS_EDITION", "BYELECTION_EDITION", "DATED_ADDRESSES_EDITION", "DATED_REGIONS_EDITION", "INVENTED_PARTIES_EDITION",
            "PRELIMINARY_TYPES", "UPCOMING_SG_ID", "Place", "PoliticsMixin", "bill_law_title", "invented_parties",
            "new_law_bill_title"]
 
@@ -32,6 +32,13 @@ INVENTED_PARTIES_EDITION = 8
 #: NEC's order; 구·시·군의 장 are elected per 시 (not per 일반구) and not in 세종 and 제주, which have no
 #: 기초자치단체, and 구·시·군의회 (and its 비례대표) likewise; 교육의원 only in 제주.
 DATED_REGIONS_EDITION = 8
+#: Edition 9: the generated NEC endpoints' places (투표소, 사전투표소, 개표소, 선거사무소: ``sdName``,
+#: ``wiwName``, ``emdName``, ``addr``, ``placeAddr``) lie in one of the election's places as of its
+#: vote date (:meth:`PoliticsMixin.election_places`, :meth:`PoliticsMixin.dated_address`), within
+#: the 시도 and 구시군 the request names (none where it names a place that did not exist then),
+#: as the curated candidates' and winners' addresses do from edition 8; before, an address of
+#: today's districts anywhere in the country ("강원특별자치도 동해시" for a 2020 polling place).
+DATED_ADDRESSES_EDITION = 9
 
 #: Edition 8: the 22nd Assembly's invented bills take numbers (``BILL_NO``) from 2290001 on, a range
 #: the real 22nd Assembly has not reached (its bills are numbered 2200001 up), so no invented bill
@@ -232,6 +239,11 @@ class PoliticsMixin(RegionsMixin):
         if full.startswith(d.sido.name):
             full = place.sd_name + full[len(d.sido.name):]
         return full.replace(d.name, place.name, 1) if place.name != d.name else full
+
+    def dated_address(self, d: District, sg_id: str) -> str:
+        """A district's full name on an election's date ("강원도 춘천시" for 20200415), as the
+        election's candidates and winners carry it (edition 8 on; before, today's)."""
+        return self._address(d, sg_id)
 
     def _parties(self, sg_id: str, tc: str) -> list[str] | None:
         """Edition 8: the parties of an election's candidates in ballot order, then 무소속 ([] for

@@ -23,6 +23,12 @@ def catalog():
     return load_catalog(tier="full")
 
 
+@pytest.fixture(scope="module")
+def worlds() -> tuple[World, World]:
+    """Editions 8 and 9 of seed 0, shared (their company tables are built once)."""
+    return World(0, edition=8), World(0, edition=9)
+
+
 @pytest.mark.parametrize(("name", "label", "kind"), [
     ("dayAvgTa", "평균 기온", "temperature"), ("mnhSumRn", "", "precipitation"), ("tot", "합계", "total"),
     ("hm", "습도(%)", "humidity"), ("grntymnyRate", "보증금률", "rate"), ("otdrRto", "사외이사비율", "rate"),
@@ -45,13 +51,13 @@ def test_measure_kind_reads_name_label_and_unit(name: str, label: str, kind: str
     ("dart_fric_decsn", {"fv_ps": r"[\d,]+", "bfic_tisstk_ostk": r"\d{1,3}(,\d{3})*"}),
     ("dart_tsstk_aq_decsn", {"aq_wtn_div_ostk_rt": r"\d+\.\d\d", "aqpln_stk_ostk": r"\d{1,3}(,\d{3})*"}),
 ])
-def test_measure_fields_hold_numbers_from_edition_9(catalog, eid: str, fields: dict[str, str]) -> None:
+def test_measure_fields_hold_numbers_from_edition_9(catalog, worlds, eid: str, fields: dict[str, str]) -> None:
     """Edition 8 filled these with "<label> n" ("평균 기온 1"); edition 9 a number of the unit
     (temperatures one decimal in -3.2..31.5, OpenDART shares with thousands separators), and
     every other value of the record as edition 8 has it."""
     ep = catalog.endpoint(eid)
     labels = {f.name: f.description for f in ep.fields}
-    old, new = synth_records(World(0, edition=8), ep, {}), synth_records(World(0, edition=9), ep, {})
+    old, new = synth_records(worlds[0], ep, {}), synth_records(worlds[1], ep, {})
     assert old and len(old) == len(new)
     for i, (r8, r9) in enumerate(zip(old, new)):
         for k, shape in fields.items():
@@ -62,11 +68,13 @@ def test_measure_fields_hold_numbers_from_edition_9(catalog, eid: str, fields: d
             assert -3.2 <= float(r9["dayAvgTa"]) <= 31.5
 
 
-def test_edition_9_changes_only_measure_fields(catalog) -> None:
-    """Across a slice of generated endpoints, edition 9 differs from edition 8 only where a
-    field is a measure, and there by a number in place of a label."""
-    eps = [e for e in catalog.endpoints.values() if e.fidelity != "curated"][::17]
-    w8, w9 = World(0, edition=8), World(0, edition=MEASURES_EDITION)
+def test_edition_9_changes_only_measure_fields(catalog, worlds) -> None:
+    """Across a slice of generated endpoints (NEC's aside: their places, below), edition 9
+    differs from edition 8 only where a field is a measure, and there by a number in place of a
+    label."""
+    eps = [e for e in catalog.endpoints.values() if e.fidelity != "curated" and not e.path.startswith("/9760000/")][::17]
+    w8, w9 = worlds
+    assert w9.edition == MEASURES_EDITION
     changed = 0
     for ep in eps:
         labels = {f.name: f.description for f in ep.fields}
@@ -95,3 +103,26 @@ def test_subway_stations_carry_their_real_english_names() -> None:
     assert new[("08호선", "다산")] == "" and old[("08호선", "다산")] == "Dasan"
     assert sum(bool(v) for v in new.values()) == len(new) - 5
     assert not any(v != v.strip() or "  " in v for v in new.values())
+
+
+@pytest.mark.parametrize(("filters", "sd", "wiw"), [
+    ({"sgId": "20200415", "sdName": "강원도", "wiwName": "춘천시"}, "강원도", "춘천시"),  # 강원특별자치도 from 2023-06-11
+    ({"sgId": "20220601", "sdName": "경기도", "wiwName": "부천시"}, "경기도", "부천시"),  # 부천시's 일반구 from 2024
+    ({"sgId": "20220601", "sdName": "경상북도", "wiwName": "군위군"}, "경상북도", "군위군"),  # 대구 from 2023-07-01
+])
+def test_nec_places_are_named_as_of_the_vote_date(catalog, worlds, filters: dict[str, str], sd: str, wiw: str) -> None:
+    """Edition 9: a generated NEC polling place or counting station lies in the 시도 and 구시군
+    asked, named as on the vote date; edition 8 gave an address of today's districts anywhere
+    (the old wrong case); a place the election did not have answers nothing."""
+    for eid, field in (("nec_polplc_otlnmap_trnsport_info_inqire", "addr"), ("nec_counting_sttn_info_inqire", "placeAddr")):
+        ep = catalog.endpoint(eid)
+        old, new = synth_records(worlds[0], ep, filters), synth_records(worlds[1], ep, filters)
+        assert new and len(new) == len(old)
+        assert all(r[field].startswith(f"{sd} {wiw} ") for r in new), [r[field] for r in new]
+        assert not all(r[field].startswith(f"{sd} {wiw} ") for r in old)
+        assert all({k: v for k, v in a.items() if k not in ("addr", "placeAddr", "emdName")} ==
+                   {k: v for k, v in b.items() if k not in ("addr", "placeAddr", "emdName")} for a, b in zip(old, new))
+    ep = catalog.endpoint("nec_polplc_otlnmap_trnsport_info_inqire")
+    assert synth_records(worlds[1], ep, {"sgId": "20200415", "sdName": "강원특별자치도"}) == []
+    unfiltered = synth_records(worlds[1], catalog.endpoint("nec_pre_polplc_otlnmap_trnsport_info_inqire"), {"sgId": "20200415"})
+    assert unfiltered and not any("특별자치도" in r["addr"] or "시도명" in r["sdName"] for r in unfiltered)
