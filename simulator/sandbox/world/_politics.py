@@ -7,13 +7,15 @@ from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from typing import Any
 
-from ._core import NATURAL_NAMES_EDITION, pools
+from functools import lru_cache
+
+from ._core import DATA, NATURAL_NAMES_EDITION, pools
 from ._dates import TODAY, _parse, _ymd
 from ._names import _stem, hanja_name, has_final_consonant, person_name, roman_name
 from ._regions import District, RegionsMixin
 
 __all__ = ["BILLS_EDITION", "BYELECTION_EDITION", "DATED_ADDRESSES_EDITION", "DATED_REGIONS_EDITION", "INVENTED_PARTIES_EDITION",
-           "PRELIMINARY_TYPES", "UPCOMING_SG_ID", "Place", "PoliticsMixin", "bill_law_title", "invented_parties",
+           "PRELIMINARY_TYPES", "REAL_CONSTITUENCIES_EDITION", "assembly22_constituencies", "UPCOMING_SG_ID", "Place", "PoliticsMixin", "bill_law_title", "invented_parties",
            "new_law_bill_title"]
 
 #: Edition 3: the election whose preliminary-candidate registration is open on ``TODAY``.
@@ -39,6 +41,23 @@ DATED_REGIONS_EDITION = 8
 #: as the curated candidates' and winners' addresses do from edition 8; before, an address of
 #: today's districts anywhere in the country ("강원특별자치도 동해시" for a 2020 polling place).
 DATED_ADDRESSES_EDITION = 9
+#: Edition 9: the 22nd National Assembly election (20240410, sgTypecode 2) has its 254 real 지역구
+#: (``data/assembly22_constituencies.tsv``, a fact list: see ``data/SOURCES.txt``), each covering
+#: the districts its name lists (a city's 갑/을/… each the whole city: the real boundaries within a
+#: city are not modelled), so the 22nd Assembly has its 300 seats (254 and 46 비례대표); the
+#: candidates and results stay invented. Before, 245 지역구 named after the districts by the
+#: world's own rule (종로구갑 and 종로구을, 금천구갑 …), names the real election did not have.
+REAL_CONSTITUENCIES_EDITION = 9
+#: The sgId of the election whose 지역구 are the real ones from edition 9.
+_ASSEMBLY22 = "20240410"
+
+
+@lru_cache(maxsize=1)
+def assembly22_constituencies() -> tuple[tuple[str, str], ...]:
+    """The 254 (sdName, sggName) of the 22nd Assembly election's 지역구, in the NEC's order."""
+    with open(DATA / "assembly22_constituencies.tsv", encoding="utf-8") as f:
+        return tuple((sd, sgg) for sd, sgg in (line.rstrip("\n").split("\t") for line in f
+                                                if line.strip() and not line.startswith("#")))
 
 #: Edition 8: the 22nd Assembly's invented bills take numbers (``BILL_NO``) from 2290001 on, a range
 #: the real 22nd Assembly has not reached (its bills are numbered 2200001 up), so no invented bill
@@ -301,6 +320,8 @@ class PoliticsMixin(RegionsMixin):
                 add(sd if tc != "8" else f"{sd}비례대표", sd, "", [c for p in places if p.sido_cd == sido_cd for c in p.lawd_cds])
             return rows
         if tc == "2":
+            if sg_id == _ASSEMBLY22 and self.edition >= REAL_CONSTITUENCIES_EDITION:
+                return self._real_assembly_districts(sg_id)
             return self._assembly_districts(sg_id)
         local = [p for p in places if p.sido_cd not in ("36", "50")]  # 세종, 제주: no 기초자치단체
         if tc == "4":
@@ -370,6 +391,37 @@ class PoliticsMixin(RegionsMixin):
                     rows.append(self._sgg_row(rows, sg_id, nm, sd, d.name, list(d.lawd_cds)))
             for d in small:
                 rows.append(self._sgg_row(rows, sg_id, d.name, sd, d.name, list(d.lawd_cds)))
+        return rows
+
+    def _real_assembly_districts(self, sg_id: str) -> list[dict[str, Any]]:
+        """Edition 9: the real 지역구 of the 22nd Assembly election, each over the places its name
+        lists ("춘천시철원군화천군양구군갑": 춘천시, 철원군, 화천군, 양구군; "수원시갑": every 구 of 수원시)."""
+        places = self.election_places(sg_id)
+        rows: list[dict[str, Any]] = []
+        for sd, sgg in assembly22_constituencies():
+            mine = [p for p in places if p.sd_name == sd]
+            names: dict[str, list[Place]] = {}
+            for p in mine:
+                names.setdefault(p.name.replace(" ", ""), []).append(p)
+                if " " in p.name:  # a city of 일반구 by its own name: all its 구
+                    names.setdefault(p.name.split(" ")[0], []).append(p)
+            if mine:  # a real 시군 the world's district list lacks (충청북도 영동군): named, not covered
+                for r in self.regions():
+                    if r.code[:2] == mine[0].sido_cd and r.code[5:] == "00000" and r.code[2:5] != "000":
+                        names.setdefault(r.leaf, [])
+            rest = sgg[:-1] if sgg[-1] in "갑을병정무" and sgg[:-1] not in ("", "세종특별자치") and sgg[:-1][-1] in "시군구" else sgg
+            if sd == "세종특별자치시":
+                rest = "세종특별자치시"
+            covered: list[Place] = []
+            heads: list[str] = []
+            while rest:
+                head = max((n for n in names if rest.startswith(n)), key=len, default=None)
+                if head is None:
+                    raise ValueError(f"선거구 {sd} {sgg}: no place of {sg_id} named {rest!r}")
+                covered += names[head]
+                heads.append(head)
+                rest = rest[len(head):]
+            rows.append(self._sgg_row(rows, sg_id, sgg, sd, heads[0], [c for p in covered for c in p.lawd_cds]))
         return rows
 
     @staticmethod
@@ -525,6 +577,8 @@ class PoliticsMixin(RegionsMixin):
             used.add(mona)
             if w["sgTypecode"] == "7":
                 orig = "비례대표"
+            elif self.edition >= REAL_CONSTITUENCIES_EDITION and w["sggName"].startswith(w["sdName"]):
+                orig = w["sggName"]  # "세종특별자치시갑", as the Assembly names it (no 시도 before it)
             else:
                 orig = f"{self.sido_short(w['lawd_cds'][0][:2])} {w['sggName']}"
             cmit = comms[rng.randrange(len(comms) - 3)]

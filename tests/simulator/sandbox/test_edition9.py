@@ -72,7 +72,7 @@ def test_edition_9_changes_only_measure_fields(catalog, worlds) -> None:
     """Across a slice of generated endpoints (NEC's aside: their places, below), edition 9
     differs from edition 8 only where a field is a measure, and there by a number in place of a
     label."""
-    eps = [e for e in catalog.endpoints.values() if e.fidelity != "curated" and not e.path.startswith("/9760000/")][::17]
+    eps = [e for e in catalog.endpoints.values() if e.fidelity != "curated" and not e.path.startswith("/9760000/")][::25]
     w8, w9 = worlds
     assert w9.edition == MEASURES_EDITION
     changed = 0
@@ -126,3 +126,25 @@ def test_nec_places_are_named_as_of_the_vote_date(catalog, worlds, filters: dict
     assert synth_records(worlds[1], ep, {"sgId": "20200415", "sdName": "강원특별자치도"}) == []
     unfiltered = synth_records(worlds[1], catalog.endpoint("nec_pre_polplc_otlnmap_trnsport_info_inqire"), {"sgId": "20200415"})
     assert unfiltered and not any("특별자치도" in r["addr"] or "시도명" in r["sdName"] for r in unfiltered)
+
+
+def test_the_22nd_assembly_election_has_its_real_constituencies(worlds) -> None:
+    """Edition 9: the 20240410 지역구 are the 254 real ones (names as the NEC gives them, 시도 as on
+    the vote date), each over the districts its name lists, and the 22nd Assembly has 300 seats;
+    edition 8 had 245 named by the world's rule (종로구갑 and 종로구을: the real 종로구 is one)."""
+    from simulator.sandbox.world._politics import assembly22_constituencies
+
+    w8, w9 = worlds
+    old, new = w8.constituencies("20240410", "2"), w9.constituencies("20240410", "2")
+    assert len(old) == 245 and "종로구갑" in {r["sggName"] for r in old}
+    assert [(r["sdName"], r["sggName"]) for r in new] == list(assembly22_constituencies())
+    assert len(new) == 254 and len({(r["sdName"], r["sggName"]) for r in new}) == 254
+    by = {r["sggName"]: r for r in new if r["sdName"] != "부산광역시"}  # names repeat across 시도 (중구 …)
+    assert "종로구갑" not in by and by["종로구"]["lawd_cds"] == ["11110"]
+    assert [w9.district(c).name for c in by["춘천시철원군화천군양구군갑"]["lawd_cds"]] == ["춘천시", "철원군", "화천군", "양구군"]
+    assert by["포항시남구울릉군"]["wiwName"] == "포항시남구" and len(by["수원시무"]["lawd_cds"]) == 4
+    assert {r["sdName"] for r in new} >= {"강원특별자치도", "전북특별자치도"}  # renamed before 2024-04-10
+    assert all(r["lawd_cds"] and all(w9.district(c) for c in r["lawd_cds"]) for r in new)
+    assert len(w9.members()) == 300 and len(w8.members()) == 291
+    assert {m["ORIG_NM"] for m in w9.members()} >= {"서울 종로구", "세종특별자치시갑", "제주 서귀포시", "비례대표"}
+    assert w9.constituencies("20200415", "2") == w8.constituencies("20200415", "2")  # the 21st: as before
