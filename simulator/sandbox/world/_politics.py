@@ -640,8 +640,21 @@ class PoliticsMixin(RegionsMixin):
         start = date(2024, 5, 30)
         span = (date(2025, 12, 20) - start).days
         dates = sorted(start + timedelta(rng.randint(0, span)) for _ in range(6000))
+        # Edition 9 (254 real 지역구, 300 members): every member is drawn from a generator of its
+        # own, and the bills' stream draws as edition 8 did over its members (so BILL_IDs, dates
+        # and which bills were voted stay edition 8's; ``_members_before``); co-proposers' names
+        # and MONA_CDs are the same members (edition 8 drew them apart).
+        stable = self.edition >= REAL_CONSTITUENCIES_EDITION
+        before = self._members_before() if stable else len(members)
+
+        def pick(i: int, k: int) -> dict[str, Any]:
+            if not stable:
+                return rng.choice(members)
+            rng.randrange(before)
+            return members[self.rng("bill_member", i, k).randrange(len(members))]
+
         for i, when in enumerate(dates):
-            m = rng.choice(members)
+            m = pick(i, 0)
             topic = rng.choice(p["bill_topics"])
             kind = rng.choice(["일부개정법률안", "일부개정법률안", "일부개정법률안", "전부개정법률안", "제정법률안"])
             name = f"{topic} {kind}" if kind != "제정법률안" else f"{topic.split(' ')[0]} 특별법안"
@@ -662,14 +675,19 @@ class PoliticsMixin(RegionsMixin):
                 "PROPOSE_DT": when.isoformat(), "PROC_RESULT": result, "PROC_DT": proc.isoformat() if proc else None,
                 "AGE": "22", "DETAIL_LINK": f"http://likms.assembly.go.kr/bill/billDetail.do?billId={bill_id}",
                 "PROPOSER": f"{m['HG_NM']}의원 등 {co}인", "MEMBER_LIST": f"https://open.assembly.go.kr/portal/assm/search/memberSchPage.do?billId={bill_id}",
-                "RST_PROPOSER": m["HG_NM"], "PUBL_PROPOSER": ",".join(rng.choice(members)["HG_NM"] for _ in range(min(co, 6))),
-                "RST_MONA_CD": m["MONA_CD"], "PUBL_MONA_CD": ",".join(rng.choice(members)["MONA_CD"] for _ in range(min(co, 6))),
+                "RST_PROPOSER": m["HG_NM"], "PUBL_PROPOSER": ",".join(pick(i, k)["HG_NM"] for k in range(1, 1 + min(co, 6))),
+                "RST_MONA_CD": m["MONA_CD"], "PUBL_MONA_CD": ",".join(pick(i, k if stable else 0)["MONA_CD"]
+                                                                     for k in range(1, 1 + min(co, 6))),
                 "CMT_PROC_RESULT_CD": result if result in ("원안가결", "수정가결", "대안반영폐기") else None,
                 "CMT_PRESENT_DT": (when + timedelta(7)).isoformat(), "CMT_PROC_DT": proc.isoformat() if proc else None,
                 "LAW_PRESENT_DT": None, "LAW_PROC_DT": None, "LAW_PROC_RESULT_CD": None,
                 "voted": result in ("원안가결", "수정가결", "부결"),
             })
         return rows
+
+    def _members_before(self) -> int:
+        """How many members edition 8's 22nd Assembly had (its rule-made 지역구 and 46 비례대표)."""
+        return min(300, len(self._assembly_districts(_ASSEMBLY22)) + 46)
 
     def vote_choices(self, bill_id: str) -> list[tuple[int, str]]:
         """(member index, 찬성/반대/기권) of every member present at a bill's vote."""

@@ -148,3 +148,10 @@ def test_the_22nd_assembly_election_has_its_real_constituencies(worlds) -> None:
     assert len(w9.members()) == 300 and len(w8.members()) == 291
     assert {m["ORIG_NM"] for m in w9.members()} >= {"서울 종로구", "세종특별자치시갑", "제주 서귀포시", "비례대표"}
     assert w9.constituencies("20200415", "2") == w8.constituencies("20200415", "2")  # the 21st: as before
+    # the bills keep edition 8's ids, numbers, dates and votes (recorded keys still answer) ...
+    keep = ("BILL_ID", "BILL_NO", "BILL_NAME", "PROPOSE_DT", "PROC_RESULT", "voted")
+    assert [[b[k] for k in keep] for b in w9.bills()] == [[b[k] for k in keep] for b in w8.bills()]
+    # ... and any of the 300 proposes one; co-proposers' codes are those of the named members
+    names = {m["MONA_CD"]: m["HG_NM"] for m in w9.members()}
+    assert len({b["RST_MONA_CD"] for b in w9.bills()}) == 300
+    assert all([names[c] for c in b["PUBL_MONA_CD"].split(",")] == b["PUBL_PROPOSER"].split(",") for b in w9.bills()[:200])
