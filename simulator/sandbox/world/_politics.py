@@ -5,9 +5,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, replace
 from datetime import date, timedelta
-from typing import Any
-
 from functools import lru_cache
+from typing import Any
 
 from ._core import DATA, NATURAL_NAMES_EDITION, pools
 from ._dates import TODAY, _parse, _ymd
@@ -15,8 +14,8 @@ from ._names import _stem, hanja_name, has_final_consonant, person_name, roman_n
 from ._regions import District, RegionsMixin
 
 __all__ = ["BILLS_EDITION", "BYELECTION_EDITION", "DATED_ADDRESSES_EDITION", "DATED_REGIONS_EDITION", "INVENTED_PARTIES_EDITION",
-           "PRELIMINARY_TYPES", "REAL_CONSTITUENCIES_EDITION", "assembly22_constituencies", "UPCOMING_SG_ID", "Place", "PoliticsMixin", "bill_law_title", "invented_parties",
-           "new_law_bill_title"]
+           "PRELIMINARY_TYPES", "REAL_CONSTITUENCIES_EDITION", "UPCOMING_SG_ID", "Place", "PoliticsMixin",
+           "assembly22_constituencies", "bill_law_title", "invented_parties", "new_law_bill_title"]
 
 #: Edition 3: the election whose preliminary-candidate registration is open on ``TODAY``.
 UPCOMING_SG_ID = "20260603"
@@ -42,7 +41,7 @@ DATED_REGIONS_EDITION = 8
 #: today's districts anywhere in the country ("강원특별자치도 동해시" for a 2020 polling place).
 DATED_ADDRESSES_EDITION = 9
 #: Edition 9: the 22nd National Assembly election (20240410, sgTypecode 2) has its 254 real 지역구
-#: (``data/assembly22_constituencies.tsv``, a fact list: see ``data/SOURCES.txt``), each covering
+#: (``data/assembly22_constituencies.txt``, a fact list: see ``data/SOURCES.txt``), each covering
 #: the districts its name lists (a city's 갑/을/… each the whole city: the real boundaries within a
 #: city are not modelled), so the 22nd Assembly has its 300 seats (254 and 46 비례대표); the
 #: candidates and results stay invented. Before, 245 지역구 named after the districts by the
@@ -55,7 +54,7 @@ _ASSEMBLY22 = "20240410"
 @lru_cache(maxsize=1)
 def assembly22_constituencies() -> tuple[tuple[str, str], ...]:
     """The 254 (sdName, sggName) of the 22nd Assembly election's 지역구, in the NEC's order."""
-    with open(DATA / "assembly22_constituencies.tsv", encoding="utf-8") as f:
+    with open(DATA / "assembly22_constituencies.txt", encoding="utf-8") as f:
         return tuple((sd, sgg) for sd, sgg in (line.rstrip("\n").split("\t") for line in f
                                                 if line.strip() and not line.startswith("#")))
 

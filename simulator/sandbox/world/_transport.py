@@ -12,7 +12,7 @@ from ._regions import Region, RegionsMixin
 __all__ = ["STATION_ENG_EDITION", "TransportMixin", "station_name_eng"]
 
 #: The edition from which a Seoul subway station's English name (``STATION_NM_ENG``) is its real
-#: one (``data/subway_names_eng.tsv``, a fact list: see ``data/SOURCES.txt``), empty where no
+#: one (``data/subway_names_eng.txt``, a fact list: see ``data/SOURCES.txt``), empty where no
 #: source gives one; before it the Korean name romanized syllable by syllable.
 STATION_ENG_EDITION = 9
 
@@ -20,7 +20,7 @@ STATION_ENG_EDITION = 9
 @lru_cache(maxsize=1)
 def _names_eng() -> dict[tuple[str, str], str]:
     out: dict[tuple[str, str], str] = {}
-    with open(DATA / "subway_names_eng.tsv", encoding="utf-8") as f:
+    with open(DATA / "subway_names_eng.txt", encoding="utf-8") as f:
         for line in f:
             if line.strip() and not line.startswith("#"):
                 sub, name, eng = line.rstrip("\n").split("\t")
