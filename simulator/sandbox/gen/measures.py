@@ -62,6 +62,7 @@ _BY_LABEL: tuple[tuple[str, str], ...] = (
     (r"풍속", "wind"),
     (r"기압", "pressure"),
     (r"액면가", "par"),
+    (r"지하층수|지하층", "basement"),
     (r"층수", "floors"),
     (r"비율|비중|점유율|이율|금리|수익률|율|(?<!법)률|퍼센트|대비|%", "rate"),
     (r"면적", "area"),
@@ -73,8 +74,9 @@ _BY_LABEL: tuple[tuple[str, str], ...] = (
     (r"농도", "concentration"),
     (r"지수$|지수값|지수종가|지수 종가", "index"),
     (r"종가|시가$|고가$|저가$|기준가|단가|가격|주당", "price"),
+    (r"(수리|관리|유지|청소|경비|소독|승강기|난방|급탕|수선)비|사용료|관리수수료", "fee"),
     ((r"금액|가액|요금|운임|수수료|보증금|임대료|임차료|매출|이익|손실|손익|자산|부채|자본|비용|수익|원가|대금|예산|투자|"
-      r"배당금|원금|잔액|차입|상환|급여|연봉|보수|총액|(수리|관리|공사|사업|인건|운영|유지)비"), "money"),
+      r"배당금|원금|잔액|차입|상환|급여|연봉|보수|총액|(공사|사업|인건|운영)비"), "money"),
     (r"건수|횟수|인원|세대수|가구수|대수|개수|학생수|직원수|수량|사상자|부상자|사망자|명수|층수|년수|일수", "count"),
     (r"합계|총계|소계|누계|총합|^계$", "total"),
     (r"평균", "average"),
@@ -102,7 +104,7 @@ _BY_NAME: tuple[tuple[str, str], ...] = (
 )
 #: How many of ``_BY_LABEL``'s first kinds (weather, par value, floors) a label names before
 #: any unit it gives ("습도(%)", "1주당 액면가액 (원)", "층수(지상/지하)").
-_WEATHER = 8
+_WEATHER = 9
 _COMPILED_UNITS = tuple((re.compile(p), k) for p, k in _UNITS)
 _COMPILED_LABEL = tuple((re.compile(p), k) for p, k in _BY_LABEL)
 _COMPILED_NAME = tuple((re.compile(p), k) for p, k in _BY_NAME)
@@ -207,6 +209,10 @@ def measure_value(kind: str, rng: random.Random, comma: bool = False) -> str:
         return _grouped(rng.choice((100, 200, 500, 500, 1_000, 2_500, 5_000, 5_000)), comma)
     if kind == "floors":
         return str(rng.randint(1, 35))
+    if kind == "basement":
+        return str(rng.randint(0, 6))
+    if kind == "fee":  # a month's charge of a building or complex: 1만 to 2천만 won
+        return _grouped(round(10 ** rng.uniform(4.0, 7.3)), comma)
     if kind == "count":  # mostly small, now and then thousands
         return _grouped(round(10 ** rng.uniform(0.0, 3.7)) - 1, comma)
     if kind == "total":
