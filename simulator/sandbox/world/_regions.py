@@ -11,7 +11,12 @@ from functools import lru_cache
 
 from ._core import DATA, WorldBase, pools
 
-__all__ = ["District", "Region", "RegionsMixin"]
+__all__ = ["COUNTY_SIBLINGS_EDITION", "District", "Region", "RegionsMixin"]
+
+#: The edition from which a county whose code neighbours another's (충청북도 증평군 43745 beside
+#: 영동군 43740) no longer hides it as if it were its 일반구: 영동군 is a district again (editions
+#: 2-8 lack it, and the 22nd Assembly's 보은군옥천군영동군괴산군 covered three counties).
+COUNTY_SIBLINGS_EDITION = 9
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,7 +166,14 @@ class RegionsMixin(WorldBase):
     def _build_districts(self) -> list[District]:
         regions, index = _region_table()
         sgg = [r for r in regions if r.level == "sigungu" and "출장" not in r.name]
-        parents = {r.code[:4] + "0" for r in sgg if r.code[4] != "0"}
+        if self.edition >= COUNTY_SIBLINGS_EDITION:
+            # a 일반구 is named after its city ("수원시 장안구" under "수원시"); 증평군 (43745) is
+            # 영동군's (43740) neighbour in code only, not its 일반구
+            named = {r.code: r.name for r in sgg}
+            parents = {r.code[:4] + "0" for r in sgg if r.code[4] != "0"
+                       and r.name.startswith(named.get(r.code[:4] + "000000", "\0") + " ")}
+        else:
+            parents = {r.code[:4] + "0" for r in sgg if r.code[4] != "0"}
         out: list[District] = []
         for r in sgg:
             if r.lawd_cd in parents and r.code[4] == "0":
