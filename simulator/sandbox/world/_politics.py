@@ -456,7 +456,7 @@ class PoliticsMixin(RegionsMixin):
                 hid += rng.randint(1, 40)
                 name = person_name(rng)
                 birth = date(rng.randint(1950, 1988), rng.randint(1, 12), rng.randint(1, 28))
-                addr_d = self.district(sgg["lawd_cds"][0]) if sgg["lawd_cds"] else rng.choice(self.districts())
+                addr_d = self.district(sgg["lawd_cds"][0]) if sgg["lawd_cds"] else rng.choice(self.entity_districts())
                 assert addr_d is not None
                 rows.append({
                     "num": "0", "sgId": sg_id, "sgTypecode": tc, "huboid": str(hid), "sggName": sgg["sggName"],
@@ -500,7 +500,7 @@ class PoliticsMixin(RegionsMixin):
                 birth = date(rng.randint(1955, 1990), rng.randint(1, 12), rng.randint(1, 28))
                 party = ("" if not parties else parties[k % len(parties)] if k < len(parties) else "무소속")
                 win = order.index(k) < seats
-                addr_d = self.district(sgg["lawd_cds"][0]) if sgg["lawd_cds"] else rng.choice(self.districts())
+                addr_d = self.district(sgg["lawd_cds"][0]) if sgg["lawd_cds"] else rng.choice(self.entity_districts())
                 assert addr_d is not None
                 rows.append({
                     "num": "0", "sgId": sg_id, "sgTypecode": tc, "huboid": str(hid), "sggName": sgg["sggName"],

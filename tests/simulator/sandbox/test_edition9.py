@@ -240,6 +240,12 @@ def test_yeongdong_is_a_district_from_edition_9(worlds) -> None:
     assert yd is not None and yd.name == "영동군" and yd.sido.name == "충청북도" and len(yd.dongs) >= 10
     assert w9.district("43745").name == "증평군" and len(w9.districts()) == 255
     assert [d.name for d in w9.districts() if d.name.startswith("수원시")] == [d.name for d in w8.districts() if d.name.startswith("수원시")]
+    # the world's entities are drawn over edition 8's list: every company and school keeps its
+    # name and code (v0009's plan recorded from edition 9 empties no collection)
+    assert w9.entity_districts() == [d for d in w9.districts() if d.lawd_cd != "43740"]
+    assert [(c["corp_code"], c["corp_name"]) for c in w9.invented_companies()] == \
+        [(c["corp_code"], c["corp_name"]) for c in w8.invented_companies()]
+    assert [s["SD_SCHUL_CODE"] for s in w9.schools()] == [s["SD_SCHUL_CODE"] for s in w8.schools()]
 
 
 def test_a_statistics_table_adds_up() -> None:
