@@ -236,6 +236,9 @@ _YM_RE = re.compile(r"(년월|연월)$")
 _BIRTH_RE = re.compile(r"출생|생년")
 _REGION_RE = re.compile(r"^(지역|지역명|관할지역)$|^(시도|시도명|광역자치단체)$|^(시군구|시군구명|시·군·구|기초자치단체)$|행정구역(명)?$")
 _INT_DATE_RE = re.compile(r"^(날짜|일자|기준일자?)$|일자$")
+_DAY_LABEL_RE = re.compile(r"(발생|시작|종료|등록|기준|작성|접수|지정|변경|공고|개시|만료|신고|허가|승인|준공|착공|완료|처리|"
+                           r"게시|발표|조사|측정|설치|개업|폐업|취득|해제|결정|시행|공포|제정|개정|결의|기산|예정|배정|교부|상장|"
+                           r"납입|청약|지급|만기|상환|행사|체결|매매)일$")
 
 
 def _head(label: str) -> str:
@@ -265,6 +268,8 @@ def _rule9(name: str, label: str, ftype: str) -> tuple[str, str] | None:
         return "region", level
     if ftype == "integer" and _INT_DATE_RE.search(head):
         return "date", ""
+    if ftype == "string" and _DAY_LABEL_RE.search(head):
+        return "day", ""  # "재해발생일": a date, not "재해발생일 1"
     if (kind := measure_kind(name, label)) is not None:
         return "measure", kind
     return None
@@ -292,6 +297,9 @@ def _value9(f: FieldSpec, own: random.Random, world: World, ep: Endpoint | None,
         if kind == "sido_short":
             return world.sido_short(d.sido.sido_cd) or d.sido.name
         return d.sido.name if kind == "sido" else d.name if kind == "district" else d.full_name
+    if rule == "day" and branch == "label":  # OpenDART's reports write "2024년 05월 17일" (as gen/opendart.py)
+        day = _BASE_DAY + timedelta(days=own.randrange(730))
+        return day.strftime("%Y년 %m월 %d일") if ep is not None and "opendart" in ep.host else day.strftime("%Y%m%d")
     if rule == "date" and branch == "number":
         return int((_BASE_DAY + timedelta(days=own.randrange(730))).strftime("%Y%m%d"))
     if rule == "measure" and (branch in ("label", "number") or branch == "won" and kind != "money"):

@@ -93,7 +93,7 @@ def test_measure_fields_hold_numbers_from_edition_9(catalog, worlds, w9_old_dist
 
 #: Edition 9's value shapes by what :func:`_rule9` reads a field as.
 _SHAPES = {"month": r"20\d\d(0[1-9]|1[0-2])", "birth": r"19\d\d(0[1-9]|1[0-2])", "region": r"[가-힣 ]+",
-           "date": r"20\d{6}", "measure": NUMBER.pattern, "code": r"\d{5,6}", "month_only": r"(0?[1-9]|1[0-2])"}
+           "date": r"20\d{6}", "measure": NUMBER.pattern, "code": r"\d{5,6}", "month_only": r"(0?[1-9]|1[0-2])", "day": r"20\d{6}|20\d\d년 \d\d월 \d\d일"}
 
 
 def test_edition_9_changes_only_what_a_field_means(catalog, worlds, w9_old_districts) -> None:
