@@ -385,6 +385,8 @@ def table_record(fields: list[tuple[str, str, str]], rec: dict[str, object], ind
     for n, head, unit, t, total, qual in sorted((r for r in rows if r[4] and r[5]), key=lambda r: len(r[5])):
         parts = [r[0] for r in rows if not r[4] and r[0] != n
                  and (qual in r[1] if head else qual in r[0].lower()) and _same_unit(unit, r[2])]
+        if len([p for p in parts if p not in loose]) >= 2:  # "확정선거인수 계" = 남성 + 여성, not + 재외국민
+            parts = [p for p in parts if p not in loose]
         if not parts:  # "조례규칙 총계": the totals of 조례 and of 규칙
             parts = [r[0] for r in rows if r[4] and r[5] and r[0] != n and r[5] != qual and r[5] in qual]
         if len(parts) >= 2:
