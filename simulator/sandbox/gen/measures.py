@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 import re
 
-__all__ = ["MEASURES_EDITION", "measure_kind", "measure_scale", "measure_value", "table_record"]
+__all__ = ["MEASURES_EDITION", "measure_kind", "measure_scale", "measure_value", "sun_altitude", "table_record"]
 
 #: The edition from which a generated measure field holds a number of its unit.
 MEASURES_EDITION = 9
@@ -209,6 +209,16 @@ def measure_scale(label: str) -> int:
         if any(u.strip().replace(" ", "") == unit or u.strip().endswith(":" + unit) for u in units):
             return scale
     return 1
+
+
+def sun_altitude(hour: int, rng: random.Random) -> str:
+    """The sun's altitude in degrees at ``hour`` (local time) somewhere in Korea on some day of
+    the year: highest at noon (about 29° in December to 76° in June), below the horizon before
+    dawn and after dusk."""
+    noon = rng.uniform(29.0, 76.0)
+    day = rng.uniform(9.6, 14.8)  # hours of daylight
+    x = 1.0 - abs(hour - 12.5) / (day / 2)  # 1 at solar noon, 0 at sunrise and sunset
+    return f"{(noon * x if x > 0 else -rng.uniform(0.5, 15.0)):.2f}"
 
 
 def _grouped(n: int, comma: bool) -> str:

@@ -35,7 +35,14 @@ from .datagokr_misc import (
     version_of,
 )
 from .kma_values import KMA_CATEGORY_EDITION, ultra_fcst_rows, ultra_ncst_rows
-from .measures import MEASURES_EDITION, measure_kind, measure_scale, measure_value, table_record
+from .measures import (
+    MEASURES_EDITION,
+    measure_kind,
+    measure_scale,
+    measure_value,
+    sun_altitude,
+    table_record,
+)
 
 __all__ = ["ENTITY_FIELDS", "format_fields", "names_real_company", "synth_records"]
 
@@ -305,6 +312,8 @@ def _value9(f: FieldSpec, own: random.Random, world: World, ep: Endpoint | None,
     if rule == "measure" and (branch in ("label", "number") or branch == "won" and kind != "money"):
         v = measure_value(kind, own, comma=f.type == "string" and ep is not None and "opendart" in ep.host,
                           scale=measure_scale(f.description))
+        if kind == "sun_altitude" and (hour := re.match(r"(\d+)시", f.description)):
+            v = sun_altitude(int(hour.group(1)), own)  # "9시 고도": the sun's height at that hour
         if f.type == "integer":
             if kind == "concentration":  # a whole-number concentration: µg/m³, not ppm
                 v = measure_value("dust", own)
