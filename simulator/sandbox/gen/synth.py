@@ -185,7 +185,8 @@ def _shaped(f: FieldSpec, i: int, rng: random.Random, world: World) -> Any:
     return None
 
 
-def _value(f: FieldSpec, i: int, rng: random.Random, world: World, ep: Endpoint | None = None) -> Any:
+def _value(f: FieldSpec, i: int, rng: random.Random, world: World, ep: Endpoint | None = None,
+           place: Callable[[], Any] | None = None) -> Any:
     if world.edition < MEASURES_EDITION or _rule9(f.name, f.description, f.type) is None:
         return _value8(f, i, rng, world)[0]
     # edition 9: the field's meaning says its value; drawn from its own generator (seeded by
@@ -193,7 +194,7 @@ def _value(f: FieldSpec, i: int, rng: random.Random, world: World, ep: Endpoint 
     # so every other value of the record stays edition 8's
     own = random.Random(f"measure|{f.name}|{i}|{rng.getstate()}")
     old, branch = _value8(f, i, rng, world)
-    new = _value9(f, own, world, ep, branch, old)
+    new = _value9(f, own, world, ep, branch, old, place)
     return old if new is None else new
 
 
@@ -282,7 +283,8 @@ def _rule9(name: str, label: str, ftype: str) -> tuple[str, str] | None:
     return None
 
 
-def _value9(f: FieldSpec, own: random.Random, world: World, ep: Endpoint | None, branch: str, old: Any) -> Any:
+def _value9(f: FieldSpec, own: random.Random, world: World, ep: Endpoint | None, branch: str, old: Any,
+            place: Callable[[], Any] | None = None) -> Any:
     """Edition 9's value of a field :func:`_rule9` reads, where edition 8's rule filled it by its
     type alone (``number``: 0-99999 whatever it means), with its label (``label``) or, for a
     region, a code; None keeps edition 8's (a date, a time, a code, a shaped value)."""
@@ -298,7 +300,7 @@ def _value9(f: FieldSpec, own: random.Random, world: World, ep: Endpoint | None,
     if rule == "birth" and branch in ("label", "number"):
         return f"{own.randint(1950, 2000)}{own.randint(1, 12):02d}"
     if rule == "region" and branch in ("label", "number", "code"):
-        d = own.choice(world.districts())
+        d = place() if place is not None else own.choice(world.districts())  # one place per record
         if kind == "stem":
             return _stem(d.name.split()[-1])
         if kind == "sido_short":
@@ -320,6 +322,27 @@ def _value9(f: FieldSpec, own: random.Random, world: World, ep: Endpoint | None,
             return round(float(v.replace(",", "")))
         return float(v.replace(",", "")) if f.type == "number" else v
     return None
+
+
+def _record_place(world: World, picks: dict[str, dict[str, Any]], seed: str) -> Callable[[], Any]:
+    """Edition 9: the one district a record's region names (시도, 시군구, 지역) come from — the
+    record's region entity's where it has one (``sido_nm``, ``lawd_cd``), else the district or
+    province of its bus city (TAGO ``cityname`` "보은군"), else one drawn for the record — so no
+    row says 대구광역시 and 화천군, or 경기도 and 보은군, at once."""
+    chosen: list[Any] = []
+
+    def place() -> Any:
+        if not chosen:
+            own = random.Random(f"place|{seed}")
+            lawd = (picks.get("region") or {}).get("lawd_cd", "")
+            d = world.district(lawd) if lawd else None
+            city = str((picks.get("station") or {}).get("cityname", "")).split("/")[0]  # "원주시/횡성군"
+            if d is None and city:
+                named = [x for x in world.districts() if x.name.split(" ")[0] == city or x.sido.name == city]
+                d = own.choice(named) if named else None
+            chosen.append(d or own.choice(world.districts()))
+        return chosen[0]
+    return place
 
 
 #: data.go.kr's ``cond[FIELD::OP]`` filters: the field they test, and how.
@@ -554,8 +577,10 @@ def synth_records(world: World, ep: Endpoint, filters: dict[str, str]) -> list[d
         if op == "equals" and lookup is not None and (hit := lookup(world, value)) is not None:
             fixed[ENTITY_FIELDS[lower[fname]]] = {k.lower(): v for k, v in hit.items()}
     records = []
+    key9 = "|".join(f"{k}={v}" for k, v in sorted(filters.items()))
     for i in range(n):
         picks = {e: fixed.get(e) or ENTITIES[e](world, rng) for e in sorted(used)}
+        place = _record_place(world, picks, f"{world.seed}|{ep.id}|{key9}|{i}")
         rec: dict[str, Any] = {}
         for f in fields:
             lo = lower[f.name]
@@ -565,7 +590,7 @@ def synth_records(world: World, ep: Endpoint, filters: dict[str, str]) -> list[d
             elif lo in ENTITY_FIELDS:
                 v = picks[ENTITY_FIELDS[lo]].get(lo, "")
             else:
-                v = _value(f, i, rng, world, ep)
+                v = _value(f, i, rng, world, ep, place)
             rec[f.name] = _typed(v, f.type)
         records.append(rec)
     if world.edition >= MEASURES_EDITION:  # a statistics table's columns and totals (measures.table_record)

@@ -296,3 +296,14 @@ def test_generated_tables_add_up_and_echo_the_format(catalog) -> None:
     old = create_app(seed=0, catalog=catalog, edition=8).handle(SimRequest.from_url(
         f"https://{ep.host}{ep.path}?serviceKey={keys[ep.platform]}&numOfRows=2&type=json"))
     assert '"type":"수신 문서양식 1"' in old.body.decode()  # edition 8 as recorded
+
+
+def test_a_record_names_one_place(catalog, worlds) -> None:
+    """Edition 9: a record's region names come from one district — its region entity's, its bus
+    city's (TAGO ``cityName``), else one drawn for the record: no row pairs 대구광역시 with 화천군."""
+    w9 = worlds[1]
+    rows = synth_records(w9, catalog.endpoint("mois_select_admm_sexd_ppltn_irds"), {})
+    assert rows and all(any(d.sido.name == r["ctpvNm"] and d.name == r["sggNm"] for d in w9.districts()) for r in rows)
+    rows = synth_records(w9, catalog.endpoint("airkorea_ctprvn_mesure_sido_list"), {})
+    assert rows and all(any(d.sido.name == r["sidoName"] and d.name.split(" ")[0] == r["cityName"].split("/")[0]
+                            for d in w9.districts()) or r["sidoName"] == r["cityName"] for r in rows)
