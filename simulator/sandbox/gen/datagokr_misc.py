@@ -90,7 +90,7 @@ def _tour_items(world: World) -> list[dict[str, Any]]:
         kinds = [("12", "관광지", ["해수욕장", "공원", "계곡", "폭포", "사찰", "전망대", "수목원"]), ("14", "문화시설", ["박물관", "미술관", "전시관"]),
                  ("15", "행사", ["축제", "문화제", "페스티벌"]), ("39", "음식점", ["맛집", "식당", "국밥"])]
         rows = []
-        for i, d in enumerate(world.districts() * 10):
+        for i, d in enumerate(world.entity_districts() * 10):
             tid, _, words = rng.choice(kinds)
             dong = rng.choice(d.dongs)
             title = f"{d.name.split(' ')[0][:-1] if len(d.name) > 2 else d.name}{rng.choice(words)}"
@@ -230,7 +230,7 @@ def g2b(world: World, f: dict[str, str]) -> list[dict[str, Any]]:
     rows = []
     for i in range(1 if f.get("bidNtceNo") else 249):
         amt = rng.randint(10, 5000) * 1_000_000
-        d = world.district(rng.choice(world.districts()).lawd_cd)
+        d = world.district(rng.choice(world.entity_districts()).lawd_cd)
         assert d is not None
         rows.append({"bidNtceNo": f.get("bidNtceNo") or f"R25BK{rng.randint(100000, 999999):08d}", "bidNtceOrd": "000",
                      "bidNtceNm": f"{d.name} {rng.choice(['도로 정비공사', '청사 리모델링', '정보시스템 유지관리', '청소용역', '급식 식자재 구매'])}",

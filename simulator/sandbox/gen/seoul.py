@@ -6,6 +6,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from ..world import World, romanize
+from ..world._transport import STATION_ENG_EDITION, station_name_eng
 from ._common import shape
 
 __all__ = ["GENERATORS"]
@@ -15,8 +16,14 @@ def _line_num(line: str) -> str:
     return f"0{line}" if line[0].isdigit() and len(line) == 3 else line  # "2호선" → "02호선"
 
 
+def _name_eng(world: World, s: dict[str, str]) -> str:
+    if world.edition >= STATION_ENG_EDITION:
+        return station_name_eng(s["lineNm"], s["statnNm"])
+    return romanize(s["statnNm"]).capitalize()
+
+
 def station_by_name(world: World, f: dict[str, str]) -> list[dict[str, Any]]:
-    rows = [{"STATION_CD": s["STATION_CD"], "STATION_NM": s["statnNm"], "STATION_NM_ENG": romanize(s["statnNm"]).capitalize(),
+    rows = [{"STATION_CD": s["STATION_CD"], "STATION_NM": s["statnNm"], "STATION_NM_ENG": _name_eng(world, s),
              "LINE_NUM": _line_num(s["lineNm"]), "FR_CODE": s["FR_CODE"], "STATION_NM_CHN": "", "STATION_NM_JPN": ""}
             for s in world.subway_stations()]
     return shape("seoul_subway_station_by_name", rows)

@@ -16,17 +16,35 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from datetime import date, datetime, timedelta
-from typing import Any, Callable
+from functools import cache
+from typing import Any
 
 from ...catalog import Endpoint, FieldSpec
 from ..world import TODAY, World
 from ..world._finance import REAL_COMPANIES_EDITION
+from ..world._names import _stem
+from ..world._politics import DATED_ADDRESSES_EDITION
 from .dart_indx import INDX_EDITION, index_rows
-from .datagokr_misc import AIRKOREA_FIELD_VER, AIRKOREA_VER_EDITION, version_of, airkorea_station_rows, as_version
+from .datagokr_misc import (
+    AIRKOREA_FIELD_VER,
+    AIRKOREA_VER_EDITION,
+    airkorea_station_rows,
+    as_version,
+    version_of,
+)
 from .kma_values import KMA_CATEGORY_EDITION, ultra_fcst_rows, ultra_ncst_rows
+from .measures import (
+    MEASURES_EDITION,
+    measure_kind,
+    measure_scale,
+    measure_value,
+    sun_altitude,
+    table_record,
+)
 
-__all__ = ["ENTITY_FIELDS", "names_real_company", "synth_records"]
+__all__ = ["ENTITY_FIELDS", "format_fields", "names_real_company", "synth_records"]
 
 #: The edition from which generated endpoints serve their fuller fields, shaped values included.
 FIELDS_EDITION = 5
@@ -167,38 +185,164 @@ def _shaped(f: FieldSpec, i: int, rng: random.Random, world: World) -> Any:
     return None
 
 
-def _value(f: FieldSpec, i: int, rng: random.Random, world: World) -> Any:
+def _value(f: FieldSpec, i: int, rng: random.Random, world: World, ep: Endpoint | None = None,
+           place: Callable[[], Any] | None = None) -> Any:
+    if world.edition < MEASURES_EDITION or _rule9(f.name, f.description, f.type) is None:
+        return _value8(f, i, rng, world)[0]
+    # edition 9: the field's meaning says its value; drawn from its own generator (seeded by
+    # the field and the collection's stream here), and the stream consumed as edition 8 did,
+    # so every other value of the record stays edition 8's
+    own = random.Random(f"measure|{f.name}|{i}|{rng.getstate()}")
+    old, branch = _value8(f, i, rng, world)
+    new = _value9(f, own, world, ep, branch, old, place)
+    return old if new is None else new
+
+
+def _value8(f: FieldSpec, i: int, rng: random.Random, world: World) -> tuple[Any, str]:
+    """The value editions 5-8 give a field, and the rule that gave it (``shaped``, ``won`` for an
+    amount of 10^8-10^13 any label naming 금액 got, ``number``, ``code``, ``label`` for
+    ``"<label> n"``, ``other``)."""
     if world.edition >= FIELDS_EDITION and (v := _shaped(f, i, rng, world)) is not None:
-        return v
+        if v == f"{f.description.split('(')[0].strip()} {i + 1}":
+            return v, "label"
+        won = f.name.lower() not in _BY_NAME and f.type == "string" and _WON_RE.search(f"{f.name} {f.description}")
+        return v, "won" if won else "shaped"  # "won": 10^8-10^13 for any label holding 금액
     name, label = f.name, f.description
     text = f"{name} {label}"
     if f.type in ("integer", "number") or (_AMOUNT_RE.search(name) or _AMOUNT_RE.search(label)) and not _CODE_RE.search(name):
         n = rng.randint(0, 99999) if f.type != "number" else round(rng.uniform(0, 9999), 2)
         if f.type == "integer":
-            return int(n)
-        return n if f.type == "number" else str(n)
+            return int(n), "number"
+        return (n if f.type == "number" else str(n)), "number"
     if m := _COORD_RE.search(text):
         v = round(rng.uniform(33.2, 38.5), 6) if m.group(1) else round(rng.uniform(126.1, 129.5), 6)
-        return str(v)
+        return str(v), "other"
     if _YEAR_RE.search(text):
-        return str(2020 + rng.randrange(6))
+        return str(2020 + rng.randrange(6)), "other"
     if _DATE_RE.search(name) or "일자" in label or "날짜" in label:
-        return (_BASE_DAY + timedelta(days=rng.randrange(730))).strftime("%Y%m%d")
+        return (_BASE_DAY + timedelta(days=rng.randrange(730))).strftime("%Y%m%d"), "other"
     if _TIME_RE.search(text):
-        return f"{rng.randrange(24):02d}{rng.choice((0, 10, 20, 30, 40, 50)):02d}"
+        return f"{rng.randrange(24):02d}{rng.choice((0, 10, 20, 30, 40, 50)):02d}", "other"
     if _FLAG_RE.search(text):
-        return rng.choice("YN")
+        return rng.choice("YN"), "other"
     if _PHONE_RE.search(text):
-        return f"0{rng.choice((2, 31, 32, 33, 41, 42, 43, 51, 52, 53, 54, 55, 61, 62, 63, 64))}-{rng.randint(200, 999)}-{rng.randint(1000, 9999)}"
+        return f"0{rng.choice((2, 31, 32, 33, 41, 42, 43, 51, 52, 53, 54, 55, 61, 62, 63, 64))}-{rng.randint(200, 999)}-{rng.randint(1000, 9999)}", "other"
     if _ADDR_RE.search(text):
         d = rng.choice(world.districts())
-        return f"{d.full_name} {rng.randint(1, 300)}"
+        return f"{d.full_name} {rng.randint(1, 300)}", "other"
     if _URL_RE.search(text):
-        return f"https://www.example.go.kr/view/{rng.randint(1000, 99999)}"
+        return f"https://www.example.go.kr/view/{rng.randint(1000, 99999)}", "other"
     if _CODE_RE.search(name) or f.code:
-        return f"{rng.randint(0, 10 ** 6 - 1):06d}"
+        return f"{rng.randint(0, 10 ** 6 - 1):06d}", "code"
     base = (label or name).split("(")[0].strip() or name
-    return f"{base} {i + 1}"
+    return f"{base} {i + 1}", "label"
+
+
+#: Edition 9: labels that say year and month (``기준년월``, ``배출년월``), a birth's (``출생 년월``),
+#: a region's name (``지역``, ``시군구``, ``행정구역``), a date a field typed integer holds (``날짜``).
+_YM_RE = re.compile(r"(년월|연월)$")
+_BIRTH_RE = re.compile(r"출생|생년")
+_REGION_RE = re.compile(r"^(지역|지역명|관할지역)$|^(시도|시도명|광역자치단체)$|^(시군구|시군구명|시·군·구|기초자치단체)$|행정구역(명)?$")
+_INT_DATE_RE = re.compile(r"^(날짜|일자|기준일자?)$|일자$")
+_DAY_LABEL_RE = re.compile(r"(발생|시작|종료|등록|기준|작성|접수|지정|변경|공고|개시|만료|신고|허가|승인|준공|착공|완료|처리|"
+                           r"게시|발표|조사|측정|설치|개업|폐업|취득|해제|결정|시행|공포|제정|개정|결의|기산|예정|배정|교부|상장|"
+                           r"납입|청약|지급|만기|상환|행사|체결|매매)일$")
+
+
+def _head(label: str) -> str:
+    """A label without its parenthesised parts ("기준년월(YYYYMM)" → "기준년월")."""
+    return re.sub(r"\([^()]*\)", "", label).strip()
+
+
+@cache
+def _rule9(name: str, label: str, ftype: str) -> tuple[str, str] | None:
+    """What edition 9 reads a field as, from its name, label and type alone: ``("month", "")``
+    (year and month), ``("birth", "")``, ``("region", level)``, ``("date", "")`` (a date typed
+    integer), ``("code", "")`` (a name ending "code", which edition 8's date rule read as one:
+    ``stationCode`` 20241214), ``("measure", kind)`` (:func:`~.measures.measure_kind`), or None
+    (edition 8's)."""
+    head = _head(label)
+    if (head.endswith("월") and not _YM_RE.search(head) and ftype == "string"
+            and re.search(r"(?i)(month|mm|mon|_mt)$", name)):
+        return "month_only", "pad" if re.search(r"(?i)mm$", name) else ""  # "dealMonth" 계약월: 1-12
+    if re.search(r"(?i)code$", name) and ftype == "string" and not re.search(r"일자|날짜|일시", label):
+        return "code", "zip" if re.search(r"(?i)zip_?code$", name) else ""  # "stationCode": never a date
+    if _YM_RE.search(head) and not _FMT_RE.search(label) and ftype == "string":
+        return ("birth" if _BIRTH_RE.search(head) else "month"), ""
+    if _REGION_RE.search(head) and not _CODE_RE.search(name) and ftype == "string" and "영문" not in label:
+        level = ("stem" if re.search(r"(?i)stn", name) else  # a weather station's 지역명: "춘천"
+                 "sido_short" if head.startswith(("지역", "관할")) else "sido" if head.startswith(("시도", "광역"))
+                 else "district" if head.startswith(("시군구", "시·군·구", "기초")) else "full")
+        return "region", level
+    if ftype == "integer" and _INT_DATE_RE.search(head):
+        return "date", ""
+    if ftype == "string" and _DAY_LABEL_RE.search(head):
+        return "day", ""  # "재해발생일": a date, not "재해발생일 1"
+    if (kind := measure_kind(name, label)) is not None:
+        return "measure", kind
+    return None
+
+
+def _value9(f: FieldSpec, own: random.Random, world: World, ep: Endpoint | None, branch: str, old: Any,
+            place: Callable[[], Any] | None = None) -> Any:
+    """Edition 9's value of a field :func:`_rule9` reads, where edition 8's rule filled it by its
+    type alone (``number``: 0-99999 whatever it means), with its label (``label``) or, for a
+    region, a code; None keeps edition 8's (a date, a time, a code, a shaped value)."""
+    rule, kind = _rule9(f.name, f.description, f.type)
+    if rule == "code":  # edition 8 read "…Code" as a date ("de$"): 20241214
+        if branch != "other" or not re.fullmatch(r"20\d{6}", str(old)):
+            return None
+        return f"{own.randint(1000, 63643):05d}" if kind == "zip" else f"{own.randrange(10 ** 6):06d}"
+    if rule == "month_only" and branch in ("label", "number"):
+        return f"{own.randint(1, 12):02d}" if kind == "pad" else str(own.randint(1, 12))
+    if rule == "month" and branch in ("label", "number"):
+        return (_BASE_DAY + timedelta(days=own.randrange(730))).strftime("%Y%m")
+    if rule == "birth" and branch in ("label", "number"):
+        return f"{own.randint(1950, 2000)}{own.randint(1, 12):02d}"
+    if rule == "region" and branch in ("label", "number", "code"):
+        d = place() if place is not None else own.choice(world.districts())  # one place per record
+        if kind == "stem":
+            return _stem(d.name.split()[-1])
+        if kind == "sido_short":
+            return world.sido_short(d.sido.sido_cd) or d.sido.name
+        return d.sido.name if kind == "sido" else d.name if kind == "district" else d.full_name
+    if rule == "day" and branch == "label":  # OpenDART's reports write "2024년 05월 17일" (as gen/opendart.py)
+        day = _BASE_DAY + timedelta(days=own.randrange(730))
+        return day.strftime("%Y년 %m월 %d일") if ep is not None and "opendart" in ep.host else day.strftime("%Y%m%d")
+    if rule == "date" and branch == "number":
+        return int((_BASE_DAY + timedelta(days=own.randrange(730))).strftime("%Y%m%d"))
+    if rule == "measure" and (branch in ("label", "number") or branch == "won" and kind != "money"):
+        v = measure_value(kind, own, comma=f.type == "string" and ep is not None and "opendart" in ep.host,
+                          scale=measure_scale(f.description))
+        if kind == "sun_altitude" and (hour := re.match(r"(\d+)시", f.description)):
+            v = sun_altitude(int(hour.group(1)), own)  # "9시 고도": the sun's height at that hour
+        if f.type == "integer":
+            if kind == "concentration":  # a whole-number concentration: µg/m³, not ppm
+                v = measure_value("dust", own)
+            return round(float(v.replace(",", "")))
+        return float(v.replace(",", "")) if f.type == "number" else v
+    return None
+
+
+def _record_place(world: World, picks: dict[str, dict[str, Any]], seed: str) -> Callable[[], Any]:
+    """Edition 9: the one district a record's region names (시도, 시군구, 지역) come from — the
+    record's region entity's where it has one (``sido_nm``, ``lawd_cd``), else the district or
+    province of its bus city (TAGO ``cityname`` "보은군"), else one drawn for the record — so no
+    row says 대구광역시 and 화천군, or 경기도 and 보은군, at once."""
+    chosen: list[Any] = []
+
+    def place() -> Any:
+        if not chosen:
+            own = random.Random(f"place|{seed}")
+            lawd = (picks.get("region") or {}).get("lawd_cd", "")
+            d = world.district(lawd) if lawd else None
+            city = str((picks.get("station") or {}).get("cityname", "")).split("/")[0]  # "원주시/횡성군"
+            if d is None and city:
+                named = [x for x in world.districts() if x.name.split(" ")[0] == city or x.sido.name == city]
+                d = own.choice(named) if named else None
+            chosen.append(d or own.choice(world.districts()))
+        return chosen[0]
+    return place
 
 
 #: data.go.kr's ``cond[FIELD::OP]`` filters: the field they test, and how.
@@ -261,7 +405,7 @@ def _corp_outline(world: World, ep: Endpoint, filters: dict[str, str], rng: rand
     rest = [f for f in fields if f.name not in set(order)]
     by_name = {f.name: f for f in fields}
     return [{**{n: _typed(r[n], by_name[n].type) for n in order},
-             **{f.name: _typed(_value(f, i, rng, world), f.type) for f in rest}} for i, r in enumerate(rows)]
+             **{f.name: _typed(_value(f, i, rng, world, ep), f.type) for f in rest}} for i, r in enumerate(rows)]
 
 
 #: IFRS taxonomy element ids (and DART's own for operating income) of the world's accounts.
@@ -433,8 +577,10 @@ def synth_records(world: World, ep: Endpoint, filters: dict[str, str]) -> list[d
         if op == "equals" and lookup is not None and (hit := lookup(world, value)) is not None:
             fixed[ENTITY_FIELDS[lower[fname]]] = {k.lower(): v for k, v in hit.items()}
     records = []
+    key9 = "|".join(f"{k}={v}" for k, v in sorted(filters.items()))
     for i in range(n):
         picks = {e: fixed.get(e) or ENTITIES[e](world, rng) for e in sorted(used)}
+        place = _record_place(world, picks, f"{world.seed}|{ep.id}|{key9}|{i}")
         rec: dict[str, Any] = {}
         for f in fields:
             lo = lower[f.name]
@@ -444,10 +590,76 @@ def synth_records(world: World, ep: Endpoint, filters: dict[str, str]) -> list[d
             elif lo in ENTITY_FIELDS:
                 v = picks[ENTITY_FIELDS[lo]].get(lo, "")
             else:
-                v = _value(f, i, rng, world)
+                v = _value(f, i, rng, world, ep, place)
             rec[f.name] = _typed(v, f.type)
         records.append(rec)
+    if world.edition >= MEASURES_EDITION:  # a statistics table's columns and totals (measures.table_record)
+        spec = [(f.name, f.description, f.type) for f in fields]
+        keep = frozenset(echo) | frozenset(f.name for f in fields if lower[f.name] in ENTITY_FIELDS)
+        key = "|".join(f"{k}={v}" for k, v in sorted(filters.items()))
+        records = [table_record(spec, r, i, f"{world.seed}|{ep.id}|{key}|{i}", keep) for i, r in enumerate(records)]
+        if fmts := format_fields(ep):  # "type" 수신 문서양식: the format asked (the app sets it per request)
+            default = str(ep.opt("default_format", "xml"))
+            records = [{**r, **{n: default for n in fmts if n not in echo}} for r in records]
+    if world.edition >= DATED_ADDRESSES_EDITION and ep.path.startswith("/9760000/"):
+        return _nec_places(world, ep, filters, records)
     return records
+
+
+#: A record field's label that says it holds the answer's document format (``수신 문서양식``).
+_FORMAT_LABEL = re.compile(r"문서양식|문서형식|응답형식|자료형식|데이터타입|파일형식|호출문서")
+
+
+def format_fields(ep: Endpoint) -> tuple[str, ...]:
+    """Edition 9: the record fields of ``ep`` that echo its format parameter (a field named as
+    the request's ``role: format`` parameter, or labelled as a document format): they hold the
+    format the answer is written in ("json", "xml"), not ``"수신 문서양식 1"``."""
+    params = {p.name for p in ep.params if p.role == "format"}
+    return tuple(f.name for f in ep.fields if f.type == "string" and f.name in params
+                 and (not f.description or _FORMAT_LABEL.search(f.description) or f.name.lower() in ("type", "datatype")))
+
+
+#: The NEC fields that name where something lies, set from the election's places (edition 9).
+_NEC_PLACE_FIELDS = frozenset({"sdName", "wiwName", "emdName", "addr", "placeAddr"})
+
+
+def _nec_places(world: World, ep: Endpoint, filters: dict[str, str], records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Edition 9 (``DATED_ADDRESSES_EDITION``): a generated NEC record's place fields name one of
+    its election's places as of the vote date, within the 시도 (``sdName``) and 구시군
+    (``wiwName``) the request names; a request naming a place the election did not have answers
+    no records. Each record's place is drawn from its own generator, so every other value stays
+    edition 8's."""
+    names = {f.name for f in ep.fields}
+    if "sgId" not in names or not names & _NEC_PLACE_FIELDS:
+        return records
+    held = {e["sgId"] for e in world.elections()}
+    key = "|".join(f"{k}={v}" for k, v in sorted(filters.items()))
+    out = []
+    for i, rec in enumerate(records):
+        sg = str(rec.get("sgId", ""))
+        if sg not in held:
+            out.append(rec)
+            continue
+        places = [p for p in world.election_places(sg)
+                  if filters.get("sdName", p.sd_name) == p.sd_name
+                  and filters.get("wiwName", p.name).replace(" ", "") == p.name.replace(" ", "")]
+        if not places:
+            return []
+        own = random.Random(f"nec_place|{ep.id}|{key}|{i}")
+        place = own.choice(places)
+        d = world.district(own.choice(place.lawd_cds))
+        assert d is not None
+        dong = own.choice(d.dongs) if d.dongs else None
+        road = f" {_stem(dong.leaf)}로" if dong else ""
+        rec = dict(rec)
+        for name, value in (("sdName", place.sd_name), ("wiwName", place.name.replace(" ", "")),
+                            ("emdName", dong.leaf if dong else ""),
+                            ("addr", f"{world.dated_address(d, sg)}{road} {own.randint(1, 300)}"),
+                            ("placeAddr", f"{world.dated_address(d, sg)}{road} {own.randint(1, 300)}")):
+            if name in rec and name not in filters:
+                rec[name] = value
+        out.append(rec)
+    return out
 
 
 def _typed(v: Any, ftype: str) -> Any:

@@ -50,7 +50,7 @@ class EducationMixin(RegionsMixin):
         for sido_cd in sorted(offices):
             o = offices[sido_cd]
             code = prefix[sido_cd] + 10000
-            for d in [x for x in self.districts() if x.sido.sido_cd == sido_cd]:
+            for d in [x for x in self.entity_districts() if x.sido.sido_cd == sido_cd]:
                 dongs = d.dongs or [d.region]
                 counts = {"초등학교": max(2, int(len(dongs) * 0.9 * (2 if sido_cd in ("11", "41") else 1))),
                           "중학교": max(1, int(len(dongs) * 0.45)), "고등학교": max(1, int(len(dongs) * 0.4))}

@@ -130,7 +130,7 @@ class FinanceMixin(RegionsMixin):
     def _build_companies(self) -> list[dict[str, Any]]:
         rng = self.rng("companies")
         p = pools()
-        districts = [d for d in self.districts() if d.dongs]
+        districts = [d for d in self.entity_districts() if d.dongs]
         heavy = [d for d in districts if d.sido.sido_cd in ("11", "41")]
         out: list[dict[str, Any]] = []
         used_corp: set[str] = set()

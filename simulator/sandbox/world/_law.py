@@ -242,7 +242,7 @@ class LawMixin(RegionsMixin):
             rng = self.rng("ordinances")
             p = pools()
             govs: list[tuple[str, str]] = [(s.name, s.code) for s in self.sidos()]
-            for d in self.districts():
+            for d in self.entity_districts():
                 if " " in d.name or d.sido.sido_cd == "36":
                     continue
                 govs.append((d.full_name, d.region.code))

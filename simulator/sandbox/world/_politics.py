@@ -5,16 +5,17 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, replace
 from datetime import date, timedelta
+from functools import lru_cache
 from typing import Any
 
-from ._core import NATURAL_NAMES_EDITION, pools
+from ._core import DATA, NATURAL_NAMES_EDITION, pools
 from ._dates import TODAY, _parse, _ymd
 from ._names import _stem, hanja_name, has_final_consonant, person_name, roman_name
 from ._regions import District, RegionsMixin
 
-__all__ = ["BILLS_EDITION", "BYELECTION_EDITION", "DATED_REGIONS_EDITION", "INVENTED_PARTIES_EDITION",
-           "PRELIMINARY_TYPES", "UPCOMING_SG_ID", "Place", "PoliticsMixin", "bill_law_title", "invented_parties",
-           "new_law_bill_title"]
+__all__ = ["BILLS_EDITION", "BYELECTION_EDITION", "DATED_ADDRESSES_EDITION", "DATED_REGIONS_EDITION", "INVENTED_PARTIES_EDITION",
+           "PRELIMINARY_TYPES", "REAL_CONSTITUENCIES_EDITION", "UPCOMING_SG_ID", "Place", "PoliticsMixin",
+           "assembly22_constituencies", "bill_law_title", "invented_parties", "new_law_bill_title"]
 
 #: Edition 3: the election whose preliminary-candidate registration is open on ``TODAY``.
 UPCOMING_SG_ID = "20260603"
@@ -32,6 +33,30 @@ INVENTED_PARTIES_EDITION = 8
 #: NEC's order; 구·시·군의 장 are elected per 시 (not per 일반구) and not in 세종 and 제주, which have no
 #: 기초자치단체, and 구·시·군의회 (and its 비례대표) likewise; 교육의원 only in 제주.
 DATED_REGIONS_EDITION = 8
+#: Edition 9: the generated NEC endpoints' places (투표소, 사전투표소, 개표소, 선거사무소: ``sdName``,
+#: ``wiwName``, ``emdName``, ``addr``, ``placeAddr``) lie in one of the election's places as of its
+#: vote date (:meth:`PoliticsMixin.election_places`, :meth:`PoliticsMixin.dated_address`), within
+#: the 시도 and 구시군 the request names (none where it names a place that did not exist then),
+#: as the curated candidates' and winners' addresses do from edition 8; before, an address of
+#: today's districts anywhere in the country ("강원특별자치도 동해시" for a 2020 polling place).
+DATED_ADDRESSES_EDITION = 9
+#: Edition 9: the 22nd National Assembly election (20240410, sgTypecode 2) has its 254 real 지역구
+#: (``data/assembly22_constituencies.txt``, a fact list: see ``data/SOURCES.txt``), each covering
+#: the districts its name lists (a city's 갑/을/… each the whole city: the real boundaries within a
+#: city are not modelled), so the 22nd Assembly has its 300 seats (254 and 46 비례대표); the
+#: candidates and results stay invented. Before, 245 지역구 named after the districts by the
+#: world's own rule (종로구갑 and 종로구을, 금천구갑 …), names the real election did not have.
+REAL_CONSTITUENCIES_EDITION = 9
+#: The sgId of the election whose 지역구 are the real ones from edition 9.
+_ASSEMBLY22 = "20240410"
+
+
+@lru_cache(maxsize=1)
+def assembly22_constituencies() -> tuple[tuple[str, str], ...]:
+    """The 254 (sdName, sggName) of the 22nd Assembly election's 지역구, in the NEC's order."""
+    with open(DATA / "assembly22_constituencies.txt", encoding="utf-8") as f:
+        return tuple((sd, sgg) for sd, sgg in (line.rstrip("\n").split("\t") for line in f
+                                                if line.strip() and not line.startswith("#")))
 
 #: Edition 8: the 22nd Assembly's invented bills take numbers (``BILL_NO``) from 2290001 on, a range
 #: the real 22nd Assembly has not reached (its bills are numbered 2200001 up), so no invented bill
@@ -233,6 +258,11 @@ class PoliticsMixin(RegionsMixin):
             full = place.sd_name + full[len(d.sido.name):]
         return full.replace(d.name, place.name, 1) if place.name != d.name else full
 
+    def dated_address(self, d: District, sg_id: str) -> str:
+        """A district's full name on an election's date ("강원도 춘천시" for 20200415), as the
+        election's candidates and winners carry it (edition 8 on; before, today's)."""
+        return self._address(d, sg_id)
+
     def _parties(self, sg_id: str, tc: str) -> list[str] | None:
         """Edition 8: the parties of an election's candidates in ballot order, then 무소속 ([] for
         교육감 and 교육의원, who run without one); None before edition 8."""
@@ -289,6 +319,8 @@ class PoliticsMixin(RegionsMixin):
                 add(sd if tc != "8" else f"{sd}비례대표", sd, "", [c for p in places if p.sido_cd == sido_cd for c in p.lawd_cds])
             return rows
         if tc == "2":
+            if sg_id == _ASSEMBLY22 and self.edition >= REAL_CONSTITUENCIES_EDITION:
+                return self._real_assembly_districts(sg_id)
             return self._assembly_districts(sg_id)
         local = [p for p in places if p.sido_cd not in ("36", "50")]  # 세종, 제주: no 기초자치단체
         if tc == "4":
@@ -360,6 +392,37 @@ class PoliticsMixin(RegionsMixin):
                 rows.append(self._sgg_row(rows, sg_id, d.name, sd, d.name, list(d.lawd_cds)))
         return rows
 
+    def _real_assembly_districts(self, sg_id: str) -> list[dict[str, Any]]:
+        """Edition 9: the real 지역구 of the 22nd Assembly election, each over the places its name
+        lists ("춘천시철원군화천군양구군갑": 춘천시, 철원군, 화천군, 양구군; "수원시갑": every 구 of 수원시)."""
+        places = self.election_places(sg_id)
+        rows: list[dict[str, Any]] = []
+        for sd, sgg in assembly22_constituencies():
+            mine = [p for p in places if p.sd_name == sd]
+            names: dict[str, list[Place]] = {}
+            for p in mine:
+                names.setdefault(p.name.replace(" ", ""), []).append(p)
+                if " " in p.name:  # a city of 일반구 by its own name: all its 구
+                    names.setdefault(p.name.split(" ")[0], []).append(p)
+            if mine:  # a real 시군 the world's district list lacks (충청북도 영동군): named, not covered
+                for r in self.regions():
+                    if r.code[:2] == mine[0].sido_cd and r.code[5:] == "00000" and r.code[2:5] != "000":
+                        names.setdefault(r.leaf, [])
+            rest = sgg[:-1] if sgg[-1] in "갑을병정무" and sgg[:-1] not in ("", "세종특별자치") and sgg[:-1][-1] in "시군구" else sgg
+            if sd == "세종특별자치시":
+                rest = "세종특별자치시"
+            covered: list[Place] = []
+            heads: list[str] = []
+            while rest:
+                head = max((n for n in names if rest.startswith(n)), key=len, default=None)
+                if head is None:
+                    raise ValueError(f"선거구 {sd} {sgg}: no place of {sg_id} named {rest!r}")
+                covered += names[head]
+                heads.append(head)
+                rest = rest[len(head):]
+            rows.append(self._sgg_row(rows, sg_id, sgg, sd, heads[0], [c for p in covered for c in p.lawd_cds]))
+        return rows
+
     @staticmethod
     def _sgg_row(rows: list[dict[str, Any]], sg_id: str, sgg: str, sd: str, wiw: str, lawd: list[str]) -> dict[str, Any]:
         n = str(len(rows) + 1)
@@ -393,7 +456,7 @@ class PoliticsMixin(RegionsMixin):
                 hid += rng.randint(1, 40)
                 name = person_name(rng)
                 birth = date(rng.randint(1950, 1988), rng.randint(1, 12), rng.randint(1, 28))
-                addr_d = self.district(sgg["lawd_cds"][0]) if sgg["lawd_cds"] else rng.choice(self.districts())
+                addr_d = self.district(sgg["lawd_cds"][0]) if sgg["lawd_cds"] else rng.choice(self.entity_districts())
                 assert addr_d is not None
                 rows.append({
                     "num": "0", "sgId": sg_id, "sgTypecode": tc, "huboid": str(hid), "sggName": sgg["sggName"],
@@ -437,7 +500,7 @@ class PoliticsMixin(RegionsMixin):
                 birth = date(rng.randint(1955, 1990), rng.randint(1, 12), rng.randint(1, 28))
                 party = ("" if not parties else parties[k % len(parties)] if k < len(parties) else "무소속")
                 win = order.index(k) < seats
-                addr_d = self.district(sgg["lawd_cds"][0]) if sgg["lawd_cds"] else rng.choice(self.districts())
+                addr_d = self.district(sgg["lawd_cds"][0]) if sgg["lawd_cds"] else rng.choice(self.entity_districts())
                 assert addr_d is not None
                 rows.append({
                     "num": "0", "sgId": sg_id, "sgTypecode": tc, "huboid": str(hid), "sggName": sgg["sggName"],
@@ -513,6 +576,8 @@ class PoliticsMixin(RegionsMixin):
             used.add(mona)
             if w["sgTypecode"] == "7":
                 orig = "비례대표"
+            elif self.edition >= REAL_CONSTITUENCIES_EDITION and w["sggName"].startswith(w["sdName"]):
+                orig = w["sggName"]  # "세종특별자치시갑", as the Assembly names it (no 시도 before it)
             else:
                 orig = f"{self.sido_short(w['lawd_cds'][0][:2])} {w['sggName']}"
             cmit = comms[rng.randrange(len(comms) - 3)]
@@ -574,8 +639,21 @@ class PoliticsMixin(RegionsMixin):
         start = date(2024, 5, 30)
         span = (date(2025, 12, 20) - start).days
         dates = sorted(start + timedelta(rng.randint(0, span)) for _ in range(6000))
+        # Edition 9 (254 real 지역구, 300 members): every member is drawn from a generator of its
+        # own, and the bills' stream draws as edition 8 did over its members (so BILL_IDs, dates
+        # and which bills were voted stay edition 8's; ``_members_before``); co-proposers' names
+        # and MONA_CDs are the same members (edition 8 drew them apart).
+        stable = self.edition >= REAL_CONSTITUENCIES_EDITION
+        before = self._members_before() if stable else len(members)
+
+        def pick(i: int, k: int) -> dict[str, Any]:
+            if not stable:
+                return rng.choice(members)
+            rng.randrange(before)
+            return members[self.rng("bill_member", i, k).randrange(len(members))]
+
         for i, when in enumerate(dates):
-            m = rng.choice(members)
+            m = pick(i, 0)
             topic = rng.choice(p["bill_topics"])
             kind = rng.choice(["일부개정법률안", "일부개정법률안", "일부개정법률안", "전부개정법률안", "제정법률안"])
             name = f"{topic} {kind}" if kind != "제정법률안" else f"{topic.split(' ')[0]} 특별법안"
@@ -596,14 +674,19 @@ class PoliticsMixin(RegionsMixin):
                 "PROPOSE_DT": when.isoformat(), "PROC_RESULT": result, "PROC_DT": proc.isoformat() if proc else None,
                 "AGE": "22", "DETAIL_LINK": f"http://likms.assembly.go.kr/bill/billDetail.do?billId={bill_id}",
                 "PROPOSER": f"{m['HG_NM']}의원 등 {co}인", "MEMBER_LIST": f"https://open.assembly.go.kr/portal/assm/search/memberSchPage.do?billId={bill_id}",
-                "RST_PROPOSER": m["HG_NM"], "PUBL_PROPOSER": ",".join(rng.choice(members)["HG_NM"] for _ in range(min(co, 6))),
-                "RST_MONA_CD": m["MONA_CD"], "PUBL_MONA_CD": ",".join(rng.choice(members)["MONA_CD"] for _ in range(min(co, 6))),
+                "RST_PROPOSER": m["HG_NM"], "PUBL_PROPOSER": ",".join(pick(i, k)["HG_NM"] for k in range(1, 1 + min(co, 6))),
+                "RST_MONA_CD": m["MONA_CD"], "PUBL_MONA_CD": ",".join(pick(i, k if stable else 0)["MONA_CD"]
+                                                                     for k in range(1, 1 + min(co, 6))),
                 "CMT_PROC_RESULT_CD": result if result in ("원안가결", "수정가결", "대안반영폐기") else None,
                 "CMT_PRESENT_DT": (when + timedelta(7)).isoformat(), "CMT_PROC_DT": proc.isoformat() if proc else None,
                 "LAW_PRESENT_DT": None, "LAW_PROC_DT": None, "LAW_PROC_RESULT_CD": None,
                 "voted": result in ("원안가결", "수정가결", "부결"),
             })
         return rows
+
+    def _members_before(self) -> int:
+        """How many members edition 8's 22nd Assembly had (its rule-made 지역구 and 46 비례대표)."""
+        return min(300, len(self._assembly_districts(_ASSEMBLY22)) + 46)
 
     def vote_choices(self, bill_id: str) -> list[tuple[int, str]]:
         """(member index, 찬성/반대/기권) of every member present at a bill's vote."""

@@ -11,7 +11,14 @@ from functools import lru_cache
 
 from ._core import DATA, WorldBase, pools
 
-__all__ = ["District", "Region", "RegionsMixin"]
+__all__ = ["COUNTY_SIBLINGS_EDITION", "District", "Region", "RegionsMixin"]
+
+#: The edition from which a county whose code neighbours another's (충청북도 증평군 43745 beside
+#: 영동군 43740) no longer hides it as if it were its 일반구: 영동군 is a district again (editions
+#: 2-8 lack it, and the 22nd Assembly's 보은군옥천군영동군괴산군 covered three counties).
+COUNTY_SIBLINGS_EDITION = 9
+#: The districts :data:`COUNTY_SIBLINGS_EDITION` restores (43740 충청북도 영동군).
+_RESTORED = frozenset({"43740"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +154,15 @@ class RegionsMixin(WorldBase):
     def districts(self) -> list[District]:
         return self.cached(("districts",), self._build_districts)
 
+    def entity_districts(self) -> list[District]:
+        """The districts the world's entities (companies, schools, ordinances, tour spots, bids)
+        are drawn over: edition 8's list, without 영동군 (:data:`COUNTY_SIBLINGS_EDITION`), so
+        every entity keeps its name and code and a recorded key still answers; the district list,
+        lookups, elections and generated rows know 영동군 from edition 9."""
+        if self.edition < COUNTY_SIBLINGS_EDITION:
+            return self.districts()
+        return self.cached(("entity_districts",), lambda: [d for d in self.districts() if d.lawd_cd not in _RESTORED])
+
     def district(self, lawd_cd: str) -> District | None:
         return self.cached(("district_index",), lambda: {d.lawd_cd: d for d in self.districts()}).get(lawd_cd)
 
@@ -161,7 +177,14 @@ class RegionsMixin(WorldBase):
     def _build_districts(self) -> list[District]:
         regions, index = _region_table()
         sgg = [r for r in regions if r.level == "sigungu" and "출장" not in r.name]
-        parents = {r.code[:4] + "0" for r in sgg if r.code[4] != "0"}
+        if self.edition >= COUNTY_SIBLINGS_EDITION:
+            # a 일반구 is named after its city ("수원시 장안구" under "수원시"); 증평군 (43745) is
+            # 영동군's (43740) neighbour in code only, not its 일반구
+            named = {r.code: r.name for r in sgg}
+            parents = {r.code[:4] + "0" for r in sgg if r.code[4] != "0"
+                       and r.name.startswith(named.get(r.code[:4] + "000000", "\0") + " ")}
+        else:
+            parents = {r.code[:4] + "0" for r in sgg if r.code[4] != "0"}
         out: list[District] = []
         for r in sgg:
             if r.lawd_cd in parents and r.code[4] == "0":

@@ -2,13 +2,36 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from ._core import DATA, pools
 from ._names import _stem
 from ._regions import Region, RegionsMixin
 
-__all__ = ["TransportMixin"]
+__all__ = ["STATION_ENG_EDITION", "TransportMixin", "station_name_eng"]
+
+#: The edition from which a Seoul subway station's English name (``STATION_NM_ENG``) is its real
+#: one (``data/subway_names_eng.txt``, a fact list: see ``data/SOURCES.txt``), empty where no
+#: source gives one; before it the Korean name romanized syllable by syllable.
+STATION_ENG_EDITION = 9
+
+
+@lru_cache(maxsize=1)
+def _names_eng() -> dict[tuple[str, str], str]:
+    out: dict[tuple[str, str], str] = {}
+    with open(DATA / "subway_names_eng.txt", encoding="utf-8") as f:
+        for line in f:
+            if line.strip() and not line.startswith("#"):
+                sub, name, eng = line.rstrip("\n").split("\t")
+                out[(sub, name)] = eng
+    return out
+
+
+def station_name_eng(line: str, name: str) -> str:
+    """The real English name of station ``name`` of line ``line`` ("2호선", "이대" → "Ewha Womans
+    Univ."), or "" where none is sourced (never a made-up one)."""
+    return _names_eng().get((line, name), "")
 
 #: Edition 3: more kinds of landmark an added stop is named after.
 _MORE_SUFFIXES = ["네거리", "교회", "중학교", "고등학교", "농협", "주유소", "공영주차장", "차고지", "마을", "보건소", "도서관",

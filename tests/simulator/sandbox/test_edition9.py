@@ -1,0 +1,309 @@
+"""World edition 9 (#27, a world whose answers a real client accepts, no invented value posing
+as a fact): generated measure fields hold numbers of their unit, Seoul subway stations carry
+their real English names, and NEC addresses are named as of the vote date. Edition 8 (the
+world ``kopa@v0009`` was recorded from) answers as before (tests/simulator/record/test_rerecord.py
+holds its recorded bytes)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from simulator.catalog import load_catalog
+from simulator.request import SimRequest
+from simulator.sandbox import World, create_app, default_keys
+from simulator.sandbox.gen.measures import MEASURES_EDITION, measure_kind, table_record
+from simulator.sandbox.gen.synth import _rule9, format_fields, synth_records
+from simulator.sandbox.world import _regions
+
+NUMBER = re.compile(r"-?\d{1,3}(,\d{3})*(\.\d+)?|-?\d+(\.\d+)?")
+
+
+@pytest.fixture(scope="module")
+def catalog():
+    return load_catalog(tier="full")
+
+
+@pytest.fixture(scope="module")
+def worlds() -> tuple[World, World]:
+    """Editions 8 and 9 of seed 0, shared (their company tables are built once)."""
+    return World(0, edition=8), World(0, edition=9)
+
+
+@pytest.fixture(scope="module")
+def w9_old_districts() -> World:
+    """Edition 9 with edition 8's district list (no 영동군): its draws over districts are edition
+    8's, so a comparison with edition 8 shows what the value rules alone change."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_regions, "COUNTY_SIBLINGS_EDITION", 10)
+        world = World(0, edition=9)
+        world.districts()  # built (and cached) under the old rule
+    return world
+
+
+@pytest.mark.parametrize(("name", "label", "kind"), [
+    ("dayAvgTa", "평균 기온", "temperature"), ("mnhSumRn", "", "precipitation"), ("tot", "합계", "total"),
+    ("hm", "습도(%)", "humidity"), ("grntymnyRate", "보증금률", "rate"), ("otdrRto", "사외이사비율", "rate"),
+    ("aq_wtn_div_ostk", "취득 전 자기주식 보유현황(배당가능이익 범위 내 취득(주)(보통주식))", "shares"),
+    ("inhdtl_tast", "양수내역(총자산(원)(B))", "money"), ("fv_ps", "1주당 액면가액 (원)", "par"),
+    ("excluUseAr", "전용면적", "unit_area"), ("DEAL_CN_PSSG", "가결(건)", "count"), ("clpr", "종가", "price"),
+    # names, codes, dates and texts keep their shapes
+    ("corp_name", "회사명", None), ("stn_ko", "지점명(국문)", None), ("rcept_dt", "접수일자", None),
+    ("taMinDay", "연최저기온 나타난 날", None), ("crsc_osprpd_bgd", "감자일정(구주권 제출기간(시작일))", None),
+    ("시정권고참조법률", "시정권고참조법률", None), ("mgmCptAt", "", None), ("bassMtRntchrg", "", None),
+    ("aggr", "연령대", None), ("rm", "비고", None), ("statDivNm", "통계구분명", None),
+    # round two: the meaning before the unit, and ranges per meaning
+    ("inde_rt", "증감률(%)", "signed_rate"), ("accpt_rt", "수용률(%)", "rate"), ("altitude_09", "9시 고도", "sun_altitude"),
+    ("azimuth_18", "18시 방위각", "azimuth"), ("tm", "거리(km)", "distance"), ("errorRangeKm", "오차 범위", "error_km"),
+    ("altitudeKm", "낙뢰 고도", "altitude_km"), ("PLMST_PSNCNT", "의석수", "seats"), ("N1", "지역구", "seats"),
+    ("ERACO", "대수", "term"), ("PROC_CNT", "예산안건수", "count"), ("rte_cnt", "노선수", "count"),
+    ("DAY", "선행일", "lead_days"), ("VALUE", "서리 발생 가능성(%)", "probability"), ("rnSt", "강수확률", "probability"),
+    ("higst_popl_popl", "최고인구수(명)", "population"), ("target_popl", "대상인구", "population"),
+    ("pasg_dstnc_sum", "통행거리합계", "total"), ("shelt_abl_popl_smry", "대피가능인구 계(천명)", "total"),
+    ("gvpn_user_num_smry", "이용자수 계", "total"), ("taavg", "", "temperature"), ("clprVs", "종가 대비", "signed_rate"),
+    ("sl_vs", "영업정지 내역(매출액 대비)", "rate"), ("avrg_cnwk_sdytrn", "평균 근속 연수", "years"),
+])
+def test_measure_kind_reads_name_label_and_unit(name: str, label: str, kind: str | None) -> None:
+    assert measure_kind(name, label) == kind
+
+
+@pytest.mark.parametrize(("eid", "fields"), [
+    ("kma_day_statistics", {"dayAvgTa": r"-?\d+\.\d", "dayMaxTa": r"-?\d+\.\d", "dayAvgRhm": r"\d+"}),
+    ("mois_design_protect_zone_region_list", {"tot": r"\d+"}),
+    ("dart_fric_decsn", {"fv_ps": r"[\d,]+", "bfic_tisstk_ostk": r"\d{1,3}(,\d{3})*"}),
+    ("dart_tsstk_aq_decsn", {"aq_wtn_div_ostk_rt": r"\d+\.\d\d", "aqpln_stk_ostk": r"\d{1,3}(,\d{3})*"}),
+])
+def test_measure_fields_hold_numbers_from_edition_9(catalog, worlds, w9_old_districts, eid: str, fields: dict[str, str]) -> None:
+    """Edition 8 filled these with "<label> n" ("평균 기온 1"); edition 9 a number of the unit
+    (temperatures one decimal in -3.2..31.5, OpenDART shares with thousands separators), and
+    every other value of the record as edition 8 has it (over edition 8's districts)."""
+    ep = catalog.endpoint(eid)
+    labels = {f.name: f.description for f in ep.fields}
+    old, new = synth_records(worlds[0], ep, {}), synth_records(w9_old_districts, ep, {})
+    assert old and len(old) == len(new)
+    for i, (r8, r9) in enumerate(zip(old, new)):
+        for k, shape in fields.items():
+            assert r8[k] == f"{labels[k].split('(')[0].strip()} {i + 1}"  # the old wrong case
+            assert re.fullmatch(shape, r9[k]), (k, r9[k])
+        assert all(r9[k] == r8[k] or _rule9(k, labels[k], "string") or k in format_fields(ep) for k in r9)
+        if "dayAvgTa" in fields:
+            assert -3.2 <= float(r9["dayAvgTa"]) <= 31.5
+
+
+#: Edition 9's value shapes by what :func:`_rule9` reads a field as.
+_SHAPES = {"month": r"20\d\d(0[1-9]|1[0-2])", "birth": r"19\d\d(0[1-9]|1[0-2])", "region": r"[가-힣 ]+",
+           "date": r"20\d{6}", "measure": NUMBER.pattern, "code": r"\d{5,6}", "month_only": r"(0?[1-9]|1[0-2])", "day": r"20\d{6}|20\d\d년 \d\d월 \d\d일"}
+
+
+def test_edition_9_changes_only_what_a_field_means(catalog, worlds, w9_old_districts) -> None:
+    """Across a slice of generated endpoints (NEC's aside: their places, below), edition 9 (over
+    edition 8's districts) differs from edition 8 only where a field's name, label or unit says
+    what it holds (a measure: a number of its unit; a year-month; a region's name; a format), or
+    where a statistics table's column or total is a count, and there by a value of that shape."""
+    eps = [e for e in catalog.endpoints.values() if e.fidelity != "curated" and not e.path.startswith("/9760000/")][::25]
+    w8, w9 = worlds[0], w9_old_districts
+    assert w9.edition == MEASURES_EDITION
+    changed = 0
+    for ep in eps:
+        spec = {f.name: f for f in ep.fields}
+        for r8, r9 in zip(synth_records(w8, ep, {}), synth_records(w9, ep, {}), strict=True):
+            for k, v in r9.items():
+                if v != r8[k]:
+                    changed += 1
+                    f = spec[k]
+                    rule = _rule9(f.name, f.description, f.type)
+                    if k in format_fields(ep):
+                        assert v in ("json", "xml")
+                    elif rule is not None:
+                        assert re.fullmatch(_SHAPES[rule[0]], str(v)), (ep.id, k, r8[k], v)
+                    else:  # a table's column or total: a whole number
+                        assert isinstance(v, int) or re.fullmatch(r"\d+", str(v)), (ep.id, k, r8[k], v)
+    assert changed > 100
+
+
+#: Bounds a client reads a value of each kind within (edition 9, every changed field of a slice).
+_BOUNDS = {"rate": (0, 100), "yield": (0, 10), "unit_area": (10, 200), "probability": (0, 100), "signed_rate": (-100, 100), "sun_altitude": (-90, 90),
+           "azimuth": (0, 360), "distance": (0, 20), "error_km": (0, 10), "altitude_km": (0, 20),
+           "seats": (0, 300), "term": (1, 22), "lead_days": (0, 7), "temperature": (-40, 45), "humidity": (0, 100)}
+
+
+def test_edition_9_ranges_follow_the_field_meaning(catalog, worlds) -> None:
+    """Edition 8 drew a field typed a number 0-9999.99 (integer 0-99999) whatever it meant: a
+    수용률(%) of 6879.79, an 오차 범위 of 8769.22 km, 의석수 62746. Edition 9 reads the meaning
+    first: rates within 0-100, changes either way, a sun's altitude in degrees, distances of a
+    few km, seats at most 300, a date typed integer as YYYYMMDD."""
+    w9 = worlds[1]
+    seen: set[str] = set()
+    for ep in [e for e in catalog.endpoints.values() if e.fidelity != "curated"][::11]:
+        for rec in synth_records(w9, ep, {}):
+            for f in ep.fields:
+                rule = _rule9(f.name, f.description, f.type)
+                if f.name not in rec or rule is None or rule[0] != "measure" or rule[1] not in _BOUNDS:
+                    continue
+                value = rec[f.name]
+                if isinstance(value, str) and not NUMBER.fullmatch(value):
+                    continue  # a value an earlier rule shaped (a date, a code)
+                lo, hi = _BOUNDS[rule[1]]
+                assert lo <= float(str(value).replace(",", "")) <= hi, (ep.id, f.name, f.description, value)
+                seen.add(rule[1])
+    assert {"rate", "term", "temperature"} <= seen
+    kasi = catalog.endpoint("kasi_lcsr_altude_info")
+    row = synth_records(w9, kasi, {})[0]
+    assert 20000101 <= row["locdate"] <= 20291231 and 0 <= float(row["azimuth_09"]) <= 360
+
+
+def test_subway_stations_carry_their_real_english_names() -> None:
+    """Edition 9: STATION_NM_ENG is the station's published English name ("이대" → "Ewha Womans
+    Univ.", not "Idae"), by line where lines differ (총신대입구(이수): "Chongshin Univ." on line 4,
+    "Isu" on line 7), and empty where no source gives one (8호선 다산); edition 8 keeps the
+    syllable-by-syllable romanization."""
+    from simulator.sandbox.gen.seoul import station_by_name
+
+    def names(edition: int) -> dict[tuple[str, str], str]:
+        return {(r["LINE_NUM"], r["STATION_NM"]): r["STATION_NM_ENG"] for r in station_by_name(World(0, edition=edition), {})}
+
+    new, old = names(9), names(8)
+    assert new[("02호선", "이대")] == "Ewha Womans Univ." and old[("02호선", "이대")] == "Idae"
+    assert new[("01호선", "서울역")] == "Seoul Station" and new[("02호선", "동대문역사문화공원")] == "Dongdaemun History & Culture Park"
+    assert new[("04호선", "총신대입구(이수)")] == "Chongshin Univ." and new[("07호선", "총신대입구(이수)")] == "Isu"
+    assert new[("08호선", "다산")] == "" and old[("08호선", "다산")] == "Dasan"
+    assert sum(bool(v) for v in new.values()) == len(new) - 5
+    assert not any(v != v.strip() or "  " in v for v in new.values())
+
+
+@pytest.mark.parametrize(("filters", "sd", "wiw"), [
+    ({"sgId": "20200415", "sdName": "강원도", "wiwName": "춘천시"}, "강원도", "춘천시"),  # 강원특별자치도 from 2023-06-11
+    ({"sgId": "20220601", "sdName": "경기도", "wiwName": "부천시"}, "경기도", "부천시"),  # 부천시's 일반구 from 2024
+    ({"sgId": "20220601", "sdName": "경상북도", "wiwName": "군위군"}, "경상북도", "군위군"),  # 대구 from 2023-07-01
+])
+def test_nec_places_are_named_as_of_the_vote_date(catalog, worlds, w9_old_districts, filters: dict[str, str], sd: str, wiw: str) -> None:
+    """Edition 9: a generated NEC polling place or counting station lies in the 시도 and 구시군
+    asked, named as on the vote date; edition 8 gave an address of today's districts anywhere
+    (the old wrong case); a place the election did not have answers nothing."""
+    for eid, field in (("nec_polplc_otlnmap_trnsport_info_inqire", "addr"), ("nec_counting_sttn_info_inqire", "placeAddr")):
+        ep = catalog.endpoint(eid)
+        old, new = synth_records(worlds[0], ep, filters), synth_records(w9_old_districts, ep, filters)
+        assert new and len(new) == len(old)
+        assert all(r[field].startswith(f"{sd} {wiw} ") for r in new), [r[field] for r in new]
+        assert not all(r[field].startswith(f"{sd} {wiw} ") for r in old)
+        spec = {f.name: f for f in ep.fields}
+        other = [k for k in spec if k not in ("addr", "placeAddr", "emdName") and _rule9(k, spec[k].description, spec[k].type) is None]
+        assert all({k: a[k] for k in other} == {k: b[k] for k in other} for a, b in zip(old, new))
+    ep = catalog.endpoint("nec_polplc_otlnmap_trnsport_info_inqire")
+    assert synth_records(worlds[1], ep, {"sgId": "20200415", "sdName": "강원특별자치도"}) == []
+    unfiltered = synth_records(worlds[1], catalog.endpoint("nec_pre_polplc_otlnmap_trnsport_info_inqire"), {"sgId": "20200415"})
+    assert unfiltered and not any(r["addr"].startswith(("강원특별자치도", "전북특별자치도")) or "시도명" in r["sdName"]
+                                  for r in unfiltered)
+
+
+def test_the_22nd_assembly_election_has_its_real_constituencies(worlds) -> None:
+    """Edition 9: the 20240410 지역구 are the 254 real ones (names as the NEC gives them, 시도 as on
+    the vote date), each over the districts its name lists, and the 22nd Assembly has 300 seats;
+    edition 8 had 245 named by the world's rule (종로구갑 and 종로구을: the real 종로구 is one)."""
+    from simulator.sandbox.world._politics import assembly22_constituencies
+
+    w8, w9 = worlds
+    old, new = w8.constituencies("20240410", "2"), w9.constituencies("20240410", "2")
+    assert len(old) == 245 and "종로구갑" in {r["sggName"] for r in old}
+    assert [(r["sdName"], r["sggName"]) for r in new] == list(assembly22_constituencies())
+    assert len(new) == 254 and len({(r["sdName"], r["sggName"]) for r in new}) == 254
+    by = {r["sggName"]: r for r in new if r["sdName"] != "부산광역시"}  # names repeat across 시도 (중구 …)
+    assert "종로구갑" not in by and by["종로구"]["lawd_cds"] == ["11110"]
+    assert [w9.district(c).name for c in by["춘천시철원군화천군양구군갑"]["lawd_cds"]] == ["춘천시", "철원군", "화천군", "양구군"]
+    assert by["포항시남구울릉군"]["wiwName"] == "포항시남구" and len(by["수원시무"]["lawd_cds"]) == 4
+    assert {r["sdName"] for r in new} >= {"강원특별자치도", "전북특별자치도"}  # renamed before 2024-04-10
+    assert all(r["lawd_cds"] and all(w9.district(c) for c in r["lawd_cds"]) for r in new)
+    assert len(w9.members()) == 300 and len(w8.members()) == 291
+    assert {m["ORIG_NM"] for m in w9.members()} >= {"서울 종로구", "세종특별자치시갑", "제주 서귀포시", "비례대표"}
+    # the 21st (rule-made as before): the same but in 충청북도, whose 영동군 is back from edition 9
+    old21, new21 = w8.constituencies("20200415", "2"), w9.constituencies("20200415", "2")
+    assert [r for r in new21 if r["sdName"] != "충청북도"] == [r for r in old21 if r["sdName"] != "충청북도"]
+    assert "43740" in {c for r in new21 for c in r["lawd_cds"]} - {c for r in old21 for c in r["lawd_cds"]}
+    assert [w9.district(c).name for c in by["보은군옥천군영동군괴산군"]["lawd_cds"]] == ["보은군", "옥천군", "영동군", "괴산군"]
+    # the bills keep edition 8's ids, numbers, dates and votes (recorded keys still answer) ...
+    keep = ("BILL_ID", "BILL_NO", "BILL_NAME", "PROPOSE_DT", "PROC_RESULT", "voted")
+    assert [[b[k] for k in keep] for b in w9.bills()] == [[b[k] for k in keep] for b in w8.bills()]
+    # ... and any of the 300 proposes one; co-proposers' codes are those of the named members
+    names = {m["MONA_CD"]: m["HG_NM"] for m in w9.members()}
+    assert len({b["RST_MONA_CD"] for b in w9.bills()}) == 300
+    assert all([names[c] for c in b["PUBL_MONA_CD"].split(",")] == b["PUBL_PROPOSER"].split(",") for b in w9.bills()[:200])
+
+
+def test_yeongdong_is_a_district_from_edition_9(worlds) -> None:
+    """충청북도 영동군 (43740) was missing from every edition's district list: the 일반구 rule took
+    증평군 (43745, its neighbour in code) for a 구 of it. From edition 9 a 일반구 is one named
+    after its city ("수원시 장안구"), so 영동군 is a district with its 읍면; editions 2-8 as before."""
+    w8, w9 = worlds
+    assert w8.district("43740") is None and len(w8.districts()) == 254
+    yd = w9.district("43740")
+    assert yd is not None and yd.name == "영동군" and yd.sido.name == "충청북도" and len(yd.dongs) >= 10
+    assert w9.district("43745").name == "증평군" and len(w9.districts()) == 255
+    assert [d.name for d in w9.districts() if d.name.startswith("수원시")] == [d.name for d in w8.districts() if d.name.startswith("수원시")]
+    # the world's entities are drawn over edition 8's list: every company and school keeps its
+    # name and code (v0009's plan recorded from edition 9 empties no collection)
+    assert w9.entity_districts() == [d for d in w9.districts() if d.lawd_cd != "43740"]
+    assert [(c["corp_code"], c["corp_name"]) for c in w9.invented_companies()] == \
+        [(c["corp_code"], c["corp_name"]) for c in w8.invented_companies()]
+    assert [s["SD_SCHUL_CODE"] for s in w9.schools()] == [s["SD_SCHUL_CODE"] for s in w8.schools()]
+
+
+def test_a_statistics_table_adds_up() -> None:
+    """Edition 9: a record's total is the sum of its parts in the record — the columns its
+    qualifier names ("세대수 합계" → "서울 세대수", "부산 세대수"), else (a bare "계") every count
+    column no other total takes, subtotals included; "조례규칙 총계" the totals of 조례 and 규칙; a
+    column beside count columns that no rule read ("특별시" beside "광역시(개)") a count."""
+    fields = [("smry", "계(명)", "integer"), ("exe_subtot", "행정부 소계(명)", "integer"),
+              ("exe_stte", "행정부 국가(명)", "integer"), ("exe_locl", "행정부 지방(명)", "integer"),
+              ("leg", "입법부(명)", "integer"), ("rate", "증감률(%)", "number"), ("org", "기관", "string")]
+    rec = {"smry": 5, "exe_subtot": 9, "exe_stte": 10, "exe_locl": 20, "leg": 7, "rate": 3.5, "org": "기관 1"}
+    out = table_record(fields, rec, 0, "t")
+    assert out["exe_subtot"] == 30 and out["smry"] == 37 and out["rate"] == 3.5 and out["org"] == "기관 1"
+    fields = [("tot_ordin_regul", "조례규칙 총계(개)", "integer"), ("tot_ordin", "조례 총계(개)", "integer"),
+              ("tot_regul", "규칙 총계(개)", "integer"), ("a_ordin", "시도 조례(개)", "integer"),
+              ("b_ordin", "시군구 조례(개)", "integer"), ("a_regul", "시도 규칙(개)", "integer"),
+              ("b_regul", "시군구 규칙(개)", "integer"), ("spcl", "특별시", "string")]
+    rec = {"tot_ordin_regul": 1, "tot_ordin": 1, "tot_regul": 1, "a_ordin": 2, "b_ordin": 3, "a_regul": 4,
+           "b_regul": 5, "spcl": "특별시 1"}
+    out = table_record(fields, rec, 0, "t")
+    assert (out["tot_ordin"], out["tot_regul"], out["tot_ordin_regul"]) == (5, 9, 14)
+    assert re.fullmatch(r"\d+", out["spcl"])
+    assert table_record(fields, rec, 0, "t", keep=frozenset({"tot_ordin"}))["tot_ordin"] == 1  # a filter's value stays
+    # a record's minimum, means and maximum of one quantity come in order (KMA's yearly summary)
+    fields = [("taMax", "연최고기온", "string"), ("taMaxAvg", "", "string"), ("taMin", "기온-최저", "string"),
+              ("taMinAvg", "연최저기온 평균", "string"), ("dayAvgRhm", "평균 상대습도", "string")]
+    rec = {"taMax": "-1.3", "taMaxAvg": "2.3", "taMin": "23.2", "taMinAvg": "7.1", "dayAvgRhm": "40"}
+    out = table_record(fields, rec, 0, "t")
+    assert [out[k] for k in ("taMin", "taMinAvg", "taMaxAvg", "taMax")] == ["-1.3", "2.3", "7.1", "23.2"]
+
+
+def test_generated_tables_add_up_and_echo_the_format(catalog) -> None:
+    """Through the app at edition 9: the Assembly's women members per term add up (합계 = 지역구 +
+    전국구, at most 300 seats each), and a MOIS yearbook row's "type" (수신 문서양식) is the format
+    asked, not "수신 문서양식 1"."""
+    app = create_app(seed=0, catalog=catalog, edition=9)
+    keys = default_keys(catalog)
+    ep = catalog.endpoint("assembly_nmkjkjpwaxfhwdnjl")
+    for r in synth_records(app.world, ep, {}):
+        assert int(r["SUM"]) == int(r["LCST_FMLAWMKCT"]) + int(r["NATION_FMLAWMKCT"]) and 1 <= int(r["ERACO"]) <= 22
+        assert int(r["LCST_FMLAWMKCT"]) <= 300
+    ep = catalog.endpoint("mois_admini_district_year_list")
+    for fmt in ("json", "xml"):
+        resp = app.handle(SimRequest.from_url(
+            f"https://{ep.host}{ep.path}?serviceKey={keys[ep.platform]}&numOfRows=2&type={fmt}"))
+        body = resp.body.decode()
+        assert resp.status == 200 and (f'"type":"{fmt}"' in body or f"<type>{fmt}</type>" in body), body[:300]
+    old = create_app(seed=0, catalog=catalog, edition=8).handle(SimRequest.from_url(
+        f"https://{ep.host}{ep.path}?serviceKey={keys[ep.platform]}&numOfRows=2&type=json"))
+    assert '"type":"수신 문서양식 1"' in old.body.decode()  # edition 8 as recorded
+
+
+def test_a_record_names_one_place(catalog, worlds) -> None:
+    """Edition 9: a record's region names come from one district — its region entity's, its bus
+    city's (TAGO ``cityName``), else one drawn for the record: no row pairs 대구광역시 with 화천군."""
+    w9 = worlds[1]
+    rows = synth_records(w9, catalog.endpoint("mois_select_admm_sexd_ppltn_irds"), {})
+    assert rows and all(any(d.sido.name == r["ctpvNm"] and d.name == r["sggNm"] for d in w9.districts()) for r in rows)
+    rows = synth_records(w9, catalog.endpoint("airkorea_ctprvn_mesure_sido_list"), {})
+    assert rows and all(any(d.sido.name == r["sidoName"] and d.name.split(" ")[0] == r["cityName"].split("/")[0]
+                            for d in w9.districts()) or r["sidoName"] == r["cityName"] for r in rows)
