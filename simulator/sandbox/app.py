@@ -36,8 +36,7 @@ from ..query import apply_order, apply_query, query_split
 from ..request import SimRequest, SimResponse
 from ..server.asgi import Receive, Scope, Send, serve_lifespan
 from .gen import generator_for
-from .gen.measures import MEASURES_EDITION
-from .gen.synth import format_fields, synth_records
+from .gen.synth import synth_records
 from .limits import Fault, Limits, LimitState
 from .world import LATEST_EDITION, World
 
@@ -207,8 +206,6 @@ class SandboxApp:
         if window.limit > 0 and any(p.role == "order" for p in ep.params):
             records = apply_order(ep, list(records), match.params) or records  # sort/sort_mth
         page = list(records[window.offset : window.offset + window.limit]) if window.limit > 0 else []
-        if self.world.edition >= MEASURES_EDITION and ep.fidelity != "curated" and (names := format_fields(ep)):
-            page = [{**r, **{n: fmt for n in names if n in r and n not in split.filters}} for r in page]
         if window is not split.window:
             split = type(split)(split.endpoint, split.key, split.filters, window, split.fmt, split.extra)
         served = getattr(dialect, "served_envelope", None)  # names a later world edition corrected

@@ -598,7 +598,9 @@ def synth_records(world: World, ep: Endpoint, filters: dict[str, str]) -> list[d
         keep = frozenset(echo) | frozenset(f.name for f in fields if lower[f.name] in ENTITY_FIELDS)
         key = "|".join(f"{k}={v}" for k, v in sorted(filters.items()))
         records = [table_record(spec, r, i, f"{world.seed}|{ep.id}|{key}|{i}", keep) for i, r in enumerate(records)]
-        if fmts := format_fields(ep):  # "type" 수신 문서양식: the format asked (the app sets it per request)
+        # "type" 수신 문서양식: the endpoint's default format, the same in a JSON and an XML answer
+        # (a recording renders one record set in both formats, so a row cannot echo the one asked)
+        if fmts := format_fields(ep):
             default = str(ep.opt("default_format", "xml"))
             records = [{**r, **{n: default for n in fmts if n not in echo}} for r in records]
     if world.edition >= DATED_ADDRESSES_EDITION and ep.path.startswith("/9760000/"):
