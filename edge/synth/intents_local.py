@@ -157,7 +157,8 @@ def _school(s: Sampler, d: Draft, rng: Any, held: frozenset[str], tool: str,
     names = Counter(str(r.get("SCHUL_NM")) for r in schools)
     opts = sorted((str(r["SCHUL_NM"]), i) for i, r in enumerate(schools)
                   if (str(r.get("ATPT_OFCDC_SC_CODE")), str(r.get("SD_SCHUL_CODE"))) in have
-                  and names[str(r.get("SCHUL_NM"))] == 1 and str(r.get("SCHUL_NM")) not in held)
+                  and names[str(r.get("SCHUL_NM"))] == 1 and str(r.get("SCHUL_NM")) not in held
+                  and _where(r))  # said with its district: a school's name alone is many schools
     opts = [o for o in opts if mine(s, [o[0]])]
     if not opts:
         return None
@@ -202,7 +203,7 @@ MIN_DEPARTMENTS = 2
 #: Dishes on a school's table nearly every day (kimchi, rice, milk): nobody counts them as a
 #: child's favourite (a blind read: "배추김치 as 아이가 좋아하는 메뉴"). A dish asked is also
 #: served on at most a third of the month's lunches.
-_STAPLES = re.compile(r"(김치|깍두기|석박지|겉절이|단무지|쌀밥|잡곡밥|현미밥|흑미밥|보리밥|^밥$|우유|요구르트)")
+_STAPLES = re.compile(r"(김치|깍두기|석박지|겉절이|단무지|(?:쌀|백미|잡곡|현미|흑미|찰?보리|기장|귀리|수수|조|혼합곡|차조|녹미)밥$|^밥$|우유|요구르트)")
 #: Tests an elementary school holds no date of (Seoul's elementary schools set no 중간·기말고사).
 _EXAMS = re.compile(r"(고사|시험|평가)")
 

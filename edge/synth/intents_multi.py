@@ -8,10 +8,12 @@ by the names they know, with one period and the scope said:
   officetel trades of a month (``home_pair``); a school's lunches *and* calendar events of a
   month (``school_month_pair``); a school's classes of a school year *and* its departments
   (``school_year_pair``). The answer is the pair, in the order the question asks.
-* **COND** — a count tested against a round threshold (:func:`~edge.synth.sample.threshold`),
-  the other dataset asked only if it holds (``home_cond``): "if 2024년 7월's officetel trades in
-  마포구 were 20 or more, how many row houses were traded; otherwise the officetel count". Both
-  branches stay in the program, guarded, as the sampler's COND builds them.
+* **COND** — a fallback a person has a reason for (``home_cond``): a district's trades of one
+  kind in a month, and if they fall short of a round threshold
+  (:func:`~edge.synth.sample.threshold`), the market is too quiet for the asker, who turns to
+  the other kind: its count instead ("마포구 오피스텔 매매가 2024년 7월에 몇 건이었는지, 50건도
+  안 됐다면 대신 빌라 매매 건수"). Both branches stay in the program, guarded, as the
+  sampler's COND builds them.
 * **FAN** — a few bus routes a person names at a stop (route numbers are on the sign), each
   route's stops read in one fan-out call, and the route with the most or fewest stops
   (``tago_route_fan``); two or three cities by name, each city's bus routes, and the city with
@@ -81,7 +83,8 @@ def _home_pair(s: Sampler, d: Draft, rng: Any, held: frozenset[str]) -> bool:
 
 
 def _home_cond(s: Sampler, d: Draft, rng: Any, held: frozenset[str]) -> bool:
-    """COND: if a district's trades of one kind reach ``k`` in a month, the other kind's count."""
+    """COND, a fallback: a district's trades of one kind in a month; if they fall short of ``k``
+    (a market too quiet for the asker), the other kind's count instead."""
     got = _place_month(s, held, rng)
     if got is None:
         return False
@@ -94,9 +97,9 @@ def _home_cond(s: Sampler, d: Draft, rng: Any, held: frozenset[str]) -> bool:
     if m < COND_MIN:
         return False
     k = threshold(m, rng)
-    guard = {"ref": mid, "gte": k}
+    guard = {"ref": mid, "lt": k}  # the other kind is read only when this one fell short
     s2, r2 = s.call(d, then, {"DEAL_YMD": ym}, bind=lawd, guard=guard)
-    if m < k:  # not run on this version: it must answer here too (another version may take it)
+    if m >= k:  # not run on this version: it must answer here too (another version may take it)
         n2 = len(s.ex.step(d.steps[-1].model_copy(update={"when": None}), s.values(d))[0])
     else:
         n2 = len(r2.records)
@@ -104,8 +107,8 @@ def _home_cond(s: Sampler, d: Draft, rng: Any, held: frozenset[str]) -> bool:
         return False
     d.edges.append(("mois_stan_regin_cd", then))
     tid, _t = s.reduce(d, {"op": "count", "from": s2, "if": guard})
-    cid, _ans = s.reduce(d, {"op": "choose", "test": {"ref": mid, "gte": k}, "then": tid, "else": mid})
-    d.answer = cid
+    cid, _ans = op(s, d, op="choose", test={"left": mid, "op": "ge", "right": k}, a=mid, b=tid)
+    d.answer = {"$ref": cid}
     part(d, "home_cond", len(r1.records), month=ym, place=place, kind=_KIND[first], then=_KIND[then], k=str(k))
     d.junctions.append("COND")
     return True
@@ -235,7 +238,10 @@ def _tago_route_fan(s: Sampler, d: Draft, rng: Any, held: frozenset[str]) -> boo
     ref, _ans = s.reduce(d, {"op": f"map_arg{most}", "from": s4, "keys": {"$ref": vid},
                              "label": {"from": s3, "key": "routeid", "field": "routeno"}})
     d.answer = ref
-    part(d, "tago_route_fan", len(r3.records), city=city, stop=stop, routes=", ".join(f"{x}번" for x in routes),
+    said = [f"{x}번" for x in routes]
+    named = f"{josa(said[0], '과')} {said[1]}" if len(said) == 2 else ", ".join(said)
+    part(d, "tago_route_fan", len(r3.records), city=city, stop=stop, routes=named,
+         options=str(len(routes)),
          many="많이" if most == "max" else "적게", manya="많은" if most == "max" else "적은")
     d.junctions.append("FAN")
     return True
@@ -272,7 +278,8 @@ def _tago_city_fan(s: Sampler, d: Draft, rng: Any, held: frozenset[str]) -> bool
     d.answer = ref
     said = [_city(n, rng) for n in picked]
     cities = f"{josa(said[0], '과')} {said[1]}" if len(said) == 2 else ", ".join(said)
-    part(d, "tago_city_fan", len(r1.records), cities=cities, manya="많은" if most == "max" else "적은")
+    part(d, "tago_city_fan", len(r1.records), cities=cities, manya="많은" if most == "max" else "적은",
+         options=str(len(picked)))
     d.junctions.append("FAN")
     return True
 
