@@ -325,6 +325,10 @@ def test_openers_vary_and_a_preface_fits_its_ask() -> None:
             assert sum(1 for p in pres if p) / len(pres) <= 0.26, name
     texts = [p for f in FORMS.values() for p in f.get("pre", ())]
     assert not [p for p in texts if "도시락" in p or "전학을 가게" in p]
+    # a past month or school year is not "요즘"/"이번에"/"지금" (blind40c #14: 「요즘」 against 2024년 7월)
+    dated = [p for n, f in FORMS.items() if n.startswith(("home_", "school_")) for p in f.get("pre", ())]
+    assert not [p for p in dated if re.search(r"요즘|이번에|지금", p)]
+    assert not [t for n, f in FORMS.items() if n.startswith("ordin_") for t in f["lead"] if "자치법규" in t]
 
 
 def test_slot_seams_are_gone() -> None:
