@@ -513,7 +513,7 @@ def asked_counters(question: str) -> list[str]:
             out.append(st)
     return [w for _s, _e, w in out]
 #: An article asked by its number ("제 몇 조예요?", "몇 조인가요?", "몇 번째 조인지").
-_ARTICLE = re.compile(r"몇\s*(?:번째\s*)?조(?!문|항)")
+_ARTICLE = re.compile(r"몇\s*(?:번째\s*)?조(?!문|항)|조문\s*번호")
 #: Platforms whose money fields with no unit in the catalog are amounts in 원 (OpenDART's
 #: accounts, FSC's prices and market values).
 _WON_PLATFORMS = ("opendart_", "fsc_")
@@ -586,6 +586,8 @@ def _value_text(x: Any, kind: str | None, count_word: str | None) -> str:
         return f"{x:,}{count_word}"
     if count_word == "조" and num is not None:  # "제 몇 조예요?" → "제11조"
         return f"제{num}조"
+    if count_word == "번" and kind is None and isinstance(x, str) and x.strip().isdigit():
+        return f"{x.strip()}번"  # a bus's number asked "몇 번이에요?" → "607번"
     return num_text(x)
 
 

@@ -128,6 +128,8 @@ def test_answers_read_as_people_read_them_and_pass_the_checker() -> None:
         (6, "count", "2학년은 몇 개 반으로 운영되나요?", "답: 6개 반"),
         (15, "count", "2024학년도 1학년은 몇 반까지 있어요?", "답: 15개 반"),  # a bare "15" (blind read)
         (76, "count", "오피스텔 매매 건수를 알려 주세요.", "답: 76건"),  # no "몇": the noun's counter
+        ("12", None, "'권한의 위임'을 정한 조문 번호가 궁금합니다.", "답: 제12조"),
+        ("607", None, "정류장이 가장 적은 버스는 몇 번인지 알려 주세요.", "답: 607번"),  # a bus's number
         ("11", None, "'전문인력의 양성'에 관한 조문은 몇 조인가요?", "답: 제11조"),
         ("3,145,000,000", "won", "2024년 사업보고서상 연결 영업이익은 얼마입니까?", "답: 31억 4,500만 원"),
     ]
@@ -346,7 +348,7 @@ def test_slot_seams_are_gone() -> None:
         q = _q("tago_stop_arrivals", seed, **stop)
         assert "몇 대" not in q and "몇 번" in q, q
     texts = [t for f in FORMS.values() for v in f.values() for t in v]
-    assert not [t for t in texts if "반 수" in t or t.endswith("{school}에서")]
+    assert not [t for t in texts if "반 수" in t or t.endswith("{school}에서") or "조문 제목" in t]
 
 
 def test_a_school_is_said_with_its_district() -> None:
