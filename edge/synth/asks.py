@@ -127,7 +127,7 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
                  "{qword|으로} 검색되는 {market} 종목들 가운데", "{market}에서 이름에 {qword|이} 들어가는 종목들을 보고 있는데,"),
         "ask": ("{day}에 {key} {most} 곳은 어느 회사예요?", "{day} 기준으로 {key} {most} 종목은 어느 회사 건가요?",
                 "{day}에 {key} {most} 곳이 어느 회사인지 알려 주세요.", "{day}에 {key} {most} 종목은 어느 회사입니까?",
-                "{day} 하루 {key} {most} 데가 어느 회사인지 궁금해요."),
+                "{day}에 {key} {most} 데가 어느 회사인지 궁금해요."),
     },
     "dart_ceo": {
         "lead": ("{name} 말인데요,", "{name}에 대해 알아보는 중인데,", "거래처인 {name} 관련해서요.", "{name|이라}는 회사가 있는데,",
@@ -250,7 +250,7 @@ FORMS.update({
         "pre": _HOME_PRE, "lead": _HOME_LEAD,
         "ask": ("가장 비싸게 팔린 {kind|은} 어디였어요?", "최고가로 거래된 {kind} 이름이 뭐예요?",
                 "제일 비싸게 거래된 {kind} 단지 이름을 알려 주세요.", "{kind} 가운데 가장 높은 값에 팔린 곳은 어디인가요?",
-                "최고가 {kind} 거래가 나온 곳 이름이 궁금합니다.", "{kind} 중 제일 비싸게 팔린 건 어느 건물이에요?",
+                "최고가 {kind} 거래가 나온 단지 이름이 궁금합니다.", "{kind} 중 제일 비싸게 팔린 건 어느 건물이에요?",
                 "가장 비싼 값에 거래된 {kind|이} 어디인지 알려 주세요.", "{kind} 최고가 거래는 어디서 나왔어?",
                 "{kind} 매매 가운데 최고가를 찍은 곳은 어디입니까?"),
     },
@@ -305,7 +305,7 @@ FORMS.update({
         "pre": ("", "", "", "", "", "학교 행사가 몰린 달인지 궁금해서요.", "아이 학교가 바쁜 달인지 보려고요."),
         "lead": _SCHOOL_LEAD,
         "ask": ("{month}에 잡힌 학교 행사는 몇 개예요?", "{month}에는 학교 행사가 몇 개 있었나요?",
-                "{month}에 있는 학교 행사와 휴업일이 몇 개인지 알려 주세요.", "{month} 학사일정에 올라간 행사가 몇 개인지 알 수 있을까요?",
+                "{month}에 있는 학교 행사와 휴업일이 몇 개인지 알려 주세요.", "{month} 학사일정에 잡힌 행사가 몇 개인지 알 수 있을까요?",
                 "{month}에는 학사일정에 행사가 몇 개 잡혀 있습니까?"),
     },
 })
@@ -511,6 +511,9 @@ def phrase(part: IntentPart, rng: Any) -> tuple[str, str]:
     text = re.sub(r"」(은|는|이|가)(?= )", lambda m: "」" + josa(part.slots.get("name", ""), m.group(1))[-1:], text)
     # "… 선거에서 부산에서 …" says 에서 twice in a row: the first becomes a pause
     text = re.sub(r"(\S)에서 (?=[^ .?,]+에서 )", r"\1, ", text)
+    # "안전교육의 날 날짜" says 날 twice (blind40d #39): the day's date is when it is
+    text = re.sub(r"날 날짜를 알려 주세요", "날이 언제인지 알려 주세요", text)
+    text = re.sub(r"날 (날짜|일정)은 언제(예요|입니까)", r"날은 언제\2", text)
     # a stop whose name ends in 정류장 is not called "… 정류장 정류장"
     text = re.sub(r"((?:정류장|정류소)'?) (?:정류장|정류소)(?=[,에은는을인 ]|$)", r"\1", text)
     tid = f"INT:{name}.{i}.{j}" if h < 0 else f"INT:{name}.{h}.{i}.{j}"

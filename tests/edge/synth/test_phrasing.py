@@ -382,3 +382,10 @@ def test_of_two_options_one_is_more_not_most() -> None:
         assert "더 " in two and not re.search(r"(가장|제일) \S*(많|적)", two), two
         three = _q("tago_route_fan", seed, options="3", **{**slots, "routes": "13번, 25번, 175번"})
         assert re.search(r"(가장|제일) \S*(많|적)", three), three
+
+
+def test_a_day_named_day_is_not_dated_twice() -> None:
+    """「안전교육의 날 날짜」 (blind40d #39) says 날 twice: such an event is asked when it is."""
+    for seed in range(30):
+        q = _q("school_event_day", seed, event="안전교육의 날", ay="2025", school="한빛초등학교", where="서울 종로구")
+        assert "날 날짜" not in q and "날 일정" not in q, q
