@@ -63,7 +63,7 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
                  "「{name}」 관련 질문이에요."),
         "ask": ("{qtitle} 조항은 제 몇 조예요?", "{qtitle} 규정이 몇 조에 있는지 알려 주세요.",
                 "{qtitle}에 관한 조문은 몇 조인가요?", "{qtitle|을} 정한 조문 번호가 궁금합니다.",
-                "{qtitle} 조가 몇 번째 조인지 찾아 줘.", "{qtitle|이라}는 제목의 조문은 제 몇 조입니까?"),
+                "{qtitle} 조항이 몇 조인지 찾아 줘.", "{qtitle|이라}는 제목의 조문은 제 몇 조입니까?"),
     },
     "ordin_articles": {
         "lead": ("「{name}」 말이에요.", "{name|을} 처음 읽어 보려는데,", "현행 「{name}」 기준으로,",
@@ -179,7 +179,7 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
     },
     "nec_winners_party": {
         "lead": ("{year}년 지방선거 {office} 선거 결과를 보면,", "{year}년 지방선거 때 치러진 {office} 선거에서",
-                 "{year}년 지방선거 결과가 궁금한데요,", "{year}년 지방선거 {office} 선거 기준으로"),
+                 "{year}년 지방선거 {office} 선거 결과가 궁금한데요,", "{year}년 지방선거 {office} 선거 기준으로"),
         "ask": ("{region} 당선인 가운데 {party} 소속은 몇 명이에요?", "{region}의 {party} 당선자는 몇 명이었나요?",
                 "{region}에서 {party|은} 몇 명 당선됐어요?", "{region} 당선인 중 {party} 소속 인원을 알려 주십시오."),
     },
@@ -224,7 +224,7 @@ FORMS.update({
         "pre": _HOME_PRE, "lead": _HOME_LEAD,
         "ask": ("신고된 {kind} 매매는 몇 건이었어?", "거래된 {kind|은} 모두 몇 건이에요?", "{kind} 매매가 몇 건 있었나요?",
                 "팔린 {kind|은} 몇 건인지 알려 주세요.", "{kind|이} 몇 건이나 거래됐는지 궁금해요.",
-                "이뤄진 {kind} 매매 거래 건수를 알 수 있을까요?", "{kind} 매매는 몇 건이었습니까?"),
+                "이뤄진 {kind} 매매 건수를 알 수 있을까요?", "{kind} 매매는 몇 건이었습니까?"),
     },
     "home_dong": {
         "pre": _HOME_PRE,

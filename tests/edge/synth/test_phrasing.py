@@ -389,3 +389,13 @@ def test_a_day_named_day_is_not_dated_twice() -> None:
     for seed in range(30):
         q = _q("school_event_day", seed, event="안전교육의 날", ay="2025", school="한빛초등학교", where="서울 종로구")
         assert "날 날짜" not in q and "날 일정" not in q, q
+
+
+def test_an_election_count_names_its_election() -> None:
+    """"2022년 지방선거 결과가 궁금한데요, 전국 당선인 가운데 푸른희망당 소속은 몇 명" does not say
+    which of the local elections (시·도지사, 구청장·시장·군수, …) it counts: the answer depends on a
+    scope the question never states. Every NEC form says the office."""
+    for name, forms in FORMS.items():
+        if name.startswith("nec_"):
+            for lead in forms["lead"]:
+                assert "{office}" in lead or all("{office}" in a for a in forms["ask"]), (name, lead)
