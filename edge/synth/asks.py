@@ -184,17 +184,17 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
                 "{region}에서 {party|은} 몇 명 당선됐어요?", "{region} 당선인 중 {party} 소속 인원을 알려 주십시오."),
     },
     "nec_candidates_party": {
-        "lead": ("{year}년 지방선거 {office} 선거에", "{year}년 지방선거 {office} 선거 때", "{year}년 지방선거 때 치러진 {office} 선거,"),
+        "lead": ("{year}년 지방선거 {office} 선거에", "{year}년 지방선거 {office} 선거 때", "{year}년 지방선거 때 치러진 {office} 선거에"),
         "ask": ("{region}에서 {party} 후보로 나온 사람은 몇 명이에요?", "{region}에서 {party} 공천을 받아 출마한 후보는 몇 명인가요?",
                 "{region}에서 {party} 후보가 몇 명 나왔는지 알려 주세요."),
     },
     "nec_winners": {
-        "lead": ("{year}년 지방선거 {office} 선거,", "{year}년 지방선거 때 치러진 {office} 선거 결과를 보는데,", "{year}년 지방선거 {office} 선거 기준으로"),
+        "lead": ("{year}년 지방선거의 {office} 선거 때", "{year}년 지방선거 때 치러진 {office} 선거 결과를 보는데,", "{year}년 지방선거 {office} 선거 기준으로"),
         "ask": ("{region}에서 당선된 사람은 모두 몇 명이에요?", "{region} 당선인 수를 알려 주세요.", "{region} 당선자는 총 몇 명입니까?"),
     },
     "nec_candidates": {
-        "lead": ("{year}년 지방선거 {office} 선거,", "{year}년 지방선거 때 치러진 {office} 선거에서", "{year}년 지방선거 {office} 선거 때"),
-        "ask": ("{region}에 나온 후보는 모두 몇 명이었어요?", "{region} 후보자 수가 몇 명인지 알려 주세요.",
+        "lead": ("{year}년 지방선거의 {office} 선거에", "{year}년 지방선거 때 치러진 {office} 선거에서", "{year}년 지방선거 {office} 선거 때"),
+        "ask": ("{region}에서 나온 후보는 모두 몇 명이었어요?", "{region} 후보자 수가 몇 명인지 알려 주세요.",
                 "{region} 출마자는 총 몇 명입니까?"),
     },
 }
