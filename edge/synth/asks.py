@@ -53,17 +53,19 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
     },
     "law_article_title": {
         "lead": ("「{name}」 조문 중에서", "{name|을} 보다가 궁금해졌는데,", "현행 「{name}」에서",
-                 "과제 때문에 {name|을} 찾아보는데,", "「{name}」 관련해서요."),
+                 "과제 때문에 {name|을} 찾아보는데,", "「{name}」 관련해서요.", "스터디에서 {name|을} 같이 읽는 중인데,",
+                 "회의 자료에 {name} 조항을 인용하려고 하는데,"),
         "ask": ("제{no}조의 제목이 뭐예요?", "제{no}조는 무엇에 관한 조항인가요?", "제{no}조의 제목을 알려 주세요.",
                 "제{no}조는 어떤 내용을 다루는 조항이에요?", "제{no}조의 제목은 무엇입니까?",
                 "제{no}조 제목 좀 알려 줘."),
     },
     "law_article_about": {
-        "lead": ("「{name}」에서", "{name|을} 읽고 있는데,", "현행 「{name}」 기준으로", "업무상 {name|을} 확인해야 해서요.",
+        # the subject in plain words, not a quoted heading ("'위임사항'에 관한 조문", a blind read)
+        "lead": ("「{name}」에서", "{name|을} 읽고 있는데,", "현행 「{name}」 기준으로", "일 때문에 {name|을} 확인해야 해서요.",
                  "「{name}」 관련 질문이에요."),
-        "ask": ("{qtitle} 조항은 제 몇 조예요?", "{qtitle} 규정이 몇 조에 있는지 알려 주세요.",
-                "{qtitle}에 관한 조문은 몇 조인가요?", "{qtitle|을} 정한 조문 번호가 궁금합니다.",
-                "{qtitle} 조항이 몇 조인지 찾아 줘.", "{qtitle|이라}는 제목의 조문은 제 몇 조입니까?"),
+        "ask": ("{title}에 관한 내용은 몇 조에 있어요?", "{title} 얘기는 몇 조에 나오는지 알려 주세요.",
+                "{title}에 대해 정한 조항이 몇 조인가요?", "{title|을} 다루는 조문이 몇 조인지 궁금합니다.",
+                "{title} 부분이 몇 조인지 찾아 줘.", "{title|을} 정한 조항은 제 몇 조입니까?"),
     },
     "ordin_articles": {
         "lead": ("「{name}」 말이에요.", "{name|을} 처음 읽어 보려는데,", "현행 「{name}」 기준으로,",
@@ -180,21 +182,31 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
     "nec_winners_party": {
         "lead": ("{year}년 지방선거 {office} 선거 결과를 보면,", "{year}년 지방선거 때 치러진 {office} 선거에서",
                  "{year}년 지방선거 {office} 선거 결과가 궁금한데요,", "{year}년 지방선거 {office} 선거 기준으로"),
-        "ask": ("{region} 당선인 가운데 {party} 소속은 몇 명이에요?", "{region}의 {party} 당선자는 몇 명이었나요?",
-                "{region}에서 {party|은} 몇 명 당선됐어요?", "{region} 당선인 중 {party} 소속 인원을 알려 주십시오."),
+        "ask": ("{region} 당선인 가운데 {party} 소속은 몇 명이에요?", "{region}에서 {party} 당선자는 몇 명이었나요?",
+                "{region}에서 {party|은} 몇 명 당선됐어요?", "{region} 당선인 중 {party} 소속이 몇 명인지 알려 주십시오."),
     },
     "nec_candidates_party": {
         "lead": ("{year}년 지방선거 {office} 선거에", "{year}년 지방선거 {office} 선거 때", "{year}년 지방선거 때 치러진 {office} 선거에"),
         "ask": ("{region}에서 {party} 후보로 나온 사람은 몇 명이에요?", "{region}에서 {party} 공천을 받아 출마한 후보는 몇 명인가요?",
                 "{region}에서 {party} 후보가 몇 명 나왔는지 알려 주세요."),
     },
+    # COND: a small party's showing, as people ask it — its winners, or if none, its candidates
+    # ("…라도": the fallback in the asker's own words; the threshold is one winner)
+    "nec_cond": {
+        "lead": ("{year}년 지방선거 {office} 선거에서 {party|은} {region}에서 당선자를 몇 명 냈어요?",
+                 "{party|이} {year}년 지방선거 {office} 선거 때 {region}에서 당선자를 몇 명 냈는지 궁금해요.",
+                 "{year}년 지방선거 {office} 선거 결과를 보는데, {region}에서 {party} 당선자는 몇 명이에요?",
+                 "{year}년 지방선거 {office} 선거에 나선 {party} 후보 중 {region}에서 당선된 사람은 몇 명이었어요?"),
+        "ask": ("한 명도 없었다면 후보는 몇 명 냈는지라도 알려 주세요.", "당선자가 없었다면 후보가 몇 명 나왔는지라도 알려 주세요.",
+                "없었다면 그 당 후보가 몇 명 출마했는지라도 알고 싶어요."),
+    },
     "nec_winners": {
         "lead": ("{year}년 지방선거의 {office} 선거 때", "{year}년 지방선거 때 치러진 {office} 선거 결과를 보는데,", "{year}년 지방선거 {office} 선거 기준으로"),
-        "ask": ("{region}에서 당선된 사람은 모두 몇 명이에요?", "{region} 당선인 수를 알려 주세요.", "{region} 당선자는 총 몇 명입니까?"),
+        "ask": ("{region}에서 당선된 사람은 모두 몇 명이에요?", "{region}에서 당선된 사람이 몇 명인지 알려 주세요.", "{region} 당선자는 총 몇 명입니까?"),
     },
     "nec_candidates": {
         "lead": ("{year}년 지방선거의 {office} 선거에", "{year}년 지방선거 때 치러진 {office} 선거에서", "{year}년 지방선거 {office} 선거 때"),
-        "ask": ("{region}에서 나온 후보는 모두 몇 명이었어요?", "{region} 후보자 수가 몇 명인지 알려 주세요.",
+        "ask": ("{region}에서 나온 후보는 모두 몇 명이었어요?", "{region}에서 출마한 후보가 몇 명인지 알려 주세요.",
                 "{region} 출마자는 총 몇 명입니까?"),
     },
 }
@@ -305,7 +317,7 @@ FORMS.update({
         "pre": ("", "", "", "", "", "학교 행사가 몰린 달인지 궁금해서요.", "아이 학교가 바쁜 달인지 보려고요."),
         "lead": _SCHOOL_LEAD,
         "ask": ("{month}에 잡힌 학교 행사는 몇 개예요?", "{month}에는 학교 행사가 몇 개 있었나요?",
-                "{month}에 있는 학교 행사와 휴업일이 몇 개인지 알려 주세요.", "{month} 학사일정에 잡힌 행사가 몇 개인지 알 수 있을까요?",
+                "{month}에 있는 학교 행사가 몇 개인지 알려 주세요.", "{month} 학사일정에 잡힌 행사가 몇 개인지 알 수 있을까요?",
                 "{month}에는 학사일정에 행사가 몇 개 잡혀 있습니까?"),
     },
 })
@@ -320,20 +332,6 @@ FORMS.update({
                 "팔린 빌라와 오피스텔은 각각 몇 건인지 알려 주세요.", "빌라는 몇 건, 오피스텔은 몇 건 거래됐어?",
                 "연립·다세대 주택하고 오피스텔 매매 건수를 나눠서 알려 주시겠어요?",
                 "거래된 연립·다세대와 오피스텔이 각각 몇 건이었는지 궁금합니다."),
-    },
-    "home_cond": {
-        # a person's reason drives the condition: they look at one kind of home and, if its
-        # market was too quiet that month, turn to the other ("…건도 안 됐다면 대신 …"); never
-        # a threshold asked for its own sake with two branches after it ("200건은 됐나요?
-        # 그만큼 활발했다면 A도, 아니면 B만", blind reads)
-        "lead": ("{place}에서 {kind} 매물을 보고 있어요.", "{place}에 {kind|을} 하나 장만할까 하는데,",
-                 "{kind} 위주로 {place} 집을 알아보는 중이에요.", "{place} {kind} 시장을 살펴보는 중이에요."),
-        "ask": ("{month}에 {kind} 매매가 몇 건이었는지 알려 주세요. 혹시 {k}건도 안 됐다면 거래가 너무 뜸한 거라 "
-                "{then}도 볼까 하니, 그때는 같은 달 {then} 매매 건수를 대신 알려 주세요.",
-                "{month} {kind} 매매 건수가 궁금해요. 다만 {k}건이 안 될 만큼 한산했다면 {then} 쪽으로 알아보려고 하니, "
-                "그럴 땐 {then} 매매가 몇 건이었는지 알려 주세요.",
-                "{month}에 {kind|이} 몇 건 팔렸는지 알려 주세요. {k}건에 못 미쳤다면 {then|으로} 눈을 돌리려고 하니까, "
-                "그 경우엔 같은 달 {then} 매매 건수로 알려 주시면 돼요."),
     },
     "school_month_pair": {
         "pre": ("", "", "", "", "학부모 모임에서 얘기가 나와서요.", "아이 학교 일정을 정리하고 있어요."),

@@ -29,7 +29,7 @@ from typing import Any
 from ..observe import scalar
 from .execute import CallFailed, ProgramError
 from .intents_local import LOCAL_INTENTS
-from .intents_multi import MULTI_INTENTS
+from .intents_multi import COND_WEIGHT, MULTI_INTENTS
 from .intent_kit import Intent, bind as _bind, mine as _mine, op as _op, part as _part, pick as _pick, real_companies as _real, recorded as _recorded, table as _table
 from .sample import Draft, Sampler
 
@@ -428,7 +428,7 @@ def _bill_sponsor(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str
 
 # ---- NEC -----------------------------------------------------------------------------------------------
 #: Elections people name by their office (sgTypecode → what the question calls it).
-_OFFICES = {"3": ("시·도지사", "광역단체장"), "4": ("구청장·시장·군수", "기초단체장")}
+_OFFICES = {"3": ("시·도지사",), "4": ("구청장·시장·군수",)}  # not 광역/기초단체장: report words (blind reads)
 
 
 def _election(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -> bool:
@@ -482,6 +482,65 @@ def _election(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) ->
     return True
 
 
+def _election_cond(s: Sampler, d: Draft, rng: Any, held: frozenset[str]) -> bool:
+    """COND with a reason in its own words: how many winners a party had in a province (or
+    nationwide), and if it had none, how many candidates it fielded instead ("당선자를 몇 명
+    냈어요? 한 명도 없었다면 후보는 몇 명 냈는지라도") — a small party's showing, as people ask
+    it. The threshold is one winner, not an arbitrary count; both calls stay in the program, the
+    candidates' guarded (``lt`` 1), and ``choose`` answers the winners when there are any."""
+    codes = _table(s, "nec_election_codes", {})
+    local = {str(r.get("sgId")) for r in codes if str(r.get("sgTypecode")) == "0" and "지방선거" in str(r.get("sgName"))}
+
+    def recorded_for(tool: str) -> set[tuple[str, str]]:
+        return {(str(f.get("sgId")), str(f.get("sgTypecode"))) for f in s._filters.get(tool, [])
+                if str(f.get("sgTypecode")) in _OFFICES and set(f) <= {"sgId", "sgTypecode"} and str(f.get("sgId")) in local}
+
+    both = sorted(recorded_for("nec_winners") & recorded_for("nec_candidates"))
+    if not both:
+        return False
+    sg, ty = rng.choice(both)
+    row = next((r for r in codes if str(r.get("sgId")) == sg and str(r.get("sgTypecode")) == ty), None)
+    if row is None:
+        return False
+    cands = _table(s, "nec_candidates", {"sgId": sg, "sgTypecode": ty})
+    provinces = sorted({str(r["sdName"]) for r in cands if r.get("sdName")})
+    region = rng.choice(provinces) if ty == "4" and provinces else ""
+    fielded = Counter(str(r["jdName"]) for r in cands if r.get("jdName") and (not region or r.get("sdName") == region))
+    parties = _mine(s, sorted((p, sg, ty, region) for p, n in fielded.items() if n >= 2 and p not in held))
+    if not parties:
+        return False
+    party = rng.choice(parties)[0]
+    s1, _r1 = s.call(d, "nec_election_codes", {})
+    f1, recs = _op(s, d, op="filter", **{"from": s1}, where=[
+        {"field": "sgVotedate", "op": "eq", "value": str(row.get("sgVotedate"))}, {"field": "sgTypecode", "op": "eq", "value": ty}])
+    if len(recs) != 1:
+        return False
+    binds = {"sgId": _bind({"$ref": f1, "field": "sgId", "pick": "first"}),
+             "sgTypecode": _bind({"$ref": f1, "field": "sgTypecode", "pick": "first"})}
+    args = {"sdName": region} if region else {}
+    s2, r2 = s.call(d, "nec_winners", args, bind=binds)
+    d.bound += [sg, ty]
+    d.edges.append(("nec_election_codes", "nec_winners"))
+    won = [{"field": "jdName", "op": "eq", "value": party}]
+    w, n_won = _op(s, d, op="count", **{"from": s2}, where=won)
+    guard = {"ref": {"$ref": w}, "lt": 1}  # the candidates are read only when the party won nothing
+    s3, r3 = s.call(d, "nec_candidates", args, bind=binds, guard=guard)
+    if n_won >= 1:  # not run on this version: it must answer here too (another version may take it)
+        rows = s.ex.step(d.steps[-1].model_copy(update={"when": None}), s.values(d))[0]
+    else:
+        rows = list(r3.records)
+    if sum(1 for r in rows if r.get("jdName") == party) < 2:
+        return False
+    d.edges.append(("nec_election_codes", "nec_candidates"))
+    c, _c = s.reduce(d, {"op": "count", "from": s3, "where": {"field": "jdName", "value": party}, "if": guard})
+    cid, _ans = _op(s, d, op="choose", test={"left": {"$ref": w}, "op": "ge", "right": 1}, a={"$ref": w}, b=c)
+    d.answer = {"$ref": cid}
+    _part(d, "nec_cond", len(r2.records), year=str(row.get("sgVotedate"))[:4], office=rng.choice(_OFFICES[ty]),
+          region=region or "전국", party=party)
+    d.junctions.append("COND")
+    return True
+
+
 def _i(name: str, platform: str, fn: Callable[..., bool], ask: str) -> Intent:
     return Intent(name, platform, lambda s, d, rng, held: fn(s, d, rng, held, ask))
 
@@ -499,7 +558,8 @@ INTENTS: dict[str, tuple[Intent, ...]] = {
     "opendart": (_i("dart_ceo", "opendart", _dart_by_name, "ceo"), _i("dart_revenue", "opendart", _dart_by_name, "revenue"),
                  _i("dart_profit", "opendart", _dart_by_name, "profit"),
                  _i("dart_disclosures", "opendart", _dart_by_name, "disclosures")),
-    "nec": (_i("nec_winners", "nec", _election, "winners"), _i("nec_candidates", "nec", _election, "candidates")),
+    "nec": (_i("nec_winners", "nec", _election, "winners"), _i("nec_candidates", "nec", _election, "candidates"),
+            Intent("nec_cond", "nec", _election_cond, COND_WEIGHT)),
     "assembly": (_i("bill_sponsor_district", "assembly", _bill_sponsor, "district"),
                  _i("bill_sponsor_party", "assembly", _bill_sponsor, "party"),
                  _i("bill_sponsor_committee", "assembly", _bill_sponsor, "committee"),

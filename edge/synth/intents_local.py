@@ -200,6 +200,10 @@ _HOLIDAYS = frozenset({"어린이날", "광복절", "한글날", "개천절", "�
 #: general high school answers its one 일반과 (five of a sample of 40 did), which nobody asks.
 MIN_DEPARTMENTS = 2
 
+#: The fewest lunch days of a month whose lunch days are asked: a vacation month's few (August's
+#: 10) is no month a parent counts.
+MIN_LUNCH_DAYS = 15
+
 #: Dishes on a school's table nearly every day (kimchi, rice, milk): nobody counts them as a
 #: child's favourite (a blind read: "배추김치 as 아이가 좋아하는 메뉴"). A dish asked is also
 #: served on at most a third of the month's lunches.
@@ -254,6 +258,11 @@ def _neis(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -> boo
         months = sorted({str(r.get("MLSV_YMD"))[:6] for r in whole if len(str(r.get("MLSV_YMD"))) == 8})
         if not months:
             return False
+        if ask == "lunches":  # a school month, not a vacation's few lunch days (a blind read: August)
+            lunch = Counter(str(r.get("MLSV_YMD"))[:6] for r in whole if r.get("MMEAL_SC_NM") == "중식")
+            months = [m for m in months if lunch[m] >= MIN_LUNCH_DAYS]
+            if not months:
+                return False
         ym = rng.choice(months)
         rows = [r for r in whole if str(r.get("MLSV_YMD")).startswith(ym) and r.get("MMEAL_SC_NM") == "중식"]
         slots["month"] = ym
@@ -310,14 +319,19 @@ def _neis(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -> boo
     return True
 
 
-def _i(name: str, platform: str, fn: Any, ask: str) -> Intent:
-    return Intent(name, platform, lambda s, d, rng, held: fn(s, d, rng, held, ask))
+def _i(name: str, platform: str, fn: Any, ask: str, weight: float = 1.0) -> Intent:
+    return Intent(name, platform, lambda s, d, rng, held: fn(s, d, rng, held, ask), weight)
+
+
+#: Intents drawn less often than their platform's others: a month's lunch days read alike from
+#: one school to the next (four of 40 in a blind read, the same template).
+_WEIGHTS = {"school_lunches": 0.5}
 
 
 #: The intents of this module, by platform.
 LOCAL_INTENTS: dict[str, tuple[Intent, ...]] = {
     "molit": tuple(_i(f"home_{a}", "molit", _home, a)
                    for a in ("count", "dong", "max", "mean", "top", "cmp")),
-    "neis": tuple(_i(f"school_{a}", "neis", _neis, a)
+    "neis": tuple(_i(f"school_{a}", "neis", _neis, a, _WEIGHTS.get(f"school_{a}", 1.0))
                   for a in ("classes", "grade", "majors", "dish", "lunches", "event_day", "events")),
 }

@@ -164,7 +164,7 @@ def synth_shard(version: Version, catalog: Catalog, graph: EdgeGraph, obs: Obser
     sampler = Sampler(catalog, edges, obs, ex, rng)
     sampler.portion = (spec.index, spec.shards)
     # on EDGE's default catalog a COND is asked by an intent, as a fallback with its reason
-    # (intents_multi.home_cond); the walks' generic COND ("…300건 이상인지 확인해 주십시오. 이상이라면
+    # (intents.nec_cond); the walks' generic COND ("…300건 이상인지 확인해 주십시오. 이상이라면
     # A가, 미만이라면 B가") reads as a program's branches to every outside reader, so it is not drawn
     walk_junctions = tuple(j for j in JUNCTIONS if j != "COND") if catalog.tier == EDGE_TIER else JUNCTIONS
     real = real_companies(sampler)

@@ -256,10 +256,11 @@ def test_fan_sem_and_cond_are_asked_as_people_ask_them(world: tuple[Any, ...]) -
     from simulator.tools import CallStep, OpStep
 
     version, catalog, ex, sampler, _gold, held = world
-    want = {"home_pair": "SEM", "school_month_pair": "SEM", "school_year_pair": "SEM", "home_cond": "COND",
+    want = {"home_pair": "SEM", "school_month_pair": "SEM", "school_year_pair": "SEM", "nec_cond": "COND",
             "tago_route_fan": "FAN", "tago_city_fan": "FAN"}
-    assert sorted(i.name for its in MULTI_INTENTS.values() for i in its) == sorted(want)
-    for intent in (i for its in MULTI_INTENTS.values() for i in its):
+    multi = [i for its in MULTI_INTENTS.values() for i in its] + [i for i in INTENTS["nec"] if i.name == "nec_cond"]
+    assert sorted(i.name for i in multi) == sorted(want)
+    for intent in multi:
         d = next(filter(None, (build_intent(sampler, intent, random.Random(seed), held) for seed in range(8))))
         assert d.junctions[-1] == want[intent.name]
         prog = d.program()
@@ -275,7 +276,7 @@ def test_fan_sem_and_cond_are_asked_as_people_ask_them(world: tuple[Any, ...]) -
         for seed in range(5):
             q, _t = write_question_t(catalog, random.Random(seed), d.parts, "x")
             assert "검색어" not in q and not re.search(r"(명|코드|번호) '", q), q
-            periods = len(re.findall(r"\d{4}년 \d{1,2}월|\d{4}학년도", q))
+            periods = len(re.findall(r"\d{4}년 \d{1,2}월|\d{4}학년도|\d{4}년 지방선거", q))
             assert periods == (0 if intent.platform == "tago" else 1), q  # one period, said once
 
 

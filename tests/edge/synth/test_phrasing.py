@@ -54,7 +54,7 @@ def test_counters_fit_the_noun() -> None:
 def test_cond_asks_a_yes_no_question_first() -> None:
     """A COND ask checks the count first, as a person does ("30건 이상 됐나요? 그렇다면 …"),
     never "X가 30건 이상이면 Y를, 그렇지 않으면 Z를 알려 주세요"."""
-    forms = list(ENDS["cond"]["yo"] + ENDS["cond"]["da"]) + list(FORMS["home_cond"]["lead"])
+    forms = list(ENDS["cond"]["yo"] + ENDS["cond"]["da"]) + list(FORMS["nec_cond"]["lead"])
     for t in forms:
         assert "그렇지 않으면" not in t and not re.search(r"이상이면", t), t
     for t in ENDS["cond"]["yo"] + ENDS["cond"]["da"]:
@@ -222,8 +222,8 @@ def test_conditional_asks_are_few_and_keep_one_period() -> None:
     from edge.synth.intents import INTENTS
     from edge.synth.junctions.cond import _periods
 
-    w = {i.name: i.weight for i in INTENTS["molit"]}
-    assert w["home_cond"] <= 0.5 and all(v == 1.0 for k, v in w.items() if k != "home_cond")
+    w = {i.name: i.weight for i in INTENTS["nec"]}
+    assert w["nec_cond"] <= 0.5 and all(v == 1.0 for k, v in w.items() if k != "nec_cond")
     assert _periods({"DEAL_YMD": "202503", "LAWD_CD": {"ref": "x"}, "LAWD": "11440"}) == {"202503"}
     assert not _periods({"LAWD_CD": "11440"})
 
@@ -237,9 +237,11 @@ def _q(name: str, seed: int, **slots: str) -> str:
 
 def test_cond_is_a_fallback_a_person_has_a_reason_for() -> None:
     """"200건은 됐나요? 그만큼 활발했다면 … 아니면 …만 알려 주셔도 돼요" and "300건 … 그보다
-    적었다면" read as a program's branches (blind40e #12, #33): the home COND asks one count and,
-    with the asker's reason, the other kind *instead* if that market was too quiet; no question
-    asks a threshold yes/no and then lays out two branches."""
+    적었다면" read as a program's branches (blind40e #12, #33), and the housing fallback that
+    replaced them ("200건이 안 될 만큼 한산했다면 … 대신") as a made-up branch on an arbitrary
+    threshold (blind40f #19): the COND asked now is a party's winners, or, if it had none, its
+    candidates ("…라도") — one main ask, a fallback in the asker's words, a threshold of one."""
+    from edge.synth.intents import INTENTS
     from edge.synth.quality import if_else_ask
 
     old = ["2024년 7월에 서울 양천구 오피스텔 거래가 200건은 됐나요? 그만큼 거래가 활발했다면 같은 달 연립·다세대 매매도 "
@@ -248,34 +250,36 @@ def test_cond_is_a_fallback_a_person_has_a_reason_for() -> None:
            "매매가 몇 건이었는지 알려 주시고, 그보다 적었다면 빌라 매매가 몇 건이었는지만 알려 주세요.",
            "천안시의 버스 노선이 500개 이상입니까? 그렇다면 버스정류소가 몇 곳인지, 아니라면 버스 노선이 몇 개인지 알려 주십시오."]
     assert all(if_else_ask(q) for q in old)
-    slots = {"month": "202407", "place": "서울특별시 양천구", "kind": "offi", "then": "rh", "k": "50"}
-    qs = [_q("home_cond", seed, **slots) for seed in range(40)]
-    assert not [q for q in qs if if_else_ask(q)], [q for q in qs if if_else_ask(q)][:2]
-    # one count asked, the other kind only as the fallback, with why ("뜸한", "한산", "눈을 돌리")
-    assert all(re.search(r"대신|그럴 땐|그 경우엔", q) and re.search(r"뜸한|한산|눈을 돌리", q) for q in qs), qs[:3]
+    assert "home_cond" not in FORMS and "home_cond" not in {i.name for its in INTENTS.values() for i in its}
+    slots = {"year": "2022", "office": "구청장·시장·군수", "region": "충청남도", "party": "푸른희망당"}
+    qs = [_q("nec_cond", seed, **slots) for seed in range(30)]
+    assert not [q for q in qs if if_else_ask(q) or re.search(r"\d+건|\d+명", q)], qs[:2]  # no threshold number
+    assert all("당선" in q and "라도" in q and q.count("궁금") <= 1 for q in qs), qs[:3]
 
 
 def test_cond_program_is_the_fallback_it_asks() -> None:
-    """The home COND's program answers the first count when it reaches ``k`` and the other
-    kind's count when it falls short (the other call guarded ``lt``), either way in 건."""
+    """The COND program answers the first count when it reaches ``k`` and the other count when it
+    falls short (the other call guarded ``lt``), either way with the question's counter."""
     from edge.synth.questions import answer_kinds, answer_text
     from edge.synth.sample import _cond
     from simulator import load_catalog
-    from simulator.tools import Program, run_program  # noqa: F401 - the program language
+    from simulator.tools import Program
 
-    assert _cond({"ref": {"$ref": "v1"}, "lt": 50}).op == "lt"
+    assert _cond({"ref": {"$ref": "v1"}, "lt": 1}).op == "lt"
     assert _cond({"ref": {"$ref": "v1"}, "gte": 50}).op == "ge"
+    when = {"left": {"$ref": "v1"}, "op": "lt", "right": 1}
     prog = Program.model_validate({"steps": [
-        {"id": "s1", "call": "molit_offi_trades", "args": {"LAWD_CD": "11470", "DEAL_YMD": "202407"}},
-        {"id": "v1", "op": "count", "from": "s1"},
-        {"id": "s2", "call": "molit_rh_trades", "args": {"LAWD_CD": "11470", "DEAL_YMD": "202407"},
-         "when": {"left": {"$ref": "v1"}, "op": "lt", "right": 50}},
-        {"id": "v2", "op": "count", "from": "s2", "when": {"left": {"$ref": "v1"}, "op": "lt", "right": 50}},
-        {"id": "v3", "op": "choose", "test": {"left": {"$ref": "v1"}, "op": "ge", "right": 50},
+        {"id": "s1", "call": "nec_winners", "args": {"sgId": "20220601", "sgTypecode": "4", "sdName": "충청남도"}},
+        {"id": "v1", "op": "count", "from": "s1", "where": [{"field": "jdName", "op": "eq", "value": "푸른희망당"}]},
+        {"id": "s2", "call": "nec_candidates", "args": {"sgId": "20220601", "sgTypecode": "4", "sdName": "충청남도"},
+         "when": when},
+        {"id": "v2", "op": "count", "from": "s2", "where": [{"field": "jdName", "op": "eq", "value": "푸른희망당"}],
+         "when": when},
+        {"id": "v3", "op": "choose", "test": {"left": {"$ref": "v1"}, "op": "ge", "right": 1},
          "a": {"$ref": "v1"}, "b": {"$ref": "v2"}}], "answer": {"$ref": "v3"}})
     kinds = answer_kinds(prog, load_catalog(tier="curated"))
     assert kinds == ["count"]
-    assert answer_text(76, "오피스텔이 몇 건 팔렸는지 알려 주세요. 50건에 못 미쳤다면 …", kinds) == "답: 76건"
+    assert answer_text(4, "당선자를 몇 명 냈어요? 한 명도 없었다면 후보는 몇 명 냈는지라도 알려 주세요.", kinds) == "답: 4명"
 
 
 def test_no_second_hop_glued_on_a_past_day() -> None:
