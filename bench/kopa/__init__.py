@@ -15,8 +15,9 @@ __all__ = ["BENCH_VERSION", "bench_version"]
 #: ``bench.kopa.author`` authors on). From ``kopa@v0008`` (world edition 7) a real listed company
 #: keeps only its public identity (name and codes: every value endpoint answers no data), so the
 #: finance tasks name invented companies (``author.invented_companies``), which the versions
-#: before v0008 do not hold: the bench needs v0008 or later. A later shipped version (world
-#: edition 8 renames the invented companies) waits until the tasks are authored on it; a version
+#: before v0008 do not hold: the bench needs v0008 or later. A later shipped version (a new
+#: world edition may rename the invented companies, as edition 8 did) waits until the tasks are
+#: authored on it; a version
 #: you recorded yourself (``--cassettes``, not shipped) is still taken as before. Kept as data in
 #: ``tasks/version.txt``, beside the tasks, where EDGE reads it (``edge`` does not import
 #: ``bench``) to hold the bench's gold calls out of a run on a later version.

@@ -39,17 +39,28 @@ TAGO_STOPS = ["가수원삼거리", "둔산정류장", "석교동주민센터", 
               "황호역", "무수동행정복지센터", "가양파출소", "월평동입구", "호동공원"]
 TAGO_ROUTES = [895, 175, 1, 23, 858, 938, 650, 502, 43, 716]
 MEAL_SCHOOLS = ["세종초등학교", "서울사직초등학교", "서울예지초등학교", "종로초등학교", "서울평창초등학교", "낙원초등학교"]
-SCHED_SCHOOLS = ["서울종로초등학교", "서울행촌초등학교", "한울초등학교", "푸른초등학교"]
+SCHED_SCHOOLS = ["서울봉익초등학교", "서울행촌초등학교", "한울초등학교", "푸른초등학교"]
 CLASS_SCHOOLS = ["사직여자고등학교", "숭인고등학교", "충신여자고등학교", "솔빛공업고등학교"]
-LAWS = ["가정폭력방지법", "가정폭력방지법 시행령", "가족관계의 등록 등법", "감염병의 예방 및 관리에 관한 법률",
-        "감염병의 예방 및 관리에 관한 법률 시행규칙", "강원광역 가족관계의 등록 등 지원에 관한 특별법"]
+#: Statutes by their names on ``kopa@v0009`` (world edition 8 names them in full and renames
+#: the invented special laws, keeping every statute's MST: 가정폭력방지법 is now 「가정폭력방지 및
+#: 피해자보호 등에 관한 법률」, MST 250055; the last one, MST 272174, was 「강원광역 가족관계의 등록
+#: 등 지원에 관한 특별법」). Each has its text (``lawgokr_law_detail``) recorded.
+LAWS = ["가정폭력방지 및 피해자보호 등에 관한 법률", "가정폭력방지 및 피해자보호 등에 관한 법률 시행령",
+        "가족관계의 등록 등에 관한 법률", "감염병의 예방 및 관리에 관한 법률",
+        "감염병의 예방 및 관리에 관한 법률 시행규칙", "제주특별자치도 바이오산업 육성 및 지원에 관한 특별법"]
 ORDINS = ["강원특별자치도 강릉시 자원봉사활동 지원 조례", "강원특별자치도 강릉시 재난안전대책본부 구성 및 운영 조례",
           "강원특별자치도 강릉시 전통시장 육성 조례", "강원특별자치도 강릉시 주차장 설치 및 관리 규칙"]
 PRECS = [("개인정보보호법위반", "603753"), ("해고무효확인", "615157"), ("사기", "627151"),
          ("횡령", "639489")]
 COMMITTEES = ["국방위원회", "법제사법위원회", "정무위원회", "보건복지위원회"]
-#: The real political parties the questions name (the 22nd Assembly election's parties).
+#: Real political parties (the 22nd Assembly election's). No task names one: from ``kopa@v0009``
+#: (world edition 8) every candidate, winner and member carries an invented party
+#: (:data:`INVENTED_PARTIES`); the list stays for the synthetic-world label.
 PARTIES = ["더불어민주당", "국민의힘", "조국혁신당", "개혁신당", "진보당", "기본소득당", "사회민주당"]
+#: The invented parties of world edition 8 the politics questions name (``parties_invented`` in
+#: the world's pools: 한빛민주당, 새길국민당, 푸른희망당, 미래나눔당 ran in 2024; 바른내일당 and
+#: 새날연합 from late 2023).
+INVENTED_PARTIES = ["한빛민주당", "새길국민당", "푸른희망당", "미래나눔당", "바른내일당", "새날연합"]
 #: Real names whose invented values a question asks for: it opens with the synthetic-world
 #: mark (``bench.kopa.labels``; statutes in 「…」 and elections are matched by their words).
 REAL_NAMES = [*REAL_CORPS, *PARTIES, *COMMITTEES]
@@ -502,22 +513,28 @@ def _families() -> None:
                              O("s4", "filter", frm="s2", where=[W("mrktCtg", "eq", R("s1f", "mrktCtg", "first")),
                                                                   W("mrktTotAmt", "gt", R("s3", "mrktTotAmt", "first"))]),
                              O("s5", "count", frm="s4")], R("s5"), NUM)
+    # An invented company's stock carries the company's name (FSC itmsNm = OpenDART corp_name, one
+    # company each), so finding X in OpenDART's code table by name skips the stock → issuer hop and
+    # still reaches the issuer. The answer therefore also asks what only FSC's records of the stock
+    # give (its ISIN, its closing price that day): an episode that never reads FSC cannot give it.
     for i, name in enumerate(c.name for c in CO[12:16]):
         task(f"fsc-dart-addr-{i}", "fsc_code_to_dart_address",
-             f"상장 종목 {josa(name, '을', '를')} 발행한 회사의 본사 주소는 어디인가요?",
+             f"상장 종목 {name}의 표준코드(ISIN)와 이 종목을 발행한 회사의 본사 주소를 차례로 알려주세요.",
              ["fsc", "opendart"], "finance", ["SEQ", "DRV"],
              listed(name) + [C("s2", "opendart_corp_codes"),
                              O("s3", "filter", frm="s2", where=[W("stock_code", "eq", R("s1f", "srtnCd", "first", "slice:1:7"))]),
                              C("s4", "opendart_company", {"corp_code": R("s3", "corp_code", "first")})],
-             R("s4", "adres", "first"))
+             [R("s1f", "isinCd", "first"), R("s4", "adres", "first")])
     for i, name in enumerate(c.name for c in CO[9:12]):
         task(f"fsc-dart-ceo-{i}", "fsc_dart_ceo_and_price",
-             f"2025년 3월 14일에 거래된 상장 종목 {name}의 발행 회사 대표자는 누구인가요? 대표자 이름으로 답하세요.",
+             f"2025년 3월 14일에 거래된 상장 종목 {name}의 발행 회사 대표자는 누구이고, 그날 이 종목의 종가는 "
+             f"얼마였나요? 대표자 이름과 종가(원)를 차례로 답하세요.",
              ["fsc", "opendart"], "finance", ["SEQ", "SEM"],
-             listed(name) + [PRICES(), C("s3", "opendart_corp_codes"),
+             listed(name) + [PRICES(), O("s2f", "filter", frm="s2", where=[W("srtnCd", "eq", R("s1f", "srtnCd", "first", "slice:1:7"))]),
+                             C("s3", "opendart_corp_codes"),
                              O("s4", "filter", frm="s3", where=[W("stock_code", "eq", R("s1f", "srtnCd", "first", "slice:1:7"))]),
                              C("s5", "opendart_company", {"corp_code": R("s4", "corp_code", "first")})],
-             R("s5", "ceo_nm", "first"))
+             [R("s5", "ceo_nm", "first"), R("s2f", "clpr", "first")])
 
     # ---- neis (education) ------------------------------------------------------------------------
 
@@ -525,7 +542,7 @@ def _families() -> None:
     #: Road addresses of the Seoul schools whose name several Seoul schools share in the world
     #: (the recorded one first): the question carries it so the school is one record.
     SCHOOL_ADDR = {"낙원초등학교": "서울특별시 종로구 낙원로 172", "서울사직초등학교": "서울특별시 종로구 사직로 164",
-                   "서울예지초등학교": "서울특별시 종로구 예지로 145", "서울종로초등학교": "서울특별시 종로구 종로로 60",
+                   "서울예지초등학교": "서울특별시 종로구 예지로 145", "서울봉익초등학교": "서울특별시 종로구 종로로 60",
                    "세종초등학교": "서울특별시 종로구 세종로 283", "솔빛공업고등학교": "서울특별시 종로구 적선로 125",
                    "종로초등학교": "서울특별시 종로구 종로로 294", "푸른초등학교": "서울특별시 종로구 송현로 101",
                    "한울초등학교": "서울특별시 종로구 계동로 54"}
@@ -586,8 +603,8 @@ def _families() -> None:
             O(sid + "d", "distinct", frm=sid + "h", field="AA_YMD"), O(sid + "n", "count", frm=sid + "d")]
 
 
-    for i, (a, b) in enumerate([("종로초등학교", "서울예지초등학교"), ("서울행촌초등학교", "서울종로초등학교"),
-                                ("종로초등학교", "서울종로초등학교"), ("서울행촌초등학교", "서울예지초등학교")]):
+    for i, (a, b) in enumerate([("종로초등학교", "서울예지초등학교"), ("서울행촌초등학교", "서울봉익초등학교"),
+                                ("종로초등학교", "서울봉익초등학교"), ("서울행촌초등학교", "서울예지초등학교")]):
         task(f"neis-sched-holiday-{i}", "neis_schedule_holiday_count",
              f"{sq(a)}{particle(sq(a), '과', '와')} {sq(b)} 가운데 2025학년도 학사일정에 휴업일이 더 많이 지정된 "
              f"학교는 다른 학교보다 휴업일이 며칠 더 많은가요?",
@@ -746,7 +763,9 @@ def _families() -> None:
              C("s3", "nec_pledges", {"sgId": R("s2", "sgId", "first"), "sgTypecode": R("s2", "sgTypecode", "first"),
                                      "cnddtId": R("s2", "huboid", "first")})],
          R("s3", "prmsTitle1", "first"))
-    for i, sd in enumerate(["서울특별시", "부산광역시", "경기도", "경상북도"]):
+    # 부산광역시 was -1's until kopa@v0009: there the first page of the turnout table already
+    # held 부산's top district (a first-page read passed by chance); 경상남도's needs every page.
+    for i, sd in enumerate(["서울특별시", "경상남도", "경기도", "경상북도"]):
         task(f"nec-turnout-{i}", "nec_turnout_max_district",
              f"2025년 대통령선거에서 {sd} 내 구·시·군 중 투표율이 가장 높은 곳은 어디인가요?", ["nec"], "politics",
              ["SEQ", "DRV"],
@@ -1050,10 +1069,10 @@ def _families() -> None:
                               O("s7", "choose", test=yes, a=R("s4", "aptNm"), b=R("s6"))],
              R("s7"))
     for i, sgg in enumerate(["종로구갑", "종로구을"]):
-        yes = T(R("s2", "jdName", "first"), "eq", "더불어민주당")
-        no = T(R("s2", "jdName", "first"), "ne", "더불어민주당")
+        yes = T(R("s2", "jdName", "first"), "eq", INVENTED_PARTIES[0])
+        no = T(R("s2", "jdName", "first"), "ne", INVENTED_PARTIES[0])
         task(f"cond-nec-asm-{i}", "cond_nec_party_then_assembly",
-             f"제22대 총선 서울 {sgg} 당선인이 더불어민주당 소속이면 국회에서 그 의원이 속한 위원회를, 다른 정당이면 "
+             f"제22대 총선 서울 {sgg} 당선인이 {INVENTED_PARTIES[0]} 소속이면 국회에서 그 의원이 속한 위원회를, 다른 정당이면 "
              f"그 의원이 제22대 국회에서 대표발의한 법률안 수를 알려주세요.",
              ["assembly", "nec"], "politics", COND + ["SEM"],
              nec_code("국회의원선거", "2024") + [
@@ -1150,7 +1169,7 @@ def _families() -> None:
         return [O("s3", "filter", frm="s2", where=[W("jdName", "eq", party)]), O("s4", op, frm="s3", by="birthday")]
 
 
-    for i, party in enumerate(["더불어민주당", "국민의힘", "진보당", "기본소득당"]):
+    for i, party in enumerate(["한빛민주당", "새길국민당", "푸른희망당", "바른내일당"]):
         task(f"nec-prelim-party-{i}", "nec_preliminary_party_count",
              f"2026년 6월 지방선거의 시·도지사와 구·시·군의 장 예비후보 가운데 {party} 소속으로 등록해 사퇴하지 않은 "
              f"사람은 모두 몇 명인가요?",
@@ -1159,14 +1178,14 @@ def _families() -> None:
               O("s3", "filter", frm="s2", where=[W("jdName", "eq", party), W("status", "eq", "등록")]),
               O("s4", "count", frm="s3")],
              R("s4"), NUM)
-    for i, party in enumerate(["무소속", "사회민주당", "조국혁신당", "개혁신당"]):
+    for i, party in enumerate(["무소속", "새날연합", "미래나눔당", "바른내일당"]):
         who = "무소속" if party == "무소속" else f"{party} 소속"
         task(f"nec-prelim-oldest-{i}", "nec_preliminary_oldest",
              f"2026년 6월 지방선거의 시·도지사와 구·시·군의 장 예비후보를 통틀어 {who} 예비후보 가운데 가장 나이가 많은 "
              f"사람은 누구인가요?",
              ["nec"], "politics", ["FAN", "DRV"],
              prelim_2026() + by_birthday(party, "argmin"), R("s4", "name"))
-    for i, party in enumerate(["더불어민주당", "국민의힘", "조국혁신당", "개혁신당"]):
+    for i, party in enumerate(INVENTED_PARTIES[:4]):
         task(f"nec-cand-lost-{i}", "nec_party_candidates_minus_winners",
              f"제22대 국회의원선거 지역구에서 {party} 후보 가운데 낙선한 사람은 몇 명인가요?",
              ["nec"], "politics", ["SEQ", "DRV", "CMP"],
@@ -1177,7 +1196,7 @@ def _families() -> None:
                  O("s6", "filter", frm="s3", where=[W("jdName", "eq", party)]), O("s7", "count", frm="s6"),
                  O("s8", "arith", fn="sub", a=R("s5"), b=R("s7"))],
              R("s8"), NUM)
-    for i, party in enumerate(["더불어민주당", "국민의힘", "조국혁신당", "개혁신당"]):
+    for i, party in enumerate(INVENTED_PARTIES[:4]):
         task(f"nec-cand-youngest-{i}", "nec_party_youngest_candidate",
              f"제22대 국회의원선거 지역구에 출마한 {party} 후보 중 가장 젊은 후보는 누구인가요?",
              ["nec"], "politics", ["SEQ", "DRV"],
@@ -1343,7 +1362,7 @@ def _families() -> None:
                 O(sid + "f", "filter", frm=sid, where=[W("SCHUL_NM", "eq", name)])]
 
 
-    for i, sc in enumerate(["처인꿈나무초등학교", "만세새빛초등학교", "파주신촌초등학교", "신건지초등학교"]):
+    for i, sc in enumerate(["유방초등학교", "양감초등학교", "진서초등학교", "신건지초등학교"]):
         task(f"neis-peer-office-{i}", "neis_schools_of_same_office",
              f"경기도 {sc}{particle(sc, '과', '와')} 같은 교육지원청 관할에 있는 학교는 이 학교를 포함해 모두 몇 곳인가요?",
              ["neis"], "education", ["SEQ", "DRV"],
@@ -1367,7 +1386,12 @@ def _families() -> None:
                  O("s6", "filter", frm="s4", where=[W("FOND_YMD", "lt", f"{y + 1}0101")]),
                  O("s7", "count", frm="s5"), O("s8", "count", frm="s6"), O("s9", "arith", fn="add", a=R("s7"), b=R("s8"))],
              R("s9"), NUM)
-    for i, ym in enumerate(["2024-09", "2024-12", "2025-03", "2025-09"]):
+    # kopa@v0009 (world edition 8) sends each bill to its statute's committee: a month's most
+    # referred committee is 보건복지위원회 or 정무위원회 (23 members each) or 행정안전위원회 (24);
+    # v0008's months (2024-09, 2024-12, 2025-03, 2025-09) all answered 23 but the last, a tie.
+    # Two answers, so two instances (a template's instances must not share an answer), in months
+    # whose first page of bills names another committee or none (the task needs every page).
+    for i, ym in enumerate(["2024-12", "2025-01"]):
         y, m = ym.split("-")
         task(f"asm-month-cmt-{i}", "assembly_month_top_committee_size",
              f"제22대 국회에서 {y}년 {int(m)}월에 발의된 의원 법률안이 가장 많이 회부된 위원회에는 위원이 모두 몇 명 있나요?",

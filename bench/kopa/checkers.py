@@ -1306,6 +1306,41 @@ def _list_match(pred: str, gold_items: list[str], question: str, check: Check, o
     return False
 
 
+def _parts_said(pred: str, gold_items: list[str], question: str, check: Check) -> bool:
+    """Whether ``pred`` says a compound answer in prose: a name or code and at most one number
+    asked together ("대표자는 나찬승이고, 그날 종가는 4,375원입니다." for ``나찬승, 4375``;
+    "표준코드는 KR7025230004, 본사는 경상북도 영양군 입암로 257입니다."). Each text item is said
+    (spaces aside; an address's trailing bracket may be left out), and once they are taken out the
+    number the rest commits to is the number item (the question's numbers are context); nothing
+    hedged. Golds of numbers only are :func:`_list_match`'s."""
+    nums = [g for g in gold_items if single_number(g) is not None]
+    texts = [g for g in gold_items if single_number(g) is None]
+    if not texts or len(nums) > 1 or _hedged(pred, numeric=False, gold=", ".join(gold_items), question=question):
+        return False
+    items = split_items(pred)
+    if len(items) > 1 and all(len(x.split()) <= 2 and ":" not in x and not re.search(r"(?:니다|이고|이며|이다)[.!]?$", x)
+                              for x in items):
+        return False  # a bare list ("중구, 종로구", "종로구, 중구, 99") is _list_match's to read
+    t = _nfkc(pred)
+    for g in texts:
+        for form in dict.fromkeys([g, re.sub(r"\s*\([^()]*\)$", "", g)]):
+            core = "".join(_nfkc(form).split())
+            m = re.search(r"\s*".join(re.escape(ch) for ch in core), t, re.IGNORECASE) if core else None
+            if m:
+                t = t[:m.start()] + " · " + t[m.end():]
+                break
+        else:
+            return False
+    if not nums:
+        # nothing more than the items: no number left but the question's and list enumerators
+        t = re.sub(r"(?m)^\s*\d+[.)]\s", " ", t)
+        q = "".join(_nfkc(question or "").split())
+        return all(_in_question(t, a, b, q) for a, b, _txt, _v in _numbers(t))
+    said = _answer_numbers(t, question)
+    return len(said) == 1 and any(_close(v, single_number(nums[0]) or 0.0, check, nums[0], question)
+                                  for v in said[0])
+
+
 def _only_in_an_aside(pred: str, gold: str) -> bool:
     """Whether every mention of the name ``gold`` is the subject of a bracketed aside after
     the answer ("대표자는 오세철입니다 (서광혜는 사외이사)"): said about, not answered. A
@@ -1355,7 +1390,8 @@ def check_answer(predicted: str, gold: str, check: Check, question: str = "") ->
     if normalize(pred) == normalize(gold):
         return True
     if len(gold_items) > 1:
-        return _list_match(pred, gold_items, question, check, ordered=True)
+        return (_list_match(pred, gold_items, question, check, ordered=True)
+                or _parts_said(pred, gold_items, question, check))
     if same_item(pred, gold, question, check):
         return True
     if _hedged(pred, numeric=False, gold=gold, question=question):

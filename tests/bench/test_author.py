@@ -72,16 +72,58 @@ def test_finance_tasks_name_invented_companies_the_cassettes_record() -> None:
 
 
 def test_a_newer_shipped_version_leaves_the_bench_on_its_own(monkeypatch: Any) -> None:
-    """Without --version the bench takes BENCH_VERSION while a newer version is shipped (kopa@v0009
-    renames the invented companies its finance tasks name), the newest when that is the bench's,
-    and a version asked for as asked."""
+    """Without --version the bench takes BENCH_VERSION while a newer version is shipped (a later
+    world edition may rename the invented companies its finance tasks name, as edition 8 did), the
+    newest when that is the bench's, and a version asked for as asked."""
     from types import SimpleNamespace
 
     import simulator
     from bench.kopa import BENCH_VERSION, bench_version
 
-    monkeypatch.setattr(simulator.Store, "newest_shipped", lambda self, s: SimpleNamespace(version="v0009"))
-    assert bench_version(None) == BENCH_VERSION == "v0008"
-    assert bench_version("v0009") == "v0009" and bench_version(None, "other") is None
+    monkeypatch.setattr(simulator.Store, "newest_shipped", lambda self, s: SimpleNamespace(version="v0010"))
+    assert bench_version(None) == BENCH_VERSION == "v0009"
+    assert bench_version("v0010") == "v0010" and bench_version(None, "other") is None
     monkeypatch.setattr(simulator.Store, "newest_shipped", lambda self, s: SimpleNamespace(version=BENCH_VERSION))
     assert bench_version(None) is None  # the newest shipped one, which is the bench's
+
+
+def test_the_stock_to_issuer_hop_cannot_be_skipped_by_name() -> None:
+    """An invented company's stock has the company's name, so finding it in OpenDART's code table
+    by name reaches the issuer without FSC. fsc-dart-addr-* and fsc-dart-ceo-* also ask what only
+    FSC's records of the stock hold (its ISIN, its closing price that day): the answer of that
+    shortcut run on the bench's version (what OpenDART gives) is rejected, the gold accepted, in
+    prose too."""
+    from bench.kopa import BENCH_VERSION
+    from bench.kopa.checkers import check_answer
+    from bench.kopa.env import World
+    from bench.kopa.tasks import gold_run, load_tasks
+    from simulator import Store
+    from simulator.tools import Program
+
+    world = World(Store().open("kopa", BENCH_VERSION))
+    tasks = {t.id: t for t in load_tasks()}
+    for tid, field in (("fsc-dart-addr-0", "adres"), ("fsc-dart-ceo-0", "ceo_nm")):
+        t = tasks[tid]
+        name = next(c.name for c in author.invented_companies(BENCH_VERSION) if c.name in t.question)
+        skip = Program.model_validate({"steps": [
+            {"id": "s1", "call": "opendart_corp_codes"},
+            {"id": "s2", "op": "filter", "from": "s1", "where": [{"field": "corp_name", "op": "eq", "value": name}]},
+            {"id": "s3", "call": "opendart_company", "args": {"corp_code": {"$ref": "s2", "field": "corp_code",
+                                                                            "pick": "first"}}}],
+            "answer": {"$ref": "s3", "field": field, "pick": "first"}})
+        shortcut = gold_run(t.model_copy(update={"id": f"{tid}~byname", "program": skip}), world).answer
+        gold = gold_run(t, world).answer
+        assert gold.startswith(shortcut) or gold.endswith(shortcut)  # the OpenDART part is the same
+        for said in (shortcut, f"{shortcut}입니다.", f"발행 회사는 {name}이고, {shortcut}입니다."):
+            assert not check_answer(said, gold, t.check, t.question), said
+        assert check_answer(gold, gold, t.check, t.question)
+    ceo = tasks["fsc-dart-ceo-0"]
+    who, price = gold_run(ceo, world).answer.split(", ")
+    assert check_answer(f"대표자는 {who}이고, 그날 종가는 {int(price):,}원입니다.", f"{who}, {price}", ceo.check, ceo.question)
+    assert not check_answer(f"대표자는 {who}이고, 그날 종가는 {int(price) + 5:,}원입니다.", f"{who}, {price}",
+                            ceo.check, ceo.question)
+    addr = tasks["fsc-dart-addr-0"]
+    isin, where = gold_run(addr, world).answer.split(", ", 1)
+    assert check_answer(f"표준코드는 {isin}이고, 본사 주소는 {where}입니다.", f"{isin}, {where}", addr.check, addr.question)
+    assert not check_answer(f"표준코드는 {isin[:-1]}9이고, 본사 주소는 {where}입니다.", f"{isin}, {where}",
+                            addr.check, addr.question)

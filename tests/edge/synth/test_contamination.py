@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from bench.kopa import BENCH_VERSION
+from bench.kopa.author import INVENTED_PARTIES, LAWS
 from bench.kopa.tasks import load_tasks
 from edge import Observations, VerifyConfig, build_graph
 from edge.synth import ProgramRunner, SynthConfig, synthesize
@@ -69,17 +70,22 @@ def test_answer_calls_follow_data_not_lookups() -> None:
 
 def test_the_bench_gold_calls_and_record_sets_are_held(world) -> None:  # type: ignore[no-untyped-def]
     _v, _c, hold = world
-    # every task runs but finance ones: they name kopa@v0008's invented companies (corp codes
-    # 09xxxxxx), which v0005 does not hold (docs/bench.md, Version); nothing of theirs is held
-    finance = {t.id for t in load_tasks() if t.domain == "finance"}
-    assert hold.failed and set(hold.failed) <= finance
+    # every task runs but those naming what only world edition 8 (kopa@v0009, the bench's) holds:
+    # the finance tasks' invented companies (corp codes 09xxxxxx), its renamed schools, invented
+    # parties and statute names (v0005 names 「가정폭력방지법」; 「감염병의 예방 및 관리에 관한
+    # 법률」 it names the same), which v0005 does not hold (docs/bench.md, Version); nothing of
+    # theirs is held
+    new = [*INVENTED_PARTIES, "서울봉익초등학교", "유방초등학교", "양감초등학교", "진서초등학교",
+           LAWS[0], LAWS[2], LAWS[5]]
+    edition_8 = {t.id for t in load_tasks() if t.domain == "finance" or any(n in t.question for n in new)}
+    assert hold.failed and set(hold.failed) <= edition_8
     # the final call of molit-trade-max-0 (the 종로구 trades of March 2025) is a gold call
     assert "molit-trade-max-0" in hold.calls['molit_apt_trades {"DEAL_YMD":"202503","LAWD_CD":"11110"}']
     # the argument-free code tables every TAGO / NEC chain starts from stay a lookup
     assert "tago_city_codes {}" in hold.lookups and "tago_city_codes {}" not in hold.calls
     assert "nec_election_codes {}" in hold.lookups
     # a table some task counts is a gold call however others use it (the Assembly's members:
-    # nec-asm-cmt-winners-*; so is OpenDART's code table where the finance tasks run, kopa@v0008,
+    # nec-asm-cmt-winners-*; so is OpenDART's code table where the finance tasks run, kopa@v0008+,
     # fsc-dart-mcap-* reading a stock code from it: on v0005 it stays a lookup)
     assert "assembly_members {}" in hold.calls
     assert "opendart_corp_codes {}" in hold.lookups
@@ -154,20 +160,27 @@ def test_a_default_run_has_no_content_contamination(world, graph) -> None:  # ty
     assert audit["examples_not_run"] == 0
 
 
-def test_a_later_version_holds_out_the_bench_versions_gold_calls(shipped_store: Store) -> None:
-    """kopa@v0009 (world edition 8) renames the invented companies the bench's finance tasks name
-    on its own version and keeps their codes and figures: the tasks fail there, yet the same
-    call (a ``corp_code``, a year) answers their gold, so the hold-out of a run on v0009 takes
-    the gold calls the bench makes on its own version too."""
-    v9 = shipped_store.open("kopa", "v0009")
-    assert tasks_version() == BENCH_VERSION
-    assert [v.id for v in bench_versions(v9, shipped_store)] == [f"kopa@{BENCH_VERSION}"]
+def test_a_later_version_holds_out_the_bench_versions_gold_calls(shipped_store: Store, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A later world edition may rename what the bench's tasks name and keep codes and figures
+    (edition 8 renamed edition 7's invented companies): the tasks fail there, yet the same call
+    (a ``corp_code``, a year) answers their gold, so the hold-out of a run on a version later than
+    the bench's takes the gold calls the bench makes on its own version too. The bench is on
+    kopa@v0009, the newest shipped version: a run there holds out its own calls only, and the
+    later-version case is shown by a bench left on v0008 (``tasks_version``) and run on v0009,
+    with the finance tasks, named as on v0009, run against v0008 (where they fail)."""
+    from edge.synth import contamination
+
+    v8, v9 = shipped_store.open("kopa", "v0008"), shipped_store.open("kopa", "v0009")
+    assert tasks_version() == BENCH_VERSION == "v0009"
+    assert bench_versions(v9, shipped_store) == []  # the bench's own version
     assert bench_versions(shipped_store.open("kopa", "v0005"), shipped_store) == []  # older: its own world
+    monkeypatch.setattr(contamination, "tasks_version", lambda: "v0008")
+    assert [v.id for v in bench_versions(v9, shipped_store)] == ["kopa@v0008"]
     catalog = load_catalog()
     fin = [(t.id, t.program) for t in load_tasks() if t.id.startswith("dart-fan-revenue-")]
     assert len(fin) == 4
-    alone = gold_holdout(v9, catalog, tasks=fin)
+    alone = gold_holdout(v8, catalog, tasks=fin)
     assert alone.failed == [tid for tid, _ in fin] and not alone.calls
-    both = gold_holdout(v9, catalog, tasks=fin, also=bench_versions(v9, shipped_store))
+    both = gold_holdout(v8, catalog, tasks=fin, also=[v9])
     assert both.failed == []
     assert any(c.startswith("opendart_single_account ") and '"corp_code":"09' in c for c in both.calls)

@@ -241,8 +241,8 @@ def test_fake_fan_and_echo_are_caught() -> None:
 
 def test_bench_entities_are_read_from_the_task_files() -> None:
     ents = bench_entities()
-    # a school, an invented company (the finance tasks name kopa@v0008's invented ones), no real company
-    assert {"서울사직초등학교", "경동신성네트웍스"} <= ents and "SK하이닉스" not in ents
+    # a school, an invented company (the finance tasks name kopa@v0009's invented ones), no real company
+    assert {"서울사직초등학교", "큐브증권"} <= ents and "SK하이닉스" not in ents
     assert not any(re.fullmatch(r"(19|20)\d{6}", x) for x in ents)  # dates are not entities
     e = {"gold_program": {"steps": [{"id": "s1", "call": "neis_school_info", "args": {"SCHUL_NM": "서울사직초등학교"}}],
                           "answer": {"$ref": "s1"}},
