@@ -226,9 +226,9 @@ _HOME_LEAD = ("{month} {place}에서", "{place}에서 {month}에", "{month} 한 
 # a school is always said with its district (a name alone, "푸른초등학교", is many schools:
 # blind reads), never "○○고등학교에서 … 반 수를"; a preface fits any school year the question
 # names (no "이번에 전학을 가게 돼서요" before 2024학년도), and each is rare (few repeat in 40)
-_SCHOOL_PRE = ("",) * 30 + ("학부모 모임에서 얘기가 나와서요.", "학교 비교 자료를 만들고 있는데,", "학교 알리미를 보다가 궁금해졌는데,",
+_SCHOOL_PRE = ("",) * 30 + ("학부모 모임에서 얘기가 나와서요.", "학교 비교 자료를 만들고 있는데,", "아이 친구 엄마가 물어봐서요.",
                "동네 학교들을 비교해 보는 중이에요.", "조카가 다니는 학교라서요.", "교육 봉사를 가게 된 학교인데,",
-               "졸업한 모교라서 궁금해서요.", "지역 신문 기사를 쓰고 있는데,", "아이 반 배정 얘기가 나와서요.")
+               "졸업한 모교라서 궁금해서요.", "지역 신문 기사를 쓰고 있는데,")
 _SCHOOL_LEAD = ("{where} {school}", "{where}에 있는 {school}", "{where}의 {school}")
 
 FORMS.update({
@@ -280,8 +280,8 @@ FORMS.update({
         "ask": ("{ay} 학급은 모두 몇 개예요?", "{ay}에는 반이 전부 몇 개 있나요?", "{ay} 전체 학급 수를 알려 주세요.",
                 "{ay} 기준으로 반이 모두 몇 개인지 궁금해요.", "{ay} 학급이 총 몇 개입니까?"),
     },
-    "school_grade": {
-        "pre": _SCHOOL_PRE, "lead": _SCHOOL_LEAD,
+    "school_grade": {  # a class assignment is one grade's: its reason fits this ask only
+        "pre": _SCHOOL_PRE + ("아이 반 배정 얘기가 나와서요.",), "lead": _SCHOOL_LEAD,
         "ask": ("{ay} {grade}학년은 몇 반까지 있어요?", "{ay}에 {grade}학년 학급이 몇 개인가요?",
                 "{ay} {grade}학년은 몇 반이에요?", "{grade}학년은 {ay}에 몇 개 반으로 운영되나요?",
                 "{ay} {grade}학년 학급 수가 궁금합니다."),
@@ -301,11 +301,13 @@ FORMS.update({
                 "{month} 점심 식단에 {dish|은} 몇 번 올라왔습니까?"),
     },
     "school_lunches": {
-        "pre": ("", "", "", "급식비 정산 때문에 확인하려고요.", "급식 일정을 정리하고 있는데,", "급식비 고지서가 맞는지 보려고요."),
+        # a count of days ("모두 며칠", not a bare "며칠", which also asks a date); no 급식비
+        # reason (a Seoul elementary school's lunch is free: a blind read)
+        "pre": ("", "", "", "급식 일정을 정리하고 있는데,", "급식 모니터링 자료를 정리하는데,", "학교 운영위원회 자료를 준비하고 있어서요."),
         "lead": _SCHOOL_LEAD,
-        "ask": ("{month}에 점심 급식이 있었던 날은 며칠이에요?", "{month}에 점심 급식을 한 날이 며칠인가요?",
-                "{month}에 점심 급식을 한 날이 모두 며칠인지 알려 주세요.", "{month}에 급식이 나온 날이 며칠이었어요?",
-                "{month}에 점심 급식이 있었던 날은 며칠입니까?"),
+        "ask": ("{month}에 점심 급식이 있었던 날은 모두 며칠이에요?", "{month}에 점심 급식을 한 날이 모두 며칠인가요?",
+                "{month} 한 달 동안 점심 급식이 며칠 나왔는지 알려 주세요.", "{month}에 급식이 나온 날은 다 합쳐 며칠이었어요?",
+                "{month}에 점심 급식이 있었던 날은 모두 며칠입니까?"),
     },
     "school_event_day": {
         "pre": ("", "", "", "휴가 일정을 맞춰 보려고요.", "가족 행사 날짜를 잡으려는데,", "학사일정을 달력에 적어 두려고요."),

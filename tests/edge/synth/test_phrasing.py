@@ -330,7 +330,9 @@ def test_openers_vary_and_a_preface_fits_its_ask() -> None:
         if "" in pres:
             assert sum(1 for p in pres if p) / len(pres) <= 0.26, name
     texts = [p for f in FORMS.values() for p in f.get("pre", ())]
-    assert not [p for p in texts if "도시락" in p or "전학을 가게" in p]
+    assert not [p for p in texts if "도시락" in p or "전학을 가게" in p or "급식비" in p]
+    # a count of lunch days is asked as a count ("모두 며칠", "며칠 나왔는지"), not a bare "며칠" (a date)
+    assert all(re.search(r"모두 며칠|며칠 나왔|다 합쳐 며칠", a) for a in FORMS["school_lunches"]["ask"])
     # a past month or school year is not "요즘"/"이번에"/"지금" (blind40c #14: 「요즘」 against 2024년 7월)
     dated = [p for n, f in FORMS.items() if n.startswith(("home_", "school_")) for p in f.get("pre", ())]
     assert not [p for p in dated if re.search(r"요즘|이번에|지금", p)]
