@@ -246,6 +246,14 @@ FORMS.update({
                 "팔린 {kind|은} 몇 건인지 알려 주세요.", "{kind|이} 몇 건이나 거래됐는지 궁금해요.",
                 "{kind} 매매는 모두 몇 건입니까?"),
     },
+    # COND: the asker's neighbourhood, and the district if it had none ("…라도": their own fallback)
+    "home_dong_cond": {
+        "pre": _HOME_PRE,
+        "lead": ("{month} {place} {dong}에서", "{place} {dong}에서 {month}에", "{month} 한 달 동안 {place} {dong}에서"),
+        "ask": ("{kind} 매매가 몇 건 있었어요? 한 건도 없었다면 {gu} 전체로는 몇 건이었는지라도 알려 주세요.",
+                "팔린 {kind|은} 몇 건이에요? 없었다면 {gu} 전체에서는 몇 건 팔렸는지라도 궁금해요.",
+                "거래된 {kind|이} 몇 건인지 알려 주세요. 한 건도 없었으면 {gu} 전체 건수라도 알고 싶어요."),
+    },
     "home_max": {
         "pre": _HOME_PRE, "lead": _HOME_LEAD,
         "ask": ("팔린 {kind} 가운데 최고가는 얼마였어요?", "거래된 {kind} 최고 매매가가 얼마인가요?",
@@ -368,6 +376,15 @@ FORMS.update({
                 "정류장을 제일 {many} 들르는 버스가 몇 번이야?"),
     },
 })
+
+# an election is said whole by its slot ("2022년 지방선거 구청장·시장·군수 선거", "2024년 국회의원
+# 선거"): the NEC forms name it, never a local election's words for a general one
+for _name, _f in FORMS.items():
+    if _name.startswith("nec_"):
+        for _k in ("lead", "ask"):
+            _f[_k] = tuple(t.replace("{year}년 지방선거 때 치러진 {office} 선거", "{vote_held}")
+                           .replace("{year}년 지방선거의 {office} 선거", "{vote_of}")
+                           .replace("{year}년 지방선거 {office} 선거", "{vote}") for t in _f[_k])
 
 #: The most a preface opens of an intent's questions: a preface is the asker's reason, said now
 #: and then; a frequent one reads canned (「급식비 고지서가 맞는지 보려고요」 twice in 40, and

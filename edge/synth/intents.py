@@ -431,17 +431,29 @@ def _bill_sponsor(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str
 _OFFICES = {"3": ("시·도지사",), "4": ("구청장·시장·군수",)}  # not 광역/기초단체장: report words (blind reads)
 
 
+def _vote(year: str, ty: str, office: str) -> dict[str, str]:
+    """An election as people say it, three ways (the NEC forms' ``{vote}``, ``{vote_held}``,
+    ``{vote_of}``): "2022년 지방선거 구청장·시장·군수 선거", "2024년 국회의원 선거"."""
+    if ty == "2":
+        return {"vote": f"{year}년 국회의원 선거", "vote_held": f"{year}년에 치러진 국회의원 선거",
+                "vote_of": f"{year}년 국회의원 선거"}
+    return {"vote": f"{year}년 지방선거 {office} 선거", "vote_held": f"{year}년 지방선거 때 치러진 {office} 선거",
+            "vote_of": f"{year}년 지방선거의 {office} 선거"}
+
+
 def _election(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -> bool:
     """An election by its date and office → its sgId and type (the election-code table) →
     its winners or candidates in a province (or nationwide for governors), by party."""
     tool = "nec_winners" if ask == "winners" else "nec_candidates"
     gold_free = []
     codes = _table(s, "nec_election_codes", {})
-    #: the questions say 지방선거: a 재·보궐선거 that elects a 구청장 is not one
+    #: the questions say 지방선거: a 재·보궐선거 that elects a 구청장 is not one; a general
+    #: election (국회의원선거, by province) is said as one (``_vote``)
     local = {str(r.get("sgId")) for r in codes if str(r.get("sgTypecode")) == "0" and "지방선거" in str(r.get("sgName"))}
+    general = {str(r.get("sgId")) for r in codes if str(r.get("sgTypecode")) == "0" and "국회의원선거" in str(r.get("sgName"))}
     for f in s._filters.get(tool, []):
         sg, ty = str(f.get("sgId")), str(f.get("sgTypecode"))
-        if ty in _OFFICES and set(f) <= {"sgId", "sgTypecode"} and sg in local:
+        if set(f) <= {"sgId", "sgTypecode"} and ((ty in _OFFICES and sg in local) or (ty == "2" and sg in general)):
             gold_free.append((sg, ty))
     if not gold_free:
         return False
@@ -451,7 +463,7 @@ def _election(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) ->
         return False
     rows = _table(s, tool, {"sgId": sg, "sgTypecode": ty})
     provinces = sorted({str(r["sdName"]) for r in rows if r.get("sdName")})
-    region = rng.choice(provinces) if ty == "4" and provinces else ""
+    region = rng.choice(provinces) if ty in ("2", "4") and provinces else ""
     mine = [r for r in rows if not region or r.get("sdName") == region]
     parties = sorted({str(r["jdName"]) for r in mine if r.get("jdName")} - held)
     if len(mine) < 3:
@@ -467,16 +479,17 @@ def _election(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) ->
                                          "sgTypecode": _bind({"$ref": f1, "field": "sgTypecode", "pick": "first"})})
     d.bound += [sg, ty]
     d.edges.append(("nec_election_codes", tool))
-    office = rng.choice(_OFFICES[ty])
+    office = rng.choice(_OFFICES.get(ty, ("국회의원",)))
+    said = _vote(str(row.get("sgVotedate"))[:4], ty, office)
     if parties and (ask == "winners" or rng.random() < 0.5):
         party = rng.choice(parties)
         c, _n = _op(s, d, op="count", **{"from": s2}, where=[{"field": "jdName", "op": "eq", "value": party}])
         _part(d, "nec_" + ("winners" if ask == "winners" else "candidates") + "_party", len(r2.records),
-              year=str(row.get("sgVotedate"))[:4], office=office, region=region or "전국", party=party)
+              year=str(row.get("sgVotedate"))[:4], office=office, region=region or "전국", party=party, **said)
     else:
         c, _n = _op(s, d, op="count", **{"from": s2})
         _part(d, "nec_" + ("winners" if ask == "winners" else "candidates"), len(r2.records),
-              year=str(row.get("sgVotedate"))[:4], office=office, region=region or "전국")
+              year=str(row.get("sgVotedate"))[:4], office=office, region=region or "전국", **said)
     d.answer = {"$ref": c}
     d.junctions.append("SEQ")
     return True
@@ -535,8 +548,9 @@ def _election_cond(s: Sampler, d: Draft, rng: Any, held: frozenset[str]) -> bool
     c, _c = s.reduce(d, {"op": "count", "from": s3, "where": {"field": "jdName", "value": party}, "if": guard})
     cid, _ans = _op(s, d, op="choose", test={"left": {"$ref": w}, "op": "ge", "right": 1}, a={"$ref": w}, b=c)
     d.answer = {"$ref": cid}
-    _part(d, "nec_cond", len(r2.records), year=str(row.get("sgVotedate"))[:4], office=rng.choice(_OFFICES[ty]),
-          region=region or "전국", party=party)
+    office = rng.choice(_OFFICES[ty])
+    _part(d, "nec_cond", len(r2.records), year=str(row.get("sgVotedate"))[:4], office=office,
+          region=region or "전국", party=party, **_vote(str(row.get("sgVotedate"))[:4], ty, office))
     d.junctions.append("COND")
     return True
 

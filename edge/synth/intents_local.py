@@ -118,6 +118,29 @@ def _home(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -> boo
         dong = rng.choice(opts2)
         c, _n = op(s, d, op="count", **{"from": src}, where=[{"field": "umdNm", "op": "eq", "value": dong}])
         slots["dong"] = dong
+    elif ask == "dong_cond":
+        # COND with the asker's own fallback: their neighbourhood's trades, and if it had none,
+        # the district's ("한 건도 없었다면 구 전체로는 몇 건이었는지라도"); the threshold is one
+        # trade. Half the neighbourhoods asked had no trade that month (the else branch).
+        code = str(d.bound[-1])
+        traded = {str(r.get("umdNm")) for r in recs if r.get("umdNm")}
+        legal = sorted({str(r.get("locatadd_nm")).split(" ")[-1] for r in table(s, "mois_stan_regin_cd", {})
+                        if str(r.get("region_cd", "")).startswith(code) and str(r.get("region_cd", ""))[5:] != "00000"
+                        and len(str(r.get("locatadd_nm")).split(" ")) == 3 and str(r.get("locatadd_nm")).endswith("동")})
+        quiet = [x for x in legal if x not in traded and x not in held]
+        busy = sorted(x for x in traded if x in legal and x not in held)
+        pool = quiet if quiet and (not busy or rng.random() < 0.5) else busy
+        if not pool:
+            return False
+        dong = rng.choice(pool)
+        n_dong, _n = op(s, d, op="count", **{"from": src}, where=[{"field": "umdNm", "op": "eq", "value": dong}])
+        n_all, _a = op(s, d, op="count", **{"from": src})
+        c, _v = op(s, d, op="choose", test={"left": {"$ref": n_dong}, "op": "ge", "right": 1},
+                   a={"$ref": n_dong}, b={"$ref": n_all})
+        d.answer = {"$ref": c}
+        part(d, "home_dong_cond", len(recs), dong=dong, gu=_gu(place), **slots)
+        d.junctions.append("COND")
+        return True
     elif ask in ("max", "mean"):
         # the price in 만원 as the catalog gives it, then in 원 (``WON_PER_MANWON``): the question
         # asks "얼마에" as people do, and the answer reads "3억 6,507만 원" (the mean to the 만원)
@@ -133,7 +156,7 @@ def _home(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -> boo
         d.junctions.append("DRV")
         return True
     else:
-        raise EdgeError(f"ask={ask!r} is not a home-trade question; use one of count, dong, max, mean, top, cmp")
+        raise EdgeError(f"ask={ask!r} is not a home-trade question; use one of count, dong, dong_cond, max, mean, top, cmp")
     d.answer = {"$ref": c}
     part(d, f"home_{ask}", len(recs), **slots)
     d.junctions.append("SEQ" if ask in ("count",) else "DRV")
@@ -325,13 +348,13 @@ def _i(name: str, platform: str, fn: Any, ask: str, weight: float = 1.0) -> Inte
 
 #: Intents drawn less often than their platform's others: a month's lunch days read alike from
 #: one school to the next (four of 40 in a blind read, the same template).
-_WEIGHTS = {"school_lunches": 0.5}
+_WEIGHTS = {"school_lunches": 0.5, "home_dong_cond": 0.15}
 
 
 #: The intents of this module, by platform.
 LOCAL_INTENTS: dict[str, tuple[Intent, ...]] = {
-    "molit": tuple(_i(f"home_{a}", "molit", _home, a)
-                   for a in ("count", "dong", "max", "mean", "top", "cmp")),
+    "molit": tuple(_i(f"home_{a}", "molit", _home, a, _WEIGHTS.get(f"home_{a}", 1.0))
+                   for a in ("count", "dong", "dong_cond", "max", "mean", "top", "cmp")),
     "neis": tuple(_i(f"school_{a}", "neis", _neis, a, _WEIGHTS.get(f"school_{a}", 1.0))
                   for a in ("classes", "grade", "majors", "dish", "lunches", "event_day", "events")),
 }

@@ -251,10 +251,16 @@ def test_cond_is_a_fallback_a_person_has_a_reason_for() -> None:
            "천안시의 버스 노선이 500개 이상입니까? 그렇다면 버스정류소가 몇 곳인지, 아니라면 버스 노선이 몇 개인지 알려 주십시오."]
     assert all(if_else_ask(q) for q in old)
     assert "home_cond" not in FORMS and "home_cond" not in {i.name for its in INTENTS.values() for i in its}
-    slots = {"year": "2022", "office": "구청장·시장·군수", "region": "충청남도", "party": "푸른희망당"}
+    from edge.synth.intents import _vote
+
+    slots = {"region": "충청남도", "party": "푸른희망당", **_vote("2022", "4", "구청장·시장·군수")}
     qs = [_q("nec_cond", seed, **slots) for seed in range(30)]
     assert not [q for q in qs if if_else_ask(q) or re.search(r"\d+건|\d+명", q)], qs[:2]  # no threshold number
     assert all("당선" in q and "라도" in q and q.count("궁금") <= 1 for q in qs), qs[:3]
+    # and a neighbourhood's trades, or if it had none the district's: the fallback in the asker's words
+    home = {"month": "202407", "place": "서울특별시 용산구", "dong": "이태원동", "gu": "용산구", "kind": "rh"}
+    qs = [_q("home_dong_cond", seed, **home) for seed in range(30)]
+    assert all("라도" in q and "이태원동" in q and "용산구 전체" in q and not if_else_ask(q) for q in qs), qs[:2]
 
 
 def test_cond_program_is_the_fallback_it_asks() -> None:
@@ -400,8 +406,13 @@ def test_a_day_named_day_is_not_dated_twice() -> None:
 def test_an_election_count_names_its_election() -> None:
     """"2022년 지방선거 결과가 궁금한데요, 전국 당선인 가운데 푸른희망당 소속은 몇 명" does not say
     which of the local elections (시·도지사, 구청장·시장·군수, …) it counts: the answer depends on a
-    scope the question never states. Every NEC form says the office."""
+    scope the question never states. Every NEC form says the election whole (its year and office,
+    or "2024년 국회의원 선거")."""
     for name, forms in FORMS.items():
         if name.startswith("nec_"):
             for lead in forms["lead"]:
-                assert "{office}" in lead or all("{office}" in a for a in forms["ask"]), (name, lead)
+                assert "{vote" in lead or all("{vote" in a for a in forms["ask"]), (name, lead)
+    from edge.synth.intents import _vote
+
+    assert _vote("2022", "4", "구청장·시장·군수")["vote"] == "2022년 지방선거 구청장·시장·군수 선거"
+    assert _vote("2024", "2", "국회의원")["vote"] == "2024년 국회의원 선거"  # not "2024년 지방선거 국회의원 선거"
