@@ -28,7 +28,7 @@ from typing import Any
 
 from .draft import Draft
 from .intent_kit import Intent, bind, mine, op, part, pick, table
-from .intents_local import _months, _school, _where
+from .intents_local import MIN_LUNCH_DAYS, _months, _school, _where
 from .korean import josa
 from .sample import Sampler
 
@@ -90,7 +90,7 @@ def _school_month_pair(s: Sampler, d: Draft, rng: Any, held: frozenset[str]) -> 
     events = table(s, "neis_school_schedule", {"ATPT_OFCDC_SC_CODE": office, "SD_SCHUL_CODE": code})
     lunch = Counter(str(r.get("MLSV_YMD"))[:6] for r in meals if r.get("MMEAL_SC_NM") == "중식")
     ev = Counter(str(r.get("AA_YMD"))[:6] for r in events)
-    months = sorted(m for m in lunch if lunch[m] >= 5 and ev[m] >= 2)
+    months = sorted(m for m in lunch if lunch[m] >= MIN_LUNCH_DAYS and ev[m] >= 2)  # a school month
     if not months:
         return False
     ym = rng.choice(months)

@@ -416,3 +416,13 @@ def test_an_election_count_names_its_election() -> None:
 
     assert _vote("2022", "4", "구청장·시장·군수")["vote"] == "2022년 지방선거 구청장·시장·군수 선거"
     assert _vote("2024", "2", "국회의원")["vote"] == "2024년 국회의원 선거"  # not "2024년 지방선거 국회의원 선거"
+
+
+def test_a_particle_after_a_slot_fits_the_slot() -> None:
+    """「이번에 대전로 이사 왔는데」: a particle after a slot is the slot's own ({city|으로}), never
+    written for one spelling of the slot (대전광역시로 / 대전으로)."""
+    for seed in range(40):
+        q = _q("tago_stop_routes", seed, city="대전광역시", stop="전민역")
+        assert "대전로" not in q, q
+    texts = [t for f in FORMS.values() for v in f.values() for t in v]
+    assert not [t for t in texts if re.search(r"\{\w+\}(?:로|을|를|이|가|은|는|과|와)(?= |$)", t)]
