@@ -48,7 +48,7 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
     "law_articles": {
         "lead": ("「{name}」 말인데요,", "{name|을} 처음부터 읽어 보려고 해요.", "현행 「{name}」 기준으로,",
                  "시험 준비로 {name|을} 정리하는 중인데,", "「{name}」에 대해 하나 여쭤볼게요.", "{name} 관련 질문입니다."),
-        "ask": ("조문이 모두 몇 개인가요?", "조문은 총 몇 개예요?", "본문 조문 수를 알려 주세요.",
+        "ask": ("조문이 모두 몇 개인가요?", "조문은 총 몇 개예요?", "조문이 몇 개인지 알려 주세요.",
                 "몇 개 조로 이루어져 있나요?", "조문 개수가 몇 개인지 알 수 있을까요?", "장·절 제목 말고 조문만 세면 몇 개입니까?"),
     },
     "law_article_title": {
@@ -70,7 +70,7 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
     "ordin_articles": {
         "lead": ("「{name}」 말이에요.", "{name|을} 처음 읽어 보려는데,", "현행 「{name}」 기준으로,",
                  "{name} 관련해서 궁금한 게 있어요.", "주민자치 모임에서 「{name}」 얘기가 나와서요."),
-        "ask": ("조문이 몇 개인가요?", "몇 개 조로 되어 있어요?", "조문 수를 알고 싶습니다.", "조문이 모두 몇 개예요?",
+        "ask": ("조문이 몇 개인가요?", "몇 개 조로 되어 있어요?", "조문이 몇 개인지 알고 싶습니다.", "조문이 모두 몇 개예요?",
                 "전체 조문 개수를 알려 주세요.", "조가 몇 개까지 있습니까?"),
     },
     "ordin_article_title": {
@@ -530,6 +530,7 @@ def phrase(part: IntentPart, rng: Any) -> tuple[str, str]:
     text = re.sub(r"(\S)에서 (?=[^ .?,]+에서 )", r"\1, ", text)
     # "안전교육의 날 날짜" says 날 twice (blind40d #39): the day's date is when it is
     text = re.sub(r"날 날짜를 알려 주세요", "날이 언제인지 알려 주세요", text)
+    text = text.replace("날이 잡힌 날이", "날이")  # "안전교육의 날이 잡힌 날이 언제인지"
     text = re.sub(r"날 (날짜|일정)은 언제(예요|입니까)", r"날은 언제\2", text)
     # a stop whose name ends in 정류장 is not called "… 정류장 정류장"
     text = re.sub(r"((?:정류장|정류소)'?) (?:정류장|정류소)(?=[,에은는을인 ]|$)", r"\1", text)
