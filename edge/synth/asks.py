@@ -505,6 +505,12 @@ def phrase(part: IntentPart, rng: Any) -> tuple[str, str]:
             j = fit[j % len(fit)]
         else:
             pre, h = "", 0
+    if "궁금" in pre + forms["lead"][i] and "궁금" in forms["ask"][j]:
+        # "실적이 궁금해서요. … 매출액이 궁금해요." says 궁금 twice: an ask of the same level without it
+        said_now = registers(pre) | registers(forms["lead"][i])
+        other = [k for k, a in enumerate(forms["ask"]) if "궁금" not in a and (not said_now or register(a) in said_now)]
+        if other:
+            j = other[j % len(other)]
     if re.search(r"(데요|데),$", pre) and re.search(r"(데요|데),$", forms["lead"][i]):
         pre = ""  # "우리 애 학교 얘기인데요, ○○고 말인데요," says one 데요 too many
     form = " ".join(x for x in (pre, forms["lead"][i], forms["ask"][j]) if x)

@@ -426,3 +426,16 @@ def test_a_particle_after_a_slot_fits_the_slot() -> None:
         assert "대전로" not in q, q
     texts = [t for f in FORMS.values() for v in f.values() for t in v]
     assert not [t for t in texts if re.search(r"\{\w+\}(?:로|을|를|이|가|은|는|과|와)(?= |$)", t)]
+
+
+def test_a_question_says_curious_once() -> None:
+    """「상덕물산의 실적이 궁금해서요. 2024년 사업보고서에 나온 연결 매출액이 궁금해요.」: a lead
+    or preface that says 궁금 is followed by an ask that does not."""
+    for name, forms in FORMS.items():
+        if any("궁금" in t for t in forms["ask"]) and any("궁금" in t for t in (*forms["lead"], *forms.get("pre", ()))):
+            slots = {m.group(1): "가나" for t in (x for v in forms.values() for x in v) for m in _SLOT.finditer(t)}
+            slots = {k: v for k, v in slots.items() if k not in ("whop", "many", "qword", "qtitle", "spot", "dow", "daykind")}
+            slots |= {k: v for k, v in _SLOTS.items() if k in slots or k in ("who", "most", "word", "title")}
+            for seed in range(60):
+                q = phrase(IntentPart(intent=name, records=1, slots=slots), random.Random(seed))[0]
+                assert q.count("궁금") <= 1, (name, q)
