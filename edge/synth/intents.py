@@ -234,14 +234,16 @@ def _seoul_busiest(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: st
     if not lines:
         return False
     lines_at = Counter(str(r.get("STATION_NM")) for r in _table(s, "seoul_subway_station_by_name", {}))
-    opts = []
+    opts: list[tuple[str, str, str]] = []
+    seen: set[tuple[str, str, str]] = set()
     for line in lines:  # the busiest station of each line, known before asking: only those answerable
         mine = [r for r in rows if r.get("SBWY_ROUT_LN_NM") == line]
         for key in ("GTON_TNOPE", "GTOFF_TNOPE"):
             for op, pick in (("argmax", max), ("argmin", min)) if ask == "eng" else (("argmax", max),):
                 top = pick(mine, key=lambda r: float(r.get(key) or 0))
                 st = str(top.get("SBWY_STNS_NM"))
-                if lines_at[st] >= (2 if ask == "lines" else 1):
+                if lines_at[st] >= (2 if ask == "lines" else 1) and (line, op, st) not in seen:
+                    seen.add((line, op, st))  # one station asked once (its 승차 and 하차 extremes agree)
                     opts.append((line, key, op))
     if not opts:
         return False

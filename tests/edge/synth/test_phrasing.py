@@ -360,7 +360,12 @@ def test_slot_seams_are_gone() -> None:
         q = _q("tago_stop_arrivals", seed, **stop)
         assert "몇 대" not in q and "몇 번" in q, q
     texts = [t for f in FORMS.values() for v in f.values() for t in v]
-    assert not [t for t in texts if "반 수" in t or t.endswith("{school}에서") or "조문 제목" in t or "조문 수" in t]
+    assert not [t for t in texts if "반 수" in t or t.endswith("{school}에서") or "조문 제목" in t or "조문 수" in t
+                or "날 수" in t or "행사 수" in t]
+    # a lead "X는" is never followed by an ask that says 는 again of its subject ("경광소프트는 … 공시는")
+    for seed in range(30):
+        q = phrase(IntentPart(intent="dart_disclosures", records=1, slots={"name": "경광소프트"}), random.Random(seed))[0]
+        assert not re.search(r"경광소프트는 .*공시는", q), q
 
 
 def test_a_school_is_said_with_its_district() -> None:
