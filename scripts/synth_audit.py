@@ -8,7 +8,9 @@ Figures: examples whose program counts, sums or compares over several periods it
 (``raw_code``, the rule's reading: a bill number or stock code quoted from the news may stand)
 and with any raw-looking token at all (``raw_token_any``), each main
 platform's share, conversations over 100,000 characters, the most frequent place named and its
-share, the distinct-template ratio, the examples asked through each platform intent
+share, the distinct-template ratio, how often questions open with the same frame (``openers``:
+the most common opening clause, slots masked, its share, and the pairs of a sample of 40
+expected to share one), the examples asked through each platform intent
 (``edge.synth.intents``), and the run's rule and filter counts (``report.json``). The programs are run again on the run's cassette version.
 """
 
@@ -25,9 +27,10 @@ from pathlib import Path
 from simulator import MainPlatform, Resolver, Store, load_catalog
 from simulator.tools import Program
 
+from edge.synth.asks import opener_frame
 from edge.synth.checks import _raw_codes
 from edge.synth.execute import ProgramRunner
-from edge.synth.quality import conversation_chars, platform_shares, raw_tokens, unscoped_periods
+from edge.synth.quality import conversation_chars, opener_stats, platform_shares, raw_tokens, unscoped_periods
 
 _PLACE = re.compile(r"([가-힣]{1,6}(?:특별시|광역시|특별자치시|특별자치도|시|군|구))(?![가-힣])")
 
@@ -78,6 +81,7 @@ def audit(folder: Path, tier: str | None = None) -> dict[str, object]:
         "over_100k": sum(1 for s in sizes if s > 100_000), "largest_conversation": max(sizes, default=0),
         "top_places": [(p, c, round(c / n, 3)) for p, c in top],
         "distinct_template_ratio": round(len({e.get("template", "") for e in rows}) / n, 3),
+        "openers": opener_stats(opener_frame(str(e.get("template", ""))) for e in rows),
         "junction": dict(Counter(e["junction"] for e in rows)),
         "intents": dict(sorted(intents.items())),
         "rules_refused": rep.get("rules_refused", {}),

@@ -9,6 +9,7 @@ its slots (a date, an article number, a bill number a person has from the news).
 
 from __future__ import annotations
 
+import datetime
 import re
 from typing import Any
 
@@ -16,22 +17,28 @@ from .checks import region_short
 from .draft import IntentPart
 from .korean import date_text, josa
 
-__all__ = ["FORMS", "phrase", "register", "registers"]
+__all__ = ["FORMS", "opener_frame", "phrase", "register", "registers"]
 
 _SLOT = re.compile(r"\{(\w+)(?:\|(\w+))?\}")
 
 #: How a bill comes in: by its number and title as the news gives them.
 _BILL_LEAD = ("{age}대 국회 의안번호 {bill}번 '{bname}',", "뉴스에서 {age}대 국회에 발의된 '{bname}'(의안번호 {bill})을 봤는데,",
-              "{age}대 국회에 올라온 '{bname}' 말이에요. 의안번호가 {bill}번이던데,",
-              "제{age}대 국회 의안번호 {bill}번 법률안 관련해서요.", "'{bname}'이라고, {age}대 국회 의안번호 {bill} 법안이요.",
+              "{age}대 국회에 올라온 '{bname}', 의안번호가 {bill}번이던데요.",
+              "제{age}대 국회 의안번호 {bill}번 법률안 관련해서요.", "'{bname}'이라고, {age}대 국회 의안번호 {bill}번으로 올라온 게 있던데요.",
               "기사에서 본 '{bname}'(의안번호 {bill}, {age}대 국회) 건인데요,",
               "{age}대 국회에서 의안번호 {bill}번으로 접수된 '{bname}'을 찾아봤는데,",
-              "'{bname}'({age}대 국회 {bill}번) 법안을 두고 얘기가 많던데,")
+              "요즘 뉴스에 자주 나오는 '{bname}'({age}대 국회 의안번호 {bill})에 대해 궁금한 게 있는데,",
+              "친구가 '{bname}' 얘기를 하길래 찾아보니 {age}대 국회 의안번호 {bill}번이더라고요.",
+              "국회 의안정보시스템에서 {age}대 국회 {bill}번 '{bname}'을 봤어요.",
+              "시민단체 소식지에 '{bname}'({age}대 국회 의안번호 {bill})이 실렸던데,",
+              "{age}대 국회 의안번호 {bill}번, '{bname}' 건으로 여쭤요.")
 
-#: A line's busiest (or quietest) station of a day, found first: the asker does not know it.
-_BUSIEST_LEAD = ("{day}에 {line}에서 {whop} 제일 {many} 역을 찾고 있어요.", "{day} 기준으로 {line}에서 {whop} 가장 {many} 역이 어딘지 궁금한데,",
-                 "{line} 역 가운데 {day}에 {whop} 가장 {many} 역을 알아보고 있어요.", "{day}에 {line}에서 {whop} 제일 {many} 역을 찾아보면,",
-                 "{line} 승하차 통계에서 {day}에 {whop} 가장 {many} 역을 알고 싶은데,", "{day} {line} 이용객 통계로 {whop} 제일 {many} 역을 찾아 주세요.")
+#: A line's busiest (or quietest) station of a day, found within the ask itself: the asker does
+#: not know the station, and the day is said as the day it was ("2025년 3월 14일 금요일"), never
+#: glued on as a second step ("…역을 찾아보면, 그 역의 영문 이름도", a blind read).
+_BUSIEST_LEAD = ("{day} {dow}에 {line}에서 {whop} 제일 {many} 역은", "{line}에서 {day} {dow}에 {whop} 가장 {many} 역은",
+                 "{daykind} 하루로 {day|을} 잡아 보면, {line}에서 {whop} 가장 {many} 역은",
+                 "{line} 이용객 통계로 {day} {dow|을} 보면, {whop} 제일 {many} 역은")
 
 #: Per intent: how the question brings in its entity (``lead``) and what it asks of it
 #: (``ask``, its subject left implicit as Korean does). A question is one lead and one ask, so
@@ -41,82 +48,88 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
     "law_articles": {
         "lead": ("「{name}」 말인데요,", "{name|을} 처음부터 읽어 보려고 해요.", "현행 「{name}」 기준으로,",
                  "시험 준비로 {name|을} 정리하는 중인데,", "「{name}」에 대해 하나 여쭤볼게요.", "{name} 관련 질문입니다."),
-        "ask": ("조문이 모두 몇 개인가요?", "조문은 총 몇 개예요?", "본문 조문 수를 알려 주세요.",
+        "ask": ("조문이 모두 몇 개인가요?", "조문은 총 몇 개예요?", "조문이 몇 개인지 알려 주세요.",
                 "몇 개 조로 이루어져 있나요?", "조문 개수가 몇 개인지 알 수 있을까요?", "장·절 제목 말고 조문만 세면 몇 개입니까?"),
     },
     "law_article_title": {
         "lead": ("「{name}」 조문 중에서", "{name|을} 보다가 궁금해졌는데,", "현행 「{name}」에서",
-                 "과제 때문에 {name|을} 찾아보는데,", "「{name}」 관련해서요."),
-        "ask": ("제{no}조의 제목이 뭐예요?", "제{no}조는 무엇에 관한 조항인가요?", "제{no}조 조문 제목을 알려 주세요.",
+                 "과제 때문에 {name|을} 찾아보는데,", "「{name}」 관련해서요.", "스터디에서 {name|을} 같이 읽는 중인데,",
+                 "회의 자료에 {name} 조항을 인용하려고 하는데,"),
+        "ask": ("제{no}조의 제목이 뭐예요?", "제{no}조는 무엇에 관한 조항인가요?", "제{no}조의 제목을 알려 주세요.",
                 "제{no}조는 어떤 내용을 다루는 조항이에요?", "제{no}조의 제목은 무엇입니까?",
                 "제{no}조 제목 좀 알려 줘."),
     },
     "law_article_about": {
-        "lead": ("「{name}」에서", "{name|을} 읽고 있는데,", "현행 「{name}」 기준으로", "업무상 {name|을} 확인해야 해서요.",
+        # the subject in plain words, not a quoted heading ("'위임사항'에 관한 조문", a blind read)
+        "lead": ("「{name}」에서", "{name|을} 읽고 있는데,", "현행 「{name}」 기준으로", "일 때문에 {name|을} 확인해야 해서요.",
                  "「{name}」 관련 질문이에요."),
-        "ask": ("{qtitle} 조항은 제 몇 조예요?", "{qtitle} 규정이 몇 조에 있는지 알려 주세요.",
-                "{qtitle}에 관한 조문은 몇 조인가요?", "{qtitle|을} 정한 조문 번호가 궁금합니다.",
-                "{qtitle} 조가 몇 번째 조인지 찾아 줘.", "{qtitle|이라}는 제목의 조문은 제 몇 조입니까?"),
+        "ask": ("{title}에 관한 내용은 몇 조에 있어요?", "{title} 얘기는 몇 조에 나오는지 알려 주세요.",
+                "{title}에 대해 정한 조항이 몇 조인가요?", "{title|을} 다루는 조문이 몇 조인지 궁금합니다.",
+                "{title} 부분이 몇 조인지 찾아 줘.", "{title|을} 정한 조항은 제 몇 조입니까?"),
     },
     "ordin_articles": {
-        "lead": ("「{name}」 말이에요.", "우리 지역 {name|을} 읽어 보려는데,", "자치법규 「{name}」 기준으로,",
+        "lead": ("「{name}」 말이에요.", "{name|을} 처음 읽어 보려는데,", "현행 「{name}」 기준으로,",
                  "{name} 관련해서 궁금한 게 있어요.", "주민자치 모임에서 「{name}」 얘기가 나와서요."),
-        "ask": ("조문이 몇 개인가요?", "몇 개 조로 되어 있어요?", "조문 수를 알고 싶습니다.", "조문이 모두 몇 개예요?",
+        "ask": ("조문이 몇 개인가요?", "몇 개 조로 되어 있어요?", "조문이 몇 개인지 알고 싶습니다.", "조문이 모두 몇 개예요?",
                 "전체 조문 개수를 알려 주세요.", "조가 몇 개까지 있습니까?"),
     },
     "ordin_article_title": {
-        "lead": ("「{name}」에서", "{name|을} 찾아보는데,", "자치법규 「{name}」 관련해서요.", "민원 서류를 준비하다가 {name|을} 보는데,",
-                 "「{name}」 말이에요.", "우리 지역 {name|을} 살펴보다가 궁금한 게 생겼는데,"),
-        "ask": ("제{no}조의 제목이 뭐예요?", "제{no}조는 무엇에 관한 조항인가요?", "제{no}조 조문 제목을 알려 주세요.",
+        "lead": ("「{name}」에서", "{name|을} 찾아보는데,", "「{name}」 관련해서요.", "민원 때문에 {name|이} 궁금해졌는데,",
+                 "지역 소식지에서 {name} 얘기를 봤는데,", "{name|을} 훑어보다가 궁금해졌는데,"),
+        "ask": ("제{no}조의 제목이 뭐예요?", "제{no}조는 무엇에 관한 조항인가요?", "제{no}조의 제목을 알려 주세요.",
                 "제{no}조는 무슨 내용입니까?", "제{no}조 제목 좀 알려 줄래요?"),
     },
     "tago_stop_routes": {
-        "lead": ("{city} '{stop}' 정류장,", "{city}에 사는데, 집 앞이 {stop} 정류장이에요.", "{city} {stop} 정류장에서 버스를 자주 타요.",
-                 "{city} {stop} 정류장 말인데요,", "이번에 {city}로 이사 왔는데, 근처가 {stop} 정류장이에요."),
-        "ask": ("여기를 지나는 버스 노선은 몇 개예요?", "서는 버스가 몇 개 노선이나 되나요?", "서는 버스 노선이 몇 개인지 알려 주세요.",
+        "lead": ("{city} {stop} 정류장 앞 회사로 출근해요.", "{city}에 사는데, 집 앞이 {stop} 정류장이에요.", "{city} {stop} 정류장에서 버스를 자주 타요.",
+                 "{city}에서 {stop} 정류장을 자주 이용해요.", "이번에 {city|으로} 이사 왔는데, 근처가 {stop} 정류장이에요."),
+        "ask": ("거기를 지나는 버스 노선은 몇 개예요?", "거기 서는 버스가 몇 개 노선이나 되나요?", "거기 서는 버스 노선이 몇 개인지 알려 주세요.",
                 "거기 다니는 버스 노선이 몇 개야?", "이 정류장을 지나는 버스 노선은 몇 개입니까?",
-                "여기서 탈 수 있는 노선이 모두 몇 개인지 궁금해요."),
+                "거기서 탈 수 있는 노선이 모두 몇 개인지 궁금해요."),
     },
     "tago_stop_route_type": {
-        "lead": ("{city} '{stop}' 정류장,", "{city} {stop} 정류장에서 출퇴근하는데,", "{city} {stop} 정류장 말인데요,",
-                 "{city}에 살아요. 근처 {stop} 정류장에서"),
-        "ask": ("지나는 {kind}는 몇 개 노선이에요?", "서는 버스 가운데 {kind|은} 몇 개 노선인가요?",
+        "lead": ("{city} {stop} 정류장에", "{city} {stop} 정류장 바로 앞에 살아요. 거기에", "{city}에서 {stop} 정류장을 자주 이용하는데, 거기에"),
+        "ask": ("서는 {kind|은} 몇 개 노선이에요?", "서는 버스 가운데 {kind|은} 몇 개 노선인가요?",
                 "{kind|이} 몇 개 노선 다니는지 알려 주세요.", "서는 {kind|이} 몇 개 노선인지 알려 주십시오.",
-                "탈 수 있는 {kind} 노선이 몇 개나 돼요?"),
+                "오는 {kind} 노선이 몇 개나 돼요?"),
     },
+    # what a person waiting asks: which bus comes first, not how long the arrival list is
+    # ("도착 예정인 버스는 몇 대", a blind read)
     "tago_stop_arrivals": {
         "lead": ("지금 {city} '{stop}' 정류장인데,", "{city} {stop} 정류장에서 버스를 기다리는 중이에요.",
-                 "{city} '{stop}' 정류장 말이에요.", "지금 {city} {stop} 정류장에 있는데,"),
-        "ask": ("도착 예정인 버스는 몇 대예요?", "곧 들어올 버스가 몇 대인가요?", "도착 정보가 뜬 버스가 몇 대예요?",
-                "곧 도착하는 버스는 몇 대입니까?", "오고 있는 버스 몇 대야?", "도착을 기다리는 버스가 몇 대나 돼요?"),
+                 "{city} {stop} 정류장에 막 도착했는데,", "지금 {city} {stop} 정류장에 있는데,"),
+        "ask": ("제일 먼저 오는 버스가 몇 번이에요?", "가장 먼저 도착하는 버스는 몇 번인가요?",
+                "먼저 들어오는 버스가 몇 번인지 알려 주세요.", "제일 먼저 오는 버스 몇 번이야?",
+                "가장 빨리 도착하는 버스는 몇 번입니까?"),
     },
-    # the asker does not know the station: the question has it found first ("…역을 찾고
-    # 있어요"), never "…곳 있잖아요" (a blind read: shared knowledge the asker does not have)
+    # the asker does not know the station: it is found inside the one ask; the lines of the
+    # busiest station only ("사람이 몰린 게 환승역이라서인지"), the English name with the reason
+    # a person wants it (a guide for visitors names a busy or a quiet station), and no trains
+    # "arriving now" at a station picked from a past day's figures (two times glued together)
     "seoul_busiest_lines": {
-        "pre": ("", "", "", "", "환승이 편한 역인지 궁금해서요.", "지하철 이용 통계를 보다가 궁금해졌는데,"),
+        "pre": ("", "", "", "사람이 몰린 게 환승역이라서인지 궁금해서요.", "지하철 이용 통계를 보다가 궁금해졌는데,",
+                "출퇴근길 혼잡한 역이 환승역이 많은지 보고 있어요."),
         "lead": _BUSIEST_LEAD,
-        "ask": ("그 역은 몇 개 호선이 지나나요?", "그 역에 다니는 노선은 몇 개예요?", "그 역이 몇 개 호선이 지나는 역인지 알려 주세요.",
-                "그 역에 서는 노선 수를 알려 줘.", "그 역으로 다니는 노선은 모두 몇 개입니까?"),
+        "ask": ("몇 개 호선이 지나나요?", "노선이 몇 개나 지나는 역이에요?", "몇 개 호선이 지나는 역인지 알려 주세요.",
+                "몇 개 호선이 다니는 역이야?", "몇 개 호선이 지나는 역입니까?"),
     },
     "seoul_busiest_eng": {
-        "pre": ("", "", "", "외국인 동료한테 설명해 주려는데,"),
-        "lead": _BUSIEST_LEAD,
-        "ask": ("그 역 이름은 영어로 어떻게 써요?", "그 역의 영문 이름도 알려 주세요.", "그 역의 영어 이름을 알려 주세요.",
-                "그 역의 영문 표기는 무엇입니까?", "그 역 이름을 영어로는 어떻게 써?"),
-    },
-    "seoul_busiest_arrivals": {
-        "lead": _BUSIEST_LEAD,
-        "ask": ("지금 그 역에 도착 예정인 열차는 몇 대예요?", "지금 그 역에 들어올 열차가 몇 대인가요?",
-                "그 역에 곧 들어오는 열차는 몇 대입니까?", "그 역에 곧 도착하는 열차는 몇 대야?"),
+        "pre": ("외국인 관광객 안내문에 {spot} 역을 적어 두려고요.", "외국인 동료한테 {spot} 역을 알려 주려는데,",
+                "영어로 쓰는 여행 블로그에 서울 지하철의 {spot} 역을 소개하려고요.",
+                "교환학생 친구에게 {spot} 역을 영어로 알려 줘야 해서요.", "영어 발표 자료에 서울의 {spot} 역을 예로 들려고 하는데,"),
+        "lead": ("{day} {dow}에 {line}에서 {whop} 가장 {many} 역을", "{line}에서 {day} {dow}에 {whop} 제일 {many} 역을",
+                 "{daykind} 하루로 {day|을} 잡아 보면, {line}에서 {whop} 가장 {many} 역을",
+                 "{line} 역 중에 {day} {dow} 하루 {whop} 제일 {many} 곳을"),
+        "ask": ("영어 이름으로 알려 주세요.", "영문 표기로 알려 줄래요?", "영어로 어떻게 쓰는지 알려 주세요.",
+                "영문 역명으로 알려 주십시오.", "영어 이름으로 알려 줘.", "영문명으로 알려 주시겠어요?"),
     },
     "fsc_top_corp": {
         # a name filter as a person makes one: the word typed into a trading app's search box
         "lead": ("주식 앱에서 {qword|으로} 검색해 보니 {market} 종목이 여럿 나오던데,",
                  "{market} 종목 검색창에 {qword|을} 쳐 보면 나오는 종목들 중에서",
-                 "{qword|으로} 검색되는 {market} 종목들 말인데요,", "{market}에서 이름에 {qword|이} 들어가는 종목들을 보고 있는데,"),
+                 "{qword|으로} 검색되는 {market} 종목들 가운데", "{market}에서 이름에 {qword|이} 들어가는 종목들을 보고 있는데,"),
         "ask": ("{day}에 {key} {most} 곳은 어느 회사예요?", "{day} 기준으로 {key} {most} 종목은 어느 회사 건가요?",
                 "{day}에 {key} {most} 곳이 어느 회사인지 알려 주세요.", "{day}에 {key} {most} 종목은 어느 회사입니까?",
-                "{day} 하루 {key} {most} 데가 어느 회사인지 궁금해요."),
+                "{day}에 {key} {most} 데가 어느 회사인지 궁금해요."),
     },
     "dart_ceo": {
         "lead": ("{name} 말인데요,", "{name}에 대해 알아보는 중인데,", "거래처인 {name} 관련해서요.", "{name|이라}는 회사가 있는데,",
@@ -125,25 +138,25 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
                 "공시된 대표자 이름을 알 수 있을까요?", "대표이사는 누구입니까?"),
     },
     "dart_revenue": {
-        "lead": ("{name} 말인데요,", "{name}에 투자해 볼까 하는데,", "{name}의 실적이 궁금해서요.", "{name|이라}는 회사가 있는데,",
+        "lead": ("{name}의", "{name}에 투자해 볼까 하는데,", "{name}의 실적이 궁금해서요.", "{name|이라}는 회사가 있는데,",
                  "{name} 재무제표를 보려고 해요."),
-        "ask": ("2024년 사업보고서 기준 연결 매출액이 얼마예요?", "2024년 사업보고서의 연결 기준 매출액을 알려 주세요.",
+        "ask": ("2024년 사업보고서 기준 연결 매출액이 얼마예요?", "2024년 사업보고서상 연결 기준 매출액을 알려 주세요.",
                 "2024년 사업보고서 연결재무제표상 매출액은 얼마인가요?", "2024년 사업보고서에 나온 연결 매출액이 궁금해요.",
                 "2024년 사업보고서상 연결 매출액은 얼마입니까?"),
     },
     "dart_profit": {
-        "lead": ("{name} 말인데요,", "{name}에 투자해 볼까 하는데,", "{name}의 실적이 궁금해서요.", "{name|이라}는 회사가 있는데,",
+        "lead": ("{name}의", "{name}에 투자해 볼까 하는데,", "{name}의 실적이 궁금해서요.", "{name|이라}는 회사가 있는데,",
                  "{name} 재무제표를 보려고 해요.", "{name|이} 돈을 잘 버는 회사인지 궁금해서요."),
-        "ask": ("2024년 사업보고서 기준 연결 영업이익이 얼마예요?", "2024년 사업보고서의 연결 기준 영업이익을 알려 주세요.",
+        "ask": ("2024년 사업보고서 기준 연결 영업이익이 얼마예요?", "2024년 사업보고서상 연결 기준 영업이익을 알려 주세요.",
                 "2024년 사업보고서 연결재무제표상 영업이익은 얼마인가요?", "2024년 사업보고서에 나온 연결 영업이익이 궁금해요.",
                 "2024년 사업보고서상 연결 영업이익은 얼마입니까?"),
     },
     "dart_disclosures": {
-        "lead": ("{name} 말인데요,", "{name} 공시를 챙겨 보려는데,", "{name|이라}는 회사가 있는데,", "{name}에 대해 알아보는 중인데,",
+        "lead": ("{name|은}", "{name} 공시를 챙겨 보려는데,", "{name|이라}는 회사가 있는데,", "{name}에 대해 알아보는 중인데,",
                  "주주로서 {name} 소식이 궁금해서요."),
         "ask": ("2024년 한 해 동안 공시를 몇 건 냈어요?", "2024년 한 해 동안 올라온 공시가 모두 몇 건인가요?",
                 "2024년 한 해 공시 건수를 알려 주세요.", "2024년 1년 동안 공시가 몇 건이었는지 알 수 있을까요?",
-                "2024년 한 해 동안 제출된 공시는 몇 건입니까?"),
+                "2024년 한 해 동안 제출된 공시가 몇 건입니까?"),
     },
     "bill_sponsor_district": {
         "lead": _BILL_LEAD,
@@ -167,23 +180,33 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
                 "대표발의 의원은 몇 선 의원입니까?", "대표발의자가 국회의원 몇 선째인지 알려 줘."),
     },
     "nec_winners_party": {
-        "lead": ("{year}년 지방선거 {office} 선거 결과 말인데요,", "{year}년 지방선거 때 치러진 {office} 선거에서",
-                 "{year}년 지방선거 결과가 궁금한데요,", "{year}년 지방선거 {office} 선거 기준으로"),
-        "ask": ("{region} 당선인 가운데 {party} 소속은 몇 명이에요?", "{region}의 {party} 당선자는 몇 명이었나요?",
-                "{region}에서 {party|은} 몇 명 당선됐어요?", "{region} 당선인 중 {party} 소속 인원을 알려 주십시오."),
+        "lead": ("{year}년 지방선거 {office} 선거 결과를 보면,", "{year}년 지방선거 때 치러진 {office} 선거에서",
+                 "{year}년 지방선거 {office} 선거 결과가 궁금한데요,", "{year}년 지방선거 {office} 선거 기준으로"),
+        "ask": ("{region} 당선인 가운데 {party} 소속은 몇 명이에요?", "{region}에서 {party} 당선자는 몇 명이었나요?",
+                "{region}에서 {party|은} 몇 명 당선됐어요?", "{region} 당선인 중 {party} 소속이 몇 명인지 알려 주십시오."),
     },
     "nec_candidates_party": {
-        "lead": ("{year}년 지방선거 {office} 선거에", "{year}년 지방선거 {office} 선거 때", "{year}년 지방선거 때 치러진 {office} 선거,"),
+        "lead": ("{year}년 지방선거 {office} 선거에", "{year}년 지방선거 {office} 선거 때", "{year}년 지방선거 때 치러진 {office} 선거에"),
         "ask": ("{region}에서 {party} 후보로 나온 사람은 몇 명이에요?", "{region}에서 {party} 공천을 받아 출마한 후보는 몇 명인가요?",
-                "{region}의 {party} 후보 수를 알려 주세요."),
+                "{region}에서 {party} 후보가 몇 명 나왔는지 알려 주세요."),
+    },
+    # COND: a small party's showing, as people ask it — its winners, or if none, its candidates
+    # ("…라도": the fallback in the asker's own words; the threshold is one winner)
+    "nec_cond": {
+        "lead": ("{year}년 지방선거 {office} 선거에서 {party|은} {region}에서 당선자를 몇 명 냈어요?",
+                 "{party|이} {year}년 지방선거 {office} 선거 때 {region}에서 당선자를 몇 명 냈는지 궁금해요.",
+                 "{year}년 지방선거 {office} 선거 결과를 보는데, {region}에서 {party} 당선자는 몇 명이에요?",
+                 "{year}년 지방선거 {office} 선거에 나선 {party} 후보 중 {region}에서 당선된 사람은 몇 명이었어요?"),
+        "ask": ("한 명도 없었다면 후보는 몇 명 냈는지라도 알려 주세요.", "당선자가 없었다면 후보가 몇 명 나왔는지라도 알려 주세요.",
+                "없었다면 그 당 후보가 몇 명 출마했는지라도 알고 싶어요."),
     },
     "nec_winners": {
-        "lead": ("{year}년 지방선거 {office} 선거,", "{year}년 지방선거 때 치러진 {office} 선거 결과를 보는데,", "{year}년 지방선거 {office} 선거 기준으로"),
-        "ask": ("{region}에서 당선된 사람은 모두 몇 명이에요?", "{region} 당선인 수를 알려 주세요.", "{region} 당선자는 총 몇 명입니까?"),
+        "lead": ("{year}년 지방선거의 {office} 선거 때", "{year}년 지방선거 때 치러진 {office} 선거 결과를 보는데,", "{year}년 지방선거 {office} 선거 기준으로"),
+        "ask": ("{region}에서 당선된 사람은 모두 몇 명이에요?", "{region}에서 당선된 사람이 몇 명인지 알려 주세요.", "{region} 당선자는 총 몇 명입니까?"),
     },
     "nec_candidates": {
-        "lead": ("{year}년 지방선거 {office} 선거,", "{year}년 지방선거 때 치러진 {office} 선거에서", "{year}년 지방선거 {office} 선거 때"),
-        "ask": ("{region}에 나온 후보는 모두 몇 명이었어요?", "{region} 후보자 수가 몇 명인지 알려 주세요.",
+        "lead": ("{year}년 지방선거의 {office} 선거에", "{year}년 지방선거 때 치러진 {office} 선거에서", "{year}년 지방선거 {office} 선거 때"),
+        "ask": ("{region}에서 나온 후보는 모두 몇 명이었어요?", "{region}에서 출마한 후보가 몇 명인지 알려 주세요.",
                 "{region} 출마자는 총 몇 명입니까?"),
     },
 }
@@ -192,22 +215,28 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
 # ---- where people live (edge.synth.intents_local): three pieces, a context ("pre", mostly none:
 # a third of the housing and schools' questions, so no preface opens two of 40 questions often),
 # how the place and month come in ("lead") and the ask, so the same intent reads many ways.
-_HOME_PRE = ("",) * 16 + ("이사 갈 동네를 알아보는 중이에요.", "부동산 공부를 하고 있는데,",
+_HOME_PRE = ("",) * 52 + ("이사 갈 동네를 알아보는 중이에요.", "부동산 공부를 하고 있는데,",
              "동네 시세 분위기 좀 보려고요.", "부모님 집을 알아봐 드리는 중인데,", "회사 근처로 이사를 생각하고 있어서요.",
-             "신혼집 후보 동네를 보고 있어요.", "집값 기사를 보다가 궁금해져서요.", "요즘 거래가 뜸하다는 얘기를 듣고,")
+             "신혼집 후보 동네를 보고 있어요.", "집값 기사를 보다가 궁금해져서요.", "거래 절벽 기사를 본 기억이 나서요.",
+             "공인중개사 시험 공부를 하고 있는데,", "첫 집 마련을 준비하고 있어서요.", "전세 만기가 다가와서 알아보는 중이에요.",
+             "재테크 모임에서 얘기가 나와서요.", "독립해서 살 집을 찾고 있어요.", "부동산 수업 과제를 하고 있는데,",
+             "은퇴 후 작은 집으로 옮길까 해서요.", "중개사무소에 가기 전에 미리 알아보려고요.", "동네 카페에서 집값 얘기가 나와서요.")
 _HOME_LEAD = ("{month} {place}에서", "{place}에서 {month}에", "{month} 한 달 동안 {place}에서", "{month}에 {place}에서",
-              "{place}에서 {month} 한 달 동안", "{month} 기준 {place}에서")
-_SCHOOL_PRE = ("",) * 9 + ("아이가 이번에 전학을 가게 돼서요.", "학부모 모임에서 얘기가 나와서요.",
-               "우리 애 학교 얘기인데요,", "학교 비교 자료를 만들고 있는데,")
-_SCHOOL_LEAD = ("{where} {school}", "{school}", "{where}에 있는 {school}", "{where} {school} 말인데요,",
-                "{where}의 {school}", "{school}에서")
+              "{place}에서 {month} 한 달 동안")
+# a school is always said with its district (a name alone, "푸른초등학교", is many schools:
+# blind reads), never "○○고등학교에서 … 반 수를"; a preface fits any school year the question
+# names (no "이번에 전학을 가게 돼서요" before 2024학년도), and each is rare (few repeat in 40)
+_SCHOOL_PRE = ("",) * 30 + ("학부모 모임에서 얘기가 나와서요.", "학교 비교 자료를 만들고 있는데,", "아이 친구 엄마가 물어봐서요.",
+               "동네 학교들을 비교해 보는 중이에요.", "조카가 다니는 학교라서요.", "교육 봉사를 가게 된 학교인데,",
+               "졸업한 모교라서 궁금해서요.", "지역 신문 기사를 쓰고 있는데,")
+_SCHOOL_LEAD = ("{where} {school}", "{where}에 있는 {school}", "{where}의 {school}")
 
 FORMS.update({
     "home_count": {
         "pre": _HOME_PRE, "lead": _HOME_LEAD,
         "ask": ("신고된 {kind} 매매는 몇 건이었어?", "거래된 {kind|은} 모두 몇 건이에요?", "{kind} 매매가 몇 건 있었나요?",
                 "팔린 {kind|은} 몇 건인지 알려 주세요.", "{kind|이} 몇 건이나 거래됐는지 궁금해요.",
-                "이뤄진 {kind} 매매 거래 건수를 알 수 있을까요?", "{kind} 매매는 몇 건이었습니까?"),
+                "이뤄진 {kind} 매매 건수를 알 수 있을까요?", "{kind} 매매는 몇 건이었습니까?"),
     },
     "home_dong": {
         "pre": _HOME_PRE,
@@ -216,6 +245,14 @@ FORMS.update({
         "ask": ("신고된 {kind} 매매는 몇 건이었어?", "거래된 {kind|은} 모두 몇 건이에요?", "{kind} 매매가 몇 건 있었나요?",
                 "팔린 {kind|은} 몇 건인지 알려 주세요.", "{kind|이} 몇 건이나 거래됐는지 궁금해요.",
                 "{kind} 매매는 모두 몇 건입니까?"),
+    },
+    # COND: the asker's neighbourhood, and the district if it had none ("…라도": their own fallback)
+    "home_dong_cond": {
+        "pre": _HOME_PRE,
+        "lead": ("{month} {place} {dong}에서", "{place} {dong}에서 {month}에", "{month} 한 달 동안 {place} {dong}에서"),
+        "ask": ("{kind} 매매가 몇 건 있었어요? 한 건도 없었다면 {gu} 전체로는 몇 건이었는지라도 알려 주세요.",
+                "팔린 {kind|은} 몇 건이에요? 없었다면 {gu} 전체에서는 몇 건 팔렸는지라도 궁금해요.",
+                "거래된 {kind|이} 몇 건인지 알려 주세요. 한 건도 없었으면 {gu} 전체 건수라도 알고 싶어요."),
     },
     "home_max": {
         "pre": _HOME_PRE, "lead": _HOME_LEAD,
@@ -233,13 +270,13 @@ FORMS.update({
         "pre": _HOME_PRE, "lead": _HOME_LEAD,
         "ask": ("가장 비싸게 팔린 {kind|은} 어디였어요?", "최고가로 거래된 {kind} 이름이 뭐예요?",
                 "제일 비싸게 거래된 {kind} 단지 이름을 알려 주세요.", "{kind} 가운데 가장 높은 값에 팔린 곳은 어디인가요?",
-                "최고가 {kind} 거래가 나온 곳 이름이 궁금합니다.", "{kind} 중 제일 비싸게 팔린 건 어느 건물이에요?",
+                "최고가 {kind} 거래가 나온 단지 이름이 궁금합니다.", "{kind} 중 제일 비싸게 팔린 건 어느 건물이에요?",
                 "가장 비싼 값에 거래된 {kind|이} 어디인지 알려 주세요.", "{kind} 최고가 거래는 어디서 나왔어?",
                 "{kind} 매매 가운데 최고가를 찍은 곳은 어디입니까?"),
     },
     "home_cmp": {
         "pre": _HOME_PRE,
-        "lead": ("{month}에", "{month} 기준으로", "{month} 한 달 동안"),
+        "lead": ("{month}에", "{month} 한 달 동안"),
         "ask": ("{place|과} {other} 중 {kind} 매매가 더 많았던 곳은 어디예요?",
                 "{place}하고 {other} 가운데 {kind} 거래가 더 많은 쪽은 어디인가요?",
                 "{kind|이} 더 많이 팔린 곳은 {place|과} {other} 중 어디였는지 알려 주세요.",
@@ -251,10 +288,10 @@ FORMS.update({
         "ask": ("{ay} 학급은 모두 몇 개예요?", "{ay}에는 반이 전부 몇 개 있나요?", "{ay} 전체 학급 수를 알려 주세요.",
                 "{ay} 기준으로 반이 모두 몇 개인지 궁금해요.", "{ay} 학급이 총 몇 개입니까?"),
     },
-    "school_grade": {
-        "pre": _SCHOOL_PRE, "lead": _SCHOOL_LEAD,
+    "school_grade": {  # a class assignment is one grade's: its reason fits this ask only
+        "pre": _SCHOOL_PRE + ("아이 반 배정 얘기가 나와서요.",), "lead": _SCHOOL_LEAD,
         "ask": ("{ay} {grade}학년은 몇 반까지 있어요?", "{ay}에 {grade}학년 학급이 몇 개인가요?",
-                "{ay} {grade}학년 반 수를 알려 주세요.", "{grade}학년은 {ay}에 몇 개 반으로 운영되나요?",
+                "{ay} {grade}학년은 몇 반이에요?", "{grade}학년은 {ay}에 몇 개 반으로 운영되나요?",
                 "{ay} {grade}학년 학급 수가 궁금합니다."),
     },
     "school_majors": {
@@ -264,19 +301,21 @@ FORMS.update({
                 "학과가 몇 개나 되는지 궁금해요.", "개설 학과 수는 몇 개입니까?"),
     },
     "school_dish": {
-        "pre": ("", "", "", "아이가 편식이 심해서요.", "급식 식단이 궁금해서요.", "아이가 좋아하는 메뉴라서 물어봐요.",
-                "급식 모니터링을 맡게 됐는데,"),
+        "pre": ("",) * 8 + ("아이가 편식이 심해서요.", "급식 식단이 궁금해서요.", "아이가 좋아하는 메뉴라서 물어봐요.",
+                "급식 모니터링을 맡게 됐는데,", "아이가 그 반찬만 나오면 신이 나서요.", "저녁 메뉴가 겹치지 않게 하려고요."),
         "lead": _SCHOOL_LEAD,
         "ask": ("{month} 점심 급식에 {dish|이} 몇 번 나왔어요?", "{month} 점심 메뉴에 {dish|이} 몇 번 올라왔나요?",
                 "{month} 점심에 {dish|이} 나온 횟수를 알려 주세요.", "{month} 급식 중 {dish|이} 들어간 점심은 몇 번이었는지 알 수 있을까요?",
                 "{month} 점심 식단에 {dish|은} 몇 번 올라왔습니까?"),
     },
     "school_lunches": {
-        "pre": ("", "", "", "급식비 정산 때문에 확인하려고요.", "급식 일정을 정리하고 있는데,", "맞벌이라 도시락 챙길 날을 세어 보려고요."),
+        # a count of days ("모두 며칠", not a bare "며칠", which also asks a date); no 급식비
+        # reason (a Seoul elementary school's lunch is free: a blind read)
+        "pre": ("", "", "", "급식 일정을 정리하고 있는데,", "급식 모니터링 자료를 정리하는데,", "학교 운영위원회 자료를 준비하고 있어서요."),
         "lead": _SCHOOL_LEAD,
-        "ask": ("{month}에 점심 급식이 있었던 날은 며칠이에요?", "{month}에 점심 급식을 한 날이 며칠인가요?",
-                "{month}에 점심 급식을 한 날이 모두 며칠인지 알려 주세요.", "{month}에 급식이 나온 날이 며칠이었어요?",
-                "{month}에 점심 급식이 있었던 날은 며칠입니까?"),
+        "ask": ("{month}에 점심 급식이 있었던 날은 모두 며칠이에요?", "{month}에 점심 급식을 한 날이 모두 며칠인가요?",
+                "{month} 한 달 동안 점심 급식이 며칠 나왔는지 알려 주세요.", "{month}에 급식이 나온 날은 다 합쳐 며칠이었어요?",
+                "{month}에 점심 급식이 있었던 날은 모두 며칠입니까?"),
     },
     "school_event_day": {
         "pre": ("", "", "", "휴가 일정을 맞춰 보려고요.", "가족 행사 날짜를 잡으려는데,", "학사일정을 달력에 적어 두려고요."),
@@ -288,7 +327,7 @@ FORMS.update({
         "pre": ("", "", "", "", "", "학교 행사가 몰린 달인지 궁금해서요.", "아이 학교가 바쁜 달인지 보려고요."),
         "lead": _SCHOOL_LEAD,
         "ask": ("{month}에 잡힌 학교 행사는 몇 개예요?", "{month}에는 학교 행사가 몇 개 있었나요?",
-                "{month}에 있는 학교 행사와 휴업일이 몇 개인지 알려 주세요.", "{month} 학사일정에 올라간 행사가 몇 개인지 알 수 있을까요?",
+                "{month}에 있는 학교 행사가 몇 개인지 알려 주세요.", "{month} 학사일정에 잡힌 행사가 몇 개인지 알 수 있을까요?",
                 "{month}에는 학사일정에 행사가 몇 개 잡혀 있습니까?"),
     },
 })
@@ -298,31 +337,20 @@ FORMS.update({
 FORMS.update({
     "home_pair": {
         "pre": _HOME_PRE,
-        "lead": ("{month} {place}에서", "{place}에서 {month}에", "{month} 한 달 동안 {place}에서", "{month} 기준 {place}에서",
-                 "{place}에서 {month} 한 달 동안"),
+        "lead": ("{month} {place}에서", "{place}에서 {month}에", "{month} 한 달 동안 {place}에서", "{place}에서 {month} 한 달 동안"),
         "ask": ("빌라 매매랑 오피스텔 매매는 각각 몇 건이었어요?", "연립·다세대 매매와 오피스텔 매매가 각각 몇 건 신고됐나요?",
                 "팔린 빌라와 오피스텔은 각각 몇 건인지 알려 주세요.", "빌라는 몇 건, 오피스텔은 몇 건 거래됐어?",
                 "연립·다세대 주택하고 오피스텔 매매 건수를 나눠서 알려 주시겠어요?",
                 "거래된 연립·다세대와 오피스텔이 각각 몇 건이었는지 궁금합니다."),
     },
-    "home_cond": {
-        # the threshold asked first, then why the other kind matters (a busy month is compared
-        # with the other kind), never "300건은 됐나요? 그렇다면 A도, 아니었다면 B만" alone
-        "pre": ("", "", "", "", "", "동네 거래가 활발한지 보려고요.", "빌라랑 오피스텔 중에 고민하고 있어서요."),
-        "lead": ("{month} {place}에서 {kind} 매매가 {k}건 이상 있었나요?", "{month}에 {place} {kind} 거래가 {k}건은 됐나요?",
-                 "{place}에서 {month}에 {kind|이} {k}건 이상 팔렸나요?", "{month} 한 달 동안 {place}에서 {kind} 매매가 적어도 {k}건은 됐나요?"),
-        "ask": ("그만큼 거래가 활발했다면 같은 달 {then} 매매도 몇 건이었는지 보고 싶어요. 아니면 {kind} 매매 건수만 알려 주셔도 돼요.",
-                "그 정도로 많았다면 비교해 보게 {then} 매매가 몇 건이었는지 알려 주시고, 그보다 적었다면 {kind} 매매가 몇 건이었는지만 알려 주세요.",
-                "많았다면 비교하게 {then} 매매 건수도 알려 주세요. 적었다면 {kind} 매매 건수만 알면 돼요."),
-    },
     "school_month_pair": {
         "pre": ("", "", "", "", "학부모 모임에서 얘기가 나와서요.", "아이 학교 일정을 정리하고 있어요."),
-        "lead": ("{school}", "{school} 말인데요,", "우리 아이가 다니는 {school},", "{school}에서"),
+        "lead": ("{where} {school}", "{where}에 있는 {school}", "우리 아이가 다니는 {where} {school}", "{where}의 {school}"),
         "ask": ("{month}에 점심 급식이 나온 날은 며칠이고, 학교 행사는 몇 개였어요?",
                 "{month}에 점심 급식을 한 날이 며칠인지, 학교 행사는 몇 개였는지 알려 주세요.",
                 "{month}에 점심 급식은 몇 번 나왔고, 학사일정은 몇 개 잡혀 있었나요?",
                 "{month} 점심 급식 일수랑 학사일정 수를 알려 줘.",
-                "{month}에 점심 급식이 있었던 날 수와 학사일정에 잡힌 행사 수가 궁금합니다."),
+                "{month}에 점심 급식이 며칠 있었고, 학사일정에 잡힌 행사는 몇 개였는지 궁금합니다."),
     },
     "school_year_pair": {
         "pre": ("", "", "", "진학할 학교를 비교하고 있어요.", "입학 설명회 가기 전에 알아보려고요."),
@@ -349,8 +377,28 @@ FORMS.update({
     },
 })
 
+# an election is said whole by its slot ("2022년 지방선거 구청장·시장·군수 선거", "2024년 국회의원
+# 선거"): the NEC forms name it, never a local election's words for a general one
+for _name, _f in FORMS.items():
+    if _name.startswith("nec_"):
+        for _k in ("lead", "ask"):
+            _f[_k] = tuple(t.replace("{year}년 지방선거 때 치러진 {office} 선거", "{vote_held}")
+                           .replace("{year}년 지방선거의 {office} 선거", "{vote_of}")
+                           .replace("{year}년 지방선거 {office} 선거", "{vote}") for t in _f[_k])
+
+#: The most a preface opens of an intent's questions: a preface is the asker's reason, said now
+#: and then; a frequent one reads canned (「급식비 고지서가 맞는지 보려고요」 twice in 40, and
+#: 「부모님 집을 알아봐 드리는 중인데」 twice in another 40). Intents whose every question gives
+#: its reason (``seoul_busiest_eng``: why the English name) hold no empty preface and keep theirs.
+PREFACE_SHARE = 0.25
+for _f in FORMS.values():
+    _pre = _f.get("pre")
+    if _pre and "" in _pre:
+        _f["pre"] = ("",) * max(0, round(sum(1 for p in _pre if p) / PREFACE_SHARE) - len(_pre)) + tuple(_pre)
+
 #: How people call each kind of home (``kind`` slot), drawn once per question.
-_KIND_WORDS = {"rh": ("연립·다세대", "빌라", "연립·다세대 주택"), "offi": ("오피스텔",)}
+_KIND_WORDS = {"rh": ("연립·다세대", "빌라", "연립·다세대 주택"), "offi": ("오피스텔",),
+               "일반버스": ("일반 시내버스",)}  # TAGO's route type 일반버스 is the API's label (a blind read)
 
 #: The ranking word of a stock field, with its subject particle.
 _KEY_WORDS = {"trqu": ("거래량이", "거래량"), "mrktTotAmt": ("시가총액이", "시가총액"), "clpr": ("종가가", "종가"),
@@ -365,6 +413,10 @@ def _show(slots: dict[str, Any], rng: Any) -> tuple[dict[str, str], dict[str, st
     short = rng.random() < 0.6  # one form for every place of a question ("서울 마포구와 서울 구로구")
     for k, v in slots.items():
         v = str(v)
+        if k == "day" and len(v) == 8 and v.isdigit():  # the day as the day it was: "금요일", "평일"
+            wd = datetime.date(int(v[:4]), int(v[4:6]), int(v[6:])).weekday()
+            shown["dow"] = read["dow"] = "월화수목금토일"[wd] + "요일"
+            shown["daykind"] = read["daykind"] = "평일" if wd < 5 else "주말"
         if k in ("day", "month"):
             v = date_text(v) or v
         elif k == "city":
@@ -378,6 +430,7 @@ def _show(slots: dict[str, Any], rng: Any) -> tuple[dict[str, str], dict[str, st
                 else rng.choice(("내린 사람이", "하차 인원이"))
         elif k == "most" and ("많았던" in v or "적었던" in v):
             shown["many"] = read["many"] = "많았던" if "많았던" in v else "적었던"
+            shown["spot"] = read["spot"] = "붐비는" if "많았던" in v else "한적한"
         elif k == "ay":
             v = f"{v}학년도"
         shown[k] = read[k] = v
@@ -399,7 +452,7 @@ def _city(name: str, rng: Any) -> str:
     if not m:
         return name
     return rng.choice((m.group(1), m.group(1) + "시", m.group(1) + "시")) if m.group(2) == "특별자치시" \
-        else rng.choice((m.group(1), name))
+        else rng.choice((m.group(1), m.group(1), name))
 
 
 def register(text: str) -> str | None:
@@ -452,6 +505,12 @@ def phrase(part: IntentPart, rng: Any) -> tuple[str, str]:
             j = fit[j % len(fit)]
         else:
             pre, h = "", 0
+    if "궁금" in pre + forms["lead"][i] and "궁금" in forms["ask"][j]:
+        # "실적이 궁금해서요. … 매출액이 궁금해요." says 궁금 twice: an ask of the same level without it
+        said_now = registers(pre) | registers(forms["lead"][i])
+        other = [k for k, a in enumerate(forms["ask"]) if "궁금" not in a and (not said_now or register(a) in said_now)]
+        if other:
+            j = other[j % len(other)]
     if re.search(r"(데요|데),$", pre) and re.search(r"(데요|데),$", forms["lead"][i]):
         pre = ""  # "우리 애 학교 얘기인데요, ○○고 말인데요," says one 데요 too many
     form = " ".join(x for x in (pre, forms["lead"][i], forms["ask"][j]) if x)
@@ -469,11 +528,42 @@ def phrase(part: IntentPart, rng: Any) -> tuple[str, str]:
         return shown[k] + josa(read[k], p)[len(read[k]):]
 
     text = _SLOT.sub(one, form)
+    if str(part.slots.get("options", "")) == "2":  # of two routes or cities, "더 많은", not "가장 많은"
+        text = re.sub(r"(?:가장|제일) (?=\S*(?:많|적))", "더 ", text)
     # 「name」 with the particle of the title: "「가정폭력방지법」은"
     text = re.sub(r"」(은|는|이|가)(?= )", lambda m: "」" + josa(part.slots.get("name", ""), m.group(1))[-1:], text)
     # "… 선거에서 부산에서 …" says 에서 twice in a row: the first becomes a pause
     text = re.sub(r"(\S)에서 (?=[^ .?,]+에서 )", r"\1, ", text)
+    # "안전교육의 날 날짜" says 날 twice (blind40d #39): the day's date is when it is
+    text = re.sub(r"날 날짜를 알려 주세요", "날이 언제인지 알려 주세요", text)
+    text = text.replace("날이 잡힌 날이", "날이")  # "안전교육의 날이 잡힌 날이 언제인지"
+    text = re.sub(r"날 (날짜|일정)은 언제(예요|입니까)", r"날은 언제\2", text)
     # a stop whose name ends in 정류장 is not called "… 정류장 정류장"
     text = re.sub(r"((?:정류장|정류소)'?) (?:정류장|정류소)(?=[,에은는을인 ]|$)", r"\1", text)
     tid = f"INT:{name}.{i}.{j}" if h < 0 else f"INT:{name}.{h}.{i}.{j}"
     return text, tid
+
+
+def opener_frame(template: str) -> str | None:
+    """The frame a question of template ``template`` opens with: its first clause (a preface, or
+    a lead that ends in a comma or a full stop) with every slot as "…", or None when it opens
+    with no such clause (a walk's template, or a question that is one sentence).
+
+    Two questions opening "서울 종로구 ○○초등학교 말인데요," and "태일로보틱스 말인데요," share
+    the frame "… 말인데요,": an outside reader saw it open 6 of 40 questions
+    (:func:`edge.synth.quality.opener_stats` counts it over a run).
+
+    >>> opener_frame("INT:dart_ceo.0.1"), opener_frame("INT:home_count.0.0.0")
+    ('… 말인데요,', None)
+    """
+    m = re.fullmatch(r"INT:(\w+)\.(?:(\d+)\.)?(\d+)\.(\d+)", template)
+    if not m or m.group(1) not in FORMS:
+        return None
+    forms = FORMS[m.group(1)]
+    pre = forms["pre"][int(m.group(2))] if m.group(2) is not None and "pre" in forms else ""
+    text = " ".join(x for x in (pre, forms["lead"][int(m.group(3))]) if x)
+    text = re.sub(r"…(?:\s*…)+", "…", _SLOT.sub("…", text))
+    first = re.match(r"[^,.?]*[,.]", text)
+    if not first or len(re.findall(r"[가-힣]", re.sub(r"…\S*", "", first.group(0)))) < 2:
+        return None
+    return first.group(0).strip()

@@ -30,7 +30,7 @@ class Intent:
     platform: str
     build: Callable[[Sampler, Draft, Any, frozenset[str]], bool]
     #: How often it is drawn beside its platform's others (a conditional ask reads contrived
-    #: when it is frequent: ``home_cond`` is drawn at 0.15 of the others' rate).
+    #: when it is frequent: ``nec_cond`` is drawn at half the others' rate).
     weight: float = 1.0
 
 

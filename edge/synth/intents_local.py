@@ -118,6 +118,29 @@ def _home(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -> boo
         dong = rng.choice(opts2)
         c, _n = op(s, d, op="count", **{"from": src}, where=[{"field": "umdNm", "op": "eq", "value": dong}])
         slots["dong"] = dong
+    elif ask == "dong_cond":
+        # COND with the asker's own fallback: their neighbourhood's trades, and if it had none,
+        # the district's ("한 건도 없었다면 구 전체로는 몇 건이었는지라도"); the threshold is one
+        # trade. Half the neighbourhoods asked had no trade that month (the else branch).
+        code = str(d.bound[-1])
+        traded = {str(r.get("umdNm")) for r in recs if r.get("umdNm")}
+        legal = sorted({str(r.get("locatadd_nm")).split(" ")[-1] for r in table(s, "mois_stan_regin_cd", {})
+                        if str(r.get("region_cd", "")).startswith(code) and str(r.get("region_cd", ""))[5:] != "00000"
+                        and len(str(r.get("locatadd_nm")).split(" ")) == 3 and str(r.get("locatadd_nm")).endswith("동")})
+        quiet = [x for x in legal if x not in traded and x not in held]
+        busy = sorted(x for x in traded if x in legal and x not in held)
+        pool = quiet if quiet and (not busy or rng.random() < 0.5) else busy
+        if not pool:
+            return False
+        dong = rng.choice(pool)
+        n_dong, _n = op(s, d, op="count", **{"from": src}, where=[{"field": "umdNm", "op": "eq", "value": dong}])
+        n_all, _a = op(s, d, op="count", **{"from": src})
+        c, _v = op(s, d, op="choose", test={"left": {"$ref": n_dong}, "op": "ge", "right": 1},
+                   a={"$ref": n_dong}, b={"$ref": n_all})
+        d.answer = {"$ref": c}
+        part(d, "home_dong_cond", len(recs), dong=dong, gu=_gu(place), **slots)
+        d.junctions.append("COND")
+        return True
     elif ask in ("max", "mean"):
         # the price in 만원 as the catalog gives it, then in 원 (``WON_PER_MANWON``): the question
         # asks "얼마에" as people do, and the answer reads "3억 6,507만 원" (the mean to the 만원)
@@ -133,7 +156,7 @@ def _home(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -> boo
         d.junctions.append("DRV")
         return True
     else:
-        raise EdgeError(f"ask={ask!r} is not a home-trade question; use one of count, dong, max, mean, top, cmp")
+        raise EdgeError(f"ask={ask!r} is not a home-trade question; use one of count, dong, dong_cond, max, mean, top, cmp")
     d.answer = {"$ref": c}
     part(d, f"home_{ask}", len(recs), **slots)
     d.junctions.append("SEQ" if ask in ("count",) else "DRV")
@@ -157,7 +180,8 @@ def _school(s: Sampler, d: Draft, rng: Any, held: frozenset[str], tool: str,
     names = Counter(str(r.get("SCHUL_NM")) for r in schools)
     opts = sorted((str(r["SCHUL_NM"]), i) for i, r in enumerate(schools)
                   if (str(r.get("ATPT_OFCDC_SC_CODE")), str(r.get("SD_SCHUL_CODE"))) in have
-                  and names[str(r.get("SCHUL_NM"))] == 1 and str(r.get("SCHUL_NM")) not in held)
+                  and names[str(r.get("SCHUL_NM"))] == 1 and str(r.get("SCHUL_NM")) not in held
+                  and _where(r))  # said with its district: a school's name alone is many schools
     opts = [o for o in opts if mine(s, [o[0]])]
     if not opts:
         return None
@@ -199,10 +223,14 @@ _HOLIDAYS = frozenset({"어린이날", "광복절", "한글날", "개천절", "�
 #: general high school answers its one 일반과 (five of a sample of 40 did), which nobody asks.
 MIN_DEPARTMENTS = 2
 
+#: The fewest lunch days of a month whose lunch days are asked: a vacation month's few (August's
+#: 10) is no month a parent counts.
+MIN_LUNCH_DAYS = 15
+
 #: Dishes on a school's table nearly every day (kimchi, rice, milk): nobody counts them as a
 #: child's favourite (a blind read: "배추김치 as 아이가 좋아하는 메뉴"). A dish asked is also
 #: served on at most a third of the month's lunches.
-_STAPLES = re.compile(r"(김치|깍두기|석박지|겉절이|단무지|쌀밥|잡곡밥|현미밥|흑미밥|보리밥|^밥$|우유|요구르트)")
+_STAPLES = re.compile(r"(김치|깍두기|석박지|겉절이|단무지|(?:쌀|백미|잡곡|현미|흑미|찰?보리|기장|귀리|수수|조|혼합곡|차조|녹미)밥$|^밥$|우유|요구르트)")
 #: Tests an elementary school holds no date of (Seoul's elementary schools set no 중간·기말고사).
 _EXAMS = re.compile(r"(고사|시험|평가)")
 
@@ -253,6 +281,11 @@ def _neis(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -> boo
         months = sorted({str(r.get("MLSV_YMD"))[:6] for r in whole if len(str(r.get("MLSV_YMD"))) == 8})
         if not months:
             return False
+        if ask == "lunches":  # a school month, not a vacation's few lunch days (a blind read: August)
+            lunch = Counter(str(r.get("MLSV_YMD"))[:6] for r in whole if r.get("MMEAL_SC_NM") == "중식")
+            months = [m for m in months if lunch[m] >= MIN_LUNCH_DAYS]
+            if not months:
+                return False
         ym = rng.choice(months)
         rows = [r for r in whole if str(r.get("MLSV_YMD")).startswith(ym) and r.get("MMEAL_SC_NM") == "중식"]
         slots["month"] = ym
@@ -309,14 +342,19 @@ def _neis(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -> boo
     return True
 
 
-def _i(name: str, platform: str, fn: Any, ask: str) -> Intent:
-    return Intent(name, platform, lambda s, d, rng, held: fn(s, d, rng, held, ask))
+def _i(name: str, platform: str, fn: Any, ask: str, weight: float = 1.0) -> Intent:
+    return Intent(name, platform, lambda s, d, rng, held: fn(s, d, rng, held, ask), weight)
+
+
+#: Intents drawn less often than their platform's others: a month's lunch days read alike from
+#: one school to the next (four of 40 in a blind read, the same template).
+_WEIGHTS = {"school_lunches": 0.5, "home_dong_cond": 0.15}
 
 
 #: The intents of this module, by platform.
 LOCAL_INTENTS: dict[str, tuple[Intent, ...]] = {
-    "molit": tuple(_i(f"home_{a}", "molit", _home, a)
-                   for a in ("count", "dong", "max", "mean", "top", "cmp")),
-    "neis": tuple(_i(f"school_{a}", "neis", _neis, a)
+    "molit": tuple(_i(f"home_{a}", "molit", _home, a, _WEIGHTS.get(f"home_{a}", 1.0))
+                   for a in ("count", "dong", "dong_cond", "max", "mean", "top", "cmp")),
+    "neis": tuple(_i(f"school_{a}", "neis", _neis, a, _WEIGHTS.get(f"school_{a}", 1.0))
                   for a in ("classes", "grade", "majors", "dish", "lunches", "event_day", "events")),
 }

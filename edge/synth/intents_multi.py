@@ -8,10 +8,10 @@ by the names they know, with one period and the scope said:
   officetel trades of a month (``home_pair``); a school's lunches *and* calendar events of a
   month (``school_month_pair``); a school's classes of a school year *and* its departments
   (``school_year_pair``). The answer is the pair, in the order the question asks.
-* **COND** — a count tested against a round threshold (:func:`~edge.synth.sample.threshold`),
-  the other dataset asked only if it holds (``home_cond``): "if 2024년 7월's officetel trades in
-  마포구 were 20 or more, how many row houses were traded; otherwise the officetel count". Both
-  branches stay in the program, guarded, as the sampler's COND builds them.
+* **COND** — asked by NEC's ``nec_cond`` (:mod:`edge.synth.intents`): a party's winners in a
+  province, or, if it had none, the candidates it fielded ("당선자를 몇 명 냈어요? 한 명도 없었다면
+  후보는 몇 명 냈는지라도"). The housing COND of stops 36–39 ("…건도 안 됐다면 대신 빌라 매매
+  건수를") read as a made-up branch on an arbitrary threshold in four outside reads and is gone.
 * **FAN** — a few bus routes a person names at a stop (route numbers are on the sign), each
   route's stops read in one fan-out call, and the route with the most or fewest stops
   (``tago_route_fan``); two or three cities by name, each city's bus routes, and the city with
@@ -28,19 +28,18 @@ from typing import Any
 
 from .draft import Draft
 from .intent_kit import Intent, bind, mine, op, part, pick, table
-from .intents_local import _months, _school, _where
+from .intents_local import MIN_LUNCH_DAYS, _months, _school, _where
 from .korean import josa
-from .sample import COND_MIN, Sampler, threshold
+from .sample import Sampler
 
 __all__ = ["MULTI_INTENTS"]
 
-#: How often a COND question is drawn beside its platform's others: an if/else ask is one a
-#: person makes now and then, not once in every 25 questions (two of 40 in a blind read).
-COND_WEIGHT = 0.15
+#: How often a COND question is drawn beside its platform's others: a conditional ask is one a
+#: person makes now and then (``nec_cond``, of NEC's three intents).
+COND_WEIGHT = 0.5
 
 #: Row houses first: the order a SEM pair's answer and its question share.
 _PAIR = ("molit_rh_trades", "molit_offi_trades")
-_KIND = {"molit_rh_trades": "rh", "molit_offi_trades": "offi"}
 
 
 def _place_month(s: Sampler, held: frozenset[str], rng: Any) -> tuple[str, str] | None:
@@ -80,37 +79,6 @@ def _home_pair(s: Sampler, d: Draft, rng: Any, held: frozenset[str]) -> bool:
     return True
 
 
-def _home_cond(s: Sampler, d: Draft, rng: Any, held: frozenset[str]) -> bool:
-    """COND: if a district's trades of one kind reach ``k`` in a month, the other kind's count."""
-    got = _place_month(s, held, rng)
-    if got is None:
-        return False
-    place, ym = got
-    first, then = rng.sample(list(_PAIR), 2)
-    lawd = _district(s, d, place)
-    s1, r1 = s.call(d, first, {"DEAL_YMD": ym}, bind=lawd)
-    d.edges.append(("mois_stan_regin_cd", first))
-    mid, m = s.reduce(d, {"op": "count", "from": s1})
-    if m < COND_MIN:
-        return False
-    k = threshold(m, rng)
-    guard = {"ref": mid, "gte": k}
-    s2, r2 = s.call(d, then, {"DEAL_YMD": ym}, bind=lawd, guard=guard)
-    if m < k:  # not run on this version: it must answer here too (another version may take it)
-        n2 = len(s.ex.step(d.steps[-1].model_copy(update={"when": None}), s.values(d))[0])
-    else:
-        n2 = len(r2.records)
-    if n2 < 1:
-        return False
-    d.edges.append(("mois_stan_regin_cd", then))
-    tid, _t = s.reduce(d, {"op": "count", "from": s2, "if": guard})
-    cid, _ans = s.reduce(d, {"op": "choose", "test": {"ref": mid, "gte": k}, "then": tid, "else": mid})
-    d.answer = cid
-    part(d, "home_cond", len(r1.records), month=ym, place=place, kind=_KIND[first], then=_KIND[then], k=str(k))
-    d.junctions.append("COND")
-    return True
-
-
 def _school_month_pair(s: Sampler, d: Draft, rng: Any, held: frozenset[str]) -> bool:
     """SEM: a school's lunch days and calendar events of one month."""
     got = _school(s, d, rng, held, "neis_meal", also="neis_school_schedule")
@@ -122,7 +90,7 @@ def _school_month_pair(s: Sampler, d: Draft, rng: Any, held: frozenset[str]) -> 
     events = table(s, "neis_school_schedule", {"ATPT_OFCDC_SC_CODE": office, "SD_SCHUL_CODE": code})
     lunch = Counter(str(r.get("MLSV_YMD"))[:6] for r in meals if r.get("MMEAL_SC_NM") == "중식")
     ev = Counter(str(r.get("AA_YMD"))[:6] for r in events)
-    months = sorted(m for m in lunch if lunch[m] >= 5 and ev[m] >= 2)
+    months = sorted(m for m in lunch if lunch[m] >= MIN_LUNCH_DAYS and ev[m] >= 2)  # a school month
     if not months:
         return False
     ym = rng.choice(months)
@@ -235,7 +203,10 @@ def _tago_route_fan(s: Sampler, d: Draft, rng: Any, held: frozenset[str]) -> boo
     ref, _ans = s.reduce(d, {"op": f"map_arg{most}", "from": s4, "keys": {"$ref": vid},
                              "label": {"from": s3, "key": "routeid", "field": "routeno"}})
     d.answer = ref
-    part(d, "tago_route_fan", len(r3.records), city=city, stop=stop, routes=", ".join(f"{x}번" for x in routes),
+    said = [f"{x}번" for x in routes]
+    named = f"{josa(said[0], '과')} {said[1]}" if len(said) == 2 else ", ".join(said)
+    part(d, "tago_route_fan", len(r3.records), city=city, stop=stop, routes=named,
+         options=str(len(routes)),
          many="많이" if most == "max" else "적게", manya="많은" if most == "max" else "적은")
     d.junctions.append("FAN")
     return True
@@ -272,7 +243,8 @@ def _tago_city_fan(s: Sampler, d: Draft, rng: Any, held: frozenset[str]) -> bool
     d.answer = ref
     said = [_city(n, rng) for n in picked]
     cities = f"{josa(said[0], '과')} {said[1]}" if len(said) == 2 else ", ".join(said)
-    part(d, "tago_city_fan", len(r1.records), cities=cities, manya="많은" if most == "max" else "적은")
+    part(d, "tago_city_fan", len(r1.records), cities=cities, manya="많은" if most == "max" else "적은",
+         options=str(len(picked)))
     d.junctions.append("FAN")
     return True
 
@@ -284,7 +256,7 @@ def _i(name: str, platform: str, fn: Any, weight: float = 1.0) -> Intent:
 #: The intents of this module, by platform (joined to each platform's others in
 #: :data:`edge.synth.intents.INTENTS`).
 MULTI_INTENTS: dict[str, tuple[Intent, ...]] = {
-    "molit": (_i("home_pair", "molit", _home_pair), _i("home_cond", "molit", _home_cond, COND_WEIGHT)),
+    "molit": (_i("home_pair", "molit", _home_pair),),
     "neis": (_i("school_month_pair", "neis", _school_month_pair), _i("school_year_pair", "neis", _school_year_pair)),
     "tago": (_i("tago_route_fan", "tago", _tago_route_fan), _i("tago_city_fan", "tago", _tago_city_fan)),
 }

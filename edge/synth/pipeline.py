@@ -18,6 +18,8 @@ from ..graph import EdgeGraph
 from ..observe import Observations
 from .execute import ProgramError, ProgramRunner
 from .checks import CHECKS
+from .asks import opener_frame
+from .quality import opener_stats
 from .contamination import GOLD_CALL, GOLD_RECORDS, GoldHoldout, bench_versions, gold_holdout
 from .splits import bench_edges, bench_entities, example_edges, example_entities
 from .sample import JUNCTIONS, family
@@ -284,6 +286,9 @@ def summarize_examples(examples: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "diversity": diversity([e["question"] for e in examples]),
         "templates": len({e.get("template", "") for e in examples}),
+        # how often questions open with the same frame ("… 말인데요,"), and the pairs of a blind
+        # sample of 40 expected to share one (edge.synth.quality.opener_stats)
+        "openers": opener_stats(opener_frame(str(e.get("template", ""))) for e in examples),
         "cardinality": _card_buckets(examples),
         "calls_per_example": round(sum(e["length"] for e in examples) / max(1, len(examples)), 2),
         "examples": len(examples),

@@ -32,7 +32,7 @@ from simulator.tools import CallStep, OpStep, Program
 from ..observe import scalar
 from .semantics import field_type
 
-__all__ = ["AGGREGATES", "conversation_chars", "period_fields", "period_kind", "period_text",
+__all__ = ["AGGREGATES", "conversation_chars", "if_else_ask", "opener_stats", "period_fields", "period_kind", "period_text",
            "platform_shares", "raw_tokens", "unit_of", "unscoped_periods"]
 
 #: Program ops whose value depends on how many records they read (a count, a sum, an extreme):
@@ -194,3 +194,39 @@ def unit_of(catalog: Catalog, tool: str, name: str) -> str | None:
     spec = next((f for f in catalog.endpoint(tool).fields if f.name == name), None)
     m = _UNIT.search((spec.description or "") if spec else "")
     return m.group(1) if m else None
+
+
+def opener_stats(frames: Iterable[str | None], sample: int = 40) -> dict[str, Any]:
+    """How often questions open the same way (:func:`edge.synth.asks.opener_frame` of each
+    example's template; None for one that opens with no frame): the most common frame, its share
+    of all examples, and the number of pairs of a random ``sample`` of questions expected to open
+    with the same frame (``C(sample, 2) × Σ share²``), which is what a blind reader of 40 notices.
+
+    >>> s = opener_stats(["… 말인데요,"] * 6 + [None] * 34)
+    >>> s["top"], s["top_share"], s["pairs_in_sample"]
+    ('… 말인데요,', 0.15, 17.55)
+    """
+    fs = list(frames)
+    n = max(1, len(fs))
+    c = Counter(f for f in fs if f)
+    top = c.most_common(1)
+    pairs = sample * (sample - 1) / 2 * sum((v / n) ** 2 for v in c.values())
+    return {"top": top[0][0] if top else None, "top_share": round(top[0][1] / n, 4) if top else 0.0,
+            "with_frame": round(sum(c.values()) / n, 4), "frames": len(c), "pairs_in_sample": round(pairs, 2)}
+
+
+#: A threshold asked yes/no, then two branches laid out after it ("200건은 됐나요? 그만큼
+#: 활발했다면 … 아니면 …만", "…이상입니까? 그렇다면 …, 아니라면 …"): a program's if/else.
+_IF_ELSE = re.compile(r"(?:됐나요|되나요|있었나요|팔렸나요|이상인지|이상입니까|이상인가요)[?.].*"
+                      r"(?:아니면|아니라면|적었다면|안 된다면|미만이라면|그보다 적)")
+
+
+def if_else_ask(question: str) -> bool:
+    """Whether ``question`` asks a threshold yes/no and then lays out both branches.
+
+    >>> if_else_ask("오피스텔이 200건은 됐나요? 그렇다면 빌라도, 아니면 오피스텔만 알려 주세요.")
+    True
+    >>> if_else_ask("오피스텔이 몇 건 팔렸는지 알려 주세요. 50건도 안 됐다면 대신 빌라 매매 건수를 알려 주세요.")
+    False
+    """
+    return bool(_IF_ELSE.search(question))

@@ -383,7 +383,7 @@ def _cmp(q: _Q, parts: Sequence[Part]) -> str:
     return fill(q.reg_pick("C", {
         "yo": ("{h}{what}, {a|과} {b} 중 어느 쪽이 더 많아요?", "{h}{a}하고 {b|을} 비교하면 {what|은} 어느 쪽이 앞서나요?",
                "{what|을} 놓고 보면 {h}{a|과} {b} 중 어디가 더 많나요?", "{h}{a|이} 많아요, {b|이} 많아요? {what} 기준으로요.",
-               "{h}{a|과} {b|을} {what}로 겨루면 어느 쪽이 이겨요?"),
+               "{h}{a|과} {b} 중에 {what|이} 더 많은 곳이 어딘지 궁금해요."),
         "da": ("{h}{a|과} {b} 중 {what|이} 더 많은 쪽은 어디입니까?", "{h}{what|을} 기준으로 {a|과} {b|을} 비교해 주십시오.",
                "{h}{a|과} {b} 가운데 {what|이} 큰 쪽을 알려 주십시오.")}), h=head, what=what, a=qa, b=qb)
 
@@ -484,8 +484,36 @@ def write_question(catalog: Catalog, rng: Any, parts: Sequence[Part], domain: st
 
 #: The counters a question asks a count in ("몇 건", "며칠"): the answer says its number with it.
 _ASKED_COUNTER = re.compile(r"몇\s*(건|개|곳|명|대|번|가지|차례)|(며칠)")
+#: Classes counted: "몇 반", "몇 개 반", "반 수", "학급 수" (a count of classes reads "15개 반").
+_ARTICLES_COUNTED = re.compile(r"몇\s*개\s*조")
+_ASKED_CLASSES = re.compile(r"몇\s*(?:개\s*)?반(?![찬죽])|(?:학급|반)\s*수")
+#: A count asked by its noun with no "몇": the counter that noun takes.
+_COUNT_NOUNS = ((r"건수", "건"), (r"횟수", "번"), (r"(?:노선|학과|조문)\s*수", "개"), (r"(?:후보자?|당선인|당선자|출마자)\s*수|인원", "명"))
+
+
+def asked_counters(question: str) -> list[str]:
+    """The counter of each count ``question`` asks, in order: "몇 건" → 건, "며칠" → 일, classes
+    ("몇 반", "몇 개 반", "학급 수") → "개 반", and a count asked by its noun with no "몇"
+    ("매매 건수", "나온 횟수", "학과 수", "후보 수").
+
+    >>> asked_counters("학급 수와 학과 수를 각각 알려 주세요."), asked_counters("며칠이고, 행사는 몇 개였어요?")
+    (['개 반', '개'], ['일', '개'])
+    """
+    found: list[tuple[int, int, str]] = []
+    for m in _ASKED_CLASSES.finditer(question):
+        found.append((m.start(), m.end(), "개 반"))
+    for m in _ASKED_COUNTER.finditer(question):
+        found.append((m.start(), m.end(), m.group(1) or "일"))
+    for pat, w in _COUNT_NOUNS:
+        for m in re.finditer(pat, question):
+            found.append((m.start(), m.end(), w))
+    out: list[tuple[int, int, str]] = []
+    for st in sorted(found, key=lambda x: (x[0], -x[1])):  # the longest at a place; no overlaps
+        if not out or st[0] >= out[-1][1]:
+            out.append(st)
+    return [w for _s, _e, w in out]
 #: An article asked by its number ("제 몇 조예요?", "몇 조인가요?", "몇 번째 조인지").
-_ARTICLE = re.compile(r"몇\s*(?:번째\s*)?조(?!문|항)")
+_ARTICLE = re.compile(r"몇\s*(?:번째\s*)?조(?!문|항)|조문\s*번호")
 #: Platforms whose money fields with no unit in the catalog are amounts in 원 (OpenDART's
 #: accounts, FSC's prices and market values).
 _WON_PLATFORMS = ("opendart_", "fsc_")
@@ -515,6 +543,9 @@ def answer_kinds(prog: Any, catalog: Catalog) -> list[str | None]:
             return None
         if step.op == "count":
             return "count"
+        if step.op == "choose":  # a COND's answer: a count either way ("76건")
+            ka, kb = kind(step.a), kind(step.b)
+            return ka if ka == kb else None
         if step.op == "arith" and step.fn == "mul" and step.b in WON_FACTORS.values() and isinstance(step.a, dict):
             inner = prog.step(str(step.a.get("$ref")))
             src = source(inner)
@@ -555,6 +586,8 @@ def _value_text(x: Any, kind: str | None, count_word: str | None) -> str:
         return f"{x:,}{count_word}"
     if count_word == "조" and num is not None:  # "제 몇 조예요?" → "제11조"
         return f"제{num}조"
+    if count_word == "번" and kind is None and isinstance(x, str) and x.strip().isdigit():
+        return f"{x.strip()}번"  # a bus's number asked "몇 번이에요?" → "607번"
     return num_text(x)
 
 
@@ -568,10 +601,14 @@ def answer_text(answer: Any, question: str = "", kinds: Sequence[str | None] | N
     vals = answer if isinstance(answer, list) else [answer]
     ks = list(kinds or [])
     ks += [None] * (len(vals) - len(ks))
-    words = {m.group(1) or "일" for m in _ASKED_COUNTER.finditer(question)}
-    word = words.pop() if len(words) == 1 else None
+    each = asked_counters(question)  # the counter of each count asked, in the question's order
+    word = each[0] if len(set(each)) == 1 else None
     if _ARTICLE.search(question) and len(vals) == 1:
         word = "조"
+    elif _ARTICLES_COUNTED.search(question):  # "몇 개 조로 이루어져 있나요?" → "14개 조"
+        word = "개 조"
     if isinstance(answer, dict):
         return "답: " + ", ".join(f"{k} {num_text(v)}" for k, v in answer.items())
+    if len(vals) > 1 and len(each) == len(vals):  # "며칠이고, 학교 행사는 몇 개였어요?" → "22일, 6개"
+        return "답: " + ", ".join(_value_text(v, k, w) for v, k, w in zip(vals, ks, each))
     return "답: " + ", ".join(_value_text(v, k, word) for v, k in zip(vals, ks))

@@ -916,9 +916,12 @@ def threshold(m: int, rng: Any) -> int:
 
 
 def _cond(guard: dict[str, Any] | None) -> Cond | None:
-    """A COND guard (``{"ref": expression, "gte": k}``) as the program's ``when``."""
+    """A COND guard (``{"ref": expression, "gte": k}``, or ``"lt": k`` for a fallback) as the
+    program's ``when``."""
     if not guard:
         return None
+    if "lt" in guard:  # a fallback: the other call runs only when the count falls short
+        return Cond(left=guard["ref"], op="lt", right=guard["lt"])
     return Cond(left=guard["ref"], op="ge", right=guard["gte"])
 
 

@@ -163,6 +163,10 @@ def synth_shard(version: Version, catalog: Catalog, graph: EdgeGraph, obs: Obser
         edges = [b for b in edges if b.source_tool not in INTENT_TOOLS and b.target_tool not in INTENT_TOOLS]
     sampler = Sampler(catalog, edges, obs, ex, rng)
     sampler.portion = (spec.index, spec.shards)
+    # on EDGE's default catalog a COND is asked by an intent, as a fallback with its reason
+    # (intents.nec_cond); the walks' generic COND ("…300건 이상인지 확인해 주십시오. 이상이라면
+    # A가, 미만이라면 B가") reads as a program's branches to every outside reader, so it is not drawn
+    walk_junctions = tuple(j for j in JUNCTIONS if j != "COND") if catalog.tier == EDGE_TIER else JUNCTIONS
     real = real_companies(sampler)
     prints = Footprints(catalog)
     made: Counter[str] = Counter()
@@ -186,7 +190,7 @@ def synth_shard(version: Version, catalog: Catalog, graph: EdgeGraph, obs: Obser
 
     while len(drafts) < want and attempts < want * cfg.attempts_per_example:
         attempts += 1
-        jtype = min(JUNCTIONS, key=lambda j: (made[j] + 0.1 * failed[j], rng.random()))
+        jtype = min(walk_junctions, key=lambda j: (made[j] + 0.1 * failed[j], rng.random()))
         length = min(range(cfg.min_len, cfg.max_len + 1), key=lambda k: (lengths[k], rng.random()))
         # the sampler's walks up to their share (the junctions no intent asks), then a question
         # written for the platform furthest under its share (edge.synth.intents), else for one

@@ -42,8 +42,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, ...]]
 CHAINS = {
     "lawgokr": {("lawgokr_law_search", "lawgokr_law_detail"), ("lawgokr_ordin_search", "lawgokr_ordin_detail")},
     "tago": {("tago_city_codes", "tago_stations_by_name"), ("tago_city_codes", "tago_routes_by_number")},
-    "seoul": {("seoul_card_subway_stats", "seoul_subway_station_by_name"),
-              ("seoul_card_subway_stats", "seoul_subway_arrivals")},
+    "seoul": {("seoul_card_subway_stats", "seoul_subway_station_by_name")},
     "fsc": {("fsc_stock_prices", "fsc_listed_items")},
     "assembly": {("assembly_member_bills", "assembly_members")},
     "nec": {("nec_election_codes", "nec_winners"), ("nec_election_codes", "nec_candidates")},
@@ -257,10 +256,11 @@ def test_fan_sem_and_cond_are_asked_as_people_ask_them(world: tuple[Any, ...]) -
     from simulator.tools import CallStep, OpStep
 
     version, catalog, ex, sampler, _gold, held = world
-    want = {"home_pair": "SEM", "school_month_pair": "SEM", "school_year_pair": "SEM", "home_cond": "COND",
+    want = {"home_pair": "SEM", "school_month_pair": "SEM", "school_year_pair": "SEM", "nec_cond": "COND",
             "tago_route_fan": "FAN", "tago_city_fan": "FAN"}
-    assert sorted(i.name for its in MULTI_INTENTS.values() for i in its) == sorted(want)
-    for intent in (i for its in MULTI_INTENTS.values() for i in its):
+    multi = [i for its in MULTI_INTENTS.values() for i in its] + [i for i in INTENTS["nec"] if i.name == "nec_cond"]
+    assert sorted(i.name for i in multi) == sorted(want)
+    for intent in multi:
         d = next(filter(None, (build_intent(sampler, intent, random.Random(seed), held) for seed in range(8))))
         assert d.junctions[-1] == want[intent.name]
         prog = d.program()
@@ -276,7 +276,7 @@ def test_fan_sem_and_cond_are_asked_as_people_ask_them(world: tuple[Any, ...]) -
         for seed in range(5):
             q, _t = write_question_t(catalog, random.Random(seed), d.parts, "x")
             assert "검색어" not in q and not re.search(r"(명|코드|번호) '", q), q
-            periods = len(re.findall(r"\d{4}년 \d{1,2}월|\d{4}학년도", q))
+            periods = len(re.findall(r"\d{4}년 \d{1,2}월|\d{4}학년도|\d{4}년 지방선거", q))
             assert periods == (0 if intent.platform == "tago" else 1), q  # one period, said once
 
 
@@ -403,3 +403,15 @@ def test_two_districts_of_a_question_are_named_alike() -> None:
         assert short in ((True, True), (False, False)) and long_ == tuple(not x for x in short), q
         forms.add(short)
     assert len(forms) == 2  # both forms occur
+
+
+def test_a_school_question_names_its_district(world: tuple[Any, ...]) -> None:
+    """A school is asked with its district ("서울 종로구 ○○초등학교"): a name alone such as
+    푸른초등학교 is many schools (an outside blind read), so every NEIS intent draws a school whose
+    address names its district and says it (``where``)."""
+    _version, _catalog, _ex, sampler, _gold, held = world
+    for intent in INTENTS["neis"]:
+        built = [d for d in (build_intent(sampler, intent, random.Random(seed), held) for seed in range(6)) if d]
+        assert built, intent.name
+        for d in built:
+            assert all(p.slots.get("where") for p in d.parts), (intent.name, d.parts)
