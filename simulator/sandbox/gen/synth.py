@@ -602,7 +602,7 @@ def synth_records(world: World, ep: Endpoint, filters: dict[str, str]) -> list[d
         # (a recording renders one record set in both formats, so a row cannot echo the one asked)
         if fmts := format_fields(ep):
             default = str(ep.opt("default_format", "xml"))
-            records = [{**r, **{n: default for n in fmts if n not in echo}} for r in records]
+            records = [{**r, **{n: default for n in fmts if n in r and n not in echo}} for r in records]
     if world.edition >= DATED_ADDRESSES_EDITION and ep.path.startswith("/9760000/"):
         return _nec_places(world, ep, filters, records)
     return records
