@@ -430,12 +430,12 @@ def _bill_sponsor(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str
 
 # ---- NEC -----------------------------------------------------------------------------------------------
 #: Elections people name by their office (sgTypecode → what the question calls it).
-_OFFICES = {"3": ("시·도지사",), "4": ("구청장·시장·군수",)}  # not 광역/기초단체장: report words (blind reads)
+_OFFICES = {"3": ("시·도지사",), "4": ("시장·군수·구청장",)}  # not 광역/기초단체장: report words, in the usual order (blind reads)
 
 
 def _vote(year: str, ty: str, office: str) -> dict[str, str]:
     """An election as people say it, three ways (the NEC forms' ``{vote}``, ``{vote_held}``,
-    ``{vote_of}``): "2022년 지방선거 구청장·시장·군수 선거", "2024년 국회의원 선거"."""
+    ``{vote_of}``): "2022년 지방선거 시장·군수·구청장 선거", "2024년 국회의원 선거"."""
     if ty == "2":
         return {"vote": f"{year}년 국회의원 선거", "vote_held": f"{year}년에 치러진 국회의원 선거",
                 "vote_of": f"{year}년 국회의원 선거"}
