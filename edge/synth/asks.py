@@ -111,7 +111,8 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
                 "출퇴근길 혼잡한 역이 환승역이 많은지 보고 있어요."),
         "lead": _BUSIEST_LEAD,
         "ask": ("몇 개 호선이 지나나요?", "노선이 몇 개나 지나는 역이에요?", "몇 개 호선이 지나는 역인지 알려 주세요.",
-                "몇 개 호선이 다니는 역이야?", "몇 개 호선이 지나는 역입니까?"),
+                "몇 개 호선이 다니는 역이야?", "몇 개 호선이 지나는 역입니까?", "지나는 호선이 모두 몇 개예요?",
+                "몇 개 호선을 갈아탈 수 있는 역인지 궁금해요."),
     },
     "seoul_busiest_eng": {
         "pre": ("영문 보고서에 서울 지하철 하루 이용 통계를 인용하려고 하는데,", "영어 수업 과제로 서울 지하철 하루 이용 통계를 정리하고 있어요.",
@@ -204,13 +205,16 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
                 "없었다면 그 당 후보가 몇 명 출마했는지라도 알고 싶어요."),
     },
     "nec_winners": {
-        "lead": ("{year}년 지방선거 때 치러진 {office} 선거 결과를 보는데,", "{year}년 지방선거 {office} 선거 기준으로"),
-        "ask": ("{region}에서 당선된 사람은 모두 몇 명이에요?", "{region}에서 당선된 사람이 몇 명인지 알려 주세요.", "{region}에서 당선된 사람은 총 몇 명입니까?"),
+        "lead": ("{year}년 지방선거 때 치러진 {office} 선거 결과를 보는데,", "{year}년 지방선거 {office} 선거 기준으로",
+                 "{year}년 지방선거 {office} 선거 결과가 궁금한데요,", "{year}년 지방선거 {office} 선거 결과를 보면,"),
+        "ask": ("{region}에서 당선된 사람은 모두 몇 명이에요?", "{region}에서 당선된 사람이 몇 명인지 알려 주세요.", "{region}에서 당선된 사람은 총 몇 명입니까?",
+                "{region}에서는 몇 명이 당선됐나요?", "{region}에서는 당선자가 몇 명 나왔는지 궁금해요."),
     },
     "nec_candidates": {
         "lead": ("{year}년 지방선거의 {office} 선거에", "{year}년 지방선거 때 치러진 {office} 선거에서", "{year}년 지방선거 {office} 선거 때"),
         "ask": ("{region}에서 나온 후보는 모두 몇 명이었어요?", "{region}에서 출마한 후보가 몇 명인지 알려 주세요.",
-                "{region}에서 출마한 사람은 총 몇 명입니까?"),
+                "{region}에서 출마한 사람은 총 몇 명입니까?", "{region}에서는 후보가 몇 명 나왔나요?",
+                "{region}에서 출마한 사람이 몇 명이었는지 궁금해요."),
     },
 }
 
@@ -526,7 +530,7 @@ def phrase(part: IntentPart, rng: Any) -> tuple[str, str]:
     # 「name」 with the particle of the title: "「가정폭력방지법」은"
     text = re.sub(r"」(은|는|이|가)(?= )", lambda m: "」" + josa(part.slots.get("name", ""), m.group(1))[-1:], text)
     # "… 선거에서 부산에서 …" says 에서 twice in a row: the first becomes a pause
-    text = re.sub(r"(\S)에서 (?=[^ .?,]+에서 )", r"\1, ", text)
+    text = re.sub(r"(\S)에서 (?=[^ .?,]+에서(?:는)? )", r"\1, ", text)
     # "안전교육의 날 날짜" says 날 twice (blind40d #39): the day's date is when it is
     text = re.sub(r"날 날짜를 알려 주세요", "날이 언제인지 알려 주세요", text)
     text = text.replace("날이 잡힌 날이", "날이")  # "안전교육의 날이 잡힌 날이 언제인지"
