@@ -164,6 +164,10 @@ def _home(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -> boo
 
 
 # ---- schools ------------------------------------------------------------------------------------------
+#: How many more times than the least-asked school one school may be asked in a run.
+SCHOOL_SPREAD = 2
+
+
 def _school(s: Sampler, d: Draft, rng: Any, held: frozenset[str], tool: str,
             also: str | None = None) -> tuple[str, str, dict[str, Any]] | None:
     """A school whose ``tool`` records (and ``also``'s, if given) were recorded, by its name
@@ -185,14 +189,17 @@ def _school(s: Sampler, d: Draft, rng: Any, held: frozenset[str], tool: str,
     opts = [o for o in opts if mine(s, [o[0]])]
     if not opts:
         return None
+    # a school asked at most SCHOOL_SPREAD times more than the least-asked: few schools are
+    # recorded, and one school drawn two or three times in 40 questions reads canned (outside
+    # reads; a district with one recorded school had it asked 34 times in 1,000)
+    uses: Counter[str] = vars(s).setdefault("_school_uses", Counter())
+    least = min(uses[n] for n, _i in opts)
+    opts = [o for o in opts if uses[o[0]] <= least + SCHOOL_SPREAD]
     # the district first, then a school in it: the recorded schools crowd into a few districts
     # (종로구 holds almost half), and a run should not read as one neighbourhood's
     regions = sorted({_where(schools[i]) for _n, i in opts})
     region = rng.choice(regions)
-    # the least-asked school of the district: few schools are recorded, and one school drawn
-    # two or three times in 40 questions reads canned (outside reads); a run spreads its
-    # questions over every school before it asks one again
-    uses: Counter[str] = vars(s).setdefault("_school_uses", Counter())
+    # the least-asked school of the district
     here = [o for o in opts if _where(schools[o[1]]) == region]
     low = min(uses[n] for n, _i in here)
     name, i = rng.choice([o for o in here if uses[o[0]] == low])

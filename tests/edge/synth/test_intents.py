@@ -424,7 +424,7 @@ def test_schools_are_spread_over_a_run_and_lunches_are_of_school_months(world: t
     """One school is not asked again before the others of its district (a school three times
     in 40 questions read canned: outside reads), and a dish is counted in a month of school
     lunches, not August's few (MIN_LUNCH_DAYS)."""
-    from edge.synth.intents_local import MIN_LUNCH_DAYS, _school, _where
+    from edge.synth.intents_local import MIN_LUNCH_DAYS, SCHOOL_SPREAD, _school, _where
 
     _version, _catalog, ex, sampler, _gold, held = world
     saved = vars(sampler).pop("_school_uses", None)
@@ -437,6 +437,8 @@ def test_schools_are_spread_over_a_run_and_lunches_are_of_school_months(world: t
         for district, uses in by_district.items():
             assert max(uses.values()) - min(uses.values()) <= 1, (district, uses)
         assert any(len(u) > 1 for u in by_district.values())
+        every = Counter(got[0] for got in picks if got)
+        assert max(every.values()) <= 1 + SCHOOL_SPREAD + 1, every  # no district's one school asked over and over
     finally:
         vars(sampler).pop("_school_uses", None)
         if saved is not None:
