@@ -164,7 +164,8 @@ def _home(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -> boo
 
 
 # ---- schools ------------------------------------------------------------------------------------------
-#: How many more times than the least-asked school one school may be asked in a run.
+#: How many more times than the least-asked school one school may be asked in a run (per shard:
+#: each shard has its own sampler).
 SCHOOL_SPREAD = 2
 
 
