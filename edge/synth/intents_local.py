@@ -164,6 +164,11 @@ def _home(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -> boo
 
 
 # ---- schools ------------------------------------------------------------------------------------------
+#: How many more times than the least-asked school one school may be asked in a run (per shard:
+#: each shard has its own sampler).
+SCHOOL_SPREAD = 2
+
+
 def _school(s: Sampler, d: Draft, rng: Any, held: frozenset[str], tool: str,
             also: str | None = None) -> tuple[str, str, dict[str, Any]] | None:
     """A school whose ``tool`` records (and ``also``'s, if given) were recorded, by its name
@@ -185,11 +190,21 @@ def _school(s: Sampler, d: Draft, rng: Any, held: frozenset[str], tool: str,
     opts = [o for o in opts if mine(s, [o[0]])]
     if not opts:
         return None
+    # a school asked at most SCHOOL_SPREAD times more than the least-asked: few schools are
+    # recorded, and one school drawn two or three times in 40 questions reads canned (outside
+    # reads; a district with one recorded school had it asked 34 times in 1,000)
+    uses: Counter[str] = vars(s).setdefault("_school_uses", Counter())
+    least = min(uses[n] for n, _i in opts)
+    opts = [o for o in opts if uses[o[0]] <= least + SCHOOL_SPREAD]
     # the district first, then a school in it: the recorded schools crowd into a few districts
     # (종로구 holds almost half), and a run should not read as one neighbourhood's
     regions = sorted({_where(schools[i]) for _n, i in opts})
     region = rng.choice(regions)
-    name, i = rng.choice([o for o in opts if _where(schools[o[1]]) == region])
+    # the least-asked school of the district
+    here = [o for o in opts if _where(schools[o[1]]) == region]
+    low = min(uses[n] for n, _i in here)
+    name, i = rng.choice([o for o in here if uses[o[0]] == low])
+    uses[name] += 1
     return name, str(schools[i].get("SD_SCHUL_CODE")), schools[i]
 
 
@@ -281,11 +296,11 @@ def _neis(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -> boo
         months = sorted({str(r.get("MLSV_YMD"))[:6] for r in whole if len(str(r.get("MLSV_YMD"))) == 8})
         if not months:
             return False
-        if ask == "lunches":  # a school month, not a vacation's few lunch days (a blind read: August)
-            lunch = Counter(str(r.get("MLSV_YMD"))[:6] for r in whole if r.get("MMEAL_SC_NM") == "중식")
-            months = [m for m in months if lunch[m] >= MIN_LUNCH_DAYS]
-            if not months:
-                return False
+        # a school month, not a vacation's few lunch days (blind reads: August's lunches, dishes)
+        lunch = Counter(str(r.get("MLSV_YMD"))[:6] for r in whole if r.get("MMEAL_SC_NM") == "중식")
+        months = [m for m in months if lunch[m] >= MIN_LUNCH_DAYS]
+        if not months:
+            return False
         ym = rng.choice(months)
         rows = [r for r in whole if str(r.get("MLSV_YMD")).startswith(ym) and r.get("MMEAL_SC_NM") == "중식"]
         slots["month"] = ym
@@ -347,8 +362,9 @@ def _i(name: str, platform: str, fn: Any, ask: str, weight: float = 1.0) -> Inte
 
 
 #: Intents drawn less often than their platform's others: a month's lunch days read alike from
-#: one school to the next (four of 40 in a blind read, the same template).
-_WEIGHTS = {"school_lunches": 0.5, "home_dong_cond": 0.15}
+#: one school to the next (four of 40 in a blind read, the same template); a school's classes
+#: (whole, or one grade's) were five of 40 in another.
+_WEIGHTS = {"school_lunches": 0.5, "home_dong_cond": 0.15, "school_classes": 0.5, "school_grade": 0.5}
 
 
 #: The intents of this module, by platform.

@@ -5,9 +5,10 @@ grammar that phrases them reads stilted; these intents ask the same shapes as pe
 by the names they know, with one period and the scope said:
 
 * **SEM** — one entity into two datasets, both answered: a district's row-house *and*
-  officetel trades of a month (``home_pair``); a school's lunches *and* calendar events of a
-  month (``school_month_pair``); a school's classes of a school year *and* its departments
-  (``school_year_pair``). The answer is the pair, in the order the question asks.
+  officetel trades of a month (``home_pair``); a school's classes of a school year *and* its
+  departments (``school_year_pair``). (A school's lunch days *and* its calendar's events of a
+  month, asked together, read as two unrelated counts in three outside reads, and "학사일정 수"
+  counts calendar rows: no longer asked.) The answer is the pair, in the order the question asks.
 * **COND** — asked by NEC's ``nec_cond`` (:mod:`edge.synth.intents`): a party's winners in a
   province, or, if it had none, the candidates it fielded ("당선자를 몇 명 냈어요? 한 명도 없었다면
   후보는 몇 명 냈는지라도"). The housing COND of stops 36–39 ("…건도 안 됐다면 대신 빌라 매매
@@ -28,7 +29,7 @@ from typing import Any
 
 from .draft import Draft
 from .intent_kit import Intent, bind, mine, op, part, pick, table
-from .intents_local import MIN_LUNCH_DAYS, _months, _school, _where
+from .intents_local import _months, _school, _where
 from .korean import josa
 from .sample import Sampler
 
@@ -75,30 +76,6 @@ def _home_pair(s: Sampler, d: Draft, rng: Any, held: frozenset[str]) -> bool:
         sizes.append(len(res.records))
     d.answer = refs
     part(d, "home_pair", sum(sizes), month=ym, place=place)
-    d.junctions.append("SEM")
-    return True
-
-
-def _school_month_pair(s: Sampler, d: Draft, rng: Any, held: frozenset[str]) -> bool:
-    """SEM: a school's lunch days and calendar events of one month."""
-    got = _school(s, d, rng, held, "neis_meal", also="neis_school_schedule")
-    if got is None:
-        return False
-    name, code, rec = got
-    office = str(rec.get("ATPT_OFCDC_SC_CODE"))
-    meals = table(s, "neis_meal", {"ATPT_OFCDC_SC_CODE": office, "SD_SCHUL_CODE": code})
-    events = table(s, "neis_school_schedule", {"ATPT_OFCDC_SC_CODE": office, "SD_SCHUL_CODE": code})
-    lunch = Counter(str(r.get("MLSV_YMD"))[:6] for r in meals if r.get("MMEAL_SC_NM") == "중식")
-    ev = Counter(str(r.get("AA_YMD"))[:6] for r in events)
-    months = sorted(m for m in lunch if lunch[m] >= MIN_LUNCH_DAYS and ev[m] >= 2)  # a school month
-    if not months:
-        return False
-    ym = rng.choice(months)
-    got2 = _two_school_calls(s, d, name, [
-        ("neis_meal", {"MLSV_YMD": ym}, [{"field": "MMEAL_SC_NM", "op": "eq", "value": "중식"}]),
-        ("neis_school_schedule", {"AA_YMD": ym}, [])])
-    d.answer = [ref for ref, _n in got2]
-    part(d, "school_month_pair", sum(n for _r, n in got2), school=name, where=_where(rec), month=ym)
     d.junctions.append("SEM")
     return True
 
@@ -212,11 +189,21 @@ def _tago_route_fan(s: Sampler, d: Draft, rng: Any, held: frozenset[str]) -> boo
     return True
 
 
+def cities_said(names: list[str], rng: Any) -> list[str]:
+    """Cities side by side, named alike: "부산과 대전" (short, as people say a metropolitan city),
+    but "부산광역시와 천안시" when one of them has no shorter name (never "부산과 천안시", which
+    outside reads marked as uneven)."""
+    from .asks import _CITY_NAMES, _city
+
+    said = [_city(n, rng) for n in names]
+    if any(x == n.split("/")[0] for x, n in zip(said, names)):  # one said whole: all whole
+        said = [_CITY_NAMES.get(n.split("/")[0], n.split("/")[0]) for n in names]
+    return said
+
+
 def _tago_city_fan(s: Sampler, d: Draft, rng: Any, held: frozenset[str]) -> bool:
     """FAN: two or three cities by name → their codes → each city's bus routes (one fan-out
     call) → the city with the most (or fewest) routes."""
-    from .asks import _city
-
     have = {str(f.get("cityCode")) for f in s._filters.get("tago_routes_by_number", []) if set(f) == {"cityCode"}}
     cities = {str(r["citycode"]): str(r["cityname"]) for r in table(s, "tago_city_codes", {})}
     names = sorted(cities[c] for c in have if c in cities and cities[c] not in held)
@@ -241,7 +228,7 @@ def _tago_city_fan(s: Sampler, d: Draft, rng: Any, held: frozenset[str]) -> bool
     ref, _ans = s.reduce(d, {"op": f"map_arg{most}", "from": s2, "keys": {"$ref": vid},
                              "label": {"from": s1, "key": "citycode", "field": "cityname"}})
     d.answer = ref
-    said = [_city(n, rng) for n in picked]
+    said = cities_said(picked, rng)
     cities = f"{josa(said[0], '과')} {said[1]}" if len(said) == 2 else ", ".join(said)
     part(d, "tago_city_fan", len(r1.records), cities=cities, manya="많은" if most == "max" else "적은",
          options=str(len(picked)))
@@ -257,6 +244,8 @@ def _i(name: str, platform: str, fn: Any, weight: float = 1.0) -> Intent:
 #: :data:`edge.synth.intents.INTENTS`).
 MULTI_INTENTS: dict[str, tuple[Intent, ...]] = {
     "molit": (_i("home_pair", "molit", _home_pair),),
-    "neis": (_i("school_month_pair", "neis", _school_month_pair), _i("school_year_pair", "neis", _school_year_pair)),
-    "tago": (_i("tago_route_fan", "tago", _tago_route_fan), _i("tago_city_fan", "tago", _tago_city_fan)),
+    "neis": (_i("school_year_pair", "neis", _school_year_pair),),
+    # whole routes' stop counts and cities side by side are asked now and then, not often (outside
+    # reads: an odd thing to want when it recurs)
+    "tago": (_i("tago_route_fan", "tago", _tago_route_fan, 0.4), _i("tago_city_fan", "tago", _tago_city_fan, 0.4)),
 }

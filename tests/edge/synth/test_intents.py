@@ -256,7 +256,7 @@ def test_fan_sem_and_cond_are_asked_as_people_ask_them(world: tuple[Any, ...]) -
     from simulator.tools import CallStep, OpStep
 
     version, catalog, ex, sampler, _gold, held = world
-    want = {"home_pair": "SEM", "school_month_pair": "SEM", "school_year_pair": "SEM", "nec_cond": "COND",
+    want = {"home_pair": "SEM", "school_year_pair": "SEM", "nec_cond": "COND",
             "tago_route_fan": "FAN", "tago_city_fan": "FAN"}
     multi = [i for its in MULTI_INTENTS.values() for i in its] + [i for i in INTENTS["nec"] if i.name == "nec_cond"]
     assert sorted(i.name for i in multi) == sorted(want)
@@ -403,6 +403,55 @@ def test_two_districts_of_a_question_are_named_alike() -> None:
         assert short in ((True, True), (False, False)) and long_ == tuple(not x for x in short), q
         forms.add(short)
     assert len(forms) == 2  # both forms occur
+
+
+def test_cities_side_by_side_are_named_alike() -> None:
+    """Cities compared are named alike: "부산과 대전" or "부산광역시와 천안시", never "부산과 천안시"
+    (three outside reads marked the uneven pair)."""
+    from edge.synth.intents_multi import cities_said
+
+    seen = set()
+    for seed in range(30):
+        mixed = cities_said(["부산광역시", "천안시"], random.Random(seed))
+        assert mixed == ["부산광역시", "천안시"], mixed
+        metro = cities_said(["부산광역시", "대전광역시"], random.Random(seed))
+        assert metro in (["부산", "대전"], ["부산광역시", "대전광역시"]), metro
+        seen.add(tuple(metro))
+    assert len(seen) == 2
+
+
+def test_schools_are_spread_over_a_run_and_lunches_are_of_school_months(world: tuple[Any, ...]) -> None:
+    """One school is not asked again before the others of its district (a school three times
+    in 40 questions read canned: outside reads), and a dish is counted in a month of school
+    lunches, not August's few (MIN_LUNCH_DAYS)."""
+    from edge.synth.intents_local import MIN_LUNCH_DAYS, SCHOOL_SPREAD, _school, _where
+
+    _version, _catalog, ex, sampler, _gold, held = world
+    saved = vars(sampler).pop("_school_uses", None)
+    try:
+        picks = [_school(sampler, sampler.new_draft(), random.Random(seed), held, "neis_meal") for seed in range(24)]
+        by_district: dict[str, Counter[str]] = {}
+        for got in filter(None, picks):
+            by_district.setdefault(_where(got[2]), Counter())[got[0]] += 1
+        assert len(picks) == 24 and all(picks)
+        for district, uses in by_district.items():
+            assert max(uses.values()) - min(uses.values()) <= 1, (district, uses)
+        assert any(len(u) > 1 for u in by_district.values())
+        every = Counter(got[0] for got in picks if got)
+        assert max(every.values()) <= 1 + SCHOOL_SPREAD + 1, every  # no district's one school asked over and over
+    finally:
+        vars(sampler).pop("_school_uses", None)
+        if saved is not None:
+            vars(sampler)["_school_uses"] = saved
+    dish = next(i for i in INTENTS["neis"] if i.name == "school_dish")
+    for seed in range(4):
+        d = build_intent(sampler, dish, random.Random(seed), held)
+        if d is None:
+            continue
+        slots = d.parts[-1].slots
+        rows = ex.run(d.program()).values[d.program().calls()[1].id]  # the month's meals
+        lunch_days = {r["MLSV_YMD"] for r in rows if r["MLSV_YMD"][:6] == slots["month"] and r["MMEAL_SC_NM"] == "중식"}
+        assert len(lunch_days) >= MIN_LUNCH_DAYS, (slots, len(lunch_days))
 
 
 def test_a_school_question_names_its_district(world: tuple[Any, ...]) -> None:

@@ -253,7 +253,7 @@ def test_cond_is_a_fallback_a_person_has_a_reason_for() -> None:
     assert "home_cond" not in FORMS and "home_cond" not in {i.name for its in INTENTS.values() for i in its}
     from edge.synth.intents import _vote
 
-    slots = {"region": "충청남도", "party": "푸른희망당", **_vote("2022", "4", "구청장·시장·군수")}
+    slots = {"region": "충청남도", "party": "푸른희망당", **_vote("2022", "4", "시장·군수·구청장")}
     qs = [_q("nec_cond", seed, **slots) for seed in range(30)]
     assert not [q for q in qs if if_else_ask(q) or re.search(r"\d+건|\d+명", q)], qs[:2]  # no threshold number
     assert all("당선" in q and "라도" in q and q.count("궁금") <= 1 for q in qs), qs[:3]
@@ -291,8 +291,9 @@ def test_cond_program_is_the_fallback_it_asks() -> None:
 def test_no_second_hop_glued_on_a_past_day() -> None:
     """"…7호선에서 승차가 가장 적은 역을 찾아보면, 그 역의 영문 이름도" (blind40e #31, #38): the
     station is found inside one ask, its English name asked with the reason a person wants it
-    (a guide for visitors, a busy or a quiet station), the day said as the day it was, and no
-    trains arriving *now* at a station picked from a past day's figures."""
+    (that day's figures put in English: a guide's "붐비는 역" pinned to one past day read as the
+    data's scope, blind40g/h/i), the day said as the day it was, and no trains arriving *now*
+    at a station picked from a past day's figures."""
     from edge.synth.intents import INTENTS
 
     assert "seoul_busiest_arrivals" not in FORMS
@@ -301,8 +302,8 @@ def test_no_second_hop_glued_on_a_past_day() -> None:
     slots = {"day": "20250314", "line": "7호선", "who": "승차", "most": "가장 적었던"}
     for seed in range(30):
         q = _q("seoul_busiest_eng", seed, **slots)
-        assert "찾아보면" not in q and "그 역" not in q and "금요일" in q or "평일" in q, q
-        assert "한적한" in q and "붐비는" not in q, q  # the reason fits the station asked
+        assert "찾아보면" not in q and "그 역" not in q and "금요일" in q, q
+        assert "통계" in q and "한적한" not in q and "붐비는" not in q, q  # the reason fits the ask
 
 
 def test_openers_vary_and_a_preface_fits_its_ask() -> None:
@@ -410,7 +411,7 @@ def test_a_day_named_day_is_not_dated_twice() -> None:
 
 def test_an_election_count_names_its_election() -> None:
     """"2022년 지방선거 결과가 궁금한데요, 전국 당선인 가운데 푸른희망당 소속은 몇 명" does not say
-    which of the local elections (시·도지사, 구청장·시장·군수, …) it counts: the answer depends on a
+    which of the local elections (시·도지사, 시장·군수·구청장, …) it counts: the answer depends on a
     scope the question never states. Every NEC form says the election whole (its year and office,
     or "2024년 국회의원 선거")."""
     for name, forms in FORMS.items():
@@ -419,7 +420,7 @@ def test_an_election_count_names_its_election() -> None:
                 assert "{vote" in lead or all("{vote" in a for a in forms["ask"]), (name, lead)
     from edge.synth.intents import _vote
 
-    assert _vote("2022", "4", "구청장·시장·군수")["vote"] == "2022년 지방선거 구청장·시장·군수 선거"
+    assert _vote("2022", "4", "시장·군수·구청장")["vote"] == "2022년 지방선거 시장·군수·구청장 선거"
     assert _vote("2024", "2", "국회의원")["vote"] == "2024년 국회의원 선거"  # not "2024년 지방선거 국회의원 선거"
 
 
@@ -444,3 +445,28 @@ def test_a_question_says_curious_once() -> None:
             for seed in range(60):
                 q = phrase(IntentPart(intent=name, records=1, slots=slots), random.Random(seed))[0]
                 assert q.count("궁금") <= 1, (name, q)
+
+
+def test_what_three_outside_reads_marked_is_not_asked() -> None:
+    """blind40g/h/i: no school month pair (lunch days *and* "학사일정 수", calendar rows); no data
+    structure in the ask ("장·절 제목 말고"); no arbitrary day defended ("하루로 … 잡아 보면") and
+    an English name asked for that day's figures, not a "busy station" in general; frames that
+    recurred within 40 said once; the offices in their usual order; an event day asked without
+    planning around a day that may be past; the class counts drawn less often."""
+    from edge.synth.intents import INTENTS
+    from edge.synth.intents_local import _WEIGHTS
+
+    assert "school_month_pair" not in FORMS
+    assert "school_month_pair" not in {i.name for its in INTENTS.values() for i in its}
+    texts = [(n, x) for n, f in FORMS.items() for v in f.values() for x in v]
+    for bad in ("학사일정 수", "학사일정은 몇 개", "장·절", "잡아 보면", "관련 질문", "공인중개사", "구청장·시장·군수",
+                "제목 좀 알려", "반이 전부", "붐비는", "한적한", "{spot}"):
+        assert not [x for _n, x in texts if bad in x], bad
+    assert len({n for n, x in texts if "재무제표를 보려고" in x}) <= 1
+    assert all("통계" in p for p in FORMS["seoul_busiest_eng"]["pre"])  # the reason is that day's figures
+    assert not [p for p in FORMS["school_event_day"]["pre"] if re.search(r"잡으려|맞춰 보려|적어 두려", p)]
+    for bad in ("{vote_of} 때", "{region} 당선자는", "{region} 출마자는"):  # "…선거 때 전국 당선자는"
+        assert not [x for _n, x in texts if bad in x], bad
+    assert _WEIGHTS["school_classes"] < 1 and _WEIGHTS["school_grade"] < 1
+    fans = {i.name: i.weight for i in INTENTS["tago"]}
+    assert fans["tago_route_fan"] < 1 and fans["tago_city_fan"] < 1

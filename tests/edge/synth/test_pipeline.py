@@ -50,8 +50,11 @@ def test_examples_cover_junction_types_platforms_domains(env) -> None:  # type: 
     # Five of the six junction types at this size: since starts must be stated the way a person
     # states them (no raw stop/route ids, coordinates or LAWD_CD codes, issue 28), v0001's 150
     # draws reach no SEM (its SEM chains started at such codes; neis SEM drafts are built but
-    # rarely, 5 in 200 tries). The full run on v0005 reaches all six (the slow test below).
-    assert sum(s["junction"][j] > 0 for j in JUNCTIONS) >= 5, s["junction"]
+    # rarely, 5 in 200 tries). The full run on v0005 reaches all six (the slow test below). Four
+    # since stop 39's round 2: the SEM this size reached was a school's lunch days *and* its
+    # calendar events of a month (``school_month_pair``), no longer asked (three outside reads
+    # marked it); SEM stays in every default run (16 of 1,000 on v0009: home_pair, school_year_pair).
+    assert sum(s["junction"][j] > 0 for j in JUNCTIONS) >= 4, s["junction"]
     # the rules (no hidden arguments, budgets, no bench entities) keep fewer platforms in a small
     # run than before: at least four of the main ones and four domains. (Six until verification
     # at scale verified more curated edges, 190 → 251, and the seeded draws moved: opendart no
