@@ -34,7 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from simulator.catalog.generate.extract import read_facts, write_facts  # noqa: E402
+from simulator.catalog.generate.extract import field_rows, read_facts, write_facts  # noqa: E402
 
 DG = "https://apis.data.go.kr"
 
@@ -46,16 +46,6 @@ KMA_GUIDE = ("search-index file 65818918263 (a public markdown copy of KMA API h
              "of AwsYearlyInfoService/AwsMtlyInfoService; the index names no repository; names and labels only)")
 
 Row = list[str]
-
-
-def _rows(spec: str) -> list[Row]:
-    """``"name:type:label, …"`` (type and label optional; type defaults to string)."""
-    out = []
-    for item in spec.split(","):
-        parts = [p.strip() for p in item.strip().split(":")]
-        name, ftype, label = (parts + ["", ""])[:3]
-        out.append([name, ftype or "string", label])
-    return out
 
 
 # --- NEC (9760000): the inventory's response items ------------------------------------------
@@ -531,7 +521,7 @@ def operations(ummaya: Path | None = None, wanted: set[str] = frozenset()) -> li
     hand += [(f"{DG}/1613000/{path}", src, spec) for path, (src, spec) in MOLIT.items()]
     hand += [(f"{DG}/B552584/{path}", src, spec) for path, (src, spec) in KECO.items()]
     hand += [(f"{DG}/1741000/{path}", src, spec) for path, (src, spec) in MOIS.items()]
-    ops += [{"url": url, "source": src, "fields": _rows(spec)} for url, src, spec in hand if url not in have]
+    ops += [{"url": url, "source": src, "fields": field_rows(spec)} for url, src, spec in hand if url not in have]
     return sorted((_labelled(op, labels) for op in ops), key=lambda o: str(o["url"]))
 
 

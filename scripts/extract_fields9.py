@@ -32,7 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from simulator.catalog.generate.extract import write_facts  # noqa: E402
+from simulator.catalog.generate.extract import field_rows, write_facts  # noqa: E402
 
 DG = "https://apis.data.go.kr"
 
@@ -47,16 +47,6 @@ KMA_MMSUMRY = ("search-index file 14342282671 (a Python script reading the rows 
                "repository; names only)")
 
 Row = list[str]
-
-
-def _rows(spec: str) -> list[Row]:
-    """``"name:type:label, …"`` (type and label optional; type defaults to string)."""
-    out = []
-    for item in spec.split(","):
-        parts = [p.strip() for p in item.strip().split(":")]
-        name, ftype, label = (parts + ["", ""])[:3]
-        out.append([name, ftype or "string", label])
-    return out
 
 
 #: The causes the four 자연재해 services break their figures down by: the element name each
@@ -279,7 +269,7 @@ def operations() -> list[dict[str, object]]:
     hand += [(f"{DG}/1360000/{path}", _portal_source(ds), spec) for ds, (path, spec) in KMA_PORTAL.items()]
     hand += [(f"{DG}/1360000/{path}", src, spec) for path, (src, spec) in KMA.items()]
     complete = {f"{DG}/1741000/{MOIS_PORTAL[ds][0]}" for ds in COMPLETE_PAGES}
-    ops = sorted(({"url": url, "source": src, "fields": _rows(spec), **({"complete": True} if url in complete else {})}
+    ops = sorted(({"url": url, "source": src, "fields": field_rows(spec), **({"complete": True} if url in complete else {})}
                   for url, src, spec in hand), key=lambda o: str(o["url"]))
     _check_portal(ops)
     return ops

@@ -35,6 +35,7 @@ __all__ = [
     "extract_lawgokr_layout",
     "extract_neispy",
     "extract_opendart",
+    "field_rows",
     "read_assembly_codes",
     "read_facts",
     "write_facts",
@@ -717,3 +718,15 @@ def extract_all(
     if kpubdata_wheel is not None:
         written.append(write_facts("kpubdata_fields", extract_kpubdata(kpubdata_wheel), directory=directory))
     return written
+
+
+def field_rows(spec: str) -> list[list[str]]:
+    """A hand-transcribed field list ``"name:type:label, …"`` (type and label optional; type
+    defaults to string) as a facts file's ``fields`` rows ``[name, type, label]``
+    (``scripts/extract_fields8.py``, ``extract_fields9.py``)."""
+    out = []
+    for item in spec.split(","):
+        parts = [p.strip() for p in item.strip().split(":")]
+        name, ftype, label = (parts + ["", ""])[:3]
+        out.append([name, ftype or "string", label])
+    return out
