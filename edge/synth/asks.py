@@ -21,10 +21,11 @@ __all__ = ["FORMS", "opener_frame", "phrase", "register", "registers"]
 
 _SLOT = re.compile(r"\{(\w+)(?:\|(\w+))?\}")
 
-#: How a bill comes in: by its number and title as the news gives them.
+#: How a bill comes in: by its title and number as the news gives them, never by its number
+#: alone ("제22대 국회 의안번호 2290775번 법률안 관련해서요" reads like a key: blind40j #5).
 _BILL_LEAD = ("{age}대 국회 의안번호 {bill}번 '{bname}',", "뉴스에서 {age}대 국회에 발의된 '{bname}'(의안번호 {bill})을 봤는데,",
               "{age}대 국회에 올라온 '{bname}', 의안번호가 {bill}번이던데요.",
-              "제{age}대 국회 의안번호 {bill}번 법률안 관련해서요.", "'{bname}'이라고, {age}대 국회 의안번호 {bill}번으로 올라온 게 있던데요.",
+              "'{bname}'이라고, {age}대 국회 의안번호 {bill}번으로 올라온 게 있던데요.",
               "기사에서 본 '{bname}'(의안번호 {bill}, {age}대 국회) 건인데요,",
               "{age}대 국회에서 의안번호 {bill}번으로 접수된 '{bname}'을 찾아봤는데,",
               "요즘 뉴스에 자주 나오는 '{bname}'({age}대 국회 의안번호 {bill})에 대해 궁금한 게 있는데,",
@@ -47,18 +48,23 @@ _BUSIEST_LEAD = ("{day} {dow}에 {line}에서 {whop} 제일 {many} 역은", "{li
 #: character-5-gram Jaccard of 0.5, refuses pairs that share both and differ in a name only).
 FORMS: dict[str, dict[str, tuple[str, ...]]] = {
     "law_articles": {
-        "lead": ("「{name}」 말인데요,", "{name|을} 처음부터 읽어 보려고 해요.", "현행 「{name}」 기준으로,",
-                 "시험 준비로 {name|을} 정리하는 중인데,", "「{name}」에 대해 하나 여쭤볼게요."),
-        "ask": ("조문이 모두 몇 개인가요?", "조문은 총 몇 개예요?", "조문이 몇 개인지 알려 주세요.",
-                "몇 개 조로 이루어져 있나요?", "조문 개수가 몇 개인지 알 수 있을까요?", "조문이 몇 조까지 있습니까?"),
+        # a count of articles with the asker's reason, and its scope said: the program counts the
+        # articles (조문단위), never the 부칙 (「조문 개수」 left it open: blind40j #13, 40l #25)
+        "lead": ("{name|을} 처음부터 읽어 보려고 해요.", "시험 준비로 {name|을} 정리하는 중인데,",
+                 "스터디 발제로 {name|을} 맡았는데,", "{name} 요약본을 만들려고 하는데,",
+                 "{name|을} 하루에 몇 조씩 읽을지 정하려고요."),
+        "ask": ("부칙은 빼고 본문 조문이 모두 몇 개인가요?", "부칙 말고 본문에 조문이 몇 개 있어요?",
+                "부칙을 빼면 조문이 몇 개인지 알려 주세요.", "부칙 빼고 본문만 치면 몇 개 조예요?",
+                "부칙을 제외한 본문 조문이 몇 개인지 알 수 있을까요?"),
     },
     "law_article_title": {
         "lead": ("「{name}」 조문 중에서", "{name|을} 보다가 궁금해졌는데,", "현행 「{name}」에서",
                  "과제 때문에 {name|을} 찾아보는데,", "「{name}」 관련해서요.", "스터디에서 {name|을} 같이 읽는 중인데,",
-                 "회의 자료에 {name} 조항을 인용하려고 하는데,"),
+                 "회의 자료에 {name} 조항을 인용하려고 하는데,", "수업 시간에 {name} 얘기가 나왔는데,",
+                 "{name} 조문을 표로 정리하고 있는데,"),
         "ask": ("제{no}조의 제목이 뭐예요?", "제{no}조는 무엇에 관한 조항인가요?", "제{no}조의 제목을 알려 주세요.",
                 "제{no}조는 어떤 내용을 다루는 조항이에요?", "제{no}조의 제목은 무엇입니까?",
-                "제{no}조가 뭘 정한 조항인지 알려 줘."),
+                "제{no}조가 뭘 정한 조항인지 알려 줘.", "제{no}조에는 뭐가 규정돼 있어요?"),
     },
     "law_article_about": {
         # the subject in plain words, not a quoted heading ("'위임사항'에 관한 조문", a blind read)
@@ -68,15 +74,17 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
                 "{title} 부분이 몇 조인지 찾아 줘.", "{title|을} 정한 조항은 제 몇 조입니까?"),
     },
     "ordin_articles": {
-        "lead": ("「{name}」 말이에요.", "{name|을} 처음 읽어 보려는데,", "현행 「{name}」 기준으로,",
-                 "{name} 관련해서 궁금한 게 있어요.", "주민자치 모임에서 「{name}」 얘기가 나와서요."),
-        "ask": ("조문이 몇 개인가요?", "몇 개 조로 되어 있어요?", "조문이 몇 개인지 알고 싶습니다.", "조문이 모두 몇 개예요?",
-                "전체 조문 개수를 알려 주세요.", "조가 몇 개까지 있습니까?"),
+        "lead": ("{name|을} 처음 읽어 보려는데,", "주민자치 모임에서 {name|을} 같이 읽기로 해서요.",
+                 "{name|을} 발표 자료로 정리하는 중인데,", "아파트 입주민 모임에서 {name|을} 읽어 보기로 했는데,"),
+        "ask": ("부칙은 빼고 조문이 몇 개인가요?", "부칙 말고 본문은 몇 개 조로 되어 있어요?",
+                "부칙을 빼면 조문이 몇 개인지 알고 싶어요.", "부칙 빼고 본문 조문이 모두 몇 개예요?"),
     },
     "ordin_article_title": {
-        "lead": ("「{name}」에서", "{name|을} 찾아보는데,", "「{name}」 관련해서요.", "민원 때문에 {name|이} 궁금해졌는데,",
-                 "지역 소식지에서 {name} 얘기를 봤는데,", "{name|을} 훑어보다가 궁금해졌는데,"),
-        "ask": ("제{no}조의 제목이 뭐예요?", "제{no}조는 무엇에 관한 조항인가요?", "제{no}조의 제목을 알려 주세요.",
+        # no reader who has the text open ("훑어보다가 … 제5조의 제목", blind40l #32) and no
+        # reason too vague to need one article ("민원 때문에", #35)
+        "lead": ("「{name}」에서", "{name|을} 찾아보는데,", "동네 모임에서 {name} 얘기가 나왔는데,",
+                 "지역 소식지에서 {name} 얘기를 봤는데,"),
+        "ask": ("제{no}조의 제목이 뭐예요?", "제{no}조에는 어떤 내용이 들어 있어요?", "제{no}조가 무슨 조항인지 알려 주세요.",
                 "제{no}조는 무슨 내용입니까?"),
     },
     "tago_stop_routes": {
@@ -111,7 +119,8 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
                 "출퇴근길 혼잡한 역이 환승역이 많은지 보고 있어요."),
         "lead": _BUSIEST_LEAD,
         "ask": ("몇 개 호선이 지나나요?", "노선이 몇 개나 지나는 역이에요?", "몇 개 호선이 지나는 역인지 알려 주세요.",
-                "몇 개 호선이 다니는 역이야?", "몇 개 호선이 지나는 역입니까?", "지나는 호선이 모두 몇 개예요?",
+                "몇 개 호선이 다니는 역이야?", "몇 개 호선이 지나는 역입니까?", "몇 개 호선이 만나는 역이에요?",
+                "몇 개 호선으로 갈아탈 수 있어요?",
                 "몇 개 호선을 갈아탈 수 있는 역인지 궁금해요."),
     },
     "seoul_busiest_eng": {
@@ -130,7 +139,7 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
         # a name filter as a person makes one: the word typed into a trading app's search box
         "lead": ("주식 앱에서 {qword|으로} 검색해 보니 {market} 종목이 여럿 나오던데,",
                  "{market} 종목 검색창에 {qword|을} 쳐 보면 나오는 종목들 중에서",
-                 "{qword|으로} 검색되는 {market} 종목들 가운데", "{market}에서 이름에 {qword|이} 들어가는 종목들을 보고 있는데,"),
+                 "{market}에서 이름에 {qword|이} 들어가는 종목들을 보고 있는데,"),
         "ask": ("{day}에 {key} {most} 곳은 어느 회사예요?", "{day} 기준으로 {key} {most} 종목은 어느 회사 건가요?",
                 "{day}에 {key} {most} 곳이 어느 회사인지 알려 주세요.", "{day}에 {key} {most} 종목은 어느 회사입니까?",
                 "{day}에 {key} {most} 데가 어느 회사인지 궁금해요."),
@@ -139,7 +148,7 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
         "lead": ("{name} 말인데요,", "{name}에 대해 알아보는 중인데,", "거래처인 {name} 관련해서요.", "{name|이라}는 회사가 있는데,",
                  "취업 준비로 {name|을} 찾아보고 있어요."),
         "ask": ("대표이사가 누구예요?", "대표자 이름이 어떻게 되나요?", "지금 대표가 누구인지 알려 주세요.",
-                "공시된 대표자 이름을 알 수 있을까요?", "대표이사는 누구입니까?"),
+                "대표가 누군지 알 수 있을까요?", "대표이사는 누구입니까?"),
     },
     "dart_revenue": {
         "lead": ("{name}의", "{name}에 투자해 볼까 하는데,", "{name}의 실적이 궁금해서요.", "{name|이라}는 회사가 있는데,",
@@ -220,14 +229,26 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
 
 
 # ---- where people live (edge.synth.intents_local): three pieces, a context ("pre", mostly none:
-# a third of the housing and schools' questions, so no preface opens two of 40 questions often),
-# how the place and month come in ("lead") and the ask, so the same intent reads many ways.
-_HOME_PRE = ("",) * 52 + ("이사 갈 동네를 알아보는 중이에요.", "부동산 공부를 하고 있는데,",
-             "동네 시세 분위기 좀 보려고요.", "부모님 집을 알아봐 드리는 중인데,", "회사 근처로 이사를 생각하고 있어서요.",
-             "신혼집 후보 동네를 보고 있어요.", "집값 기사를 보다가 궁금해져서요.", "거래 절벽 기사를 본 기억이 나서요.",
-             "첫 집 마련을 준비하고 있어서요.", "전세 만기가 다가와서 알아보는 중이에요.",
-             "재테크 모임에서 얘기가 나와서요.", "독립해서 살 집을 찾고 있어요.", "부동산 수업 과제를 하고 있는데,",
-             "은퇴 후 작은 집으로 옮길까 해서요.", "중개사무소에 가기 전에 미리 알아보려고요.", "동네 카페에서 집값 얘기가 나와서요.")
+# a quarter of an intent's questions at most, ``PREFACE_SHARE``), how the place and month come in
+# ("lead") and the ask, so the same intent reads many ways.
+#: Housing prefaces, per ask: each reason fits what it asks (a buyer asks what a home costs, not
+#: the month's record price: 「은퇴 후 작은 집으로 옮길까 해서요」 before the highest price, blind40k
+#: #38; 「첫 집 마련」 before a maximum, blind40j #34), says 매매 where a 전세 tenant asks (blind40l
+#: #37), and opens one or two intents' questions only, so none comes back often in a run (one
+#: shared preface opened 10 of 1,000 and three of one blind read's 40).
+_HOME_PRE = {
+    "count": ("", "거래 절벽 기사를 본 기억이 나서요.", "부동산 공부를 하고 있는데,", "부동산 수업 과제를 하고 있는데,",
+              "동네 시세 분위기 좀 보려고요.", "동네 부동산 경기가 어떤지 궁금해서요.", "지역 신문에 부동산 기사를 쓰고 있는데,"),
+    "dong": ("", "이사 갈 동네를 알아보는 중이에요.", "신혼집 후보 동네를 보고 있어요.", "회사 근처로 이사를 생각하고 있어서요.",
+             "동네 카페에서 집값 얘기가 나와서요.", "중개사무소에 가기 전에 미리 알아보려고요.", "이사 후보 동네를 추리는 중이에요.",
+             "아이 학교 때문에 이사할 동네를 찾고 있어요.", "동네 거래가 활발한 편인지 궁금해서요.", "주말에 집 보러 가기 전에 확인하려고요."),
+    "max": ("", "집값 기사를 보다가 궁금해져서요.", "신고가 기사를 보고 궁금해져서요.", "재테크 모임에서 얘기가 나와서요."),
+    "top": ("", "동네에서 제일 비싼 집이 어딘지 궁금해서요.", "부동산 카페 글을 보다가 궁금해져서요."),
+    "mean": ("", "첫 집 마련을 준비하고 있어서요.", "부모님 집을 알아봐 드리는 중인데,", "독립해서 살 집을 찾고 있어요.",
+             "은퇴 후 작은 집으로 옮길까 해서요.", "전세 만기가 다가와서 매매도 알아보는 중이에요.", "예산이 맞을지 보려고요."),
+    "cmp": ("", "두 동네 중에 이사할 곳을 고르고 있어요.", "두 구의 부동산 분위기를 비교해 보려고요."),
+    "pair": ("", "빌라와 오피스텔 중에 어느 쪽을 살지 고민 중이에요.", "부동산 수업 발표를 준비하는데,"),
+}
 _HOME_LEAD = ("{month} {place}에서", "{place}에서 {month}에", "{month} 한 달 동안 {place}에서", "{month}에 {place}에서",
               "{place}에서 {month} 한 달 동안")
 # a school is always said with its district (a name alone, "푸른초등학교", is many schools:
@@ -240,13 +261,13 @@ _SCHOOL_LEAD = ("{where} {school}", "{where}에 있는 {school}", "{where}의 {s
 
 FORMS.update({
     "home_count": {
-        "pre": _HOME_PRE, "lead": _HOME_LEAD,
+        "pre": _HOME_PRE["count"], "lead": _HOME_LEAD,
         "ask": ("신고된 {kind} 매매는 몇 건이었어?", "거래된 {kind|은} 모두 몇 건이에요?", "{kind} 매매가 몇 건 있었나요?",
                 "팔린 {kind|은} 몇 건인지 알려 주세요.", "{kind|이} 몇 건이나 거래됐는지 궁금해요.",
                 "이뤄진 {kind} 매매 건수를 알 수 있을까요?", "{kind} 매매는 몇 건이었습니까?"),
     },
     "home_dong": {
-        "pre": _HOME_PRE,
+        "pre": _HOME_PRE["dong"],
         "lead": ("{month} {place} {dong}에서", "{place} {dong}에서 {month}에", "{month} 한 달 동안 {place} {dong}에서",
                  "{place} {dong}에서 {month} 한 달 동안", "{month}에 {place} {dong}에서"),
         "ask": ("신고된 {kind} 매매는 몇 건이었어?", "거래된 {kind|은} 모두 몇 건이에요?", "{kind} 매매가 몇 건 있었나요?",
@@ -255,34 +276,36 @@ FORMS.update({
     },
     # COND: the asker's neighbourhood, and the district if it had none ("…라도": their own fallback)
     "home_dong_cond": {
-        "pre": _HOME_PRE,
         "lead": ("{month} {place} {dong}에서", "{place} {dong}에서 {month}에", "{month} 한 달 동안 {place} {dong}에서"),
-        "ask": ("{kind} 매매가 몇 건 있었어요? 한 건도 없었다면 {gu} 전체로는 몇 건이었는지라도 알려 주세요.",
-                "팔린 {kind|은} 몇 건이에요? 없었다면 {gu} 전체에서는 몇 건 팔렸는지라도 궁금해요.",
-                "거래된 {kind|이} 몇 건인지 알려 주세요. 한 건도 없었으면 {gu} 전체 건수라도 알고 싶어요."),
+        # the fallback with its reason (a neighbourhood may have had no sale) and said each its own
+        # way: 「한 건도 없었다면 … 전체로는 … 라도」 three times in a blind read's 40 read as
+        # program logic (blind40k #13/#20/#28, 40l #17/#30/#34)
+        "ask": ("{kind} 매매 건수를 알고 싶은데, 그 동에 거래가 없었으면 {gu} 전체 건수로 알려 주셔도 돼요.",
+                "팔린 {kind|이} 있었다면 몇 건인지 궁금해요. 작은 동이라 없었을 수도 있는데, 그럼 {gu} 전체로 봐 주세요.",
+                "{kind} 매매가 몇 건이었는지 알려 주세요. 동 단위로는 비어 있을 수도 있으니, 그때는 {gu} 전체 숫자면 돼요."),
     },
     "home_max": {
-        "pre": _HOME_PRE, "lead": _HOME_LEAD,
+        "pre": _HOME_PRE["max"], "lead": _HOME_LEAD,
         "ask": ("팔린 {kind} 가운데 최고가는 얼마였어요?", "거래된 {kind} 최고 매매가가 얼마인가요?",
-                "{kind} 최고 거래가가 얼마였는지 알려 줘.", "가장 비싸게 팔린 {kind|은} 얼마에 거래됐는지 알려 주세요.",
+                "팔린 {kind} 중 최고가가 얼마였는지 알려 줘.", "가장 비싸게 팔린 {kind|은} 얼마에 거래됐는지 알려 주세요.",
                 "{kind} 매매 중 최고가는 얼마였습니까?", "{kind|은} 제일 비싼 게 얼마에 팔렸어요?"),
     },
     "home_mean": {
-        "pre": _HOME_PRE, "lead": _HOME_LEAD,
-        "ask": ("거래된 {kind}의 평균 매매가는 얼마예요?", "{kind} 평균 거래가가 얼마인지 알려 주세요.",
+        "pre": _HOME_PRE["mean"], "lead": _HOME_LEAD,
+        "ask": ("거래된 {kind}의 평균 매매가는 얼마예요?", "팔린 {kind}의 평균 가격이 얼마인지 알려 주세요.",
                 "팔린 {kind|은} 평균 얼마에 거래됐나요?", "{kind|은} 평균적으로 얼마에 팔렸는지 궁금해요.",
-                "{kind} 평균 매매가는 얼마입니까?", "{kind} 평균 매매가 좀 알려 줘."),
+                "매매된 {kind}의 평균 가격은 얼마입니까?", "팔린 {kind|은} 평균 얼마였는지 알려 줘."),
     },
     "home_top": {
-        "pre": _HOME_PRE, "lead": _HOME_LEAD,
+        "pre": _HOME_PRE["top"], "lead": _HOME_LEAD,
         "ask": ("가장 비싸게 팔린 {kind|은} 어디였어요?", "최고가로 거래된 {kind} 이름이 뭐예요?",
-                "제일 비싸게 거래된 {kind} 단지 이름을 알려 주세요.", "{kind} 가운데 가장 높은 값에 팔린 곳은 어디인가요?",
-                "최고가 {kind} 거래가 나온 단지 이름이 궁금합니다.", "{kind} 중 제일 비싸게 팔린 건 어느 건물이에요?",
+                "제일 비싸게 거래된 {kind} 건물 이름을 알려 주세요.", "{kind} 가운데 가장 높은 값에 팔린 곳은 어디인가요?",
+                "최고가 {kind} 거래가 나온 건물 이름이 궁금합니다.", "{kind} 중 제일 비싸게 팔린 건 어느 건물이에요?",
                 "가장 비싼 값에 거래된 {kind|이} 어디인지 알려 주세요.", "{kind} 최고가 거래는 어디서 나왔어?",
                 "{kind} 매매 가운데 최고가를 찍은 곳은 어디입니까?"),
     },
     "home_cmp": {
-        "pre": _HOME_PRE,
+        "pre": _HOME_PRE["cmp"],
         "lead": ("{month}에", "{month} 한 달 동안"),
         "ask": ("{place|과} {other} 중 {kind} 매매가 더 많았던 곳은 어디예요?",
                 "{place}하고 {other} 가운데 {kind} 거래가 더 많은 쪽은 어디인가요?",
@@ -309,7 +332,7 @@ FORMS.update({
     },
     "school_dish": {
         "pre": ("",) * 8 + ("아이가 편식이 심해서요.", "급식 식단이 궁금해서요.", "아이가 좋아하는 메뉴라서 물어봐요.",
-                "급식 모니터링을 맡게 됐는데,", "아이가 그 반찬만 나오면 신이 나서요.", "저녁 메뉴가 겹치지 않게 하려고요."),
+                "급식 모니터링을 맡게 됐는데,", "아이가 급식 얘기를 자주 해서요.", "저녁 메뉴가 겹치지 않게 하려고요."),
         "lead": _SCHOOL_LEAD,
         "ask": ("{month} 점심 급식에 {dish|이} 몇 번 나왔어요?", "{month} 점심 메뉴에 {dish|이} 몇 번 올라왔나요?",
                 "{month} 점심에 {dish|이} 나온 횟수를 알려 주세요.", "{month} 급식 중 {dish|이} 들어간 점심은 몇 번이었는지 알 수 있을까요?",
@@ -333,9 +356,13 @@ FORMS.update({
     "school_events": {
         "pre": ("", "", "", "", "", "학교 행사가 몰린 달인지 궁금해서요.", "아이 학교가 바쁜 달인지 보려고요."),
         "lead": _SCHOOL_LEAD,
-        "ask": ("{month}에 잡힌 학교 행사는 몇 개예요?", "{month}에는 학교 행사가 몇 개 있었나요?",
-                "{month}에 있는 학교 행사가 몇 개인지 알려 주세요.", "{month} 학사일정에 잡힌 행사가 몇 개인지 알 수 있을까요?",
-                "{month}에는 학사일정에 행사가 몇 개 잡혀 있습니까?"),
+        # what is counted is said: the calendar's events on school days, not its 공휴일 and 휴업일
+        # rows (「학교 행사가 몇 개」 left 방학 and holidays open: blind40j #21/#29, 40l #31)
+        "ask": ("{month} 학사일정에서 공휴일이나 휴업일 말고 학교 행사는 몇 개예요?",
+                "{month}에는 쉬는 날을 빼고 학교 행사가 몇 개 있었나요?",
+                "{month} 학사일정 중 휴일이나 휴업일을 뺀 학교 행사가 몇 개인지 알려 주세요.",
+                "{month}에 수업하는 날 잡힌 학교 행사가 몇 개인지 알 수 있을까요?",
+                "{month}에는 휴일을 빼면 학교 행사가 몇 개 잡혀 있습니까?"),
     },
 })
 
@@ -343,7 +370,7 @@ FORMS.update({
 # the condition's threshold a round number, the routes by the numbers on the bus stop's sign
 FORMS.update({
     "home_pair": {
-        "pre": _HOME_PRE,
+        "pre": _HOME_PRE["pair"],
         "lead": ("{month} {place}에서", "{place}에서 {month}에", "{month} 한 달 동안 {place}에서", "{place}에서 {month} 한 달 동안"),
         "ask": ("빌라 매매랑 오피스텔 매매는 각각 몇 건이었어요?", "연립·다세대 매매와 오피스텔 매매가 각각 몇 건 신고됐나요?",
                 "팔린 빌라와 오피스텔은 각각 몇 건인지 알려 주세요.", "빌라는 몇 건, 오피스텔은 몇 건 거래됐어?",

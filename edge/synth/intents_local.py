@@ -167,6 +167,8 @@ def _home(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -> boo
 #: How many more times than the least-asked school one school may be asked in a run (per shard:
 #: each shard has its own sampler).
 SCHOOL_SPREAD = 2
+#: The most of a run's school questions (per shard) one district may hold.
+DISTRICT_SHARE = 0.25
 
 
 def _school(s: Sampler, d: Draft, rng: Any, held: frozenset[str], tool: str,
@@ -199,12 +201,20 @@ def _school(s: Sampler, d: Draft, rng: Any, held: frozenset[str], tool: str,
     # the district first, then a school in it: the recorded schools crowd into a few districts
     # (종로구 holds almost half), and a run should not read as one neighbourhood's
     regions = sorted({_where(schools[i]) for _n, i in opts})
+    # and no district holds more than DISTRICT_SHARE of the school questions: meals and calendars
+    # are recorded for 종로구's and 강남구's schools only, and 199 of 299 school questions of a
+    # run named 서울 종로구 (nine of one blind read's 40)
+    areas: Counter[str] = vars(s).setdefault("_district_uses", Counter())
+    regions = [r for r in regions if areas[r] <= DISTRICT_SHARE * sum(areas.values())]
+    if not regions:
+        return None
     region = rng.choice(regions)
     # the least-asked school of the district
     here = [o for o in opts if _where(schools[o[1]]) == region]
     low = min(uses[n] for n, _i in here)
     name, i = rng.choice([o for o in here if uses[o[0]] == low])
     uses[name] += 1
+    areas[region] += 1
     return name, str(schools[i].get("SD_SCHUL_CODE")), schools[i]
 
 
@@ -248,6 +258,9 @@ MIN_LUNCH_DAYS = 15
 _STAPLES = re.compile(r"(김치|깍두기|석박지|겉절이|단무지|(?:쌀|백미|잡곡|현미|흑미|찰?보리|기장|귀리|수수|조|혼합곡|차조|녹미)밥$|^밥$|우유|요구르트)")
 #: Tests an elementary school holds no date of (Seoul's elementary schools set no 중간·기말고사).
 _EXAMS = re.compile(r"(고사|시험|평가)")
+
+#: ``SBTR_DD_SC_NM`` of a calendar row on a school day (the others are 공휴일 and 휴업일).
+_SCHOOL_DAY = "해당없음"
 
 _ALLERGY = re.compile(r"\s*\([\d.\s]*\)\s*$")
 
@@ -343,14 +356,17 @@ def _neis(s: Sampler, d: Draft, rng: Any, held: frozenset[str], ask: str) -> boo
             part(d, "school_event_day", len(whole), event=event, **slots)
             d.junctions.append("SEQ")
             return True
-        months = Counter(str(r.get("AA_YMD"))[:6] for r in rows)
+        # the events of school days: the calendar's 공휴일 and 휴업일 rows (holidays, 방학, 재량휴업일)
+        # are no school event, and the question says so (blind reads: 「학교 행사가 몇 개」 of an
+        # August counted its vacation rows)
+        months = Counter(str(r.get("AA_YMD"))[:6] for r in rows if r.get("SBTR_DD_SC_NM") == _SCHOOL_DAY)
         opts = sorted(k for k, v in months.items() if v >= 2)
         if not opts:
             return False
         ym = rng.choice(opts)
         slots["month"] = ym
         src, recs = _school_call(s, d, name, tool, {"AA_YMD": ym})
-        c, _n = op(s, d, op="count", **{"from": src})
+        c, _n = op(s, d, op="count", **{"from": src}, where=[{"field": "SBTR_DD_SC_NM", "op": "eq", "value": _SCHOOL_DAY}])
     d.answer = {"$ref": c}
     part(d, f"school_{ask}", len(whole), **slots)
     d.junctions.append("SEQ")
@@ -364,7 +380,7 @@ def _i(name: str, platform: str, fn: Any, ask: str, weight: float = 1.0) -> Inte
 #: Intents drawn less often than their platform's others: a month's lunch days read alike from
 #: one school to the next (four of 40 in a blind read, the same template); a school's classes
 #: (whole, or one grade's) were five of 40 in another.
-_WEIGHTS = {"school_lunches": 0.5, "home_dong_cond": 0.15, "school_classes": 0.5, "school_grade": 0.5}
+_WEIGHTS = {"school_lunches": 0.5, "home_dong_cond": 0.1, "school_classes": 0.75, "school_grade": 0.75}
 
 
 #: The intents of this module, by platform.

@@ -26,6 +26,12 @@ from simulator import Resolver, Store, load_catalog
 from simulator.tools import program_edges
 
 
+def _uncapped(sampler: Any) -> None:
+    """The module's sampler as a run's is after many school questions elsewhere: the district cap
+    (``DISTRICT_SHARE``, a run's figure) does not bind the few drafts a test builds."""
+    vars(sampler)["_district_uses"] = Counter({"elsewhere": 10_000})
+
+
 @pytest.fixture(scope="module")
 def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, ...]]:
     version = Store(cache_dir=tmp_path_factory.mktemp("intent-cache")).open("kopa", "v0005")
@@ -34,6 +40,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, ...]]
     ex = ProgramRunner(resolver, page_size=fitting_page_size(resolver))
     obs = Observations.from_version(version, catalog)
     sampler = Sampler(catalog, [], obs, ex, random.Random(0))  # intents need no graph edge
+    _uncapped(sampler)  # the tests' few school drafts, not a run's share (the cap's own test sets it)
     gold: GoldHoldout = gold_holdout(version, catalog)
     yield version, catalog, ex, sampler, gold, frozenset(bench_entities())
 
@@ -428,6 +435,8 @@ def test_schools_are_spread_over_a_run_and_lunches_are_of_school_months(world: t
 
     _version, _catalog, ex, sampler, _gold, held = world
     saved = vars(sampler).pop("_school_uses", None)
+    areas = vars(sampler).pop("_district_uses", None)
+    vars(sampler)["_district_uses"] = Counter({"elsewhere": 1000})  # the district cap (below) not reached here
     try:
         picks = [_school(sampler, sampler.new_draft(), random.Random(seed), held, "neis_meal") for seed in range(24)]
         by_district: dict[str, Counter[str]] = {}
@@ -441,8 +450,11 @@ def test_schools_are_spread_over_a_run_and_lunches_are_of_school_months(world: t
         assert max(every.values()) <= 1 + SCHOOL_SPREAD + 1, every  # no district's one school asked over and over
     finally:
         vars(sampler).pop("_school_uses", None)
+        vars(sampler).pop("_district_uses", None)
         if saved is not None:
             vars(sampler)["_school_uses"] = saved
+        if areas is not None:
+            vars(sampler)["_district_uses"] = areas
     dish = next(i for i in INTENTS["neis"] if i.name == "school_dish")
     for seed in range(4):
         d = build_intent(sampler, dish, random.Random(seed), held)
@@ -464,3 +476,42 @@ def test_a_school_question_names_its_district(world: tuple[Any, ...]) -> None:
         assert built, intent.name
         for d in built:
             assert all(p.slots.get("where") for p in d.parts), (intent.name, d.parts)
+
+
+def test_no_district_holds_the_school_questions_and_events_are_of_school_days(world: tuple[Any, ...]) -> None:
+    """Meals and calendars are recorded for a few districts' schools: 199 of a run's 299 school
+    questions named 서울 종로구 (nine of one blind read's 40). A district is drawn only while it
+    holds at most DISTRICT_SHARE of the school questions so far. A month's events count the
+    calendar's school-day rows only (no 공휴일, 휴업일 or 방학 row: 「학교 행사가 몇 개」 of an August,
+    blind40l #31), and the question says so."""
+    from edge.synth.intents_local import _SCHOOL_DAY, DISTRICT_SHARE, _school, _where
+
+    _version, _catalog, ex, sampler, _gold, held = world
+    saved = {k: vars(sampler).pop(k, None) for k in ("_school_uses", "_district_uses")}
+    try:
+        vars(sampler)["_district_uses"] = Counter({"서울 어딘가구": 8})  # eight questions of another district
+        got = [_school(sampler, sampler.new_draft(), random.Random(seed), held, "neis_meal") for seed in range(24)]
+        areas = vars(sampler)["_district_uses"]
+        mine = Counter(_where(g[2]) for g in got if g)
+        assert mine and any(g is None for g in got)  # the meal districts ran out of room
+        assert max(mine.values()) <= DISTRICT_SHARE * sum(areas.values()) + 1, (mine, areas)
+    finally:
+        for k, v in saved.items():
+            vars(sampler).pop(k, None)
+            if v is not None:
+                vars(sampler)[k] = v
+    _uncapped(sampler)
+    events = next(i for i in INTENTS["neis"] if i.name == "school_events")
+    built = [d for d in (build_intent(sampler, events, random.Random(seed), held) for seed in range(8)) if d]
+    assert built
+    off = 0
+    for d in built:
+        prog = d.program()
+        run = ex.run(prog)
+        rows = run.values[prog.calls()[1].id]
+        days = [r for r in rows if r.get("SBTR_DD_SC_NM") == _SCHOOL_DAY]
+        assert int(run.answer) == len(days) >= 2, (d.parts[-1].slots, len(days), len(rows))
+        off += len(rows) - len(days)
+        question, _t = write_question_t(_catalog, random.Random(0), d.parts, "education")
+        assert re.search(r"휴일|휴업일|쉬는 날|수업하는 날", question), question
+    assert off, "no month asked had a holiday row left out: the check never saw one"
