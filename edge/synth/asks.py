@@ -68,7 +68,8 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
     },
     "law_article_about": {
         # the subject in plain words, not a quoted heading ("'위임사항'에 관한 조문", a blind read)
-        "lead": ("「{name}」에서", "{name|을} 읽고 있는데,", "현행 「{name}」 기준으로", "일 때문에 {name|을} 확인해야 해서요."),
+        "lead": ("「{name}」에서", "{name|을} 읽고 있는데,", "현행 「{name}」 기준으로", "일 때문에 {name|을} 확인해야 해서요.",
+                 "수업 자료를 만들다가 {name|을} 찾아봤는데,", "{name} 내용을 정리하는 중인데,"),
         "ask": ("{title}에 관한 내용은 몇 조에 있어요?", "{title} 얘기는 몇 조에 나오는지 알려 주세요.",
                 "{title}에 대해 정한 조항이 몇 조인가요?", "{title|을} 다루는 조문이 몇 조인지 궁금합니다.",
                 "{title} 부분이 몇 조인지 찾아 줘.", "{title|을} 정한 조항은 제 몇 조입니까?"),
@@ -95,7 +96,8 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
                 "거기서 탈 수 있는 노선이 모두 몇 개인지 궁금해요."),
     },
     "tago_stop_route_type": {
-        "lead": ("{city} {stop} 정류장에", "{city} {stop} 정류장 바로 앞에 살아요. 거기에", "{city}에서 {stop} 정류장을 자주 이용하는데, 거기에"),
+        "lead": ("{city} {stop} 정류장에", "{city} {stop} 정류장 바로 앞에 살아요. 거기에", "{city}에서 {stop} 정류장을 자주 이용하는데, 거기에",
+                 "{city} {stop} 정류장 근처로 이사 왔는데, 거기에", "{city} {stop} 정류장에서 출퇴근하는데, 그 정류장에"),
         "ask": ("서는 {kind|은} 몇 개 노선이에요?", "서는 버스 가운데 {kind|은} 몇 개 노선인가요?",
                 "{kind|이} 몇 개 노선 다니는지 알려 주세요.", "서는 {kind|이} 몇 개 노선인지 알려 주십시오.",
                 "오는 {kind} 노선이 몇 개나 돼요?"),
