@@ -318,13 +318,14 @@ FORMS.update({
     "school_classes": {
         "pre": _SCHOOL_PRE, "lead": _SCHOOL_LEAD,
         "ask": ("{ay} 학급은 모두 몇 개예요?", "{ay}에는 반이 몇 개나 돼요?", "{ay} 전체 학급 수를 알려 주세요.",
-                "{ay} 기준으로 반이 모두 몇 개인지 궁금해요.", "{ay} 학급이 총 몇 개입니까?"),
+                "{ay} 기준으로 반이 모두 몇 개인지 궁금해요.", "{ay} 학급이 총 몇 개입니까?",
+                "{ay}에는 학급이 몇 개 편성됐어요?", "{ay}에 반이 몇 개 있었는지 알려 줄래요?"),
     },
     "school_grade": {  # a class assignment is one grade's: its reason fits this ask only
         "pre": _SCHOOL_PRE + ("아이 반 배정 얘기가 나와서요.",), "lead": _SCHOOL_LEAD,
         "ask": ("{ay} {grade}학년은 몇 반까지 있어요?", "{ay}에 {grade}학년 학급이 몇 개인가요?",
                 "{ay} {grade}학년은 몇 반이에요?", "{grade}학년은 {ay}에 몇 개 반으로 운영되나요?",
-                "{ay} {grade}학년 학급 수가 궁금합니다."),
+                "{ay} {grade}학년 학급 수가 궁금합니다.", "{ay}에 {grade}학년은 반이 몇 개였어요?"),
     },
     "school_majors": {
         "pre": ("", "", "", "진학할 학교를 고르는 중인데,", "입학 설명회 가기 전에 알아보려고요."),
