@@ -40,7 +40,8 @@ _BILL_LEAD = ("{age}대 국회 의안번호 {bill}번 '{bname}',", "뉴스에서
 _BUSIEST_LEAD = ("{day} {dow}에 {line}에서 {whop} 제일 {many} 역은", "{line}에서 {day} {dow}에 {whop} 가장 {many} 역은",
                  "{line} 이용객 통계로 {day} {dow|을} 보면, {whop} 제일 {many} 역은",
                  "{line}에서 {day} {dow} 하루 동안 {whop} 가장 {many} 역은", "{day} {dow}, {line} 역 가운데 {whop} 제일 {many} 곳은",
-                 "{day} {dow} {line} 승하차 기록을 보면 {whop} 가장 {many} 역은")
+                 "{day} {dow} {line} 승하차 기록을 보면 {whop} 가장 {many} 역은",
+                 "{day} {dow} 하루 {line} 이용 통계에서 {whop} 제일 {many} 역은", "{line}의 {day} {dow} 기록으로 보면 {whop} 가장 {many} 역은")
 
 #: Per intent: how the question brings in its entity (``lead``) and what it asks of it
 #: (``ask``, its subject left implicit as Korean does). A question is one lead and one ask, so
@@ -129,13 +130,15 @@ FORMS: dict[str, dict[str, tuple[str, ...]]] = {
         "pre": ("영문 보고서에 서울 지하철 하루 이용 통계를 인용하려고 하는데,", "영어 수업 과제로 서울 지하철 하루 이용 통계를 정리하고 있어요.",
                 "외국인 동료와 지하철 하루 이용 통계를 같이 보고 있는데,", "영어 발표 자료에 지하철 하루 이용 통계를 넣으려고 하는데,",
                 "해외 친구에게 서울 지하철 하루 이용 통계를 보여 주려는데,", "영어로 된 교통 통계 자료를 만들고 있어요.",
-                "지하철 이용 통계를 영어 논문에 쓰려고 하는데,"),
+                "지하철 이용 통계를 영어 논문에 쓰려고 하는데,", "교환학생 친구에게 서울 지하철 하루 이용 통계를 설명하려는데,",
+                "영문 블로그에 서울 지하철 하루 이용 통계를 올리려고 하는데,", "국제 학회 발표에 서울 지하철 하루 이용 통계를 인용하려는데,"),
         "lead": ("{day} {dow}에 {line}에서 {whop} 가장 {many} 역을", "{line}에서 {day} {dow}에 {whop} 제일 {many} 역을",
                  "{line} 역 중에 {day} {dow} 하루 {whop} 제일 {many} 곳을",
                  "{line}에서 {day} {dow} 하루 동안 {whop} 가장 {many} 역을", "{day} {dow}, {line} 역 가운데 {whop} 제일 {many} 곳을",
                  "{day} {dow} {line} 승하차 기록에서 {whop} 가장 {many} 역을"),
         "ask": ("영어 이름으로 알려 주세요.", "영문 표기로 알려 줄래요?", "영어로 어떻게 쓰는지 알려 주세요.",
-                "영문 역명으로 알려 주십시오.", "영어 이름으로 알려 줘.", "영문명으로 알려 주시겠어요?"),
+                "영문 역명으로 알려 주십시오.", "영어 이름으로 알려 줘.", "영문명으로 알려 주시겠어요?",
+                "영어로는 어떻게 표기하는지 궁금해요.", "영문으로는 어떻게 쓰는지 알려 줄 수 있어요?"),
     },
     "fsc_top_corp": {
         # a name filter as a person makes one: the word typed into a trading app's search box
