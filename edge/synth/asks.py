@@ -32,7 +32,10 @@ _BILL_LEAD = ("{age}대 국회 의안번호 {bill}번 '{bname}',", "뉴스에서
               "친구가 '{bname}' 얘기를 하길래 찾아보니 {age}대 국회 의안번호 {bill}번이더라고요.",
               "국회 의안정보시스템에서 {age}대 국회 {bill}번 '{bname}'을 봤어요.",
               "시민단체 소식지에 '{bname}'({age}대 국회 의안번호 {bill})이 실렸던데,",
-              "{age}대 국회 의안번호 {bill}번, '{bname}' 건으로 여쭤요.")
+              "{age}대 국회 의안번호 {bill}번, '{bname}' 건으로 여쭤요.",
+              "라디오에서 '{bname}' 얘기가 나와서 찾아보니 {age}대 국회 의안번호 {bill}번이던데요.",
+              "신문에 난 '{bname}'({age}대 국회 의안번호 {bill}) 말이에요.",
+              "학교 토론 주제로 '{bname}'({age}대 국회 의안번호 {bill})을 맡았는데,")
 
 #: A line's busiest (or quietest) station of a day, found within the ask itself: the asker does
 #: not know the station, and the day is said as the day it was ("2025년 3월 14일 금요일"), never
