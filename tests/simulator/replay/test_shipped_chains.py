@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
@@ -14,8 +13,8 @@ pytestmark = pytest.mark.integration
 
 
 @pytest.fixture(scope="module")
-def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[httpx.Client]:
-    store = Store(cache_dir=tmp_path_factory.mktemp("shipped-cache"))
+def client(shipped_store: Store) -> Iterator[httpx.Client]:
+    store = shipped_store
     with httpx.Client(transport=SimTransport(Resolver(store.open("kopa")))) as c:
         yield c
 

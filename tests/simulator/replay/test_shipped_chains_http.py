@@ -17,8 +17,8 @@ pytestmark = pytest.mark.integration
 
 
 @pytest.fixture(scope="module")
-def get(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    store = Store(cache_dir=tmp_path_factory.mktemp("chains-cache"))
+def get(shipped_store: Store) -> Iterator[Any]:
+    store = shipped_store
     app = create_app(Resolver(store.open("kopa")), store)
     with serve_in_thread(app) as base, httpx.Client(base_url=base, timeout=30) as client:
 
