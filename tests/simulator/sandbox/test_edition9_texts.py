@@ -1,7 +1,8 @@
-"""Ordinance articles (law.go.kr ``lawService`` target ``ordin``) in the formulae real 조례 and
-규칙 use from world edition 9 (``ORDINANCE_TEXT_EDITION``): particles that agree with their word
-(이 조례는, 이 규칙은), the subject once, the local government's head by its kind (군수, 구청장,
-시장, 도지사); edition 8 keeps its bytes."""
+"""Edition-9 texts and values a reader checks first. Ordinance articles (law.go.kr
+``lawService`` target ``ordin``) in the formulae real 조례 and 규칙 use
+(``ORDINANCE_TEXT_EDITION``): particles that agree with their word (이 조례는, 이 규칙은), the
+subject once, the local government's head by its kind (군수, 구청장, 시장, 도지사). Row-house
+trades on the floors a row house has (``RH_FLOORS_EDITION``). Edition 8 keeps its bytes."""
 
 from __future__ import annotations
 
@@ -46,3 +47,18 @@ def test_edition_9_articles_read_as_real_ones() -> None:
                 assert (p in "은이") == has_final_consonant(word), a["조내용"]
             seen += 1
     assert seen > 200
+
+
+def test_row_house_floors_from_edition_9() -> None:
+    """연립·다세대 are houses of at most four storeys: from edition 9 (``RH_FLOORS_EDITION``) a
+    row-house trade's floor is 1–4 (or a basement, -1, as before); edition 8 keeps the apartment floors it was made from."""
+    from simulator.sandbox.gen.molit import GENERATORS, RH_FLOORS_EDITION
+
+    assert RH_FLOORS_EDITION == 9
+    asked = [{"LAWD_CD": d, "DEAL_YMD": ym} for d in ("11110", "11650", "11680") for ym in ("202407", "202412")]
+    floors = {e: [int(r["floor"]) for f in asked for r in GENERATORS["molit_rh_trades"](World(0, edition=e), f)]
+              for e in (8, 9)}
+    assert len(floors[8]) == len(floors[9]) > 300
+    assert max(floors[8]) > 10 and {1, 2, 3, 4} <= set(floors[9]) <= {-1, 1, 2, 3, 4}  # -1: a basement, kept
+    offi8, offi9 = (GENERATORS["molit_offi_trades"](World(0, edition=e), asked[0]) for e in (8, 9))
+    assert offi8 == offi9  # officetels keep theirs
