@@ -284,6 +284,11 @@ KLOUD80: list[tuple[str, str, str, str, str]] = [
      "instlDclrFcltRcptNo::설치신고시설 접수번호, rvrNm::하천명, wtstNm::수계명, bizAprvInstNm::사업 승인 기관명, "
      "cmptncInstNm::관할기관명, decrFcltKndNm::저감시설 종류명, expctPrcsSpnsEfcncVl::예상처리부유물질효율값, "
      "expctPrcsBodEfcncVl::예상처리생물학적산소요구량효율값, ctpvNm::시도명"),
+    # 한국환경공단_사업장폐기물 인계정보: one verified operation of three
+    ("환경기상", "15124992", _C78, "B552584/kecoapi/WstAbrService/getEntyMontTranTrtm",
+     "crtrYm::기준년월, sn::순번, ctpvAddr::시도주소, sggAddr::시군구주소, wstNm::폐기물명, "
+     "mmTonUnitEmsnCnsnQnt::배출 위탁량, mmTonUnitCrrgQnt::운반량, mmTonUnitPrcsQnt::처리량, "
+     "mmTonUnitReutilQnt::재활용량"),
 ]
 
 
