@@ -247,11 +247,14 @@ FSC_PORTAL.update({
 _C78 = "78c9c40834c162296bd20183220cd469b815e31b"
 _C3F = "3ff677487e99067462d8c605b8584b5b3a7a630f"
 _C65 = "6547437000b0467df6fa123ffcbe1daaac4482e5"
+_C4F = "4f3c414bc1caffc907ed69ad8c8831cf6c6e3009"
 _NPP = "B552584/kecoapi/NppSttService"
 _CPC = "maxSclCpctVl::최대 규모 용량값, minSclCpctVl::최소 규모 용량값, avgSclCpctVl::평균 규모 용량값"
 _EFC = ("expctPrcsSpnsMaxEfcncVl::예상처리부유물질최대효율값, expctPrcsSpnsMinEfcncVl::예상처리부유물질최소효율값, "
         "expctPrcsSpnsAvgEfcncVl::예상처리부유물질평균효율값, expctPrcsBodMaxEfcncVl::예상처리생물학적산소요구량최대효율값, "
         "expctPrcsBodMinEfcncVl::예상처리생물학적산소요구량최소효율값, expctPrcsBodAvgEfcncVl::예상처리생물학적산소요구량평균효율값")
+#: the columns the three 개인사업자 operations share, after basYm
+_SB_COMMON = "rprSexNm, rprAggrNm, estbYr, bizAreaNm, bizBzcCd, bizBzcCdNm, empeCntNm"
 KLOUD80: list[tuple[str, str, str, str, str]] = [
     ("재정금융", "15059590", _C78, "1160100/service/GetMortLoanCallOptiInfoService/getCallOptiInfo",
      "bondCcd, cloptAfexrBondBal, cloptExertAmt, cloptExertRto, cloptIntCalcFmulCtt, cloptIntPayAmt, "
@@ -270,6 +273,29 @@ KLOUD80: list[tuple[str, str, str, str, str]] = [
      "pvtrAcitAmt, rptCd, rptCdNm, thqrAcitAmt"),
     ("재정금융", "15059588", _C78, "1160100/service/GetMoLoPrinInteRedeInfoService/getAllSecuPrinInteRedeInfo",
      "basYm, bondCcd, komocoDvdnAmt, komocoOrcpAmt, mbsDvdnAmt, mbsOrcpAmt, scrsIssuYr, slbsDvdnAmt, slbsOrcpAmt"),
+    ("재정금융", "15059608", _C78, "1160100/service/GetPublFuScInfoService/getPublFundSuppCollInfo",
+     "basDt, bkrpFncoClupMthoNm, bsupFncoNm, bzdsCsfNm, fncoNm, pblfndRmkCtt, rdptFndRtrvAstDsslAmt, "
+     "rdptFndRtrvBkrpDvdnAmt, rdptFndRtrvInvtAmt, rdptFndRtrvLoanAmt, rdptFndRtrvStotAmt, rdptFndSuprAstBuyAmt, "
+     "rdptFndSuprCtbtAmt, rdptFndSuprDepSbpayAmt, rdptFndSuprInvtAmt, rdptFndSuprLoanAmt, rdptFndSuprStotAmt, "
+     "spraccBkrpDvdnRtrvAmt, spraccInvtRtrvAmt, spraccLoanRtrvAmt, spraccRtrvEtcAmt, spraccRtrvSumAmt, "
+     "spraccSuprCtbtAmt, spraccSuprEstrPayAm, spraccSuprInvtAmt, spraccSuprIsuAm, spraccSuprKrncLoanAmt, "
+     "spraccSuprSumAmt"),
+    # 금융위원회_서민금융상품기본정보 (서민금융한눈에): one operation, 47 columns
+    ("재정금융", "15094787", _C4F,
+     "1160100/service/GetSmallLoanFinanceInstituteInfoService/getOrdinaryFinanceInfo",
+     "basYm, snq, finPrdNm, lnLmt, irtCtg, irt, maxTotLnTrm, maxDfrmTrm, maxRdptTrm, rdptMthd, usge, trgt, "
+     "instCtg, ofrInstNm, rsdAreaPamtEqltIstm, suprTgtDtlCond, age, incm, rsdArea, crdtSc, anin, housHoldCnt, "
+     "housAr, lnTgtHous, rfrcCnpl, grnInst, jnMthd, rpymdCfe, lnIcdcst, ovItrYr, prftAddIrtCond, etcRefSbjc, "
+     "hdlInst, cnpl, rltSite, tgtFltr, hdlInstDtlVw, prdExisYn, cv19Rfrc, prdCtg, prdNm, cv19SuprCtg, "
+     "cv19SuprCtn, cv19SuprTgtDtlCtn, mgmDln, prdCtg2, fileWrtDt"),
+    # 금융위원회_개인사업자금융정보: both operations measured, each field naming its op
+    ("재정금융", "15108175", _C78, "1160100/service/GetSBBankingInfoService/getGrnBalInfo",
+     f"basYm, {_SB_COMMON}, grnBal, wrkfndLoanYn, fctfndLoanYn"),
+    ("재정금융", "15108175", _C78, "1160100/service/GetSBBankingInfoService/getDpstLoanInfo",
+     f"basYm, {_SB_COMMON}, depAbl, loanAbl, wrkfndLoanYn, fctfndLoanYn"),
+    # 금융위원회_개인사업자평가정보: one operation
+    ("재정금융", "15108177", _C78, "1160100/service/GetSBCreditInfoService/getEvlInfo",
+     f"basYm, {_SB_COMMON}, crEvlGdNm"),
     # 한국환경공단_비점오염저감시설 현황: six operations measured, each field naming its op
     ("환경기상", "15124967", _C3F, f"{_NPP}/getNofAdmZone",
      "decrFcltKndNm::저감시설종류명, ctpvNm::시도명, decrFcltNowCnt::저감시설 수"),
