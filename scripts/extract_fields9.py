@@ -43,6 +43,9 @@ sys.path.insert(0, str(ROOT))
 
 from simulator.catalog.generate.extract import field_rows, write_facts  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "scripts"))
+from extract_fields8 import _agency_labels  # noqa: E402
+
 DG = "https://apis.data.go.kr"
 
 MOIS_DISASTER = ("search-index file 49373004171 (a Python collector of four MOIS 행정안전통계연보 자연재해 "
@@ -408,6 +411,34 @@ def _check_measured(ops: list[dict[str, object]]) -> None:
             raise SystemExit(f"{url}: the measured names lack the client's {sorted(set(first) - names)}")
 
 
+LABEL_FALLBACK = ("; labels it does not give: the agency's label for the same name in data-go-kr-client 4.16.0, "
+                  "else on the agency's portal pages transcribed here")
+
+
+def _labels_at_agency(ops: list[dict[str, object]]) -> dict[str, dict[str, str]]:
+    """Agency code → field name → a Korean label: data-go-kr-client's most frequent one for the
+    name at that agency (edition 8's rule), else the first a portal page transcribed here gives."""
+    labels = _agency_labels()
+    for op in ops:
+        if "data.go.kr's page" not in str(op["source"]):
+            continue
+        known = labels.setdefault(str(op["url"]).split("/")[3], {})
+        for name, _ftype, label in op["fields"]:  # type: ignore[attr-defined]
+            if label and name not in known:
+                known[name] = label
+    return labels
+
+
+def _labelled(op: dict[str, object], labels: dict[str, dict[str, str]]) -> dict[str, object]:
+    """``op`` with each unlabelled field given the agency's label for its name (the source says so)."""
+    known = labels.get(str(op["url"]).split("/")[3], {})
+    rows = [list(r) for r in op["fields"]]  # type: ignore[attr-defined]
+    filled = [r for r in rows if not r[2] and r[0] in known]
+    for r in filled:
+        r[2] = known[r[0]]
+    return {**op, "fields": rows, "source": str(op["source"]) + (LABEL_FALLBACK if filled else "")}
+
+
 def operations() -> list[dict[str, object]]:
     hand = [(f"{DG}/1741000/{path}", src, spec) for path, (src, spec) in MOIS.items()]
     hand += [(f"{DG}/1741000/{path}", _portal_source(ds), spec) for ds, (path, spec) in MOIS_PORTAL.items()]
@@ -419,6 +450,8 @@ def operations() -> list[dict[str, object]]:
     asked = {f"{DG}/1160100/{FSC_PORTAL[ds][0]}": params for ds, params in PORTAL_PARAMS.items()}
     ops = sorted(({"url": url, "source": src, "fields": field_rows(spec), **({"complete": True} if url in complete else {})}
                   for url, src, spec in hand), key=lambda o: str(o["url"]))
+    labels = _labels_at_agency(ops)
+    ops = [_labelled(o, labels) if "kloud80/datagokr-mcp" in str(o["source"]) else o for o in ops]
     if len({str(o["url"]) for o in ops}) != len(ops):
         raise SystemExit("an operation is given fields by two sources")
     _check_portal([dict(o, page_params=asked[o["url"]]) if o["url"] in asked else o for o in ops])
