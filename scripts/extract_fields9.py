@@ -19,12 +19,13 @@ not given them (the rule of edition 8), and a client that reads a key under alte
   ``FSC_PORTAL``, ``KMA_PORTAL``; each is tied to its URL by data-go-kr-client's first rows (:func:`_check_portal`);
 * ``KMA_MMSUMRY``: a Python script reading KMA 지상기상월보 getMmSumry (API hub ``typ02/openApi``,
   the same service as ``apis.data.go.kr/1360000/SfcMtlyInfoService``) rows, values read as floats;
-* ``KLOUD80`` (stop 40): kloud80/datagokr-mcp's dataset files (MIT) for FSC services whose
-  operation data-go-kr-client cut at eight: the response schema it measured on a live answer of
-  the one operation the file marks ``verified_ok`` (names only; the measured value kinds are not
-  kept: data.go.kr answers these as strings), tied to the URL by the file's own ``endpoint`` and
-  by data-go-kr-client's first rows, which must all be among the measured names
-  (:func:`_check_measured`);
+* ``KLOUD80`` (stop 40): kloud80/datagokr-mcp's dataset files (MIT) for FSC and AirKorea
+  (한국환경공단 kecoapi) operations that data-go-kr-client cut at eight or gave no field: the
+  response schema it measured on a live answer of the operation the file marks ``verified_ok``, or
+  each field's ``op`` (names and the titles it gives; the measured value kinds are not kept:
+  data.go.kr answers these as strings), tied to the URL by the file's own ``endpoint`` and by
+  data-go-kr-client's rows for it, which must all be among the measured names
+  (:func:`_check_measured`); a field without a title takes the agency's label for its name;
 * ``FSC_PORTAL`` pages whose rows continue the client's rows of more than one operation of their
   service are tied to the one operation whose filter params are the page's request params
   (the 요청변수 table, the envelope's numOfRows/pageNo/resultType/serviceKey left out).
