@@ -243,3 +243,28 @@ def test_lawpy_guide_pages_give_law_targets_their_element_names(tmp_path: Path) 
     assert [(o["service"], o["target"], o["fields"]) for o in ops] == [
         ("lawSearch", "mofaCgmExpc", [["법령해석일련번호", "string", "법령해석일련번호"], ["안건명", "string", "안건명"]])]
     assert ops[0]["source"].startswith("github:StatPan/lawpy@") and "specs/kr/cgmExpcMofaListGuide.json" in ops[0]["source"]
+
+
+def test_edition9_facts_rederive_from_the_script_and_its_ties_refuse_a_wrong_operation() -> None:
+    """``scripts/extract_fields9.py`` rewrites ``facts/fields_edition9.json`` from what it
+    transcribed, and its ties refuse a source that does not fit the operation: measured names
+    lacking the client's rows, and a portal page whose request params are another operation's."""
+    from simulator.catalog.generate.extract import read_facts
+
+    path = Path(__file__).resolve().parents[3] / "scripts" / "extract_fields9.py"
+    spec = importlib.util.spec_from_file_location("extract_fields9", path)
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    assert mod.operations() == read_facts("fields_edition9")["operations"]
+    dg = "https://apis.data.go.kr/1160100/service/"
+    with pytest.raises(SystemExit, match="lack the client's"):
+        mod._check_measured([{"url": dg + "GetMortLoanCallOptiInfoService/getCallOptiInfo",
+                              "source": "github:kloud80/datagokr-mcp@x:y.yaml", "fields": [["clrdDt", "string", ""]]}])
+    page = ("data.go.kr's page for dataset 15059587", "basYm, rqdzPlanCd, scrsIssuYr, scrsIssuRndNo")
+    rows = [[n.strip(), "string", ""] for n in page[1].split(",")]
+    with pytest.raises(SystemExit, match="the page asks"):  # 발행금리현황통계조회 asks basYm and scrsIssuYr
+        mod._check_portal([{"url": dg + "GetMortLoanIssuStatInfoService/getIssuInteStatStat", "source": page[0],
+                            "fields": rows, "page_params": ("basYm", "rqdzPlanCd")}])
+    mod._check_portal([{"url": dg + "GetMortLoanIssuStatInfoService/getIssuAmouStatStat", "source": page[0],
+                        "fields": rows, "page_params": ("basYm", "rqdzPlanCd")}])
