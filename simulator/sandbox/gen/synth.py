@@ -43,6 +43,7 @@ from .measures import (
     sun_altitude,
     table_record,
 )
+from .rtms import RTMS_REQUEST_EDITION, is_rtms, rtms_records
 
 __all__ = ["ENTITY_FIELDS", "format_fields", "names_real_company", "synth_records"]
 
@@ -603,6 +604,8 @@ def synth_records(world: World, ep: Endpoint, filters: dict[str, str]) -> list[d
         if fmts := format_fields(ep):
             default = str(ep.opt("default_format", "xml"))
             records = [{**r, **{n: default for n in fmts if n in r and n not in echo}} for r in records]
+    if world.edition >= RTMS_REQUEST_EDITION and is_rtms(ep):  # the district and month asked (gen/rtms.py)
+        return rtms_records(world, ep, filters, records)
     if world.edition >= DATED_ADDRESSES_EDITION and ep.path.startswith("/9760000/"):
         return _nec_places(world, ep, filters, records)
     return records

@@ -14,8 +14,9 @@ from simulator.catalog import load_catalog
 from simulator.request import SimRequest
 from simulator.sandbox import World, create_app, default_keys
 from simulator.sandbox.gen.measures import MEASURES_EDITION, measure_kind, table_record
+from simulator.sandbox.gen.rtms import is_rtms
 from simulator.sandbox.gen.synth import _rule9, format_fields, synth_records
-from simulator.sandbox.world import _regions
+from simulator.sandbox.world import TRADE_MONTHS, _regions
 
 NUMBER = re.compile(r"-?\d{1,3}(,\d{3})*(\.\d+)?|-?\d+(\.\d+)?")
 
@@ -318,3 +319,43 @@ def test_a_record_names_one_place(catalog, worlds) -> None:
     rows = synth_records(w9, catalog.endpoint("airkorea_ctprvn_mesure_sido_list"), {})
     assert rows and all(any(d.sido.name == r["sidoName"] and d.name.split(" ")[0] == r["cityName"].split("/")[0]
                             for d in w9.districts()) or r["sidoName"] == r["cityName"] for r in rows)
+
+
+def test_rtms_services_answer_the_district_and_month_asked(catalog, worlds) -> None:
+    """Edition 9 (``RTMS_REQUEST_EDITION``): a generated RTMS call (land, 단독/다가구, 연립다세대,
+    오피스텔 rents, 분양권, factories, commercial buildings) answers deals of the ``LAWD_CD`` and
+    ``DEAL_YMD`` asked — every Seoul district in 2025-12 and 강남구 in every month 2024-01..2025-12;
+    edition 8 answered other districts and years (kopa@v0009 holds those records)."""
+    w8, w9 = worlds
+    eps = [e for k, e in sorted(catalog.endpoints.items()) if k.startswith("molit_rtmsdata_svc")]
+    assert len(eps) == 8 and all(is_rtms(e) for e in eps)
+    seoul = [d.lawd_cd for d in w9.districts() if d.lawd_cd.startswith("11")]
+    assert len(seoul) == 25
+    asks = [(lawd, "202512") for lawd in seoul] + [("11680", ym) for ym in TRADE_MONTHS]
+    words = re.compile(r"^(지번|건물유형|건물주용도|용도지역|지목|주택유형|단지|단지명|연립다세대명|계약일) \d+$")
+    for ep in eps:
+        for lawd, ym in asks:
+            rows = synth_records(w9, ep, {"LAWD_CD": lawd, "DEAL_YMD": ym})
+            d = w9.district(lawd)
+            assert rows and d is not None, (ep.id, lawd, ym)
+            leaves = {x.leaf for x in d.dongs}
+            for r in rows:
+                assert r["sggCd"] == lawd and r["dealYear"] == ym[:4] and r.get("dealMonth", str(int(ym[4:]))) == str(int(ym[4:]))
+                assert r["umdNm"] in leaves and r.get("sggNm", d.name) == d.name, (ep.id, r)
+                assert not any(words.match(str(v)) for v in r.values()), (ep.id, r)
+        # no data: an unknown district, a city code with 일반구, a month outside the world's, a malformed month
+        for bad in ({"LAWD_CD": "99999", "DEAL_YMD": "202512"}, {"LAWD_CD": "41110", "DEAL_YMD": "202512"},
+                    {"LAWD_CD": "11680", "DEAL_YMD": "202312"}, {"LAWD_CD": "11680", "DEAL_YMD": "2025-12"}):
+            assert synth_records(w9, ep, bad) == [], (ep.id, bad)
+    old = synth_records(w8, catalog.endpoint("molit_rtmsdata_svc_indu_trade"), {"LAWD_CD": "11680", "DEAL_YMD": "202512"})
+    assert any(r["sggCd"] != "11680" for r in old)  # the bad case edition 8 keeps
+
+
+def test_rtms_rents_are_in_man_won(catalog, worlds) -> None:
+    """A 단독/다가구 rent's 보증금액(만원) and 월세금액(만원) are tens of millions of won and a monthly
+    rent, not 10^12 (edition 8 drew them as any amount)."""
+    ep = catalog.endpoint("molit_rtmsdata_svc_shrent")
+    rows = synth_records(worlds[1], ep, {"LAWD_CD": "11680", "DEAL_YMD": "202506"})
+    for r in rows:
+        assert 1_000 <= int(r["deposit"].replace(",", "")) <= 90_000 and 0 <= int(r["monthlyRent"]) < 250, r
+        assert 60 <= float(r["totalFloorAr"]) <= 600
