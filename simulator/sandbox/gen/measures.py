@@ -413,7 +413,80 @@ def table_record(fields: list[tuple[str, str, str]], rec: dict[str, object], ind
     for n in _ordered(parts_of):
         total_value = sum(_num(out[p]) or 0.0 for p in parts_of[n])
         out[n] = _as_like(total_value, out[n], types[n])
+    heads = {n: head for n, head, *_ in rows}
+    for n, ps in parts_of.items():  # 남성 + 여성 = 계: about half each (the sum as drawn)
+        sexes = sorted(ps, key=lambda p: "여" in heads.get(p, ""))
+        if (len(ps) == 2 and re.search(r"남성|남자", heads.get(sexes[0], ""))
+                and re.search(r"여성|여자", heads.get(sexes[1], ""))):
+            whole = sum(_num(out[p]) or 0.0 for p in ps)
+            male = round(whole * random.Random(f"sexes|{seed}|{n}").uniform(0.46, 0.54))
+            out[sexes[0]] = _as_like(male, out[sexes[0]], types[sexes[0]])
+            out[sexes[1]] = _as_like(whole - male, out[sexes[1]], types[sexes[1]])
+    _subsets(rows, parts_of, out, types, seed)
     return out
+
+
+#: Words that single out a part of a population ("재외국민 인구수" of 인구수, "남성 재외국민" of
+#: 확정선거인수 재외국민), and the share of it they take.
+_SUBSET_SHARES = {"재외국민": (0.0005, 0.01), "외국인": (0.005, 0.05), "남성": (0.46, 0.54), "남자": (0.46, 0.54),
+                  "여성": (0.46, 0.54), "여자": (0.46, 0.54)}
+_FEMALE = {"여성": "남성", "여자": "남자"}
+
+
+def _words(head: str) -> frozenset[str]:
+    return frozenset(w for w in head.split() if not _TOTAL_LABEL.fullmatch(w) and w not in ("합계", "총계", "소계", "계"))
+
+
+def _subsets(rows: list[tuple[str, str, str, str, bool, str]], parts_of: dict[str, list[str]],
+             out: dict[str, object], types: dict[str, str], seed: str) -> None:
+    """Edition 9: a column that counts a part of another column's population is a share of it.
+    Column A is a subset of column B when A's label words contain B's (``재외국민 인구수`` ⊃
+    ``인구수``, ``남성 거소투표신고인수`` ⊃ ``거소투표신고인수``), or when they differ by one word of
+    :data:`_SUBSET_SHARES` on A's side and B's noun on B's (``남성 재외국민`` of
+    ``확정선거인수 재외국민``; ``확정선거인수 재외국민`` of ``확정선거인수 계``). A gets a share of
+    its smallest base (a few in a thousand for 재외국민, about half for 남성/여성; 여성 is the base
+    less its 남성 sibling), so no subset exceeds its total (edition 9's first draw gave NEC's
+    재외국민 87,369 against a 계 of 134). Totals and their parts keep the sums already made."""
+    parts = {p for ps in parts_of.values() for p in ps}
+    cols = [(n, _words(head)) for n, head, _u, _t, _total, _q in rows if head]
+    by_words = {w: n for n, w in cols}
+    words = dict(cols)
+    bases: dict[str, list[str]] = {}
+    for a, wa in cols:
+        if a in parts or a in parts_of or not wa:
+            continue
+        for b, wb in cols:
+            if b == a or not wb:
+                continue
+            extra, missing = wa - wb, wb - wa
+            if extra and (not missing or (extra <= _SUBSET_SHARES.keys() and len(missing) == 1
+                                          and not missing & _SUBSET_SHARES.keys())):
+                bases.setdefault(a, []).append(b)
+    done: set[str] = set()
+
+    def settle(a: str, depth: int = 0) -> None:
+        if a in done or depth > 8:
+            return
+        for b in bases.get(a, ()):
+            settle(b, depth + 1)
+        done.add(a)
+        if a not in bases:
+            return
+        first = min(bases[a], key=lambda b: _num(out[b]) or 0.0)
+        base = _num(out[first]) or 0.0
+        wa = words[a]
+        quals = sorted(w for w in wa - words[first] if w in _SUBSET_SHARES)  # 남성 … before 재외국민, 외국인
+        low, high = _SUBSET_SHARES[quals[0]] if quals else (0.05, 0.7)
+        male = by_words.get((wa - {quals[0]}) | {_FEMALE[quals[0]]}) if quals and quals[0] in _FEMALE else None
+        if male is not None and male in bases and male != a:
+            settle(male, depth + 1)
+            value = max(0.0, base - (_num(out[male]) or 0.0))
+        else:
+            value = round(base * random.Random(f"subset|{seed}|{a}").uniform(low, high))
+        out[a] = _as_like(min(value, base), out[a], types[a])
+
+    for a in list(bases):
+        settle(a)
 
 
 def _same_unit(a: str, b: str) -> bool:

@@ -25,7 +25,7 @@ from ...catalog import Endpoint, FieldSpec
 from ..world import TODAY, World
 from ..world._finance import REAL_COMPANIES_EDITION
 from ..world._names import _stem
-from ..world._politics import DATED_ADDRESSES_EDITION
+from ..world._politics import _SIDO_RENAMED, DATED_ADDRESSES_EDITION
 from .dart_indx import INDX_EDITION, index_rows
 from .datagokr_misc import (
     AIRKOREA_FIELD_VER,
@@ -604,11 +604,59 @@ def synth_records(world: World, ep: Endpoint, filters: dict[str, str]) -> list[d
         if fmts := format_fields(ep):
             default = str(ep.opt("default_format", "xml"))
             records = [{**r, **{n: default for n in fmts if n in r and n not in echo}} for r in records]
+        records = [_admin_units(world, spec, r) for r in records]
     if world.edition >= RTMS_REQUEST_EDITION and is_rtms(ep):  # the district and month asked (gen/rtms.py)
         return rtms_records(world, ep, filters, records)
     if world.edition >= DATED_ADDRESSES_EDITION and ep.path.startswith("/9760000/"):
         return _nec_places(world, ep, filters, records)
     return records
+
+
+#: A count column named after a kind of administrative unit ("특별시", "광역시(개)", "군(개)").
+_UNIT_LABEL = re.compile(r"(특별시|광역시|특별자치시|도|특별자치도|시|군|자치구|구)(\((개|개소)\))?")
+_UNIT_YEAR = re.compile(r"기준 ?(년도|연도)|^(년도|연도)$")
+
+
+def _admin_unit_counts(world: World, year: int) -> dict[str, int]:
+    """How many 특별시, 광역시, …, 시, 군 and 자치구 the world's region table has at the end of
+    ``year`` (강원 and 전북 were 도 before they became 특별자치도: ``_SIDO_RENAMED``)."""
+    def build() -> dict[str, int]:
+        out = dict.fromkeys(("특별시", "광역시", "특별자치시", "도", "특별자치도", "시", "군", "자치구"), 0)
+        for sido in {d.sido.name: d.sido.sido_cd for d in world.districts()}.items():
+            name, code = sido
+            renamed = _SIDO_RENAMED.get(code)
+            if renamed and f"{year}1231" < renamed[1]:
+                name = renamed[0]
+            out[next(k for k in ("특별자치시", "특별자치도", "특별시", "광역시", "도") if name.endswith(k))] += 1
+        cities: set[str] = set()
+        for d in world.districts():
+            first = d.name.split(" ")[0]
+            if d.sido.name.endswith(("특별시", "광역시")):
+                out["자치구" if first.endswith("구") else "군"] += " " not in d.name
+            elif first.endswith("군"):
+                out["군"] += 1
+            elif first.endswith("시") and d.sido.sido_cd not in ("36", "50"):
+                cities.add(first)  # 세종 is no 시 of a 도; 제주·서귀포 are 행정시
+        out["시"] = len({c for c in cities if c.endswith("시")})
+        return out
+    return world.cached(("admin_unit_counts", year), build)
+
+
+def _admin_units(world: World, spec: list[tuple[str, str, str]], rec: dict[str, Any]) -> dict[str, Any]:
+    """Edition 9: a record of counts by kind of administrative unit (MOIS 행정구역 현황: 특별시,
+    광역시(개), 도(개), 시(개), 군(개) …) counts the world's units as of its 기준년도 (edition 9's
+    first draw said 979 특별시 and 2,648 광역시)."""
+    units = [(n, m.group(1), t) for n, lb, t in spec if (m := _UNIT_LABEL.fullmatch(lb.strip()))]
+    if len(units) < 3:
+        return rec
+    year = next((int(str(rec[n])[:4]) for n, lb, _t in spec
+                 if _UNIT_YEAR.search(lb) and str(rec.get(n, ""))[:4].isdigit()), TODAY.year)
+    counts = _admin_unit_counts(world, year)
+    out = dict(rec)
+    for n, unit, t in units:
+        value = counts["자치구" if unit == "구" else unit]
+        out[n] = value if t in ("integer", "number") else str(value)
+    return out
 
 
 #: A record field's label that says it holds the answer's document format (``수신 문서양식``).

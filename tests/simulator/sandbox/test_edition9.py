@@ -359,3 +359,57 @@ def test_rtms_rents_are_in_man_won(catalog, worlds) -> None:
     for r in rows:
         assert 1_000 <= int(r["deposit"].replace(",", "")) <= 90_000 and 0 <= int(r["monthlyRent"]) < 250, r
         assert 60 <= float(r["totalFloorAr"]) <= 600
+
+
+def test_a_subset_column_stays_within_its_base() -> None:
+    """Edition 9 (measures._subsets): 재외국민 인구수 ≤ 인구수, 확정선거인수 재외국민 ≤ 확정선거인수 계,
+    남성 재외국민 ≤ both its bases, 남성 + 여성 of a base without a total add up to it."""
+    spec = [("ppltCnt", "인구수", "string"), ("ntabPpltCnt", "재외국민 인구수", "string"),
+            ("cfmtnElcnt", "확정선거인수 계", "string"), ("cfmtnRacnt", "확정선거인수 재외국민", "string"),
+            ("cfmtnManElcnt", "남성 확정선거인수", "string"), ("cfmtnManRacnt", "남성 재외국민", "string"),
+            ("cfmtnFmlElcnt", "여성 확정선거인수", "string"), ("cfmtnFmlRacnt", "여성 재외국민", "string"),
+            ("rdvt", "거소투표신고인수", "string"), ("rdvtMan", "남성 거소투표신고인수", "string"),
+            ("rdvtFml", "여성 거소투표신고인수", "string")]
+    # edition 9's first draw (nec_elpc_elcnt_info_inqire, seed 0): 87,369 재외국민 of a 계 of 134
+    rec = {"ppltCnt": "110673", "ntabPpltCnt": "490504", "cfmtnElcnt": "134", "cfmtnRacnt": "87369",
+           "cfmtnManElcnt": "9", "cfmtnManRacnt": "20740", "cfmtnFmlElcnt": "125", "cfmtnFmlRacnt": "50188",
+           "rdvt": "72", "rdvtMan": "862", "rdvtFml": "85"}
+    for seed in range(30):
+        out = {k: int(v) for k, v in table_record(spec, rec, 0, f"s{seed}").items()}
+        assert out["ntabPpltCnt"] <= out["ppltCnt"]
+        assert out["cfmtnElcnt"] == out["cfmtnManElcnt"] + out["cfmtnFmlElcnt"] == 134
+        assert 0.4 <= out["cfmtnManElcnt"] / 134 <= 0.6
+        assert out["cfmtnRacnt"] <= out["cfmtnElcnt"]
+        for sex in ("Man", "Fml"):
+            assert out[f"cfmtn{sex}Racnt"] <= min(out["cfmtnRacnt"], out[f"cfmtn{sex}Elcnt"])
+        assert out["rdvtMan"] + out["rdvtFml"] == out["rdvt"] == 72
+
+
+def test_generated_elector_tables_hold_no_subset_above_its_base(catalog, worlds) -> None:
+    w8, w9 = worlds
+    pairs = [("ntabPpltCnt", "ppltCnt"), ("frgnrPpltCnt", "ppltCnt"), ("cfmtnRacnt", "cfmtnElcnt"),
+             ("cfmtnFrgnrCnt", "cfmtnElcnt"), ("cfmtnManRacnt", "cfmtnRacnt"), ("cfmtnFmlFrgnrCnt", "cfmtnFrgnrCnt"),
+             ("cfmtnNtabRdvtDccnt", "cfmtnRdvtDccnt"), ("cfmtnRdvtManDccnt", "cfmtnRdvtDccnt")]
+    for eid in ("nec_elpc_elcnt_info_inqire", "nec_emd_elcnt_info_inqire", "nec_gsig_elcnt_info_inqire",
+                "nec_vtds_elcnt_info_inqire"):
+        ep = catalog.endpoint(eid)
+        rows = synth_records(w9, ep, {})
+        assert rows
+        for r in rows:
+            for part, base in pairs:
+                assert int(r[part]) <= int(r[base]), (eid, part, base, r)
+        old = synth_records(w8, ep, {})
+        assert any(int(r["cfmtnRacnt"]) > int(r["cfmtnElcnt"]) for r in old)  # the bad case edition 8 keeps
+
+
+def test_administrative_unit_counts_are_the_world_s(catalog, worlds) -> None:
+    """MOIS 행정구역 현황 counts the world's 특별시, 광역시, … as of its 기준년도 (edition 9's first draw
+    said 979 특별시 and 2,648 광역시)."""
+    ep = catalog.endpoint("mois_admini_district_year_list")
+    rows = synth_records(worlds[1], ep, {})
+    assert rows
+    for r in rows:
+        year = int(r["bas_yy"])
+        assert (r["spclmcity"], r["othrmcitiy"], r["spclatomcty"]) == ("1", 6, 1), r
+        assert r["provi"] + r["ssefprvin"] == 9 and r["ssefprvin"] == (1 if year < 2023 else 2 if year < 2024 else 3), r
+        assert (r["city"], r["cnti"]) == (75, 82), r
