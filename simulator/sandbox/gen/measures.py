@@ -422,6 +422,18 @@ def table_record(fields: list[tuple[str, str, str]], rec: dict[str, object], ind
             male = round(whole * random.Random(f"sexes|{seed}|{n}").uniform(0.46, 0.54))
             out[sexes[0]] = _as_like(male, out[sexes[0]], types[sexes[0]])
             out[sexes[1]] = _as_like(whole - male, out[sexes[1]], types[sexes[1]])
+    electors = next((n for n, head, *_ in rows if n in parts_of and "선거인" in head), None)
+    people = next((n for n, head, *_ in rows if head == "인구수" and n not in parts_of and n not in keep), None)
+    if electors and people:  # about four in five people of a place are its electors: the parts scaled
+        target = (_num(out[people]) or 0.0) * random.Random(f"electors|{seed}").uniform(0.78, 0.86)
+        factor = target / max(1.0, _num(out[electors]) or 0.0)
+        kept = 0.0
+        for i, p in enumerate(parts_of[electors]):
+            last = i == len(parts_of[electors]) - 1
+            value = round(target - kept) if last else round((_num(out[p]) or 0.0) * factor)
+            kept += value
+            out[p] = _as_like(value, out[p], types[p])
+        out[electors] = _as_like(round(target), out[electors], types[electors])
     _subsets(rows, parts_of, out, types, seed)
     return out
 
@@ -443,7 +455,8 @@ def _subsets(rows: list[tuple[str, str, str, str, bool, str]], parts_of: dict[st
     Column A is a subset of column B when A's label words contain B's (``재외국민 인구수`` ⊃
     ``인구수``, ``남성 거소투표신고인수`` ⊃ ``거소투표신고인수``), or when they differ by one word of
     :data:`_SUBSET_SHARES` on A's side and B's noun on B's (``남성 재외국민`` of
-    ``확정선거인수 재외국민``; ``확정선거인수 재외국민`` of ``확정선거인수 계``). A gets a share of
+    ``확정선거인수 재외국민``; ``확정선거인수 재외국민`` of ``확정선거인수 계``: B's noun is what a
+    total of the record counts, so ``남성 재외국민`` is no part of ``남성 거소투표신고인수``). A gets a share of
     its smallest base (a few in a thousand for 재외국민, about half for 남성/여성; 여성 is the base
     less its 남성 sibling), so no subset exceeds its total (edition 9's first draw gave NEC's
     재외국민 87,369 against a 계 of 134). Totals and their parts keep the sums already made."""
@@ -451,6 +464,7 @@ def _subsets(rows: list[tuple[str, str, str, str, bool, str]], parts_of: dict[st
     cols = [(n, _words(head)) for n, head, _u, _t, _total, _q in rows if head]
     by_words = {w: n for n, w in cols}
     words = dict(cols)
+    totalled = frozenset(w for n, wn in cols if n in parts_of for w in wn)  # "확정선거인수" of "확정선거인수 계"
     bases: dict[str, list[str]] = {}
     for a, wa in cols:
         if a in parts or a in parts_of or not wa:
@@ -460,7 +474,7 @@ def _subsets(rows: list[tuple[str, str, str, str, bool, str]], parts_of: dict[st
                 continue
             extra, missing = wa - wb, wb - wa
             if extra and (not missing or (extra <= _SUBSET_SHARES.keys() and len(missing) == 1
-                                          and not missing & _SUBSET_SHARES.keys())):
+                                          and missing <= totalled)):
                 bases.setdefault(a, []).append(b)
     done: set[str] = set()
 

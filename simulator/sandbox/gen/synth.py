@@ -605,11 +605,72 @@ def synth_records(world: World, ep: Endpoint, filters: dict[str, str]) -> list[d
             default = str(ep.opt("default_format", "xml"))
             records = [{**r, **{n: default for n in fmts if n in r and n not in echo}} for r in records]
         records = [_admin_units(world, spec, r) for r in records]
+    if world.edition >= PUBLISHED_TYPES_EDITION and (numeric := published_numbers(ep)):
+        key = "|".join(f"{k}={v}" for k, v in sorted(filters.items()))
+        records = [_as_published(r, numeric, echo, f"{world.seed}|{ep.id}|{key}|{i}") for i, r in enumerate(records)]
     if world.edition >= RTMS_REQUEST_EDITION and is_rtms(ep):  # the district and month asked (gen/rtms.py)
         return rtms_records(world, ep, filters, records)
     if world.edition >= DATED_ADDRESSES_EDITION and ep.path.startswith("/9760000/"):
         return _nec_places(world, ep, filters, records)
     return records
+
+
+#: The edition from which a count or an amount the catalog types as a string (the type an early
+#: field list gave it) is served as a JSON number where its published field list (the facts
+#: ``fields_edition7/8/9``) types it integer or number.
+PUBLISHED_TYPES_EDITION = 9
+#: Measure kinds a published number type is taken for (a code the list calls integer stays as the
+#: catalog has it: ``stnId`` 지점코드, ``fcTp`` 통보종류, ``announceTime``).
+_NUMERIC_KINDS = frozenset({"count", "total", "population", "money", "area", "altitude_km", "shares", "fee",
+                            "seats", "days", "length", "distance"})
+
+
+@cache
+def _published_types() -> dict[str, dict[str, tuple[str, str]]]:
+    from ...catalog.generate.extract import read_facts
+
+    out: dict[str, dict[str, tuple[str, str]]] = {}
+    for name in ("fields_edition7", "fields_edition8", "fields_edition9"):
+        for op in read_facts(name)["operations"]:
+            if "url" in op:
+                for row in op["fields"]:
+                    out.setdefault(op["url"], {}).setdefault(row[0], (row[1], row[2]))
+    return out
+
+
+def published_numbers(ep: Endpoint) -> dict[str, tuple[str, int, str]]:
+    """Edition 9: the string fields of a generated data.go.kr endpoint that hold a count or an
+    amount its published field list types as a number: name → (``"integer"`` or ``"number"``,
+    the published unit's scale: ``대상인구(천명)`` counts thousands, the measure kind)."""
+    if ep.host != "apis.data.go.kr":
+        return {}
+    pub = _published_types().get(f"https://{ep.host}{ep.path}", {})
+    out = {}
+    for f in ep.fields:
+        if f.type == "string" and f.name in pub and pub[f.name][0] in ("integer", "number"):
+            label = pub[f.name][1]
+            kind = measure_kind(f.name, f.description) or measure_kind(f.name, label)
+            if kind in _NUMERIC_KINDS:
+                scale = measure_scale(label) if measure_scale(f.description) == 1 else 1
+                out[f.name] = (pub[f.name][0], scale, kind)
+    return out
+
+
+def _as_published(rec: dict[str, Any], numeric: dict[str, tuple[str, int, str]], echo: dict[str, Any],
+                  seed: str) -> dict[str, Any]:
+    """A record with ``numeric``'s fields as JSON numbers (a ``"<label> n"`` placeholder, which
+    no rule read under the catalog's label, drawn as a number of its published kind)."""
+    out = dict(rec)
+    for name, (ftype, scale, kind) in numeric.items():
+        v = out.get(name)
+        if name in echo or not isinstance(v, str):
+            continue
+        if not re.fullmatch(r"-?[\d,]+(\.\d+)?", v.strip()):
+            v = measure_value(kind, random.Random(f"published|{seed}|{name}"))
+            scale = 1
+        x = float(v.replace(",", "")) / scale
+        out[name] = (max(1, round(x)) if scale > 1 else round(x)) if ftype == "integer" else round(x, 2)
+    return out
 
 
 #: A count column named after a kind of administrative unit ("특별시", "광역시(개)", "군(개)").

@@ -15,7 +15,7 @@ from simulator.request import SimRequest
 from simulator.sandbox import World, create_app, default_keys
 from simulator.sandbox.gen.measures import MEASURES_EDITION, measure_kind, table_record
 from simulator.sandbox.gen.rtms import is_rtms
-from simulator.sandbox.gen.synth import _rule9, format_fields, synth_records
+from simulator.sandbox.gen.synth import _rule9, format_fields, published_numbers, synth_records
 from simulator.sandbox.world import TRADE_MONTHS, _regions
 
 NUMBER = re.compile(r"-?\d{1,3}(,\d{3})*(\.\d+)?|-?\d+(\.\d+)?")
@@ -86,12 +86,12 @@ def test_measure_fields_hold_numbers_from_edition_9(catalog, worlds, w9_old_dist
     for i, (r8, r9) in enumerate(zip(old, new)):
         for k, shape in fields.items():
             assert r8[k] == f"{labels[k].split('(')[0].strip()} {i + 1}"  # the old wrong case
-            assert re.fullmatch(shape, r9[k]), (k, r9[k])
+            assert re.fullmatch(shape, str(r9[k])), (k, r9[k])  # (MOIS tot: an int, as published)
         # a field only edition 9 serves is one the edition-9 facts publish (s39-fields)
         assert set(r9) - set(r8) <= {n for n, e in (ep.opt("late_fields") or {}).items() if e == 9}
         # else unchanged, but where a field's meaning says otherwise, or a statistics table's
         # column or total (a whole number: the columns edition 9's facts add change its sums)
-        assert all(r9[k] == r8[k] or _rule9(k, labels[k], "string") or k in format_fields(ep)
+        assert all(r9[k] == r8[k] or _rule9(k, labels[k], "string") or k in published_numbers(ep) or k in format_fields(ep)
                    or (bool(set(r9) - set(r8)) and re.fullmatch(r"\d+", str(r9[k]))) for k in r9 if k in r8)
         if "dayAvgTa" in fields:
             assert -3.2 <= float(r9["dayAvgTa"]) <= 31.5
@@ -363,7 +363,8 @@ def test_rtms_rents_are_in_man_won(catalog, worlds) -> None:
 
 def test_a_subset_column_stays_within_its_base() -> None:
     """Edition 9 (measures._subsets): 재외국민 인구수 ≤ 인구수, 확정선거인수 재외국민 ≤ 확정선거인수 계,
-    남성 재외국민 ≤ both its bases, 남성 + 여성 of a base without a total add up to it."""
+    남성 재외국민 ≤ both its bases, 남성 + 여성 of a base without a total add up to it, and the
+    electors of a place are about four in five of its 인구수."""
     spec = [("ppltCnt", "인구수", "string"), ("ntabPpltCnt", "재외국민 인구수", "string"),
             ("cfmtnElcnt", "확정선거인수 계", "string"), ("cfmtnRacnt", "확정선거인수 재외국민", "string"),
             ("cfmtnManElcnt", "남성 확정선거인수", "string"), ("cfmtnManRacnt", "남성 재외국민", "string"),
@@ -377,8 +378,9 @@ def test_a_subset_column_stays_within_its_base() -> None:
     for seed in range(30):
         out = {k: int(v) for k, v in table_record(spec, rec, 0, f"s{seed}").items()}
         assert out["ntabPpltCnt"] <= out["ppltCnt"]
-        assert out["cfmtnElcnt"] == out["cfmtnManElcnt"] + out["cfmtnFmlElcnt"] == 134
-        assert 0.4 <= out["cfmtnManElcnt"] / 134 <= 0.6
+        assert out["cfmtnElcnt"] == out["cfmtnManElcnt"] + out["cfmtnFmlElcnt"]
+        assert 0.77 <= out["cfmtnElcnt"] / out["ppltCnt"] <= 0.87 and out["ppltCnt"] == 110673  # electors of a place
+        assert 0.4 <= out["cfmtnManElcnt"] / out["cfmtnElcnt"] <= 0.6
         assert out["cfmtnRacnt"] <= out["cfmtnElcnt"]
         for sex in ("Man", "Fml"):
             assert out[f"cfmtn{sex}Racnt"] <= min(out["cfmtnRacnt"], out[f"cfmtn{sex}Elcnt"])
@@ -410,6 +412,25 @@ def test_administrative_unit_counts_are_the_world_s(catalog, worlds) -> None:
     assert rows
     for r in rows:
         year = int(r["bas_yy"])
-        assert (r["spclmcity"], r["othrmcitiy"], r["spclatomcty"]) == ("1", 6, 1), r
+        assert (r["spclmcity"], r["othrmcitiy"], r["spclatomcty"]) == (1, 6, 1), r
         assert r["provi"] + r["ssefprvin"] == 9 and r["ssefprvin"] == (1 if year < 2023 else 2 if year < 2024 else 3), r
         assert (r["city"], r["cnti"]) == (75, 82), r
+
+
+def test_counts_the_published_list_types_as_numbers_are_json_numbers(catalog, worlds) -> None:
+    """Edition 9 (``PUBLISHED_TYPES_EDITION``): a count or amount the catalog types as a string but
+    its published field list as integer/number (MOIS 특별시(개), 합계(개소), 계(명), 대상인구(천명)) is a
+    JSON number, in the published unit; a code the list calls integer (KMA stnId 지점코드) is not
+    retyped. Edition 8 served "979" and "보행환경개선지구 1"."""
+    w8, w9 = worlds
+    cases = {"mois_admini_district_year_list": "spclmcity", "mois_design_protect_zone_region_list": "tot",
+             "mois_design_ped_env_improv_dist_list": "pedes_env_imprv_dstric",
+             "mois_air_raid_shelter_year_list": "target_popl", "mois_avg_size_administrative_dist_list": "avg_area"}
+    for eid, name in cases.items():
+        ep = catalog.endpoint(eid)
+        assert name in published_numbers(ep)
+        rows = synth_records(w9, ep, {})
+        assert rows and all(isinstance(r[name], (int, float)) and not isinstance(r[name], bool) for r in rows), (eid, rows[:1])
+        assert all(isinstance(r[name], str) for r in synth_records(w8, ep, {}))
+    assert published_numbers(catalog.endpoint("mois_air_raid_shelter_year_list"))["target_popl"][1] == 1000  # (천명)
+    assert "stnId" not in published_numbers(catalog.endpoint("kma_eqk_msg"))
