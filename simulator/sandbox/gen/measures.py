@@ -87,6 +87,7 @@ _BY_LABEL: tuple[tuple[str, str], ...] = (
     (r"전용면적|공급면적|계약면적|대지권면적", "unit_area"),
     (r"면적", "area"),
     (r"연령|나이", "age"),
+    (r"(주식|주당).*금액$", "money"),  # "자기주식취득금액" is won, not shares
     (r"주식수|주식총수|주식 총수|주식 수|보유주식|발행주식|자기주식|주식의 수", "shares"),
     (r"(미세먼지|PM|pm|라돈).*농도", "dust"),
     (r"(일산화탄소|CO\b).*농도", "co"),
@@ -94,6 +95,7 @@ _BY_LABEL: tuple[tuple[str, str], ...] = (
     (r"지수$|지수값|지수종가|지수 종가", "index"),
     (r"종가|시가$|고가$|저가$|기준가|단가|가격|주당", "price"),
     (r"(수리|관리|유지|청소|경비|소독|승강기|난방|급탕|수선)비|사용료|관리수수료", "fee"),
+    (r"총자산|자산총계|총부채|부채총계|자본총계|자기자본|자본금|매출액|매출총액", "company_money"),
     ((r"금액|가액|요금|운임|수수료|보증금|임대료|임차료|매출|이익|손실|손익|자산|부채|자본|비용|수익|원가|대금|예산|투자|"
       r"배당금|원금|잔액|차입|상환|급여|연봉|보수|총액|보험금|보상금|지원금|지급액|(공사|사업|인건|운영)비"), "money"),
     (r"건수|횟수|인원|세대수|가구수|대수|개수|학생수|직원수|수량|사상자|부상자|사망자|명수|층수|년수", "count"),
@@ -199,7 +201,7 @@ def measure_kind(name: str, label: str) -> str | None:
 #: Units that count in thousands, millions …: a label's "(천명)", "(백만원)" divides the number.
 _SCALES = (("백만원", 1_000_000), ("억원", 100_000_000), ("천만원", 10_000_000), ("만원", 10_000),
            ("천원", 1_000), ("천명", 1_000), ("천건", 1_000), ("천톤", 1_000), ("천㎡", 1_000))
-_SCALED = frozenset({"money", "population", "fee", "shares", "total"})
+_SCALED = frozenset({"money", "company_money", "population", "fee", "shares", "total"})
 
 
 def measure_scale(label: str) -> int:
@@ -296,6 +298,8 @@ def measure_value(kind: str, rng: random.Random, comma: bool = False, scale: int
         return _grouped(rng.randint(10, 9_000) * 100, comma)
     if kind == "money":  # magnitudes spread evenly from 10만 to 100억 won
         return _grouped(round(10 ** rng.uniform(5.0, 10.0)), comma)
+    if kind == "company_money":  # a company's assets, capital or sales: 10억 to 2조 won
+        return _grouped(round(10 ** rng.uniform(9.0, 12.3)), comma)
     if kind == "par":
         return _grouped(rng.choice((100, 200, 500, 500, 1_000, 2_500, 5_000, 5_000)), comma)
     if kind == "floors":
@@ -322,7 +326,7 @@ def measure_value(kind: str, rng: random.Random, comma: bool = False, scale: int
 
 
 #: Kinds a total adds up (a rate, an average or a temperature is no part of a sum).
-_PART_KINDS = frozenset({"count", "total", "population", "money", "fee", "shares", "seats", "area", None})
+_PART_KINDS = frozenset({"count", "total", "population", "money", "company_money", "fee", "shares", "seats", "area", None})
 #: A label's word for a total ("합계", "이용자수 계", "조례 총계", "행정부 소계"), and a name's.
 _TOTAL_LABEL = re.compile(r"합계|총계|소계|누계|총합|(^|\s)계$")
 _TOTAL_NAME = re.compile(r"(?i)(^|_)(tot|total|smry|sum|subtot|stot)(_|$)")

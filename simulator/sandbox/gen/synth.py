@@ -188,8 +188,13 @@ def _shaped(f: FieldSpec, i: int, rng: random.Random, world: World) -> Any:
 
 def _value(f: FieldSpec, i: int, rng: random.Random, world: World, ep: Endpoint | None = None,
            place: Callable[[], Any] | None = None) -> Any:
-    if world.edition < MEASURES_EDITION or _rule9(f.name, f.description, f.type) is None:
+    if world.edition < MEASURES_EDITION:
         return _value8(f, i, rng, world)[0]
+    if _rule9(f.name, f.description, f.type) is None:
+        v, branch = _value8(f, i, rng, world)
+        if branch == "won":  # edition 9: a label naming 금액 that is no amount, or one numbered ("…금액1")
+            return _won9(f, v, random.Random(f"won|{f.name}|{i}|{rng.getstate()}"), ep)
+        return v
     # edition 9: the field's meaning says its value; drawn from its own generator (seeded by
     # the field and the collection's stream here), and the stream consumed as edition 8 did,
     # so every other value of the record stays edition 8's
@@ -197,6 +202,23 @@ def _value(f: FieldSpec, i: int, rng: random.Random, world: World, ep: Endpoint 
     old, branch = _value8(f, i, rng, world)
     new = _value9(f, own, world, ep, branch, old, place)
     return old if new is None else new
+
+
+def _won9(f: FieldSpec, old: Any, own: random.Random, ep: Endpoint | None) -> Any:
+    """Edition 9's value of a field edition 8 gave 10^8-10^13 for naming 금액 that no measure rule
+    reads: a date-time (``기초금액공개일시``, as PPS writes them), one of a 구분's listed words
+    (``구분(금액/비중)``), an amount of a numbered label (``발행회사총자산금액1``), else edition 8's."""
+    head = _head(f.description)
+    if head.endswith(("일시", "일자", "일")):
+        at = datetime(_BASE_DAY.year, _BASE_DAY.month, _BASE_DAY.day) + timedelta(
+            days=own.randrange(730), hours=own.randrange(9, 18))
+        return at.strftime("%Y-%m-%d %H:%M:%S" if head.endswith("일시") else "%Y%m%d")
+    if head.endswith("구분") and (words := re.findall(r"\(([^()]*/[^()]*)\)", f.description)):
+        return own.choice([w.strip() for w in words[0].split("/") if w.strip()])
+    if (kind := measure_kind(f.name, re.sub(r"\d+$", "", f.description))) is not None:
+        return measure_value(kind, own, comma=ep is not None and "opendart" in ep.host,
+                             scale=measure_scale(f.description))
+    return old
 
 
 def _value8(f: FieldSpec, i: int, rng: random.Random, world: World) -> tuple[Any, str]:
@@ -312,7 +334,7 @@ def _value9(f: FieldSpec, own: random.Random, world: World, ep: Endpoint | None,
         return day.strftime("%Y년 %m월 %d일") if ep is not None and "opendart" in ep.host else day.strftime("%Y%m%d")
     if rule == "date" and branch == "number":
         return int((_BASE_DAY + timedelta(days=own.randrange(730))).strftime("%Y%m%d"))
-    if rule == "measure" and (branch in ("label", "number") or branch == "won" and kind != "money"):
+    if rule == "measure" and (branch in ("label", "number", "won")):  # "won": 10^8-10^13 whatever it was
         v = measure_value(kind, own, comma=f.type == "string" and ep is not None and "opendart" in ep.host,
                           scale=measure_scale(f.description))
         if kind == "sun_altitude" and (hour := re.match(r"(\d+)시", f.description)):
@@ -621,7 +643,7 @@ def synth_records(world: World, ep: Endpoint, filters: dict[str, str]) -> list[d
 PUBLISHED_TYPES_EDITION = 9
 #: Measure kinds a published number type is taken for (a code the list calls integer stays as the
 #: catalog has it: ``stnId`` 지점코드, ``fcTp`` 통보종류, ``announceTime``).
-_NUMERIC_KINDS = frozenset({"count", "total", "population", "money", "area", "altitude_km", "shares", "fee",
+_NUMERIC_KINDS = frozenset({"count", "total", "population", "money", "company_money", "area", "altitude_km", "shares", "fee",
                             "seats", "days", "length", "distance"})
 
 

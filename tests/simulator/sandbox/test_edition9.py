@@ -123,6 +123,10 @@ def test_edition_9_changes_only_what_a_field_means(catalog, worlds, w9_old_distr
                         assert v in ("json", "xml")
                     elif rule is not None:
                         assert re.fullmatch(_SHAPES[rule[0]], str(v)), (ep.id, k, r8[k], v)
+                    elif re.search("금액", f.description) and re.fullmatch(r"\d{9,14}", str(r8[k])):
+                        # edition 8's 10^8-10^13 for any 금액 label (synth._won9): a date-time, a listed word
+                        assert (re.fullmatch(r"20\d\d-\d\d-\d\d \d\d:00:00|20\d{6}|[\d,]+", str(v))
+                                or str(v) in f.description), (ep.id, k, r8[k], v)
                     else:  # a table's column or total: a whole number
                         assert isinstance(v, int) or re.fullmatch(r"\d+", str(v)), (ep.id, k, r8[k], v)
     assert changed > 100
@@ -434,3 +438,21 @@ def test_counts_the_published_list_types_as_numbers_are_json_numbers(catalog, wo
         assert all(isinstance(r[name], str) for r in synth_records(w8, ep, {}))
     assert published_numbers(catalog.endpoint("mois_air_raid_shelter_year_list"))["target_popl"][1] == 1000  # (천명)
     assert "stnId" not in published_numbers(catalog.endpoint("kma_eqk_msg"))
+
+
+def test_amounts_are_in_a_plausible_range_of_their_unit(catalog, worlds) -> None:
+    """Edition 9: a field edition 8 filled with 10^8-10^13 won for naming 금액 holds an amount of
+    its meaning (10만-100억 won; a company's assets, capital or sales 10억-2조), a date-time
+    (PPS 기초금액공개일시) or one of its 구분's words (FSC 구분(금액/비중)); edition 8 kept the bad values."""
+    w8, w9 = worlds
+    ep = catalog.endpoint("fsc_management_status_v2")
+    assert {r["ctg"] for r in synth_records(w9, ep, {})} <= {"금액", "비중"}
+    assert all(re.fullmatch(r"\d{13}", r["ctg"]) for r in synth_records(w8, ep, {}))
+    ep = catalog.endpoint("pps_bid_pblanc_list_info_thng_bsis_amount")
+    assert all(re.fullmatch(r"20\d\d-\d\d-\d\d \d\d:00:00", r["bssamtOpenDt"]) for r in synth_records(w9, ep, {}))
+    ep = catalog.endpoint("fsc_trea_stoc_repu_disc_info_v2")
+    for r in synth_records(w9, ep, {}):
+        assert 10 ** 5 <= int(r["trsstcAcqAmt"]) <= 10 ** 10  # won, not a number of shares
+    ep = catalog.endpoint("fsc_busi_inhet_disc_info_v2")
+    for r in synth_records(w9, ep, {}):
+        assert 10 ** 9 <= int(r["tastAmt"]) <= 2 * 10 ** 12, r["tastAmt"]  # 총자산금액
