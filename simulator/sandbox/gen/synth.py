@@ -26,6 +26,7 @@ from ..world import TODAY, World
 from ..world._finance import REAL_COMPANIES_EDITION
 from ..world._names import _stem
 from ..world._politics import _SIDO_RENAMED, DATED_ADDRESSES_EDITION
+from .dart_dates import DART_DATES_EDITION, dart_dates
 from .dart_indx import INDX_EDITION, index_rows
 from .datagokr_misc import (
     AIRKOREA_FIELD_VER,
@@ -630,6 +631,9 @@ def synth_records(world: World, ep: Endpoint, filters: dict[str, str]) -> list[d
     if world.edition >= PUBLISHED_TYPES_EDITION and (numeric := published_numbers(ep)):
         key = "|".join(f"{k}={v}" for k, v in sorted(filters.items()))
         records = [_as_published(r, numeric, echo, f"{world.seed}|{ep.id}|{key}|{i}") for i, r in enumerate(records)]
+    if world.edition >= DART_DATES_EDITION and "opendart" in ep.host:  # dates after the receipt (gen/dart_dates.py)
+        key = "|".join(f"{k}={v}" for k, v in sorted(filters.items()))
+        records = [dart_dates(ep, r, f"{world.seed}|{ep.id}|{key}|{i}") for i, r in enumerate(records)]
     if world.edition >= RTMS_REQUEST_EDITION and is_rtms(ep):  # the district and month asked (gen/rtms.py)
         return rtms_records(world, ep, filters, records)
     if world.edition >= DATED_ADDRESSES_EDITION and ep.path.startswith("/9760000/"):

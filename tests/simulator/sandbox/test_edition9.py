@@ -121,6 +121,8 @@ def test_edition_9_changes_only_what_a_field_means(catalog, worlds, w9_old_distr
                     rule = _rule9(f.name, f.description, f.type)
                     if k in format_fields(ep):
                         assert v in ("json", "xml")
+                    elif "opendart" in ep.host and re.search("일|날짜", f.description):  # gen/dart_dates.py
+                        assert re.fullmatch(r"20\d\d(년 |-|\.)?\d\d(월 |-|\.)?\d\d일?", str(v)), (ep.id, k, v)
                     elif rule is not None:
                         assert re.fullmatch(_SHAPES[rule[0]], str(v)), (ep.id, k, r8[k], v)
                     elif re.search("금액", f.description) and re.fullmatch(r"\d{9,14}", str(r8[k])):
@@ -456,3 +458,44 @@ def test_amounts_are_in_a_plausible_range_of_their_unit(catalog, worlds) -> None
     ep = catalog.endpoint("fsc_busi_inhet_disc_info_v2")
     for r in synth_records(w9, ep, {}):
         assert 10 ** 9 <= int(r["tastAmt"]) <= 2 * 10 ** 12, r["tastAmt"]  # 총자산금액
+
+
+def _day(v: str) -> str:
+    return re.sub(r"\D", "", v)
+
+
+def test_opendart_dates_follow_the_receipt(catalog, worlds) -> None:
+    """Edition 9 (gen/dart_dates.py): in every generated OpenDART report a decision (이사회결의일) is
+    on or up to three days before the receipt day ``rcept_no`` begins with, 결산기준일 is a year-end
+    before it, announced dates come after it in the order of events (신주배정기준일 < 신주권교부예정일
+    < 신주의 상장 예정일); edition 8 had a board resolution after the receipt."""
+    from simulator.sandbox.gen.dart_dates import _DECISION, _SEQUENCE
+
+    w8, w9 = worlds
+    checked = 0
+    for eid, ep in sorted(catalog.endpoints.items()):
+        if ep.fidelity == "curated" or "opendart" not in ep.host:
+            continue
+        labels = {f.name: f.description for f in ep.fields}
+        for r in synth_records(w9, ep, {}):
+            receipt = str(r.get("rcept_no", ""))[:8]
+            if not re.fullmatch(r"20\d{6}", receipt):
+                continue
+            seq = []
+            for name, v in r.items():
+                if name == "rcept_no" or not isinstance(v, str) or not re.fullmatch(r"\d{4}(년 |-|\.)?\d\d(월 |-|\.)?\d\d일?", v):
+                    continue
+                if not re.search(r"일|날짜", labels[name]):
+                    continue
+                checked += 1
+                if name == "stlm_dt" or labels[name].startswith("결산기준일"):
+                    assert _day(v) < receipt and _day(v).endswith("1231"), (eid, name, v, receipt)
+                elif _DECISION.search(labels[name]):
+                    assert _day(v) <= receipt, (eid, name, v, receipt)
+                elif re.search("예정|청약|납입|교부", labels[name]) and "만기" not in labels[name]:
+                    assert _day(v) > receipt, (eid, name, v, receipt)
+                    seq.append((next((i for i, w in enumerate(_SEQUENCE) if w in labels[name]), 99), _day(v)))
+            assert [d for _, d in sorted(seq)] == sorted(d for _, d in seq), (eid, r)
+    assert checked > 100
+    ep = catalog.endpoint("dart_fric_decsn")
+    assert any(_day(r["bddd"]) > r["rcept_no"][:8] for r in synth_records(w8, ep, {}))  # the bad case edition 8 keeps
