@@ -188,13 +188,16 @@ def _shaped(f: FieldSpec, i: int, rng: random.Random, world: World) -> Any:
 
 
 def _value(f: FieldSpec, i: int, rng: random.Random, world: World, ep: Endpoint | None = None,
-           place: Callable[[], Any] | None = None) -> Any:
+           place: Callable[..., Any] | None = None) -> Any:
     if world.edition < MEASURES_EDITION:
         return _value8(f, i, rng, world)[0]
     if _rule9(f.name, f.description, f.type) is None:
         v, branch = _value8(f, i, rng, world)
         if branch == "won":  # edition 9: a label naming 금액 that is no amount, or one numbered ("…금액1")
             return _won9(f, v, random.Random(f"won|{f.name}|{i}|{rng.getstate()}"), ep)
+        if branch == "label" and world.edition >= NAMES_EDITION:
+            named = _name9(f, random.Random(f"name|{f.name}|{i}|{rng.getstate()}"), world, place)
+            return v if named is None else named
         return v
     # edition 9: the field's meaning says its value; drawn from its own generator (seeded by
     # the field and the collection's stream here), and the stream consumed as edition 8 did,
@@ -203,6 +206,52 @@ def _value(f: FieldSpec, i: int, rng: random.Random, world: World, ep: Endpoint 
     old, branch = _value8(f, i, rng, world)
     new = _value9(f, own, world, ep, branch, old, place)
     return old if new is None else new
+
+
+#: The edition from which a generated name field that read "<label> n" names a place of the
+#: world (``출발시도명``, ``areaName``) or one of its kind's words (``구분(금액/비중)``, ``요일명``).
+#: Names of people, parties, companies and bills stay "<label> n": an invented value must not
+#: pose as a real one's.
+NAMES_EDITION = 9
+_PLACE_LABEL = re.compile(r"^(출발|도착|소재|관할|발생|측정|사업장|소재지)?\s*(시도|광역시도|시·도|시군구|시·군·구|읍면동|지역|"
+                          r"자치단체|행정구역)(명|명칭)?$")
+_PLACE_NAME = re.compile(r"(?i)^(area_?nm|area_?name|sido_?nm|sido_?name|sgg_?nm|sigungu_?nm|region_?nm|region_?name)$")
+#: Category words by what a label names (the first match wins).
+_KIND_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (r"요일", ("월요일", "화요일", "수요일", "목요일", "금요일", "토요일", "일요일")),
+    (r"제개정구분|제정개정구분", ("제정", "일부개정", "전부개정", "타법개정", "폐지")),
+    (r"영업상태", ("영업/정상", "영업/정상", "폐업", "휴업")),
+    (r"업무구분", ("물품", "공사", "용역", "외자")),
+    (r"회의종류", ("본회의", "상임위원회", "특별위원회", "소위원회")),
+    (r"점검결과", ("적합", "적합", "부적합")),
+    (r"성별", ("남", "여")),
+    (r"^구분$|구분명$", ("일반", "일반", "기타")),
+)
+
+
+def _name9(f: FieldSpec, own: random.Random, world: World, place: Callable[..., Any] | None) -> Any:
+    """Edition 9's value of a field edition 8 filled with ``"<label> n"``, where its label names a
+    place or a kind (:data:`NAMES_EDITION`); None keeps edition 8's."""
+    head = _head(f.description).strip()
+    m = _PLACE_LABEL.fullmatch(head)
+    if m or (not f.description and _PLACE_NAME.fullmatch(f.name)):
+        prefix = m.group(1) if m else ""
+        level = m.group(2) if m else ("sido" if re.search(r"(?i)sido", f.name) else "시군구" if re.search(r"(?i)sgg|sigungu", f.name)
+                                      else "행정구역")  # "areaName": "경기도 수원시"
+        d = (place(prefix) if prefix else place()) if place is not None else own.choice(world.districts())
+        if level in ("시도", "광역시도", "시·도") or level == "sido":
+            return d.sido.name
+        if level in ("시군구", "시·군·구", "자치단체"):
+            return d.name
+        if level == "읍면동":
+            return own.choice(d.dongs).leaf if d.dongs else d.name
+        return d.full_name if level == "행정구역" else world.sido_short(d.sido.sido_cd) or d.sido.name
+    if re.search(r"구분|종류|유형|상태|결과", head) and (opts := re.findall(r"\(([^()]*/[^()]*)\)", f.description)):
+        return own.choice([w.strip() for w in opts[0].split("/") if w.strip()])  # "구분(금액/비중)"
+    for rx, words in _KIND_WORDS:
+        if re.search(rx, head):
+            return own.choice(words)
+    return None
 
 
 def _won9(f: FieldSpec, old: Any, own: random.Random, ep: Endpoint | None) -> Any:
@@ -308,7 +357,7 @@ def _rule9(name: str, label: str, ftype: str) -> tuple[str, str] | None:
 
 
 def _value9(f: FieldSpec, own: random.Random, world: World, ep: Endpoint | None, branch: str, old: Any,
-            place: Callable[[], Any] | None = None) -> Any:
+            place: Callable[..., Any] | None = None) -> Any:
     """Edition 9's value of a field :func:`_rule9` reads, where edition 8's rule filled it by its
     type alone (``number``: 0-99999 whatever it means), with its label (``label``) or, for a
     region, a code; None keeps edition 8's (a date, a time, a code, a shaped value)."""
@@ -348,14 +397,19 @@ def _value9(f: FieldSpec, own: random.Random, world: World, ep: Endpoint | None,
     return None
 
 
-def _record_place(world: World, picks: dict[str, dict[str, Any]], seed: str) -> Callable[[], Any]:
+def _record_place(world: World, picks: dict[str, dict[str, Any]], seed: str) -> Callable[..., Any]:
     """Edition 9: the one district a record's region names (시도, 시군구, 지역) come from — the
     record's region entity's where it has one (``sido_nm``, ``lawd_cd``), else the district or
     province of its bus city (TAGO ``cityname`` "보은군"), else one drawn for the record — so no
     row says 대구광역시 and 화천군, or 경기도 and 보은군, at once."""
     chosen: list[Any] = []
+    others: dict[str, Any] = {}
 
-    def place() -> Any:
+    def place(key: str = "") -> Any:
+        if key:  # another place of the record ("출발시도명" and "출발시군구명" name one, "도착…" another)
+            if key not in others:
+                others[key] = random.Random(f"place|{seed}|{key}").choice(world.districts())
+            return others[key]
         if not chosen:
             own = random.Random(f"place|{seed}")
             lawd = (picks.get("region") or {}).get("lawd_cd", "")

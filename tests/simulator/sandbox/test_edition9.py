@@ -91,7 +91,7 @@ def test_measure_fields_hold_numbers_from_edition_9(catalog, worlds, w9_old_dist
         assert set(r9) - set(r8) <= {n for n, e in (ep.opt("late_fields") or {}).items() if e == 9}
         # else unchanged, but where a field's meaning says otherwise, or a statistics table's
         # column or total (a whole number: the columns edition 9's facts add change its sums)
-        assert all(r9[k] == r8[k] or _rule9(k, labels[k], "string") or k in published_numbers(ep) or k in format_fields(ep)
+        assert all(r9[k] == r8[k] or _rule9(k, labels[k], "string") or k in published_numbers(ep) or _renamed(r8[k], r9[k]) or k in format_fields(ep)
                    or (bool(set(r9) - set(r8)) and re.fullmatch(r"\d+", str(r9[k]))) for k in r9 if k in r8)
         if "dayAvgTa" in fields:
             assert -3.2 <= float(r9["dayAvgTa"]) <= 31.5
@@ -121,6 +121,8 @@ def test_edition_9_changes_only_what_a_field_means(catalog, worlds, w9_old_distr
                     rule = _rule9(f.name, f.description, f.type)
                     if k in format_fields(ep):
                         assert v in ("json", "xml")
+                    elif _renamed(r8[k], v):  # synth._name9: a place or a kind's word
+                        pass
                     elif "opendart" in ep.host and re.search("일|날짜", f.description):  # gen/dart_dates.py
                         assert re.fullmatch(r"20\d\d(년 |-|\.)?\d\d(월 |-|\.)?\d\d일?", str(v)), (ep.id, k, v)
                     elif rule is not None:
@@ -132,6 +134,11 @@ def test_edition_9_changes_only_what_a_field_means(catalog, worlds, w9_old_distr
                     else:  # a table's column or total: a whole number
                         assert isinstance(v, int) or re.fullmatch(r"\d+", str(v)), (ep.id, k, r8[k], v)
     assert changed > 100
+
+
+def _renamed(old: object, new: object) -> bool:
+    """Edition 8's "<label> n" became a place's name or a kind's word (synth._name9)."""
+    return bool(re.fullmatch(r".+ \d+", str(old)) and re.fullmatch(r"[가-힣/ ]+[0-9가-힣]*", str(new)))
 
 
 #: Bounds a client reads a value of each kind within (edition 9, every changed field of a slice).
@@ -499,3 +506,25 @@ def test_opendart_dates_follow_the_receipt(catalog, worlds) -> None:
     assert checked > 100
     ep = catalog.endpoint("dart_fric_decsn")
     assert any(_day(r["bddd"]) > r["rcept_no"][:8] for r in synth_records(w8, ep, {}))  # the bad case edition 8 keeps
+
+
+def test_place_and_kind_names_are_real_shaped(catalog, worlds) -> None:
+    """Edition 9 (``NAMES_EDITION``): a field edition 8 filled with "<label> n" names a place of the
+    world where its label or name says so (KMA ``areaName``, MOLIT 출발시도명 with its 출발시군구명) and
+    a word of its kind where it names one (요일명, 구분); names of people stay as they were (no
+    invented value posing as a real person's)."""
+    w8, w9 = worlds
+    full = {d.full_name for d in w9.districts()}
+    ep = catalog.endpoint("kma_day_statistics")
+    assert all(r["areaName"] in full for r in synth_records(w9, ep, {}))
+    assert all(re.fullmatch(r"areaName \d+", r["areaName"]) for r in synth_records(w8, ep, {}))
+    ep = catalog.endpoint("molit_busan_most_frequent_transportation_route_data_monthly")
+    pairs = {(d.sido.name, d.name) for d in w9.districts()}
+    for r in synth_records(w9, ep, {}):
+        assert (r["dptre_ctpv_nm"], r["dptre_sgg_nm"]) in pairs, r
+    ep = catalog.endpoint("molit_average_travel_distancefor_peoplewith_reduced_mobility")
+    assert all(r["dow_nm"].endswith("요일") and len(r["dow_nm"]) == 3 for r in synth_records(w9, ep, {}))
+    ep = catalog.endpoint("assembly_forum")
+    assert all(r["DIV"] in ("일반", "기타") for r in synth_records(w9, ep, {}))
+    ep = catalog.endpoint("assembly_nrvsawtaauyihadij")  # 후보자명: a person's name stays a placeholder
+    assert all(re.fullmatch(r"후보자명 \d+", r["APPOINT_NAME"]) for r in synth_records(w9, ep, {}))
