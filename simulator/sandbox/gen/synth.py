@@ -688,6 +688,9 @@ def synth_records(world: World, ep: Endpoint, filters: dict[str, str]) -> list[d
     if world.edition >= DART_DATES_EDITION and "opendart" in ep.host:  # dates after the receipt (gen/dart_dates.py)
         key = "|".join(f"{k}={v}" for k, v in sorted(filters.items()))
         records = [dart_dates(ep, r, f"{world.seed}|{ep.id}|{key}|{i}") for i, r in enumerate(records)]
+    if world.edition >= KMA_STATIONS_EDITION and ep.id.startswith("kma_") and "buoy" not in ep.id:
+        key = "|".join(f"{k}={v}" for k, v in sorted(filters.items()))
+        records = [_kma_station(ep, r, echo, f"{world.seed}|{ep.id}|{key}|{i}", filters) for i, r in enumerate(records)]
     if world.edition >= RTMS_REQUEST_EDITION and is_rtms(ep):  # the district and month asked (gen/rtms.py)
         return rtms_records(world, ep, filters, records)
     if world.edition >= DATED_ADDRESSES_EDITION and ep.path.startswith("/9760000/"):
@@ -750,6 +753,40 @@ def _as_published(rec: dict[str, Any], numeric: dict[str, tuple[str, int, str]],
             scale = 1
         x = float(v.replace(",", "")) / scale
         out[name] = (max(1, round(x)) if scale > 1 else round(x)) if ftype == "integer" else round(x, 2)
+    return out
+
+
+#: The edition from which a generated KMA record's station id is a three-digit ASOS station
+#: number (108 서울) with its name, not six digits (buoys keep theirs).
+KMA_STATIONS_EDITION = 9
+#: ASOS stations (number, name): KMA's published station numbers, a few of each region.
+_ASOS = ((101, "춘천"), (105, "강릉"), (108, "서울"), (112, "인천"), (114, "원주"), (119, "수원"), (127, "충주"),
+         (131, "청주"), (133, "대전"), (136, "안동"), (138, "포항"), (143, "대구"), (146, "전주"), (152, "울산"),
+         (155, "창원"), (156, "광주"), (159, "부산"), (165, "목포"), (168, "여수"), (184, "제주"), (189, "서귀포"),
+         (192, "진주"))
+_STN_ID = re.compile(r"(?i)^stn_?id$|^stn_?no$")
+_STN_NAME = re.compile(r"(?i)^(stn_?nm|stn_?ko|stnko|stn_?name|locname)$")
+
+
+def _kma_station(ep: Endpoint, rec: dict[str, Any], echo: dict[str, Any], seed: str,
+                 filters: dict[str, str]) -> dict[str, Any]:
+    """Edition 9: a KMA record's station (``stnId`` 지점번호 …, six random digits before) is the one
+    the request names (``stnIds=108``), else one of :data:`_ASOS`; its name fields (``stnNm``,
+    ``stn_ko``, 지점명) are that station's."""
+    labels = {f.name: f.description or "" for f in ep.fields}
+    ids = [n for n in rec if _STN_ID.fullmatch(n) and n not in echo and "결과" not in labels.get(n, "")]
+    if not ids:
+        return rec
+    number, name = random.Random(f"kma_station|{seed}").choice(_ASOS)
+    asked = next((v.strip() for k, v in filters.items() if re.fullmatch(r"(?i)stn_?ids?|stn", k) and v.strip().isdigit()), "")
+    if asked:
+        number, name = int(asked), dict(_ASOS).get(int(asked), "")
+    out = dict(rec)
+    for n in ids:
+        out[n] = number if isinstance(rec[n], int) else str(number)
+    for n in rec:
+        if name and n not in echo and (_STN_NAME.fullmatch(n) or re.fullmatch(r"지점명(\(국문\))?|관측지점명", labels.get(n, ""))):
+            out[n] = name
     return out
 
 

@@ -528,3 +528,31 @@ def test_place_and_kind_names_are_real_shaped(catalog, worlds) -> None:
     assert all(r["DIV"] in ("일반", "기타") for r in synth_records(w9, ep, {}))
     ep = catalog.endpoint("assembly_nrvsawtaauyihadij")  # 후보자명: a person's name stays a placeholder
     assert all(re.fullmatch(r"후보자명 \d+", r["APPOINT_NAME"]) for r in synth_records(w9, ep, {}))
+
+
+def test_kma_station_ids_are_three_digit_asos_numbers(catalog, worlds) -> None:
+    """Edition 9 (``KMA_STATIONS_EDITION``): a generated KMA record's 지점번호 is a three-digit station
+    number with its name (108 서울), the one a request names (``stnIds=108``); edition 8 drew six
+    digits. Buoys keep theirs."""
+    from simulator.sandbox.gen.synth import _ASOS
+
+    w8, w9 = worlds
+    names = dict(_ASOS)
+    checked = 0
+    for eid, ep in sorted(catalog.endpoints.items()):
+        if ep.fidelity == "curated" or not eid.startswith("kma_") or "buoy" in eid:
+            continue
+        labels = {f.name: f.description for f in ep.fields}
+        for r in synth_records(w9, ep, {}):
+            for k in ("stnId", "stn_id", "stnid", "Stn_id"):
+                if k in r and "결과" not in labels[k]:  # kma_r_air_stn_lst_tbl's stn_id is a 결과코드
+                    checked += 1
+                    assert re.fullmatch(r"\d{3}", str(r[k])), (eid, k, r[k])
+                    for nk in ("stnNm", "stn_ko"):
+                        if nk in r:
+                            assert r[nk] == names[int(r[k])], (eid, r)
+    assert checked > 50
+    ep = catalog.endpoint("kma_asos_hourly_info_service_wthr_data_list")
+    rows = synth_records(w9, ep, {"stnIds": "108"})
+    assert rows and all(r["stnId"] == "108" and r["stnNm"] == "서울" for r in rows)
+    assert all(re.fullmatch(r"\d{6}", r["stnId"]) for r in synth_records(w8, ep, {}))
