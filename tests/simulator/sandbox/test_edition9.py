@@ -556,3 +556,16 @@ def test_kma_station_ids_are_three_digit_asos_numbers(catalog, worlds) -> None:
     rows = synth_records(w9, ep, {"stnIds": "108"})
     assert rows and all(r["stnId"] == "108" and r["stnNm"] == "서울" for r in rows)
     assert all(re.fullmatch(r"\d{6}", r["stnId"]) for r in synth_records(w8, ep, {}))
+
+
+def test_bills_take_numbers_the_real_22nd_assembly_will_not_reach(worlds) -> None:
+    """Edition 9 (``BILL_NUMBERS_EDITION``): the invented bills are 2260001 up (edition 8: 2290001,
+    which read as ninety thousand bills); the real ones (2200001 up, near 2220000 in 2026) stay below."""
+    from simulator.sandbox.world._politics import BILL_NUMBERS_EDITION
+
+    w8, w9 = worlds
+    assert w9.edition >= BILL_NUMBERS_EDITION > w8.edition
+    numbers = [b["BILL_NO"] for b in w9.bills()]
+    assert numbers[0] == "2260001" and all("2260001" <= n <= "2269999" for n in numbers)
+    assert [b["BILL_ID"] for b in w9.bills()] == [b["BILL_ID"] for b in w8.bills()]  # the same bills
+    assert w8.bills()[0]["BILL_NO"] == "2290001"
