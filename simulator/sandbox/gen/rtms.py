@@ -17,6 +17,7 @@ from its own generator (``rtms|…``), so the synthesiser's draws stay edition 8
 from __future__ import annotations
 
 import random
+import re
 from datetime import date, timedelta
 from typing import Any
 
@@ -82,7 +83,7 @@ def rtms_records(world: World, ep: Endpoint, filters: dict[str, str], records: l
             "buildYear": str(own.randint(1985, year)),
         }
         if apt is not None:  # a complex of the district: its dong and lot
-            stem = apt["aptNm"].replace("아파트", "")
+            stem = re.sub(r"(\d+(단지|차)|아파트)$", "", apt["aptNm"])  # "논현더샵3단지" → "논현더샵"
             values.update({"umdNm": apt["umdNm"], "jibun": apt["jibun"], "aptNm": apt["aptNm"],
                            "offiNm": f"{stem}오피스텔", "mhouseNm": stem.rstrip("0123456789단지차") + "빌라"})
         if "totalFloorAr" in rec and ("houseType" in rec or "deposit" in rec):  # a detached house or its rent
