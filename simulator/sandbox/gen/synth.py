@@ -229,6 +229,18 @@ _KIND_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 
 
+def _asked_area(world: World, ep: Endpoint, filters: dict[str, str]) -> str | None:
+    """The name of the place a request's area code names (KMA ``AREA_ID=4111000000``: "경기도 수원시"), if any."""
+    for k, v in filters.items():
+        if re.fullmatch(r"(?i)area_?id|area_?cd|area_?code", k) and re.fullmatch(r"\d{5}(\d{5})?", v.strip()):
+            d = world.district(v.strip()[:5])
+            if d is not None:
+                return d.full_name
+            d = next((x for x in world.districts() if x.lawd_cd[:4] == v.strip()[:4]), None)
+            return f"{d.sido.name} {d.name.split(' ')[0]}" if d is not None else None  # 41110: 경기도 수원시
+    return None
+
+
 def _name9(f: FieldSpec, own: random.Random, world: World, place: Callable[..., Any] | None) -> Any:
     """Edition 9's value of a field edition 8 filled with ``"<label> n"``, where its label names a
     place or a kind (:data:`NAMES_EDITION`); None keeps edition 8's."""
@@ -688,6 +700,9 @@ def synth_records(world: World, ep: Endpoint, filters: dict[str, str]) -> list[d
     if world.edition >= DART_DATES_EDITION and "opendart" in ep.host:  # dates after the receipt (gen/dart_dates.py)
         key = "|".join(f"{k}={v}" for k, v in sorted(filters.items()))
         records = [dart_dates(ep, r, f"{world.seed}|{ep.id}|{key}|{i}") for i, r in enumerate(records)]
+    if world.edition >= NAMES_EDITION and (area := _asked_area(world, ep, filters)) is not None:
+        names = [f.name for f in fields if f.name not in echo and not f.description and _PLACE_NAME.fullmatch(f.name)]
+        records = [{**r, **{n: area for n in names if n in r}} for r in records]
     if world.edition >= KMA_STATIONS_EDITION and ep.id.startswith("kma_") and "buoy" not in ep.id:
         key = "|".join(f"{k}={v}" for k, v in sorted(filters.items()))
         records = [_kma_station(ep, r, echo, f"{world.seed}|{ep.id}|{key}|{i}", filters) for i, r in enumerate(records)]

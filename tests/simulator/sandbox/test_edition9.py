@@ -240,9 +240,11 @@ def test_the_22nd_assembly_election_has_its_real_constituencies(worlds) -> None:
     assert [r for r in new21 if r["sdName"] != "충청북도"] == [r for r in old21 if r["sdName"] != "충청북도"]
     assert "43740" in {c for r in new21 for c in r["lawd_cds"]} - {c for r in old21 for c in r["lawd_cds"]}
     assert [w9.district(c).name for c in by["보은군옥천군영동군괴산군"]["lawd_cds"]] == ["보은군", "옥천군", "영동군", "괴산군"]
-    # the bills keep edition 8's ids, numbers, dates and votes (recorded keys still answer) ...
-    keep = ("BILL_ID", "BILL_NO", "BILL_NAME", "PROPOSE_DT", "PROC_RESULT", "voted")
+    # the bills keep edition 8's ids, dates and votes (recorded keys still answer), their numbers
+    # 2260001 up for 2290001 up (BILL_NUMBERS_EDITION) ...
+    keep = ("BILL_ID", "BILL_NAME", "PROPOSE_DT", "PROC_RESULT", "voted")
     assert [[b[k] for k in keep] for b in w9.bills()] == [[b[k] for k in keep] for b in w8.bills()]
+    assert [b["BILL_NO"] for b in w9.bills()] == ["226" + b["BILL_NO"][3:] for b in w8.bills()]
     # ... and any of the 300 proposes one; co-proposers' codes are those of the named members
     names = {m["MONA_CD"]: m["HG_NM"] for m in w9.members()}
     assert len({b["RST_MONA_CD"] for b in w9.bills()}) == 300
@@ -569,3 +571,10 @@ def test_bills_take_numbers_the_real_22nd_assembly_will_not_reach(worlds) -> Non
     assert numbers[0] == "2260001" and all("2260001" <= n <= "2269999" for n in numbers)
     assert [b["BILL_ID"] for b in w9.bills()] == [b["BILL_ID"] for b in w8.bills()]  # the same bills
     assert w8.bills()[0]["BILL_NO"] == "2290001"
+
+
+def test_an_area_asked_names_the_records_area(catalog, worlds) -> None:
+    """Edition 9: KMA 농업기상 ``AREA_ID=4111000000`` answers records of 경기도 수원시, not of any place."""
+    ep = catalog.endpoint("kma_day_statistics")
+    assert {r["areaName"] for r in synth_records(worlds[1], ep, {"AREA_ID": "4111000000"})} == {"경기도 수원시"}
+    assert {r["areaName"] for r in synth_records(worlds[1], ep, {"AREA_ID": "1168000000"})} == {"서울특별시 강남구"}
