@@ -708,9 +708,32 @@ def synth_records(world: World, ep: Endpoint, filters: dict[str, str]) -> list[d
         records = [_kma_station(ep, r, echo, f"{world.seed}|{ep.id}|{key}|{i}", filters) for i, r in enumerate(records)]
     if world.edition >= RTMS_REQUEST_EDITION and is_rtms(ep):  # the district and month asked (gen/rtms.py)
         return rtms_records(world, ep, filters, records)
+    if world.edition >= MEASURES_EDITION and ep.path.startswith("/9760000/"):
+        records = _national_electors(world, ep, records)
     if world.edition >= DATED_ADDRESSES_EDITION and ep.path.startswith("/9760000/"):
         return _nec_places(world, ep, filters, records)
     return records
+
+
+def _national_electors(world: World, ep: Endpoint, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Edition 9: foreign residents vote in local elections only, so an NEC elector table's 외국인
+    선거인 counts are 0 for a presidential or National Assembly election (sgTypecode 1, 2, 7)."""
+    labels = {f.name: f.description or "" for f in ep.fields}
+    if not any("선거인" in lb for lb in labels.values()):
+        return records
+    foreign = [n for n, lb in labels.items() if "외국인" in lb and "인구" not in lb]
+    if not foreign:
+        return records
+    kinds: dict[str, set[str]] = {}
+    for e in world.elections():
+        if e["sgTypecode"] != "0":
+            kinds.setdefault(e["sgId"], set()).add(e["sgTypecode"])
+    out = []
+    for r in records:
+        if kinds.get(str(r.get("sgId", "")), {"x"}) <= {"1", "2", "7"}:
+            r = {**r, **{n: (0 if isinstance(r[n], int) else "0") for n in foreign if n in r}}
+        out.append(r)
+    return out
 
 
 #: The edition from which a count or an amount the catalog types as a string (the type an early

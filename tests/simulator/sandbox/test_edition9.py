@@ -578,3 +578,14 @@ def test_an_area_asked_names_the_records_area(catalog, worlds) -> None:
     ep = catalog.endpoint("kma_day_statistics")
     assert {r["areaName"] for r in synth_records(worlds[1], ep, {"AREA_ID": "4111000000"})} == {"경기도 수원시"}
     assert {r["areaName"] for r in synth_records(worlds[1], ep, {"AREA_ID": "1168000000"})} == {"서울특별시 강남구"}
+
+
+def test_foreign_residents_are_electors_in_local_elections_only(catalog, worlds) -> None:
+    """Edition 9: NEC's 확정선거인수 외국인 is 0 for the 2024 National Assembly election and the 2022
+    presidential one, and may be more for the 2022 local elections (foreign residents vote there)."""
+    ep = catalog.endpoint("nec_gsig_elcnt_info_inqire")
+    for sg in ("20240410", "20220309"):
+        rows = synth_records(worlds[1], ep, {"sgId": sg})
+        assert rows and all(r["cfmtnFrgnrCnt"] == r["cfmtnManFrgnrCnt"] == r["cfmtnFmlFrgnrCnt"] == "0" for r in rows)
+    rows = synth_records(worlds[1], ep, {"sgId": "20220601"})
+    assert any(int(r["cfmtnFrgnrCnt"]) > 0 for r in rows)
