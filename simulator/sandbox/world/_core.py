@@ -50,7 +50,11 @@ EDITIONS = (2, 3, 4, 5, 6, 7, 8, 9)
 #: measure fields filled with numbers of their unit and meaning (``MEASURES_EDITION``,
 #: ``simulator/sandbox/gen/measures.py``), Seoul subway stations' real English names
 #: (``STATION_ENG_EDITION``, ``_transport.py``), NEC addresses named as of the vote date
-#: (``DATED_ADDRESSES_EDITION``, ``_politics.py``) and the 22nd Assembly's 254 real constituencies.
+#: (``DATED_ADDRESSES_EDITION``, ``_politics.py``) and the 22nd Assembly's 254 real constituencies;
+#: from stop 40, RTMS deals of the district and month asked (``RTMS_REQUEST_EDITION``,
+#: ``gen/rtms.py``), OpenDART dates after the receipt (``DART_DATES_EDITION``), published number
+#: types (``PUBLISHED_TYPES_EDITION``), place and kind names (``NAMES_EDITION``), three-digit KMA
+#: stations (``KMA_STATIONS_EDITION``, ``gen/synth.py``) and bills 2260001 up (``BILL_NUMBERS_EDITION``).
 LATEST_EDITION = 9
 #: The edition from which the world's invented names read like real Korean ones: schools named
 #: after a place or a word (``_education.py``), companies of one stem and a kind (``_finance.py``),
