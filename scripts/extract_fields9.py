@@ -18,7 +18,17 @@ not given them (the rule of edition 8), and a client that reads a key under alte
   tool's docs corpus stores them: ``MOIS_PORTAL`` (행정안전통계연보 services registered in 2021) and
   ``FSC_PORTAL``, ``KMA_PORTAL``; each is tied to its URL by data-go-kr-client's first rows (:func:`_check_portal`);
 * ``KMA_MMSUMRY``: a Python script reading KMA 지상기상월보 getMmSumry (API hub ``typ02/openApi``,
-  the same service as ``apis.data.go.kr/1360000/SfcMtlyInfoService``) rows, values read as floats.
+  the same service as ``apis.data.go.kr/1360000/SfcMtlyInfoService``) rows, values read as floats;
+* ``KLOUD80`` (stop 40): kloud80/datagokr-mcp's dataset files (MIT) for FSC and AirKorea
+  (한국환경공단 kecoapi) operations that data-go-kr-client cut at eight or gave no field: the
+  response schema it measured on a live answer of the operation the file marks ``verified_ok``, or
+  each field's ``op`` (names and the titles it gives; the measured value kinds are not kept:
+  data.go.kr answers these as strings), tied to the URL by the file's own ``endpoint`` and by
+  data-go-kr-client's rows for it, which must all be among the measured names
+  (:func:`_check_measured`); a field without a title takes the agency's label for its name;
+* ``FSC_PORTAL`` pages whose rows continue the client's rows of more than one operation of their
+  service are tied to the one operation whose filter params are the page's request params
+  (the 요청변수 table, the envelope's numOfRows/pageNo/resultType/serviceKey left out).
 
     python scripts/extract_fields9.py
     python -m simulator catalog generate
@@ -33,6 +43,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from simulator.catalog.generate.extract import field_rows, write_facts  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "scripts"))
+from extract_fields8 import _agency_labels  # noqa: E402
 
 DG = "https://apis.data.go.kr"
 
@@ -209,6 +222,113 @@ FSC_PORTAL = {
 }
 
 
+#: Pages whose rows continue the client's rows of two operations of their service, with the
+#: request params (요청변수, the envelope left out) the page shows: dataset id → params. The page is
+#: tied to the one operation whose filter params are these (:func:`_check_portal`).
+PORTAL_PARAMS = {
+    "15059587": ("basYm", "rqdzPlanCd"),
+}
+
+FSC_PORTAL.update({
+    # 모기지론증권잔액현황정보: the first operation's whole table (the stored page goes on past it).
+    "15059605": ("service/GetMortLoanSecuBalaInfoService/getAllSeBalaStat",
+                 "basYm::기준년월, scrsIssuYr::유가증권발행년도, mbsIssuAmt::MBS발행금액, mbbIssuAmt::MBB발행금액, "
+                 "slbsIssuAmt::SLBS발행금액, komocoIssuAmt::KOMOCO채권합계금액, mogScrtCnt::담보증권수"),
+    # 모기지론발행통계정보: rows up to where the stored page stops; its request params basYm and
+    # rqdzPlanCd are 발행금액현황통계조회's (발행금리현황통계조회 asks basYm and scrsIssuYr).
+    "15059587": ("service/GetMortLoanIssuStatInfoService/getIssuAmouStatStat",
+                 "basYm::기준년월, rqdzPlanCd::유동화계획코드, scrsIssuYr::유가증권발행년도, "
+                 "scrsIssuRndNo::유가증권발행회차번호, scrsIssuDt::유가증권발행일자, tsumIssuAmt::총합계발행금액, "
+                 "mbsIssuAmt::MBS발행금액, mbbIssuAmt::MBB발행금액"),
+})
+
+
+#: kloud80/datagokr-mcp (MIT) dataset files read with the search tool's ``read_file`` (stop 40):
+#: (sector folder, dataset id, commit, operation URL path under apis.data.go.kr, the measured
+#: schema's fields ``name::title`` in the file's order). A file with one ``verified_ok`` operation
+#: and no per-field ``op`` was measured on that operation's answer; a file measured on several
+#: gives each field its ``op`` (the NppSttService file: six operations, 34 columns).
+_C78 = "78c9c40834c162296bd20183220cd469b815e31b"
+_C3F = "3ff677487e99067462d8c605b8584b5b3a7a630f"
+_C65 = "6547437000b0467df6fa123ffcbe1daaac4482e5"
+_C4F = "4f3c414bc1caffc907ed69ad8c8831cf6c6e3009"
+_NPP = "B552584/kecoapi/NppSttService"
+_CPC = "maxSclCpctVl::최대 규모 용량값, minSclCpctVl::최소 규모 용량값, avgSclCpctVl::평균 규모 용량값"
+_EFC = ("expctPrcsSpnsMaxEfcncVl::예상처리부유물질최대효율값, expctPrcsSpnsMinEfcncVl::예상처리부유물질최소효율값, "
+        "expctPrcsSpnsAvgEfcncVl::예상처리부유물질평균효율값, expctPrcsBodMaxEfcncVl::예상처리생물학적산소요구량최대효율값, "
+        "expctPrcsBodMinEfcncVl::예상처리생물학적산소요구량최소효율값, expctPrcsBodAvgEfcncVl::예상처리생물학적산소요구량평균효율값")
+#: the columns the three 개인사업자 operations share, after basYm
+_SB_COMMON = "rprSexNm, rprAggrNm, estbYr, bizAreaNm, bizBzcCd, bizBzcCdNm, empeCntNm"
+KLOUD80: list[tuple[str, str, str, str, str]] = [
+    ("재정금융", "15059590", _C78, "1160100/service/GetMortLoanCallOptiInfoService/getCallOptiInfo",
+     "bondCcd, cloptAfexrBondBal, cloptExertAmt, cloptExertRto, cloptIntCalcFmulCtt, cloptIntPayAmt, "
+     "clrdDt, isinCd, mbsDtlCsfNm, pbanClsfNm, pbanTitNm, pbanWrtDt, rdptPlanRevsYn, rdptPlanRmkCtt, "
+     "realIntPayDt, rqdzPlanCd, scrsDvdnBnfRt, scrsIssuDt, scrsIssuRndNo, scrsIssuYr, trncCdNm"),
+    ("재정금융", "15059599", _C78, "1160100/service/GetMortLoanIssuDetaInfoService/getIssuOutl",
+     "babuPayAmtNm, bondCcd, cloptCondCtt, crdtRifmCtt, frreRnknDcd, frreRnknDcdNm, fstDvdnBnfPayDt, "
+     "intPayMthNm, isinCd, issuInvpnCtt, issuScrtCrdtGdcd, mbsDtlCsfNm, pamtPayMcd, pamtPayMcdNm, "
+     "prirPayAmtNm, rqdzPlanCd, scrsExprClsfNm, scrsIssuAmt, scrsIssuDt, scrsIssuIrt, scrsIssuRndNo, "
+     "scrsIssuYr, trncCdNm, wghnAvgIssuIrt"),
+    ("재정금융", "15059601", _C78, "1160100/service/GetBkrFnCoBsInfoService/getBkrFnCoBs",
+     "acitId, acitNm, basDt, bizYear, bpvtrAcitAmt, crno, crtmAcitAmt, fnclDcd, fnclDcdNm, lsqtAcitAmt, "
+     "pvtrAcitAmt, rptCd, rptCdNm, thqrAcitAmt"),
+    ("재정금융", "15059602", _C78, "1160100/service/GetBkrFnCoIsInfoService/getBkrFnCoIs",
+     "acitId, acitNm, basDt, bizYear, bpvtrAcitAmt, crno, crtmAcitAmt, fnclDcd, fnclDcdNm, lsqtAcitAmt, "
+     "pvtrAcitAmt, rptCd, rptCdNm, thqrAcitAmt"),
+    ("재정금융", "15059588", _C78, "1160100/service/GetMoLoPrinInteRedeInfoService/getAllSecuPrinInteRedeInfo",
+     "basYm, bondCcd, komocoDvdnAmt, komocoOrcpAmt, mbsDvdnAmt, mbsOrcpAmt, scrsIssuYr, slbsDvdnAmt, slbsOrcpAmt"),
+    ("재정금융", "15059608", _C78, "1160100/service/GetPublFuScInfoService/getPublFundSuppCollInfo",
+     "basDt, bkrpFncoClupMthoNm, bsupFncoNm, bzdsCsfNm, fncoNm, pblfndRmkCtt, rdptFndRtrvAstDsslAmt, "
+     "rdptFndRtrvBkrpDvdnAmt, rdptFndRtrvInvtAmt, rdptFndRtrvLoanAmt, rdptFndRtrvStotAmt, rdptFndSuprAstBuyAmt, "
+     "rdptFndSuprCtbtAmt, rdptFndSuprDepSbpayAmt, rdptFndSuprInvtAmt, rdptFndSuprLoanAmt, rdptFndSuprStotAmt, "
+     "spraccBkrpDvdnRtrvAmt, spraccInvtRtrvAmt, spraccLoanRtrvAmt, spraccRtrvEtcAmt, spraccRtrvSumAmt, "
+     "spraccSuprCtbtAmt, spraccSuprEstrPayAm, spraccSuprInvtAmt, spraccSuprIsuAm, spraccSuprKrncLoanAmt, "
+     "spraccSuprSumAmt"),
+    # 금융위원회_서민금융상품기본정보 (서민금융한눈에): one operation, 47 columns
+    ("재정금융", "15094787", _C4F,
+     "1160100/service/GetSmallLoanFinanceInstituteInfoService/getOrdinaryFinanceInfo",
+     "basYm, snq, finPrdNm, lnLmt, irtCtg, irt, maxTotLnTrm, maxDfrmTrm, maxRdptTrm, rdptMthd, usge, trgt, "
+     "instCtg, ofrInstNm, rsdAreaPamtEqltIstm, suprTgtDtlCond, age, incm, rsdArea, crdtSc, anin, housHoldCnt, "
+     "housAr, lnTgtHous, rfrcCnpl, grnInst, jnMthd, rpymdCfe, lnIcdcst, ovItrYr, prftAddIrtCond, etcRefSbjc, "
+     "hdlInst, cnpl, rltSite, tgtFltr, hdlInstDtlVw, prdExisYn, cv19Rfrc, prdCtg, prdNm, cv19SuprCtg, "
+     "cv19SuprCtn, cv19SuprTgtDtlCtn, mgmDln, prdCtg2, fileWrtDt"),
+    # 금융위원회_개인사업자금융정보: both operations measured, each field naming its op
+    ("재정금융", "15108175", _C78, "1160100/service/GetSBBankingInfoService/getGrnBalInfo",
+     f"basYm, {_SB_COMMON}, grnBal, wrkfndLoanYn, fctfndLoanYn"),
+    ("재정금융", "15108175", _C78, "1160100/service/GetSBBankingInfoService/getDpstLoanInfo",
+     f"basYm, {_SB_COMMON}, depAbl, loanAbl, wrkfndLoanYn, fctfndLoanYn"),
+    # 금융위원회_개인사업자평가정보: one operation
+    ("재정금융", "15108177", _C78, "1160100/service/GetSBCreditInfoService/getEvlInfo",
+     f"basYm, {_SB_COMMON}, crEvlGdNm"),
+    # 한국환경공단_비점오염저감시설 현황: six operations measured, each field naming its op
+    ("환경기상", "15124967", _C3F, f"{_NPP}/getNofAdmZone",
+     "decrFcltKndNm::저감시설종류명, ctpvNm::시도명, decrFcltNowCnt::저감시설 수"),
+    ("환경기상", "15124967", _C3F, f"{_NPP}/getCpcAdmZone", f"decrFcltKndNm::저감시설종류명, ctpvNm::시도명, {_CPC}"),
+    ("환경기상", "15124967", _C3F, f"{_NPP}/getCpcMng", f"decrFcltKndNm::저감시설종류명, cmptncInstNm::관할기관 명, {_CPC}"),
+    ("환경기상", "15124967", _C3F, f"{_NPP}/getCpcWs", f"decrFcltKndNm::저감시설종류명, wtstNm::수계명, {_CPC}"),
+    ("환경기상", "15124967", _C3F, f"{_NPP}/getExpPrcEfcAdmZone", f"decrFcltKndNm::저감시설종류명, ctpvNm::시도명, {_EFC}"),
+    ("환경기상", "15124967", _C3F, f"{_NPP}/getExpPrcEfcMng",
+     f"decrFcltKndNm::저감시설종류명, cmptncInstNm::관할기관 명, {_EFC}"),
+    # 한국환경공단_비점오염저감시설 수치정보: one verified operation (getNiCpc did not answer the probe)
+    ("환경기상", "15124969", _C65, "B552584/kecoapi/NppService/getNiExpPrcEfc",
+     "instlDclrFcltRcptNo::설치신고시설 접수번호, rvrNm::하천명, wtstNm::수계명, bizAprvInstNm::사업 승인 기관명, "
+     "cmptncInstNm::관할기관명, decrFcltKndNm::저감시설 종류명, expctPrcsSpnsEfcncVl::예상처리부유물질효율값, "
+     "expctPrcsBodEfcncVl::예상처리생물학적산소요구량효율값, ctpvNm::시도명"),
+    # 한국환경공단_사업장폐기물 인계정보: one verified operation of three
+    ("환경기상", "15124992", _C78, "B552584/kecoapi/WstAbrService/getEntyMontTranTrtm",
+     "crtrYm::기준년월, sn::순번, ctpvAddr::시도주소, sggAddr::시군구주소, wstNm::폐기물명, "
+     "mmTonUnitEmsnCnsnQnt::배출 위탁량, mmTonUnitCrrgQnt::운반량, mmTonUnitPrcsQnt::처리량, "
+     "mmTonUnitReutilQnt::재활용량"),
+]
+
+
+def _kloud80_source(sector: str, dataset: str, commit: str) -> str:
+    return (f"github:kloud80/datagokr-mcp@{commit[:12]}:knowledge/datasets/{sector}/{dataset}.yaml (MIT; the "
+            "response schema measured on a live answer of the operation (the file's verified_ok operation, or each "
+            "field's op): field names and the titles it gives, the measured value kinds and samples not kept; "
+            "data.go.kr answers the values as strings)")
+
+
 #: The same kind of page for KMA services (one operation each on the page).
 KMA_PORTAL = {
     "15059087": ("FrstFcstInfoService/getFrstOcurFcst",
@@ -240,14 +360,18 @@ KMA = {
 #: Envelope rows data-go-kr-client lists among a service's first eight.
 _ENVELOPE = {"resultCode", "resultMsg", "numOfRows", "pageNo", "totalCount", "dataType"}
 
+#: Request params every page lists before the operation's own (the envelope's).
+_PAGE_PARAMS = {"numOfRows", "pageNo", "resultType", "serviceKey", "ServiceKey", "dataType", "type"}
+
 
 def _check_portal(ops: list[dict[str, object]]) -> None:
     """A portal page belongs to the URL whose first published rows (data-go-kr-client 4.16.0
     lists the portal's first eight) open the page's list in the same order."""
     from simulator.catalog.generate.extract import read_facts
 
-    client = {op["url"]: [f[0] for f in op["fields"] if f[0] not in _ENVELOPE]
-              for op in read_facts("datagokr_client")["operations"]}
+    facts = read_facts("datagokr_client")["operations"]
+    client = {op["url"]: [f[0] for f in op["fields"] if f[0] not in _ENVELOPE] for op in facts}
+    filters = {op["url"]: [p[0] for p in op["params"] if p[0] not in _PAGE_PARAMS] for op in facts}
     for op in ops:
         if "data.go.kr's page" not in str(op["source"]):
             continue
@@ -258,8 +382,62 @@ def _check_portal(ops: list[dict[str, object]]) -> None:
             raise SystemExit(f"{url}: the page's rows {names[:4]} do not continue the client's {first}")
         service = url.rsplit("/", 1)[0] + "/"
         others = [u for u, f in client.items() if u.startswith(service) and u != url and f and names[: len(f)] == f]
+        asked = op.get("page_params")
+        if others and asked is not None:  # the page's request params choose among them
+            others = [u for u in others if tuple(filters.get(u, ())) == tuple(asked)]
+            if tuple(filters.get(url, ())) != tuple(asked):
+                raise SystemExit(f"{url}: the page asks {asked}, the operation {filters.get(url)}")
         if others:
             raise SystemExit(f"{url}: the page's rows also continue {others}")
+
+
+def _check_measured(ops: list[dict[str, object]]) -> None:
+    """A measured schema belongs to the URL its file names as the operation measured, and the rows
+    data-go-kr-client lists for that URL (its first eight, envelope left out), where it lists
+    any, must all be among the measured names: the same operation seen twice. The URL must be
+    one the client publishes."""
+    from simulator.catalog.generate.extract import read_facts
+
+    client = {op["url"]: [f[0] for f in op["fields"] if f[0] not in _ENVELOPE]
+              for op in read_facts("datagokr_client")["operations"]}
+    for op in ops:
+        if "kloud80/datagokr-mcp" not in str(op["source"]):
+            continue
+        url = str(op["url"])
+        names = {row[0] for row in op["fields"]}  # type: ignore[attr-defined]
+        if url not in client:
+            raise SystemExit(f"{url}: not an operation data-go-kr-client publishes")
+        first = client[url]
+        if not set(first) <= names:
+            raise SystemExit(f"{url}: the measured names lack the client's {sorted(set(first) - names)}")
+
+
+LABEL_FALLBACK = ("; labels it does not give: the agency's label for the same name in data-go-kr-client 4.16.0, "
+                  "else on the agency's portal pages transcribed here")
+
+
+def _labels_at_agency(ops: list[dict[str, object]]) -> dict[str, dict[str, str]]:
+    """Agency code → field name → a Korean label: data-go-kr-client's most frequent one for the
+    name at that agency (edition 8's rule), else the first a portal page transcribed here gives."""
+    labels = _agency_labels()
+    for op in ops:
+        if "data.go.kr's page" not in str(op["source"]):
+            continue
+        known = labels.setdefault(str(op["url"]).split("/")[3], {})
+        for name, _ftype, label in op["fields"]:  # type: ignore[attr-defined]
+            if label and name not in known:
+                known[name] = label
+    return labels
+
+
+def _labelled(op: dict[str, object], labels: dict[str, dict[str, str]]) -> dict[str, object]:
+    """``op`` with each unlabelled field given the agency's label for its name (the source says so)."""
+    known = labels.get(str(op["url"]).split("/")[3], {})
+    rows = [list(r) for r in op["fields"]]  # type: ignore[attr-defined]
+    filled = [r for r in rows if not r[2] and r[0] in known]
+    for r in filled:
+        r[2] = known[r[0]]
+    return {**op, "fields": rows, "source": str(op["source"]) + (LABEL_FALLBACK if filled else "")}
 
 
 def operations() -> list[dict[str, object]]:
@@ -268,10 +446,17 @@ def operations() -> list[dict[str, object]]:
     hand += [(f"{DG}/1160100/{path}", _portal_source(ds), spec) for ds, (path, spec) in FSC_PORTAL.items()]
     hand += [(f"{DG}/1360000/{path}", _portal_source(ds), spec) for ds, (path, spec) in KMA_PORTAL.items()]
     hand += [(f"{DG}/1360000/{path}", src, spec) for path, (src, spec) in KMA.items()]
+    hand += [(f"{DG}/{path}", _kloud80_source(sector, ds, commit), spec) for sector, ds, commit, path, spec in KLOUD80]
     complete = {f"{DG}/1741000/{MOIS_PORTAL[ds][0]}" for ds in COMPLETE_PAGES}
+    asked = {f"{DG}/1160100/{FSC_PORTAL[ds][0]}": params for ds, params in PORTAL_PARAMS.items()}
     ops = sorted(({"url": url, "source": src, "fields": field_rows(spec), **({"complete": True} if url in complete else {})}
                   for url, src, spec in hand), key=lambda o: str(o["url"]))
-    _check_portal(ops)
+    labels = _labels_at_agency(ops)
+    ops = [_labelled(o, labels) if "kloud80/datagokr-mcp" in str(o["source"]) else o for o in ops]
+    if len({str(o["url"]) for o in ops}) != len(ops):
+        raise SystemExit("an operation is given fields by two sources")
+    _check_portal([dict(o, page_params=asked[o["url"]]) if o["url"] in asked else o for o in ops])
+    _check_measured(ops)
     return ops
 
 

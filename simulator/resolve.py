@@ -428,6 +428,7 @@ class Resolver:
         split = _keyless(dialect, match, split)
         coll = self.version.index.collection(split.key)
         if coll is not None:
+            split, ignored = _in_family(dialect, found.params, split, coll.envelope, ignored)
             w = split.window
             ordered = None
             if any(p.role == "order" for p in ep.params):
@@ -664,6 +665,38 @@ def _ignored(resp: SimResponse, ignored: list[str], ep: Endpoint | None = None) 
             note = "; ".join(f"{k!r} was ignored: did you mean {v!r}?" for k, v in sorted(meant.items()))
             resp.set_header(HINT_HEADER, header_safe(note))
     return resp
+
+
+def _in_family(dialect: Any, asked: dict[str, str], split: Split, envelope: dict[str, Any],
+               ignored: list[str]) -> tuple[Split, list[str]]:
+    """``split`` as the endpoint's late family serves it when the collection was recorded in that
+    family's shape (envelope ``family``: a version recorded from the family's world edition on,
+    the MOIS 행정안전통계연보 services from edition 9, ``kopa@v0010``), and ``ignored`` without the
+    format param the family declares and the request sent (``asked``: the request's params,
+    unknown ones included).
+
+    The 2022 yearbook services publish no ``type``, so the catalog endpoint has no format param
+    and the request's ``type=json`` would be dropped as unknown (an XML answer); the family's view
+    declares it, as the sandbox that recorded the version serves it. A collection recorded
+    before (no ``family`` in its envelope) keeps the endpoint's own split: older versions answer
+    the bytes they always did. The collection key is the same (a format param is no filter). A
+    query over a collection (``_query``) does not reach these services: they publish no params."""
+    view_of = getattr(dialect, "family_view", None)
+    if not envelope.get("family") or view_of is None or split.endpoint.opt("family"):
+        return split, ignored
+    view = view_of(split.endpoint)
+    if view is None:
+        return split, ignored
+    own = {p.name for p in split.endpoint.params}
+    names = {p.name for p in view.params_with_role("format")} - own
+    sent = {p: v for n in names for p, v in asked.items() if p == n or p.lower() == n.lower()}
+    if not sent:
+        return split, ignored
+    params = {n: v for n in names for p, v in sent.items() if p.lower() == n.lower()}
+    fmt = dialect.request_format(view, params)
+    extra = {**split.extra, **params}
+    return type(split)(view, split.key, split.filters, split.window, fmt, extra), \
+        [n for n in ignored if n not in sent]
 
 
 def _keyless(dialect: Any, match: Match, split: Split) -> Split:

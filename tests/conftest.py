@@ -3,6 +3,7 @@ from __future__ import annotations
 import json
 import os
 import secrets as _secrets
+import shutil
 from pathlib import Path
 from typing import Iterator
 
@@ -48,14 +49,27 @@ def _isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytes
     inode alone). A test that damages a linked file in place is noticed after it (size or
     mtime changed) and that seed is dropped, so the next test compiles afresh."""
     cache = tmp_path_factory.mktemp("cache")
+    data = tmp_path_factory.mktemp("data")
     index = cache / "index"
     index.mkdir()
     seeds = {f.name: f.stat() for f in _shipped_index_seed.iterdir()}
     for name in seeds:
         os.link(_shipped_index_seed / name, index / name)
     monkeypatch.setenv("KOPA_CACHE", str(cache))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data")))
+    monkeypatch.setenv("XDG_DATA_HOME", str(data))
     yield
+    try:
+        _publish_seeds(index, seeds, _shipped_index_seed)
+    finally:
+        # A test's compiled indexes are 10-110 MB each; kept for the whole run they filled
+        # CI's disk (11 GB in one run). What is worth keeping is linked into the seed above.
+        shutil.rmtree(cache, ignore_errors=True)
+        shutil.rmtree(data, ignore_errors=True)
+
+
+def _publish_seeds(index: Path, seeds: dict[str, os.stat_result], _shipped_index_seed: Path) -> None:
+    """Drop a seed the test wrote in place; link the shipped indexes it compiled intact into
+    the seed folder for the tests after it."""
     for name, before in seeds.items():
         seed = _shipped_index_seed / name
         now = seed.stat()

@@ -17,7 +17,7 @@ def serve(
     host: Annotated[str, typer.Option(help="Bind address.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port.")] = 8790,
     catalog: CatalogOpt = None,
-    edition: Annotated[int, typer.Option(help="World edition: 8 (kopa@v0009, the default: edition 7 with invented names that read like real Korean ones), 7 (kopa@v0008: real listed companies by name and code only), 6 (kopa@v0007), 5 (kopa@v0006's generated tier), 4 (kopa@v0004/v0005), 3 (kopa@v0003) or 2 (kopa@v0001/v0002).")] = 8,
+    edition: Annotated[int, typer.Option(help="World edition: 9 (kopa@v0010, the default: edition 8 with more published fields, the MOIS yearbook services in their head/row envelope, measures of their unit and meaning, the real 22nd-Assembly constituencies), 8 (kopa@v0009: edition 7 with invented names that read like real Korean ones), 7 (kopa@v0008: real listed companies by name and code only), 6 (kopa@v0007), 5 (kopa@v0006's generated tier), 4 (kopa@v0004/v0005), 3 (kopa@v0003) or 2 (kopa@v0001/v0002).")] = 9,
 ) -> None:
     """Serve the sandbox: GET /{upstream-host}/{path}?{query} with keys sandbox-<platform>."""
     from ..sandbox import create_app

@@ -23,7 +23,8 @@ from perf.coldstart import first_answer_s
 REPO = Path(__file__).resolve().parents[2]
 README = REPO / "README.md"
 
-pytestmark = pytest.mark.slow
+# one worker builds the wheel and its virtualenv (~0.5 GB on disk), not each of them
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("wheel")]
 
 DOWNSTREAM_TEST = '''
 import pytest
@@ -76,6 +77,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         check=True,
     )
     [wheel] = dist.glob("kopa_sim-*.whl")
+    shutil.rmtree(src)  # the copied tree is only the build's input
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", str(wheel), "pytest"], check=True)
     return {"wheel": wheel, "venv": venv, "base": base}

@@ -32,8 +32,8 @@ Reply = tuple[int, bytes]
 
 
 @pytest.fixture(scope="module")
-def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("bench-cache")
+def cache(shipped_store: Store) -> Path:
+    return shipped_store.cache_dir
 
 
 @pytest.fixture(scope="module")

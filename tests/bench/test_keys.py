@@ -22,8 +22,8 @@ from simulator.tools.keys import KEY_TOOLS, REDACTED, issue_key, with_keys
 
 
 @pytest.fixture(scope="module")
-def world(tmp_path_factory: pytest.TempPathFactory) -> World:
-    return World(Store(cache_dir=tmp_path_factory.mktemp("keys-cache")).open("kopa", BENCH_VERSION))
+def world(shipped_store: Store) -> World:
+    return World(shipped_store.open("kopa", BENCH_VERSION))
 
 
 @pytest.fixture(scope="module")

@@ -28,8 +28,8 @@ from train.env import EnvConfig, SimEpisode
 
 
 @pytest.fixture(scope="module")
-def world(tmp_path_factory: pytest.TempPathFactory) -> World:
-    return World(Store(cache_dir=tmp_path_factory.mktemp("bench-cache")).open("kopa", BENCH_VERSION))
+def world(shipped_store: Store) -> World:
+    return World(shipped_store.open("kopa", BENCH_VERSION))
 
 
 @pytest.fixture(scope="module")

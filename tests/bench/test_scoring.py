@@ -19,8 +19,8 @@ from simulator.tools.keys import auth_param, family_of, issue_key
 
 
 @pytest.fixture(scope="module")
-def world(tmp_path_factory: pytest.TempPathFactory) -> World:
-    return World(Store(cache_dir=tmp_path_factory.mktemp("scoring-cache")).open("kopa", BENCH_VERSION))
+def world(shipped_store: Store) -> World:
+    return World(shipped_store.open("kopa", BENCH_VERSION))
 
 
 @pytest.fixture(scope="module")

@@ -19,8 +19,8 @@ from simulator import Store
 
 
 @pytest.fixture(scope="module")
-def world(tmp_path_factory: pytest.TempPathFactory) -> World:
-    return World(Store(cache_dir=tmp_path_factory.mktemp("stats-cache")).open("kopa", BENCH_VERSION))
+def world(shipped_store: Store) -> World:
+    return World(shipped_store.open("kopa", BENCH_VERSION))
 
 
 def test_measures_agree_with_the_gold_runs(world: World) -> None:

@@ -19,8 +19,8 @@ from simulator import Store
 
 
 @pytest.fixture(scope="module")
-def world(tmp_path_factory: pytest.TempPathFactory) -> World:
-    return World(Store(cache_dir=tmp_path_factory.mktemp("validate-cache")).open("kopa", BENCH_VERSION))
+def world(shipped_store: Store) -> World:
+    return World(shipped_store.open("kopa", BENCH_VERSION))
 
 
 @pytest.fixture(scope="module")
@@ -87,9 +87,9 @@ def test_order_dependence_is_reported(world: World, tasks: dict[str, Task]) -> N
 
 
 @pytest.fixture(scope="module")
-def world_v0002(tmp_path_factory: pytest.TempPathFactory) -> World:
+def world_v0002(shipped_store: Store) -> World:
     """kopa@v0002: its world (edition 2) repeats school names; v0003's names are unique."""
-    return World(Store(cache_dir=tmp_path_factory.mktemp("validate-cache-v2")).open("kopa", "v0002"))
+    return World(shipped_store.open("kopa", "v0002"))
 
 
 def test_ambiguous_entity_is_reported(world_v0002: World, authored: dict[str, Task]) -> None:

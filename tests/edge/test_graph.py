@@ -35,8 +35,8 @@ CHAINS = [
 
 
 @pytest.fixture(scope="module")
-def env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Version, Catalog, Observations]]:
-    store = Store(cache_dir=tmp_path_factory.mktemp("edge-cache"))
+def env(shipped_store: Store) -> Iterator[tuple[Version, Catalog, Observations]]:
+    store = shipped_store
     version = store.open("kopa", "v0001")
     catalog = load_catalog(tier="curated")
     yield version, catalog, Observations.from_version(version, catalog)

@@ -14,8 +14,8 @@ from simulator import Store, load_catalog
 pytestmark = pytest.mark.slow  # two builds over 2,692 tools: about 60 s on 2 busy cores
 
 
-def test_full_tier_graph_same_seed_same_bytes(tmp_path_factory: pytest.TempPathFactory) -> None:
-    version = Store(cache_dir=tmp_path_factory.mktemp("edge-full-cache")).open("kopa", "v0002")
+def test_full_tier_graph_same_seed_same_bytes(shipped_store: Store) -> None:
+    version = shipped_store.open("kopa", "v0002")
     catalog = load_catalog(tier="full")
     obs = Observations.from_version(version, catalog)
     a = build_graph(version, catalog, seed=3, obs=obs)

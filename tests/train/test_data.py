@@ -58,8 +58,8 @@ def _write(path: Path, rows: list[dict[str, Any]]) -> Path:
 
 
 @pytest.fixture(scope="module")
-def world(tmp_path_factory: pytest.TempPathFactory) -> World:
-    return World(Store(cache_dir=tmp_path_factory.mktemp("data-cache")).open("kopa", "v0001"))  # the rows below were synthesized on v0001
+def world(shipped_store: Store) -> World:
+    return World(shipped_store.open("kopa", "v0001"))  # the rows below were synthesized on v0001
 
 
 # ---- train on training data only ---------------------------------------------------------

@@ -28,8 +28,8 @@ AGENTS = ("oracle", "first-page", "first-of-many", "skip-lookup")
 
 
 @pytest.fixture(scope="module")
-def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
-    return Store(cache_dir=tmp_path_factory.mktemp("train-cache"))
+def store(shipped_store: Store) -> Store:
+    return shipped_store
 
 
 @pytest.fixture(scope="module")

@@ -131,8 +131,8 @@ HOSTILE_TEXTS = [
 
 
 @pytest.fixture(scope="module")
-def world(tmp_path_factory: pytest.TempPathFactory) -> World:
-    return World(Store(cache_dir=tmp_path_factory.mktemp("hostile-cache")).open("kopa"))
+def world(shipped_store: Store) -> World:
+    return World(shipped_store.open("kopa"))
 
 
 @pytest.fixture(scope="module")

@@ -26,8 +26,8 @@ from train.learn_check import _render_text, _sft_example, load_learn_check_data 
 
 
 @pytest.fixture(scope="module")
-def world(tmp_path_factory: pytest.TempPathFactory) -> World:
-    return World(Store(cache_dir=tmp_path_factory.mktemp("lc-cache")).open("kopa", load_learn_check_data()["version"]))
+def world(shipped_store: Store) -> World:
+    return World(shipped_store.open("kopa", load_learn_check_data()["version"]))
 
 
 def test_shipped_rows_load_as_training_rows(world: World, tmp_path: Path) -> None:

@@ -16,8 +16,8 @@ from train.grpo import _environments, offered_tools
 
 
 @pytest.fixture(scope="module")
-def world(tmp_path_factory: pytest.TempPathFactory) -> World:
-    return World(Store(cache_dir=tmp_path_factory.mktemp("offered-cache")).open("kopa"))  # the full catalog
+def world(shipped_store: Store) -> World:
+    return World(shipped_store.open("kopa"))  # the full catalog
 
 
 @pytest.fixture(scope="module")

@@ -25,8 +25,8 @@ from train.trl_adapter import make_environment_class, parse_tool_calls
 
 
 @pytest.fixture(scope="module")
-def world(tmp_path_factory: pytest.TempPathFactory) -> World:
-    return World(Store(cache_dir=tmp_path_factory.mktemp("rollout-cache")).open("kopa"))
+def world(shipped_store: Store) -> World:
+    return World(shipped_store.open("kopa"))
 
 
 async def _chat(request: Request) -> JSONResponse:

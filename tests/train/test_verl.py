@@ -21,8 +21,8 @@ from train.verl_adapter import KopaSimTool, ToolResponse, compute_score, tool_co
 
 
 @pytest.fixture(scope="module")
-def world(tmp_path_factory: pytest.TempPathFactory) -> World:
-    return World(Store(cache_dir=tmp_path_factory.mktemp("verl-cache")).open("kopa"))
+def world(shipped_store: Store) -> World:
+    return World(shipped_store.open("kopa"))
 
 
 def _tool(world: World, name: str) -> KopaSimTool:

@@ -28,8 +28,8 @@ RECIPE = Path(__file__).resolve().parents[2] / "recipes" / "verl-qwen3-grpo.sh"
 
 
 @pytest.fixture(scope="module")
-def world(tmp_path_factory: pytest.TempPathFactory) -> World:
-    return World(Store(cache_dir=tmp_path_factory.mktemp("verl-recipe-cache")).open("kopa"))
+def world(shipped_store: Store) -> World:
+    return World(shipped_store.open("kopa"))
 
 
 def _rows_file(tmp_path: Path) -> Path:

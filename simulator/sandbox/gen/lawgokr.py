@@ -8,9 +8,64 @@ from __future__ import annotations
 from typing import Any
 
 from ..world import World
+from ..world._names import has_final_consonant
 from ._common import shape
 
-__all__ = ["GENERATORS"]
+__all__ = ["GENERATORS", "ORDINANCE_TEXT_EDITION", "ordinance_article"]
+
+#: The world edition from which an ordinance's articles read in the formulae real ones use
+#: (``ordinance_article``); before it, "이 조례은 … 조례에 관하여 정의을 정한다." (particles that
+#: do not agree, the title repeated).
+ORDINANCE_TEXT_EDITION = 9
+
+
+def _eun(word: str) -> str:
+    return word + ("은" if has_final_consonant(word) else "는")
+
+
+def _head(org: str) -> str:
+    """The head of a local government, by its name's last word: 군수, 구청장, 시장, 도지사."""
+    last = org.split(" ")[-1]
+    if last.endswith("군"):
+        return "군수"
+    if last.endswith("구"):
+        return "구청장"
+    if last.endswith("도"):
+        return "도지사"
+    return "교육감" if last.endswith("교육청") else "시장"
+
+
+def ordinance_article(o: dict[str, str], n: int, title: str) -> str:
+    """Article ``n`` (``title``) of ordinance ``o`` in the formulae real 조례 and 규칙 use (edition 9).
+
+    >>> o = {"자치법규명": "강원특별자치도 고성군 장애인 복지 증진에 관한 조례", "지자체기관명": "강원특별자치도 고성군",
+    ...      "자치법규종류": "조례"}
+    >>> ordinance_article(o, 1, "목적")
+    '제1조(목적) 이 조례는 강원특별자치도 고성군의 장애인 복지 증진에 관하여 필요한 사항을 규정함을 목적으로 한다.'
+    >>> ordinance_article(o, 5, "지원")
+    '제5조(지원) 군수는 장애인 복지 증진에 필요한 경비를 예산의 범위에서 지원할 수 있다.'
+    """
+    kind, org = o["자치법규종류"], o["지자체기관명"]
+    topic = o["자치법규명"].replace(org, "").strip()
+    for tail in (" 조례 시행규칙", "에 관한 조례", "에 관한 규칙", " 조례", " 규칙"):
+        if topic.endswith(tail) and len(topic) > len(tail):
+            topic = topic[: -len(tail)]
+            break
+    this, head = f"이 {kind}", _head(org)
+    if title == "목적":
+        return f"제{n}조(목적) {_eun(this)} {org}의 {topic}에 관하여 필요한 사항을 규정함을 목적으로 한다."
+    if title == "정의":
+        return f"제{n}조(정의) {this}에서 사용하는 용어의 뜻은 다음과 같다."
+    if title == "적용범위":
+        return (f"제{n}조(적용범위) {topic}에 관하여 다른 {kind}에 특별한 규정이 있는 경우를 제외하고는 "
+                f"{this}에서 정하는 바에 따른다.")
+    if title.endswith("책무"):
+        return f"제{n}조({title}) {_eun(head)} {topic}에 필요한 시책을 마련하여야 한다."
+    if title == "지원":
+        return f"제{n}조(지원) {_eun(head)} {topic}에 필요한 경비를 예산의 범위에서 지원할 수 있다."
+    if kind == "조례":
+        return f"제{n}조({title}) {this}의 시행에 필요한 사항은 규칙으로 정한다."
+    return f"제{n}조({title}) {this}의 시행에 필요한 사항은 {head}{'이' if has_final_consonant(head) else '가'} 정한다."
 
 
 def law_search(world: World, f: dict[str, str]) -> list[dict[str, Any]]:
@@ -66,8 +121,14 @@ def ordin_detail(world: World, f: dict[str, str]) -> list[dict[str, Any]]:
     if o is None:
         return []
     topic = o["자치법규명"].replace(o["지자체기관명"], "").strip()
-    arts = [{"조문번호": f"{n:06d}", "조문여부": "Y", "조제목": t, "조내용": f"제{n}조({t}) 이 {o['자치법규종류']}은 {topic}에 관하여 {t}을 정한다."}
-            for n, t in enumerate(["목적", "정의", "적용범위", "시장등의 책무", "지원", "위임"], start=1)]
+    titles = ["목적", "정의", "적용범위", "시장등의 책무", "지원", "위임"]
+    if world.edition >= ORDINANCE_TEXT_EDITION:
+        titles[3] = _head(o["지자체기관명"]) + "의 책무"  # 군수의 책무, 구청장의 책무, …
+        texts = [ordinance_article(o, n, t) for n, t in enumerate(titles, start=1)]
+    else:
+        texts = [f"제{n}조({t}) 이 {o['자치법규종류']}은 {topic}에 관하여 {t}을 정한다." for n, t in enumerate(titles, start=1)]
+    arts = [{"조문번호": f"{n:06d}", "조문여부": "Y", "조제목": t, "조내용": text}
+            for n, (t, text) in enumerate(zip(titles, texts), start=1)]
     record = {"자치법규기본정보": {"자치법규ID": o["자치법규ID"], "자치법규일련번호": o["자치법규일련번호"], "자치법규명": o["자치법규명"],
                                   "공포일자": o["공포일자"], "공포번호": o["공포번호"], "시행일자": o["시행일자"],
                                   "자치법규종류": o["자치법규종류"], "지자체기관명": o["지자체기관명"], "제개정정보": o["제개정구분명"]},

@@ -87,6 +87,7 @@ _BY_LABEL: tuple[tuple[str, str], ...] = (
     (r"전용면적|공급면적|계약면적|대지권면적", "unit_area"),
     (r"면적", "area"),
     (r"연령|나이", "age"),
+    (r"(주식|주당).*금액$", "money"),  # "자기주식취득금액" is won, not shares
     (r"주식수|주식총수|주식 총수|주식 수|보유주식|발행주식|자기주식|주식의 수", "shares"),
     (r"(미세먼지|PM|pm|라돈).*농도", "dust"),
     (r"(일산화탄소|CO\b).*농도", "co"),
@@ -94,6 +95,7 @@ _BY_LABEL: tuple[tuple[str, str], ...] = (
     (r"지수$|지수값|지수종가|지수 종가", "index"),
     (r"종가|시가$|고가$|저가$|기준가|단가|가격|주당", "price"),
     (r"(수리|관리|유지|청소|경비|소독|승강기|난방|급탕|수선)비|사용료|관리수수료", "fee"),
+    (r"총자산|자산총계|총부채|부채총계|자본총계|자기자본|자본금|매출액|매출총액", "company_money"),
     ((r"금액|가액|요금|운임|수수료|보증금|임대료|임차료|매출|이익|손실|손익|자산|부채|자본|비용|수익|원가|대금|예산|투자|"
       r"배당금|원금|잔액|차입|상환|급여|연봉|보수|총액|보험금|보상금|지원금|지급액|(공사|사업|인건|운영)비"), "money"),
     (r"건수|횟수|인원|세대수|가구수|대수|개수|학생수|직원수|수량|사상자|부상자|사망자|명수|층수|년수", "count"),
@@ -199,7 +201,7 @@ def measure_kind(name: str, label: str) -> str | None:
 #: Units that count in thousands, millions …: a label's "(천명)", "(백만원)" divides the number.
 _SCALES = (("백만원", 1_000_000), ("억원", 100_000_000), ("천만원", 10_000_000), ("만원", 10_000),
            ("천원", 1_000), ("천명", 1_000), ("천건", 1_000), ("천톤", 1_000), ("천㎡", 1_000))
-_SCALED = frozenset({"money", "population", "fee", "shares", "total"})
+_SCALED = frozenset({"money", "company_money", "population", "fee", "shares", "total"})
 
 
 def measure_scale(label: str) -> int:
@@ -296,6 +298,8 @@ def measure_value(kind: str, rng: random.Random, comma: bool = False, scale: int
         return _grouped(rng.randint(10, 9_000) * 100, comma)
     if kind == "money":  # magnitudes spread evenly from 10만 to 100억 won
         return _grouped(round(10 ** rng.uniform(5.0, 10.0)), comma)
+    if kind == "company_money":  # a company's assets, capital or sales: 10억 to 2조 won
+        return _grouped(round(10 ** rng.uniform(9.0, 12.3)), comma)
     if kind == "par":
         return _grouped(rng.choice((100, 200, 500, 500, 1_000, 2_500, 5_000, 5_000)), comma)
     if kind == "floors":
@@ -322,7 +326,7 @@ def measure_value(kind: str, rng: random.Random, comma: bool = False, scale: int
 
 
 #: Kinds a total adds up (a rate, an average or a temperature is no part of a sum).
-_PART_KINDS = frozenset({"count", "total", "population", "money", "fee", "shares", "seats", "area", None})
+_PART_KINDS = frozenset({"count", "total", "population", "money", "company_money", "fee", "shares", "seats", "area", None})
 #: A label's word for a total ("합계", "이용자수 계", "조례 총계", "행정부 소계"), and a name's.
 _TOTAL_LABEL = re.compile(r"합계|총계|소계|누계|총합|(^|\s)계$")
 _TOTAL_NAME = re.compile(r"(?i)(^|_)(tot|total|smry|sum|subtot|stot)(_|$)")
@@ -413,7 +417,94 @@ def table_record(fields: list[tuple[str, str, str]], rec: dict[str, object], ind
     for n in _ordered(parts_of):
         total_value = sum(_num(out[p]) or 0.0 for p in parts_of[n])
         out[n] = _as_like(total_value, out[n], types[n])
+    heads = {n: head for n, head, *_ in rows}
+    for n, ps in parts_of.items():  # 남성 + 여성 = 계: about half each (the sum as drawn)
+        sexes = sorted(ps, key=lambda p: "여" in heads.get(p, ""))
+        if (len(ps) == 2 and re.search(r"남성|남자", heads.get(sexes[0], ""))
+                and re.search(r"여성|여자", heads.get(sexes[1], ""))):
+            whole = sum(_num(out[p]) or 0.0 for p in ps)
+            male = round(whole * random.Random(f"sexes|{seed}|{n}").uniform(0.46, 0.54))
+            out[sexes[0]] = _as_like(male, out[sexes[0]], types[sexes[0]])
+            out[sexes[1]] = _as_like(whole - male, out[sexes[1]], types[sexes[1]])
+    electors = next((n for n, head, *_ in rows if n in parts_of and "선거인" in head), None)
+    people = next((n for n, head, *_ in rows if head == "인구수" and n not in parts_of and n not in keep), None)
+    if electors and people:  # about four in five people of a place are its electors: the parts scaled
+        target = (_num(out[people]) or 0.0) * random.Random(f"electors|{seed}").uniform(0.78, 0.86)
+        factor = target / max(1.0, _num(out[electors]) or 0.0)
+        kept = 0.0
+        for i, p in enumerate(parts_of[electors]):
+            last = i == len(parts_of[electors]) - 1
+            value = round(target - kept) if last else round((_num(out[p]) or 0.0) * factor)
+            kept += value
+            out[p] = _as_like(value, out[p], types[p])
+        out[electors] = _as_like(round(target), out[electors], types[electors])
+    _subsets(rows, parts_of, out, types, seed)
     return out
+
+
+#: Words that single out a part of a population ("재외국민 인구수" of 인구수, "남성 재외국민" of
+#: 확정선거인수 재외국민), and the share of it they take.
+_SUBSET_SHARES = {"재외국민": (0.0005, 0.01), "외국인": (0.005, 0.05), "남성": (0.46, 0.54), "남자": (0.46, 0.54),
+                  "여성": (0.46, 0.54), "여자": (0.46, 0.54)}
+_FEMALE = {"여성": "남성", "여자": "남자"}
+
+
+def _words(head: str) -> frozenset[str]:
+    return frozenset(w for w in head.split() if not _TOTAL_LABEL.fullmatch(w) and w not in ("합계", "총계", "소계", "계"))
+
+
+def _subsets(rows: list[tuple[str, str, str, str, bool, str]], parts_of: dict[str, list[str]],
+             out: dict[str, object], types: dict[str, str], seed: str) -> None:
+    """Edition 9: a column that counts a part of another column's population is a share of it.
+    Column A is a subset of column B when A's label words contain B's (``재외국민 인구수`` ⊃
+    ``인구수``, ``남성 거소투표신고인수`` ⊃ ``거소투표신고인수``), or when they differ by one word of
+    :data:`_SUBSET_SHARES` on A's side and B's noun on B's (``남성 재외국민`` of
+    ``확정선거인수 재외국민``; ``확정선거인수 재외국민`` of ``확정선거인수 계``: B's noun is what a
+    total of the record counts, so ``남성 재외국민`` is no part of ``남성 거소투표신고인수``). A gets a share of
+    its smallest base (a few in a thousand for 재외국민, about half for 남성/여성; 여성 is the base
+    less its 남성 sibling), so no subset exceeds its total (edition 9's first draw gave NEC's
+    재외국민 87,369 against a 계 of 134). Totals and their parts keep the sums already made."""
+    parts = {p for ps in parts_of.values() for p in ps}
+    cols = [(n, _words(head)) for n, head, _u, _t, _total, _q in rows if head]
+    by_words = {w: n for n, w in cols}
+    words = dict(cols)
+    totalled = frozenset(w for n, wn in cols if n in parts_of for w in wn)  # "확정선거인수" of "확정선거인수 계"
+    bases: dict[str, list[str]] = {}
+    for a, wa in cols:
+        if a in parts or a in parts_of or not wa:
+            continue
+        for b, wb in cols:
+            if b == a or not wb:
+                continue
+            extra, missing = wa - wb, wb - wa
+            if extra and (not missing or (extra <= _SUBSET_SHARES.keys() and len(missing) == 1
+                                          and missing <= totalled)):
+                bases.setdefault(a, []).append(b)
+    done: set[str] = set()
+
+    def settle(a: str, depth: int = 0) -> None:
+        if a in done or depth > 8:
+            return
+        for b in bases.get(a, ()):
+            settle(b, depth + 1)
+        done.add(a)
+        if a not in bases:
+            return
+        first = min(bases[a], key=lambda b: _num(out[b]) or 0.0)
+        base = _num(out[first]) or 0.0
+        wa = words[a]
+        quals = sorted(w for w in wa - words[first] if w in _SUBSET_SHARES)  # 남성 … before 재외국민, 외국인
+        low, high = _SUBSET_SHARES[quals[0]] if quals else (0.05, 0.7)
+        male = by_words.get((wa - {quals[0]}) | {_FEMALE[quals[0]]}) if quals and quals[0] in _FEMALE else None
+        if male is not None and male in bases and male != a:
+            settle(male, depth + 1)
+            value = max(0.0, base - (_num(out[male]) or 0.0))
+        else:
+            value = round(base * random.Random(f"subset|{seed}|{a}").uniform(low, high))
+        out[a] = _as_like(min(value, base), out[a], types[a])
+
+    for a in list(bases):
+        settle(a)
 
 
 def _same_unit(a: str, b: str) -> bool:

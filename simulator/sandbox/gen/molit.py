@@ -12,7 +12,12 @@ from typing import Any
 from ..world import World
 from ._common import shape
 
-__all__ = ["GENERATORS"]
+__all__ = ["GENERATORS", "RH_FLOORS_EDITION"]
+
+#: The world edition from which a 연립·다세대 trade's floor is one a row house has (1–4: both
+#: are houses of at most four storeys); before it, the apartment trade's it was made from (up to
+#: the 20s).
+RH_FLOORS_EDITION = 9
 
 
 def _deals(kind: str, endpoint_id: str):  # type: ignore[no-untyped-def]
@@ -37,10 +42,13 @@ def _offi(world: World, f: dict[str, str]) -> list[dict[str, Any]]:
 
 
 def _rh(world: World, f: dict[str, str]) -> list[dict[str, Any]]:
-    """연립다세대 trades: half the apartment volume, smaller and cheaper."""
+    """연립다세대 trades: half the apartment volume, smaller and cheaper (from edition 9 on floors
+    1–4, ``RH_FLOORS_EDITION``)."""
     lawd, ym = f.get("LAWD_CD", ""), f.get("DEAL_YMD", "")
     rows = []
     for t in world.apt_trades(lawd, ym)[1::2]:
+        if world.edition >= RH_FLOORS_EDITION and t["floor"].lstrip("-").isdigit() and int(t["floor"]) > 4:
+            t = {**t, "floor": str(1 + (int(t["floor"]) - 1) % 4)}
         rows.append({**t, "houseType": "다세대" if int(t["dealDay"]) % 3 else "연립",
                      "mhouseNm": t["aptNm"].rstrip("0123456789단지차") + "빌라",
                      "landAr": f"{float(t['excluUseAr']) * 0.4:.2f}",

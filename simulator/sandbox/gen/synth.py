@@ -25,7 +25,8 @@ from ...catalog import Endpoint, FieldSpec
 from ..world import TODAY, World
 from ..world._finance import REAL_COMPANIES_EDITION
 from ..world._names import _stem
-from ..world._politics import DATED_ADDRESSES_EDITION
+from ..world._politics import _SIDO_RENAMED, DATED_ADDRESSES_EDITION
+from .dart_dates import DART_DATES_EDITION, dart_dates
 from .dart_indx import INDX_EDITION, index_rows
 from .datagokr_misc import (
     AIRKOREA_FIELD_VER,
@@ -43,6 +44,7 @@ from .measures import (
     sun_altitude,
     table_record,
 )
+from .rtms import RTMS_REQUEST_EDITION, is_rtms, rtms_records
 
 __all__ = ["ENTITY_FIELDS", "format_fields", "names_real_company", "synth_records"]
 
@@ -186,9 +188,17 @@ def _shaped(f: FieldSpec, i: int, rng: random.Random, world: World) -> Any:
 
 
 def _value(f: FieldSpec, i: int, rng: random.Random, world: World, ep: Endpoint | None = None,
-           place: Callable[[], Any] | None = None) -> Any:
-    if world.edition < MEASURES_EDITION or _rule9(f.name, f.description, f.type) is None:
+           place: Callable[..., Any] | None = None) -> Any:
+    if world.edition < MEASURES_EDITION:
         return _value8(f, i, rng, world)[0]
+    if _rule9(f.name, f.description, f.type) is None:
+        v, branch = _value8(f, i, rng, world)
+        if branch == "won":  # edition 9: a label naming 금액 that is no amount, or one numbered ("…금액1")
+            return _won9(f, v, random.Random(f"won|{f.name}|{i}|{rng.getstate()}"), ep)
+        if branch == "label" and world.edition >= NAMES_EDITION:
+            named = _name9(f, random.Random(f"name|{f.name}|{i}|{rng.getstate()}"), world, place)
+            return v if named is None else named
+        return v
     # edition 9: the field's meaning says its value; drawn from its own generator (seeded by
     # the field and the collection's stream here), and the stream consumed as edition 8 did,
     # so every other value of the record stays edition 8's
@@ -196,6 +206,81 @@ def _value(f: FieldSpec, i: int, rng: random.Random, world: World, ep: Endpoint 
     old, branch = _value8(f, i, rng, world)
     new = _value9(f, own, world, ep, branch, old, place)
     return old if new is None else new
+
+
+#: The edition from which a generated name field that read "<label> n" names a place of the
+#: world (``출발시도명``, ``areaName``) or one of its kind's words (``구분(금액/비중)``, ``요일명``).
+#: Names of people, parties, companies and bills stay "<label> n": an invented value must not
+#: pose as a real one's.
+NAMES_EDITION = 9
+_PLACE_LABEL = re.compile(r"^(출발|도착|소재|관할|발생|측정|사업장|소재지)?\s*(시도|광역시도|시·도|시군구|시·군·구|읍면동|지역|"
+                          r"자치단체|행정구역)(명|명칭)?$")
+_PLACE_NAME = re.compile(r"(?i)^(area_?nm|area_?name|sido_?nm|sido_?name|sgg_?nm|sigungu_?nm|region_?nm|region_?name)$")
+#: Category words by what a label names (the first match wins).
+_KIND_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (r"요일", ("월요일", "화요일", "수요일", "목요일", "금요일", "토요일", "일요일")),
+    (r"제개정구분|제정개정구분", ("제정", "일부개정", "전부개정", "타법개정", "폐지")),
+    (r"영업상태", ("영업/정상", "영업/정상", "폐업", "휴업")),
+    (r"업무구분", ("물품", "공사", "용역", "외자")),
+    (r"회의종류", ("본회의", "상임위원회", "특별위원회", "소위원회")),
+    (r"점검결과", ("적합", "적합", "부적합")),
+    (r"성별", ("남", "여")),
+    (r"^구분$|구분명$", ("일반", "일반", "기타")),
+)
+
+
+def _asked_area(world: World, ep: Endpoint, filters: dict[str, str]) -> str | None:
+    """The name of the place a request's area code names (KMA ``AREA_ID=4111000000``: "경기도 수원시"), if any."""
+    for k, v in filters.items():
+        if re.fullmatch(r"(?i)area_?id|area_?cd|area_?code", k) and re.fullmatch(r"\d{5}(\d{5})?", v.strip()):
+            d = world.district(v.strip()[:5])
+            if d is not None:
+                return d.full_name
+            d = next((x for x in world.districts() if x.lawd_cd[:4] == v.strip()[:4]), None)
+            return f"{d.sido.name} {d.name.split(' ')[0]}" if d is not None else None  # 41110: 경기도 수원시
+    return None
+
+
+def _name9(f: FieldSpec, own: random.Random, world: World, place: Callable[..., Any] | None) -> Any:
+    """Edition 9's value of a field edition 8 filled with ``"<label> n"``, where its label names a
+    place or a kind (:data:`NAMES_EDITION`); None keeps edition 8's."""
+    head = _head(f.description).strip()
+    m = _PLACE_LABEL.fullmatch(head)
+    if m or (not f.description and _PLACE_NAME.fullmatch(f.name)):
+        prefix = m.group(1) if m else ""
+        level = m.group(2) if m else ("sido" if re.search(r"(?i)sido", f.name) else "시군구" if re.search(r"(?i)sgg|sigungu", f.name)
+                                      else "행정구역")  # "areaName": "경기도 수원시"
+        d = (place(prefix) if prefix else place()) if place is not None else own.choice(world.districts())
+        if level in ("시도", "광역시도", "시·도") or level == "sido":
+            return d.sido.name
+        if level in ("시군구", "시·군·구", "자치단체"):
+            return d.name
+        if level == "읍면동":
+            return own.choice(d.dongs).leaf if d.dongs else d.name
+        return d.full_name if level == "행정구역" else world.sido_short(d.sido.sido_cd) or d.sido.name
+    if re.search(r"구분|종류|유형|상태|결과", head) and (opts := re.findall(r"\(([^()]*/[^()]*)\)", f.description)):
+        return own.choice([w.strip() for w in opts[0].split("/") if w.strip()])  # "구분(금액/비중)"
+    for rx, words in _KIND_WORDS:
+        if re.search(rx, head):
+            return own.choice(words)
+    return None
+
+
+def _won9(f: FieldSpec, old: Any, own: random.Random, ep: Endpoint | None) -> Any:
+    """Edition 9's value of a field edition 8 gave 10^8-10^13 for naming 금액 that no measure rule
+    reads: a date-time (``기초금액공개일시``, as PPS writes them), one of a 구분's listed words
+    (``구분(금액/비중)``), an amount of a numbered label (``발행회사총자산금액1``), else edition 8's."""
+    head = _head(f.description)
+    if head.endswith(("일시", "일자", "일")):
+        at = datetime(_BASE_DAY.year, _BASE_DAY.month, _BASE_DAY.day) + timedelta(
+            days=own.randrange(730), hours=own.randrange(9, 18))
+        return at.strftime("%Y-%m-%d %H:%M:%S" if head.endswith("일시") else "%Y%m%d")
+    if head.endswith("구분") and (words := re.findall(r"\(([^()]*/[^()]*)\)", f.description)):
+        return own.choice([w.strip() for w in words[0].split("/") if w.strip()])
+    if (kind := measure_kind(f.name, re.sub(r"\d+$", "", f.description))) is not None:
+        return measure_value(kind, own, comma=ep is not None and "opendart" in ep.host,
+                             scale=measure_scale(f.description))
+    return old
 
 
 def _value8(f: FieldSpec, i: int, rng: random.Random, world: World) -> tuple[Any, str]:
@@ -284,7 +369,7 @@ def _rule9(name: str, label: str, ftype: str) -> tuple[str, str] | None:
 
 
 def _value9(f: FieldSpec, own: random.Random, world: World, ep: Endpoint | None, branch: str, old: Any,
-            place: Callable[[], Any] | None = None) -> Any:
+            place: Callable[..., Any] | None = None) -> Any:
     """Edition 9's value of a field :func:`_rule9` reads, where edition 8's rule filled it by its
     type alone (``number``: 0-99999 whatever it means), with its label (``label``) or, for a
     region, a code; None keeps edition 8's (a date, a time, a code, a shaped value)."""
@@ -311,7 +396,7 @@ def _value9(f: FieldSpec, own: random.Random, world: World, ep: Endpoint | None,
         return day.strftime("%Y년 %m월 %d일") if ep is not None and "opendart" in ep.host else day.strftime("%Y%m%d")
     if rule == "date" and branch == "number":
         return int((_BASE_DAY + timedelta(days=own.randrange(730))).strftime("%Y%m%d"))
-    if rule == "measure" and (branch in ("label", "number") or branch == "won" and kind != "money"):
+    if rule == "measure" and (branch in ("label", "number", "won")):  # "won": 10^8-10^13 whatever it was
         v = measure_value(kind, own, comma=f.type == "string" and ep is not None and "opendart" in ep.host,
                           scale=measure_scale(f.description))
         if kind == "sun_altitude" and (hour := re.match(r"(\d+)시", f.description)):
@@ -324,14 +409,19 @@ def _value9(f: FieldSpec, own: random.Random, world: World, ep: Endpoint | None,
     return None
 
 
-def _record_place(world: World, picks: dict[str, dict[str, Any]], seed: str) -> Callable[[], Any]:
+def _record_place(world: World, picks: dict[str, dict[str, Any]], seed: str) -> Callable[..., Any]:
     """Edition 9: the one district a record's region names (시도, 시군구, 지역) come from — the
     record's region entity's where it has one (``sido_nm``, ``lawd_cd``), else the district or
     province of its bus city (TAGO ``cityname`` "보은군"), else one drawn for the record — so no
     row says 대구광역시 and 화천군, or 경기도 and 보은군, at once."""
     chosen: list[Any] = []
+    others: dict[str, Any] = {}
 
-    def place() -> Any:
+    def place(key: str = "") -> Any:
+        if key:  # another place of the record ("출발시도명" and "출발시군구명" name one, "도착…" another)
+            if key not in others:
+                others[key] = random.Random(f"place|{seed}|{key}").choice(world.districts())
+            return others[key]
         if not chosen:
             own = random.Random(f"place|{seed}")
             lawd = (picks.get("region") or {}).get("lawd_cd", "")
@@ -603,9 +693,186 @@ def synth_records(world: World, ep: Endpoint, filters: dict[str, str]) -> list[d
         if fmts := format_fields(ep):
             default = str(ep.opt("default_format", "xml"))
             records = [{**r, **{n: default for n in fmts if n in r and n not in echo}} for r in records]
+        records = [_admin_units(world, spec, r) for r in records]
+    if world.edition >= PUBLISHED_TYPES_EDITION and (numeric := published_numbers(ep)):
+        key = "|".join(f"{k}={v}" for k, v in sorted(filters.items()))
+        records = [_as_published(r, numeric, echo, f"{world.seed}|{ep.id}|{key}|{i}") for i, r in enumerate(records)]
+    if world.edition >= DART_DATES_EDITION and "opendart" in ep.host:  # dates after the receipt (gen/dart_dates.py)
+        key = "|".join(f"{k}={v}" for k, v in sorted(filters.items()))
+        records = [dart_dates(ep, r, f"{world.seed}|{ep.id}|{key}|{i}") for i, r in enumerate(records)]
+    if world.edition >= NAMES_EDITION and (area := _asked_area(world, ep, filters)) is not None:
+        names = [f.name for f in fields if f.name not in echo and not f.description and _PLACE_NAME.fullmatch(f.name)]
+        records = [{**r, **{n: area for n in names if n in r}} for r in records]
+    if world.edition >= KMA_STATIONS_EDITION and ep.id.startswith("kma_") and "buoy" not in ep.id:
+        key = "|".join(f"{k}={v}" for k, v in sorted(filters.items()))
+        records = [_kma_station(ep, r, echo, f"{world.seed}|{ep.id}|{key}|{i}", filters) for i, r in enumerate(records)]
+    if world.edition >= RTMS_REQUEST_EDITION and is_rtms(ep):  # the district and month asked (gen/rtms.py)
+        return rtms_records(world, ep, filters, records)
+    if world.edition >= MEASURES_EDITION and ep.path.startswith("/9760000/"):
+        records = _national_electors(world, ep, records)
     if world.edition >= DATED_ADDRESSES_EDITION and ep.path.startswith("/9760000/"):
         return _nec_places(world, ep, filters, records)
     return records
+
+
+def _national_electors(world: World, ep: Endpoint, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Edition 9: foreign residents vote in local elections only, so an NEC elector table's 외국인
+    선거인 counts are 0 for a presidential or National Assembly election (sgTypecode 1, 2, 7)."""
+    labels = {f.name: f.description or "" for f in ep.fields}
+    if not any("선거인" in lb for lb in labels.values()):
+        return records
+    foreign = [n for n, lb in labels.items() if "외국인" in lb and "인구" not in lb]
+    if not foreign:
+        return records
+    kinds: dict[str, set[str]] = {}
+    for e in world.elections():
+        if e["sgTypecode"] != "0":
+            kinds.setdefault(e["sgId"], set()).add(e["sgTypecode"])
+    out = []
+    for r in records:
+        if kinds.get(str(r.get("sgId", "")), {"x"}) <= {"1", "2", "7"}:
+            r = {**r, **{n: (0 if isinstance(r[n], int) else "0") for n in foreign if n in r}}
+        out.append(r)
+    return out
+
+
+#: The edition from which a count or an amount the catalog types as a string (the type an early
+#: field list gave it) is served as a JSON number where its published field list (the facts
+#: ``fields_edition7/8/9``) types it integer or number.
+PUBLISHED_TYPES_EDITION = 9
+#: Measure kinds a published number type is taken for (a code the list calls integer stays as the
+#: catalog has it: ``stnId`` 지점코드, ``fcTp`` 통보종류, ``announceTime``).
+_NUMERIC_KINDS = frozenset({"count", "total", "population", "money", "company_money", "area", "altitude_km", "shares", "fee",
+                            "seats", "days", "length", "distance"})
+
+
+@cache
+def _published_types() -> dict[str, dict[str, tuple[str, str]]]:
+    from ...catalog.generate.extract import read_facts
+
+    out: dict[str, dict[str, tuple[str, str]]] = {}
+    for name in ("fields_edition7", "fields_edition8", "fields_edition9"):
+        for op in read_facts(name)["operations"]:
+            if "url" in op:
+                for row in op["fields"]:
+                    out.setdefault(op["url"], {}).setdefault(row[0], (row[1], row[2]))
+    return out
+
+
+def published_numbers(ep: Endpoint) -> dict[str, tuple[str, int, str]]:
+    """Edition 9: the string fields of a generated data.go.kr endpoint that hold a count or an
+    amount its published field list types as a number: name → (``"integer"`` or ``"number"``,
+    the published unit's scale: ``대상인구(천명)`` counts thousands, the measure kind)."""
+    if ep.host != "apis.data.go.kr":
+        return {}
+    pub = _published_types().get(f"https://{ep.host}{ep.path}", {})
+    out = {}
+    for f in ep.fields:
+        if f.type == "string" and f.name in pub and pub[f.name][0] in ("integer", "number"):
+            label = pub[f.name][1]
+            kind = measure_kind(f.name, f.description) or measure_kind(f.name, label)
+            if kind in _NUMERIC_KINDS:
+                scale = measure_scale(label) if measure_scale(f.description) == 1 else 1
+                out[f.name] = (pub[f.name][0], scale, kind)
+    return out
+
+
+def _as_published(rec: dict[str, Any], numeric: dict[str, tuple[str, int, str]], echo: dict[str, Any],
+                  seed: str) -> dict[str, Any]:
+    """A record with ``numeric``'s fields as JSON numbers (a ``"<label> n"`` placeholder, which
+    no rule read under the catalog's label, drawn as a number of its published kind)."""
+    out = dict(rec)
+    for name, (ftype, scale, kind) in numeric.items():
+        v = out.get(name)
+        if name in echo or not isinstance(v, str):
+            continue
+        if not re.fullmatch(r"-?[\d,]+(\.\d+)?", v.strip()):
+            v = measure_value(kind, random.Random(f"published|{seed}|{name}"))
+            scale = 1
+        x = float(v.replace(",", "")) / scale
+        out[name] = (max(1, round(x)) if scale > 1 else round(x)) if ftype == "integer" else round(x, 2)
+    return out
+
+
+#: The edition from which a generated KMA record's station id is a three-digit ASOS station
+#: number (108 서울) with its name, not six digits (buoys keep theirs).
+KMA_STATIONS_EDITION = 9
+#: ASOS stations (number, name): KMA's published station numbers, a few of each region.
+_ASOS = ((101, "춘천"), (105, "강릉"), (108, "서울"), (112, "인천"), (114, "원주"), (119, "수원"), (127, "충주"),
+         (131, "청주"), (133, "대전"), (136, "안동"), (138, "포항"), (143, "대구"), (146, "전주"), (152, "울산"),
+         (155, "창원"), (156, "광주"), (159, "부산"), (165, "목포"), (168, "여수"), (184, "제주"), (189, "서귀포"),
+         (192, "진주"))
+_STN_ID = re.compile(r"(?i)^stn_?id$|^stn_?no$")
+_STN_NAME = re.compile(r"(?i)^(stn_?nm|stn_?ko|stnko|stn_?name|locname)$")
+
+
+def _kma_station(ep: Endpoint, rec: dict[str, Any], echo: dict[str, Any], seed: str,
+                 filters: dict[str, str]) -> dict[str, Any]:
+    """Edition 9: a KMA record's station (``stnId`` 지점번호 …, six random digits before) is the one
+    the request names (``stnIds=108``), else one of :data:`_ASOS`; its name fields (``stnNm``,
+    ``stn_ko``, 지점명) are that station's."""
+    labels = {f.name: f.description or "" for f in ep.fields}
+    ids = [n for n in rec if _STN_ID.fullmatch(n) and n not in echo and "결과" not in labels.get(n, "")]
+    if not ids:
+        return rec
+    number, name = random.Random(f"kma_station|{seed}").choice(_ASOS)
+    asked = next((v.strip() for k, v in filters.items() if re.fullmatch(r"(?i)stn_?ids?|stn", k) and v.strip().isdigit()), "")
+    if asked:
+        number, name = int(asked), dict(_ASOS).get(int(asked), "")
+    out = dict(rec)
+    for n in ids:
+        out[n] = number if isinstance(rec[n], int) else str(number)
+    for n in rec:
+        if name and n not in echo and (_STN_NAME.fullmatch(n) or re.fullmatch(r"지점명(\(국문\))?|관측지점명", labels.get(n, ""))):
+            out[n] = name
+    return out
+
+
+#: A count column named after a kind of administrative unit ("특별시", "광역시(개)", "군(개)").
+_UNIT_LABEL = re.compile(r"(특별시|광역시|특별자치시|도|특별자치도|시|군|자치구|구)(\((개|개소)\))?")
+_UNIT_YEAR = re.compile(r"기준 ?(년도|연도)|^(년도|연도)$")
+
+
+def _admin_unit_counts(world: World, year: int) -> dict[str, int]:
+    """How many 특별시, 광역시, …, 시, 군 and 자치구 the world's region table has at the end of
+    ``year`` (강원 and 전북 were 도 before they became 특별자치도: ``_SIDO_RENAMED``)."""
+    def build() -> dict[str, int]:
+        out = dict.fromkeys(("특별시", "광역시", "특별자치시", "도", "특별자치도", "시", "군", "자치구"), 0)
+        for sido in {d.sido.name: d.sido.sido_cd for d in world.districts()}.items():
+            name, code = sido
+            renamed = _SIDO_RENAMED.get(code)
+            if renamed and f"{year}1231" < renamed[1]:
+                name = renamed[0]
+            out[next(k for k in ("특별자치시", "특별자치도", "특별시", "광역시", "도") if name.endswith(k))] += 1
+        cities: set[str] = set()
+        for d in world.districts():
+            first = d.name.split(" ")[0]
+            if d.sido.name.endswith(("특별시", "광역시")):
+                out["자치구" if first.endswith("구") else "군"] += " " not in d.name
+            elif first.endswith("군"):
+                out["군"] += 1
+            elif first.endswith("시") and d.sido.sido_cd not in ("36", "50"):
+                cities.add(first)  # 세종 is no 시 of a 도; 제주·서귀포 are 행정시
+        out["시"] = len({c for c in cities if c.endswith("시")})
+        return out
+    return world.cached(("admin_unit_counts", year), build)
+
+
+def _admin_units(world: World, spec: list[tuple[str, str, str]], rec: dict[str, Any]) -> dict[str, Any]:
+    """Edition 9: a record of counts by kind of administrative unit (MOIS 행정구역 현황: 특별시,
+    광역시(개), 도(개), 시(개), 군(개) …) counts the world's units as of its 기준년도 (edition 9's
+    first draw said 979 특별시 and 2,648 광역시)."""
+    units = [(n, m.group(1), t) for n, lb, t in spec if (m := _UNIT_LABEL.fullmatch(lb.strip()))]
+    if len(units) < 3:
+        return rec
+    year = next((int(str(rec[n])[:4]) for n, lb, _t in spec
+                 if _UNIT_YEAR.search(lb) and str(rec.get(n, ""))[:4].isdigit()), TODAY.year)
+    counts = _admin_unit_counts(world, year)
+    out = dict(rec)
+    for n, unit, t in units:
+        value = counts["자치구" if unit == "구" else unit]
+        out[n] = value if t in ("integer", "number") else str(value)
+    return out
 
 
 #: A record field's label that says it holds the answer's document format (``수신 문서양식``).

@@ -69,8 +69,8 @@ Politics (NEC, National Assembly)
     ``committee_members(dept_cd | None)``; ``election_places(sgId)`` (the 구시군 as of an
     election's date) and ``sido_name_on(sido_cd, sgId)``. From edition 8 every result carries
     an invented party (``invented_parties(sgId)`` in ``_politics``), places are named as of the
-    vote date, a 재·보궐선거 fills a few seats and bills take numbers from 2290001
-    (``docs/catalog.md``, "Elections and the 22nd Assembly").
+    vote date, a 재·보궐선거 fills a few seats and bills take numbers from 2290001 (from edition
+    9: 2260001, ``BILL_NUMBERS_EDITION``) (``docs/catalog.md``, "Elections and the 22nd Assembly").
 Education (NEIS)
     ``offices()``; ``schools()`` (~11,000, names repeat across regions) / ``school(code)``;
     ``meals(school_code, "YYYYMM")``; ``schedule(school_code, year)``;

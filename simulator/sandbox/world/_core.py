@@ -42,16 +42,20 @@ EDITIONS = (2, 3, 4, 5, 6, 7, 8, 9)
 #: ``edition >= 7``); ``kopa@v0008`` was recorded from it. Edition 8 is edition 7 with invented
 #: names that read like real Korean ones (schools named after a place or a word, companies of
 #: one stem and a kind, well-formed statute and bill titles), plus the changes listed where they
-#: are made (gated on ``edition >= 8``); ``kopa@v0009`` is recorded from it. Edition 9 (no shipped
-#: version yet; ``kopa@v0010`` is to be recorded from it) is edition 8 with the changes gated on
+#: are made (gated on ``edition >= 8``); ``kopa@v0009`` is recorded from it. Edition 9
+#: (``kopa@v0010`` is recorded from it) is edition 8 with the changes gated on
 #: the ``*_EDITION = 9`` constants where they are made: more published response fields for the
 #: generated endpoints (``PUBLISHED9_EDITION`` in ``simulator/catalog/generate/build.py``), the MOIS
 #: 행정안전통계연보 services in their head/row envelope (``YEARBOOK_ENVELOPE_EDITION``), generated
 #: measure fields filled with numbers of their unit and meaning (``MEASURES_EDITION``,
 #: ``simulator/sandbox/gen/measures.py``), Seoul subway stations' real English names
 #: (``STATION_ENG_EDITION``, ``_transport.py``), NEC addresses named as of the vote date
-#: (``DATED_ADDRESSES_EDITION``, ``_politics.py``) and the 22nd Assembly's 254 real constituencies.
-LATEST_EDITION = 8
+#: (``DATED_ADDRESSES_EDITION``, ``_politics.py``) and the 22nd Assembly's 254 real constituencies;
+#: from stop 40, RTMS deals of the district and month asked (``RTMS_REQUEST_EDITION``,
+#: ``gen/rtms.py``), OpenDART dates after the receipt (``DART_DATES_EDITION``), published number
+#: types (``PUBLISHED_TYPES_EDITION``), place and kind names (``NAMES_EDITION``), three-digit KMA
+#: stations (``KMA_STATIONS_EDITION``, ``gen/synth.py``) and bills 2260001 up (``BILL_NUMBERS_EDITION``).
+LATEST_EDITION = 9
 #: The edition from which the world's invented names read like real Korean ones: schools named
 #: after a place or a word (``_education.py``), companies of one stem and a kind (``_finance.py``),
 #: statute titles shaped like real ones (``_law.py``) and real bill titles (``_politics.py``).

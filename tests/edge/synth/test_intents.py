@@ -33,8 +33,8 @@ def _uncapped(sampler: Any) -> None:
 
 
 @pytest.fixture(scope="module")
-def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, ...]]:
-    version = Store(cache_dir=tmp_path_factory.mktemp("intent-cache")).open("kopa", "v0005")
+def world(shipped_store: Store) -> Iterator[tuple[Any, ...]]:
+    version = shipped_store.open("kopa", "v0005")
     catalog = load_catalog(tier="curated")
     resolver = Resolver(version, catalog, miss="strict")
     ex = ProgramRunner(resolver, page_size=fitting_page_size(resolver))

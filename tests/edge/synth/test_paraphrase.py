@@ -65,9 +65,9 @@ class ChatStub:
 
 
 @pytest.fixture(scope="module")
-def env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, ...]]:
-    cache = tmp_path_factory.mktemp("para-cache")
-    version = Store(cache_dir=cache).open("kopa", "v0001")
+def env(shipped_store: Store, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, ...]]:
+    cache = shipped_store.cache_dir
+    version = shipped_store.open("kopa", "v0001")
     catalog = load_catalog(tier="curated")
     obs = Observations.from_version(version, catalog)
     graph = build_graph(version, catalog, seed=7, obs=obs,

@@ -16,7 +16,6 @@ under a dummy key no real request sends (v0002–v0005 held them so).
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -40,8 +39,8 @@ ROOT = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture(scope="module")
-def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
-    return Store(cache_dir=tmp_path_factory.mktemp("every-tool-cache"))
+def store(shipped_store: Store) -> Store:
+    return shipped_store
 
 
 @pytest.fixture(scope="module")

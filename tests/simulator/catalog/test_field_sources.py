@@ -101,7 +101,7 @@ def test_every_thin_generated_endpoint_says_why(catalog: Catalog) -> None:
     """Each generated endpoint declaring <= 3 fields is in one named case (`--thin`): a source
     cut, nothing published by any source on hand (named), a small spec, …"""
     table, thin, total = _script().thin_table(catalog)
-    assert total == 2621 and thin <= 713  # kopa@v0007 added 7 (fidelity partial), none thin; 944 before edition 7's facts, 884 before edition 8's, 753 before edition 9's (713: one yearbook service's type goes to edition 9's head)
+    assert total == 2621 and thin <= 694  # kopa@v0007 added 7 (fidelity partial), none thin; 944 before edition 7's facts, 884 before edition 8's, 753 before edition 9's (713: one yearbook service's type goes to edition 9's head)
     other = {p: row["other"] for p, row in table.items() if "other" in row}
     assert other == {"lawgokr": 1}, other  # one law.go.kr target whose output table names three fields
     assert table["fsc"]["source cut at 8 (the API answers more)"] <= 121
@@ -113,11 +113,12 @@ def test_every_thin_generated_endpoint_says_why(catalog: Catalog) -> None:
 def test_thin_counts_per_edition(catalog: Catalog) -> None:
     """``--thin --edition N`` counts what world edition N serves: edition 8's count is the one
     stop 38 reported (753), edition 9's facts take 41 endpoints off it and its yearbook head puts
-    one back (골목상권 활성화 사업 serves bas_yy, smry, rmk once ``type`` is the head's), and an
-    endpoint edition 9 deepened is thin in edition 8 for the reason it had then."""
+    one back (골목상권 활성화 사업 serves bas_yy, smry, rmk once ``type`` is the head's): 713 in
+    stop 39; stop 40's facts (kloud80's measured schemas, two more portal pages) take 19 more
+    off, and an endpoint edition 9 deepened is thin in edition 8 for the reason it had then."""
     mod = _script()
     counts = {e: mod.thin_table(catalog, e)[1] for e in (7, 8, 9)}
-    assert counts == {7: 884, 8: 753, 9: 713}, counts
+    assert counts == {7: 884, 8: 753, 9: 694}, counts
     assert mod.thin_table(catalog)[1] == counts[9]  # the newest facts are edition 9's
     ep = catalog.endpoint("mois_natural_disaster_damage_by_year")
     assert mod.served_at(ep, 8) == {"seq"} and len(mod.served_at(ep, 9)) == 12
@@ -242,3 +243,28 @@ def test_lawpy_guide_pages_give_law_targets_their_element_names(tmp_path: Path) 
     assert [(o["service"], o["target"], o["fields"]) for o in ops] == [
         ("lawSearch", "mofaCgmExpc", [["법령해석일련번호", "string", "법령해석일련번호"], ["안건명", "string", "안건명"]])]
     assert ops[0]["source"].startswith("github:StatPan/lawpy@") and "specs/kr/cgmExpcMofaListGuide.json" in ops[0]["source"]
+
+
+def test_edition9_facts_rederive_from_the_script_and_its_ties_refuse_a_wrong_operation() -> None:
+    """``scripts/extract_fields9.py`` rewrites ``facts/fields_edition9.json`` from what it
+    transcribed, and its ties refuse a source that does not fit the operation: measured names
+    lacking the client's rows, and a portal page whose request params are another operation's."""
+    from simulator.catalog.generate.extract import read_facts
+
+    path = Path(__file__).resolve().parents[3] / "scripts" / "extract_fields9.py"
+    spec = importlib.util.spec_from_file_location("extract_fields9", path)
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    assert mod.operations() == read_facts("fields_edition9")["operations"]
+    dg = "https://apis.data.go.kr/1160100/service/"
+    with pytest.raises(SystemExit, match="lack the client's"):
+        mod._check_measured([{"url": dg + "GetMortLoanCallOptiInfoService/getCallOptiInfo",
+                              "source": "github:kloud80/datagokr-mcp@x:y.yaml", "fields": [["clrdDt", "string", ""]]}])
+    page = ("data.go.kr's page for dataset 15059587", "basYm, rqdzPlanCd, scrsIssuYr, scrsIssuRndNo")
+    rows = [[n.strip(), "string", ""] for n in page[1].split(",")]
+    with pytest.raises(SystemExit, match="the page asks"):  # 발행금리현황통계조회 asks basYm and scrsIssuYr
+        mod._check_portal([{"url": dg + "GetMortLoanIssuStatInfoService/getIssuInteStatStat", "source": page[0],
+                            "fields": rows, "page_params": ("basYm", "rqdzPlanCd")}])
+    mod._check_portal([{"url": dg + "GetMortLoanIssuStatInfoService/getIssuAmouStatStat", "source": page[0],
+                        "fields": rows, "page_params": ("basYm", "rqdzPlanCd")}])

@@ -64,11 +64,11 @@ def test_catalog_show_lists_fields_by_source_and_flags_thin_ones() -> None:
     assert "THIN" not in out and "not served from world edition 5: corp_cls, corp_name" in out
 
 
-def test_editions_before_5_serve_what_kopa_v0005_holds(catalog: Catalog, tmp_path_factory: pytest.TempPathFactory) -> None:
+def test_editions_before_5_serve_what_kopa_v0005_holds(catalog: Catalog, shipped_store: Store) -> None:
     """Every 7th generated collection of the shipped version, and every one of an endpoint
     whose fields changed: its records' fields are the ones edition 4 serves, in order, and
     all of them are declared."""
-    version = Store(cache_dir=tmp_path_factory.mktemp("fields-v5-cache")).open("kopa", "v0005")
+    version = shipped_store.open("kopa", "v0005")
     world4 = World(0, edition=4)
     changed = {e.id for e in catalog.endpoints.values() if e.opt("early_fields") is not None}
     assert {"dart_fnltt_singl_acnt_all", "kma_ultra_srt_ncst", "law_eflaw_search"} <= changed

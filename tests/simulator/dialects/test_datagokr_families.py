@@ -213,8 +213,8 @@ def test_sandbox_serves_a_generated_kma_endpoint_in_the_kma_shape() -> None:
 
 
 @pytest.fixture(scope="module")
-def v0005(tmp_path_factory: pytest.TempPathFactory) -> Resolver:
-    store = Store(cache_dir=tmp_path_factory.mktemp("families-v5-cache"))
+def v0005(shipped_store: Store) -> Resolver:
+    store = shipped_store
     version = store.open("kopa", "v0005")
     return Resolver(version, CATALOG)
 

@@ -155,3 +155,33 @@ def test_a_version_recorded_from_edition_9_replays_the_family_envelope(mois: Cat
         req = build_request(ep, params, app.keys.get(ep.id, app.keys.get(ep.platform)))
         replayed = resolver.resolve(req).response
         assert replayed.status == 200 and replayed.body == app.handle(req).body, fmt
+
+
+@pytest.mark.parametrize("edition", [8, 9])
+def test_a_2022_service_replays_type_json_as_the_sandbox_that_recorded_it(mois: Catalog, tmp_path: Path,
+                                                                          edition: int) -> None:
+    """A 2022 service publishes no ``type`` (the catalog endpoint has no format param). Recorded
+    from an edition-9 sandbox (``kopa@v0010``) its collection is in the family's shape, and the
+    replay answers ``type=json`` in JSON as that sandbox does (the family declares ``type``), with
+    no ``type`` ignored; recorded from edition 8 (``kopa@v0009`` and older) it answers the XML it
+    always did, the edition-8 sandbox's bytes, naming ``type`` ignored."""
+    from simulator import Resolver
+    from simulator.ignore import IGNORED_HEADER
+    from tests.support.record import record_seeds
+
+    version = record_seeds(tmp_path, edition, [{"endpoint": POP, "params": {}}], catalog=mois)
+    (coll,) = version.collections()
+    assert (coll.envelope.get("family") == "mois_yearbook") == (edition >= YEARBOOK_ENVELOPE_EDITION)
+    resolver = Resolver(version, mois)
+    app = create_app(seed=0, catalog=mois, edition=edition)
+    ep = mois.endpoints[POP]
+    assert ep.param("type") is None
+    for fmt in ("json", "JSON", "xml", None):
+        params = {"numOfRows": "3", "pageNo": "2", **({"type": fmt} if fmt else {})}
+        req = build_request(ep, params, app.keys.get(ep.id, app.keys.get(ep.platform)))
+        replayed = resolver.resolve(req).response
+        assert replayed.status == 200 and replayed.body == app.handle(req).body, fmt
+        json_asked = fmt is not None and fmt.lower() == "json"
+        assert replayed.body.startswith(b"{") == (json_asked and edition >= 9), fmt
+        named = (replayed.header(IGNORED_HEADER) or "").split(",")
+        assert ("type" in named) == (fmt is not None and edition < 9), (fmt, named)

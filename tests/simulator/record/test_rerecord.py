@@ -3,9 +3,10 @@ from, gives the shipped version's records (and, for the newest, its content hash
 
 Edition 2 is the world ``kopa@v0001``/``kopa@v0002`` were recorded from, edition 3
 ``kopa@v0003``'s, edition 4 ``kopa@v0004``/``kopa@v0005``'s, edition 5 ``kopa@v0006``'s
-generated tier, edition 6 ``kopa@v0007``'s, edition 7 ``kopa@v0008``'s, edition 8 ``kopa@v0009``'s; their bytes are shipped and must stay reproducible. One re-recording is whole
-(v0005's plan onto copies of v0001-v0004: the same content hash); v0003's, v0004's, v0006's, v0007's, v0008's
-and v0009's are sampled (a fixed, spread sample of their plans: the same records, collection by
+generated tier, edition 6 ``kopa@v0007``'s, edition 7 ``kopa@v0008``'s, edition 8 ``kopa@v0009``'s, edition 9
+``kopa@v0010``'s; their bytes are shipped and must stay reproducible. One re-recording is whole
+(v0005's plan onto copies of v0001-v0004: the same content hash); v0003's, v0004's, v0006's, v0007's, v0008's,
+v0009's and v0010's are sampled (a fixed, spread sample of their plans: the same records, collection by
 collection), which checks the same property for a tenth of the time. v0003's whole
 re-recording took about 350 s on 2 cores, v0006's (2,274 collections) about 75 s.
 """
@@ -245,7 +246,7 @@ def test_recording_v0007_again_gives_its_records(tmp_path: Path, store: Store) -
     assert {"fssCorpUnqNo", "corpNm", "crno"} <= set(json.loads(mine[outline][0]))  # edition 6's join
 
 
-@pytest.mark.slow  # about 10 s; the newest version's (v0009's, below: about 13 s) runs in CI instead
+@pytest.mark.slow  # about 10 s; the newest version's (v0010's, below) runs in CI instead
 def test_recording_v0008_again_gives_its_records(tmp_path: Path, store: Store) -> None:
     """Every 12th seed of v0008's plan (``simulator/record/plans/v0008.yaml``, both tiers from
     edition 7), its OpenDART company overviews and the client values it added, recorded again
@@ -263,6 +264,7 @@ def test_recording_v0008_again_gives_its_records(tmp_path: Path, store: Store) -
     assert samsung["corp_name"] == "삼성전자(주)" and samsung["ceo_nm"] == ""  # edition 7: identity only
 
 
+@pytest.mark.slow  # about 13 s; the newest version's (v0010's, below) runs in CI instead
 def test_recording_v0009_again_gives_its_records(tmp_path: Path, store: Store) -> None:
     """Every 12th seed of v0009's plan (``simulator/record/plans/v0009.yaml``, both tiers from
     edition 8), its OpenDART company overviews and FSC outlines by name, recorded again from a
@@ -277,3 +279,25 @@ def test_recording_v0009_again_gives_its_records(tmp_path: Path, store: Store) -
     _assert_same_records(mine, store.open("kopa", "v0009"), "v0009")
     company = json.loads(mine["opendart_company?corp_code=09529646"][0])
     assert company["corp_name"] == "영성전자(주)"  # edition 8: one stem and a kind (v0008: 일양삼익케미칼)
+
+
+def test_recording_v0010_again_gives_its_records(tmp_path: Path, store: Store) -> None:
+    """Every 12th seed of v0010's plan (``simulator/record/plans/v0010.yaml``, both tiers from
+    edition 9), its home-trade months of one district and a MOIS yearbook service of each year,
+    recorded again from a fresh edition-9 sandbox: the records v0010 holds, collection by
+    collection, the yearbook ones in their family's envelope."""
+    plan = yaml.safe_load((PLANS / "v0010.yaml").read_text(encoding="utf-8"))
+    assert plan["replace_tiers"] == ["curated", "generated"]
+    yearbook = ("mois_registration_population_by_region", "mois_number_pcbased_video_conferencing_list")
+    seeds = [s for i, s in enumerate(plan["seeds"]) if i % 12 == 0 or s["endpoint"] in yearbook
+             or s["endpoint"] in ("molit_rh_trades", "molit_offi_trades") and s["params"]["LAWD_CD"] == "11440"]
+    assert 340 < len(seeds) < 380
+    version = record_seeds(tmp_path / "c", 9, seeds)
+    mine = records_by_key(version)
+    assert len(mine) == len(seeds)
+    _assert_same_records(mine, store.open("kopa", "v0010"), "v0010")
+    shipped = {c.key: c.envelope for c in store.open("kopa", "v0010").collections()}
+    for c in version.collections():
+        assert c.envelope == shipped[c.key], c.key
+        if c.endpoint in yearbook:
+            assert c.envelope == {"family": "mois_yearbook"}

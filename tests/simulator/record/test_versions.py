@@ -23,7 +23,11 @@ code only, every value about a company an invented company's, and the values rea
 ``kopa@v0009`` (stop 38) is v0008 recorded anew, both tiers, from world edition 8
 (``simulator/record/plans/v0009.yaml``): invented names that read like real Korean ones (schools,
 companies, statutes, bills) and stop 38's other edition-8 changes (invented parties, published
-fields and shapes). (Recording them again: tests/simulator/record/test_rerecord.py.)
+fields and shapes). ``kopa@v0010`` (stop 40) is v0009 recorded anew, both tiers, from world
+edition 9 (``simulator/record/plans/v0010.yaml``): more published fields, the MOIS yearbook
+services in their head/row envelope, measures of their unit and meaning, and Seoul's row-house
+and officetel trades of more months than 2024-07. (Recording them again:
+tests/simulator/record/test_rerecord.py.)
 """
 
 from __future__ import annotations
@@ -50,6 +54,7 @@ PLAN6 = ROOT / "simulator" / "record" / "plans" / "v0006.yaml"
 PLAN7 = ROOT / "simulator" / "record" / "plans" / "v0007.yaml"
 PLAN8 = ROOT / "simulator" / "record" / "plans" / "v0008.yaml"
 PLAN9 = ROOT / "simulator" / "record" / "plans" / "v0009.yaml"
+PLAN10 = ROOT / "simulator" / "record" / "plans" / "v0010.yaml"
 #: The services kopa@v0007 added (world edition 6; fidelity partial).
 ADDED_IN_V0007 = frozenset({"seoul_realtime_city_air", "seoul_bike_list", "seoul_subway_positions", "ecos_stat_meta",
                             "datagokr_misc_kapt_sigungu_apt_list", "datagokr_misc_kapt_basis_info", "datagokr_misc_semas_store_list_in_dong"})
@@ -60,6 +65,8 @@ V0007_HASH = "b6914a80"
 V0008_HASH = "922e9495"
 #: The content hash kopa@v0009 was published with (docs/drift-v0009.md).
 V0009_HASH = "61b22934"
+#: The content hash kopa@v0010 was published with (docs/drift-v0010.md).
+V0010_HASH = "63284925"
 
 
 @pytest.fixture(scope="module")
@@ -193,7 +200,8 @@ def test_v0006_records_every_tool_it_has_a_real_value_for(store: Store) -> None:
     assert "# Drift kopa@v0005 → kopa@v0006" in drift and "Collections removed (1051)" in drift
 
 
-@pytest.mark.parametrize("version,dummies", [("v0005", 1051), ("v0006", 0), ("v0007", 0), ("v0008", 0), ("v0009", 0)])
+@pytest.mark.parametrize("version,dummies", [("v0005", 1051), ("v0006", 0), ("v0007", 0), ("v0008", 0), ("v0009", 0),
+                                                    ("v0010", 0)])
 def test_collections_keyed_on_a_placeholder(store: Store, version: str, dummies: int) -> None:
     """v0002–v0005 keyed every generated collection without a published value on ``A1`` (1,003)
     or ``1`` (48); v0006 holds none (its endpoints without a real value are not recorded)."""
@@ -354,7 +362,7 @@ def _real_identities() -> dict[str, set[str]]:
             "names": {c[2] for c in real}}
 
 
-@pytest.mark.parametrize("version", ["v0008", "v0009"])
+@pytest.mark.parametrize("version", ["v0008", "v0009", "v0010"])
 def test_no_value_about_a_real_company(store: Store, version: str) -> None:
     """No OpenDART or FSC record of v0008 (or v0009) names a real company of the pool (its
     corp_code, stock code or name) but the company overview and the corp-code table, which carry
@@ -380,7 +388,7 @@ def test_no_value_about_a_real_company(store: Store, version: str) -> None:
     assert seen >= 40  # the 20 overviews and the 20 rows of the corp-code table
 
 
-@pytest.mark.parametrize("version", ["v0008", "v0009"])
+@pytest.mark.parametrize("version", ["v0008", "v0009", "v0010"])
 def test_each_recorded_invented_company_is_found_by_name(store: Store, version: str) -> None:
     """FSC getCorpOutline_V2 by ``corpNm`` → ``fssCorpUnqNo`` → OpenDART, for the 40 invented
     companies v0008 (and v0009, by edition 8's names) records; the real ones have an overview
@@ -404,8 +412,8 @@ def test_each_recorded_invented_company_is_found_by_name(store: Store, version: 
 
 
 # ---- kopa@v0009 -------------------------------------------------------------------------------
-def test_v0009_is_the_newest_and_records_every_tool_it_has_a_real_value_for(store: Store) -> None:
-    m = store.open("kopa").manifest
+def test_v0009_records_every_tool_it_has_a_real_value_for(store: Store) -> None:
+    m = store.open("kopa", "v0009").manifest
     assert (m.version, m.parent, m.source) == ("v0009", "v0008", "sandbox")
     assert m.content_hash.startswith(V0009_HASH)
     catalog = load_catalog()
@@ -462,3 +470,80 @@ def test_v0009_names_read_like_korean_names(store: Store) -> None:
     assert laws and not [t for t in laws if re.search(r"등법|(광역|권역|지역) \S+ 지원에 관한 특별법", t)]
     bills = {r["BILL_NAME"] for r in rows("assembly_member_bills")}
     assert bills and not [b for b in bills if re.search(r"법 특별법안$", b)]
+
+
+# ---- kopa@v0010 -------------------------------------------------------------------------------
+#: Seoul's row-house and officetel trade months kopa@v0010 records for each of the 25 districts
+#: (v0009: 2024-07 only; ``scripts/plan_v0010.py``'s ``HOME_MONTHS``).
+HOME_MONTHS10 = {"molit_rh_trades": ["202407", "202412", "202501"],
+                 "molit_offi_trades": ["202407", "202412", "202501", "202503"]}
+
+
+def test_v0010_is_the_newest_and_records_every_tool_it_has_a_real_value_for(store: Store) -> None:
+    m = store.open("kopa").manifest
+    assert (m.version, m.parent, m.source, m.format) == ("v0010", "v0009", "sandbox", 3)
+    assert m.content_hash.startswith(V0010_HASH)
+    catalog = load_catalog()
+    _plan, report = seed_plan_report(catalog)  # on world edition 9, LATEST_EDITION
+    left_out = set(report.unresolved)
+    assert set(m.endpoints) == set(catalog.endpoints) - left_out
+    assert all(e.records > 0 for e in m.endpoints.values())
+    listed = (ROOT / "docs" / "seeds-v0010.md").read_text(encoding="utf-8")
+    assert all(f"- `{e}`: " in listed for e in left_out)
+    drift = (ROOT / "docs" / "drift-v0010.md").read_text(encoding="utf-8")
+    assert "# Drift kopa@v0009 → kopa@v0010" in drift
+
+
+def test_v0010_records_its_plan_both_tiers(store: Store) -> None:
+    """v0010's collections are exactly its plan's seeds (both tiers recorded anew from edition 9):
+    every v0009 key and the home-trade months it adds, nothing else."""
+    v9, v10 = store.open("kopa", "v0009"), store.open("kopa", "v0010")
+    catalog = load_catalog()
+    plan = load_plan(PLAN10)
+    assert plan.replace_tiers == ["curated", "generated"] and not plan.crawls
+    planned = {collection_key(s.endpoint, collection_filters(catalog.endpoint(s.endpoint), s.params)) for s in plan.seeds}
+    keys9, keys10 = {c.key for c in v9.collections()}, {c.key for c in v10.collections()}
+    assert keys10 == planned and keys9 <= keys10
+    added = keys10 - keys9
+    assert len(added) == 25 * 5 and all(k.startswith(("molit_rh_trades?", "molit_offi_trades?")) for k in added)
+    # the real companies' FSC outlines by name (no data), as in v0009: nothing else emptied
+    empty9, empty10 = ({c.key for c in v.collections() if not c.count} for v in (v9, v10))
+    assert empty10 == empty9 and len(empty10) == 20 and all(k.startswith("fsc_corp_outline_v2?") for k in empty10)
+
+
+def test_v0010_home_trades_of_more_months(store: Store) -> None:
+    """Each of Seoul's 25 districts has row-house and officetel trades of every recorded month, a
+    month small enough for one conversation (EDGE reads at most 150 trades, ``intents_local._MOST``:
+    four in five of the new district-months fit, none has 250), and no two months of a district
+    alike."""
+    v10 = store.open("kopa", "v0010")
+    for endpoint, months in HOME_MONTHS10.items():
+        by: dict[str, dict[str, int]] = {}
+        names: dict[str, dict[str, tuple[str, ...]]] = {}
+        for c in v10.collections(endpoint):
+            ym, lawd = c.filters["DEAL_YMD"], c.filters["LAWD_CD"]
+            by.setdefault(ym, {})[lawd] = c.count
+            rows = v10.index.records(c.id, 0, c.count)
+            assert rows and all(r["dealYear"] + f"{int(r['dealMonth']):02d}" == ym for r in rows), c.key
+            names.setdefault(lawd, {})[ym] = tuple(r["dealAmount"] for r in rows)
+        assert sorted(by) == months, endpoint
+        assert all(len(d) == 25 and all(k.startswith("11") for k in d) for d in by.values())
+        assert all(len(set(per.values())) == len(per) for per in names.values())  # months differ
+        new = [n for ym in months if ym != "202407" for n in by[ym].values()]
+        assert sum(n <= 150 for n in new) >= len(new) * 4 // 5 and max(new) < 250, sorted(new)
+
+
+def test_v0010_answers_a_2022_yearbook_service_in_the_format_asked(store: Store) -> None:
+    """A 2022 MOIS yearbook service (no published ``type``) recorded from edition 9 answers
+    ``type=json`` in its head/row JSON on v0010; v0009 (edition 8's generic envelope) answers the
+    XML it always did."""
+    import json
+
+    catalog = load_catalog()
+    ep = catalog.endpoint("mois_registration_population_by_region")
+    req = build_request(ep, {"type": "json", "numOfRows": "2"}, KEY)
+    new = Resolver(store.open("kopa", "v0010"), catalog).resolve(req).response
+    old = Resolver(store.open("kopa", "v0009"), catalog).resolve(req).response
+    assert new.status == old.status == 200 and old.body.startswith(b"<?xml")
+    body = json.loads(new.body)["RegistrationPopulationByRegion"]
+    assert body[0]["head"][2]["RESULT"]["resultCode"] == "INFO-0" and len(body[1]["row"]) == 2

@@ -53,8 +53,8 @@ CASES = _cases()
 
 
 @pytest.fixture(scope="module")
-def resolver(tmp_path_factory: pytest.TempPathFactory) -> Resolver:
-    store = Store(SHIPPED, cache_dir=tmp_path_factory.mktemp("cache"))
+def resolver(shipped_store: Store) -> Resolver:
+    store = shipped_store
     return Resolver(store.open("kopa"))
 
 

@@ -17,8 +17,8 @@ pytestmark = pytest.mark.integration
 
 
 @pytest.fixture(scope="module")
-def get(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    store = Store(cache_dir=tmp_path_factory.mktemp("chains-cache"))
+def get(shipped_store: Store) -> Iterator[Any]:
+    store = shipped_store
     app = create_app(Resolver(store.open("kopa")), store)
     with serve_in_thread(app) as base, httpx.Client(base_url=base, timeout=30) as client:
 
@@ -45,17 +45,18 @@ REGIONS = "/apis.data.go.kr/1741000/StanReginCd/getStanReginCdList"
 
 
 def test_winner_to_member_to_bills_and_district_to_trades(get: Any) -> None:
-    # election code → winners → the winner of 종로구갑 (a filter value never recorded)
+    # election code → winners → the winner of 종로구 (a filter value never recorded; from
+    # kopa@v0010, world edition 9, the 22nd election has the real 지역구: 종로구 is one, not 갑/을)
     data, _ = get("/apis.data.go.kr/9760000/CommonCodeService/getCommonSgCodeList", resultType="json", numOfRows=100)
     assert "20240410" in {i["sgId"] for i in _dg_items(data)[0]}
     data, src = get("/apis.data.go.kr/9760000/WinnerInfoInqireService2/getWinnerInfoInqire",
-                    resultType="json", sgId="20240410", sgTypecode="2", sggName="종로구갑")
+                    resultType="json", sgId="20240410", sgTypecode="2", sggName="종로구")
     (winner,), _ = _dg_items(data)
     assert src == "query"
     # → the Assembly member of the same name → their bills
     data, src = get("/open.assembly.go.kr/portal/openapi/nwvrqwxyaytdsfvhu", KEY="k", Type="json", HG_NM=winner["name"])
     member = data["nwvrqwxyaytdsfvhu"][1]["row"][0]
-    assert src == "query" and member["ORIG_NM"].endswith("종로구갑")
+    assert src == "query" and member["ORIG_NM"] == "서울 종로구"
     data, _ = get("/open.assembly.go.kr/portal/openapi/nzmimeepazxkubdpn", KEY="k", Type="json", AGE="22",
                   PROPOSER=member["HG_NM"], pSize=100)
     bills = data["nzmimeepazxkubdpn"][1]["row"]

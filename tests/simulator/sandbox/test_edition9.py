@@ -14,8 +14,9 @@ from simulator.catalog import load_catalog
 from simulator.request import SimRequest
 from simulator.sandbox import World, create_app, default_keys
 from simulator.sandbox.gen.measures import MEASURES_EDITION, measure_kind, table_record
-from simulator.sandbox.gen.synth import _rule9, format_fields, synth_records
-from simulator.sandbox.world import _regions
+from simulator.sandbox.gen.rtms import is_rtms
+from simulator.sandbox.gen.synth import _rule9, format_fields, published_numbers, synth_records
+from simulator.sandbox.world import TRADE_MONTHS, _regions
 
 NUMBER = re.compile(r"-?\d{1,3}(,\d{3})*(\.\d+)?|-?\d+(\.\d+)?")
 
@@ -85,12 +86,12 @@ def test_measure_fields_hold_numbers_from_edition_9(catalog, worlds, w9_old_dist
     for i, (r8, r9) in enumerate(zip(old, new)):
         for k, shape in fields.items():
             assert r8[k] == f"{labels[k].split('(')[0].strip()} {i + 1}"  # the old wrong case
-            assert re.fullmatch(shape, r9[k]), (k, r9[k])
+            assert re.fullmatch(shape, str(r9[k])), (k, r9[k])  # (MOIS tot: an int, as published)
         # a field only edition 9 serves is one the edition-9 facts publish (s39-fields)
         assert set(r9) - set(r8) <= {n for n, e in (ep.opt("late_fields") or {}).items() if e == 9}
         # else unchanged, but where a field's meaning says otherwise, or a statistics table's
         # column or total (a whole number: the columns edition 9's facts add change its sums)
-        assert all(r9[k] == r8[k] or _rule9(k, labels[k], "string") or k in format_fields(ep)
+        assert all(r9[k] == r8[k] or _rule9(k, labels[k], "string") or k in published_numbers(ep) or _renamed(r8[k], r9[k]) or k in format_fields(ep)
                    or (bool(set(r9) - set(r8)) and re.fullmatch(r"\d+", str(r9[k]))) for k in r9 if k in r8)
         if "dayAvgTa" in fields:
             assert -3.2 <= float(r9["dayAvgTa"]) <= 31.5
@@ -120,11 +121,24 @@ def test_edition_9_changes_only_what_a_field_means(catalog, worlds, w9_old_distr
                     rule = _rule9(f.name, f.description, f.type)
                     if k in format_fields(ep):
                         assert v in ("json", "xml")
+                    elif _renamed(r8[k], v):  # synth._name9: a place or a kind's word
+                        pass
+                    elif "opendart" in ep.host and re.search("일|날짜", f.description):  # gen/dart_dates.py
+                        assert re.fullmatch(r"20\d\d(년 |-|\.)?\d\d(월 |-|\.)?\d\d일?", str(v)), (ep.id, k, v)
                     elif rule is not None:
                         assert re.fullmatch(_SHAPES[rule[0]], str(v)), (ep.id, k, r8[k], v)
+                    elif re.search("금액", f.description) and re.fullmatch(r"\d{9,14}", str(r8[k])):
+                        # edition 8's 10^8-10^13 for any 금액 label (synth._won9): a date-time, a listed word
+                        assert (re.fullmatch(r"20\d\d-\d\d-\d\d \d\d:00:00|20\d{6}|[\d,]+", str(v))
+                                or str(v) in f.description), (ep.id, k, r8[k], v)
                     else:  # a table's column or total: a whole number
                         assert isinstance(v, int) or re.fullmatch(r"\d+", str(v)), (ep.id, k, r8[k], v)
     assert changed > 100
+
+
+def _renamed(old: object, new: object) -> bool:
+    """Edition 8's "<label> n" became a place's name or a kind's word (synth._name9)."""
+    return bool(re.fullmatch(r".+ \d+", str(old)) and re.fullmatch(r"[가-힣/ ]+[0-9가-힣]*", str(new)))
 
 
 #: Bounds a client reads a value of each kind within (edition 9, every changed field of a slice).
@@ -226,9 +240,11 @@ def test_the_22nd_assembly_election_has_its_real_constituencies(worlds) -> None:
     assert [r for r in new21 if r["sdName"] != "충청북도"] == [r for r in old21 if r["sdName"] != "충청북도"]
     assert "43740" in {c for r in new21 for c in r["lawd_cds"]} - {c for r in old21 for c in r["lawd_cds"]}
     assert [w9.district(c).name for c in by["보은군옥천군영동군괴산군"]["lawd_cds"]] == ["보은군", "옥천군", "영동군", "괴산군"]
-    # the bills keep edition 8's ids, numbers, dates and votes (recorded keys still answer) ...
-    keep = ("BILL_ID", "BILL_NO", "BILL_NAME", "PROPOSE_DT", "PROC_RESULT", "voted")
+    # the bills keep edition 8's ids, dates and votes (recorded keys still answer), their numbers
+    # 2260001 up for 2290001 up (BILL_NUMBERS_EDITION) ...
+    keep = ("BILL_ID", "BILL_NAME", "PROPOSE_DT", "PROC_RESULT", "voted")
     assert [[b[k] for k in keep] for b in w9.bills()] == [[b[k] for k in keep] for b in w8.bills()]
+    assert [b["BILL_NO"] for b in w9.bills()] == ["226" + b["BILL_NO"][3:] for b in w8.bills()]
     # ... and any of the 300 proposes one; co-proposers' codes are those of the named members
     names = {m["MONA_CD"]: m["HG_NM"] for m in w9.members()}
     assert len({b["RST_MONA_CD"] for b in w9.bills()}) == 300
@@ -318,3 +334,258 @@ def test_a_record_names_one_place(catalog, worlds) -> None:
     rows = synth_records(w9, catalog.endpoint("airkorea_ctprvn_mesure_sido_list"), {})
     assert rows and all(any(d.sido.name == r["sidoName"] and d.name.split(" ")[0] == r["cityName"].split("/")[0]
                             for d in w9.districts()) or r["sidoName"] == r["cityName"] for r in rows)
+
+
+def test_rtms_services_answer_the_district_and_month_asked(catalog, worlds) -> None:
+    """Edition 9 (``RTMS_REQUEST_EDITION``): a generated RTMS call (land, 단독/다가구, 연립다세대,
+    오피스텔 rents, 분양권, factories, commercial buildings) answers deals of the ``LAWD_CD`` and
+    ``DEAL_YMD`` asked — every Seoul district in 2025-12 and 강남구 in every month 2024-01..2025-12;
+    edition 8 answered other districts and years (kopa@v0009 holds those records)."""
+    w8, w9 = worlds
+    eps = [e for k, e in sorted(catalog.endpoints.items()) if k.startswith("molit_rtmsdata_svc")]
+    assert len(eps) == 8 and all(is_rtms(e) for e in eps)
+    seoul = [d.lawd_cd for d in w9.districts() if d.lawd_cd.startswith("11")]
+    assert len(seoul) == 25
+    asks = [(lawd, "202512") for lawd in seoul] + [("11680", ym) for ym in TRADE_MONTHS]
+    words = re.compile(r"^(지번|건물유형|건물주용도|용도지역|지목|주택유형|단지|단지명|연립다세대명|계약일) \d+$")
+    for ep in eps:
+        for lawd, ym in asks:
+            rows = synth_records(w9, ep, {"LAWD_CD": lawd, "DEAL_YMD": ym})
+            d = w9.district(lawd)
+            assert rows and d is not None, (ep.id, lawd, ym)
+            leaves = {x.leaf for x in d.dongs}
+            for r in rows:
+                assert r["sggCd"] == lawd and r["dealYear"] == ym[:4] and r.get("dealMonth", str(int(ym[4:]))) == str(int(ym[4:]))
+                assert r["umdNm"] in leaves and r.get("sggNm", d.name) == d.name, (ep.id, r)
+                assert not any(words.match(str(v)) for v in r.values()), (ep.id, r)
+        # no data: an unknown district, a city code with 일반구, a month outside the world's, a malformed month
+        for bad in ({"LAWD_CD": "99999", "DEAL_YMD": "202512"}, {"LAWD_CD": "41110", "DEAL_YMD": "202512"},
+                    {"LAWD_CD": "11680", "DEAL_YMD": "202312"}, {"LAWD_CD": "11680", "DEAL_YMD": "2025-12"}):
+            assert synth_records(w9, ep, bad) == [], (ep.id, bad)
+    old = synth_records(w8, catalog.endpoint("molit_rtmsdata_svc_indu_trade"), {"LAWD_CD": "11680", "DEAL_YMD": "202512"})
+    assert any(r["sggCd"] != "11680" for r in old)  # the bad case edition 8 keeps
+
+
+def test_rtms_rents_are_in_man_won(catalog, worlds) -> None:
+    """A 단독/다가구 rent's 보증금액(만원) and 월세금액(만원) are tens of millions of won and a monthly
+    rent, not 10^12 (edition 8 drew them as any amount)."""
+    ep = catalog.endpoint("molit_rtmsdata_svc_shrent")
+    rows = synth_records(worlds[1], ep, {"LAWD_CD": "11680", "DEAL_YMD": "202506"})
+    for r in rows:
+        assert 1_000 <= int(r["deposit"].replace(",", "")) <= 90_000 and 0 <= int(r["monthlyRent"]) < 250, r
+        assert 60 <= float(r["totalFloorAr"]) <= 600
+
+
+def test_a_subset_column_stays_within_its_base() -> None:
+    """Edition 9 (measures._subsets): 재외국민 인구수 ≤ 인구수, 확정선거인수 재외국민 ≤ 확정선거인수 계,
+    남성 재외국민 ≤ both its bases, 남성 + 여성 of a base without a total add up to it, and the
+    electors of a place are about four in five of its 인구수."""
+    spec = [("ppltCnt", "인구수", "string"), ("ntabPpltCnt", "재외국민 인구수", "string"),
+            ("cfmtnElcnt", "확정선거인수 계", "string"), ("cfmtnRacnt", "확정선거인수 재외국민", "string"),
+            ("cfmtnManElcnt", "남성 확정선거인수", "string"), ("cfmtnManRacnt", "남성 재외국민", "string"),
+            ("cfmtnFmlElcnt", "여성 확정선거인수", "string"), ("cfmtnFmlRacnt", "여성 재외국민", "string"),
+            ("rdvt", "거소투표신고인수", "string"), ("rdvtMan", "남성 거소투표신고인수", "string"),
+            ("rdvtFml", "여성 거소투표신고인수", "string")]
+    # edition 9's first draw (nec_elpc_elcnt_info_inqire, seed 0): 87,369 재외국민 of a 계 of 134
+    rec = {"ppltCnt": "110673", "ntabPpltCnt": "490504", "cfmtnElcnt": "134", "cfmtnRacnt": "87369",
+           "cfmtnManElcnt": "9", "cfmtnManRacnt": "20740", "cfmtnFmlElcnt": "125", "cfmtnFmlRacnt": "50188",
+           "rdvt": "72", "rdvtMan": "862", "rdvtFml": "85"}
+    for seed in range(30):
+        out = {k: int(v) for k, v in table_record(spec, rec, 0, f"s{seed}").items()}
+        assert out["ntabPpltCnt"] <= out["ppltCnt"]
+        assert out["cfmtnElcnt"] == out["cfmtnManElcnt"] + out["cfmtnFmlElcnt"]
+        assert 0.77 <= out["cfmtnElcnt"] / out["ppltCnt"] <= 0.87 and out["ppltCnt"] == 110673  # electors of a place
+        assert 0.4 <= out["cfmtnManElcnt"] / out["cfmtnElcnt"] <= 0.6
+        assert out["cfmtnRacnt"] <= out["cfmtnElcnt"]
+        for sex in ("Man", "Fml"):
+            assert out[f"cfmtn{sex}Racnt"] <= min(out["cfmtnRacnt"], out[f"cfmtn{sex}Elcnt"])
+        assert out["rdvtMan"] + out["rdvtFml"] == out["rdvt"] == 72
+
+
+def test_generated_elector_tables_hold_no_subset_above_its_base(catalog, worlds) -> None:
+    w8, w9 = worlds
+    pairs = [("ntabPpltCnt", "ppltCnt"), ("frgnrPpltCnt", "ppltCnt"), ("cfmtnRacnt", "cfmtnElcnt"),
+             ("cfmtnFrgnrCnt", "cfmtnElcnt"), ("cfmtnManRacnt", "cfmtnRacnt"), ("cfmtnFmlFrgnrCnt", "cfmtnFrgnrCnt"),
+             ("cfmtnNtabRdvtDccnt", "cfmtnRdvtDccnt"), ("cfmtnRdvtManDccnt", "cfmtnRdvtDccnt")]
+    for eid in ("nec_elpc_elcnt_info_inqire", "nec_emd_elcnt_info_inqire", "nec_gsig_elcnt_info_inqire",
+                "nec_vtds_elcnt_info_inqire"):
+        ep = catalog.endpoint(eid)
+        rows = synth_records(w9, ep, {})
+        assert rows
+        for r in rows:
+            for part, base in pairs:
+                assert int(r[part]) <= int(r[base]), (eid, part, base, r)
+        old = synth_records(w8, ep, {})
+        assert any(int(r["cfmtnRacnt"]) > int(r["cfmtnElcnt"]) for r in old)  # the bad case edition 8 keeps
+
+
+def test_administrative_unit_counts_are_the_world_s(catalog, worlds) -> None:
+    """MOIS 행정구역 현황 counts the world's 특별시, 광역시, … as of its 기준년도 (edition 9's first draw
+    said 979 특별시 and 2,648 광역시)."""
+    ep = catalog.endpoint("mois_admini_district_year_list")
+    rows = synth_records(worlds[1], ep, {})
+    assert rows
+    for r in rows:
+        year = int(r["bas_yy"])
+        assert (r["spclmcity"], r["othrmcitiy"], r["spclatomcty"]) == (1, 6, 1), r
+        assert r["provi"] + r["ssefprvin"] == 9 and r["ssefprvin"] == (1 if year < 2023 else 2 if year < 2024 else 3), r
+        assert (r["city"], r["cnti"]) == (75, 82), r
+
+
+def test_counts_the_published_list_types_as_numbers_are_json_numbers(catalog, worlds) -> None:
+    """Edition 9 (``PUBLISHED_TYPES_EDITION``): a count or amount the catalog types as a string but
+    its published field list as integer/number (MOIS 특별시(개), 합계(개소), 계(명), 대상인구(천명)) is a
+    JSON number, in the published unit; a code the list calls integer (KMA stnId 지점코드) is not
+    retyped. Edition 8 served "979" and "보행환경개선지구 1"."""
+    w8, w9 = worlds
+    cases = {"mois_admini_district_year_list": "spclmcity", "mois_design_protect_zone_region_list": "tot",
+             "mois_design_ped_env_improv_dist_list": "pedes_env_imprv_dstric",
+             "mois_air_raid_shelter_year_list": "target_popl", "mois_avg_size_administrative_dist_list": "avg_area"}
+    for eid, name in cases.items():
+        ep = catalog.endpoint(eid)
+        assert name in published_numbers(ep)
+        rows = synth_records(w9, ep, {})
+        assert rows and all(isinstance(r[name], (int, float)) and not isinstance(r[name], bool) for r in rows), (eid, rows[:1])
+        assert all(isinstance(r[name], str) for r in synth_records(w8, ep, {}))
+    assert published_numbers(catalog.endpoint("mois_air_raid_shelter_year_list"))["target_popl"][1] == 1000  # (천명)
+    assert "stnId" not in published_numbers(catalog.endpoint("kma_eqk_msg"))
+
+
+def test_amounts_are_in_a_plausible_range_of_their_unit(catalog, worlds) -> None:
+    """Edition 9: a field edition 8 filled with 10^8-10^13 won for naming 금액 holds an amount of
+    its meaning (10만-100억 won; a company's assets, capital or sales 10억-2조), a date-time
+    (PPS 기초금액공개일시) or one of its 구분's words (FSC 구분(금액/비중)); edition 8 kept the bad values."""
+    w8, w9 = worlds
+    ep = catalog.endpoint("fsc_management_status_v2")
+    assert {r["ctg"] for r in synth_records(w9, ep, {})} <= {"금액", "비중"}
+    assert all(re.fullmatch(r"\d{13}", r["ctg"]) for r in synth_records(w8, ep, {}))
+    ep = catalog.endpoint("pps_bid_pblanc_list_info_thng_bsis_amount")
+    assert all(re.fullmatch(r"20\d\d-\d\d-\d\d \d\d:00:00", r["bssamtOpenDt"]) for r in synth_records(w9, ep, {}))
+    ep = catalog.endpoint("fsc_trea_stoc_repu_disc_info_v2")
+    for r in synth_records(w9, ep, {}):
+        assert 10 ** 5 <= int(r["trsstcAcqAmt"]) <= 10 ** 10  # won, not a number of shares
+    ep = catalog.endpoint("fsc_busi_inhet_disc_info_v2")
+    for r in synth_records(w9, ep, {}):
+        assert 10 ** 9 <= int(r["tastAmt"]) <= 2 * 10 ** 12, r["tastAmt"]  # 총자산금액
+
+
+def _day(v: str) -> str:
+    return re.sub(r"\D", "", v)
+
+
+def test_opendart_dates_follow_the_receipt(catalog, worlds) -> None:
+    """Edition 9 (gen/dart_dates.py): in every generated OpenDART report a decision (이사회결의일) is
+    on or up to three days before the receipt day ``rcept_no`` begins with, 결산기준일 is a year-end
+    before it, announced dates come after it in the order of events (신주배정기준일 < 신주권교부예정일
+    < 신주의 상장 예정일); edition 8 had a board resolution after the receipt."""
+    from simulator.sandbox.gen.dart_dates import _DECISION, _SEQUENCE
+
+    w8, w9 = worlds
+    checked = 0
+    for eid, ep in sorted(catalog.endpoints.items()):
+        if ep.fidelity == "curated" or "opendart" not in ep.host:
+            continue
+        labels = {f.name: f.description for f in ep.fields}
+        for r in synth_records(w9, ep, {}):
+            receipt = str(r.get("rcept_no", ""))[:8]
+            if not re.fullmatch(r"20\d{6}", receipt):
+                continue
+            seq = []
+            for name, v in r.items():
+                if name == "rcept_no" or not isinstance(v, str) or not re.fullmatch(r"\d{4}(년 |-|\.)?\d\d(월 |-|\.)?\d\d일?", v):
+                    continue
+                if not re.search(r"일|날짜", labels[name]):
+                    continue
+                checked += 1
+                if name == "stlm_dt" or labels[name].startswith("결산기준일"):
+                    assert _day(v) < receipt and _day(v).endswith("1231"), (eid, name, v, receipt)
+                elif _DECISION.search(labels[name]):
+                    assert _day(v) <= receipt, (eid, name, v, receipt)
+                elif re.search("예정|청약|납입|교부", labels[name]) and "만기" not in labels[name]:
+                    assert _day(v) > receipt, (eid, name, v, receipt)
+                    seq.append((next((i for i, w in enumerate(_SEQUENCE) if w in labels[name]), 99), _day(v)))
+            assert [d for _, d in sorted(seq)] == sorted(d for _, d in seq), (eid, r)
+    assert checked > 100
+    ep = catalog.endpoint("dart_fric_decsn")
+    assert any(_day(r["bddd"]) > r["rcept_no"][:8] for r in synth_records(w8, ep, {}))  # the bad case edition 8 keeps
+
+
+def test_place_and_kind_names_are_real_shaped(catalog, worlds) -> None:
+    """Edition 9 (``NAMES_EDITION``): a field edition 8 filled with "<label> n" names a place of the
+    world where its label or name says so (KMA ``areaName``, MOLIT 출발시도명 with its 출발시군구명) and
+    a word of its kind where it names one (요일명, 구분); names of people stay as they were (no
+    invented value posing as a real person's)."""
+    w8, w9 = worlds
+    full = {d.full_name for d in w9.districts()}
+    ep = catalog.endpoint("kma_day_statistics")
+    assert all(r["areaName"] in full for r in synth_records(w9, ep, {}))
+    assert all(re.fullmatch(r"areaName \d+", r["areaName"]) for r in synth_records(w8, ep, {}))
+    ep = catalog.endpoint("molit_busan_most_frequent_transportation_route_data_monthly")
+    pairs = {(d.sido.name, d.name) for d in w9.districts()}
+    for r in synth_records(w9, ep, {}):
+        assert (r["dptre_ctpv_nm"], r["dptre_sgg_nm"]) in pairs, r
+    ep = catalog.endpoint("molit_average_travel_distancefor_peoplewith_reduced_mobility")
+    assert all(r["dow_nm"].endswith("요일") and len(r["dow_nm"]) == 3 for r in synth_records(w9, ep, {}))
+    ep = catalog.endpoint("assembly_forum")
+    assert all(r["DIV"] in ("일반", "기타") for r in synth_records(w9, ep, {}))
+    ep = catalog.endpoint("assembly_nrvsawtaauyihadij")  # 후보자명: a person's name stays a placeholder
+    assert all(re.fullmatch(r"후보자명 \d+", r["APPOINT_NAME"]) for r in synth_records(w9, ep, {}))
+
+
+def test_kma_station_ids_are_three_digit_asos_numbers(catalog, worlds) -> None:
+    """Edition 9 (``KMA_STATIONS_EDITION``): a generated KMA record's 지점번호 is a three-digit station
+    number with its name (108 서울), the one a request names (``stnIds=108``); edition 8 drew six
+    digits. Buoys keep theirs."""
+    from simulator.sandbox.gen.synth import _ASOS
+
+    w8, w9 = worlds
+    names = dict(_ASOS)
+    checked = 0
+    for eid, ep in sorted(catalog.endpoints.items()):
+        if ep.fidelity == "curated" or not eid.startswith("kma_") or "buoy" in eid:
+            continue
+        labels = {f.name: f.description for f in ep.fields}
+        for r in synth_records(w9, ep, {}):
+            for k in ("stnId", "stn_id", "stnid", "Stn_id"):
+                if k in r and "결과" not in labels[k]:  # kma_r_air_stn_lst_tbl's stn_id is a 결과코드
+                    checked += 1
+                    assert re.fullmatch(r"\d{3}", str(r[k])), (eid, k, r[k])
+                    for nk in ("stnNm", "stn_ko"):
+                        if nk in r:
+                            assert r[nk] == names[int(r[k])], (eid, r)
+    assert checked > 50
+    ep = catalog.endpoint("kma_asos_hourly_info_service_wthr_data_list")
+    rows = synth_records(w9, ep, {"stnIds": "108"})
+    assert rows and all(r["stnId"] == "108" and r["stnNm"] == "서울" for r in rows)
+    assert all(re.fullmatch(r"\d{6}", r["stnId"]) for r in synth_records(w8, ep, {}))
+
+
+def test_bills_take_numbers_the_real_22nd_assembly_will_not_reach(worlds) -> None:
+    """Edition 9 (``BILL_NUMBERS_EDITION``): the invented bills are 2260001 up (edition 8: 2290001,
+    which read as ninety thousand bills); the real ones (2200001 up, near 2220000 in 2026) stay below."""
+    from simulator.sandbox.world._politics import BILL_NUMBERS_EDITION
+
+    w8, w9 = worlds
+    assert w9.edition >= BILL_NUMBERS_EDITION > w8.edition
+    numbers = [b["BILL_NO"] for b in w9.bills()]
+    assert numbers[0] == "2260001" and all("2260001" <= n <= "2269999" for n in numbers)
+    assert [b["BILL_ID"] for b in w9.bills()] == [b["BILL_ID"] for b in w8.bills()]  # the same bills
+    assert w8.bills()[0]["BILL_NO"] == "2290001"
+
+
+def test_an_area_asked_names_the_records_area(catalog, worlds) -> None:
+    """Edition 9: KMA 농업기상 ``AREA_ID=4111000000`` answers records of 경기도 수원시, not of any place."""
+    ep = catalog.endpoint("kma_day_statistics")
+    assert {r["areaName"] for r in synth_records(worlds[1], ep, {"AREA_ID": "4111000000"})} == {"경기도 수원시"}
+    assert {r["areaName"] for r in synth_records(worlds[1], ep, {"AREA_ID": "1168000000"})} == {"서울특별시 강남구"}
+
+
+def test_foreign_residents_are_electors_in_local_elections_only(catalog, worlds) -> None:
+    """Edition 9: NEC's 확정선거인수 외국인 is 0 for the 2024 National Assembly election and the 2022
+    presidential one, and may be more for the 2022 local elections (foreign residents vote there)."""
+    ep = catalog.endpoint("nec_gsig_elcnt_info_inqire")
+    for sg in ("20240410", "20220309"):
+        rows = synth_records(worlds[1], ep, {"sgId": sg})
+        assert rows and all(r["cfmtnFrgnrCnt"] == r["cfmtnManFrgnrCnt"] == r["cfmtnFmlFrgnrCnt"] == "0" for r in rows)
+    rows = synth_records(worlds[1], ep, {"sgId": "20220601"})
+    assert any(int(r["cfmtnFrgnrCnt"]) > 0 for r in rows)

@@ -28,9 +28,10 @@ CASSETTES = ROOT / "cassettes"
 
 
 @pytest.fixture(scope="module")
-def index_cache(tmp_path_factory: pytest.TempPathFactory) -> str:
-    """One compiled-index cache for the server processes of this module (compiled once)."""
-    return str(tmp_path_factory.mktemp("mcp-cache"))
+def index_cache(shipped_store: Store) -> str:
+    """The compiled-index cache the server processes of this module share (the test process's
+    own shipped-version cache: each index is compiled once per process)."""
+    return str(shipped_store.cache_dir)
 
 
 def _text(result: Any) -> str:

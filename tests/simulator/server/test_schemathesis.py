@@ -27,8 +27,8 @@ SHIPPED = Path(__file__).resolve().parents[3] / "cassettes"
 
 
 @pytest.fixture(scope="module")
-def sim_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    store = Store(SHIPPED, cache_dir=tmp_path_factory.mktemp("st-cache"))
+def sim_app(shipped_store: Store) -> Iterator[Any]:
+    store = shipped_store
     yield create_app(Resolver(store.open("kopa"), miss="native"), store)
 
 

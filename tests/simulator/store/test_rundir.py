@@ -129,10 +129,10 @@ def test_vcr_export_on_a_full_disk_keeps_the_old_export(tmp_path: Path, monkeypa
 
 
 @pytest.fixture(scope="module")
-def world(tmp_path_factory: pytest.TempPathFactory) -> Any:
+def world(shipped_store: Store) -> Any:
     from bench.kopa.env import World
 
-    return World(Store(cache_dir=tmp_path_factory.mktemp("rundir-cache")).open("kopa"))
+    return World(shipped_store.open("kopa"))
 
 
 def test_bench_report_on_a_full_disk_keeps_the_old_summaries(world: Any, tmp_path: Path,

@@ -30,8 +30,8 @@ ROOT = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture(scope="module")
-def version(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Version]:
-    yield Store(cache_dir=tmp_path_factory.mktemp("tools-cache")).open("kopa")
+def version(shipped_store: Store) -> Iterator[Version]:
+    yield shipped_store.open("kopa")
 
 
 def _style(ep) -> str:  # type: ignore[no-untyped-def]

@@ -27,10 +27,10 @@ from simulator.tools import Program, ToolCaller, format_answer, run_program
 
 
 @pytest.fixture(scope="module")
-def version(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Version]:
+def version(shipped_store: Store) -> Iterator[Version]:
     # The bench's own version (bench.kopa.BENCH_VERSION, kopa@v0008): its finance tasks name
     # that version's invented companies, which no other version holds under those names.
-    yield Store(cache_dir=tmp_path_factory.mktemp("programs-cache")).open("kopa", BENCH_VERSION)
+    yield shipped_store.open("kopa", BENCH_VERSION)
 
 
 def test_every_shipped_bench_task_runs_through_the_one_runner(version: Version) -> None:
