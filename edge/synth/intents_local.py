@@ -380,7 +380,7 @@ def _i(name: str, platform: str, fn: Any, ask: str, weight: float = 1.0) -> Inte
 #: Intents drawn less often than their platform's others: a month's lunch days read alike from
 #: one school to the next (four of 40 in a blind read, the same template); a school's classes
 #: (whole, or one grade's) were five of 40 in another.
-_WEIGHTS = {"school_lunches": 0.5, "home_dong_cond": 0.1, "school_classes": 0.5, "school_grade": 0.5}
+_WEIGHTS = {"school_lunches": 0.5, "home_dong_cond": 0.1, "home_cmp": 0.5, "school_classes": 0.5, "school_grade": 0.5}
 
 
 #: The intents of this module, by platform.
