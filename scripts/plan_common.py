@@ -1,4 +1,4 @@
-"""What the version plan scripts (``scripts/plan_v0006.py`` … ``plan_v0009.py``) share: the
+"""What the version plan scripts (``scripts/plan_v0006.py`` … ``plan_v0010.py``) share: the
 plan's one-seed-a-line YAML, the report of the generated endpoints left out, the carried-over
 real-keyed collections of the parent, and the ``--check`` entry point.
 """
@@ -256,3 +256,96 @@ def catalog_seeds(catalog: Catalog, world: Any, first_corp_code: str,
         assert s["params"].get("corp_code") in (None, first_corp_code), s
         seeds.append({"endpoint": s["endpoint"], "params": dict(s["params"])})
     return seeds, report
+
+
+#: Elections whose NEC party codes are recorded (edition 8's parties are invented: s38-politics).
+PARTY_CODE_ELECTIONS = ("20220601", "20240410", "20250603")
+#: AirKorea versions clients send (pydatagokr 1.0, kpubdata 1.3, the real sample's 1.5): from
+#: edition 8 the fields follow ``ver`` (s38-fidelity). The station is the world's first in 서울.
+AIRKOREA_VERS = ("1.0", "1.3", "1.5")
+AIRKOREA_STATION_VERS = ("1.0", "1.3")
+AIRKOREA_STATION = "교북"
+
+
+def carry_forward(version: str, parent: str, edition: int, header: str, about_more: str,
+                  add_more: Callable[[Planned, Any], None] | None = None) -> tuple[str, str]:
+    """A version recorded anew from world ``edition``, both tiers (v0009 on, each from the
+    version before): ``simulator catalog seeds``, the parent's curated keys (a pledge of a
+    candidate the edition lacks gives way to another of the same election; OpenDART's and FSC's
+    outlines by name are taken anew), the companies' and clients' values, NEC party codes,
+    AirKorea by ``ver`` and by station, then ``add_more(planned, world)``, then the parent's
+    other real-keyed generated collections. Returns (the plan's text, the report's text)."""
+    from simulator.catalog import load_catalog
+    from simulator.sandbox.gen.synth import names_real_company
+    from simulator.sandbox.world import World
+
+    catalog = load_catalog(tier="full")
+    world = World(0, edition=edition)
+    listed = world.listed_companies()
+    named, recorded = listed[:NAMED], listed[:COMPANIES]
+
+    def skip(endpoint: str, params: dict[str, str]) -> bool:
+        # K-apt's published example names a complex the world lacks; no station named answers
+        # no rows from edition 8 (recorded by station below)
+        return endpoint == "datagokr_misc_kapt_basis_info" \
+            or (endpoint == "airkorea_msrstn_accto_rltm_mesure_dnsty" and not params)
+
+    seeds, report = catalog_seeds(catalog, world, named[0]["corp_code"], skip)
+    planned = Planned(seeds)
+
+    # the curated tier: the parent's keys; OpenDART's and FSC's outlines by name taken anew
+    parent_version = Store(ROOT / "cassettes").open("kopa", parent)
+    curated: list[dict[str, Any]] = []
+    lost: list[dict[str, str]] = []
+
+    def candidates(sg_id: str, tc: str) -> list[str]:
+        return [c["huboid"] for c in world.candidates(sg_id, tc)]
+
+    for c in sorted(parent_version.index.collections(), key=lambda c: c.key):
+        ep = catalog.endpoints[c.endpoint]
+        if ep.tier != "curated" or (ep.platform == "opendart" and c.endpoint != "opendart_corp_codes") \
+                or c.endpoint == "fsc_corp_outline_v2":
+            continue
+        if c.endpoint == "nec_pledges" and c.filters["cnddtId"] not in candidates(c.filters["sgId"], c.filters["sgTypecode"]):
+            lost.append(dict(c.filters))  # a candidate this edition does not have: replaced below
+            continue
+        if planned.claim(c.endpoint, c.filters):
+            curated.append({"endpoint": c.endpoint, "params": dict(c.filters)})
+    for f in lost:  # as many pledges of the same election, of candidates this edition has
+        new = next(h for h in candidates(f["sgId"], f["sgTypecode"])
+                   if key("nec_pledges", {**f, "cnddtId": h}) not in planned)
+        planned.claim("nec_pledges", {**f, "cnddtId": new})
+        curated.append({"endpoint": "nec_pledges", "params": {**f, "cnddtId": new}})
+    add_company_values(planned, catalog, world, recorded, named)
+    add_client_values(planned, world)
+    for sg_id in PARTY_CODE_ELECTIONS:
+        planned.add("nec_party_codes", {"sgId": sg_id})
+    for ver in AIRKOREA_VERS:
+        planned.add("datagokr_misc_airkorea_sido_realtime", {"sidoName": "서울", "ver": ver})
+    for ver in AIRKOREA_STATION_VERS:
+        planned.add("airkorea_msrstn_accto_rltm_mesure_dnsty",
+                    {"stationName": AIRKOREA_STATION, "dataTerm": "DAILY", "ver": ver})
+    add_multi_account(planned, named)
+    if add_more is not None:
+        add_more(planned, world)
+    more = planned.more
+
+    def keep(endpoint: str, filters: dict[str, str]) -> bool:
+        # no collection about a real company, no outline by name (taken anew above)
+        if endpoint == "airkorea_msrstn_accto_rltm_mesure_dnsty" and not filters:
+            return False  # no station: no rows from edition 8 (recorded by station above)
+        return endpoint != "fsc_corp_outline_v2" and not names_real_company(world, catalog.endpoints[endpoint], filters)
+
+    kept = carried_generated(catalog, parent, planned.keys, keep)
+    settings = (("set", "kopa"), ("rate_per_sec", {"default": 5}), ("fidelity_samples", 0),
+                ("replace_tiers", ["curated", "generated"]))
+    text = plan_text(header, settings,
+                     f"{len(seeds)} from `simulator catalog seeds`, {len(curated)} curated {parent} collections, "
+                     f"{len(more)} of edition {edition} ({about_more}), then {len(kept)} more real-keyed "
+                     f"generated {parent} collections", seeds + curated + more + kept)
+    first = int(version.removeprefix("v"))
+    intro = (f"kopa@{version}, like kopa@v0006 to v{first - 1:04d}, records none of them (no collection keyed on a "
+             "dummy), so a call to one of these tools misses (`--miss native` answers the platform's no-data "
+             "envelope). Record them from the live API with a plan that gives the parameter a real value "
+             "(`simulator record --live`).")
+    return text, report_text(f"plan_{version}.py", version, intro, report.unresolved)
