@@ -34,8 +34,10 @@ RECORDED_AT = "2026-11-02T00:00:00Z"
 def _value(ep: Endpoint, name: str) -> str:
     p = ep.param(name)
     assert p is not None
-    if name.lower() in ("crno", "corp_code", "jurir_no", "bizr_no"):
-        # a company the world has (from edition 7 a code no invented company has answers no data)
+    if name.lower() in ("crno", "corp_code", "jurir_no", "bizr_no", "lawd_cd", "deal_ymd"):
+        # a company the world has (from edition 7 a code no invented company has answers no data);
+        # a district and month it has trades of (from edition 9 the RTMS services answer the
+        # deals of the LAWD_CD and DEAL_YMD asked, none for a placeholder)
         from simulator.catalog.generate.seeds import seed_value
 
         value, _why = seed_value(p)
