@@ -227,6 +227,41 @@ def _grouped(n: int, comma: bool) -> str:
     return f"{n:,}" if comma else str(n)
 
 
+#: Kinds drawn evenly between two bounds, written with so many decimals: (low, high, digits).
+_UNIFORM: dict[str, tuple[float, float, int]] = {
+    "temperature": (-3.2, 31.5, 1),
+    "pressure": (992.0, 1034.0, 1),
+    "co": (0.2, 1.2, 1),
+    "age": (24.0, 71.0, 1),
+    "wind": (0.2, 11.8, 1),
+    "rate": (0.0, 100.0, 2),
+    "yield": (0.1, 9.9, 2),  # an interest rate, a yield, a dividend rate: a few percent
+    "unit_area": (14.0, 185.0, 2),  # a flat's or an office's 전용면적
+    "signed_rate": (-12.0, 12.0, 2),  # a change against the year before: mostly small, either way
+    "sun_altitude": (2.0, 76.0, 2),  # degrees above the horizon at an hour of the day
+    "azimuth": (0.0, 360.0, 2),
+    "years": (0.5, 24.0, 1),
+    "distance": (0.1, 12.0, 1),  # km to something nearby (a station, a stop)
+    "elevation": (2.0, 1_560.0, 1),  # m above sea level
+    "error_km": (0.1, 4.0, 2),
+    "altitude_km": (0.5, 14.0, 1),  # a lightning stroke's or a radar slice's height
+    "area": (12.0, 4800.0, 2),
+    "average": (0.0, 950.0, 1),
+    "length": (0.1, 48.0, 1),
+    "concentration": (0.002, 0.080, 3),
+    "index": (40.0, 180.0, 1),
+    "weight": (0.5, 980.0, 1),
+}
+#: Whole amounts whose magnitudes spread evenly: 10**low to 10**high, grouped like the rest.
+_LOG_GROUPED: dict[str, tuple[float, float]] = {
+    "shares": (3.0, 8.1),
+    "money": (5.0, 10.0),  # magnitudes spread evenly from 10만 to 100억 won
+    "company_money": (9.0, 12.3),  # a company's assets, capital or sales: 10억 to 2조 won
+    "fee": (4.0, 7.3),  # a month's charge of a building or complex: 1만 to 2천만 won
+    "total": (1.0, 4.9),
+}
+
+
 def measure_value(kind: str, rng: random.Random, comma: bool = False, scale: int = 1) -> str:
     """A number string of ``kind``'s plausible range and format; ``comma`` groups whole numbers
     by thousands (OpenDART's reports: "1,199,285,813"); ``scale`` (:func:`measure_scale`) writes
@@ -234,38 +269,22 @@ def measure_value(kind: str, rng: random.Random, comma: bool = False, scale: int
     if scale > 1 and kind in _SCALED:
         raw = float(measure_value(kind, rng).replace(",", ""))
         return _grouped(max(1, round(raw / scale)), comma)
-    if kind == "temperature":
-        return f"{rng.uniform(-3.2, 31.5):.1f}"
+    if kind in _UNIFORM:
+        low, high, digits = _UNIFORM[kind]
+        return f"{rng.uniform(low, high):.{digits}f}"
+    if kind in _LOG_GROUPED:
+        low, high = _LOG_GROUPED[kind]
+        return _grouped(round(10 ** rng.uniform(low, high)), comma)
     if kind == "humidity":
         return str(rng.randint(18, 98))
     if kind == "precipitation":
         return "0.0" if rng.random() < 0.45 else f"{rng.uniform(0.1, 62.0):.1f}"
-    if kind == "pressure":
-        return f"{rng.uniform(992.0, 1034.0):.1f}"
     if kind == "dust":
         return str(rng.randint(4, 118))
-    if kind == "co":
-        return f"{rng.uniform(0.2, 1.2):.1f}"
     if kind == "direction":
         return str(rng.randint(0, 359))
-    if kind == "age":
-        return f"{rng.uniform(24.0, 71.0):.1f}"
-    if kind == "wind":
-        return f"{rng.uniform(0.2, 11.8):.1f}"
-    if kind == "rate":
-        return f"{rng.uniform(0.0, 100.0):.2f}"
-    if kind == "yield":  # an interest rate, a yield, a dividend rate: a few percent
-        return f"{rng.uniform(0.1, 9.9):.2f}"
-    if kind == "unit_area":  # a flat's or an office's 전용면적
-        return f"{rng.uniform(14.0, 185.0):.2f}"
-    if kind == "signed_rate":  # a change against the year before: mostly small, either way
-        return f"{rng.uniform(-12.0, 12.0):.2f}"
     if kind == "signed_count":
         return _grouped(round(10 ** rng.uniform(0.0, 3.3)) * rng.choice((-1, 1, 1)), comma)
-    if kind == "sun_altitude":  # degrees above the horizon at an hour of the day
-        return f"{rng.uniform(2.0, 76.0):.2f}"
-    if kind == "azimuth":
-        return f"{rng.uniform(0.0, 360.0):.2f}"
     if kind == "seats":  # an Assembly has 300 seats (fewer before): a party's or a group's share
         return str(round(10 ** rng.uniform(0.0, 2.15)))
     if kind == "term":  # the Assembly's 대 (1st … 22nd)
@@ -274,54 +293,22 @@ def measure_value(kind: str, rng: random.Random, comma: bool = False, scale: int
         return str(rng.randint(0, 10) * 10)
     if kind == "times":  # how often a member was elected
         return str(rng.choice((1, 1, 1, 2, 2, 3, 4, 5)))
-    if kind == "years":
-        return f"{rng.uniform(0.5, 24.0):.1f}"
     if kind == "lead_days":  # a forecast's days ahead
         return str(rng.randint(0, 3))
     if kind == "days":
         return str(round(10 ** rng.uniform(0.0, 2.5)))
-    if kind == "distance":  # km to something nearby (a station, a stop)
-        return f"{rng.uniform(0.1, 12.0):.1f}"
-    if kind == "elevation":  # m above sea level
-        return f"{rng.uniform(2.0, 1_560.0):.1f}"
-    if kind == "error_km":
-        return f"{rng.uniform(0.1, 4.0):.2f}"
-    if kind == "altitude_km":  # a lightning stroke's or a radar slice's height
-        return f"{rng.uniform(0.5, 14.0):.1f}"
-    if kind == "area":
-        return f"{rng.uniform(12.0, 4800.0):.2f}"
     if kind == "population":
         return _grouped(rng.randint(800, 620_000), comma)
-    if kind == "shares":
-        return _grouped(round(10 ** rng.uniform(3.0, 8.1)), comma)
     if kind == "price":
         return _grouped(rng.randint(10, 9_000) * 100, comma)
-    if kind == "money":  # magnitudes spread evenly from 10만 to 100억 won
-        return _grouped(round(10 ** rng.uniform(5.0, 10.0)), comma)
-    if kind == "company_money":  # a company's assets, capital or sales: 10억 to 2조 won
-        return _grouped(round(10 ** rng.uniform(9.0, 12.3)), comma)
     if kind == "par":
         return _grouped(rng.choice((100, 200, 500, 500, 1_000, 2_500, 5_000, 5_000)), comma)
     if kind == "floors":
         return str(rng.randint(1, 35))
     if kind == "basement":
         return str(rng.randint(0, 6))
-    if kind == "fee":  # a month's charge of a building or complex: 1만 to 2천만 won
-        return _grouped(round(10 ** rng.uniform(4.0, 7.3)), comma)
     if kind == "count":  # mostly small, now and then thousands
         return _grouped(round(10 ** rng.uniform(0.0, 3.7)) - 1, comma)
-    if kind == "total":
-        return _grouped(round(10 ** rng.uniform(1.0, 4.9)), comma)
-    if kind == "average":
-        return f"{rng.uniform(0.0, 950.0):.1f}"
-    if kind == "length":
-        return f"{rng.uniform(0.1, 48.0):.1f}"
-    if kind == "concentration":
-        return f"{rng.uniform(0.002, 0.080):.3f}"
-    if kind == "index":
-        return f"{rng.uniform(40.0, 180.0):.1f}"
-    if kind == "weight":
-        return f"{rng.uniform(0.5, 980.0):.1f}"
     raise ValueError(f"unknown measure kind {kind!r}")
 
 
